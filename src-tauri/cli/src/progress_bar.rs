@@ -1,0 +1,49 @@
+//! Progress on stderr with indicatif. Hidden automatically when stderr is not a terminal.
+
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use ragnosis_core::progress::{Progress, ProgressSink};
+
+#[derive(Default)]
+pub struct Bars {
+    current: Mutex<Option<ProgressBar>>,
+}
+
+impl ProgressSink for Bars {
+    fn report(&self, event: Progress) {
+        let mut current = self.current.lock().unwrap();
+        match event {
+            Progress::Started { stage, total } => {
+                if let Some(old) = current.take() {
+                    old.finish_and_clear();
+                }
+                let bar = match total {
+                    Some(total) => ProgressBar::new(total).with_style(
+                        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} items, {per_sec}, eta {eta}")
+                            .unwrap()
+                            .progress_chars("=> "),
+                    ),
+                    None => ProgressBar::new_spinner()
+                        .with_style(ProgressStyle::with_template("{spinner} {msg} {pos} items").unwrap()),
+                };
+                bar.set_message(stage);
+                *current = Some(bar);
+            }
+            Progress::Advanced { done, .. } => {
+                if let Some(bar) = current.as_ref() {
+                    bar.set_position(done);
+                }
+            }
+            Progress::Notice { message } => match current.as_ref() {
+                Some(bar) => bar.println(message),
+                None => eprintln!("{message}"),
+            },
+            Progress::Finished { .. } => {
+                if let Some(bar) = current.take() {
+                    bar.finish_and_clear();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! What a run's results mean: per-metric statistics, dataset-level metrics, error notes.
+//!
+//! Owns: turning stored results into a `RunSummary` and keeping it in the `analyses`
+//! table. Reads and writes only through `store`. Errors never count as zeros: they are
+//! counted and grouped so the user reads "3 items could not be judged: ...".
+
+pub mod stats;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::metrics::{self, citation, Family, MetricConfig, Scope, Status};
+use crate::store::{self, Store};
+
+pub use stats::MetricStats;
+
+/// Kind under which the summary is kept in `analyses`.
+pub const SUMMARY: &str = "summary";
+
+/// How many lowest / highest items each metric keeps as examples.
+const EXAMPLES: usize = 3;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemScore {
+    pub item_id: i64,
+    pub score: f64,
+}
+
+/// Statistics of one metric plus its extreme items.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricSummary {
+    #[serde(flatten)]
+    pub stats: MetricStats,
+    pub lowest: Vec<ItemScore>,
+    pub highest: Vec<ItemScore>,
+}
+
+/// Errors of one metric, grouped so a thousand identical failures read as one line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ErrorGroup {
+    pub metric: String,
+    pub count: u64,
+    pub message: String,
+    pub item_ids: Vec<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    pub run_id: i64,
+    pub items: u64,
+    /// Per-item metrics, keyed by metric id.
+    pub metrics: BTreeMap<String, MetricSummary>,
+    /// Metrics defined over the whole dataset (citation macro scores), keyed by id.
+    pub dataset_metrics: BTreeMap<String, f64>,
+    /// Structured dataset-level detail: citation confusion, RAGChecker-style groups.
+    pub dataset_details: BTreeMap<String, serde_json::Value>,
+    pub errors: Vec<ErrorGroup>,
+}
+
+/// Computes the run's summary from its stored results and stores it.
+pub fn summarize_and_store(store: &mut Store, run_id: i64) -> Result<RunSummary> {
+    let summary = summarize(store, run_id)?;
+    store::analyses::put(store.conn(), run_id, SUMMARY, &serde_json::to_value(&summary)?)?;
+    Ok(summary)
+}
+
+/// The stored summary, computed now if the run has none yet.
+pub fn load_summary(store: &mut Store, run_id: i64) -> Result<RunSummary> {
+    match store::analyses::get(store.conn(), run_id, SUMMARY)? {
+        Some(json) => Ok(serde_json::from_value(json)?),
+        None => summarize_and_store(store, run_id),
+    }
+}
+
+pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
+    let conn = store.conn();
+    let run = store::runs::get(conn, run_id)?;
+    let mut summary = RunSummary {
+        run_id,
+        items: run.item_count as u64,
+        metrics: BTreeMap::new(),
+        dataset_metrics: BTreeMap::new(),
+        dataset_details: BTreeMap::new(),
+        errors: Vec::new(),
+    };
+    let specs: Vec<_> = run.metrics.iter().filter_map(|id| metrics::find(id)).collect();
+    for spec in specs.iter().filter(|s| s.scope == Scope::Item) {
+        let cells = store::results::scores(conn, run_id, spec.id)?;
+        let mut scored: Vec<ItemScore> = Vec::with_capacity(cells.len());
+        let (mut skipped, mut errors) = (0u64, 0u64);
+        for cell in &cells {
+            match (cell.status, cell.score) {
+                (Status::Ok, Some(score)) => scored.push(ItemScore { item_id: cell.item_id, score }),
+                (Status::Skipped, _) => skipped += 1,
+                _ => errors += 1,
+            }
+        }
+        let values: Vec<f64> = scored.iter().map(|s| s.score).collect();
+        let stats = MetricStats::from_scores(spec.id, &values, skipped, errors, spec.lower_is_better);
+        scored.sort_by(|a, b| a.score.total_cmp(&b.score).then(a.item_id.cmp(&b.item_id)));
+        let lowest = scored.iter().take(EXAMPLES).cloned().collect();
+        let highest = scored.iter().rev().take(EXAMPLES).cloned().collect();
+        summary.metrics.insert(spec.id.to_string(), MetricSummary { stats, lowest, highest });
+        if errors > 0 {
+            summary.errors.extend(group_errors(store, run_id, spec.id)?);
+        }
+    }
+    if specs.iter().any(|s| s.family == Family::Citation) {
+        add_citation_summary(store, run_id, &run.config, &mut summary)?;
+    }
+    if specs.iter().any(|s| s.family == Family::RagChecker) {
+        let means: BTreeMap<String, f64> = summary
+            .metrics
+            .iter()
+            .filter(|(id, _)| id.starts_with("ragchecker."))
+            .filter_map(|(id, m)| m.stats.mean.map(|v| (id.clone(), v)))
+            .collect();
+        summary.dataset_details.insert("ragchecker".into(), metrics::ragchecker::grouped_export(&means));
+    }
+    Ok(summary)
+}
+
+fn group_errors(store: &Store, run_id: i64, metric: &str) -> Result<Vec<ErrorGroup>> {
+    let mut groups: BTreeMap<String, ErrorGroup> = BTreeMap::new();
+    let mut results: Vec<_> = store::results::for_metric(store.conn(), run_id, metric)?.into_iter().collect();
+    results.sort_by_key(|(item_id, _)| *item_id);
+    for (item_id, result) in results.into_iter().filter(|(_, r)| r.status == Status::Error) {
+        let group = groups.entry(result.explanation.clone()).or_insert_with(|| ErrorGroup {
+            metric: metric.to_string(),
+            count: 0,
+            message: result.explanation.clone(),
+            item_ids: Vec::new(),
+        });
+        group.count += 1;
+        if group.item_ids.len() < 20 {
+            group.item_ids.push(item_id);
+        }
+    }
+    Ok(groups.into_values().collect())
+}
+
+/// Citation macro scores need every item's (gold, cited) pair, so they are computed from
+/// the items themselves rather than from per-item results.
+fn add_citation_summary(store: &Store, run_id: i64, config: &serde_json::Value, summary: &mut RunSummary) -> Result<()> {
+    let metric_config: MetricConfig = config
+        .get("metric_config")
+        .cloned()
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    let Ok(pattern) = citation::compile_pattern(&metric_config.citation_pattern) else {
+        return Ok(()); // the per-item citation results already carry the pattern error
+    };
+    let item_ids = store::run_items::item_ids(store.conn(), run_id)?;
+    let mut pairs = Vec::new();
+    for chunk in item_ids.chunks(1000) {
+        for stored in store::items::get_many(store.conn(), chunk)? {
+            if let (Some(gold), Some(answer)) = (&stored.item.citation_label, &stored.item.answer) {
+                pairs.push((gold.clone(), citation::extract_cited(answer, &pattern)));
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return Ok(());
+    }
+    let cited = citation::summarize(pairs, 10);
+    summary.dataset_metrics.insert("citation.macro_precision".into(), cited.macro_precision);
+    summary.dataset_metrics.insert("citation.macro_recall".into(), cited.macro_recall);
+    summary.dataset_metrics.insert("citation.macro_f1".into(), cited.macro_f1);
+    summary.dataset_details.insert("citation".into(), serde_json::to_value(&cited)?);
+    Ok(())
+}

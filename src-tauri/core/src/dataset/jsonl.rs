@@ -1,0 +1,63 @@
+//! JSONL: one JSON object per line, read through the bounded line reader.
+//!
+//! Owns: per-line parsing and the line-level reasons (too long, invalid JSON at column N,
+//! not an object). Blank lines are allowed and skipped. Must not: buffer more than one
+//! line, or stop at a bad line (every bad line becomes a `Rejected` entry).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::lines::{human_bytes, open_after_bom, LineReader};
+use super::report::Collector;
+use super::values::type_name;
+use super::DatasetError;
+
+pub(crate) fn read(path: &Path, collector: &mut Collector<'_>) -> Result<(), DatasetError> {
+    let unreadable = |e: std::io::Error| DatasetError::Unreadable {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
+    let max_line = collector.limits().max_line_bytes;
+    let (reader, start) = open_after_bom(path).map_err(unreadable)?;
+    let mut lines = LineReader::new(reader, start, max_line);
+    let mut buf = Vec::new();
+    while let Some(line) = lines.next_line(&mut buf).map_err(unreadable)? {
+        if let Some(length) = line.too_long {
+            let reason = format!(
+                "line {} is {}, over the {} line limit",
+                line.number,
+                human_bytes(length),
+                human_bytes(max_line as u64)
+            );
+            collector.reject(line.number, line.offset, reason);
+            continue;
+        }
+        if buf.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<Value>(&buf) {
+            Ok(Value::Object(record)) => collector.record(line.number, line.offset, record)?,
+            Ok(other) => collector.reject(
+                line.number,
+                line.offset,
+                format!("line holds {}, not a JSON object", type_name(&other)),
+            ),
+            Err(e) => collector.reject(line.number, line.offset, invalid_json(&e, false)),
+        }
+    }
+    Ok(())
+}
+
+/// "invalid JSON at column 12: expected `:`": serde's message without its own position
+/// suffix, since the line is reported separately (or included when `with_line`).
+pub(crate) fn invalid_json(e: &serde_json::Error, with_line: bool) -> String {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    let message = full.strip_suffix(&suffix).unwrap_or(&full);
+    if with_line {
+        format!("invalid JSON at line {} column {}: {message}", e.line(), e.column())
+    } else {
+        format!("invalid JSON at column {}: {message}", e.column())
+    }
+}

@@ -1,0 +1,289 @@
+//! Turning one source record (a JSON object, or a CSV row made into one) into an `Item`.
+//!
+//! Owns: choosing between aliases (the more specific wins, with a warning naming both),
+//! keeping every unrecognised field in `metadata`, the `metadata.id` fallback, the
+//! missing-question rule and the per-item limits. Must not: read files or count
+//! anything across records (that is `report`'s job).
+//!
+//! Precedence (first wins): see `aliases::ALIASES`; e.g. `retrieved_contexts` >
+//! `retrieved_context` > `contexts` > `context`; `question` > `query` > `user_input`;
+//! `answer` > `generated_answer` > `response`. The losing value is not dropped: it is
+//! kept in `metadata` under its own name.
+
+use serde_json::{Map, Value};
+
+use super::aliases::{classify, Canon, SourceFields, CANON_COUNT};
+use super::values::{self, is_absent, Numbers};
+use super::ImportLimits;
+use crate::item::{Item, RagCheckerLabels};
+
+/// Name of the metadata entry holding per-chunk keys other than id/text.
+pub(crate) const CONTEXT_EXTRAS_KEY: &str = "contexts_extra";
+
+/// An accepted record, before the report counts it.
+#[derive(Debug)]
+pub(crate) struct Mapped {
+    pub item: Item,
+    pub warnings: Vec<String>,
+    pub oversize_contexts: u64,
+}
+
+struct Slot {
+    key: String,
+    index: usize,
+    value: Value,
+}
+
+/// Maps `record` onto an `Item`, or returns why the record is rejected.
+pub(crate) fn map_record(
+    record: Map<String, Value>,
+    limits: &ImportLimits,
+    sources: &mut SourceFields,
+) -> Result<Mapped, String> {
+    let mut slots: [Option<Slot>; CANON_COUNT] = std::array::from_fn(|_| None);
+    let mut metadata = Map::new();
+    let mut nested_metadata: Vec<Map<String, Value>> = Vec::new();
+    let mut warnings = Vec::new();
+
+    for (key, value) in record {
+        let Some(alias) = classify(&key) else {
+            sources.note_unknown(&key);
+            metadata.insert(key, value);
+            continue;
+        };
+        sources.note(alias, &key);
+        if alias.canon == Canon::Metadata {
+            match value {
+                Value::Object(o) => nested_metadata.push(o),
+                Value::Null => {}
+                other => {
+                    metadata.insert(key, other);
+                }
+            }
+            continue;
+        }
+        let absent = if alias.canon.is_ragchecker() { value.is_null() } else { is_absent(&value) };
+        if absent {
+            continue;
+        }
+        let slot = &mut slots[alias.canon as usize];
+        let incoming = Slot { key, index: alias.index, value };
+        *slot = Some(match slot.take() {
+            None => incoming,
+            Some(held) => {
+                let (winner, loser) =
+                    if incoming.index < held.index { (incoming, held) } else { (held, incoming) };
+                warnings.push(format!(
+                    "both `{}` and `{}` are given for {}; using `{}` (the other is kept in metadata)",
+                    winner.key,
+                    loser.key,
+                    alias.canon.name(),
+                    winner.key
+                ));
+                metadata.insert(loser.key, loser.value);
+                winner
+            }
+        });
+    }
+
+    let mut take = |canon: Canon| slots[canon as usize].take();
+    let Some(question) = take(Canon::Question) else {
+        return Err("missing question".to_string());
+    };
+    let question = values::text(&question.key, question.value, Numbers::Warn, &mut warnings)?
+        .ok_or_else(|| "missing question".to_string())?;
+
+    let mut item = Item { question, ..Item::default() };
+    let text_of = |slot: Option<Slot>, numbers, warnings: &mut Vec<String>| match slot {
+        Some(s) => values::text(&s.key, s.value, numbers, warnings),
+        None => Ok(None),
+    };
+    item.id = text_of(take(Canon::Id), Numbers::Silent, &mut warnings)?;
+    item.answer = text_of(take(Canon::Answer), Numbers::Warn, &mut warnings)?;
+    item.ground_truth = text_of(take(Canon::GroundTruth), Numbers::Warn, &mut warnings)?;
+    item.citation_label = text_of(take(Canon::CitationLabel), Numbers::Silent, &mut warnings)?;
+
+    let list_of = |slot: Option<Slot>, numbers, warnings: &mut Vec<String>| match slot {
+        Some(s) => values::string_list(&s.key, s.value, numbers, warnings),
+        None => Ok(Vec::new()),
+    };
+    item.reference_contexts = list_of(take(Canon::ReferenceContexts), Numbers::Warn, &mut warnings)?;
+    item.retrieved_ids = list_of(take(Canon::RetrievedIds), Numbers::Silent, &mut warnings)?;
+    item.gold_context_ids = list_of(take(Canon::GoldContextIds), Numbers::Silent, &mut warnings)?;
+    item.aspects = list_of(take(Canon::Aspects), Numbers::Warn, &mut warnings)?;
+
+    let mut oversize_contexts = 0;
+    if let Some(slot) = take(Canon::Contexts) {
+        let chunks = values::contexts(&slot.key, slot.value, limits.max_contexts, &mut warnings)?;
+        for (i, chunk) in chunks.contexts.iter().enumerate() {
+            if let Some(tokens) = values::tokens_over(&chunk.text, limits.context_token_budget) {
+                oversize_contexts += 1;
+                warnings.push(format!(
+                    "`{}[{i}]` has {tokens} tokens, over the {}-token budget",
+                    slot.key, limits.context_token_budget
+                ));
+            }
+        }
+        item.contexts = chunks.contexts;
+        if !chunks.extras.is_empty() {
+            metadata.insert(CONTEXT_EXTRAS_KEY.to_string(), Value::Array(chunks.extras));
+        }
+    }
+
+    item.ragchecker = ragchecker_labels(&mut take)?;
+
+    for nested in nested_metadata {
+        for (key, value) in nested {
+            if metadata.contains_key(&key) {
+                metadata.insert(format!("metadata.{key}"), value);
+            } else {
+                metadata.insert(key, value);
+            }
+        }
+    }
+    if item.id.is_none() {
+        if let Some(id) = metadata.get("id").filter(|v| !is_absent(v)) {
+            item.id = values::text("metadata.id", id.clone(), Numbers::Silent, &mut warnings)
+                .unwrap_or(None);
+            if item.id.is_some() {
+                sources.note_metadata_id();
+            }
+        }
+    }
+    item.metadata = metadata;
+    Ok(Mapped { item, warnings, oversize_contexts })
+}
+
+fn ragchecker_labels(
+    take: &mut impl FnMut(Canon) -> Option<Slot>,
+) -> Result<Option<RagCheckerLabels>, String> {
+    let mut labels = RagCheckerLabels::default();
+    let mut any = false;
+    if let Some(s) = take(Canon::ResponseClaims) {
+        labels.response_claims = Some(values::claims(&s.key, s.value)?);
+        any = true;
+    }
+    if let Some(s) = take(Canon::GtAnswerClaims) {
+        labels.gt_answer_claims = Some(values::claims(&s.key, s.value)?);
+        any = true;
+    }
+    if let Some(s) = take(Canon::Answer2Response) {
+        labels.answer2response = Some(values::labels(&s.key, s.value)?);
+        any = true;
+    }
+    if let Some(s) = take(Canon::Response2Answer) {
+        labels.response2answer = Some(values::labels(&s.key, s.value)?);
+        any = true;
+    }
+    if let Some(s) = take(Canon::Retrieved2Response) {
+        labels.retrieved2response = Some(values::label_matrix(&s.key, s.value)?);
+        any = true;
+    }
+    if let Some(s) = take(Canon::Retrieved2Answer) {
+        labels.retrieved2answer = Some(values::label_matrix(&s.key, s.value)?);
+        any = true;
+    }
+    Ok(any.then_some(labels))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn map(v: Value) -> Result<Mapped, String> {
+        let Value::Object(o) = v else { panic!("test records are objects") };
+        map_record(o, &ImportLimits::default(), &mut SourceFields::default())
+    }
+
+    #[test]
+    fn contexts_beats_context_and_both_are_named() {
+        let m = map(json!({"question": "q", "context": "old", "contexts": ["a", "b"]})).unwrap();
+        assert_eq!(m.item.contexts.len(), 2, "the list under `contexts` wins");
+        assert!(m.warnings[0].contains("`contexts`") && m.warnings[0].contains("`context`"));
+        assert_eq!(m.item.metadata["context"], json!("old"), "the loser is kept, not dropped");
+    }
+
+    #[test]
+    fn a_blank_alias_is_no_conflict() {
+        let m = map(json!({"question": "q", "answer": "  ", "response": "r"})).unwrap();
+        assert_eq!(m.item.answer.as_deref(), Some("r"));
+        assert!(m.warnings.is_empty(), "a blank value counts as absent: {:?}", m.warnings);
+    }
+
+    #[test]
+    fn whitespace_question_is_missing() {
+        assert_eq!(map(json!({"question": " \t", "answer": "a"})).unwrap_err(), "missing question");
+        assert_eq!(map(json!({"answer": "a"})).unwrap_err(), "missing question");
+    }
+
+    #[test]
+    fn an_array_where_text_is_expected_names_field_and_type() {
+        let err = map(json!({"question": "q", "gt_answer": ["x"]})).unwrap_err();
+        assert_eq!(err, "`gt_answer` is an array; expected text");
+    }
+
+    #[test]
+    fn context_objects_keep_ids_and_extra_keys() {
+        let m = map(json!({"query": "q", "documents": [
+            {"id": 7, "page_content": "alpha", "score": 0.5},
+            {"doc_id": "d2", "content": "beta"}
+        ]}))
+        .unwrap();
+        assert_eq!(m.item.contexts[0].id.as_deref(), Some("7"));
+        assert_eq!(m.item.contexts[1].text, "beta");
+        assert_eq!(m.item.metadata[CONTEXT_EXTRAS_KEY], json!([{"score": 0.5}, null]));
+    }
+
+    #[test]
+    fn metadata_id_fills_a_missing_id_and_nested_metadata_merges() {
+        let m = map(json!({"question": "q", "metadata": {"id": "a1", "shape": "s"}, "x": 1})).unwrap();
+        assert_eq!(m.item.id.as_deref(), Some("a1"));
+        assert_eq!(m.item.metadata["shape"], json!("s"));
+        assert_eq!(m.item.metadata["x"], json!(1));
+    }
+
+    #[test]
+    fn gt_context_id_becomes_one_gold_id() {
+        let m = map(json!({"question": "q", "gt_context_id": 12, "ranked_ids": [3, 12]})).unwrap();
+        assert_eq!(m.item.gold_context_ids, vec!["12".to_string()]);
+        assert_eq!(m.item.retrieved_ids, vec!["3".to_string(), "12".to_string()]);
+        assert!(m.warnings.is_empty(), "numeric ids convert silently");
+    }
+
+    #[test]
+    fn triplet_claims_are_joined_and_labels_parsed() {
+        let m = map(json!({"question": "q",
+            "response_claims": [["Nile", "is", "long"], "plain claim"],
+            "answer2response": ["Entailment", "neutral"],
+            "retrieved2response": [["Contradiction"], []]}))
+        .unwrap();
+        let rc = m.item.ragchecker.unwrap();
+        assert_eq!(rc.response_claims.unwrap(), vec!["Nile is long", "plain claim"]);
+        assert_eq!(rc.answer2response.unwrap().len(), 2);
+        assert_eq!(rc.retrieved2response.unwrap()[1].len(), 0, "an empty label row is a result");
+    }
+
+    #[test]
+    fn an_unknown_label_names_the_field() {
+        let err = map(json!({"question": "q", "response2answer": ["Entailment", "maybe"]})).unwrap_err();
+        assert!(err.contains("`response2answer[1]`") && err.contains("\"maybe\""), "{err}");
+    }
+
+    #[test]
+    fn too_many_contexts_reports_the_count() {
+        let limits = ImportLimits { max_contexts: 2, ..ImportLimits::default() };
+        let Value::Object(o) = json!({"question": "q", "contexts": ["a", "b", "c"]}) else { unreachable!() };
+        let err = map_record(o, &limits, &mut SourceFields::default()).unwrap_err();
+        assert!(err.contains("3 contexts") && err.contains("limit of 2"), "{err}");
+    }
+
+    #[test]
+    fn a_context_over_the_token_budget_is_counted() {
+        let limits = ImportLimits { context_token_budget: 3, ..ImportLimits::default() };
+        let Value::Object(o) = json!({"question": "q", "contexts": ["one two", "a b c d e"]}) else { unreachable!() };
+        let m = map_record(o, &limits, &mut SourceFields::default()).unwrap();
+        assert_eq!(m.oversize_contexts, 1);
+        assert!(m.warnings[0].contains("`contexts[1]` has 5 tokens"), "{:?}", m.warnings);
+    }
+}

@@ -1,0 +1,168 @@
+//! The one importer: reads a user's file (JSONL, JSON or CSV/TSV, detected by content),
+//! maps each record's fields onto the canonical `Item` (DATA.md aliases), and validates.
+//!
+//! Owns: format detection, streaming readers, field mapping, the validation report.
+//! Must not: touch SQL (the caller stores accepted items through the callback), or hold
+//! the whole file in memory (a 1 GB file streams). Bad lines never abort the import and
+//! are never skipped silently: each becomes a `Rejected` entry naming its line.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::item::Item;
+
+/// Configurable limits; violations are clear errors, not crashes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ImportLimits {
+    pub max_file_bytes: u64,
+    pub max_line_bytes: usize,
+    pub max_contexts: usize,
+    /// A context longer than this many (whitespace) tokens is reported as oversize.
+    pub context_token_budget: usize,
+}
+
+impl Default for ImportLimits {
+    fn default() -> Self {
+        ImportLimits {
+            max_file_bytes: 2 * 1024 * 1024 * 1024,
+            max_line_bytes: 16 * 1024 * 1024,
+            max_contexts: 200,
+            context_token_budget: 2_000,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Format {
+    Jsonl,
+    JsonArray,
+    /// An object whose `key` holds the array of items (`{"results": [...]}`).
+    JsonWrapper { key: String },
+    Csv { delimiter: char },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Schema {
+    Ragvue,
+    Ragas,
+    RagChecker,
+    RagCitations,
+    Custom,
+}
+
+/// A line (or JSON array element, or CSV row) that was not imported, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rejected {
+    /// 1-based line number where the record starts.
+    pub line: u64,
+    pub byte_offset: u64,
+    pub reason: String,
+}
+
+/// Something the user should know about an imported record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Warning {
+    pub line: u64,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Duplicate {
+    pub line: u64,
+    pub first_line: u64,
+    pub content_hash: String,
+}
+
+/// How many accepted items carry each canonical field.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FieldCoverage {
+    pub question: u64,
+    pub answer: u64,
+    pub contexts: u64,
+    pub ground_truth: u64,
+    pub citation_label: u64,
+    pub ranking: u64,
+    pub ragchecker_labels: u64,
+}
+
+/// Everything the user sees before (and after) items are stored.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ValidationReport {
+    pub file: String,
+    pub file_bytes: u64,
+    pub format: Option<Format>,
+    pub schema: Option<Schema>,
+    /// canonical field -> the source field names mapped onto it.
+    pub mapping: BTreeMap<String, Vec<String>>,
+    pub items_read: u64,
+    pub items_accepted: u64,
+    /// Total rejected lines; `rejected` lists the first `MAX_LISTED` of them.
+    pub rejected_count: u64,
+    pub rejected: Vec<Rejected>,
+    pub warning_count: u64,
+    pub warnings: Vec<Warning>,
+    pub duplicates: Vec<Duplicate>,
+    pub coverage: FieldCoverage,
+    /// ISO 639-1 guess ("en", "de", ...) from the questions, when confident.
+    pub language: Option<String>,
+    pub oversize_contexts: u64,
+}
+
+/// At most this many rejected lines, warnings and duplicates are listed individually;
+/// counts are always exact.
+pub const MAX_LISTED: usize = 10_000;
+
+/// An accepted record, handed to the caller as soon as it is read.
+#[derive(Debug, Clone)]
+pub struct AcceptedItem {
+    pub line: u64,
+    pub item: Item,
+    pub content_hash: String,
+    /// Line of the first item with the same content hash, if this one repeats it.
+    pub duplicate_of: Option<u64>,
+}
+
+/// File-level failures: nothing could be read as items at all.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DatasetError {
+    #[error("{path} is empty: there is nothing to import")]
+    EmptyFile { path: String },
+    #[error("{path} looks like a binary file (byte {offset} is not text); Ragnosis reads JSONL, JSON or CSV")]
+    BinaryFile { path: String, offset: u64 },
+    #[error("{path} is {size} bytes, over the {limit}-byte limit")]
+    TooLarge { path: String, size: u64, limit: u64 },
+    #[error("{path}: {message}")]
+    UnsupportedShape { path: String, message: String },
+    #[error("cannot read {path}: {message}")]
+    Unreadable { path: String, message: String },
+    #[error("import stopped: {0}")]
+    Aborted(String),
+}
+
+impl DatasetError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            DatasetError::EmptyFile { .. } => "empty_file",
+            DatasetError::BinaryFile { .. } => "binary_file",
+            DatasetError::TooLarge { .. } => "too_large",
+            DatasetError::UnsupportedShape { .. } => "unsupported_shape",
+            DatasetError::Unreadable { .. } => "unreadable",
+            DatasetError::Aborted(_) => "aborted",
+        }
+    }
+}
+
+/// Streams `path`, calling `on_item` for every accepted record in file order, and
+/// returns the validation report. `on_item` returning `Err(message)` stops the import
+/// (e.g. the database is full) with `DatasetError::Aborted`.
+pub fn read_items<F>(path: &Path, limits: &ImportLimits, on_item: F) -> Result<ValidationReport, DatasetError>
+where
+    F: FnMut(AcceptedItem) -> Result<(), String>,
+{
+    let _ = (path, limits, on_item);
+    unimplemented!("being written")
+}

@@ -1,0 +1,248 @@
+//! Converting one source value into the type its canonical field needs: text, a list of
+//! strings, contexts, RAGChecker claims and labels.
+//!
+//! Owns: the type rules of DATA.md (blank is absent, numbers/booleans become text with a
+//! warning, objects/arrays where text is expected are errors naming the field). Must
+//! not: decide which alias wins or where unknown fields go (`mapping` does).
+//! Errors are the user-facing reason for rejecting the record.
+
+use serde_json::{Map, Value};
+
+use crate::item::{Context, Label};
+
+/// "a number", "an array": how a JSON value's type reads in a message.
+pub(crate) fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+pub(crate) fn is_blank(s: &str) -> bool {
+    s.trim().is_empty()
+}
+
+/// Whether a value counts as not given at all.
+pub(crate) fn is_absent(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => is_blank(s),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        Value::Bool(_) | Value::Number(_) => false,
+    }
+}
+
+/// How numbers are taken where text is expected: ids are routinely numeric, so only
+/// prose fields warn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Numbers {
+    Warn,
+    Silent,
+}
+
+/// Text from a scalar; `None` when blank. `field` names the value in messages.
+pub(crate) fn text(
+    field: &str,
+    v: Value,
+    numbers: Numbers,
+    warnings: &mut Vec<String>,
+) -> Result<Option<String>, String> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok((!is_blank(&s)).then_some(s)),
+        Value::Number(_) | Value::Bool(_) => {
+            if numbers == Numbers::Warn {
+                warnings.push(format!("`{field}` is {}; converted to text", type_name(&v)));
+            }
+            Ok(Some(scalar_to_string(v)))
+        }
+        Value::Array(_) | Value::Object(_) => {
+            Err(format!("`{field}` is {}; expected text", type_name(&v)))
+        }
+    }
+}
+
+fn scalar_to_string(v: Value) -> String {
+    match v {
+        Value::String(s) => s,
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        other => other.to_string(),
+    }
+}
+
+/// A list of strings (ids, aspects, reference contexts). A lone string is a one-item
+/// list; blank entries are skipped. Reference contexts may be `{text}` objects.
+pub(crate) fn string_list(
+    field: &str,
+    v: Value,
+    numbers: Numbers,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<String>, String> {
+    let elements = match v {
+        Value::Array(a) => a,
+        scalar @ (Value::String(_) | Value::Number(_) | Value::Bool(_)) => vec![scalar],
+        Value::Null => return Ok(Vec::new()),
+        Value::Object(_) => {
+            return Err(format!("`{field}` is an object; expected a list of text"));
+        }
+    };
+    let mut out = Vec::with_capacity(elements.len());
+    for (i, element) in elements.into_iter().enumerate() {
+        let element = match element {
+            Value::Object(mut o) => match take_text_key(&mut o) {
+                Some(t) => t,
+                None => return Err(format!("`{field}[{i}]` is an object without text")),
+            },
+            other => other,
+        };
+        if let Some(s) = text(&format!("{field}[{i}]"), element, numbers, warnings)? {
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+/// Removes and returns the chunk text of a `{text|content|page_content}` object.
+fn take_text_key(o: &mut Map<String, Value>) -> Option<Value> {
+    ["text", "content", "page_content"].iter().find_map(|k| o.shift_remove(*k))
+}
+
+/// Retrieved chunks, with keys other than id/text returned per chunk so they are kept.
+pub(crate) struct Chunks {
+    pub contexts: Vec<Context>,
+    /// Same length as `contexts` when any chunk had extra keys, else empty.
+    pub extras: Vec<Value>,
+}
+
+pub(crate) fn contexts(
+    field: &str,
+    v: Value,
+    max_contexts: usize,
+    warnings: &mut Vec<String>,
+) -> Result<Chunks, String> {
+    let (elements, listed) = match v {
+        Value::Array(a) => (a, true),
+        other => (vec![other], false),
+    };
+    if elements.len() > max_contexts {
+        return Err(format!(
+            "`{field}` holds {} contexts, over the limit of {max_contexts} per item",
+            elements.len()
+        ));
+    }
+    let mut chunks = Chunks { contexts: Vec::with_capacity(elements.len()), extras: Vec::new() };
+    for (i, element) in elements.into_iter().enumerate() {
+        let (id, text_value, extra) = match element {
+            Value::Object(mut o) => {
+                let id = ["doc_id", "id"].iter().find_map(|k| o.shift_remove(*k));
+                let Some(text_value) = take_text_key(&mut o) else {
+                    return Err(format!(
+                        "`{field}[{i}]` has no text (expected text, content or page_content)"
+                    ));
+                };
+                let id = match id {
+                    Some(v) => text(&format!("{field}[{i}].id"), v, Numbers::Silent, warnings)?,
+                    None => None,
+                };
+                (id, text_value, (!o.is_empty()).then_some(Value::Object(o)))
+            }
+            Value::Array(_) => {
+                return Err(format!("`{field}[{i}]` is an array; expected text or {{id, text}}"));
+            }
+            other => (None, other, None),
+        };
+        let label = if listed { format!("{field}[{i}]") } else { field.to_string() };
+        let Some(text) = text(&label, text_value, Numbers::Warn, warnings)? else {
+            warnings.push(format!("`{label}` is empty and was skipped"));
+            continue;
+        };
+        if let Some(extra) = extra {
+            chunks.extras.resize(chunks.contexts.len(), Value::Null);
+            chunks.extras.push(extra);
+        } else if !chunks.extras.is_empty() {
+            chunks.extras.push(Value::Null);
+        }
+        chunks.contexts.push(Context { id, text });
+    }
+    Ok(chunks)
+}
+
+/// RAGChecker claims: each a string or a `[subject, relation, object]` triplet.
+pub(crate) fn claims(field: &str, v: Value) -> Result<Vec<String>, String> {
+    let Value::Array(elements) = v else {
+        return Err(format!("`{field}` is {}; expected a list of claims", type_name(&v)));
+    };
+    elements
+        .into_iter()
+        .enumerate()
+        .map(|(i, claim)| match claim {
+            Value::String(s) => Ok(s),
+            Value::Array(parts) => {
+                let mut joined = String::new();
+                for part in parts {
+                    let part = match part {
+                        Value::String(s) => s,
+                        p @ (Value::Number(_) | Value::Bool(_)) => scalar_to_string(p),
+                        Value::Null => continue,
+                        other => {
+                            return Err(format!(
+                                "`{field}[{i}]` holds {}; expected text parts",
+                                type_name(&other)
+                            ))
+                        }
+                    };
+                    if !joined.is_empty() {
+                        joined.push(' ');
+                    }
+                    joined.push_str(part.trim());
+                }
+                Ok(joined)
+            }
+            other => Err(format!(
+                "`{field}[{i}]` is {}; expected a claim (text or [subject, relation, object])",
+                type_name(&other)
+            )),
+        })
+        .collect()
+}
+
+/// A list of entailment labels (`answer2response`, `response2answer`).
+pub(crate) fn labels(field: &str, v: Value) -> Result<Vec<Label>, String> {
+    let Value::Array(elements) = v else {
+        return Err(format!("`{field}` is {}; expected a list of labels", type_name(&v)));
+    };
+    elements.into_iter().enumerate().map(|(i, l)| label(&format!("{field}[{i}]"), l)).collect()
+}
+
+/// A list of label lists (`retrieved2response`, `retrieved2answer`).
+pub(crate) fn label_matrix(field: &str, v: Value) -> Result<Vec<Vec<Label>>, String> {
+    let Value::Array(rows) = v else {
+        return Err(format!("`{field}` is {}; expected a list of label lists", type_name(&v)));
+    };
+    rows.into_iter().enumerate().map(|(i, row)| labels(&format!("{field}[{i}]"), row)).collect()
+}
+
+fn label(field: &str, v: Value) -> Result<Label, String> {
+    match &v {
+        Value::String(s) => Label::parse(s).ok_or_else(|| {
+            format!("`{field}` has an unknown label {v} (expected Entailment, Neutral or Contradiction)")
+        }),
+        other => Err(format!("`{field}` is {}; expected a label", type_name(other))),
+    }
+}
+
+/// The whitespace-token count of `text` when it is over `budget`.
+pub(crate) fn tokens_over(text: &str, budget: usize) -> Option<usize> {
+    // Every token is at least one byte, so a short text cannot be over budget.
+    if text.len() <= budget {
+        return None;
+    }
+    let count = text.split_whitespace().count();
+    (count > budget).then_some(count)
+}

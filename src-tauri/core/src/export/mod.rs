@@ -1,0 +1,78 @@
+//! Writing a run out: JSON (everything, streamed), CSV (one row per item, one column per
+//! metric) and Markdown (a readable summary with the worst items).
+//!
+//! Owns: file formats. Reads through `store` and `analysis`; never recomputes a metric.
+//! The PDF report lives in its own crate and reads the same `RunView`.
+
+mod csv_out;
+mod json_out;
+mod markdown;
+mod view;
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::store::Store;
+
+pub use view::{ItemView, RunView};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportFormat {
+    Json,
+    Csv,
+    Markdown,
+}
+
+impl ExportFormat {
+    pub fn parse(s: &str) -> Option<ExportFormat> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "json" => Some(ExportFormat::Json),
+            "csv" => Some(ExportFormat::Csv),
+            "md" | "markdown" => Some(ExportFormat::Markdown),
+            _ => None,
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            ExportFormat::Json => "json",
+            ExportFormat::Csv => "csv",
+            ExportFormat::Markdown => "md",
+        }
+    }
+}
+
+/// Writes `base.<ext>` for each format and returns the paths written.
+pub fn write_all(store: &mut Store, run_id: i64, base: &Path, formats: &[ExportFormat]) -> Result<Vec<PathBuf>> {
+    let view = RunView::load(store, run_id)?;
+    if let Some(parent) = base.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|source| Error::Write { path: parent.to_path_buf(), source })?;
+    }
+    let mut written = Vec::new();
+    for format in formats {
+        let path = with_extension(base, format.extension());
+        write_one(store, &view, *format, &path)?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+pub fn write_one(store: &Store, view: &RunView, format: ExportFormat, path: &Path) -> Result<()> {
+    let file = std::fs::File::create(path).map_err(|source| Error::Write { path: path.to_path_buf(), source })?;
+    let mut out = std::io::BufWriter::new(file);
+    let io = |source| Error::Write { path: path.to_path_buf(), source };
+    match format {
+        ExportFormat::Json => json_out::write(store, view, &mut out)?,
+        ExportFormat::Csv => csv_out::write(store, view, &mut out)?,
+        ExportFormat::Markdown => markdown::write(view, &mut out).map_err(io)?,
+    }
+    std::io::Write::flush(&mut out).map_err(io)?;
+    Ok(())
+}
+
+fn with_extension(base: &Path, ext: &str) -> PathBuf {
+    let mut name = base.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".");
+    name.push(ext);
+    base.with_file_name(name)
+}

@@ -1,0 +1,66 @@
+//! `RunView`: one run as every output reads it (Markdown, JSON header, later the UI and
+//! the PDF). Built once from the store; holds the summary and the worst items, never
+//! the whole run.
+
+use serde::Serialize;
+
+use crate::analysis::{self, RunSummary};
+use crate::error::Result;
+use crate::item::Item;
+use crate::metrics::{self, MetricResult};
+use crate::store::{self, datasets::DatasetRow, runs::RunRow, Store};
+
+/// How many worst items a view carries.
+pub const WORST_ITEMS: usize = 5;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ItemView {
+    pub item_id: i64,
+    pub ordinal: i64,
+    pub content_hash: String,
+    #[serde(flatten)]
+    pub item: Item,
+    pub results: Vec<MetricResult>,
+}
+
+impl ItemView {
+    pub fn load(store: &Store, run_id: i64, item_id: i64) -> Result<ItemView> {
+        let stored = store::items::get(store.conn(), item_id)?;
+        let results = store::results::for_item(store.conn(), run_id, item_id)?.into_iter().map(|r| r.result).collect();
+        Ok(ItemView {
+            item_id,
+            ordinal: stored.ordinal,
+            content_hash: stored.content_hash,
+            item: stored.item,
+            results,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct RunView {
+    pub run: RunRow,
+    pub dataset: DatasetRow,
+    pub summary: RunSummary,
+    pub worst: Vec<ItemView>,
+}
+
+impl RunView {
+    pub fn load(store: &mut Store, run_id: i64) -> Result<RunView> {
+        let run = store::runs::get(store.conn(), run_id)?;
+        let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
+        let summary = analysis::load_summary(store, run_id)?;
+        let lower: Vec<&str> = run
+            .metrics
+            .iter()
+            .filter_map(|id| metrics::find(id))
+            .filter(|m| m.lower_is_better)
+            .map(|m| m.id)
+            .collect();
+        let worst = store::results::worst_items(store.conn(), run_id, &lower, WORST_ITEMS as i64)?
+            .into_iter()
+            .map(|(item_id, _)| ItemView::load(store, run_id, item_id))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(RunView { run, dataset, summary, worst })
+    }
+}

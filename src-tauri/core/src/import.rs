@@ -1,0 +1,84 @@
+//! Storing what the importer reads: streams a file through `dataset::read_items` into
+//! the `items` table, committing in batches so memory stays flat on huge files.
+
+use std::path::Path;
+
+use crate::dataset::{self, ImportLimits, ValidationReport};
+use crate::error::{Error, Result};
+use crate::progress::{Progress, ProgressSink};
+use crate::store::{self, datasets::DatasetRow, Store};
+
+/// Items per transaction: large enough to amortise commits, small enough that the WAL
+/// stays small and a crash loses little.
+const BATCH: u64 = 5_000;
+
+pub struct Imported {
+    pub dataset: DatasetRow,
+    pub report: ValidationReport,
+}
+
+/// Imports `path` as a new dataset. Rejected lines are in the report, never fatal; a
+/// file-level problem (empty, binary, unsupported shape) stores nothing and is an error.
+pub fn import_file(
+    store: &mut Store,
+    path: &Path,
+    name: Option<&str>,
+    limits: &ImportLimits,
+    progress: &dyn ProgressSink,
+) -> Result<Imported> {
+    let name = name
+        .map(str::to_string)
+        .or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "dataset".to_string());
+    let file_hash = hash_file(path)?;
+    let source = path.to_string_lossy().into_owned();
+    let conn = store.conn();
+    let dataset_id = store::datasets::insert(conn, &name, Some(&source))?;
+    progress.report(Progress::Started { stage: format!("importing {name}"), total: None });
+
+    conn.execute_batch("BEGIN")?;
+    let mut stored: u64 = 0;
+    let outcome = dataset::read_items(path, limits, |accepted| {
+        let ordinal = stored as i64;
+        store::items::insert(conn, dataset_id, ordinal, accepted.line, &accepted.content_hash, &accepted.item)
+            .map_err(|e| e.to_string())?;
+        stored += 1;
+        if stored % BATCH == 0 {
+            conn.execute_batch("COMMIT; BEGIN").map_err(|e| e.to_string())?;
+            progress.report(Progress::Advanced { done: stored, total: None });
+        }
+        Ok(())
+    });
+    let report = match outcome {
+        Ok(report) => {
+            conn.execute_batch("COMMIT")?;
+            report
+        }
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            // Nothing half-imported stays behind: the user re-imports after fixing the file.
+            store::datasets::delete(conn, dataset_id)?;
+            return Err(Error::Dataset(e));
+        }
+    };
+    let mapping = serde_json::to_string(&report.mapping)?;
+    let schema = report.schema.map(|s| serde_json::to_value(s).ok().and_then(|v| v.as_str().map(String::from))).flatten();
+    store::datasets::finish(
+        conn,
+        dataset_id,
+        stored as i64,
+        Some(&file_hash),
+        schema.as_deref(),
+        &mapping,
+        &serde_json::to_string(&report)?,
+    )?;
+    progress.report(Progress::Finished { stage: format!("imported {stored} items") });
+    Ok(Imported { dataset: store::datasets::get(conn, dataset_id)?, report })
+}
+
+fn hash_file(path: &Path) -> Result<String> {
+    let file = std::fs::File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    let mut hasher = blake3::Hasher::new();
+    hasher.update_reader(file).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    Ok(hasher.finalize().to_hex().to_string())
+}

@@ -1,0 +1,24 @@
+//! Ragnosis core: everything that evaluates a RAG dataset, with no UI and no Tauri.
+//!
+//! Data flows one way: `dataset` (read + map + validate a file) → `store` (SQLite) →
+//! `run` (choose metrics per item, compute, persist each result as it completes) →
+//! `analysis` (statistics, dataset-level metrics) → `export` (JSON, CSV, Markdown).
+//! `metrics` is the catalogue every stage agrees on. The CLI and the desktop shell are
+//! thin layers over these modules; the build graph keeps Tauri out of this crate so it
+//! builds and tests on a machine without WebKit.
+
+pub mod analysis;
+pub mod dataset;
+pub mod error;
+pub mod export;
+pub mod import;
+pub mod item;
+pub mod metrics;
+pub mod paths;
+pub mod progress;
+pub mod run;
+pub mod store;
+pub mod text;
+
+pub use error::{Error, Result};
+pub use item::{Context, Item};

@@ -1,0 +1,241 @@
+//! Which metrics exist, what each needs, and how a user's `--metrics` list resolves.
+//!
+//! Only metrics that are really implemented are listed: a metric appears here in the same
+//! change that makes it compute.
+
+use serde::Serialize;
+
+use crate::item::Field;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Family {
+    Ragvue,
+    Ragxplain,
+    RagChecker,
+    Citation,
+    Ragalyst,
+    Reference,
+}
+
+impl Family {
+    pub const ALL: [Family; 6] = [
+        Family::Ragvue,
+        Family::Ragxplain,
+        Family::RagChecker,
+        Family::Citation,
+        Family::Ragalyst,
+        Family::Reference,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Family::Ragvue => "ragvue",
+            Family::Ragxplain => "ragxplain",
+            Family::RagChecker => "ragchecker",
+            Family::Citation => "citation",
+            Family::Ragalyst => "ragalyst",
+            Family::Reference => "reference",
+        }
+    }
+}
+
+/// Whether a metric scores each item or only the dataset as a whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    Item,
+    /// Computed in `analysis` from the per-item details of other metrics of its family.
+    Dataset,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct MetricSpec {
+    pub id: &'static str,
+    pub family: Family,
+    pub name: &'static str,
+    pub needs: &'static [Field],
+    pub judge: bool,
+    /// Hallucination-style metrics: 0 is good. Charts and failure rules flip them.
+    pub lower_is_better: bool,
+    pub scope: Scope,
+    pub description: &'static str,
+}
+
+use Field::*;
+
+const fn item(
+    id: &'static str,
+    family: Family,
+    name: &'static str,
+    needs: &'static [Field],
+    description: &'static str,
+) -> MetricSpec {
+    MetricSpec { id, family, name, needs, judge: false, lower_is_better: false, scope: Scope::Item, description }
+}
+
+const fn lower(mut spec: MetricSpec) -> MetricSpec {
+    spec.lower_is_better = true;
+    spec
+}
+
+const fn dataset(mut spec: MetricSpec) -> MetricSpec {
+    spec.scope = Scope::Dataset;
+    spec
+}
+
+const RC: &[Field] = &[Answer, Contexts, GroundTruth, RagCheckerLabels];
+
+static CATALOGUE: &[MetricSpec] = &[
+    // Family 1, judge-free RAGVUE 0.6 extensions.
+    item("ragvue.answer_length", Family::Ragvue, "answer_length", &[Answer],
+        "How appropriate the answer's length is: very short or very long answers score lower."),
+    item("ragvue.readability", Family::Ragvue, "readability", &[Answer],
+        "Flesch reading ease of the answer, scaled to 0-1: higher is easier to read."),
+    item("ragvue.token_overlap", Family::Ragvue, "token_overlap", &[Answer, Contexts],
+        "Word overlap (F1 of content-word sets) between the answer and the retrieved contexts."),
+    item("ragvue.context_similarity", Family::Ragvue, "context_similarity", &[Answer, Contexts],
+        "TF-IDF cosine similarity between the answer and the retrieved contexts."),
+    // Family 3, RAGChecker claim metrics from precomputed claims and labels.
+    item("ragchecker.precision", Family::RagChecker, "precision", RC,
+        "Share of the answer's claims that the ground truth entails."),
+    item("ragchecker.recall", Family::RagChecker, "recall", RC,
+        "Share of the ground truth's claims that the answer entails."),
+    item("ragchecker.f1", Family::RagChecker, "f1", RC,
+        "Harmonic mean of claim precision and claim recall."),
+    item("ragchecker.claim_recall", Family::RagChecker, "claim_recall", RC,
+        "Share of the ground truth's claims that some retrieved chunk entails."),
+    item("ragchecker.context_precision", Family::RagChecker, "context_precision", RC,
+        "Share of retrieved chunks that entail at least one ground-truth claim."),
+    item("ragchecker.context_utilization", Family::RagChecker, "context_utilization", RC,
+        "Of the ground-truth claims the chunks support, the share the answer also states."),
+    lower(item("ragchecker.noise_sensitivity_relevant", Family::RagChecker, "noise_sensitivity_relevant", RC,
+        "Share of the answer's claims that are wrong yet supported by a relevant chunk (lower is better).")),
+    lower(item("ragchecker.noise_sensitivity_irrelevant", Family::RagChecker, "noise_sensitivity_irrelevant", RC,
+        "Share of the answer's claims that are wrong and come only from irrelevant chunks (lower is better).")),
+    lower(item("ragchecker.hallucination", Family::RagChecker, "hallucination", RC,
+        "Share of the answer's claims that are wrong and supported by no chunk (lower is better).")),
+    item("ragchecker.self_knowledge", Family::RagChecker, "self_knowledge", RC,
+        "Share of the answer's claims that are correct but supported by no chunk."),
+    item("ragchecker.faithfulness", Family::RagChecker, "faithfulness", RC,
+        "Share of the answer's claims that some retrieved chunk entails."),
+    // Family 4, citation accuracy without a judge.
+    item("citation.strict_accuracy", Family::Citation, "strict_accuracy", &[Answer, CitationLabel],
+        "1 when the answer cites exactly one source and it is the gold one."),
+    item("citation.lenient_accuracy", Family::Citation, "lenient_accuracy", &[Answer, CitationLabel],
+        "1 when the gold source is among the answer's citations."),
+    lower(item("citation.no_citation_rate", Family::Citation, "no_citation_rate", &[Answer, CitationLabel],
+        "1 when the answer cites nothing (lower is better).")),
+    lower(item("citation.multi_citation_rate", Family::Citation, "multi_citation_rate", &[Answer, CitationLabel],
+        "1 when the answer cites more than one source (lower is better).")),
+    dataset(item("citation.macro_precision", Family::Citation, "macro_precision", &[Answer, CitationLabel],
+        "Precision of cited ids, averaged over gold articles (dataset level).")),
+    dataset(item("citation.macro_recall", Family::Citation, "macro_recall", &[Answer, CitationLabel],
+        "Recall of cited ids, averaged over gold articles (dataset level).")),
+    dataset(item("citation.macro_f1", Family::Citation, "macro_f1", &[Answer, CitationLabel],
+        "F1 of cited ids, averaged over gold articles (dataset level).")),
+    // Family 5, classic reference metrics.
+    item("reference.recall_at_k", Family::Reference, "recall_at_k", &[Ranking],
+        "1 when a gold context is among the top k retrieved ids."),
+    item("reference.mrr_at_k", Family::Reference, "mrr_at_k", &[Ranking],
+        "Reciprocal rank of the first gold context within the top k (0 if absent)."),
+    item("reference.exact_match", Family::Reference, "exact_match", &[Answer, GroundTruth],
+        "1 when the normalised answer equals the normalised ground truth."),
+    item("reference.token_f1", Family::Reference, "token_f1", &[Answer, GroundTruth],
+        "SQuAD token F1 between the answer and the ground truth."),
+    item("reference.rouge_l", Family::Reference, "rouge_l", &[Answer, GroundTruth],
+        "ROUGE-L F1 (longest common subsequence) between the answer and the ground truth."),
+    item("reference.bleu", Family::Reference, "bleu", &[Answer, GroundTruth],
+        "Smoothed sentence BLEU of the answer against the ground truth."),
+];
+
+/// Every metric this build can compute, in presentation order.
+pub fn catalogue() -> &'static [MetricSpec] {
+    CATALOGUE
+}
+
+pub fn find(id: &str) -> Option<&'static MetricSpec> {
+    CATALOGUE.iter().find(|m| m.id == id)
+}
+
+/// Why a `--metrics` entry did not resolve.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SelectionError {
+    #[error("unknown metric or family '{0}' (see `ragnosis list-metrics`)")]
+    Unknown(String),
+    #[error("'{name}' is ambiguous: it could be {}", candidates.join(" or "))]
+    Ambiguous { name: String, candidates: Vec<String> },
+    #[error("no metrics selected")]
+    Empty,
+}
+
+/// Resolves a list of ids, bare names or family names into metric specs, in catalogue
+/// order, without duplicates.
+pub fn resolve_selection<S: AsRef<str>>(entries: &[S]) -> Result<Vec<&'static MetricSpec>, SelectionError> {
+    let mut chosen: Vec<&'static str> = Vec::new();
+    for entry in entries {
+        let entry = entry.as_ref().trim();
+        if entry.is_empty() {
+            continue;
+        }
+        let lower = entry.to_ascii_lowercase();
+        let matched: Vec<&'static MetricSpec> = if let Some(spec) = find(&lower) {
+            vec![spec]
+        } else if let Some(family) = Family::ALL.iter().find(|f| f.as_str() == lower) {
+            CATALOGUE.iter().filter(|m| m.family == *family).collect()
+        } else {
+            let by_name: Vec<_> = CATALOGUE.iter().filter(|m| m.name == lower).collect();
+            if by_name.len() > 1 {
+                return Err(SelectionError::Ambiguous {
+                    name: entry.to_string(),
+                    candidates: by_name.iter().map(|m| m.id.to_string()).collect(),
+                });
+            }
+            by_name
+        };
+        if matched.is_empty() {
+            return Err(SelectionError::Unknown(entry.to_string()));
+        }
+        chosen.extend(matched.iter().map(|m| m.id));
+    }
+    let selected: Vec<_> = CATALOGUE.iter().filter(|m| chosen.contains(&m.id)).collect();
+    if selected.is_empty() {
+        return Err(SelectionError::Empty);
+    }
+    Ok(selected)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_family_dot_name_and_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for m in catalogue() {
+            assert_eq!(m.id, format!("{}.{}", m.family.as_str(), m.name), "id must be family.name");
+            assert!(seen.insert(m.id), "duplicate id {}", m.id);
+        }
+    }
+
+    #[test]
+    fn family_name_selects_the_whole_family() {
+        let got = resolve_selection(&["ragchecker"]).unwrap();
+        assert_eq!(got.len(), 11, "RAGChecker has 11 metrics");
+        assert!(got.iter().all(|m| m.family == Family::RagChecker));
+    }
+
+    #[test]
+    fn bare_name_resolves_when_unambiguous() {
+        let got = resolve_selection(&["token_f1", "citation.strict_accuracy"]).unwrap();
+        let ids: Vec<_> = got.iter().map(|m| m.id).collect();
+        assert_eq!(ids, vec!["citation.strict_accuracy", "reference.token_f1"]);
+    }
+
+    #[test]
+    fn unknown_entry_is_rejected_by_name() {
+        let err = resolve_selection(&["token_f1", "nonsense"]).unwrap_err();
+        assert_eq!(err, SelectionError::Unknown("nonsense".into()));
+        assert_eq!(resolve_selection::<&str>(&[]).unwrap_err(), SelectionError::Empty);
+    }
+}

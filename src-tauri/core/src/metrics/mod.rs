@@ -1,0 +1,146 @@
+//! The metric catalogue (METRICS.md) and the judge-free metrics.
+//!
+//! Owns: metric ids, what each metric needs, selection by id / bare name / family, and
+//! computing the deterministic metrics for one item. Must not: touch SQL, the network or
+//! the filesystem. A metric that cannot be computed returns `Status::Error` with a
+//! message, never a score of 0; an item that lacks the needed fields is `Skipped` with
+//! the reason.
+
+pub mod catalogue;
+pub mod citation;
+pub mod lexical;
+pub mod ragchecker;
+pub mod reference;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::item::{Field, Item};
+
+pub use catalogue::{catalogue, find, resolve_selection, Family, MetricSpec, Scope};
+
+/// How a metric result ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Ok,
+    Error,
+    Skipped,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Error => "error",
+            Status::Skipped => "skipped",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Status> {
+        match s {
+            "ok" => Some(Status::Ok),
+            "error" => Some(Status::Error),
+            "skipped" => Some(Status::Skipped),
+            _ => None,
+        }
+    }
+}
+
+/// One metric's verdict on one item. `score` is in [0, 1] and present only when `ok`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricResult {
+    pub metric: String,
+    pub score: Option<f64>,
+    pub status: Status,
+    pub explanation: String,
+    /// Structured evidence (per chunk, per claim, per aspect) for the UI and reports.
+    pub details: Value,
+}
+
+impl MetricResult {
+    pub fn ok(metric: &str, score: f64, explanation: impl Into<String>, details: Value) -> Self {
+        debug_assert!(score.is_finite(), "{metric} produced a non-finite score");
+        MetricResult {
+            metric: metric.to_string(),
+            score: Some(score.clamp(0.0, 1.0)),
+            status: Status::Ok,
+            explanation: explanation.into(),
+            details,
+        }
+    }
+
+    pub fn error(metric: &str, message: impl Into<String>) -> Self {
+        MetricResult {
+            metric: metric.to_string(),
+            score: None,
+            status: Status::Error,
+            explanation: message.into(),
+            details: Value::Null,
+        }
+    }
+
+    pub fn skipped(metric: &str, reason: impl Into<String>) -> Self {
+        MetricResult {
+            metric: metric.to_string(),
+            score: None,
+            status: Status::Skipped,
+            explanation: reason.into(),
+            details: Value::Null,
+        }
+    }
+}
+
+/// Settings the deterministic metrics read. Defaults follow METRICS.md.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MetricConfig {
+    /// k for `reference.recall_at_k` and `reference.mrr_at_k`.
+    pub k: usize,
+    /// Regex whose first capture group (or first non-empty group) is a cited id.
+    pub citation_pattern: String,
+}
+
+impl Default for MetricConfig {
+    fn default() -> Self {
+        MetricConfig { k: 10, citation_pattern: citation::DEFAULT_PATTERN.to_string() }
+    }
+}
+
+/// The fields of `needs` the item lacks, in catalogue order.
+pub fn missing_fields(item: &Item, needs: &[Field]) -> Vec<Field> {
+    needs.iter().copied().filter(|f| !item.has(*f)).collect()
+}
+
+/// A human sentence naming what is missing: "needs a ground-truth answer and retrieved contexts".
+pub fn skip_reason(missing: &[Field]) -> String {
+    let names: Vec<&str> = missing.iter().map(|f| f.describe()).collect();
+    match names.len() {
+        0 => String::new(),
+        1 => format!("the item has no {}", strip_article(names[0])),
+        _ => {
+            let (last, rest) = names.split_last().unwrap();
+            let rest: Vec<&str> = rest.iter().map(|n| strip_article(n)).collect();
+            format!("the item has no {} or {}", rest.join(", "), strip_article(last))
+        }
+    }
+}
+
+fn strip_article(s: &str) -> &str {
+    s.strip_prefix("an ").or_else(|| s.strip_prefix("a ")).unwrap_or(s)
+}
+
+/// Computes one judge-free metric for one item: `Skipped` when fields are missing,
+/// `Error` when the metric is unknown here or needs a judge.
+pub fn compute(spec: &MetricSpec, item: &Item, config: &MetricConfig) -> MetricResult {
+    let missing = missing_fields(item, spec.needs);
+    if !missing.is_empty() {
+        return MetricResult::skipped(spec.id, skip_reason(&missing));
+    }
+    match spec.family {
+        Family::Citation => citation::compute(spec.id, item, config),
+        Family::RagChecker => ragchecker::compute(spec.id, item),
+        Family::Reference => reference::compute(spec.id, item, config),
+        Family::Ragvue if !spec.judge => lexical::compute(spec.id, item),
+        _ => MetricResult::error(spec.id, format!("{} needs a judge, and no judge is available in this build", spec.id)),
+    }
+}

@@ -1,0 +1,85 @@
+//! The `datasets` table: one row per imported file.
+
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DatasetRow {
+    pub id: i64,
+    pub name: String,
+    pub source_path: Option<String>,
+    pub file_hash: Option<String>,
+    pub imported_at: String,
+    pub item_count: i64,
+    pub schema: Option<String>,
+    /// `importing` while items are being stored, `ready` after.
+    pub status: String,
+}
+
+const COLUMNS: &str = "id, name, source_path, file_hash, imported_at, item_count, schema, status";
+
+fn from_row(row: &Row) -> rusqlite::Result<DatasetRow> {
+    Ok(DatasetRow {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        source_path: row.get(2)?,
+        file_hash: row.get(3)?,
+        imported_at: row.get(4)?,
+        item_count: row.get(5)?,
+        schema: row.get(6)?,
+        status: row.get(7)?,
+    })
+}
+
+pub fn insert(conn: &Connection, name: &str, source_path: Option<&str>) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO datasets (name, source_path, imported_at) VALUES (?1, ?2, ?3)",
+        params![name, source_path, super::now()],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// Marks an import complete with what the importer found.
+pub fn finish(
+    conn: &Connection,
+    id: i64,
+    item_count: i64,
+    file_hash: Option<&str>,
+    schema: Option<&str>,
+    mapping_json: &str,
+    report_json: &str,
+) -> Result<()> {
+    conn.execute(
+        "UPDATE datasets SET item_count = ?2, file_hash = ?3, schema = ?4, mapping_json = ?5,
+                report_json = ?6, status = 'ready' WHERE id = ?1",
+        params![id, item_count, file_hash, schema, mapping_json, report_json],
+    )?;
+    Ok(())
+}
+
+pub fn get(conn: &Connection, id: i64) -> Result<DatasetRow> {
+    conn.query_row(&format!("SELECT {COLUMNS} FROM datasets WHERE id = ?1"), [id], from_row)
+        .optional()?
+        .ok_or_else(|| Error::NotFound { what: "dataset", id: id.to_string() })
+}
+
+/// Ready datasets, newest first.
+pub fn list(conn: &Connection) -> Result<Vec<DatasetRow>> {
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM datasets WHERE status = 'ready' ORDER BY id DESC"))?;
+    let rows = stmt.query_map([], from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// The validation report stored with the dataset, as JSON text.
+pub fn report_json(conn: &Connection, id: i64) -> Result<String> {
+    conn.query_row("SELECT report_json FROM datasets WHERE id = ?1", [id], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| Error::NotFound { what: "dataset", id: id.to_string() })
+}
+
+pub fn delete(conn: &Connection, id: i64) -> Result<()> {
+    conn.execute("DELETE FROM datasets WHERE id = ?1", [id])?;
+    Ok(())
+}

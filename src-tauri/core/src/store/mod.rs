@@ -1,0 +1,92 @@
+//! SQLite persistence. Owns the connection, the schema (embedded migrations) and every
+//! SQL statement; nothing outside this module writes SQL. One submodule per table, each
+//! a set of functions taking a `&Connection`.
+//!
+//! One file per home directory, WAL mode, foreign keys on. Writers batch inside
+//! `Store::transaction`, which commits or rolls back as a unit.
+
+pub mod analyses;
+pub mod datasets;
+pub mod items;
+pub mod results;
+pub mod run_items;
+pub mod runs;
+pub mod settings;
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+
+use rusqlite::{Connection, Transaction};
+use rusqlite_migration::{Migrations, M};
+
+use crate::error::{Error, Result};
+use crate::paths;
+
+static MIGRATIONS: LazyLock<Migrations<'static>> =
+    LazyLock::new(|| Migrations::new(vec![M::up(include_str!("migrations/0001_init.sql"))]));
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database in a Ragnosis home directory.
+    pub fn open(home: &Path) -> Result<Store> {
+        std::fs::create_dir_all(home).map_err(|source| Error::Write { path: home.to_path_buf(), source })?;
+        Self::open_file(&paths::database_path(home))
+    }
+
+    pub fn open_file(path: &Path) -> Result<Store> {
+        let mut conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        // NORMAL is durable across application crashes in WAL mode (only an OS crash can
+        // lose the last commits), which is the guarantee resume needs.
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        MIGRATIONS.to_latest(&mut conn)?;
+        Ok(Store { conn, path: path.to_path_buf() })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Runs `f` in one transaction: committed when it returns Ok, rolled back otherwise.
+    pub fn transaction<T>(&mut self, f: impl FnOnce(&Transaction) -> Result<T>) -> Result<T> {
+        let tx = self.conn.transaction()?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+}
+
+pub(crate) fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_valid() {
+        MIGRATIONS.validate().expect("embedded migrations must apply to an empty database");
+    }
+
+    #[test]
+    fn open_creates_the_file_in_wal_mode_with_foreign_keys() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("home")).unwrap();
+        assert!(store.path().exists());
+        let mode: String = store.conn().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        assert_eq!(mode, "wal");
+        let fk: i64 = store.conn().query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        assert_eq!(fk, 1);
+    }
+}

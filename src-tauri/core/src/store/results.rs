@@ -1,0 +1,134 @@
+//! The `results` table: one row per (run, item, metric, judge configuration), written
+//! as each result is computed. Inserting an existing key is a no-op, so a resumed run
+//! can never produce a second result for the same cell.
+
+use std::collections::{HashMap, HashSet};
+
+use rusqlite::{params, Connection, Row};
+
+use crate::error::Result;
+use crate::metrics::{MetricResult, Status};
+
+/// A result row with the item it belongs to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredResult {
+    pub item_id: i64,
+    pub judge_config: String,
+    pub result: MetricResult,
+}
+
+/// One metric's score on one item, for statistics.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScoreCell {
+    pub item_id: i64,
+    pub score: Option<f64>,
+    pub status: Status,
+}
+
+pub fn insert(conn: &Connection, run_id: i64, item_id: i64, judge_config: &str, result: &MetricResult) -> Result<bool> {
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO results (run_id, item_id, metric, judge_config, score, status, explanation, details_json, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT (run_id, item_id, metric, judge_config) DO NOTHING",
+    )?;
+    let changed = stmt.execute(params![
+        run_id,
+        item_id,
+        result.metric,
+        judge_config,
+        result.score,
+        result.status.as_str(),
+        result.explanation,
+        serde_json::to_string(&result.details)?,
+        super::now(),
+    ])?;
+    Ok(changed == 1)
+}
+
+/// (item, metric) pairs that already have a result in this run.
+pub fn done_pairs(conn: &Connection, run_id: i64) -> Result<HashSet<(i64, String)>> {
+    let mut stmt = conn.prepare("SELECT item_id, metric FROM results WHERE run_id = ?1")?;
+    let pairs = stmt
+        .query_map([run_id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?
+        .collect::<rusqlite::Result<HashSet<_>>>()?;
+    Ok(pairs)
+}
+
+fn status_of(row: &Row, idx: usize) -> rusqlite::Result<Status> {
+    let s: String = row.get(idx)?;
+    Status::parse(&s).ok_or_else(|| rusqlite::Error::InvalidColumnType(idx, s, rusqlite::types::Type::Text))
+}
+
+/// Every item's cell for one metric, in run order.
+pub fn scores(conn: &Connection, run_id: i64, metric: &str) -> Result<Vec<ScoreCell>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT r.item_id, r.score, r.status FROM results r
+         JOIN run_items ri ON ri.run_id = r.run_id AND ri.item_id = r.item_id
+         WHERE r.run_id = ?1 AND r.metric = ?2 ORDER BY ri.position",
+    )?;
+    let cells = stmt
+        .query_map(params![run_id, metric], |r| Ok(ScoreCell { item_id: r.get(0)?, score: r.get(1)?, status: status_of(r, 2)? }))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(cells)
+}
+
+fn result_from_row(row: &Row) -> rusqlite::Result<StoredResult> {
+    let details: String = row.get(6)?;
+    Ok(StoredResult {
+        item_id: row.get(0)?,
+        judge_config: row.get(1)?,
+        result: MetricResult {
+            metric: row.get(2)?,
+            score: row.get(3)?,
+            status: status_of(row, 4)?,
+            explanation: row.get(5)?,
+            details: serde_json::from_str(&details).unwrap_or(serde_json::Value::Null),
+        },
+    })
+}
+
+const COLUMNS: &str = "item_id, judge_config, metric, score, status, explanation, details_json";
+
+/// Every result of one item in a run.
+pub fn for_item(conn: &Connection, run_id: i64, item_id: i64) -> Result<Vec<StoredResult>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM results WHERE run_id = ?1 AND item_id = ?2 ORDER BY id"
+    ))?;
+    let rows = stmt.query_map(params![run_id, item_id], result_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// Every result of one metric in a run, keyed by item (for dataset-level metrics).
+pub fn for_metric(conn: &Connection, run_id: i64, metric: &str) -> Result<HashMap<i64, MetricResult>> {
+    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM results WHERE run_id = ?1 AND metric = ?2"))?;
+    let rows = stmt
+        .query_map(params![run_id, metric], result_from_row)?
+        .map(|r| r.map(|s| (s.item_id, s.result)))
+        .collect::<rusqlite::Result<HashMap<_, _>>>()?;
+    Ok(rows)
+}
+
+/// Number of results per status in a run.
+pub fn status_counts(conn: &Connection, run_id: i64) -> Result<HashMap<String, i64>> {
+    let mut stmt = conn.prepare("SELECT status, COUNT(*) FROM results WHERE run_id = ?1 GROUP BY status")?;
+    let counts = stmt
+        .query_map([run_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?
+        .collect::<rusqlite::Result<HashMap<_, _>>>()?;
+    Ok(counts)
+}
+
+/// Items ranked worst first by their mean `ok` score, with lower-is-better metrics
+/// flipped so that a high value always means good.
+pub fn worst_items(conn: &Connection, run_id: i64, lower_is_better: &[&str], limit: i64) -> Result<Vec<(i64, f64)>> {
+    let flipped = serde_json::to_string(lower_is_better)?;
+    let mut stmt = conn.prepare(
+        "SELECT item_id,
+                AVG(CASE WHEN metric IN (SELECT value FROM json_each(?2)) THEN 1.0 - score ELSE score END) AS goodness
+         FROM results WHERE run_id = ?1 AND status = 'ok' AND score IS NOT NULL
+         GROUP BY item_id ORDER BY goodness ASC, item_id ASC LIMIT ?3",
+    )?;
+    let rows = stmt
+        .query_map(params![run_id, flipped, limit], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
