@@ -13,10 +13,12 @@ pub mod error;
 pub mod export;
 pub mod import;
 pub mod item;
+pub mod judge;
 pub mod metrics;
 pub mod paths;
 pub mod progress;
 pub mod run;
+pub mod secrets;
 pub mod store;
 pub mod text;
 

@@ -11,33 +11,57 @@
 /// between two digits stays inside the number ("6,650", "3.5"). Everything else
 /// separates words.
 pub fn words(text: &str) -> Vec<String> {
-    let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
+    for_each_word(text, |w| out.push(w.to_string()));
+    out
+}
+
+/// Calls `f` with each word of `words(text)`, reusing one buffer: the allocation-free
+/// path for callers that only count or look words up.
+pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
     let mut current = String::new();
-    for (i, &c) in chars.iter().enumerate() {
+    let mut prev = ' ';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
         if c.is_alphanumeric() {
-            current.extend(c.to_lowercase());
-            continue;
-        }
-        let prev = if i > 0 { chars[i - 1] } else { ' ' };
-        let next = chars.get(i + 1).copied().unwrap_or(' ');
-        let joins_word = matches!(c, '\'' | '\u{2019}') && prev.is_alphabetic() && next.is_alphabetic();
-        let joins_number = matches!(c, '.' | ',') && prev.is_numeric() && next.is_numeric();
-        if !current.is_empty() && (joins_word || joins_number) {
-            current.push(if c == '\u{2019}' { '\'' } else { c });
+            if c.is_ascii() {
+                current.push(c.to_ascii_lowercase());
+            } else {
+                current.extend(c.to_lowercase());
+            }
         } else if !current.is_empty() {
-            out.push(std::mem::take(&mut current));
+            let next = chars.peek().copied().unwrap_or(' ');
+            let joins_word =
+                matches!(c, '\'' | '\u{2019}') && prev.is_alphabetic() && next.is_alphabetic();
+            let joins_number = matches!(c, '.' | ',') && prev.is_numeric() && next.is_numeric();
+            if joins_word || joins_number {
+                current.push(if c == '\u{2019}' { '\'' } else { c });
+            } else {
+                f(&current);
+                current.clear();
+            }
         }
+        prev = c;
     }
     if !current.is_empty() {
-        out.push(current);
+        f(&current);
     }
-    out
+}
+
+/// Calls `f` with each content word (`for_each_word` minus stop words).
+pub fn for_each_content_word(text: &str, mut f: impl FnMut(&str)) {
+    for_each_word(text, |w| {
+        if !is_stop_word(w) {
+            f(w)
+        }
+    });
 }
 
 /// Content words: `words` minus English stop words.
 pub fn content_words(text: &str) -> Vec<String> {
-    words(text).into_iter().filter(|w| !is_stop_word(w)).collect()
+    let mut out = Vec::new();
+    for_each_content_word(text, |w| out.push(w.to_string()));
+    out
 }
 
 /// Punctuation removed by SQuAD normalisation: ASCII punctuation (what the official
@@ -81,20 +105,22 @@ pub fn squad_tokens(text: &str) -> Vec<String> {
 /// English function words that carry no topic: articles, pronouns, auxiliaries,
 /// prepositions, conjunctions and a few fillers. Written for this project; kept sorted so
 /// lookup is a binary search.
+#[rustfmt::skip]
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as",
-    "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can",
-    "could", "did", "do", "does", "doing", "don't", "down", "during", "each", "either", "else", "etc",
-    "ever", "every", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here",
-    "hers", "herself", "him", "himself", "his", "how", "however", "i", "i'm", "if", "in", "into", "is",
-    "isn't", "it", "it's", "its", "itself", "just", "let", "may", "me", "might", "more", "most", "much",
-    "must", "my", "myself", "neither", "no", "nor", "not", "of", "off", "often", "on", "once", "only",
-    "or", "other", "our", "ours", "ourselves", "out", "over", "own", "per", "same", "shall", "she",
-    "should", "so", "some", "such", "than", "that", "that's", "the", "their", "theirs", "them",
-    "themselves", "then", "there", "there's", "these", "they", "this", "those", "though", "through",
-    "thus", "to", "too", "under", "until", "up", "upon", "us", "very", "via", "was", "we", "were", "what",
-    "when", "where", "whether", "which", "while", "who", "whom", "whose", "why", "will", "with", "within",
-    "without", "would", "yet", "you", "your", "yours", "yourself", "yourselves",
+    "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
+    "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both",
+    "but", "by", "can", "could", "did", "do", "does", "doing", "don't", "down", "during", "each",
+    "either", "else", "etc", "ever", "every", "few", "for", "from", "further", "had", "has", "have",
+    "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "however",
+    "i", "i'm", "if", "in", "into", "is", "isn't", "it", "it's", "its", "itself", "just", "let",
+    "may", "me", "might", "more", "most", "much", "must", "my", "myself", "neither", "no", "nor",
+    "not", "of", "off", "often", "on", "once", "only", "or", "other", "our", "ours", "ourselves",
+    "out", "over", "own", "per", "same", "shall", "she", "should", "so", "some", "such", "than",
+    "that", "that's", "the", "their", "theirs", "them", "themselves", "then", "there", "there's",
+    "these", "they", "this", "those", "though", "through", "thus", "to", "too", "under", "until",
+    "up", "upon", "us", "very", "via", "was", "we", "were", "what", "when", "where", "whether",
+    "which", "while", "who", "whom", "whose", "why", "will", "with", "within", "without", "would",
+    "yet", "you", "your", "yours", "yourself", "yourselves",
 ];
 
 /// True for a lower-cased English stop word (see `STOP_WORDS`).
@@ -104,8 +130,8 @@ pub fn is_stop_word(word: &str) -> bool {
 
 /// Words that end with a `.` but do not end a sentence.
 const ABBREVIATIONS: &[&str] = &[
-    "cf", "dr", "e.g", "eg", "etc", "fig", "i.e", "ie", "jr", "mr", "mrs", "ms", "prof", "sr", "st",
-    "vs",
+    "cf", "dr", "e.g", "eg", "etc", "fig", "i.e", "ie", "jr", "mr", "mrs", "ms", "prof", "sr",
+    "st", "vs",
 ];
 
 /// Splits text into trimmed, non-empty sentences. A sentence ends at `.`, `!`, `?` or
@@ -120,7 +146,9 @@ pub fn sentences(text: &str) -> Vec<&str> {
         let end = match c {
             '。' | '！' | '？' => Some(i + c.len_utf8()),
             '.' | '!' | '?' | '…' => {
-                let at_boundary = next.is_none_or(|n| n.is_whitespace() || matches!(n, '"' | '\'' | ')' | '\u{201D}'));
+                let at_boundary = next.is_none_or(|n| {
+                    n.is_whitespace() || matches!(n, '"' | '\'' | ')' | '\u{201D}')
+                });
                 let abbreviation = c == '.' && ends_with_abbreviation(&text[start..i]);
                 (at_boundary && !abbreviation).then_some(i + c.len_utf8())
             }
@@ -137,7 +165,9 @@ pub fn sentences(text: &str) -> Vec<&str> {
 }
 
 fn push_sentence<'a>(out: &mut Vec<&'a str>, piece: &'a str) {
-    let piece = piece.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ')' | '\u{201D}'));
+    let piece = piece.trim_start_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '"' | '\'' | ')' | '\u{201D}')
+    });
     let piece = piece.trim();
     if piece.chars().any(char::is_alphanumeric) {
         out.push(piece);
@@ -145,7 +175,10 @@ fn push_sentence<'a>(out: &mut Vec<&'a str>, piece: &'a str) {
 }
 
 fn ends_with_abbreviation(before_dot: &str) -> bool {
-    let last = before_dot.rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
+    let last = before_dot
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
     let lower = last.to_lowercase();
     // A single letter before the dot is an initial ("J. Smith"), not a sentence end.
     let is_initial = lower.chars().count() == 1 && lower.chars().all(char::is_alphabetic);
@@ -155,8 +188,31 @@ fn ends_with_abbreviation(before_dot: &str) -> bool {
 fn is_vowel(c: char) -> bool {
     matches!(
         c,
-        'a' | 'e' | 'i' | 'o' | 'u' | 'y' | 'à' | 'á' | 'â' | 'ä' | 'è' | 'é' | 'ê' | 'ë' | 'ì' | 'í' | 'î' | 'ï'
-            | 'ò' | 'ó' | 'ô' | 'ö' | 'ù' | 'ú' | 'û' | 'ü'
+        'a' | 'e'
+            | 'i'
+            | 'o'
+            | 'u'
+            | 'y'
+            | 'à'
+            | 'á'
+            | 'â'
+            | 'ä'
+            | 'è'
+            | 'é'
+            | 'ê'
+            | 'ë'
+            | 'ì'
+            | 'í'
+            | 'î'
+            | 'ï'
+            | 'ò'
+            | 'ó'
+            | 'ô'
+            | 'ö'
+            | 'ù'
+            | 'ú'
+            | 'û'
+            | 'ü'
     )
 }
 
@@ -165,7 +221,11 @@ fn is_vowel(c: char) -> bool {
 /// minus the silent "ed"/"es" ending after most consonants ("jumped", "makes").
 /// Numbers and words without vowels count as one syllable.
 pub fn syllables(word: &str) -> usize {
-    let w: Vec<char> = word.chars().flat_map(char::to_lowercase).filter(|c| c.is_alphabetic()).collect();
+    let w: Vec<char> = word
+        .chars()
+        .flat_map(char::to_lowercase)
+        .filter(|c| c.is_alphabetic())
+        .collect();
     if w.is_empty() {
         return 1;
     }
@@ -204,16 +264,35 @@ mod tests {
     fn words_are_lower_cased_unicode_and_keep_numbers_and_contractions_whole() {
         assert_eq!(
             words("Don't stop: the Nile is 6,650 km long (3.5%)! Ünïcode Straße 東京"),
-            vec!["don't", "stop", "the", "nile", "is", "6,650", "km", "long", "3.5", "ünïcode", "straße", "東京"]
+            vec![
+                "don't",
+                "stop",
+                "the",
+                "nile",
+                "is",
+                "6,650",
+                "km",
+                "long",
+                "3.5",
+                "ünïcode",
+                "straße",
+                "東京"
+            ]
         );
         // A trailing apostrophe or a sentence-final dot after a number is a separator.
         assert_eq!(words("the students' 42."), vec!["the", "students", "42"]);
-        assert!(words(" ... -- ").is_empty(), "punctuation alone has no words");
+        assert!(
+            words(" ... -- ").is_empty(),
+            "punctuation alone has no words"
+        );
     }
 
     #[test]
     fn squad_normalisation_drops_case_punctuation_articles_and_extra_space() {
-        assert_eq!(normalize_squad("  The  Eiffel-Tower, in PARIS! "), "eiffeltower in paris");
+        assert_eq!(
+            normalize_squad("  The  Eiffel-Tower, in PARIS! "),
+            "eiffeltower in paris"
+        );
         assert_eq!(normalize_squad("An apple a day"), "apple day");
         // Deleting (not spacing) punctuation follows the official script: "don't" -> "dont".
         assert_eq!(normalize_squad("Don't \u{201C}panic\u{201D}"), "dont panic");
@@ -223,27 +302,63 @@ mod tests {
 
     #[test]
     fn stop_word_list_is_sorted_so_binary_search_is_valid() {
-        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]), "STOP_WORDS must be sorted and unique");
+        assert!(
+            STOP_WORDS.windows(2).all(|w| w[0] < w[1]),
+            "STOP_WORDS must be sorted and unique"
+        );
         assert!(is_stop_word("the") && is_stop_word("because") && is_stop_word("yourselves"));
         assert!(!is_stop_word("nile") && !is_stop_word("river"));
-        assert_eq!(content_words("What is the longest river in the world?"), vec!["longest", "river", "world"]);
+        assert_eq!(
+            content_words("What is the longest river in the world?"),
+            vec!["longest", "river", "world"]
+        );
     }
 
     #[test]
     fn sentences_split_on_terminal_punctuation_but_not_decimals_or_abbreviations() {
         let got = sentences("It is 3.5 km long. Is it? Yes! See e.g. Dr. Smith and J. Doe.  Done");
-        assert_eq!(got, vec!["It is 3.5 km long.", "Is it?", "Yes!", "See e.g. Dr. Smith and J. Doe.", "Done"]);
+        assert_eq!(
+            got,
+            vec![
+                "It is 3.5 km long.",
+                "Is it?",
+                "Yes!",
+                "See e.g. Dr. Smith and J. Doe.",
+                "Done"
+            ]
+        );
+        assert_eq!(
+            sentences("No. The river is long."),
+            vec!["No.", "The river is long."]
+        );
         assert_eq!(sentences("第一句。第二句！"), vec!["第一句。", "第二句！"]);
-        assert_eq!(sentences("A heading\n\nA paragraph"), vec!["A heading", "A paragraph"]);
+        assert_eq!(
+            sentences("A heading\n\nA paragraph"),
+            vec!["A heading", "A paragraph"]
+        );
         assert!(sentences("  ...  ").is_empty());
     }
 
     #[test]
     fn syllable_heuristic_matches_common_words() {
         let cases = [
-            ("the", 1), ("cat", 1), ("make", 1), ("table", 2), ("male", 1), ("river", 2), ("jumped", 1), ("wanted", 2),
-            ("makes", 1), ("boxes", 2), ("beautiful", 3), ("readability", 5), ("world", 1), ("rhythm", 1),
-            ("42", 1), ("queue", 1), ("Egypt", 2),
+            ("the", 1),
+            ("cat", 1),
+            ("make", 1),
+            ("table", 2),
+            ("male", 1),
+            ("river", 2),
+            ("jumped", 1),
+            ("wanted", 2),
+            ("makes", 1),
+            ("boxes", 2),
+            ("beautiful", 3),
+            ("readability", 5),
+            ("world", 1),
+            ("rhythm", 1),
+            ("42", 1),
+            ("queue", 1),
+            ("Egypt", 2),
         ];
         for (word, expected) in cases {
             assert_eq!(syllables(word), expected, "syllables of {word:?}");

@@ -147,7 +147,11 @@ const ALIASES: [(&str, Canon); 52] = [
 
 /// The question aliases, for messages about a missing question column.
 pub(crate) fn question_aliases() -> Vec<&'static str> {
-    ALIASES.iter().filter(|(_, c)| *c == Canon::Question).map(|(n, _)| *n).collect()
+    ALIASES
+        .iter()
+        .filter(|(_, c)| *c == Canon::Question)
+        .map(|(n, _)| *n)
+        .collect()
 }
 
 /// A recognised field name. `index` orders precedence: lower wins within a field.
@@ -157,18 +161,15 @@ pub(crate) struct Alias {
     pub canon: Canon,
 }
 
-impl Alias {
-    pub(crate) fn name(self) -> &'static str {
-        ALIASES[self.index].0
-    }
-}
-
 pub(crate) fn classify(key: &str) -> Option<Alias> {
     let exact = |k: &str| {
         ALIASES
             .iter()
             .position(|(name, _)| *name == k)
-            .map(|index| Alias { index, canon: ALIASES[index].1 })
+            .map(|index| Alias {
+                index,
+                canon: ALIASES[index].1,
+            })
     };
     match exact(key) {
         Some(alias) => Some(alias),
@@ -212,20 +213,29 @@ impl SourceFields {
     }
 
     fn used(&self, name: &str) -> bool {
-        ALIASES.iter().position(|(n, _)| *n == name).is_some_and(|i| self.seen & (1 << i) != 0)
+        ALIASES
+            .iter()
+            .position(|(n, _)| *n == name)
+            .is_some_and(|i| self.seen & (1 << i) != 0)
     }
 
     /// canonical field -> source names, in precedence order; unknown names under metadata.
     pub(crate) fn mapping(&self) -> BTreeMap<String, Vec<String>> {
         let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (index, spelled) in &self.spelling {
-            out.entry(ALIASES[*index].1.name().to_string()).or_default().push(spelled.clone());
+            out.entry(ALIASES[*index].1.name().to_string())
+                .or_default()
+                .push(spelled.clone());
         }
         if self.metadata_id {
-            out.entry("id".to_string()).or_default().push("metadata.id".to_string());
+            out.entry("id".to_string())
+                .or_default()
+                .push("metadata.id".to_string());
         }
         if !self.unknown_listed.is_empty() {
-            out.entry("metadata".to_string()).or_default().extend(self.unknown_listed.iter().cloned());
+            out.entry("metadata".to_string())
+                .or_default()
+                .extend(self.unknown_listed.iter().cloned());
         }
         out
     }
@@ -265,8 +275,14 @@ mod tests {
     #[test]
     fn aliases_match_case_insensitively() {
         assert_eq!(classify("Question").map(|a| a.canon), Some(Canon::Question));
-        assert_eq!(classify("GT_ANSWER").map(|a| a.canon), Some(Canon::GroundTruth));
-        assert_eq!(classify("retrieved_context").map(|a| a.canon), Some(Canon::Contexts));
+        assert_eq!(
+            classify("GT_ANSWER").map(|a| a.canon),
+            Some(Canon::GroundTruth)
+        );
+        assert_eq!(
+            classify("retrieved_context").map(|a| a.canon),
+            Some(Canon::Contexts)
+        );
         assert_eq!(classify("shape"), None);
     }
 
@@ -301,6 +317,10 @@ mod tests {
             f.note(classify(k).unwrap(), k);
         }
         assert_eq!(f.schema(), Schema::Ragvue);
-        assert_eq!(f.mapping()["question"], vec!["Question".to_string()], "the file's spelling");
+        assert_eq!(
+            f.mapping()["question"],
+            vec!["Question".to_string()],
+            "the file's spelling"
+        );
     }
 }

@@ -7,7 +7,6 @@
 //! at a syntax error (items before it are kept; serde cannot resume after one). Must
 //! not: buffer the document, or map fields (the collector does).
 
-use std::cell::RefCell;
 use std::fmt;
 use std::path::Path;
 use std::rc::Rc;
@@ -19,7 +18,7 @@ use serde_json::Value;
 use super::jsonl::invalid_json;
 use super::lines::human_bytes;
 use super::report::Collector;
-use super::tracked::{TrackedRead, Tracker};
+use super::tracked::{Position, TrackedRead};
 use super::values::type_name;
 use super::{DatasetError, Format};
 
@@ -36,17 +35,28 @@ pub(crate) fn read(
     collector: &mut Collector<'_>,
 ) -> Result<(), DatasetError> {
     let display = path.display().to_string();
-    let unreadable =
-        |e: std::io::Error| DatasetError::Unreadable { path: display.clone(), message: e.to_string() };
+    let unreadable = |e: std::io::Error| DatasetError::Unreadable {
+        path: display.clone(),
+        message: e.to_string(),
+    };
     let max_element = collector.limits().max_line_bytes as u64;
-    let tracker = Rc::new(RefCell::new(Tracker::open(path, max_element).map_err(unreadable)?));
-    let mut de = serde_json::Deserializer::from_reader(TrackedRead(Rc::clone(&tracker)));
-    let mut stream = Stream { collector, tracker: Rc::clone(&tracker), abort: None, wrapper: None };
+    let (reader, position) = TrackedRead::open(path, max_element).map_err(unreadable)?;
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let mut stream = Stream {
+        collector,
+        position: Rc::clone(&position),
+        abort: None,
+        wrapper: None,
+    };
 
     let outcome = if wrapped {
         match (&mut de).deserialize_map(WrapperVisitor(&mut stream)) {
             Ok(Err(keys)) => {
-                let listed = if keys.is_empty() { "none".to_string() } else { keys.join(", ") };
+                let listed = if keys.is_empty() {
+                    "none".to_string()
+                } else {
+                    keys.join(", ")
+                };
                 return Err(DatasetError::UnsupportedShape {
                     path: display,
                     message: format!(
@@ -60,14 +70,15 @@ pub(crate) fn read(
         }
     } else {
         stream.collector.set_format(Format::JsonArray);
-        (&mut de).deserialize_seq(ItemsVisitor(&mut stream)).and_then(|()| de.end())
+        (&mut de)
+            .deserialize_seq(ItemsVisitor(&mut stream))
+            .and_then(|()| de.end())
     };
     let Err(e) = outcome else { return Ok(()) };
     if let Some(abort) = stream.abort.take() {
         return Err(abort);
     }
-    let mut t = tracker.borrow_mut();
-    if let Some((line, offset)) = t.oversize_element {
+    if let Some((line, offset)) = position.oversize_element() {
         let reason = format!(
             "the element at line {line} is over the {} size limit; the rest of the file was not read",
             human_bytes(max_element)
@@ -78,22 +89,27 @@ pub(crate) fn read(
     if e.is_io() {
         return Err(unreadable(std::io::Error::other(e.to_string())));
     }
-    let (_, offset) = t.position();
-    drop(t);
+    let (_, offset) = position.now();
     if wrapped && stream.wrapper.is_none() {
         return Err(DatasetError::UnsupportedShape {
             path: display,
-            message: format!("{} (before any item list was found)", invalid_json(&e, true)),
+            message: format!(
+                "{} (before any item list was found)",
+                invalid_json(&e, true)
+            ),
         });
     }
-    let reason = format!("{}; the rest of the file was not read", invalid_json(&e, true));
+    let reason = format!(
+        "{}; the rest of the file was not read",
+        invalid_json(&e, true)
+    );
     stream.collector.reject(e.line() as u64, offset, reason);
     Ok(())
 }
 
 struct Stream<'c, 'a> {
     collector: &'c mut Collector<'a>,
-    tracker: Rc<RefCell<Tracker>>,
+    position: Rc<Position>,
     /// The callback's stop request, carried past serde (which only knows its own errors).
     abort: Option<DatasetError>,
     /// The wrapper key whose array is being (or was) read.
@@ -104,11 +120,11 @@ impl Stream<'_, '_> {
     fn element<'de, D: Deserializer<'de>>(&mut self, d: D) -> Result<(), D::Error> {
         // serde_json has consumed the element's first byte (it peeks to see that an
         // element follows), so the element starts one byte back.
-        let (line, offset) = self.tracker.borrow_mut().position();
+        let (line, offset) = self.position.now();
         let offset = offset.saturating_sub(1);
-        self.tracker.borrow_mut().element_start = Some((line, offset));
+        self.position.set_element(Some((line, offset)));
         let value = Value::deserialize(d)?;
-        self.tracker.borrow_mut().element_start = None;
+        self.position.set_element(None);
         match value {
             Value::Object(record) => {
                 if let Err(stop) = self.collector.record(line, offset, record) {
@@ -166,10 +182,13 @@ impl<'de> Visitor<'de> for WrapperVisitor<'_, '_, '_> {
         let mut keys = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
             if is_wrapper_key(&key) && self.0.wrapper.is_none() {
-                map.next_value_seed(MaybeItems { stream: &mut *self.0, key: &key })?;
+                map.next_value_seed(MaybeItems {
+                    stream: &mut *self.0,
+                    key: &key,
+                })?;
             } else {
                 if is_wrapper_key(&key) {
-                    let (line, _) = self.0.tracker.borrow_mut().position();
+                    let (line, _) = self.0.position.now();
                     let used = self.0.wrapper.clone().unwrap_or_default();
                     self.0.collector.warn(
                         line,
@@ -182,7 +201,11 @@ impl<'de> Visitor<'de> for WrapperVisitor<'_, '_, '_> {
                 keys.push(key);
             }
         }
-        Ok(if self.0.wrapper.is_some() { Ok(()) } else { Err(keys) })
+        Ok(if self.0.wrapper.is_some() {
+            Ok(())
+        } else {
+            Err(keys)
+        })
     }
 }
 
@@ -206,7 +229,9 @@ impl<'de> Visitor<'de> for MaybeItems<'_, '_, '_, '_> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
         self.stream.wrapper = Some(self.key.to_string());
-        self.stream.collector.set_format(Format::JsonWrapper { key: self.key.to_string() });
+        self.stream.collector.set_format(Format::JsonWrapper {
+            key: self.key.to_string(),
+        });
         self.stream.elements(seq)
     }
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {

@@ -56,7 +56,11 @@ pub(crate) fn invalid_json(e: &serde_json::Error, with_line: bool) -> String {
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     let message = full.strip_suffix(&suffix).unwrap_or(&full);
     if with_line {
-        format!("invalid JSON at line {} column {}: {message}", e.line(), e.column())
+        format!(
+            "invalid JSON at line {} column {}: {message}",
+            e.line(),
+            e.column()
+        )
     } else {
         format!("invalid JSON at column {}: {message}", e.column())
     }

@@ -9,34 +9,57 @@
 const SAMPLE_ITEMS: u32 = 2_000;
 
 const LANGUAGES: [(&str, &[&str]); 7] = [
-    ("en", &[
-        "the", "is", "of", "and", "what", "which", "who", "how", "to", "does", "did", "are",
-        "was", "for", "on", "with", "that", "this", "when", "where", "why", "from", "by", "an",
-    ]),
-    ("de", &[
-        "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "wie", "was", "wer", "welche",
-        "welcher", "mit", "von", "zu", "den", "dem", "des", "im", "auf", "für", "wird", "sind",
-    ]),
-    ("fr", &[
-        "le", "la", "les", "et", "est", "des", "du", "un", "une", "quel", "quelle", "qui", "que",
-        "dans", "pour", "sur", "avec", "pas", "au", "aux", "ce", "sont", "comment", "où",
-    ]),
-    ("es", &[
-        "el", "la", "los", "las", "y", "es", "de", "del", "que", "qué", "un", "una", "en", "por",
-        "para", "con", "cuál", "cómo", "quién", "dónde", "se", "son", "al", "lo",
-    ]),
-    ("it", &[
-        "il", "lo", "la", "gli", "le", "e", "è", "di", "che", "un", "una", "per", "con", "non",
-        "del", "della", "quale", "come", "chi", "dove", "sono", "nel", "alla", "qual",
-    ]),
-    ("pt", &[
-        "o", "a", "os", "as", "e", "é", "de", "do", "da", "dos", "das", "que", "um", "uma", "em",
-        "no", "na", "para", "com", "não", "qual", "como", "quem", "onde",
-    ]),
-    ("nl", &[
-        "de", "het", "een", "en", "is", "van", "wat", "wie", "welke", "hoe", "in", "op", "met",
-        "voor", "niet", "dat", "die", "zijn", "er", "te", "naar", "waar", "waarom", "wordt",
-    ]),
+    (
+        "en",
+        &[
+            "the", "is", "of", "and", "what", "which", "who", "how", "to", "does", "did", "are",
+            "was", "for", "on", "with", "that", "this", "when", "where", "why", "from", "by", "an",
+        ],
+    ),
+    (
+        "de",
+        &[
+            "der", "die", "das", "und", "ist", "nicht", "ein", "eine", "wie", "was", "wer",
+            "welche", "welcher", "mit", "von", "zu", "den", "dem", "des", "im", "auf", "für",
+            "wird", "sind",
+        ],
+    ),
+    (
+        "fr",
+        &[
+            "le", "la", "les", "et", "est", "des", "du", "un", "une", "quel", "quelle", "qui",
+            "que", "dans", "pour", "sur", "avec", "pas", "au", "aux", "ce", "sont", "comment",
+            "où",
+        ],
+    ),
+    (
+        "es",
+        &[
+            "el", "la", "los", "las", "y", "es", "de", "del", "que", "qué", "un", "una", "en",
+            "por", "para", "con", "cuál", "cómo", "quién", "dónde", "se", "son", "al", "lo",
+        ],
+    ),
+    (
+        "it",
+        &[
+            "il", "lo", "la", "gli", "le", "e", "è", "di", "che", "un", "una", "per", "con", "non",
+            "del", "della", "quale", "come", "chi", "dove", "sono", "nel", "alla", "qual",
+        ],
+    ),
+    (
+        "pt",
+        &[
+            "o", "a", "os", "as", "e", "é", "de", "do", "da", "dos", "das", "que", "um", "uma",
+            "em", "no", "na", "para", "com", "não", "qual", "como", "quem", "onde",
+        ],
+    ),
+    (
+        "nl",
+        &[
+            "de", "het", "een", "en", "is", "van", "wat", "wie", "welke", "hoe", "in", "op", "met",
+            "voor", "niet", "dat", "die", "zijn", "er", "te", "naar", "waar", "waarom", "wordt",
+        ],
+    ),
 ];
 
 #[derive(Debug, Default)]
@@ -71,7 +94,10 @@ impl LanguageSample {
                 _ => {}
             }
         }
-        for word in text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
+        for word in text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+        {
             if !word.chars().all(char::is_alphabetic) {
                 continue;
             }
@@ -87,7 +113,7 @@ impl LanguageSample {
 
     /// ISO 639-1 code, or `None` when the sample is too small or too mixed.
     pub(crate) fn guess(&self) -> Option<String> {
-        if self.letters < 20 {
+        if self.letters < 10 {
             return None;
         }
         let share = |n: u64| n as f64 / self.letters as f64;
@@ -102,7 +128,11 @@ impl LanguageSample {
             };
             return Some(code.to_string());
         }
-        for (count, code) in [(self.cyrillic, "ru"), (self.greek, "el"), (self.arabic, "ar")] {
+        for (count, code) in [
+            (self.cyrillic, "ru"),
+            (self.greek, "el"),
+            (self.arabic, "ar"),
+        ] {
             if share(count) > 0.5 {
                 return Some(code.to_string());
             }
@@ -110,12 +140,17 @@ impl LanguageSample {
         if self.words < 8 {
             return None;
         }
-        let mut ranked: Vec<(u64, &str)> =
-            self.hits.iter().zip(LANGUAGES.iter()).map(|(h, (code, _))| (*h, *code)).collect();
-        ranked.sort_by(|a, b| b.0.cmp(&a.0));
+        let mut ranked: Vec<(u64, &str)> = self
+            .hits
+            .iter()
+            .zip(LANGUAGES.iter())
+            .map(|(h, (code, _))| (*h, *code))
+            .collect();
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
         let (best, code) = ranked[0];
         let second = ranked[1].0;
-        let confident = best as f64 / self.words as f64 >= 0.1 && best as f64 >= 1.5 * second as f64;
+        let confident =
+            best as f64 / self.words as f64 >= 0.1 && best as f64 >= 1.5 * second as f64;
         confident.then(|| code.to_string())
     }
 }
@@ -132,22 +167,37 @@ mod tests {
 
     #[test]
     fn english_questions_read_as_english() {
-        let q = ["What is the chemical symbol for gold?", "Which planet is known as the Red Planet?"];
+        let q = [
+            "What is the chemical symbol for gold?",
+            "Which planet is known as the Red Planet?",
+        ];
         assert_eq!(guess(&q).as_deref(), Some("en"));
     }
 
     #[test]
     fn german_and_french_are_told_apart() {
-        let de = ["Wie lang ist der längste Fluss der Welt?", "Wer hat das Telefon erfunden und wann?"];
+        let de = [
+            "Wie lang ist der längste Fluss der Welt?",
+            "Wer hat das Telefon erfunden und wann?",
+        ];
         assert_eq!(guess(&de).as_deref(), Some("de"));
-        let fr = ["Quel est le plus long fleuve du monde ?", "Qui a inventé le téléphone et pour quoi faire ?"];
+        let fr = [
+            "Quel est le plus long fleuve du monde ?",
+            "Qui a inventé le téléphone et pour quoi faire ?",
+        ];
         assert_eq!(guess(&fr).as_deref(), Some("fr"));
     }
 
     #[test]
     fn scripts_decide_for_non_latin_text() {
-        assert_eq!(guess(&["世界上最长的河流是哪一条？请告诉我答案。"]).as_deref(), Some("zh"));
-        assert_eq!(guess(&["Какая самая длинная река в мире и где она?"]).as_deref(), Some("ru"));
+        assert_eq!(
+            guess(&["世界上最长的河流是哪一条？请告诉我答案。"]).as_deref(),
+            Some("zh")
+        );
+        assert_eq!(
+            guess(&["Какая самая длинная река в мире и где она?"]).as_deref(),
+            Some("ru")
+        );
     }
 
     #[test]

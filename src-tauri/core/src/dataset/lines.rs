@@ -47,7 +47,12 @@ pub(crate) struct LineReader<R> {
 impl<R: BufRead> LineReader<R> {
     /// `offset` is the byte position of `inner` in the file (e.g. 3 after a BOM).
     pub(crate) fn new(inner: R, offset: u64, max_line_bytes: usize) -> Self {
-        LineReader { inner, max: max_line_bytes, next_number: 1, offset }
+        LineReader {
+            inner,
+            max: max_line_bytes,
+            next_number: 1,
+            offset,
+        }
     }
 
     /// Reads the next line into `buf` (cleared first, without the line ending).
@@ -72,7 +77,7 @@ impl<R: BufRead> LineReader<R> {
                 break;
             }
             saw_any = true;
-            let newline = available.iter().position(|&b| b == b'\n');
+            let newline = find_newline(available);
             let content = newline.unwrap_or(available.len());
             if !too_long {
                 if buf.len() + content > self.max {
@@ -96,8 +101,29 @@ impl<R: BufRead> LineReader<R> {
         }
         let number = self.next_number;
         self.next_number += 1;
-        Ok(Some(Line { number, offset: start, too_long: too_long.then_some(length) }))
+        Ok(Some(Line {
+            number,
+            offset: start,
+            too_long: too_long.then_some(length),
+        }))
     }
+}
+
+/// Index of the first `\n`, eight bytes per step (this scan touches every byte).
+pub(crate) fn find_newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const NEWLINES: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    let mut i = 0;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let x = u64::from_le_bytes(word.try_into().expect("8 bytes")) ^ NEWLINES;
+        // Non-zero exactly when some byte of x is zero, i.e. some byte was '\n'.
+        if x.wrapping_sub(ONES) & !x & HIGHS != 0 {
+            break;
+        }
+        i += 8;
+    }
+    bytes[i..].iter().position(|&b| b == b'\n').map(|p| i + p)
 }
 
 /// "20 MB", "3.5 KB", "120 bytes": sizes in messages the user reads.
@@ -137,7 +163,11 @@ mod tests {
     fn crlf_and_lf_lines_report_numbers_and_offsets() {
         let out = lines_of(b"ab\r\ncdef\n\nxyz", 100);
         let texts: Vec<&str> = out.iter().map(|(_, t)| t.as_str()).collect();
-        assert_eq!(texts, ["ab", "cdef", "", "xyz"], "CR is dropped, last line needs no newline");
+        assert_eq!(
+            texts,
+            ["ab", "cdef", "", "xyz"],
+            "CR is dropped, last line needs no newline"
+        );
         let offsets: Vec<u64> = out.iter().map(|(l, _)| l.offset).collect();
         assert_eq!(offsets, [0, 4, 9, 10], "offsets count the CRLF bytes");
         assert_eq!(out[3].0.number, 4);
@@ -152,6 +182,16 @@ mod tests {
         assert_eq!(out[2].1, "after", "reading resumes at the next line");
         assert_eq!(out[2].0.number, 3);
         assert_eq!(out[2].0.offset, 23);
+    }
+
+    #[test]
+    fn newline_search_agrees_with_a_plain_scan() {
+        let text = b"abcdefghij\nklmnopqrstuvwxyz0123456789\n\xff\x0b\x09\n";
+        for start in 0..text.len() {
+            let plain = text[start..].iter().position(|&b| b == b'\n');
+            assert_eq!(find_newline(&text[start..]), plain, "from {start}");
+        }
+        assert_eq!(find_newline(&[b'x'; 100]), None);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use super::ImportLimits;
 use crate::item::{Item, RagCheckerLabels};
 
 /// Name of the metadata entry holding per-chunk keys other than id/text.
-pub(crate) const CONTEXT_EXTRAS_KEY: &str = "contexts_extra";
+pub const CONTEXT_EXTRAS_KEY: &str = "contexts_extra";
 
 /// An accepted record, before the report counts it.
 #[derive(Debug)]
@@ -62,17 +62,28 @@ pub(crate) fn map_record(
             }
             continue;
         }
-        let absent = if alias.canon.is_ragchecker() { value.is_null() } else { is_absent(&value) };
+        let absent = if alias.canon.is_ragchecker() {
+            value.is_null()
+        } else {
+            is_absent(&value)
+        };
         if absent {
             continue;
         }
         let slot = &mut slots[alias.canon as usize];
-        let incoming = Slot { key, index: alias.index, value };
+        let incoming = Slot {
+            key,
+            index: alias.index,
+            value,
+        };
         *slot = Some(match slot.take() {
             None => incoming,
             Some(held) => {
-                let (winner, loser) =
-                    if incoming.index < held.index { (incoming, held) } else { (held, incoming) };
+                let (winner, loser) = if incoming.index < held.index {
+                    (incoming, held)
+                } else {
+                    (held, incoming)
+                };
                 warnings.push(format!(
                     "both `{}` and `{}` are given for {}; using `{}` (the other is kept in metadata)",
                     winner.key,
@@ -93,7 +104,10 @@ pub(crate) fn map_record(
     let question = values::text(&question.key, question.value, Numbers::Warn, &mut warnings)?
         .ok_or_else(|| "missing question".to_string())?;
 
-    let mut item = Item { question, ..Item::default() };
+    let mut item = Item {
+        question,
+        ..Item::default()
+    };
     let text_of = |slot: Option<Slot>, numbers, warnings: &mut Vec<String>| match slot {
         Some(s) => values::text(&s.key, s.value, numbers, warnings),
         None => Ok(None),
@@ -107,7 +121,8 @@ pub(crate) fn map_record(
         Some(s) => values::string_list(&s.key, s.value, numbers, warnings),
         None => Ok(Vec::new()),
     };
-    item.reference_contexts = list_of(take(Canon::ReferenceContexts), Numbers::Warn, &mut warnings)?;
+    item.reference_contexts =
+        list_of(take(Canon::ReferenceContexts), Numbers::Warn, &mut warnings)?;
     item.retrieved_ids = list_of(take(Canon::RetrievedIds), Numbers::Silent, &mut warnings)?;
     item.gold_context_ids = list_of(take(Canon::GoldContextIds), Numbers::Silent, &mut warnings)?;
     item.aspects = list_of(take(Canon::Aspects), Numbers::Warn, &mut warnings)?;
@@ -151,7 +166,11 @@ pub(crate) fn map_record(
         }
     }
     item.metadata = metadata;
-    Ok(Mapped { item, warnings, oversize_contexts })
+    Ok(Mapped {
+        item,
+        warnings,
+        oversize_contexts,
+    })
 }
 
 fn ragchecker_labels(
@@ -192,7 +211,9 @@ mod tests {
     use serde_json::json;
 
     fn map(v: Value) -> Result<Mapped, String> {
-        let Value::Object(o) = v else { panic!("test records are objects") };
+        let Value::Object(o) = v else {
+            panic!("test records are objects")
+        };
         map_record(o, &ImportLimits::default(), &mut SourceFields::default())
     }
 
@@ -201,19 +222,30 @@ mod tests {
         let m = map(json!({"question": "q", "context": "old", "contexts": ["a", "b"]})).unwrap();
         assert_eq!(m.item.contexts.len(), 2, "the list under `contexts` wins");
         assert!(m.warnings[0].contains("`contexts`") && m.warnings[0].contains("`context`"));
-        assert_eq!(m.item.metadata["context"], json!("old"), "the loser is kept, not dropped");
+        assert_eq!(
+            m.item.metadata["context"],
+            json!("old"),
+            "the loser is kept, not dropped"
+        );
     }
 
     #[test]
     fn a_blank_alias_is_no_conflict() {
         let m = map(json!({"question": "q", "answer": "  ", "response": "r"})).unwrap();
         assert_eq!(m.item.answer.as_deref(), Some("r"));
-        assert!(m.warnings.is_empty(), "a blank value counts as absent: {:?}", m.warnings);
+        assert!(
+            m.warnings.is_empty(),
+            "a blank value counts as absent: {:?}",
+            m.warnings
+        );
     }
 
     #[test]
     fn whitespace_question_is_missing() {
-        assert_eq!(map(json!({"question": " \t", "answer": "a"})).unwrap_err(), "missing question");
+        assert_eq!(
+            map(json!({"question": " \t", "answer": "a"})).unwrap_err(),
+            "missing question"
+        );
         assert_eq!(map(json!({"answer": "a"})).unwrap_err(), "missing question");
     }
 
@@ -232,12 +264,16 @@ mod tests {
         .unwrap();
         assert_eq!(m.item.contexts[0].id.as_deref(), Some("7"));
         assert_eq!(m.item.contexts[1].text, "beta");
-        assert_eq!(m.item.metadata[CONTEXT_EXTRAS_KEY], json!([{"score": 0.5}, null]));
+        assert_eq!(
+            m.item.metadata[CONTEXT_EXTRAS_KEY],
+            json!([{"score": 0.5}, null])
+        );
     }
 
     #[test]
     fn metadata_id_fills_a_missing_id_and_nested_metadata_merges() {
-        let m = map(json!({"question": "q", "metadata": {"id": "a1", "shape": "s"}, "x": 1})).unwrap();
+        let m =
+            map(json!({"question": "q", "metadata": {"id": "a1", "shape": "s"}, "x": 1})).unwrap();
         assert_eq!(m.item.id.as_deref(), Some("a1"));
         assert_eq!(m.item.metadata["shape"], json!("s"));
         assert_eq!(m.item.metadata["x"], json!(1));
@@ -247,7 +283,10 @@ mod tests {
     fn gt_context_id_becomes_one_gold_id() {
         let m = map(json!({"question": "q", "gt_context_id": 12, "ranked_ids": [3, 12]})).unwrap();
         assert_eq!(m.item.gold_context_ids, vec!["12".to_string()]);
-        assert_eq!(m.item.retrieved_ids, vec!["3".to_string(), "12".to_string()]);
+        assert_eq!(
+            m.item.retrieved_ids,
+            vec!["3".to_string(), "12".to_string()]
+        );
         assert!(m.warnings.is_empty(), "numeric ids convert silently");
     }
 
@@ -259,31 +298,60 @@ mod tests {
             "retrieved2response": [["Contradiction"], []]}))
         .unwrap();
         let rc = m.item.ragchecker.unwrap();
-        assert_eq!(rc.response_claims.unwrap(), vec!["Nile is long", "plain claim"]);
+        assert_eq!(
+            rc.response_claims.unwrap(),
+            vec!["Nile is long", "plain claim"]
+        );
         assert_eq!(rc.answer2response.unwrap().len(), 2);
-        assert_eq!(rc.retrieved2response.unwrap()[1].len(), 0, "an empty label row is a result");
+        assert_eq!(
+            rc.retrieved2response.unwrap()[1].len(),
+            0,
+            "an empty label row is a result"
+        );
     }
 
     #[test]
     fn an_unknown_label_names_the_field() {
-        let err = map(json!({"question": "q", "response2answer": ["Entailment", "maybe"]})).unwrap_err();
-        assert!(err.contains("`response2answer[1]`") && err.contains("\"maybe\""), "{err}");
+        let err =
+            map(json!({"question": "q", "response2answer": ["Entailment", "maybe"]})).unwrap_err();
+        assert!(
+            err.contains("`response2answer[1]`") && err.contains("\"maybe\""),
+            "{err}"
+        );
     }
 
     #[test]
     fn too_many_contexts_reports_the_count() {
-        let limits = ImportLimits { max_contexts: 2, ..ImportLimits::default() };
-        let Value::Object(o) = json!({"question": "q", "contexts": ["a", "b", "c"]}) else { unreachable!() };
+        let limits = ImportLimits {
+            max_contexts: 2,
+            ..ImportLimits::default()
+        };
+        let Value::Object(o) = json!({"question": "q", "contexts": ["a", "b", "c"]}) else {
+            unreachable!()
+        };
         let err = map_record(o, &limits, &mut SourceFields::default()).unwrap_err();
-        assert!(err.contains("3 contexts") && err.contains("limit of 2"), "{err}");
+        assert!(
+            err.contains("3 contexts") && err.contains("limit of 2"),
+            "{err}"
+        );
     }
 
     #[test]
     fn a_context_over_the_token_budget_is_counted() {
-        let limits = ImportLimits { context_token_budget: 3, ..ImportLimits::default() };
-        let Value::Object(o) = json!({"question": "q", "contexts": ["one two", "a b c d e"]}) else { unreachable!() };
+        let limits = ImportLimits {
+            context_token_budget: 3,
+            ..ImportLimits::default()
+        };
+        let Value::Object(o) = json!({"question": "q", "contexts": ["one two", "a b c d e"]})
+        else {
+            unreachable!()
+        };
         let m = map_record(o, &limits, &mut SourceFields::default()).unwrap();
         assert_eq!(m.oversize_contexts, 1);
-        assert!(m.warnings[0].contains("`contexts[1]` has 5 tokens"), "{:?}", m.warnings);
+        assert!(
+            m.warnings[0].contains("`contexts[1]` has 5 tokens"),
+            "{:?}",
+            m.warnings
+        );
     }
 }

@@ -5,13 +5,41 @@
 //! Must not: touch SQL (the caller stores accepted items through the callback), or hold
 //! the whole file in memory (a 1 GB file streams). Bad lines never abort the import and
 //! are never skipped silently: each becomes a `Rejected` entry naming its line.
+//!
+//! Flow: `detect` picks the reader; `jsonl` (over the bounded `lines` reader), `json`
+//! (serde visitors over the position-`tracked` reader) or `csv` (over `csv_records`)
+//! hand each record to `report::Collector`, which maps it (`mapping`, using `aliases`
+//! and `values`), hashes it (`hash`), counts it, and passes it to the caller.
+//! A JSON array element or CSV row is limited like a line (`max_line_bytes`).
+
+mod aliases;
+mod csv;
+mod csv_records;
+mod detect;
+mod hash;
+mod json;
+mod jsonl;
+mod language;
+mod lines;
+mod mapping;
+mod report;
+mod tracked;
+mod values;
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::item::Item;
+use detect::Shape;
+use report::Collector;
+
+/// Source separator for list-valued CSV cells that are not JSON arrays.
+pub use self::csv::LIST_SEPARATOR;
+/// Metadata key holding per-chunk context keys other than id/text (one entry per chunk).
+pub use mapping::CONTEXT_EXTRAS_KEY;
 
 /// Configurable limits; violations are clear errors, not crashes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -40,8 +68,12 @@ pub enum Format {
     Jsonl,
     JsonArray,
     /// An object whose `key` holds the array of items (`{"results": [...]}`).
-    JsonWrapper { key: String },
-    Csv { delimiter: char },
+    JsonWrapper {
+        key: String,
+    },
+    Csv {
+        delimiter: char,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,11 +95,27 @@ pub struct Rejected {
     pub reason: String,
 }
 
+impl fmt::Display for Rejected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "line {} (byte {}): {}",
+            self.line, self.byte_offset, self.reason
+        )
+    }
+}
+
 /// Something the user should know about an imported record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Warning {
     pub line: u64,
     pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -159,10 +207,56 @@ impl DatasetError {
 /// Streams `path`, calling `on_item` for every accepted record in file order, and
 /// returns the validation report. `on_item` returning `Err(message)` stops the import
 /// (e.g. the database is full) with `DatasetError::Aborted`.
-pub fn read_items<F>(path: &Path, limits: &ImportLimits, on_item: F) -> Result<ValidationReport, DatasetError>
+///
+/// Duplicates (same `Item::content_hash`) are still accepted and passed on, with
+/// `duplicate_of` set; the caller decides whether to store them. Memory stays bounded by
+/// one line / element / row plus about 40 bytes per distinct item (the duplicate index).
+pub fn read_items<F>(
+    path: &Path,
+    limits: &ImportLimits,
+    mut on_item: F,
+) -> Result<ValidationReport, DatasetError>
 where
     F: FnMut(AcceptedItem) -> Result<(), String>,
 {
-    let _ = (path, limits, on_item);
-    unimplemented!("being written")
+    let display = path.display().to_string();
+    let meta = std::fs::metadata(path).map_err(|e| DatasetError::Unreadable {
+        path: display.clone(),
+        message: e.to_string(),
+    })?;
+    if !meta.is_file() {
+        let message = "not a regular file".to_string();
+        return Err(DatasetError::Unreadable {
+            path: display,
+            message,
+        });
+    }
+    let size = meta.len();
+    if size > limits.max_file_bytes {
+        return Err(DatasetError::TooLarge {
+            path: display,
+            size,
+            limit: limits.max_file_bytes,
+        });
+    }
+    if size == 0 {
+        return Err(DatasetError::EmptyFile { path: display });
+    }
+    let shape = detect::detect(path, limits)?;
+    let mut collector = Collector::new(display, size, limits, &mut on_item);
+    match shape {
+        Shape::Jsonl => {
+            collector.set_format(Format::Jsonl);
+            jsonl::read(path, &mut collector)?;
+        }
+        Shape::JsonArray => json::read(path, false, &mut collector)?,
+        Shape::JsonDocument => json::read(path, true, &mut collector)?,
+        Shape::Csv { delimiter } => {
+            collector.set_format(Format::Csv {
+                delimiter: char::from(delimiter),
+            });
+            csv::read(path, delimiter, &mut collector)?;
+        }
+    }
+    Ok(collector.finish())
 }

@@ -10,11 +10,12 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::aliases::SourceFields;
+use super::hash::ContentHasher;
 use super::language::LanguageSample;
 use super::mapping::map_record;
 use super::{
-    AcceptedItem, DatasetError, Duplicate, Format, ImportLimits, Rejected, ValidationReport, Warning,
-    MAX_LISTED,
+    AcceptedItem, DatasetError, Duplicate, Format, ImportLimits, Rejected, ValidationReport,
+    Warning, MAX_LISTED,
 };
 use crate::item::Field;
 
@@ -28,6 +29,7 @@ pub(crate) struct Collector<'a> {
     language: LanguageSample,
     /// Content hash (128 bits of it) -> line of the first item with it.
     first_seen: HashMap<u128, u64>,
+    hasher: ContentHasher,
 }
 
 impl<'a> Collector<'a> {
@@ -37,7 +39,11 @@ impl<'a> Collector<'a> {
         limits: &'a ImportLimits,
         on_item: &'a mut OnItem<'a>,
     ) -> Self {
-        let report = ValidationReport { file, file_bytes, ..ValidationReport::default() };
+        let report = ValidationReport {
+            file,
+            file_bytes,
+            ..ValidationReport::default()
+        };
         Collector {
             report,
             limits,
@@ -45,6 +51,7 @@ impl<'a> Collector<'a> {
             sources: SourceFields::default(),
             language: LanguageSample::default(),
             first_seen: HashMap::new(),
+            hasher: ContentHasher::default(),
         }
     }
 
@@ -56,14 +63,14 @@ impl<'a> Collector<'a> {
         self.report.format = Some(format);
     }
 
-    pub(crate) fn items_read(&self) -> u64 {
-        self.report.items_read
-    }
-
     /// A record that could not be read as an item at all.
     pub(crate) fn reject(&mut self, line: u64, byte_offset: u64, reason: String) {
         self.report.items_read += 1;
-        self.push_rejected(Rejected { line, byte_offset, reason });
+        self.push_rejected(Rejected {
+            line,
+            byte_offset,
+            reason,
+        });
     }
 
     fn push_rejected(&mut self, rejected: Rejected) {
@@ -73,7 +80,7 @@ impl<'a> Collector<'a> {
         }
     }
 
-    fn warn(&mut self, line: u64, message: String) {
+    pub(crate) fn warn(&mut self, line: u64, message: String) {
         self.report.warning_count += 1;
         if self.report.warnings.len() < MAX_LISTED {
             self.report.warnings.push(Warning { line, message });
@@ -91,7 +98,11 @@ impl<'a> Collector<'a> {
         let mapped = match map_record(record, self.limits, &mut self.sources) {
             Ok(mapped) => mapped,
             Err(reason) => {
-                self.push_rejected(Rejected { line, byte_offset, reason });
+                self.push_rejected(Rejected {
+                    line,
+                    byte_offset,
+                    reason,
+                });
                 return Ok(());
             }
         };
@@ -103,8 +114,7 @@ impl<'a> Collector<'a> {
         self.count_coverage(&item);
         self.language.add(&item.question);
 
-        let content_hash = item.content_hash();
-        let key = u128::from_str_radix(&content_hash, 16).expect("content_hash is 32 hex digits");
+        let (content_hash, key) = self.hasher.hash(&item);
         let duplicate_of = match self.first_seen.get(&key) {
             Some(&first_line) => {
                 if self.report.duplicates.len() < MAX_LISTED {
@@ -122,8 +132,13 @@ impl<'a> Collector<'a> {
             }
         };
         self.report.items_accepted += 1;
-        (self.on_item)(AcceptedItem { line, item, content_hash, duplicate_of })
-            .map_err(DatasetError::Aborted)
+        (self.on_item)(AcceptedItem {
+            line,
+            item,
+            content_hash,
+            duplicate_of,
+        })
+        .map_err(DatasetError::Aborted)
     }
 
     fn count_coverage(&mut self, item: &crate::item::Item) {

@@ -1,72 +1,115 @@
-//! A buffered file reader that knows where it is: byte offset and line number of the
-//! next byte, computed lazily, plus a size cap on the JSON element being read.
+//! A buffered file reader that knows where it is, for the JSON streamer (serde_json does
+//! not expose its position): the reader goes to serde, and a shared `Position` answers
+//! "which line and byte offset is next?" for the visitors, and caps the size of the
+//! element being read.
 //!
-//! Owns: positions for the JSON streamer (serde_json does not expose its own). Must not:
-//! understand JSON. It is shared (`Rc<RefCell>`) between serde's reader and the
-//! visitors that ask for positions; serde_json reads one byte per call, so the hot
-//! path is a bounds check and a copy.
+//! Owns: byte offsets, line numbers, the element size cap. Must not: understand JSON.
+//! serde_json reads one byte per call, so that path is a compare, a copy and a store;
+//! newlines are indexed once per buffer refill.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 use std::rc::Rc;
 
-use super::lines::{BOM, READ_BUFFER};
+use super::lines::{find_newline, BOM, READ_BUFFER};
 
-pub(crate) struct Tracker {
+/// The reader's position, readable while serde owns the reader.
+#[derive(Debug, Default)]
+pub(crate) struct Position {
+    /// Next unread index into the current buffer.
+    pos: Cell<usize>,
+    end: Cell<usize>,
+    /// File offset of the buffer's first byte.
+    base: Cell<u64>,
+    /// Newlines before the buffer's first byte.
+    lines_before: Cell<u64>,
+    /// Indices of `\n` in the current buffer.
+    newlines: RefCell<Vec<u32>>,
+    /// The byte-at-a-time path runs while `pos < fast_stop` (see `stop`).
+    fast_stop: Cell<usize>,
+    max_element: u64,
+    element: Cell<Option<(u64, u64)>>,
+    oversize: Cell<Option<(u64, u64)>>,
+}
+
+impl Position {
+    /// (1-based line, byte offset) of the next unread byte.
+    pub(crate) fn now(&self) -> (u64, u64) {
+        let pos = self.pos.get();
+        let before = self
+            .newlines
+            .borrow()
+            .partition_point(|&i| (i as usize) < pos) as u64;
+        (
+            self.lines_before.get() + before + 1,
+            self.base.get() + pos as u64,
+        )
+    }
+
+    /// Starts (with the element's line and offset) or ends (`None`) a size-capped element.
+    pub(crate) fn set_element(&self, start: Option<(u64, u64)>) {
+        self.element.set(start);
+        self.fast_stop.set(self.stop());
+    }
+
+    /// (line, offset) of an element that grew past the cap; reading failed there.
+    pub(crate) fn oversize_element(&self) -> Option<(u64, u64)> {
+        self.oversize.get()
+    }
+
+    /// The buffer end, or the index at which the current element passes the cap.
+    fn stop(&self) -> usize {
+        let end = self.end.get();
+        match self.element.get() {
+            None => end,
+            Some((_, start)) => {
+                let limit = (start + self.max_element).saturating_sub(self.base.get());
+                end.min(usize::try_from(limit).unwrap_or(usize::MAX))
+            }
+        }
+    }
+}
+
+/// The `Read` handed to serde_json.
+pub(crate) struct TrackedRead {
     file: File,
     buf: Box<[u8]>,
     pos: usize,
     end: usize,
-    /// File offset of `buf[0]`.
-    base: u64,
-    /// Newlines in `buf[..counted]` are already in `newlines`.
-    counted: usize,
-    newlines: u64,
-    max_element: u64,
-    /// (line, offset) of the element being deserialized, while it is.
-    pub element_start: Option<(u64, u64)>,
-    /// Set when an element grew past `max_element`; reading then fails.
-    pub oversize_element: Option<(u64, u64)>,
+    shared: Rc<Position>,
 }
 
-impl Tracker {
+impl TrackedRead {
     /// Opens `path` positioned after a UTF-8 BOM, if any.
-    pub(crate) fn open(path: &Path, max_element: u64) -> io::Result<Tracker> {
-        let mut tracker = Tracker {
+    pub(crate) fn open(path: &Path, max_element: u64) -> io::Result<(TrackedRead, Rc<Position>)> {
+        let shared = Rc::new(Position {
+            max_element,
+            ..Position::default()
+        });
+        let mut reader = TrackedRead {
             file: File::open(path)?,
             buf: vec![0; READ_BUFFER].into_boxed_slice(),
             pos: 0,
             end: 0,
-            base: 0,
-            counted: 0,
-            newlines: 0,
-            max_element,
-            element_start: None,
-            oversize_element: None,
+            shared: Rc::clone(&shared),
         };
-        tracker.refill()?;
-        if tracker.buf[..tracker.end].starts_with(BOM) {
-            tracker.pos = BOM.len();
-            tracker.counted = BOM.len();
+        reader.refill()?;
+        if reader.buf[..reader.end].starts_with(BOM) {
+            reader.pos = BOM.len();
+            shared.pos.set(reader.pos);
         }
-        Ok(tracker)
-    }
-
-    /// (1-based line, byte offset) of the next unread byte.
-    pub(crate) fn position(&mut self) -> (u64, u64) {
-        let pending = &self.buf[self.counted..self.pos];
-        self.newlines += pending.iter().filter(|&&b| b == b'\n').count() as u64;
-        self.counted = self.pos;
-        (self.newlines + 1, self.base + self.pos as u64)
+        Ok((reader, shared))
     }
 
     fn refill(&mut self) -> io::Result<()> {
-        self.position();
-        self.base += self.end as u64;
-        self.pos = 0;
-        self.counted = 0;
+        let shared = &self.shared;
+        let mut newlines = shared.newlines.borrow_mut();
+        shared
+            .lines_before
+            .set(shared.lines_before.get() + newlines.len() as u64);
+        shared.base.set(shared.base.get() + self.end as u64);
         self.end = loop {
             match self.file.read(&mut self.buf) {
                 Ok(n) => break n,
@@ -74,39 +117,53 @@ impl Tracker {
                 Err(e) => return Err(e),
             }
         };
+        self.pos = 0;
+        newlines.clear();
+        let mut from = 0;
+        while let Some(i) = find_newline(&self.buf[from..self.end]) {
+            newlines.push((from + i) as u32);
+            from += i + 1;
+        }
+        drop(newlines);
+        shared.pos.set(0);
+        shared.end.set(self.end);
+        shared.fast_stop.set(shared.stop());
         Ok(())
     }
 
-    fn read_into(&mut self, out: &mut [u8]) -> io::Result<usize> {
+    #[cold]
+    fn read_slow(&mut self, out: &mut [u8]) -> io::Result<usize> {
         if self.pos == self.end {
             self.refill()?;
             if self.end == 0 {
                 return Ok(0);
             }
         }
-        if let Some((line, start)) = self.element_start {
-            if self.base + self.pos as u64 - start > self.max_element {
-                self.oversize_element = Some((line, start));
+        if let Some((line, start)) = self.shared.element.get() {
+            if self.shared.base.get() + self.pos as u64 - start >= self.shared.max_element {
+                self.shared.oversize.set(Some((line, start)));
                 return Err(io::Error::other("JSON element over the size limit"));
             }
         }
-        let n = out.len().min(self.end - self.pos);
-        if n == 1 {
-            out[0] = self.buf[self.pos];
-        } else {
-            out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
-        }
+        let stop = self.shared.fast_stop.get().max(self.pos + 1).min(self.end);
+        let n = out.len().min(stop - self.pos);
+        out[..n].copy_from_slice(&self.buf[self.pos..self.pos + n]);
         self.pos += n;
+        self.shared.pos.set(self.pos);
         Ok(n)
     }
 }
 
-/// The `Read` handed to serde_json; the visitors keep the other handle.
-pub(crate) struct TrackedRead(pub Rc<RefCell<Tracker>>);
-
 impl Read for TrackedRead {
+    #[inline]
     fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
-        self.0.borrow_mut().read_into(out)
+        if out.len() == 1 && self.pos < self.shared.fast_stop.get() {
+            out[0] = self.buf[self.pos];
+            self.pos += 1;
+            self.shared.pos.set(self.pos);
+            return Ok(1);
+        }
+        self.read_slow(out)
     }
 }
 
@@ -119,13 +176,33 @@ mod tests {
     fn positions_count_lines_and_skip_the_bom() {
         let mut file = tempfile::NamedTempFile::new().unwrap();
         file.write_all(b"\xEF\xBB\xBF[\n{},\n\n{}]").unwrap();
-        let mut t = Tracker::open(file.path(), 1 << 20).unwrap();
-        assert_eq!(t.position(), (1, 3), "the BOM is skipped but counted in offsets");
+        let (mut reader, position) = TrackedRead::open(file.path(), 1 << 20).unwrap();
+        assert_eq!(
+            position.now(),
+            (1, 3),
+            "the BOM is skipped but counted in offsets"
+        );
         let mut byte = [0u8; 1];
-        for _ in 0..5 {
-            t.read_into(&mut byte).unwrap();
+        for _ in 0..6 {
+            reader.read_exact(&mut byte).unwrap();
         }
         assert_eq!(byte[0], b'\n');
-        assert_eq!(t.position(), (3, 8), "two newlines consumed");
+        assert_eq!(position.now(), (3, 9), "two newlines consumed");
+    }
+
+    #[test]
+    fn an_element_past_the_cap_fails_the_read() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(b"[\"0123456789\"]").unwrap();
+        let (mut reader, position) = TrackedRead::open(file.path(), 4).unwrap();
+        let mut byte = [0u8; 1];
+        reader.read_exact(&mut byte).unwrap();
+        position.set_element(Some((1, 1)));
+        let read = (0..10)
+            .map(|_| reader.read(&mut byte))
+            .take_while(Result::is_ok)
+            .count();
+        assert_eq!(read, 4, "exactly the cap is readable");
+        assert_eq!(position.oversize_element(), Some((1, 1)));
     }
 }

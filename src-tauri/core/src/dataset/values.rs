@@ -94,23 +94,27 @@ pub(crate) fn string_list(
     };
     let mut out = Vec::with_capacity(elements.len());
     for (i, element) in elements.into_iter().enumerate() {
-        let element = match element {
-            Value::Object(mut o) => match take_text_key(&mut o) {
-                Some(t) => t,
-                None => return Err(format!("`{field}[{i}]` is an object without text")),
-            },
-            other => other,
+        let piece = match element {
+            Value::String(s) => (!is_blank(&s)).then_some(s),
+            Value::Object(mut o) => {
+                // `{text}` for reference contexts, `{id}` / `{doc_id}` for id lists.
+                let inner = take_text_key(&mut o)
+                    .or_else(|| ["id", "doc_id"].iter().find_map(|k| o.shift_remove(*k)))
+                    .ok_or_else(|| format!("`{field}[{i}]` is an object without text or id"))?;
+                text(&format!("{field}[{i}]"), inner, numbers, warnings)?
+            }
+            other => text(&format!("{field}[{i}]"), other, numbers, warnings)?,
         };
-        if let Some(s) = text(&format!("{field}[{i}]"), element, numbers, warnings)? {
-            out.push(s);
-        }
+        out.extend(piece);
     }
     Ok(out)
 }
 
 /// Removes and returns the chunk text of a `{text|content|page_content}` object.
 fn take_text_key(o: &mut Map<String, Value>) -> Option<Value> {
-    ["text", "content", "page_content"].iter().find_map(|k| o.shift_remove(*k))
+    ["text", "content", "page_content"]
+        .iter()
+        .find_map(|k| o.shift_remove(*k))
 }
 
 /// Retrieved chunks, with keys other than id/text returned per chunk so they are kept.
@@ -136,7 +140,10 @@ pub(crate) fn contexts(
             elements.len()
         ));
     }
-    let mut chunks = Chunks { contexts: Vec::with_capacity(elements.len()), extras: Vec::new() };
+    let mut chunks = Chunks {
+        contexts: Vec::with_capacity(elements.len()),
+        extras: Vec::new(),
+    };
     for (i, element) in elements.into_iter().enumerate() {
         let (id, text_value, extra) = match element {
             Value::Object(mut o) => {
@@ -147,21 +154,36 @@ pub(crate) fn contexts(
                     ));
                 };
                 let id = match id {
+                    Some(Value::String(s)) => (!is_blank(&s)).then_some(s),
                     Some(v) => text(&format!("{field}[{i}].id"), v, Numbers::Silent, warnings)?,
                     None => None,
                 };
                 (id, text_value, (!o.is_empty()).then_some(Value::Object(o)))
             }
             Value::Array(_) => {
-                return Err(format!("`{field}[{i}]` is an array; expected text or {{id, text}}"));
+                return Err(format!(
+                    "`{field}[{i}]` is an array; expected text or {{id, text}}"
+                ));
             }
             other => (None, other, None),
         };
-        let label = if listed { format!("{field}[{i}]") } else { field.to_string() };
-        let Some(text) = text(&label, text_value, Numbers::Warn, warnings)? else {
-            warnings.push(format!("`{label}` is empty and was skipped"));
-            continue;
+        let chunk_text = match text_value {
+            // The common case, without building a field label.
+            Value::String(s) if !is_blank(&s) => Some(s),
+            other => {
+                let label = if listed {
+                    format!("{field}[{i}]")
+                } else {
+                    field.to_string()
+                };
+                let text = text(&label, other, Numbers::Warn, warnings)?;
+                if text.is_none() {
+                    warnings.push(format!("`{label}` is empty and was skipped"));
+                }
+                text
+            }
         };
+        let Some(text) = chunk_text else { continue };
         if let Some(extra) = extra {
             chunks.extras.resize(chunks.contexts.len(), Value::Null);
             chunks.extras.push(extra);
@@ -176,7 +198,10 @@ pub(crate) fn contexts(
 /// RAGChecker claims: each a string or a `[subject, relation, object]` triplet.
 pub(crate) fn claims(field: &str, v: Value) -> Result<Vec<String>, String> {
     let Value::Array(elements) = v else {
-        return Err(format!("`{field}` is {}; expected a list of claims", type_name(&v)));
+        return Err(format!(
+            "`{field}` is {}; expected a list of claims",
+            type_name(&v)
+        ));
     };
     elements
         .into_iter()
@@ -200,7 +225,7 @@ pub(crate) fn claims(field: &str, v: Value) -> Result<Vec<String>, String> {
                     if !joined.is_empty() {
                         joined.push(' ');
                     }
-                    joined.push_str(part.trim());
+                    joined.push_str(&part);
                 }
                 Ok(joined)
             }
@@ -215,17 +240,30 @@ pub(crate) fn claims(field: &str, v: Value) -> Result<Vec<String>, String> {
 /// A list of entailment labels (`answer2response`, `response2answer`).
 pub(crate) fn labels(field: &str, v: Value) -> Result<Vec<Label>, String> {
     let Value::Array(elements) = v else {
-        return Err(format!("`{field}` is {}; expected a list of labels", type_name(&v)));
+        return Err(format!(
+            "`{field}` is {}; expected a list of labels",
+            type_name(&v)
+        ));
     };
-    elements.into_iter().enumerate().map(|(i, l)| label(&format!("{field}[{i}]"), l)).collect()
+    elements
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| label(&format!("{field}[{i}]"), l))
+        .collect()
 }
 
 /// A list of label lists (`retrieved2response`, `retrieved2answer`).
 pub(crate) fn label_matrix(field: &str, v: Value) -> Result<Vec<Vec<Label>>, String> {
     let Value::Array(rows) = v else {
-        return Err(format!("`{field}` is {}; expected a list of label lists", type_name(&v)));
+        return Err(format!(
+            "`{field}` is {}; expected a list of label lists",
+            type_name(&v)
+        ));
     };
-    rows.into_iter().enumerate().map(|(i, row)| labels(&format!("{field}[{i}]"), row)).collect()
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, row)| labels(&format!("{field}[{i}]"), row))
+        .collect()
 }
 
 fn label(field: &str, v: Value) -> Result<Label, String> {

@@ -3,14 +3,13 @@
 //! RAGChecker-compatible grouped export of their dataset means.
 //!
 //! Owns: validating the label arrays' shapes, the per-item formulas and their per-claim
-//! evidence. Must not: call a judge. Only `Entailment` counts as true; a chunk is
-//! *relevant* when it entails at least one ground-truth claim. Degenerate items (no
-//! claims, no supported claims) score 0 as RAGChecker does, never NaN; label arrays
-//! whose lengths disagree are an error that names the array and both lengths.
+//! evidence (the dataset export lives in `ragchecker_export.rs`). Must not: call a judge.
+//! Only `Entailment` counts as true; a chunk is *relevant* when it entails at least one
+//! ground-truth claim. Degenerate items (no claims, no supported claims) score 0 as
+//! RAGChecker does, never NaN; label arrays whose lengths disagree are an error that
+//! names the array and both lengths.
 
-use std::collections::BTreeMap;
-
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::MetricResult;
 use crate::item::{Item, Label, RagCheckerLabels};
@@ -32,31 +31,69 @@ struct Evidence<'a> {
 }
 
 fn entails(row: &[Label]) -> Vec<usize> {
-    row.iter().enumerate().filter(|(_, l)| l.is_entailment()).map(|(k, _)| k).collect()
+    row.iter()
+        .enumerate()
+        .filter(|(_, l)| l.is_entailment())
+        .map(|(k, _)| k)
+        .collect()
 }
 
 impl<'a> Evidence<'a> {
     fn new(labels: &'a RagCheckerLabels, n_contexts: usize) -> Result<Self, String> {
         let missing = |name: &str| format!("the item's RAGChecker labels have no {name}");
-        let a2r = labels.answer2response.as_deref().ok_or_else(|| missing("answer2response"))?;
-        let r2a = labels.response2answer.as_deref().ok_or_else(|| missing("response2answer"))?;
-        let ret2r = labels.retrieved2response.as_deref().ok_or_else(|| missing("retrieved2response"))?;
-        let ret2a = labels.retrieved2answer.as_deref().ok_or_else(|| missing("retrieved2answer"))?;
+        let a2r = labels
+            .answer2response
+            .as_deref()
+            .ok_or_else(|| missing("answer2response"))?;
+        let r2a = labels
+            .response2answer
+            .as_deref()
+            .ok_or_else(|| missing("response2answer"))?;
+        let ret2r = labels
+            .retrieved2response
+            .as_deref()
+            .ok_or_else(|| missing("retrieved2response"))?;
+        let ret2a = labels
+            .retrieved2answer
+            .as_deref()
+            .ok_or_else(|| missing("retrieved2answer"))?;
         let same = |name: &str, len: usize, other: &str, expected: usize| {
             if len == expected {
                 Ok(())
             } else {
-                Err(format!("{name} has {len} entries but {other} has {expected}; they must match one for one"))
+                Err(format!(
+                    "{name} has length {len} but {other} has length {expected}; they must match one for one"
+                ))
             }
         };
         if let Some(claims) = &labels.response_claims {
-            same("answer2response", a2r.len(), "response_claims", claims.len())?;
+            same(
+                "answer2response",
+                a2r.len(),
+                "response_claims",
+                claims.len(),
+            )?;
         }
         if let Some(claims) = &labels.gt_answer_claims {
-            same("response2answer", r2a.len(), "gt_answer_claims", claims.len())?;
+            same(
+                "response2answer",
+                r2a.len(),
+                "gt_answer_claims",
+                claims.len(),
+            )?;
         }
-        same("retrieved2response", ret2r.len(), "answer2response", a2r.len())?;
-        same("retrieved2answer", ret2a.len(), "response2answer", r2a.len())?;
+        same(
+            "retrieved2response",
+            ret2r.len(),
+            "answer2response",
+            a2r.len(),
+        )?;
+        same(
+            "retrieved2answer",
+            ret2a.len(),
+            "response2answer",
+            r2a.len(),
+        )?;
         // The item's chunk count is authoritative; without contexts, trust the first row.
         let n_chunks = if n_contexts > 0 {
             n_contexts
@@ -64,15 +101,27 @@ impl<'a> Evidence<'a> {
             ret2r.first().or(ret2a.first()).map_or(0, Vec::len)
         };
         for (name, matrix) in [("retrieved2response", ret2r), ("retrieved2answer", ret2a)] {
-            if let Some((row, labels)) = matrix.iter().enumerate().find(|(_, r)| r.len() != n_chunks) {
+            if let Some((row, labels)) =
+                matrix.iter().enumerate().find(|(_, r)| r.len() != n_chunks)
+            {
                 return Err(format!(
-                    "{name}[{row}] has {} labels but the item has {n_chunks} retrieved chunks",
+                    "{name}[{row}] has length {} but the item has {n_chunks} retrieved chunks",
                     labels.len()
                 ));
             }
         }
-        let relevant = (0..n_chunks).map(|k| ret2a.iter().any(|row| row[k].is_entailment())).collect();
-        Ok(Evidence { labels, a2r, r2a, ret2r, ret2a, n_chunks, relevant })
+        let relevant = (0..n_chunks)
+            .map(|k| ret2a.iter().any(|row| row[k].is_entailment()))
+            .collect();
+        Ok(Evidence {
+            labels,
+            a2r,
+            r2a,
+            ret2r,
+            ret2a,
+            n_chunks,
+            relevant,
+        })
     }
 
     fn correct(&self, i: usize) -> bool {
@@ -96,7 +145,12 @@ impl<'a> Evidence<'a> {
         let chunks = entails(&self.ret2r[i]);
         let by_relevant = chunks.iter().any(|&k| self.relevant[k]);
         let by_irrelevant = chunks.iter().any(|&k| !self.relevant[k]);
-        ClaimSupport { correct: self.correct(i), chunks, by_relevant, by_irrelevant }
+        ClaimSupport {
+            correct: self.correct(i),
+            chunks,
+            by_relevant,
+            by_irrelevant,
+        }
     }
 }
 
@@ -110,7 +164,10 @@ struct ClaimSupport {
 }
 
 fn claim_text(claims: &Option<Vec<String>>, i: usize) -> Value {
-    claims.as_ref().and_then(|c| c.get(i)).map_or(Value::Null, |s| Value::String(s.clone()))
+    claims
+        .as_ref()
+        .and_then(|c| c.get(i))
+        .map_or(Value::Null, |s| Value::String(s.clone()))
 }
 
 fn label_str(l: Label) -> &'static str {
@@ -139,16 +196,25 @@ fn f1(p: f64, r: f64) -> f64 {
 
 /// "3 of the answer's 11 claims are" / "1 of the answer's 4 claims is".
 fn count_of(n: usize, total: usize, whose: &str) -> String {
-    format!("{n} of {whose} {total} claim{} {}", if total == 1 { "" } else { "s" }, if n == 1 { "is" } else { "are" })
+    format!(
+        "{n} of {whose} {total} claim{} {}",
+        if total == 1 { "" } else { "s" },
+        if n == 1 { "is" } else { "are" }
+    )
 }
 
 pub fn compute(id: &str, item: &Item) -> MetricResult {
     let Some(labels) = item.ragchecker.as_ref() else {
-        return MetricResult::skipped(id, "the item has no precomputed RAGChecker claims and labels");
+        return MetricResult::skipped(
+            id,
+            "the item has no precomputed RAGChecker claims and labels",
+        );
     };
     let ev = match Evidence::new(labels, item.contexts.len()) {
         Ok(ev) => ev,
-        Err(message) => return MetricResult::error(id, format!("inconsistent RAGChecker labels: {message}")),
+        Err(message) => {
+            return MetricResult::error(id, format!("inconsistent RAGChecker labels: {message}"))
+        }
     };
     let Some(name) = id.strip_prefix("ragchecker.") else {
         return MetricResult::error(id, format!("{id} is not a RAGChecker metric"));
@@ -160,7 +226,10 @@ pub fn compute(id: &str, item: &Item) -> MetricResult {
         "claim_recall" => claim_recall(&ev),
         "context_precision" => context_precision(&ev, item),
         "context_utilization" => context_utilization(&ev),
-        "noise_sensitivity_relevant" | "noise_sensitivity_irrelevant" | "hallucination" | "self_knowledge"
+        "noise_sensitivity_relevant"
+        | "noise_sensitivity_irrelevant"
+        | "hallucination"
+        | "self_knowledge"
         | "faithfulness" => response_claim_metric(&ev, name),
         _ => return MetricResult::error(id, format!("{id} is not a RAGChecker metric")),
     };
@@ -171,11 +240,20 @@ type Scored = (f64, String, Value);
 
 fn precision(ev: &Evidence) -> Scored {
     let rows: Vec<Value> = (0..ev.a2r.len())
-        .map(|i| json!({ "index": i, "claim": ev.response_claim(i), "label": label_str(ev.a2r[i]) }))
+        .map(
+            |i| json!({ "index": i, "claim": ev.response_claim(i), "label": label_str(ev.a2r[i]) }),
+        )
         .collect();
     let n = ev.a2r.iter().filter(|l| l.is_entailment()).count();
-    let text = format!("{} backed by the ground truth.", count_of(n, ev.a2r.len(), "the answer's"));
-    (ratio(n, ev.a2r.len()), text, json!({ "entailed": n, "total": ev.a2r.len(), "claims": rows }))
+    let text = format!(
+        "{} backed by the ground truth.",
+        count_of(n, ev.a2r.len(), "the answer's")
+    );
+    (
+        ratio(n, ev.a2r.len()),
+        text,
+        json!({ "entailed": n, "total": ev.a2r.len(), "claims": rows }),
+    )
 }
 
 fn recall(ev: &Evidence) -> Scored {
@@ -183,15 +261,29 @@ fn recall(ev: &Evidence) -> Scored {
         .map(|j| json!({ "index": j, "claim": ev.gt_claim(j), "label": label_str(ev.r2a[j]) }))
         .collect();
     let n = ev.r2a.iter().filter(|l| l.is_entailment()).count();
-    let text = format!("{} stated in the answer.", count_of(n, ev.r2a.len(), "the ground truth's"));
-    (ratio(n, ev.r2a.len()), text, json!({ "entailed": n, "total": ev.r2a.len(), "claims": rows }))
+    let text = format!(
+        "{} stated in the answer.",
+        count_of(n, ev.r2a.len(), "the ground truth's")
+    );
+    (
+        ratio(n, ev.r2a.len()),
+        text,
+        json!({ "entailed": n, "total": ev.r2a.len(), "claims": rows }),
+    )
 }
 
 fn f1_metric(ev: &Evidence) -> Scored {
-    let p = ratio(ev.a2r.iter().filter(|l| l.is_entailment()).count(), ev.a2r.len());
-    let r = ratio(ev.r2a.iter().filter(|l| l.is_entailment()).count(), ev.r2a.len());
+    let p = ratio(
+        ev.a2r.iter().filter(|l| l.is_entailment()).count(),
+        ev.a2r.len(),
+    );
+    let r = ratio(
+        ev.r2a.iter().filter(|l| l.is_entailment()).count(),
+        ev.r2a.len(),
+    );
     let score = f1(p, r);
-    let text = format!("Claim precision {p:.2} and claim recall {r:.2} combine to an F1 of {score:.2}.");
+    let text =
+        format!("Claim precision {p:.2} and claim recall {r:.2} combine to an F1 of {score:.2}.");
     (score, text, json!({ "precision": p, "recall": r }))
 }
 
@@ -199,19 +291,29 @@ fn claim_recall(ev: &Evidence) -> Scored {
     let rows: Vec<Value> = (0..ev.ret2a.len())
         .map(|j| json!({ "index": j, "claim": ev.gt_claim(j), "entailing_chunks": entails(&ev.ret2a[j]) }))
         .collect();
-    let n = ev.ret2a.iter().filter(|row| row.iter().any(|l| l.is_entailment())).count();
+    let n = ev
+        .ret2a
+        .iter()
+        .filter(|row| row.iter().any(|l| l.is_entailment()))
+        .count();
     let text = format!(
         "The retrieved chunks support {n} of the ground truth's {} claim{}.",
         ev.ret2a.len(),
         if ev.ret2a.len() == 1 { "" } else { "s" }
     );
-    (ratio(n, ev.ret2a.len()), text, json!({ "recalled": n, "total": ev.ret2a.len(), "claims": rows }))
+    (
+        ratio(n, ev.ret2a.len()),
+        text,
+        json!({ "recalled": n, "total": ev.ret2a.len(), "claims": rows }),
+    )
 }
 
 fn context_precision(ev: &Evidence, item: &Item) -> Scored {
     let chunks: Vec<Value> = (0..ev.n_chunks)
         .map(|k| {
-            let gt: Vec<usize> = (0..ev.ret2a.len()).filter(|&j| ev.ret2a[j][k].is_entailment()).collect();
+            let gt: Vec<usize> = (0..ev.ret2a.len())
+                .filter(|&j| ev.ret2a[j][k].is_entailment())
+                .collect();
             let id = item.contexts.get(k).and_then(|c| c.id.clone());
             json!({ "index": k, "id": id, "relevant": ev.relevant[k], "entailed_gt_claims": gt })
         })
@@ -222,13 +324,22 @@ fn context_precision(ev: &Evidence, item: &Item) -> Scored {
         relevant.len(),
         ev.n_chunks
     );
-    (ratio(relevant.len(), ev.n_chunks), text, json!({ "relevant_chunks": relevant, "chunks": chunks }))
+    (
+        ratio(relevant.len(), ev.n_chunks),
+        text,
+        json!({ "relevant_chunks": relevant, "chunks": chunks }),
+    )
 }
 
 fn context_utilization(ev: &Evidence) -> Scored {
-    let in_context: Vec<usize> =
-        (0..ev.ret2a.len()).filter(|&j| ev.ret2a[j].iter().any(|l| l.is_entailment())).collect();
-    let used: Vec<usize> = in_context.iter().copied().filter(|&j| ev.r2a[j].is_entailment()).collect();
+    let in_context: Vec<usize> = (0..ev.ret2a.len())
+        .filter(|&j| ev.ret2a[j].iter().any(|l| l.is_entailment()))
+        .collect();
+    let used: Vec<usize> = in_context
+        .iter()
+        .copied()
+        .filter(|&j| ev.r2a[j].is_entailment())
+        .collect();
     let text = if in_context.is_empty() {
         "No retrieved chunk supports any ground-truth claim, so the answer had nothing to use (scored 0).".to_string()
     } else {
@@ -268,7 +379,9 @@ fn response_claim_metric(ev: &Evidence, name: &str) -> Scored {
         .collect();
     let total = ev.a2r.len();
     let what = match name {
-        "noise_sensitivity_relevant" => "wrong (not in the ground truth) yet supported by a relevant chunk",
+        "noise_sensitivity_relevant" => {
+            "wrong (not in the ground truth) yet supported by a relevant chunk"
+        }
         "noise_sensitivity_irrelevant" => "wrong and supported only by irrelevant chunks",
         "hallucination" => "wrong and supported by no retrieved chunk",
         "self_knowledge" => "correct but supported by no retrieved chunk",
@@ -283,56 +396,9 @@ fn response_claim_metric(ev: &Evidence, name: &str) -> Scored {
     (ratio(flagged, total), text, details)
 }
 
-/// Our metric ids and the names RAGChecker's export uses, by group.
-const EXPORT_GROUPS: [(&str, &[(&str, &str)]); 3] = [
-    ("overall_metrics", &[("precision", "precision"), ("recall", "recall"), ("f1", "f1")]),
-    ("retriever_metrics", &[("claim_recall", "claim_recall"), ("context_precision", "context_precision")]),
-    (
-        "generator_metrics",
-        &[
-            ("context_utilization", "context_utilization"),
-            ("noise_sensitivity_relevant", "noise_sensitivity_in_relevant"),
-            ("noise_sensitivity_irrelevant", "noise_sensitivity_in_irrelevant"),
-            ("hallucination", "hallucination"),
-            ("self_knowledge", "self_knowledge"),
-            ("faithfulness", "faithfulness"),
-        ],
-    ),
-];
-
-/// The macro mean of each `ragchecker.*` metric over per-item `(metric id, score)` pairs
-/// (only scored items: errors and skips are simply not passed in).
-pub fn item_means<S: AsRef<str>>(scores: impl IntoIterator<Item = (S, f64)>) -> BTreeMap<String, f64> {
-    let mut sums: BTreeMap<String, (f64, usize)> = BTreeMap::new();
-    for (id, score) in scores {
-        let entry = sums.entry(id.as_ref().to_string()).or_default();
-        entry.0 += score;
-        entry.1 += 1;
-    }
-    sums.into_iter().map(|(id, (sum, n))| (id, sum / n as f64)).collect()
-}
-
-/// RAGChecker's `rag_eval` output shape from dataset means keyed by metric id
-/// (`ragchecker.precision`; bare names are accepted too): percentages rounded to one
-/// decimal in `overall_metrics` / `retriever_metrics` / `generator_metrics`. A metric
-/// with no mean (never scored) is `null`.
-pub fn grouped_export(means: &BTreeMap<String, f64>) -> Value {
-    let mut out = Map::new();
-    for (group, members) in EXPORT_GROUPS {
-        let mut g = Map::new();
-        for (ours, theirs) in members {
-            let mean = means.get(&format!("ragchecker.{ours}")).or_else(|| means.get(*ours));
-            g.insert(theirs.to_string(), mean.map_or(Value::Null, |m| json!((m * 1000.0).round() / 10.0)));
-        }
-        out.insert(group.to_string(), Value::Object(g));
-    }
-    Value::Object(out)
-}
-
-/// `grouped_export` straight from per-item `(metric id, score)` pairs.
-pub fn grouped_export_from_scores<S: AsRef<str>>(scores: impl IntoIterator<Item = (S, f64)>) -> Value {
-    grouped_export(&item_means(scores))
-}
+#[path = "ragchecker_export.rs"]
+mod export;
+pub use export::{grouped_export, grouped_export_from_scores, item_means};
 
 #[cfg(test)]
 #[path = "ragchecker_tests.rs"]

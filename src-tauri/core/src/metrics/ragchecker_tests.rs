@@ -1,6 +1,7 @@
 //! Tests for `ragchecker`: the real two-item example against hand-computed numbers,
 //! shape errors, degenerate items and the grouped export.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde_json::Value;
@@ -24,20 +25,33 @@ const IDS: [&str; 11] = [
 ];
 
 fn example_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ragchecker-example/claims_and_labels.json")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/ragchecker-example/claims_and_labels.json")
 }
 
 /// Claims in the file are (subject, predicate, object) triplets: joined with a space.
 fn claims(v: &Value) -> Vec<String> {
     let join = |c: &Value| match c {
-        Value::Array(parts) => parts.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(" "),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" "),
         other => other.as_str().unwrap_or_default().to_string(),
     };
-    v.as_array().expect("claims are a list").iter().map(join).collect()
+    v.as_array()
+        .expect("claims are a list")
+        .iter()
+        .map(join)
+        .collect()
 }
 
 fn labels(v: &Value) -> Vec<Label> {
-    v.as_array().unwrap().iter().map(|l| Label::parse(l.as_str().unwrap()).expect("known label")).collect()
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|l| Label::parse(l.as_str().unwrap()).expect("known label"))
+        .collect()
 }
 
 fn matrix(v: &Value) -> Vec<Vec<Label>> {
@@ -47,7 +61,8 @@ fn matrix(v: &Value) -> Vec<Vec<Label>> {
 /// Reads the example file straight into `Item`s (independent of the importer).
 fn example_items() -> Vec<Item> {
     let path = example_path();
-    let raw = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let raw = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let json: Value = serde_json::from_str(&raw).unwrap();
     json["results"]
         .as_array()
@@ -133,7 +148,11 @@ fn ragchecker_example_matches_hand_computed_values() {
     assert_eq!(items.len(), 2, "the example file holds two items");
     for (item, expected) in items.iter().zip(EXPECTED) {
         for ((id, got), want) in IDS.iter().zip(scores(item)).zip(expected) {
-            assert!((got - want).abs() < 1e-12, "item {:?} {id}: got {got}, hand-computed {want}", item.id);
+            assert!(
+                (got - want).abs() < 1e-12,
+                "item {:?} {id}: got {got}, hand-computed {want}",
+                item.id
+            );
         }
     }
     // The evidence names the relevant chunks and the flagged claims.
@@ -146,8 +165,15 @@ fn ragchecker_example_matches_hand_computed_values() {
         .filter(|c| c["flagged"] == true)
         .map(|c| c["index"].as_u64().unwrap())
         .collect();
-    assert_eq!(flagged, vec![10], "only the 4,350-miles claim is wrong and unsupported");
-    assert_eq!(r.details["claims"][10]["claim"], "Amazon River length 4,350 miles");
+    assert_eq!(
+        flagged,
+        vec![10],
+        "only the 4,350-miles claim is wrong and unsupported"
+    );
+    assert_eq!(
+        r.details["claims"][10]["claim"],
+        "Amazon River length 4,350 miles"
+    );
     let cp = compute("ragchecker.context_precision", &items[0]);
     assert_eq!(cp.details["chunks"][2]["relevant"], false);
     assert_eq!(cp.details["chunks"][2]["id"], "002");
@@ -156,7 +182,10 @@ fn ragchecker_example_matches_hand_computed_values() {
 #[test]
 fn grouped_export_of_the_example_has_ragchecker_groups_in_percent() {
     let items = example_items();
-    let pairs = items.iter().flat_map(|it| IDS.iter().map(move |id| (*id, compute(id, it).score.unwrap())));
+    let pairs = items.iter().flat_map(|it| {
+        IDS.iter()
+            .map(move |id| (*id, compute(id, it).score.unwrap()))
+    });
     let got = grouped_export_from_scores(pairs);
     // Macro means of EXPECTED's two rows, ×100, rounded to one decimal.
     let want = serde_json::json!({
@@ -187,7 +216,12 @@ fn item_with(labels: RagCheckerLabels, n_chunks: usize) -> Item {
         question: "q".into(),
         answer: Some("a".into()),
         ground_truth: Some("gt".into()),
-        contexts: (0..n_chunks).map(|k| Context { id: None, text: format!("chunk {k}") }).collect(),
+        contexts: (0..n_chunks)
+            .map(|k| Context {
+                id: None,
+                text: format!("chunk {k}"),
+            })
+            .collect(),
         ragchecker: Some(labels),
         ..Item::default()
     }
@@ -206,19 +240,34 @@ fn inconsistent_label_lengths_are_an_error_naming_the_array() {
     let r = compute("ragchecker.faithfulness", &item_with(labels.clone(), 2));
     assert_eq!(r.status, Status::Error, "a shape mismatch must not score");
     assert_eq!(r.score, None);
-    assert!(r.explanation.contains("retrieved2response has 1 entries but answer2response has 2"), "{}", r.explanation);
+    assert!(
+        r.explanation
+            .contains("retrieved2response has length 1 but answer2response has length 2"),
+        "{}",
+        r.explanation
+    );
 
     let mut wrong_width = labels.clone();
     wrong_width.retrieved2response = Some(vec![vec![Entailment, Neutral], vec![Neutral]]);
     let r = compute("ragchecker.precision", &item_with(wrong_width, 2));
     assert_eq!(r.status, Status::Error);
-    assert!(r.explanation.contains("retrieved2response[1] has 1 labels but the item has 2 retrieved chunks"), "{}", r.explanation);
+    assert!(
+        r.explanation
+            .contains("retrieved2response[1] has length 1 but the item has 2 retrieved chunks"),
+        "{}",
+        r.explanation
+    );
 
     let mut wrong_claims = labels;
     wrong_claims.retrieved2response = Some(vec![vec![Entailment, Neutral], vec![Neutral, Neutral]]);
     wrong_claims.response_claims = Some(vec!["only one".into()]);
     let r = compute("ragchecker.recall", &item_with(wrong_claims, 2));
-    assert!(r.explanation.contains("answer2response has 2 entries but response_claims has 1"), "{}", r.explanation);
+    assert!(
+        r.explanation
+            .contains("answer2response has length 2 but response_claims has length 1"),
+        "{}",
+        r.explanation
+    );
 }
 
 #[test]
@@ -249,7 +298,10 @@ fn only_entailment_counts_and_contradiction_is_not_support() {
         gt_answer_claims: None,
         answer2response: Some(vec![Entailment, Contradiction]),
         response2answer: Some(vec![Contradiction]),
-        retrieved2response: Some(vec![vec![Contradiction, Neutral], vec![Neutral, Entailment]]),
+        retrieved2response: Some(vec![
+            vec![Contradiction, Neutral],
+            vec![Neutral, Entailment],
+        ]),
         retrieved2answer: Some(vec![vec![Contradiction, Neutral]]),
     };
     let item = item_with(labels, 2);
@@ -259,13 +311,53 @@ fn only_entailment_counts_and_contradiction_is_not_support() {
         assert_eq!(g, w, "{id}");
     }
     let cu = compute("ragchecker.context_utilization", &item);
-    assert!(cu.explanation.contains("nothing to use"), "{}", cu.explanation);
+    assert!(
+        cu.explanation.contains("nothing to use"),
+        "{}",
+        cu.explanation
+    );
+}
+
+#[test]
+fn wrong_claim_backed_by_relevant_and_irrelevant_chunks_counts_as_relevant_noise_only() {
+    // Chunk 0 entails the GT claim (relevant), chunk 1 does not (irrelevant); the single
+    // wrong response claim is entailed by both, so it is relevant noise and not also
+    // irrelevant noise: the two noise sensitivities never count a claim twice.
+    let labels = RagCheckerLabels {
+        response_claims: None,
+        gt_answer_claims: None,
+        answer2response: Some(vec![Contradiction]),
+        response2answer: Some(vec![Neutral]),
+        retrieved2response: Some(vec![vec![Entailment, Entailment]]),
+        retrieved2answer: Some(vec![vec![Entailment, Neutral]]),
+    };
+    let item = item_with(labels, 2);
+    assert_eq!(
+        compute("ragchecker.noise_sensitivity_relevant", &item).score,
+        Some(1.0)
+    );
+    assert_eq!(
+        compute("ragchecker.noise_sensitivity_irrelevant", &item).score,
+        Some(0.0)
+    );
+    assert_eq!(
+        compute("ragchecker.hallucination", &item).score,
+        Some(0.0),
+        "a chunk supports it"
+    );
 }
 
 #[test]
 fn missing_label_set_is_an_error_not_a_zero() {
-    let labels = RagCheckerLabels { answer2response: Some(vec![Entailment]), ..RagCheckerLabels::default() };
+    let labels = RagCheckerLabels {
+        answer2response: Some(vec![Entailment]),
+        ..RagCheckerLabels::default()
+    };
     let r = compute("ragchecker.precision", &item_with(labels, 1));
     assert_eq!(r.status, Status::Error);
-    assert!(r.explanation.contains("no response2answer"), "{}", r.explanation);
+    assert!(
+        r.explanation.contains("no response2answer"),
+        "{}",
+        r.explanation
+    );
 }

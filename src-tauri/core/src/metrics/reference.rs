@@ -24,8 +24,13 @@ pub fn compute(id: &str, item: &Item, config: &MetricConfig) -> MetricResult {
     match id {
         "reference.recall_at_k" | "reference.mrr_at_k" => ranking(id, item, config.k),
         "reference.exact_match" | "reference.token_f1" | "reference.rouge_l" | "reference.bleu" => {
-            let (Some(answer), Some(truth)) = (item.answer.as_deref(), item.ground_truth.as_deref()) else {
-                return MetricResult::skipped(id, "the item needs both an answer and a ground-truth answer");
+            let (Some(answer), Some(truth)) =
+                (item.answer.as_deref(), item.ground_truth.as_deref())
+            else {
+                return MetricResult::skipped(
+                    id,
+                    "the item needs both an answer and a ground-truth answer",
+                );
             };
             match id {
                 "reference.exact_match" => exact_match(id, answer, truth),
@@ -40,7 +45,10 @@ pub fn compute(id: &str, item: &Item, config: &MetricConfig) -> MetricResult {
 
 /// 1-based rank of the first ranked id that is a gold id, if any.
 pub fn first_gold_rank(ranked: &[String], gold: &[String]) -> Option<usize> {
-    ranked.iter().position(|r| gold.iter().any(|g| g.trim() == r.trim())).map(|i| i + 1)
+    ranked
+        .iter()
+        .position(|r| gold.iter().any(|g| g.trim() == r.trim()))
+        .map(|i| i + 1)
 }
 
 fn ranking(id: &str, item: &Item, k: usize) -> MetricResult {
@@ -49,7 +57,10 @@ fn ranking(id: &str, item: &Item, k: usize) -> MetricResult {
     }
     let ranked = item.ranked_ids();
     if ranked.is_empty() || item.gold_context_ids.is_empty() {
-        return MetricResult::skipped(id, "the item has no ranked retrieved ids and gold context id");
+        return MetricResult::skipped(
+            id,
+            "the item has no ranked retrieved ids and gold context id",
+        );
     }
     let rank = first_gold_rank(&ranked, &item.gold_context_ids);
     let in_top_k = rank.is_some_and(|r| r <= k);
@@ -60,9 +71,16 @@ fn ranking(id: &str, item: &Item, k: usize) -> MetricResult {
     };
     let gold = item.gold_context_ids.join(", ");
     let explanation = match rank {
-        Some(r) if in_top_k => format!("The gold context ({gold}) is retrieved at rank {r}, within the top {k}."),
-        Some(r) => format!("The gold context ({gold}) is retrieved only at rank {r}, below the top {k}."),
-        None => format!("The gold context ({gold}) is not among the {} retrieved ids.", ranked.len()),
+        Some(r) if in_top_k => {
+            format!("The gold context ({gold}) is retrieved at rank {r}, within the top {k}.")
+        }
+        Some(r) => {
+            format!("The gold context ({gold}) is retrieved only at rank {r}, below the top {k}.")
+        }
+        None => format!(
+            "The gold context ({gold}) is not among the {} retrieved ids.",
+            ranked.len()
+        ),
     };
     let top_k: Vec<&String> = ranked.iter().take(k).collect();
     let details = json!({ "rank": rank, "k": k, "top_k": top_k, "gold": item.gold_context_ids });
@@ -75,7 +93,11 @@ fn exact_match(id: &str, answer: &str, truth: &str) -> MetricResult {
     let explanation = if equal {
         "After normalisation the answer is exactly the ground truth.".to_string()
     } else {
-        format!("After normalisation the answer (\"{}\") differs from the ground truth (\"{}\").", clip(&a), clip(&t))
+        format!(
+            "After normalisation the answer (\"{}\") differs from the ground truth (\"{}\").",
+            clip(&a),
+            clip(&t)
+        )
     };
     let details = json!({ "normalized_answer": a, "normalized_ground_truth": t });
     MetricResult::ok(id, if equal { 1.0 } else { 0.0 }, explanation, details)
@@ -105,7 +127,11 @@ pub fn token_f1(prediction: &str, truth: &str) -> f64 {
 
 fn overlap_f1(p: &[String], t: &[String], common: usize) -> f64 {
     if p.is_empty() || t.is_empty() {
-        return if p.is_empty() && t.is_empty() { 1.0 } else { 0.0 };
+        return if p.is_empty() && t.is_empty() {
+            1.0
+        } else {
+            0.0
+        };
     }
     if common == 0 {
         return 0.0;
@@ -134,7 +160,11 @@ pub fn lcs_len(a: &[String], b: &[String]) -> usize {
     let mut cur = vec![0usize; b.len() + 1];
     for x in a {
         for (j, y) in b.iter().enumerate() {
-            cur[j + 1] = if x == y { prev[j] + 1 } else { cur[j].max(prev[j + 1]) };
+            cur[j + 1] = if x == y {
+                prev[j] + 1
+            } else {
+                cur[j].max(prev[j + 1])
+            };
         }
         std::mem::swap(&mut prev, &mut cur);
     }
@@ -190,22 +220,44 @@ pub fn bleu(candidate: &[String], reference: &[String]) -> Bleu {
     let mut precisions = [0.0; 4];
     for (i, p) in precisions.iter_mut().enumerate() {
         let (m, c) = ngram_matches(candidate, reference, i + 1);
-        *p = if i == 0 { if c == 0 { 0.0 } else { m as f64 / c as f64 } } else { (m + 1) as f64 / (c + 1) as f64 };
+        *p = if i == 0 {
+            if c == 0 {
+                0.0
+            } else {
+                m as f64 / c as f64
+            }
+        } else {
+            (m + 1) as f64 / (c + 1) as f64
+        };
     }
     let (c, r) = (candidate.len() as f64, reference.len() as f64);
-    let brevity_penalty = if c == 0.0 { 0.0 } else if c >= r { 1.0 } else { (1.0 - r / c).exp() };
+    let brevity_penalty = if c == 0.0 {
+        0.0
+    } else if c >= r {
+        1.0
+    } else {
+        (1.0 - r / c).exp()
+    };
     let score = if precisions[0] == 0.0 || brevity_penalty == 0.0 {
         0.0
     } else {
         brevity_penalty * (precisions.iter().map(|p| p.ln()).sum::<f64>() / 4.0).exp()
     };
-    Bleu { score, precisions, brevity_penalty }
+    Bleu {
+        score,
+        precisions,
+        brevity_penalty,
+    }
 }
 
 fn bleu_metric(id: &str, answer: &str, truth: &str) -> MetricResult {
     let (a, t) = (text::words(answer), text::words(truth));
     let b = if a.is_empty() && t.is_empty() {
-        Bleu { score: 1.0, precisions: [1.0; 4], brevity_penalty: 1.0 }
+        Bleu {
+            score: 1.0,
+            precisions: [1.0; 4],
+            brevity_penalty: 1.0,
+        }
     } else {
         bleu(&a, &t)
     };

@@ -8,6 +8,8 @@
 pub mod analyses;
 pub mod datasets;
 pub mod items;
+pub mod judge_cache;
+pub mod judge_profiles;
 pub mod results;
 pub mod run_items;
 pub mod runs;
@@ -23,7 +25,12 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> =
-    LazyLock::new(|| Migrations::new(vec![M::up(include_str!("migrations/0001_init.sql"))]));
+    LazyLock::new(|| {
+    Migrations::new(vec![
+        M::up(include_str!("migrations/0001_init.sql")),
+        M::up(include_str!("migrations/0002_judges.sql")),
+    ])
+});
 
 pub struct Store {
     conn: Connection,

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Installs what Ragnosis needs on Debian 12, idempotently, and builds the UI bundle.
+#   scripts/setup.sh          what the CLI demo needs
+#   scripts/setup.sh --app    + WebKitGTK and the UI bundle, to build the desktop app
+#   scripts/setup.sh --test   + everything the full test suite uses (Xvfb, WebDriver,
+#                             gnome-keyring, tauri-driver)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode="${1:-cli}"
+packages=(build-essential pkg-config libssl-dev curl)
+if [[ "$mode" == "--app" || "$mode" == "--test" ]]; then
+  packages+=(libwebkit2gtk-4.1-dev librsvg2-dev libdbus-1-dev nodejs npm)
+fi
+if [[ "$mode" == "--test" ]]; then
+  packages+=(webkit2gtk-driver xvfb xauth xdotool dbus dbus-x11 gnome-keyring python3-gi gir1.2-gtk-3.0 poppler-utils)
+fi
+
+sudo_if_needed() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+
+missing=()
+for p in "${packages[@]}"; do
+  # node and npm may come from outside apt (nvm, nodesource): count them as present.
+  if [[ "$p" == nodejs ]] && command -v node >/dev/null; then continue; fi
+  if [[ "$p" == npm ]] && command -v npm >/dev/null; then continue; fi
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_if_needed apt-get update -qq
+  sudo_if_needed env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null; then
+  echo "setup: cargo is missing; install Rust from https://rustup.rs first" >&2
+  exit 1
+fi
+
+if [[ "$mode" == "--app" || "$mode" == "--test" ]]; then
+  # The UI bundle must exist before any cargo build of the app: it is embedded.
+  (cd ui && if [[ ! -d node_modules ]] || [[ package-lock.json -nt node_modules/.package-lock.json ]]; then npm ci --no-audit --no-fund; fi)
+  (cd ui && npm run build --silent)
+fi
+
+if [[ "$mode" == "--test" ]] && ! command -v tauri-driver >/dev/null && [[ ! -x "${CARGO_HOME:-$HOME/.cargo}/bin/tauri-driver" ]]; then
+  echo "setup: installing tauri-driver"
+  cargo install tauri-driver --version '^2' --locked
+fi

@@ -1,0 +1,3 @@
+//! Tauri commands, one module per domain.
+
+pub mod datasets;

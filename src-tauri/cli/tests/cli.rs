@@ -1,0 +1,165 @@
+//! The `ragnosis` binary end to end on the files in `assets/examples/`, each test with
+//! its own home directory (a real SQLite file in a temp dir).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn example(rel: &str) -> PathBuf {
+    repo().join("assets/examples").join(rel)
+}
+
+fn ragnosis(home: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+        .arg("--home")
+        .arg(home)
+        .arg("--quiet")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
+    let home = tempfile::tempdir().unwrap();
+    let out = home.path().join("out/example");
+    let file = example("ragnosis-example.jsonl");
+    let o = ragnosis(
+        home.path(),
+        &["eval", file.to_str().unwrap(), "--metrics", "ragvue,citation,reference", "--label", "demo",
+          "--out-base", out.to_str().unwrap()],
+    );
+    assert!(o.status.success(), "eval succeeds: {}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Imported 24 of 24 items"), "import line: {text}");
+    assert!(text.contains("reference.token_f1") && text.contains("citation.strict_accuracy"), "summary table: {text}");
+
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap()).unwrap();
+    assert_eq!(json["run"]["label"], "demo");
+    let items = json["items"].as_array().unwrap();
+    assert_eq!(items.len(), 24);
+    let f1 = &json["summary"]["metrics"]["reference.token_f1"];
+    assert_eq!(f1["n"], 24, "every example item has an answer and a ground truth");
+    for key in ["mean", "std", "median", "p25", "p75", "min", "max", "share_below_half", "ci95_low", "ci95_high"] {
+        assert!(f1[key].is_number(), "summary statistic {key} is present: {f1}");
+    }
+    let first = &items[0]["results"]["citation.strict_accuracy"];
+    assert_eq!(first["status"], "ok");
+    assert!(first["details"].is_object(), "each result carries its details");
+    let macro_f1 = json["summary"]["dataset_metrics"]["citation.macro_f1"].as_f64().unwrap();
+    assert!(macro_f1 > 0.0 && macro_f1 < 1.0, "the example mixes right and wrong citations: {macro_f1}");
+
+    let csv = std::fs::read_to_string(out.with_extension("csv")).unwrap();
+    let mut lines = csv.lines();
+    let header = lines.next().unwrap();
+    assert!(header.starts_with("position,item_id,id,question,") && header.contains("reference.bleu"));
+    assert_eq!(lines.count(), 24, "one CSV row per item");
+
+    let md = std::fs::read_to_string(out.with_extension("md")).unwrap();
+    for heading in ["# Ragnosis evaluation: demo", "## Summary", "## Worst items", "## Metric definitions"] {
+        assert!(md.contains(heading), "markdown has `{heading}`");
+    }
+}
+
+#[test]
+fn ragchecker_example_yields_all_eleven_metrics_without_a_judge() {
+    let home = tempfile::tempdir().unwrap();
+    let file = example("ragchecker/claims_and_labels.json");
+    let out = home.path().join("rc");
+    let o = ragnosis(
+        home.path(),
+        &["eval", file.to_str().unwrap(), "--metrics", "ragchecker", "--out-base", out.to_str().unwrap(), "--format", "json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap()).unwrap();
+    let metrics = json["summary"]["metrics"].as_object().unwrap();
+    assert_eq!(metrics.len(), 11);
+    for (id, m) in metrics {
+        assert_eq!(m["n"], 2, "{id} scored both items from the supplied labels");
+        assert_eq!(m["errors"], 0, "{id} has no errors");
+    }
+    let groups = &json["summary"]["dataset_details"]["ragchecker"];
+    assert!(groups["overall_metrics"]["f1"].is_number(), "RAGChecker-style groups are exported: {groups}");
+}
+
+#[test]
+fn bad_lines_are_reported_with_their_line_and_the_rest_imported() {
+    let home = tempfile::tempdir().unwrap();
+    let file = home.path().join("mixed.jsonl");
+    std::fs::write(
+        &file,
+        "{\"question\": \"q1\", \"answer\": \"a1\"}\n{not json}\n{\"answer\": \"no question\"}\n{\"question\": \"q4\"}\n",
+    )
+    .unwrap();
+    let o = ragnosis(home.path(), &["import", file.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(report["items_accepted"], 2);
+    let rejected = report["rejected"].as_array().unwrap();
+    let lines: Vec<i64> = rejected.iter().map(|r| r["line"].as_i64().unwrap()).collect();
+    assert_eq!(lines, vec![2, 3]);
+    let listed = ragnosis(home.path(), &["datasets", "--json"]);
+    let rows: Value = serde_json::from_str(&stdout(&listed)).unwrap();
+    assert_eq!(rows[0]["item_count"], 2, "the two valid lines were stored");
+}
+
+#[test]
+fn usage_and_input_errors_exit_2_and_evaluate_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let file = example("ragnosis-example.jsonl");
+    let unknown = ragnosis(home.path(), &["eval", file.to_str().unwrap(), "--metrics", "no_such_metric"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("no_such_metric"), "the message names the bad entry");
+
+    let missing = ragnosis(home.path(), &["eval", "/nonexistent/file.jsonl", "--metrics", "bleu"]);
+    assert_eq!(missing.status.code(), Some(2));
+
+    let empty = home.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    let o = ragnosis(home.path(), &["eval", empty.to_str().unwrap(), "--metrics", "bleu"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("empty"), "{}", stderr(&o));
+
+    let no_run = ragnosis(home.path(), &["show", "99"]);
+    assert_eq!(no_run.status.code(), Some(2));
+
+    let runs = ragnosis(home.path(), &["runs", "--json"]);
+    assert_eq!(stdout(&runs).trim(), "[]", "no run was created by any failed command");
+}
+
+#[test]
+fn list_metrics_json_names_needs_and_judge() {
+    let home = tempfile::tempdir().unwrap();
+    let o = ragnosis(home.path(), &["list-metrics", "--json"]);
+    assert!(o.status.success());
+    let list: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let bleu = list.as_array().unwrap().iter().find(|m| m["id"] == "reference.bleu").expect("bleu listed");
+    assert_eq!(bleu["family"], "reference");
+    assert_eq!(bleu["judge"], false);
+    assert_eq!(bleu["needs"], serde_json::json!(["answer", "ground_truth"]));
+}
+
+#[test]
+fn sample_and_limit_choose_the_evaluated_items() {
+    let home = tempfile::tempdir().unwrap();
+    let file = example("ragnosis-example.jsonl");
+    let o = ragnosis(home.path(), &["eval", file.to_str().unwrap(), "--metrics", "bleu", "--limit", "20", "--sample", "5", "--seed", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let show = ragnosis(home.path(), &["show", "1", "--json"]);
+    let view: Value = serde_json::from_str(&stdout(&show)).unwrap();
+    assert_eq!(view["run"]["item_count"], 5);
+    assert_eq!(view["summary"]["metrics"]["reference.bleu"]["n"], 5);
+}

@@ -1,0 +1,143 @@
+//! Import and judge-free metric throughput on generated data. Prints figures; asserts
+//! nothing. `cargo bench -p ragnosis-core --bench throughput [-- ITEMS]`
+//!
+//! Items: a question, an answer citing one source, 5 contexts of ~400 characters, a
+//! ground truth, a citation label and ranked ids — the shape of a real RAG log.
+
+use std::io::Write;
+use std::time::Instant;
+
+use ragnosis_core::dataset::ImportLimits;
+use ragnosis_core::metrics::{self, MetricConfig, Scope};
+use ragnosis_core::progress::{CancelToken, NoProgress};
+use ragnosis_core::run::{self, RunRequest};
+use ragnosis_core::store::{self, Store};
+
+const WORDS: &[&str] = &[
+    "battery", "warranty", "frame", "motor", "charger", "service", "centre", "firmware", "update", "range",
+    "cycle", "torque", "brake", "pedal", "display", "shipping", "return", "policy", "months", "kilometres",
+    "replacement", "customer", "order", "invoice", "model", "sensor", "cable", "speed", "assist", "mode",
+];
+
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) as usize
+    }
+    fn sentence(&mut self, chars: usize) -> String {
+        let mut s = String::with_capacity(chars + 16);
+        while s.len() < chars {
+            if !s.is_empty() {
+                s.push(' ');
+            }
+            s.push_str(WORDS[self.next() % WORDS.len()]);
+            if self.next() % 9 == 0 {
+                s.push('.');
+            }
+        }
+        s
+    }
+}
+
+fn peak_rss_mb() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(f64::NAN)
+}
+
+fn main() {
+    let n: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(100_000);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("synthetic.jsonl");
+    let mut rng = Lcg(42);
+    {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
+        for i in 0..n {
+            let ids: Vec<String> = (0..5).map(|k| format!("D{}", (i * 7 + k * 13) % 5000)).collect();
+            let contexts: Vec<serde_json::Value> =
+                ids.iter().map(|id| serde_json::json!({"doc_id": id, "text": rng.sentence(400)})).collect();
+            let gold = &ids[rng.next() % 5];
+            let line = serde_json::json!({
+                "id": format!("q{i}"),
+                "question": format!("What does the {} say about the {}?", WORDS[i % 30], WORDS[(i / 30) % 30]),
+                "answer": format!("{} [ID: {}]", rng.sentence(160), ids[rng.next() % 5]),
+                "contexts": contexts,
+                "ground_truth": rng.sentence(120),
+                "gold_id": gold,
+                "retrieved_ids": ids,
+                "gold_context_ids": [gold],
+            });
+            serde_json::to_writer(&mut out, &line).unwrap();
+            out.write_all(b"\n").unwrap();
+        }
+    }
+    let bytes = std::fs::metadata(&file).unwrap().len();
+    println!("generated {n} items, {:.1} MB", bytes as f64 / 1e6);
+
+    // Import only (parse + map + validate), no storage.
+    let t = Instant::now();
+    let mut accepted = 0u64;
+    ragnosis_core::dataset::read_items(&file, &ImportLimits::default(), |_| {
+        accepted += 1;
+        Ok(())
+    })
+    .unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    println!("read+validate: {accepted} items in {secs:.2} s = {:.0} items/s", accepted as f64 / secs);
+
+    // Import into SQLite.
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let t = Instant::now();
+    let imported =
+        ragnosis_core::import::import_file(&mut store, &file, None, &ImportLimits::default(), &NoProgress).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "import into SQLite: {} items in {secs:.2} s = {:.0} items/s; peak RSS so far {:.0} MB",
+        imported.report.items_accepted,
+        imported.report.items_accepted as f64 / secs,
+        peak_rss_mb()
+    );
+
+    // Judge-free metrics, computation only.
+    let specs: Vec<_> = metrics::catalogue().iter().filter(|m| m.scope == Scope::Item).collect();
+    let items = store::items::page(store.conn(), imported.dataset.id, 0, 20_000).unwrap();
+    let config = MetricConfig::default();
+    let t = Instant::now();
+    let mut cells = 0u64;
+    for stored in &items {
+        for spec in &specs {
+            std::hint::black_box(metrics::compute(spec, &stored.item, &config));
+            cells += 1;
+        }
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "metrics (compute only, {} items x {} metrics): {cells} item-metrics in {secs:.2} s = {:.0} item-metrics/s",
+        items.len(),
+        specs.len(),
+        cells as f64 / secs
+    );
+    drop(items);
+
+    // A whole run: compute + persist every result + statistics.
+    let request = RunRequest {
+        dataset_id: imported.dataset.id,
+        metrics: vec!["ragvue".into(), "citation".into(), "reference".into()],
+        ..Default::default()
+    };
+    let t = Instant::now();
+    let outcome = run::evaluate(&mut store, &request, &NoProgress, &CancelToken::new()).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "full run (compute + store + statistics): {} results in {secs:.2} s = {:.0} item-metrics/s",
+        outcome.written,
+        outcome.written as f64 / secs
+    );
+    println!("peak RSS: {:.0} MB", peak_rss_mb());
+}

@@ -1,0 +1,252 @@
+//! `LlmJudge`: a `Judge` backed by a model service, built from a judge profile and its
+//! key. One call goes: cache lookup → limiter → provider call (retries, timeout, cancel)
+//! → parse and validate → on failure one repair call that shows the judge its reply and
+//! the error → cache the validated verdict → `Judgement` with usage, cost and latency.
+//!
+//! Owns that flow and nothing below it. The key lives inside the provider; this type's
+//! `Debug` shows the identity only.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::accounting::{self, Price};
+use super::cache::JudgeCache;
+use super::limiter::Limiter;
+use super::offline::OfflineJudge;
+use super::parse::parse_verdict;
+use super::prompt::{self, schema, Message};
+use super::provider::anthropic::AnthropicProvider;
+use super::provider::openai::{OpenAiProvider, StructuredOutput};
+use super::provider::{azure, ChatRequest, ChatResponse, Provider};
+use super::retry::{self, RetryPolicy};
+use super::task::Task;
+use super::{CallContext, Judge, JudgeError, JudgeIdentity, Judgement, ProviderKind, Usage};
+use crate::progress::Progress;
+use crate::secrets::ApiKey;
+use crate::store::judge_profiles::JudgeProfile;
+
+/// Knobs that are not part of a stored profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgeOptions {
+    /// Attempts per call, the first included (default 5).
+    pub max_attempts: u32,
+    /// Base of the exponential backoff (default 0.5 s).
+    pub backoff_base: Duration,
+    pub structured_output: StructuredOutput,
+    /// Reply length limit, sent where the API requires one (Anthropic).
+    pub max_output_tokens: u32,
+}
+
+impl Default for JudgeOptions {
+    fn default() -> Self {
+        JudgeOptions {
+            max_attempts: 5,
+            backoff_base: Duration::from_millis(500),
+            structured_output: StructuredOutput::Auto,
+            max_output_tokens: 4096,
+        }
+    }
+}
+
+/// The judge for a profile: the offline judge for kind `offline`, else an `LlmJudge`.
+pub fn build_judge(
+    profile: &JudgeProfile,
+    key: Option<ApiKey>,
+    cache: Option<Arc<JudgeCache>>,
+) -> Result<Arc<dyn Judge>, JudgeError> {
+    match kind_of(profile)? {
+        ProviderKind::Offline => Ok(Arc::new(OfflineJudge::default())),
+        _ => Ok(Arc::new(LlmJudge::new(profile, key, cache)?)),
+    }
+}
+
+/// The identity a profile's verdicts are stored under.
+pub fn identity_of(profile: &JudgeProfile) -> Result<JudgeIdentity, JudgeError> {
+    let kind = kind_of(profile)?;
+    if kind == ProviderKind::Offline {
+        return Ok(JudgeIdentity::offline());
+    }
+    Ok(JudgeIdentity {
+        name: profile.name.clone(),
+        kind,
+        base_url: profile.base_url.trim().to_string(),
+        model: profile.model.trim().to_string(),
+        temperature: profile.temperature,
+    })
+}
+
+fn kind_of(profile: &JudgeProfile) -> Result<ProviderKind, JudgeError> {
+    ProviderKind::parse(&profile.kind)
+        .ok_or_else(|| JudgeError::Config(format!("unknown judge kind {:?} in profile {}", profile.kind, profile.name)))
+}
+
+pub struct LlmJudge {
+    identity: JudgeIdentity,
+    provider: Box<dyn Provider>,
+    limiter: Limiter,
+    cache: Option<Arc<JudgeCache>>,
+    policy: RetryPolicy,
+    price: Option<Price>,
+    max_output_tokens: u32,
+}
+
+/// One finished call and what it took.
+pub struct Outcome {
+    pub judgement: Judgement,
+    /// The first reply failed to parse and the repair call fixed it.
+    pub repaired: bool,
+    /// The model the server says answered.
+    pub served_by: Option<String>,
+}
+
+impl std::fmt::Debug for LlmJudge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmJudge").field("identity", &self.identity).field("policy", &self.policy).finish_non_exhaustive()
+    }
+}
+
+impl LlmJudge {
+    pub fn new(profile: &JudgeProfile, key: Option<ApiKey>, cache: Option<Arc<JudgeCache>>) -> Result<LlmJudge, JudgeError> {
+        Self::with_options(profile, key, cache, JudgeOptions::default())
+    }
+
+    pub fn with_options(
+        profile: &JudgeProfile,
+        key: Option<ApiKey>,
+        cache: Option<Arc<JudgeCache>>,
+        options: JudgeOptions,
+    ) -> Result<LlmJudge, JudgeError> {
+        let identity = identity_of(profile)?;
+        if identity.model.is_empty() {
+            return Err(JudgeError::Config(format!("profile {} names no model", profile.name)));
+        }
+        let timeout = Duration::from_secs(u64::from(profile.timeout_secs.max(1)));
+        let choice = options.structured_output;
+        let provider: Box<dyn Provider> = match identity.kind {
+            ProviderKind::OpenAi => Box::new(OpenAiProvider::new(&profile.base_url, key, choice, timeout)?),
+            ProviderKind::AzureOpenAi => {
+                Box::new(azure::provider(&profile.base_url, profile.api_version.as_deref(), key, choice, timeout)?)
+            }
+            ProviderKind::Anthropic => Box::new(AnthropicProvider::new(&profile.base_url, key, timeout)?),
+            ProviderKind::Offline => {
+                return Err(JudgeError::Config("the offline judge is not an LLM judge; use build_judge".into()))
+            }
+        };
+        Ok(LlmJudge {
+            identity,
+            provider,
+            limiter: Limiter::new(profile.concurrency, profile.rpm, profile.tpm),
+            cache,
+            policy: RetryPolicy {
+                max_attempts: options.max_attempts.max(1),
+                base: options.backoff_base,
+                timeout,
+                ..RetryPolicy::default()
+            },
+            price: accounting::price_for(profile),
+            max_output_tokens: options.max_output_tokens,
+        })
+    }
+
+    /// Model names the service offers (no retries beyond the policy's).
+    pub async fn list_models(&self, ctx: &CallContext) -> Result<Vec<String>, JudgeError> {
+        let timeout = self.policy.timeout;
+        retry::run(&self.policy, &self.identity.name, ctx, || retry::with_timeout(timeout, self.provider.list_models()))
+            .await
+    }
+
+    /// Judges a task and reports whether a repair was needed.
+    pub async fn judge_with_outcome(&self, task: &Task, ctx: &CallContext) -> Result<Outcome, JudgeError> {
+        if ctx.cancel.is_cancelled() {
+            return Err(JudgeError::Cancelled);
+        }
+        let started = Instant::now();
+        let kind = task.kind();
+        let version = prompt::prompt_version(kind);
+        let messages = prompt::render(task);
+        let key = JudgeCache::key(&self.identity, version, &messages);
+        if let (Some(cache), true) = (&self.cache, ctx.use_cache) {
+            // A cache that cannot be read is treated as empty: the call still succeeds.
+            if let Ok(Some(hit)) = cache.get(&key, kind) {
+                let judgement = Judgement {
+                    verdict: hit.verdict,
+                    usage: hit.usage,
+                    cost_usd: 0.0,
+                    cached: true,
+                    latency_ms: started.elapsed().as_millis() as u64,
+                    prompt_version: version.to_string(),
+                };
+                return Ok(Outcome { judgement, repaired: false, served_by: None });
+            }
+        }
+
+        let first = self.call(&messages, task, ctx).await?;
+        let mut usage = usage_of(&first, &messages);
+        let (verdict, repaired, served_by) = match parse_verdict(task, &first.text) {
+            Ok(verdict) => (verdict, false, first.model),
+            Err(error) => {
+                let repair = prompt::render_repair(&messages, &first.text, &error);
+                let second = self.call(&repair, task, ctx).await?;
+                usage = accounting::add_usage(usage, usage_of(&second, &repair));
+                match parse_verdict(task, &second.text) {
+                    Ok(verdict) => (verdict, true, second.model),
+                    Err(second_error) => {
+                        return Err(JudgeError::Unparseable {
+                            message: format!("{error}; after the repair request: {second_error}"),
+                            raw: format!("{}\n--- reply to the repair request ---\n{}", first.text, second.text),
+                        })
+                    }
+                }
+            }
+        };
+
+        if let Some(cache) = &self.cache {
+            if let Err(e) = cache.put(&key, &self.identity, version, &messages, &verdict, &usage) {
+                ctx.progress.report(Progress::Notice { message: format!("could not store a verdict in the judge cache: {e}") });
+            }
+        }
+        let judgement = Judgement {
+            verdict,
+            usage,
+            cost_usd: self.price.map_or(0.0, |p| p.cost(&usage)),
+            cached: false,
+            latency_ms: started.elapsed().as_millis() as u64,
+            prompt_version: version.to_string(),
+        };
+        Ok(Outcome { judgement, repaired, served_by })
+    }
+
+    /// One request with limits, retries, timeout and cancellation.
+    async fn call(&self, messages: &[Message], task: &Task, ctx: &CallContext) -> Result<ChatResponse, JudgeError> {
+        let kind = task.kind();
+        let request = ChatRequest {
+            model: self.identity.model.clone(),
+            messages: messages.to_vec(),
+            temperature: self.identity.temperature,
+            max_output_tokens: self.max_output_tokens,
+            schema: Some((schema::schema_name(kind), schema::reply_schema(kind))),
+        };
+        let tokens = accounting::estimate_message_tokens(messages) + u64::from(self.max_output_tokens.min(1024));
+        let who = self.identity.name.as_str();
+        retry::run(&self.policy, who, ctx, || async {
+            let _permit = self.limiter.acquire(tokens, ctx, who).await?;
+            retry::with_timeout(self.policy.timeout, self.provider.chat(&request)).await
+        })
+        .await
+    }
+}
+
+fn usage_of(response: &ChatResponse, messages: &[Message]) -> Usage {
+    response.usage.unwrap_or_else(|| accounting::estimate_usage(messages, &response.text))
+}
+
+#[async_trait::async_trait]
+impl Judge for LlmJudge {
+    fn identity(&self) -> &JudgeIdentity {
+        &self.identity
+    }
+
+    async fn judge(&self, task: &Task, ctx: &CallContext) -> Result<Judgement, JudgeError> {
+        self.judge_with_outcome(task, ctx).await.map(|o| o.judgement)
+    }
+}

@@ -1,0 +1,2 @@
+//! placeholder
+pub fn extract(_q: &str) -> Vec<String> { todo!() }

@@ -1,0 +1,213 @@
+//! Claim splitting: an answer (or ground truth) becomes the atomic statements the other
+//! modules check. Sentences first; then coordinated clauses are split, conservatively:
+//! only at a semicolon, or at a comma + conjunction that starts a new clause with its
+//! own subject, so "Helium and Neon" and "the publisher and editorial director" stay
+//! whole. Questions, greetings, agreement ("Yes.", "I agree.") and abstentions
+//! ("I don't know.") assert nothing and are dropped.
+//!
+//! Owns: what counts as a claim and whether an answer abstains. Must not: look at
+//! evidence.
+
+use super::lexicon::{self, Token};
+use crate::text;
+
+/// Conjunctions after which a new clause may start.
+const CLAUSE_CONJUNCTIONS: &[&str] = &["and", "but", "while", "whereas", "although", "though", "so", "yet"];
+
+/// Words that open a clause with its own subject.
+fn is_subject_start(t: &Token) -> bool {
+    matches!(
+        t.lower.as_str(),
+        "he" | "she" | "it" | "they" | "we" | "i" | "you" | "this" | "these" | "those" | "there" | "that" | "the" | "a"
+            | "an" | "his" | "her" | "its" | "their" | "our" | "my"
+    ) || (t.capitalised && !t.initial)
+        || t.lower.chars().next().is_some_and(|c| c.is_ascii_digit())
+}
+
+/// Interjections that may open a sentence without being part of the claim.
+fn is_leading_interjection(lower: &str) -> bool {
+    matches!(
+        lower,
+        "yes" | "yeah" | "yep" | "yea" | "no" | "nope" | "well" | "oh" | "ok" | "okay" | "so" | "lol" | "haha" | "hmm"
+            | "sure" | "right" | "true" | "indeed" | "actually" | "and" | "but" | "also" | "wow" | "agreed"
+    )
+}
+
+/// Removes opening interjections ("Yes, ", "Well, ", "Oh! ") so the claim reads as the
+/// statement it is. A "No" is removed only when punctuation follows it: "No rivers
+/// flow" keeps its determiner.
+pub fn strip_interjections(sentence: &str) -> &str {
+    let mut rest = sentence.trim();
+    loop {
+        let word_end = rest.find(|c: char| !c.is_alphanumeric() && c != '\'').unwrap_or(rest.len());
+        let word = rest[..word_end].to_lowercase();
+        let after = &rest[word_end..];
+        let punctuated = after.starts_with([',', '!', '.', ';', ':']);
+        let always = matches!(word.as_str(), "yes" | "yeah" | "yep" | "yea" | "oh" | "lol" | "haha" | "wow");
+        if word_end == 0 || !is_leading_interjection(&word) || !(punctuated || always) || after.trim().is_empty() {
+            return rest;
+        }
+        rest = after.trim_start_matches([',', '!', '.', ';', ':', ' ']).trim_start();
+    }
+}
+
+/// True when the sentence is a refusal or an "I cannot tell" answer.
+pub fn is_abstention_sentence(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase().replace('\u{2019}', "'");
+    lexicon::ABSTENTION_PHRASES.iter().any(|p| lexicon::contains_phrase(&lower, p))
+}
+
+/// True when the sentence asserts nothing checkable: a question, or no content word,
+/// number or name at all ("Yes.", "I agree!", "Hello").
+fn asserts_nothing(sentence: &str) -> bool {
+    if sentence.trim_end().ends_with('?') {
+        return true;
+    }
+    !lexicon::tokens(sentence).iter().any(|t| t.content || t.lower.chars().any(|c| c.is_ascii_digit()))
+}
+
+/// A bare "yes" or "no" answer, as its polarity (`Some(true)` for yes).
+pub fn yes_no(text: &str) -> Option<bool> {
+    let tokens = lexicon::tokens(text);
+    let first = tokens.first()?;
+    let rest_has_content = tokens[1..].iter().any(|t| t.content);
+    match first.lower.as_str() {
+        "yes" | "yeah" | "yep" | "correct" | "true" if !rest_has_content => Some(true),
+        "no" | "nope" | "false" | "incorrect" if !rest_has_content => Some(false),
+        _ => None,
+    }
+}
+
+/// A short answer without a verb ("Au", "Helium and Neon", "Edinburgh"): it only means
+/// something read together with its question.
+pub fn is_fragment(text: &str) -> bool {
+    let sentences = text::sentences(text);
+    if sentences.len() != 1 {
+        return false;
+    }
+    let tokens = lexicon::tokens(sentences[0]);
+    let verb_like = tokens.iter().any(|t| {
+        matches!(
+            t.lower.as_str(),
+            "is" | "are" | "was" | "were" | "be" | "been" | "has" | "have" | "had" | "does" | "do" | "did" | "can"
+                | "could" | "will" | "would" | "should" | "may" | "might" | "must" | "it's" | "there's"
+        ) || (t.lower.len() > 4 && t.lower.ends_with("ed"))
+    });
+    !tokens.is_empty() && tokens.len() <= 6 && !verb_like
+}
+
+/// Splits a sentence at clause boundaries: every semicolon, and a comma followed by a
+/// conjunction and a new subject, when both halves keep at least three words.
+fn split_clauses(sentence: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    for piece in sentence.split(';') {
+        let mut rest = piece.trim();
+        'scan: loop {
+            let mut search_from = 0;
+            while let Some(pos) = rest[search_from..].find(", ") {
+                let comma = search_from + pos;
+                let after = &rest[comma + 2..];
+                let tokens = lexicon::tokens(after);
+                let left_words = lexicon::tokens(&rest[..comma]).len();
+                let splits = tokens.len() >= 4
+                    && left_words >= 3
+                    && CLAUSE_CONJUNCTIONS.contains(&tokens[0].lower.as_str())
+                    && is_subject_start(&tokens[1]);
+                if splits {
+                    parts.push(rest[..comma].trim().to_string());
+                    let conj_len = tokens[0].surface.len();
+                    rest = after[conj_len..].trim_start();
+                    continue 'scan;
+                }
+                search_from = comma + 2;
+            }
+            break;
+        }
+        parts.push(rest.to_string());
+    }
+    parts
+        .into_iter()
+        .map(|p| p.trim().trim_end_matches([',', ';']).trim().to_string())
+        .filter(|p| p.chars().any(char::is_alphanumeric))
+        .collect()
+}
+
+/// The atomic claims of `text`, in order. A bare "Yes"/"No" or a verbless short answer
+/// is kept as one claim: it is the whole answer and means something with its question.
+pub fn split(text: &str) -> Vec<String> {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Vec::new();
+    }
+    let mut claims = Vec::new();
+    for sentence in text::sentences(trimmed) {
+        if is_abstention_sentence(sentence) {
+            continue;
+        }
+        let body = strip_interjections(sentence);
+        for clause in split_clauses(body) {
+            if !asserts_nothing(&clause) {
+                claims.push(clause);
+            }
+        }
+    }
+    let abstains = text::sentences(trimmed).iter().any(|s| is_abstention_sentence(s));
+    if claims.is_empty() && !abstains && (yes_no(trimmed).is_some() || is_fragment(trimmed)) && !trimmed.ends_with('?') {
+        claims.push(trimmed.trim_end_matches(['.', '!']).to_string());
+    }
+    claims
+}
+
+/// Whether the answer declines to answer: it is empty, its first sentence is a refusal,
+/// or nothing but refusals is left once they are set aside.
+pub fn abstains(answer: &str) -> bool {
+    let sentences = text::sentences(answer);
+    let Some(first) = sentences.first() else {
+        return true;
+    };
+    is_abstention_sentence(first) || (sentences.iter().any(|s| is_abstention_sentence(s)) && split(answer).is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences_and_new_clauses_become_separate_claims() {
+        let claims = split("Paris is the capital of France. It has 2 million people, and it hosts the Louvre.");
+        assert_eq!(claims, ["Paris is the capital of France.", "It has 2 million people", "it hosts the Louvre."]);
+    }
+
+    #[test]
+    fn coordinated_names_and_noun_phrases_stay_whole() {
+        assert_eq!(split("Helium and Neon"), ["Helium and Neon"]);
+        let c = split("Arnold is the publisher and editorial director of Media Play News.");
+        assert_eq!(c.len(), 1, "no comma + new subject, so no split: {c:?}");
+    }
+
+    #[test]
+    fn questions_greetings_agreement_and_abstentions_are_not_claims() {
+        assert!(split("Hello! Did you see it? I agree.").is_empty());
+        assert!(split("I don't know.").is_empty());
+        assert_eq!(split("Yes, there are several liquid rivers."), ["there are several liquid rivers."]);
+        assert!(split("").is_empty() && split("   ").is_empty());
+    }
+
+    #[test]
+    fn a_bare_answer_is_one_claim() {
+        assert_eq!(split("Au"), ["Au"]);
+        assert_eq!(split("Yes"), ["Yes"]);
+        assert_eq!(yes_no("No."), Some(false));
+        assert_eq!(yes_no("Yes, rivers flow."), None, "more than a bare yes");
+        assert!(is_fragment("Helium and Neon") && !is_fragment("The Eiffel Tower is tall."));
+    }
+
+    #[test]
+    fn abstention_is_detected() {
+        assert!(abstains("I don't know."));
+        assert!(abstains("The answer cannot be determined from the provided documents."));
+        assert!(abstains("There is not enough information to answer."));
+        assert!(!abstains("Copper is the better conductor."));
+        assert!(abstains(""), "an empty answer asserts nothing");
+    }
+}

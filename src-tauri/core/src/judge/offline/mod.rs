@@ -1,0 +1,121 @@
+//! The offline judge: a deterministic judge in Rust, the default when no provider is
+//! configured, so Ragnosis does its main job on a fresh machine with no key. It answers
+//! every `Task` of the judge protocol with lexical evidence: sentence-level claim
+//! splitting, content-word overlap, exact agreement of anchors (named entities, numbers,
+//! dates), question aspects from content phrases, readability and structure.
+//!
+//! Its scores are marked `judge: offline` wherever they appear: they are a fast,
+//! transparent approximation, not a model's understanding.
+
+mod anchors;
+mod aspects;
+pub mod calibration;
+mod claims;
+mod evidence;
+mod grounding;
+mod lexicon;
+mod reasoning;
+mod relevance;
+mod review;
+mod support;
+#[cfg(test)]
+mod tests;
+
+use std::time::Instant;
+
+use super::task::{Task, Verdict};
+use super::{CallContext, Judge, JudgeError, JudgeIdentity, Judgement, Usage};
+use crate::item::Label;
+use evidence::Evidence;
+pub use support::SupportParams;
+use support::{Claim, assess};
+
+/// The offline judge's "model" name, part of every result's judge configuration.
+pub const MODEL: &str = "ragnosis-offline-1";
+/// Bumped whenever the offline judge's behaviour changes, so stale verdicts are not reused.
+pub const PROMPT_VERSION: &str = "offline-1";
+
+pub struct OfflineJudge {
+    identity: JudgeIdentity,
+    params: SupportParams,
+}
+
+impl Default for OfflineJudge {
+    fn default() -> Self {
+        OfflineJudge { identity: JudgeIdentity::offline(), params: SupportParams::default() }
+    }
+}
+
+impl OfflineJudge {
+    /// A judge with other support thresholds than the tuned defaults; for calibration
+    /// experiments only (verdicts of such a judge are not what `PROMPT_VERSION` names).
+    pub fn with_params(params: SupportParams) -> OfflineJudge {
+        OfflineJudge { identity: JudgeIdentity::offline(), params }
+    }
+
+    pub fn params(&self) -> &SupportParams {
+        &self.params
+    }
+
+    /// Answers a task. Pure and deterministic.
+    pub fn verdict(&self, task: &Task) -> Verdict {
+        match task {
+            Task::Aspects { question } => Verdict::Aspects { aspects: aspects::extract(question) },
+            Task::ChunkRelevance { question, chunks } => {
+                Verdict::ChunkRelevance { chunks: relevance::score_chunks(question, chunks) }
+            }
+            Task::Coverage { question, aspects, chunks } => {
+                Verdict::Coverage { aspects: relevance::coverage(question, aspects, chunks, &self.params) }
+            }
+            Task::AnswerReview { question, answer, aspects } => {
+                Verdict::AnswerReview(review::review(question, answer, aspects))
+            }
+            Task::Grounding { question, answer, chunks } => {
+                Verdict::Grounding(grounding::ground(question, answer, chunks, &self.params))
+            }
+            Task::Reasoning { question, answer, chunks } => {
+                Verdict::Reasoning(reasoning::reason(question, answer, chunks, &self.params))
+            }
+            Task::Claims { text, .. } => Verdict::Claims { claims: claims::split(text) },
+            Task::ClaimLabels { claims, passages } => {
+                Verdict::ClaimLabels { labels: claim_labels(claims, passages, &self.params) }
+            }
+        }
+    }
+}
+
+/// `labels[claim][passage]`: each claim checked against each passage alone, with word
+/// rarity measured over all the passages.
+fn claim_labels(claims: &[String], passages: &[String], params: &SupportParams) -> Vec<Vec<Label>> {
+    let evidence = Evidence::new(passages);
+    claims
+        .iter()
+        .map(|text| {
+            let claim = Claim::new(text, &evidence);
+            (0..passages.len()).map(|p| assess(&claim, &evidence, &[p], params).label).collect()
+        })
+        .collect()
+}
+
+#[async_trait::async_trait]
+impl Judge for OfflineJudge {
+    fn identity(&self) -> &JudgeIdentity {
+        &self.identity
+    }
+
+    async fn judge(&self, task: &Task, ctx: &CallContext) -> Result<Judgement, JudgeError> {
+        if ctx.cancel.is_cancelled() {
+            return Err(JudgeError::Cancelled);
+        }
+        let started = Instant::now();
+        let verdict = self.verdict(task);
+        Ok(Judgement {
+            verdict,
+            usage: Usage::default(),
+            cost_usd: 0.0,
+            cached: false,
+            latency_ms: started.elapsed().as_millis() as u64,
+            prompt_version: PROMPT_VERSION.into(),
+        })
+    }
+}

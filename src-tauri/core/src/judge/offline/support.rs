@@ -1,0 +1,299 @@
+//! Whether evidence backs a claim. Two tests must both pass: the claim's content words
+//! (stemmed, weighted by rarity within the item) are covered by the evidence, and every
+//! high-risk anchor (name, number, year, month) is found there exactly. On top:
+//! RAGVUE's safety net (a claim found verbatim is supported), and two contradiction
+//! checks against the best-matching evidence sentence: a negation flip ("no liquid
+//! water" vs "liquid rivers") and an anchor substitution (1969 for 1968, London for
+//! Paris).
+//!
+//! Owns: the `Claim` under test, the `Assessment` of it and the tuned `SupportParams`.
+//! Must not: split claims or build verdicts; those are `claims` and `grounding`.
+
+use std::collections::HashSet;
+
+use super::anchors::{self, Anchor, AnchorKind};
+use super::evidence::{Evidence, Sentence};
+use crate::item::Label;
+use crate::text;
+
+/// Thresholds of the support decision, tuned on WiCE-dev and BEGIN-dev (see
+/// `calibration` and `examples/offline_judge_eval.rs`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SupportParams {
+    /// Weighted share of the claim's content words the evidence must contain.
+    pub entail_coverage: f64,
+    /// Below this share a claim that is not supported is fully hallucinated; at or
+    /// above it, partially.
+    pub partial_coverage: f64,
+    /// Share of the claim the best evidence sentence must cover before a differing
+    /// anchor there counts as a substitution (so unrelated sentences are not compared).
+    pub related_coverage: f64,
+    /// Weight of the best single sentence against the whole passage in the coverage
+    /// that decides (0 = passage only, 1 = best sentence only).
+    pub sentence_weight: f64,
+    /// Share of the claim the judged passage itself must cover, when the other passages
+    /// of the item supply the rest.
+    pub passage_coverage: f64,
+}
+
+impl Default for SupportParams {
+    fn default() -> Self {
+        SupportParams { entail_coverage: 0.75, partial_coverage: 0.4, related_coverage: 0.5, sentence_weight: 0.5, passage_coverage: 0.3 }
+    }
+}
+
+/// A claim prepared for checking.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    pub text: String,
+    /// The sentence whose words are checked (the question, for a bare yes/no answer).
+    sentence: Sentence,
+    anchors: Vec<Anchor>,
+    /// Content words to find: (normalised, as written).
+    terms: Vec<(String, String)>,
+    /// Question words a bare answer must be found near ("Au" near "symbol", "gold").
+    context: Vec<String>,
+    /// Question anchors a bare answer must be found near, when the question has any.
+    context_anchors: Vec<Anchor>,
+    /// For a bare "No": the claim denies the question's statement.
+    denies: bool,
+    squad: String,
+}
+
+impl Claim {
+    /// A self-contained claim.
+    pub fn new(text: &str, evidence: &Evidence) -> Claim {
+        let sentence = Sentence::new(text);
+        let anchors = anchors::extract(&sentence, evidence);
+        let mut seen = HashSet::new();
+        let terms = sentence
+            .tokens
+            .iter()
+            .filter(|t| t.content && seen.insert(t.norm.clone()))
+            .map(|t| (t.norm.clone(), t.surface.clone()))
+            .collect();
+        let squad = text::normalize_squad(text);
+        Claim { text: text.to_string(), sentence, anchors, terms, context: Vec::new(), context_anchors: Vec::new(), denies: false, squad }
+    }
+
+    /// A verbless short answer ("Au"), checked together with its question's words.
+    pub fn fragment(text: &str, question: &str, evidence: &Evidence) -> Claim {
+        let mut claim = Claim::new(text, evidence);
+        let q = Sentence::new(question);
+        claim.context = q.content_norms().into_iter().map(str::to_string).collect();
+        claim.context_anchors = anchors::extract(&q, evidence);
+        claim
+    }
+
+    /// A bare "Yes" (`affirms`) or "No": the claim is the question's statement, or its
+    /// denial.
+    pub fn yes_no(text: &str, question: &str, affirms: bool, evidence: &Evidence) -> Claim {
+        let mut claim = Claim::new(question.trim_end_matches('?'), evidence);
+        claim.text = text.to_string();
+        claim.denies = !affirms;
+        claim.squad = String::new();
+        claim
+    }
+
+    /// Nothing in it can be checked (no content word, name or number).
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty() && self.anchors.is_empty()
+    }
+
+    fn asserts_negation(&self) -> bool {
+        self.denies || self.sentence.has_negator()
+    }
+}
+
+/// How a claim and the evidence disagree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Conflict {
+    /// negation_flip, magnitude_shift, temporal_misattribution or entity_substitution.
+    pub kind: &'static str,
+    /// What the claim says.
+    pub claim_part: String,
+    /// What the evidence says instead.
+    pub evidence_part: String,
+}
+
+/// The outcome of checking one claim against a set of passages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assessment {
+    pub label: Label,
+    /// The coverage that decided, in [0, 1].
+    pub coverage: f64,
+    /// The passage holding the best-matching sentence.
+    pub passage: Option<usize>,
+    /// The best-matching evidence sentence.
+    pub sentence: Option<String>,
+    /// Claim anchors no passage in scope confirms, as written.
+    pub missing_anchors: Vec<String>,
+    /// Claim content words no passage in scope contains, as written.
+    pub missing_words: Vec<String>,
+    pub conflict: Option<Conflict>,
+    pub verbatim: bool,
+}
+
+impl Assessment {
+    fn nothing(label: Label) -> Assessment {
+        Assessment {
+            label,
+            coverage: 0.0,
+            passage: None,
+            sentence: None,
+            missing_anchors: Vec::new(),
+            missing_words: Vec::new(),
+            conflict: None,
+            verbatim: false,
+        }
+    }
+}
+
+/// Checks `claim` against the passages of `evidence` listed in `scope` (all of them for
+/// grounding, one for a claim × passage label).
+pub fn assess(claim: &Claim, evidence: &Evidence, scope: &[usize], params: &SupportParams) -> Assessment {
+    let scope: Vec<usize> = scope.iter().copied().filter(|&i| i < evidence.len()).collect();
+    if claim.is_empty() || scope.is_empty() {
+        return Assessment::nothing(Label::Neutral);
+    }
+    let weights: Vec<f64> = claim.terms.iter().map(|(n, _)| evidence.idf(n)).collect();
+    let total: f64 = weights.iter().sum();
+    let share = |covered: &dyn Fn(&str) -> bool| -> f64 {
+        if total == 0.0 {
+            return 1.0;
+        }
+        claim.terms.iter().zip(&weights).filter(|((n, _), _)| covered(n)).map(|(_, w)| w).sum::<f64>() / total
+    };
+
+    // Coverage by the union of the passages in scope, and by the best single sentence.
+    let passage_cov = share(&|n| scope.iter().any(|&p| evidence.passages[p].norms.contains(n)));
+    let context_share = |s: &Sentence| {
+        if claim.context.is_empty() {
+            0.0
+        } else {
+            claim.context.iter().filter(|n| s.norms.contains(n.as_str())).count() as f64 / claim.context.len() as f64
+        }
+    };
+    let mut best: Option<(usize, &Sentence, f64)> = None;
+    let mut best_rank = f64::MIN;
+    for &p in &scope {
+        for s in &evidence.passages[p].sentences {
+            let cov = share(&|n| s.norms.contains(n));
+            let anchors_here = claim.anchors.iter().filter(|a| a.norms.iter().all(|n| s.norms.contains(n))).count() as f64;
+            let rank = cov + 0.3 * context_share(s) + 0.01 * anchors_here;
+            if rank > best_rank {
+                best_rank = rank;
+                best = Some((p, s, cov));
+            }
+        }
+    }
+    let sentence_cov = best.map_or(0.0, |b| b.2);
+    let local = params.sentence_weight * sentence_cov + (1.0 - params.sentence_weight) * passage_cov;
+    let item_cov = share(&|n| evidence.passages.iter().any(|p| p.norms.contains(n)));
+    let coverage = local;
+
+    let item_scope: Vec<usize> = if std::env::var("X_ITEMANCH").is_ok() { (0..evidence.len()).collect() } else { scope.clone() };
+    let missing: Vec<&Anchor> =
+        claim.anchors.iter().filter(|a| !item_scope.iter().any(|&p| a.confirmed_by(&evidence.passages[p]))).collect();
+    let missing_words: Vec<String> = claim
+        .terms
+        .iter()
+        .filter(|(n, _)| !scope.iter().any(|&p| evidence.passages[p].norms.contains(n)))
+        .map(|(_, s)| s.clone())
+        .collect();
+    let verbatim = claim.squad.split(' ').count() >= 2
+        && !claim.terms.is_empty()
+        && scope.iter().any(|&p| evidence.passages[p].contains_squad(&claim.squad));
+
+    let conflict = best.and_then(|(_, s, cov)| {
+        negation_flip(claim, s).or_else(|| {
+            (cov >= params.related_coverage)
+                .then(|| substitution(claim, &missing, s, evidence))
+                .flatten()
+        })
+    });
+    let context_ok = claim.context.is_empty()
+        || best.is_some_and(|(_, s, _)| {
+            context_share(s) > 0.0
+                && (claim.context_anchors.is_empty() || claim.context_anchors.iter().any(|a| a.norms.iter().all(|n| s.norms.contains(n))))
+        });
+
+    let conflict = if std::env::var("X_NOCONF").is_ok() { None } else { conflict };
+    let label = if verbatim && conflict.is_none() {
+        Label::Entailment
+    } else if conflict.is_some() {
+        Label::Contradiction
+    } else if item_cov >= params.entail_coverage && local >= params.passage_coverage && (missing.is_empty() || std::env::var("X_NOANCH").is_ok()) && context_ok {
+        Label::Entailment
+    } else {
+        Label::Neutral
+    };
+    Assessment {
+        label,
+        coverage: if verbatim { coverage.max(1.0) } else { coverage },
+        passage: best.map(|b| b.0),
+        sentence: best.map(|b| b.1.text.clone()),
+        missing_anchors: missing.iter().map(|a| a.text.clone()).collect(),
+        missing_words,
+        conflict,
+        verbatim,
+    }
+}
+
+/// A negator in the evidence sentence governing a word the claim asserts plainly, or
+/// the reverse.
+fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
+    let claim_norms: HashSet<&str> = claim.terms.iter().map(|(n, _)| n.as_str()).collect();
+    let evidence_negates: Vec<&str> = s.negated_norms().into_iter().filter(|n| claim_norms.contains(n)).collect();
+    if !claim.asserts_negation() && !evidence_negates.is_empty() {
+        return Some(Conflict {
+            kind: "negation_flip",
+            claim_part: claim.sentence.text.clone(),
+            evidence_part: negated_phrase(s),
+        });
+    }
+    let claim_negates: Vec<&str> = if claim.denies {
+        claim_norms.iter().copied().filter(|n| s.norms.contains(*n)).collect()
+    } else {
+        claim.sentence.negated_norms().into_iter().filter(|n| s.norms.contains(*n)).collect()
+    };
+    let overlap = claim_norms.iter().filter(|n| s.norms.contains(**n)).count();
+    if claim.asserts_negation() && !s.has_negator() && !claim_negates.is_empty() && overlap * 2 >= claim_norms.len().max(1) {
+        let claim_part = if claim.denies { format!("no to \"{}\"", claim.sentence.text) } else { negated_phrase(&claim.sentence) };
+        return Some(Conflict { kind: "negation_flip", claim_part, evidence_part: s.text.clone() });
+    }
+    None
+}
+
+/// The negator and the words it governs, as written ("no liquid water").
+fn negated_phrase(s: &Sentence) -> String {
+    let Some(i) = s.tokens.iter().position(|t| t.negator) else {
+        return s.text.clone();
+    };
+    let mut words = vec![s.tokens[i].surface.as_str()];
+    let mut content = 0;
+    for t in &s.tokens[i + 1..] {
+        words.push(t.surface.as_str());
+        content += usize::from(t.content);
+        if content == 2 || words.len() == 5 {
+            break;
+        }
+    }
+    words.join(" ")
+}
+
+/// An unconfirmed claim anchor for which the related sentence offers another of the same
+/// kind.
+fn substitution(claim: &Claim, missing: &[&Anchor], s: &Sentence, evidence: &Evidence) -> Option<Conflict> {
+    missing.iter().find_map(|a| {
+        anchors::substitute(a, &claim.anchors, s, evidence).map(|other| Conflict {
+            kind: match a.kind {
+                AnchorKind::Number => "magnitude_shift",
+                AnchorKind::Year | AnchorKind::Month => "temporal_misattribution",
+                AnchorKind::Entity => "entity_substitution",
+            },
+            claim_part: a.text.clone(),
+            evidence_part: other.text,
+        })
+    })
+}

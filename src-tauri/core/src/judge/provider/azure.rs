@@ -1,0 +1,76 @@
+//! Azure OpenAI: the OpenAI chat completions protocol at a per-deployment URL,
+//! `{base}/openai/deployments/{deployment}/chat/completions?api-version=...`, with the
+//! key in the `api-key` header. The profile's `model` is the deployment name and its
+//! `base_url` the resource endpoint (`https://NAME.openai.azure.com`). Owns only the
+//! URLs and the header name; the protocol itself is `openai`.
+
+use std::time::Duration;
+
+use super::openai::{Endpoint, OpenAiProvider, StructuredOutput};
+use crate::judge::JudgeError;
+use crate::secrets::ApiKey;
+
+/// The GA API version used when the profile names none (supports `json_schema`).
+pub const DEFAULT_API_VERSION: &str = "2024-10-21";
+/// The header that carries the key.
+pub const KEY_HEADER: &str = "api-key";
+/// The API version of the data-plane deployment listing.
+const LIST_API_VERSION: &str = "2022-12-01";
+
+pub fn provider(
+    base_url: &str,
+    api_version: Option<&str>,
+    key: Option<ApiKey>,
+    choice: StructuredOutput,
+    timeout: Duration,
+) -> Result<OpenAiProvider, JudgeError> {
+    let base = base_url.trim();
+    if base.is_empty() {
+        return Err(JudgeError::Config("an Azure profile needs the resource endpoint as its base URL".into()));
+    }
+    // Accept an endpoint pasted with the `/openai` suffix.
+    let base = base.trim_end_matches('/').trim_end_matches("/openai");
+    let api_version = api_version.map(str::trim).filter(|v| !v.is_empty()).unwrap_or(DEFAULT_API_VERSION).to_string();
+    OpenAiProvider::with_endpoint(base, key, choice, timeout, Endpoint::Azure { api_version })
+}
+
+pub fn chat_url(base: &str, deployment: &str, api_version: &str) -> String {
+    format!(
+        "{}/openai/deployments/{}/chat/completions?api-version={}",
+        base.trim_end_matches('/'),
+        encode_component(deployment),
+        encode_component(api_version)
+    )
+}
+
+pub fn deployments_url(base: &str) -> String {
+    format!("{}/openai/deployments?api-version={LIST_API_VERSION}", base.trim_end_matches('/'))
+}
+
+/// Percent-encodes everything but unreserved URL characters.
+fn encode_component(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chat_url_names_the_deployment_and_api_version() {
+        assert_eq!(
+            chat_url("https://r.openai.azure.com/", "gpt 4o", "2024-10-21"),
+            "https://r.openai.azure.com/openai/deployments/gpt%204o/chat/completions?api-version=2024-10-21"
+        );
+    }
+
+    #[test]
+    fn an_empty_endpoint_is_a_configuration_error() {
+        assert!(provider("", None, None, StructuredOutput::Auto, Duration::from_secs(1)).is_err());
+    }
+}

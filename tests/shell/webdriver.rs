@@ -1,0 +1,150 @@
+//! A minimal W3C WebDriver client (the handful of endpoints the e2e tests use) and the
+//! tauri-driver process that serves it. tauri-driver starts WebKitWebDriver, which
+//! starts the app binary built by this very `cargo test`.
+
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+pub struct Driver {
+    child: Child,
+    pub port: u16,
+}
+
+impl Driver {
+    /// Starts tauri-driver on free ports and waits until both it and the native
+    /// WebKitWebDriver accept connections (tauri-driver accepts before its child is up).
+    pub fn start(tauri_driver: &Path, envs: &[(&str, &Path)]) -> Driver {
+        let port = free_port();
+        let native_port = free_port();
+        let mut cmd = Command::new(tauri_driver);
+        cmd.args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit());
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        let child = cmd.spawn().expect("tauri-driver starts");
+        let driver = Driver { child, port };
+        wait_for_port(port, Duration::from_secs(30));
+        driver
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+fn wait_for_port(port: u16, limit: Duration) {
+    let start = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < limit, "nothing listens on port {port} after {limit:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+pub struct Session {
+    http: reqwest::blocking::Client,
+    base: String,
+}
+
+impl Session {
+    /// Opens the app window. Retries while WebKitWebDriver is still starting.
+    pub fn open(driver: &Driver, application: &Path) -> Session {
+        let http = reqwest::blocking::Client::builder().timeout(Duration::from_secs(60)).build().unwrap();
+        let url = format!("http://127.0.0.1:{}", driver.port);
+        let caps = json!({"capabilities": {"alwaysMatch": {"tauri:options": {"application": application}}}});
+        let start = Instant::now();
+        loop {
+            let response = http.post(format!("{url}/session")).json(&caps).send();
+            if let Ok(r) = response {
+                let body: Value = r.json().unwrap_or(Value::Null);
+                if let Some(id) = body["value"]["sessionId"].as_str() {
+                    return Session { http, base: format!("{url}/session/{id}") };
+                }
+                if start.elapsed() > Duration::from_secs(60) {
+                    panic!("could not open a WebDriver session: {body}");
+                }
+            }
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+
+    fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        let mut req = self.http.request(method, format!("{}{}", self.base, path));
+        if let Some(body) = body {
+            req = req.json(&body);
+        }
+        let body: Value = req.send().expect("webdriver request").json().expect("webdriver JSON");
+        if let Some(error) = body["value"].get("error") {
+            panic!("webdriver {path} failed: {error} {}", body["value"]["message"]);
+        }
+        body["value"].clone()
+    }
+
+    /// Elements matching a CSS selector (possibly none).
+    pub fn find_all(&self, css: &str) -> Vec<String> {
+        let found = self.call(reqwest::Method::POST, "/elements", Some(json!({"using": "css selector", "value": css})));
+        found.as_array().unwrap().iter().map(|e| e[ELEMENT_KEY].as_str().unwrap().to_string()).collect()
+    }
+
+    /// Waits until at least `n` elements match, returning them.
+    pub fn wait_for(&self, css: &str, n: usize, limit: Duration) -> Vec<String> {
+        let start = Instant::now();
+        loop {
+            let found = self.find_all(css);
+            if found.len() >= n {
+                return found;
+            }
+            if start.elapsed() > limit {
+                let page = self.execute("return document.body.innerText", json!([]));
+                panic!("expected {n} × `{css}` within {limit:?}, found {}; page text: {page}", found.len());
+            }
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    pub fn text(&self, element: &str) -> String {
+        self.call(reqwest::Method::GET, &format!("/element/{element}/text"), None).as_str().unwrap_or("").to_string()
+    }
+
+    pub fn click(&self, element: &str) {
+        self.call(reqwest::Method::POST, &format!("/element/{element}/click"), Some(json!({})));
+    }
+
+    pub fn execute(&self, script: &str, args: Value) -> Value {
+        self.call(reqwest::Method::POST, "/execute/sync", Some(json!({"script": script, "args": args})))
+    }
+
+    /// Saves a PNG of the window to `path`.
+    pub fn screenshot(&self, path: &Path) {
+        use base64::Engine;
+        let data = self.call(reqwest::Method::GET, "/screenshot", None);
+        let png = base64::engine::general_purpose::STANDARD.decode(data.as_str().unwrap()).unwrap();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.http.delete(&self.base).send();
+    }
+}
+
+/// Where e2e screenshots go: `target/e2e-screenshots/`.
+pub fn screenshot_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("e2e-screenshots")
+}
