@@ -8,6 +8,6 @@ bash scripts/setup.sh
 home="${RAGNOSIS_HOME:-$PWD/.ragnosis-demo}"
 mkdir -p out
 cargo run --quiet --locked -p ragnosis-cli -- --home "$home" eval assets/examples/ragnosis-example.jsonl \
-  --metrics ragvue,citation,reference,ragchecker --label "example" --out-base out/example --format json,md,csv
+  --metrics ragvue,citation,reference --label "example" --out-base out/example --format json,md,csv
 echo
 echo "Exports: out/example.json, out/example.md, out/example.csv (database: $home)"

@@ -11,6 +11,15 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 echo "== UI: type check and unit tests"
 (cd ui && npm run check --silent && npm test --silent)
 
-echo "== Rust workspace (with the e2e test in the real window)"
-export RAGNOSIS_E2E=required
-xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- cargo test --workspace --locked
+echo "== Rust workspace (e2e in the real window, keys in a real Secret Service)"
+export RAGNOSIS_E2E=required RAGNOSIS_KEYRING=required
+# gnome-keyring keeps its files under XDG dirs: point them at a throwaway place so the
+# tests never touch a real keyring.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+export XDG_DATA_HOME="$scratch/data" XDG_RUNTIME_DIR="$scratch/run"
+mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- bash -c '
+  echo -n ragnosis-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null
+  cargo test --workspace --locked
+'

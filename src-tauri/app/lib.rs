@@ -1,9 +1,13 @@
 //! The Ragnosis desktop shell: wiring only. Commands live in `commands/<domain>.rs` and
-//! are thin wrappers over `ragnosis-core`; errors cross to the UI as `{code, message,
-//! detail}` (see `error.rs`).
+//! are thin wrappers over `ragnosis-core`; their payloads are `models/`, with TypeScript
+//! bindings generated from them (`bindings.rs`); errors cross to the UI as `{code,
+//! message, detail}` (`error.rs`); run progress streams over a Channel (`progress.rs`).
 
+pub mod bindings;
 pub mod commands;
 pub mod error;
+pub mod models;
+pub mod progress;
 pub mod state;
 
 use state::AppState;
@@ -15,6 +19,21 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
     base.manage(state).invoke_handler(tauri::generate_handler![
         commands::datasets::list_datasets,
         commands::datasets::import_example,
+        commands::datasets::import_file,
+        commands::datasets::dataset_report,
+        commands::datasets::dataset_reach,
+        commands::datasets::dataset_items,
+        commands::evaluate::list_metrics,
+        commands::evaluate::preview_run,
+        commands::evaluate::start_run,
+        commands::evaluate::resume_run,
+        commands::evaluate::cancel_run,
+        commands::judges::list_judges,
+        commands::runs::list_runs,
+        commands::runs::get_run,
+        commands::cases::list_cases,
+        commands::cases::get_case,
+        commands::reports::export_run,
     ])
 }
 
@@ -27,6 +46,8 @@ pub fn run() {
         }
     };
     builder(tauri::Builder::default(), state)
+        // The save dialog of the Reports screen; the webview may only open "save".
+        .plugin(tauri_plugin_dialog::init())
         .run(tauri::generate_context!())
         .expect("the Tauri runtime failed to start");
 }

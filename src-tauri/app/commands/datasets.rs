@@ -1,32 +1,85 @@
-//! Dataset commands: list what is imported, import the bundled example.
+//! Dataset commands: list, import (the bundled example or a dropped file), and what the
+//! Data screen reads: the validation report, what can be measured, preview pages.
 //! Every command is `async` so database work runs off the main (UI) thread.
 
-use ragnosis_core::dataset::ImportLimits;
-use ragnosis_core::import;
+use std::path::Path;
+
+use ragnosis_core::dataset::{ImportLimits, ValidationReport};
 use ragnosis_core::progress::NoProgress;
-use ragnosis_core::store::{self, datasets::DatasetRow};
+use ragnosis_core::store;
+use ragnosis_core::{import, measurable};
 use tauri::State;
 
 use crate::error::{CommandError, CommandResult};
+use crate::models::datasets::{Dataset, DatasetReach, DatasetReport, ItemPreview, ItemsPage, Report};
 use crate::state::AppState;
 
 /// The bundled example set, compiled in so "Try the example" works from any install.
 const EXAMPLE: &str = include_str!("../../../assets/examples/ragnosis-example.jsonl");
 const EXAMPLE_NAME: &str = "Northwind Cycles help desk (example)";
 
+/// The most preview rows one call returns.
+const MAX_PREVIEW: i64 = 200;
+
 #[tauri::command(async)]
-pub fn list_datasets(state: State<'_, AppState>) -> CommandResult<Vec<DatasetRow>> {
+pub fn list_datasets(state: State<'_, AppState>) -> CommandResult<Vec<Dataset>> {
     let store = state.store()?;
-    Ok(store::datasets::list(store.conn())?)
+    Ok(store::datasets::list(store.conn())?.into_iter().map(Dataset::from).collect())
 }
 
 #[tauri::command(async)]
-pub fn import_example(state: State<'_, AppState>) -> CommandResult<DatasetRow> {
+pub fn import_example(state: State<'_, AppState>) -> CommandResult<DatasetReport> {
     let dir = state.home.join("examples");
     std::fs::create_dir_all(&dir).map_err(|e| CommandError::internal(format!("cannot create {}: {e}", dir.display())))?;
     let path = dir.join("ragnosis-example.jsonl");
     std::fs::write(&path, EXAMPLE).map_err(|e| CommandError::internal(format!("cannot write {}: {e}", path.display())))?;
-    let mut store = state.store()?;
-    let imported = import::import_file(&mut store, &path, Some(EXAMPLE_NAME), &ImportLimits::default(), &NoProgress)?;
-    Ok(imported.dataset)
+    import_path(&state, &path, Some(EXAMPLE_NAME))
+}
+
+/// Imports a file the user dropped on the window (or chose). The path must be absolute:
+/// the window has no working directory a relative path could mean.
+#[tauri::command(async)]
+pub fn import_file(state: State<'_, AppState>, path: String) -> CommandResult<DatasetReport> {
+    let path = Path::new(&path);
+    if !path.is_absolute() {
+        return Err(CommandError::invalid(format!("'{}' is not an absolute path", path.display())));
+    }
+    import_path(&state, path, None)
+}
+
+fn import_path(state: &AppState, path: &Path, name: Option<&str>) -> CommandResult<DatasetReport> {
+    // Its own connection: a large import must not stop the window from reading.
+    let mut store = state.open_store()?;
+    let imported = import::import_file(&mut store, path, name, &ImportLimits::default(), &NoProgress)?;
+    Ok(DatasetReport { dataset: imported.dataset.into(), report: Some(imported.report.into()) })
+}
+
+#[tauri::command(async)]
+pub fn dataset_report(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<DatasetReport> {
+    let store = state.store()?;
+    let dataset = store::datasets::get(store.conn(), dataset_id)?;
+    let json = store::datasets::report_json(store.conn(), dataset_id)?;
+    // A dataset stored before reports were kept has "{}": no report rather than an error.
+    let report = serde_json::from_str::<ValidationReport>(&json).ok().filter(|r| !r.file.is_empty()).map(Report::from);
+    Ok(DatasetReport { dataset: dataset.into(), report })
+}
+
+#[tauri::command(async)]
+pub fn dataset_reach(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<DatasetReach> {
+    let store = state.store()?;
+    Ok(measurable::for_dataset(&store, dataset_id)?.into())
+}
+
+#[tauri::command(async)]
+pub fn dataset_items(state: State<'_, AppState>, dataset_id: i64, offset: i64, limit: i64) -> CommandResult<ItemsPage> {
+    let store = state.store()?;
+    let conn = store.conn();
+    store::datasets::get(conn, dataset_id)?;
+    let offset = offset.max(0);
+    let items = store::items::page(conn, dataset_id, offset, limit.clamp(1, MAX_PREVIEW))?;
+    Ok(ItemsPage {
+        total: store::items::count(conn, dataset_id)?,
+        offset,
+        items: items.into_iter().map(ItemPreview::from).collect(),
+    })
 }

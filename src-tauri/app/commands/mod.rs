@@ -1,3 +1,9 @@
-//! Tauri commands, one module per domain.
+//! Tauri commands, one module per domain. Each parses its arguments, calls the core and
+//! maps errors to `CommandError`; nothing else.
 
+pub mod cases;
 pub mod datasets;
+pub mod evaluate;
+pub mod judges;
+pub mod reports;
+pub mod runs;

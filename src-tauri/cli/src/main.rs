@@ -1,19 +1,20 @@
 //! `ragnosis`: the command line over `ragnosis-core`. Parses arguments, calls the core,
-//! prints. Exit codes: 0 success, 2 usage or input error (nothing evaluated),
-//! 3 runtime failure.
+//! prints. Exit codes: 0 success, 1 a `--fail-under` threshold was missed, 2 usage or
+//! input error (nothing evaluated), 3 runtime failure.
 
+mod evaluate;
+mod judges;
 mod print;
 mod progress_bar;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use ragnosis_core::dataset::ImportLimits;
 use ragnosis_core::export::{self, ExportFormat};
-use ragnosis_core::metrics::{self, MetricConfig};
+use ragnosis_core::metrics;
 use ragnosis_core::progress::{CancelToken, NoProgress, ProgressSink};
-use ragnosis_core::run::{self, RunRequest, Selection};
 use ragnosis_core::store::{self, Store};
 use ragnosis_core::{import, paths, Error};
 
@@ -51,8 +52,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Evaluate a file or a stored dataset with the chosen metrics.
-    Eval(EvalArgs),
+    /// Evaluate a file or a stored dataset with the metrics you choose.
+    Eval(evaluate::EvalArgs),
+    /// Evaluate with metrics chosen per item from the fields it has.
+    Agentic(evaluate::AgenticArgs),
     /// List runs.
     Runs {
         #[arg(long)]
@@ -65,7 +68,12 @@ enum Command {
         json: bool,
     },
     /// Continue a cancelled, failed or interrupted run without redoing stored results.
-    Resume { run: i64 },
+    Resume {
+        run: i64,
+        /// Judge profile to continue with (default: the run's own).
+        #[arg(long)]
+        judge: Option<String>,
+    },
     /// Write a run's exports (json, md, csv).
     Export {
         run: i64,
@@ -74,190 +82,128 @@ enum Command {
         #[arg(long, default_value = "json,md,csv")]
         format: String,
     },
+    /// Judge profiles: how to reach an LLM judge (keys live in the OS keyring).
+    Judges {
+        #[command(subcommand)]
+        command: judges::JudgesCommand,
+    },
+    /// API keys in the OS keyring.
+    Keys {
+        #[command(subcommand)]
+        command: judges::KeysCommand,
+    },
+    /// The judge cache.
+    Cache {
+        #[command(subcommand)]
+        command: judges::CacheCommand,
+    },
 }
 
-#[derive(Args)]
-struct EvalArgs {
-    /// A file to import and evaluate.
-    #[arg(conflicts_with = "dataset", required_unless_present = "dataset")]
-    file: Option<PathBuf>,
-    /// A stored dataset id instead of a file.
-    #[arg(long)]
-    dataset: Option<i64>,
-    /// Comma-separated metric ids, bare names or families (e.g. `citation,reference.token_f1`).
-    #[arg(long, required = true)]
-    metrics: String,
-    /// Evaluate only the first N items.
-    #[arg(long)]
-    limit: Option<usize>,
-    /// Evaluate a random sample of N items (with --seed).
-    #[arg(long)]
-    sample: Option<usize>,
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    #[arg(long)]
-    label: Option<String>,
-    #[arg(long)]
-    version: Option<String>,
-    #[arg(long)]
-    notes: Option<String>,
-    /// k for recall_at_k and mrr_at_k.
-    #[arg(long, default_value_t = 10)]
-    k: usize,
-    /// Regex whose first capture group is a cited id.
-    #[arg(long)]
-    citation_pattern: Option<String>,
+#[derive(Args, Clone)]
+pub struct OutputArgs {
     /// Write exports to PATH.<ext>.
     #[arg(long, value_name = "PATH")]
-    out_base: Option<PathBuf>,
+    pub out_base: Option<PathBuf>,
     #[arg(long, default_value = "json,md,csv")]
-    format: String,
+    pub format: String,
+}
+
+/// Why the CLI stops with a non-zero code.
+pub enum Failure {
+    Core(Error),
+    /// A `--fail-under` threshold was missed (exit 1).
+    Threshold(String),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Core(e)
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Err(Failure::Threshold(message)) => {
+            eprintln!("{message}");
+            ExitCode::from(1)
+        }
+        Err(Failure::Core(e)) => {
             eprintln!("error: {e}");
             ExitCode::from(if e.is_input_error() { 2 } else { 3 })
         }
     }
 }
 
-fn dispatch(cli: Cli) -> Result<(), Error> {
+fn dispatch(cli: Cli) -> Result<(), Failure> {
     let home = paths::home_dir(cli.home.as_deref());
-    let progress: Box<dyn ProgressSink> =
-        if cli.quiet { Box::new(NoProgress) } else { Box::new(progress_bar::Bars::default()) };
+    let progress: std::sync::Arc<dyn ProgressSink> =
+        if cli.quiet { std::sync::Arc::new(NoProgress) } else { std::sync::Arc::new(progress_bar::Bars::default()) };
     match cli.command {
         Command::Import { file, name, json } => {
             let mut store = Store::open(&home)?;
             let imported = import_checked(&mut store, &file, name.as_deref(), progress.as_ref())?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&imported.report)?);
+                println!("{}", serde_json::to_string_pretty(&imported.report).map_err(Error::from)?);
             } else {
                 print::import_report(&imported);
             }
-            Ok(())
         }
         Command::Datasets { json } => {
             let store = Store::open(&home)?;
             let rows = store::datasets::list(store.conn())?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&rows)?);
+                println!("{}", serde_json::to_string_pretty(&rows).map_err(Error::from)?);
             } else {
                 print::datasets(&rows);
             }
-            Ok(())
         }
         Command::ListMetrics { json } => {
             if json {
-                println!("{}", serde_json::to_string_pretty(metrics::catalogue())?);
+                println!("{}", serde_json::to_string_pretty(metrics::catalogue()).map_err(Error::from)?);
             } else {
                 print::metric_list(metrics::catalogue());
             }
-            Ok(())
         }
-        Command::Eval(args) => eval(&home, args, progress.as_ref()),
+        Command::Eval(args) => evaluate::eval(&home, args, progress)?,
+        Command::Agentic(args) => evaluate::agentic(&home, args, progress)?,
         Command::Runs { json } => {
             let store = Store::open(&home)?;
             let runs = store::runs::list(store.conn())?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&runs)?);
+                println!("{}", serde_json::to_string_pretty(&runs).map_err(Error::from)?);
             } else {
                 print::runs(&runs);
             }
-            Ok(())
         }
         Command::Show { run, json } => {
             let mut store = Store::open(&home)?;
             let view = export::RunView::load(&mut store, run)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&view)?);
+                println!("{}", serde_json::to_string_pretty(&view).map_err(Error::from)?);
             } else {
                 print::run_summary(&view);
             }
-            Ok(())
         }
-        Command::Resume { run } => {
-            let mut store = Store::open(&home)?;
-            let cancel = cancel_on_ctrl_c();
-            let outcome = run::execute(&mut store, run, progress.as_ref(), &cancel)?;
-            finish_run(&mut store, outcome, None, "")
-        }
+        Command::Resume { run, judge } => evaluate::resume(&home, run, judge, progress)?,
         Command::Export { run, out_base, format } => {
             let mut store = Store::open(&home)?;
             let formats = parse_formats(&format)?;
             for path in export::write_all(&mut store, run, &out_base, &formats)? {
                 println!("wrote {}", path.display());
             }
-            Ok(())
         }
-    }
-}
-
-fn eval(home: &Path, args: EvalArgs, progress: &dyn ProgressSink) -> Result<(), Error> {
-    // Check everything the user typed before touching any file or the database.
-    let selected = metrics::resolve_selection(&args.metrics.split(',').collect::<Vec<_>>())?;
-    let formats = parse_formats(&args.format)?;
-    if args.k == 0 {
-        return Err(Error::Invalid("--k must be at least 1".into()));
-    }
-    let mut config = MetricConfig { k: args.k, ..MetricConfig::default() };
-    if let Some(pattern) = args.citation_pattern {
-        metrics::citation::compile_pattern(&pattern)
-            .map_err(|e| Error::Invalid(format!("--citation-pattern is not a valid regex: {e}")))?;
-        config.citation_pattern = pattern;
-    }
-    let mut store = Store::open(home)?;
-    let dataset_id = match (&args.file, args.dataset) {
-        (Some(file), _) => {
-            let imported = import_checked(&mut store, file, None, progress)?;
-            print::import_report_short(&imported);
-            imported.dataset.id
-        }
-        (None, Some(id)) => store::datasets::get(store.conn(), id)?.id,
-        (None, None) => return Err(Error::Invalid("give a FILE or --dataset ID".into())),
-    };
-    let request = RunRequest {
-        dataset_id,
-        metrics: selected.iter().map(|m| m.id.to_string()).collect(),
-        label: args.label,
-        version: args.version,
-        notes: args.notes,
-        selection: Selection { limit: args.limit, sample: args.sample, seed: args.seed },
-        metric_config: config,
-    };
-    let run_id = run::plan(&mut store, &request)?;
-    let cancel = cancel_on_ctrl_c();
-    let outcome = run::execute(&mut store, run_id, progress, &cancel)?;
-    let out_base = args.out_base.as_deref();
-    finish_run(&mut store, outcome, out_base, &formats_to_string(&formats))
-}
-
-fn finish_run(
-    store: &mut Store,
-    outcome: run::RunOutcome,
-    out_base: Option<&Path>,
-    formats: &str,
-) -> Result<(), Error> {
-    let view = export::RunView::load(store, outcome.run_id)?;
-    print::run_summary(&view);
-    if outcome.status == store::runs::RunStatus::Cancelled {
-        eprintln!("run {} was cancelled; continue it with `ragnosis resume {}`", outcome.run_id, outcome.run_id);
-        return Err(Error::Cancelled);
-    }
-    if let Some(base) = out_base {
-        for path in export::write_all(store, outcome.run_id, base, &parse_formats(formats)?)? {
-            eprintln!("wrote {}", path.display());
-        }
+        Command::Judges { command } => judges::judges(&home, command)?,
+        Command::Keys { command } => judges::keys(&home, command)?,
+        Command::Cache { command } => judges::cache(&home, command)?,
     }
     Ok(())
 }
 
-fn import_checked(
+pub fn import_checked(
     store: &mut Store,
-    file: &Path,
+    file: &std::path::Path,
     name: Option<&str>,
     progress: &dyn ProgressSink,
 ) -> Result<import::Imported, Error> {
@@ -269,26 +215,22 @@ fn import_checked(
     Ok(imported)
 }
 
-fn parse_formats(list: &str) -> Result<Vec<ExportFormat>, Error> {
+pub fn parse_formats(list: &str) -> Result<Vec<ExportFormat>, Error> {
     list.split(',')
         .filter(|s| !s.trim().is_empty())
         .map(|s| ExportFormat::parse(s).ok_or_else(|| Error::Invalid(format!("unknown export format '{s}' (use json, md, csv)"))))
         .collect()
 }
 
-fn formats_to_string(formats: &[ExportFormat]) -> String {
-    formats.iter().map(|f| f.extension()).collect::<Vec<_>>().join(",")
-}
-
 /// First Ctrl-C cancels the run cleanly (it stays resumable); a second one exits.
-fn cancel_on_ctrl_c() -> CancelToken {
+pub fn cancel_on_ctrl_c() -> CancelToken {
     let token = CancelToken::new();
     let handler_token = token.clone();
     let _ = ctrlc::set_handler(move || {
         if handler_token.is_cancelled() {
             std::process::exit(130);
         }
-        eprintln!("\ncancelling after the current batch (Ctrl-C again to quit now)");
+        eprintln!("\ncancelling: finishing the items in flight (Ctrl-C again to quit now)");
         handler_token.cancel();
     });
     token

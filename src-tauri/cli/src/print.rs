@@ -3,7 +3,8 @@
 use ragnosis_core::export::RunView;
 use ragnosis_core::import::Imported;
 use ragnosis_core::metrics::MetricSpec;
-use ragnosis_core::store::{datasets::DatasetRow, runs::RunRow};
+use ragnosis_core::judge::plan::JudgePlan;
+use ragnosis_core::store::{datasets::DatasetRow, judge_profiles::JudgeProfile, runs::RunRow};
 
 pub fn import_report(imported: &Imported) {
     let r = &imported.report;
@@ -104,27 +105,36 @@ pub fn runs(rows: &[RunRow]) {
 pub fn run_summary(view: &RunView) {
     let run = &view.run;
     println!(
-        "\nRun #{} on \"{}\": {} items, status {}{}",
+        "\nRun #{} on \"{}\": {} items, status {}, judge {}{}",
         run.id,
         view.dataset.name,
         run.item_count,
         run.status.as_str(),
+        if run.judge == "offline" { "offline (built-in lexical judge, no model)" } else { run.judge.as_str() },
         run.label.as_deref().map(|l| format!(", label {l}")).unwrap_or_default()
     );
     println!(
-        "{:<42} {:>6} {:>15} {:>6} {:>6} {:>7} {:>6}",
-        "metric", "mean", "95% CI", "median", "<0.5", "scored", "skip/err"
+        "{:<48} {:>6} {:>13} {:>6} {:>5} {:>6} {:>5} {:>5}",
+        "metric", "mean", "95% CI", "median", "<0.5", "scored", "skip", "err"
     );
+    // Metrics that scored nothing and failed nowhere were not applicable to this data:
+    // one line per reason instead of a row of dashes per metric.
+    let mut not_applicable: Vec<(&str, &str)> = Vec::new();
     for id in &run.metrics {
         let Some(m) = view.summary.metrics.get(id) else { continue };
         let s = &m.stats;
+        if s.n == 0 && s.errors == 0 {
+            let reason = m.skip_reasons.first().map(|(r, _)| r.as_str()).unwrap_or("no items");
+            not_applicable.push((id, reason));
+            continue;
+        }
         let ci = match (s.ci95_low, s.ci95_high) {
             (Some(lo), Some(hi)) => format!("{lo:.3}-{hi:.3}"),
             _ => "-".into(),
         };
-        let name = if s.lower_is_better { format!("{id} (lower=better)") } else { id.clone() };
+        let name = if s.lower_is_better { format!("{id} ↓") } else { id.clone() };
         println!(
-            "{:<42} {:>6} {:>15} {:>6} {:>6} {:>7} {:>3}/{:<3}",
+            "{:<48} {:>6} {:>13} {:>6} {:>5} {:>6} {:>5} {:>5}",
             name,
             num(s.mean),
             ci,
@@ -136,10 +146,50 @@ pub fn run_summary(view: &RunView) {
         );
     }
     for (id, value) in &view.summary.dataset_metrics {
-        println!("{id:<42} {value:>6.3}   (dataset level)");
+        println!("{id:<48} {value:>6.3}   (dataset level)");
     }
+    if run.metrics.iter().filter_map(|id| view.summary.metrics.get(id)).any(|m| m.stats.lower_is_better && m.stats.n > 0) {
+        println!("↓ lower is better");
+    }
+    let mut reasons: Vec<&str> = Vec::new();
+    for (_, reason) in &not_applicable {
+        if !reasons.contains(reason) {
+            reasons.push(reason);
+        }
+    }
+    for reason in reasons {
+        let ids: Vec<&str> = not_applicable.iter().filter(|(_, r)| *r == reason).map(|(id, _)| *id).collect();
+        println!("- not measured ({reason}): {}", ids.join(", "));
+    }
+    if let Some(d) = &view.summary.diagnosis {
+        println!("\nDiagnosis ({} of {} checked items show a failure pattern)", d.items_with_patterns, d.items_checked);
+        if let Some(stage) = d.primary_stage {
+            println!("  primary failing stage: {}", stage.label());
+        }
+        for p in &d.patterns {
+            println!("  {} {:<22} {:>4} items ({:.0}%)  {}", p.letter, p.name, p.count, p.share * 100.0, p.stage.label());
+        }
+        for (rank, a) in d.actions.iter().enumerate() {
+            println!("  {}. [{:?}] {}", rank + 1, a.impact, a.title);
+            println!("     how to fix: {}", a.how_to_fix);
+            if let Some(example) = &a.example {
+                println!("     example: {}", example.question);
+            }
+        }
+    }
+    // One line per distinct failure, naming the metrics it hit.
+    let mut failures: Vec<(&str, Vec<&str>, u64)> = Vec::new();
     for e in &view.summary.errors {
-        println!("! {} could not be computed on {} item(s): {}", e.metric, e.count, e.message);
+        match failures.iter_mut().find(|(m, _, _)| *m == e.message) {
+            Some((_, metrics, count)) => {
+                metrics.push(&e.metric);
+                *count = (*count).max(e.count);
+            }
+            None => failures.push((&e.message, vec![&e.metric], e.count)),
+        }
+    }
+    for (message, metrics, count) in failures {
+        println!("! {count} item(s) could not be scored ({}): {message}", metrics.join(", "));
     }
 }
 
@@ -153,5 +203,27 @@ fn truncate(s: &str, max: usize) -> String {
     } else {
         let cut: String = s.chars().take(max - 1).collect();
         format!("{cut}…")
+    }
+}
+
+pub fn plan(run_id: i64, profile: &JudgeProfile, plan: &JudgePlan) {
+    let cost = match (plan.cost_low, plan.cost_high) {
+        (Some(lo), Some(hi)) => format!("${lo:.4} – ${hi:.4}"),
+        _ => "unknown (no price for this model: set --price-input/--price-output on the profile)".into(),
+    };
+    println!("Plan for run #{run_id} with judge {} ({}):", profile.name, profile.model);
+    println!("  judge calls:   {} ({} answered from the cache)", plan.calls, plan.cache_hits);
+    println!("  tokens:        ~{} in, ~{} out", plan.input_tokens, plan.output_tokens);
+    println!("  cost:          {cost}");
+    println!("  duration:      ~{:.0} s at concurrency {}", plan.duration_secs, profile.concurrency);
+    println!("Nothing was sent. Start it with `ragnosis resume {run_id}`.");
+}
+
+pub fn calibration(c: &ragnosis_core::analysis::calibration::Calibration) {
+    let judges: Vec<String> = c.runs.iter().map(|(id, judge)| format!("#{id} {judge}")).collect();
+    println!("\nCalibration across {}", judges.join(", "));
+    for m in &c.metrics {
+        let mean = m.mean_agreement.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
+        println!("  {:<40} agreement {mean} over {} items; {} need review (< {})", m.metric, m.items, m.needs_review.len(), c.review_below);
     }
 }

@@ -39,6 +39,15 @@ impl ProgressSink for Bars {
                 Some(bar) => bar.println(message),
                 None => eprintln!("{message}"),
             },
+            Progress::Totals { calls, cache_hits, failures, cost_usd } => {
+                if let Some(bar) = current.as_ref() {
+                    if calls + cache_hits + failures > 0 {
+                        bar.set_message(format!(
+                            "evaluating ({calls} judge calls, {cache_hits} cached, {failures} failed, ${cost_usd:.4})"
+                        ));
+                    }
+                }
+            }
             Progress::Finished { .. } => {
                 if let Some(bar) = current.take() {
                     bar.finish_and_clear();

@@ -105,7 +105,8 @@ fn main() {
     );
 
     // Judge-free metrics, computation only.
-    let specs: Vec<_> = metrics::catalogue().iter().filter(|m| m.scope == Scope::Item).collect();
+    let specs: Vec<_> =
+        metrics::catalogue().iter().filter(|m| m.scope == Scope::Item && !m.judge && !m.synthesised).collect();
     let items = store::items::page(store.conn(), imported.dataset.id, 0, 20_000).unwrap();
     let config = MetricConfig::default();
     let t = Instant::now();
@@ -132,7 +133,9 @@ fn main() {
         ..Default::default()
     };
     let t = Instant::now();
-    let outcome = run::evaluate(&mut store, &request, &NoProgress, &CancelToken::new()).unwrap();
+    let judge = std::sync::Arc::new(ragnosis_core::judge::offline::OfflineJudge::default());
+    let outcome =
+        run::evaluate(&mut store, &request, judge, std::sync::Arc::new(NoProgress), &CancelToken::new()).unwrap();
     let secs = t.elapsed().as_secs_f64();
     println!(
         "full run (compute + store + statistics): {} results in {secs:.2} s = {:.0} item-metrics/s",

@@ -41,19 +41,20 @@ fn sweep(sets: &[(&str, &[LabelledClaim])]) {
     for sw in sws.iter().flat_map(|s| pcs.iter().map(move |p| (*s, *p))) {
         let (sw, pc) = sw;
         for tau in [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8] {
-            let params = SupportParams { entail_coverage: tau, sentence_weight: sw, passage_coverage: pc, ..SupportParams::default() };
+            let mut params = SupportParams { entail_coverage: tau, sentence_weight: sw, passage_coverage: pc, ..SupportParams::default() };
+            if let Ok(v) = std::env::var("X_PRED") { params.predicate_coverage = v.parse().unwrap(); }
             let judge = OfflineJudge::with_params(params);
             let accs: Vec<f64> = sets.iter().map(|(_, ex)| calibration::balanced_accuracy(&judge, ex)).collect();
             let mean = accs.iter().sum::<f64>() / accs.len() as f64;
-            rows.push((sw + pc * 10.0, tau, accs, mean));
+            rows.push((sw, pc, tau, accs, mean));
         }
     }
-    for (sw, tau, accs, mean) in &rows {
+    for (sw, pc, tau, accs, mean) in &rows {
         let cells: Vec<String> = accs.iter().map(|a| format!("{a:.3}")).collect();
-        println!("  sentence_weight {sw:.2}  entail_coverage {tau:.2}  {}  mean {mean:.3}", cells.join("  "));
+        println!("  sentence_weight {sw:.2}  passage_coverage {pc:.2}  entail_coverage {tau:.2}  {}  mean {mean:.3}", cells.join("  "));
     }
-    if let Some(best) = rows.iter().max_by(|a, b| a.3.total_cmp(&b.3)) {
-        println!("best mean: sentence_weight {:.2}, entail_coverage {:.2} → {:.3}", best.0, best.1, best.3);
+    if let Some(best) = rows.iter().max_by(|a, b| a.4.total_cmp(&b.4)) {
+        println!("best mean: sentence_weight {:.2}, passage_coverage {:.2}, entail_coverage {:.2} → {:.3}", best.0, best.1, best.2, best.4);
     }
 }
 

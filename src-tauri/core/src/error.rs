@@ -27,6 +27,10 @@ pub enum Error {
     Json(#[from] serde_json::Error),
     #[error("cannot write {path}: {source}")]
     Write { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Judge(#[from] crate::judge::JudgeError),
+    #[error(transparent)]
+    Secret(#[from] crate::secrets::SecretError),
 }
 
 impl Error {
@@ -42,6 +46,8 @@ impl Error {
             Error::Cancelled => "cancelled".into(),
             Error::Json(_) => "json".into(),
             Error::Write { .. } => "write".into(),
+            Error::Judge(_) => "judge".into(),
+            Error::Secret(_) => "secret".into(),
         }
     }
 

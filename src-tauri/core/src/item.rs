@@ -155,7 +155,7 @@ impl Field {
             Field::Contexts => "retrieved contexts",
             Field::GroundTruth => "a ground-truth answer",
             Field::CitationLabel => "a gold citation id",
-            Field::Ranking => "ranked retrieved ids and a gold context id",
+            Field::Ranking => "ranked retrieved ids with a gold context id",
             Field::RagCheckerLabels => "precomputed RAGChecker claims and labels",
         }
     }

@@ -8,12 +8,14 @@
 //! builds and tests on a machine without WebKit.
 
 pub mod analysis;
+pub mod cases;
 pub mod dataset;
 pub mod error;
 pub mod export;
 pub mod import;
 pub mod item;
 pub mod judge;
+pub mod measurable;
 pub mod metrics;
 pub mod paths;
 pub mod progress;

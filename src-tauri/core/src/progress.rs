@@ -16,6 +16,8 @@ pub enum Progress {
     /// Something the user should read now ("line 12 rejected: ...", "waiting 12 s").
     Notice { message: String },
     Finished { stage: String },
+    /// Running judge totals of the current run.
+    Totals { calls: u64, cache_hits: u64, failures: u64, cost_usd: f64 },
 }
 
 pub trait ProgressSink: Send + Sync {

@@ -1,9 +1,27 @@
 // The only module that talks to the Tauri shell. Every command goes through `call`,
 // which rejects with a normalised AppError (see errors.ts), never a raw value.
 
-import { invoke, isTauri, type InvokeArgs } from '@tauri-apps/api/core';
+import { Channel, invoke, isTauri, type InvokeArgs } from '@tauri-apps/api/core';
 import { NO_BACKEND_CODE, toAppError } from './errors';
-import type { AppError, Dataset } from './types';
+import type {
+  AppError,
+  CaseDetail,
+  CaseList,
+  CaseQueryInput,
+  Dataset,
+  DatasetReach,
+  DatasetReport,
+  Exported,
+  ItemsPage,
+  JudgeProfileInfo,
+  MetricInfo,
+  ReportFormat,
+  RunDetail,
+  RunEvent,
+  RunInfo,
+  RunPlan,
+  RunRequestInput,
+} from './types';
 
 /**
  * True inside the desktop app. `isTauri()` is the official check; the IPC internals test
@@ -28,12 +46,90 @@ async function call<T>(command: string, args?: InvokeArgs): Promise<T> {
   }
 }
 
-/** All stored datasets. */
+// Datasets ---------------------------------------------------------------------------
+
+/** All stored datasets, newest first. */
 export function listDatasets(): Promise<Dataset[]> {
   return call<Dataset[]>('list_datasets');
 }
 
 /** Imports the bundled example set (assets/examples/ragnosis-example.jsonl). */
-export function importExample(): Promise<Dataset> {
-  return call<Dataset>('import_example');
+export function importExample(): Promise<DatasetReport> {
+  return call<DatasetReport>('import_example');
+}
+
+/** Imports a file by absolute path (a file dropped on the window). */
+export function importFile(path: string): Promise<DatasetReport> {
+  return call<DatasetReport>('import_file', { path });
+}
+
+export function datasetReport(datasetId: number): Promise<DatasetReport> {
+  return call<DatasetReport>('dataset_report', { datasetId });
+}
+
+/** Per metric, how many items carry the fields it needs ("what can be measured"). */
+export function datasetReach(datasetId: number): Promise<DatasetReach> {
+  return call<DatasetReach>('dataset_reach', { datasetId });
+}
+
+export function datasetItems(datasetId: number, offset: number, limit: number): Promise<ItemsPage> {
+  return call<ItemsPage>('dataset_items', { datasetId, offset, limit });
+}
+
+// Evaluate ---------------------------------------------------------------------------
+
+export function listMetrics(): Promise<MetricInfo[]> {
+  return call<MetricInfo[]>('list_metrics');
+}
+
+export function listJudges(): Promise<JudgeProfileInfo[]> {
+  return call<JudgeProfileInfo[]>('list_judges');
+}
+
+/** The plan panel: what the run would do and cost. Stores nothing. */
+export function previewRun(request: RunRequestInput): Promise<RunPlan> {
+  return call<RunPlan>('preview_run', { request });
+}
+
+function channel(onEvent: (event: RunEvent) => void): Channel<RunEvent> {
+  const ch = new Channel<RunEvent>();
+  ch.onmessage = onEvent;
+  return ch;
+}
+
+/** Starts a run in the background; progress arrives through `onEvent`, ending with `ended`. */
+export function startRun(request: RunRequestInput, onEvent: (event: RunEvent) => void): Promise<number> {
+  return call<number>('start_run', { request, onProgress: channel(onEvent) });
+}
+
+export function resumeRun(runId: number, onEvent: (event: RunEvent) => void): Promise<void> {
+  return call<void>('resume_run', { runId, onProgress: channel(onEvent) });
+}
+
+export function cancelRun(runId: number): Promise<void> {
+  return call<void>('cancel_run', { runId });
+}
+
+// Runs and results -------------------------------------------------------------------
+
+export function listRuns(): Promise<RunInfo[]> {
+  return call<RunInfo[]>('list_runs');
+}
+
+export function getRun(runId: number): Promise<RunDetail> {
+  return call<RunDetail>('get_run', { runId });
+}
+
+export function listCases(runId: number, query: CaseQueryInput): Promise<CaseList> {
+  return call<CaseList>('list_cases', { runId, query });
+}
+
+export function getCase(runId: number, itemId: number): Promise<CaseDetail> {
+  return call<CaseDetail>('get_case', { runId, itemId });
+}
+
+// Reports ----------------------------------------------------------------------------
+
+export function exportRun(runId: number, path: string, format: ReportFormat): Promise<Exported> {
+  return call<Exported>('export_run', { runId, path, format });
 }

@@ -2,8 +2,13 @@
 //!
 //! Owns: turning stored results into a `RunSummary` and keeping it in the `analyses`
 //! table. Reads and writes only through `store`. Errors never count as zeros: they are
-//! counted and grouped so the user reads "3 items could not be judged: ...".
+//! counted and grouped so the user reads "3 items could not be judged: ...". The
+//! deterministic failure-pattern diagnosis (no judge) lives in `diagnosis`.
 
+pub mod compare;
+pub mod diagnosis;
+pub mod stages;
+pub mod calibration;
 pub mod stats;
 
 use std::collections::BTreeMap;
@@ -14,6 +19,7 @@ use crate::error::Result;
 use crate::metrics::{self, citation, Family, MetricConfig, Scope, Status};
 use crate::store::{self, Store};
 
+pub use diagnosis::Diagnosis;
 pub use stats::MetricStats;
 
 /// Kind under which the summary is kept in `analyses`.
@@ -35,6 +41,9 @@ pub struct MetricSummary {
     pub stats: MetricStats,
     pub lowest: Vec<ItemScore>,
     pub highest: Vec<ItemScore>,
+    /// Why items were skipped, most frequent first: (reason, count).
+    #[serde(default)]
+    pub skip_reasons: Vec<(String, u64)>,
 }
 
 /// Errors of one metric, grouped so a thousand identical failures read as one line.
@@ -57,6 +66,11 @@ pub struct RunSummary {
     /// Structured dataset-level detail: citation confusion, RAGChecker-style groups.
     pub dataset_details: BTreeMap<String, serde_json::Value>,
     pub errors: Vec<ErrorGroup>,
+    /// Failure patterns and action items; present when the run scored any judged RAGVUE
+    /// metric (the patterns read nothing else). Summaries stored before it existed load
+    /// with `None`.
+    #[serde(default)]
+    pub diagnosis: Option<Diagnosis>,
 }
 
 /// Computes the run's summary from its stored results and stores it.
@@ -84,6 +98,7 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
         dataset_metrics: BTreeMap::new(),
         dataset_details: BTreeMap::new(),
         errors: Vec::new(),
+        diagnosis: None,
     };
     let specs: Vec<_> = run.metrics.iter().filter_map(|id| metrics::find(id)).collect();
     for spec in specs.iter().filter(|s| s.scope == Scope::Item) {
@@ -102,7 +117,9 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
         scored.sort_by(|a, b| a.score.total_cmp(&b.score).then(a.item_id.cmp(&b.item_id)));
         let lowest = scored.iter().take(EXAMPLES).cloned().collect();
         let highest = scored.iter().rev().take(EXAMPLES).cloned().collect();
-        summary.metrics.insert(spec.id.to_string(), MetricSummary { stats, lowest, highest });
+        let skip_reasons =
+            if skipped > 0 { store::results::skip_reasons(conn, run_id, spec.id)? } else { Vec::new() };
+        summary.metrics.insert(spec.id.to_string(), MetricSummary { stats, lowest, highest, skip_reasons });
         if errors > 0 {
             summary.errors.extend(group_errors(store, run_id, spec.id)?);
         }
@@ -118,6 +135,9 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
             .filter_map(|(id, m)| m.stats.mean.map(|v| (id.clone(), v)))
             .collect();
         summary.dataset_details.insert("ragchecker".into(), metrics::ragchecker::grouped_export(&means));
+    }
+    if specs.iter().any(|s| s.family == Family::Ragvue && s.judge) {
+        summary.diagnosis = Some(diagnosis::diagnose(store, run_id)?);
     }
     Ok(summary)
 }

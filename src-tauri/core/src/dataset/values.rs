@@ -77,7 +77,8 @@ fn scalar_to_string(v: Value) -> String {
 }
 
 /// A list of strings (ids, aspects, reference contexts). A lone string is a one-item
-/// list; blank entries are skipped. Reference contexts may be `{text}` objects.
+/// list; blank entries are skipped. Entries may be `{text}` objects (reference contexts)
+/// or `{id}` / `{doc_id}` objects (id lists).
 pub(crate) fn string_list(
     field: &str,
     v: Value,

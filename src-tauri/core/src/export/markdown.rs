@@ -59,11 +59,47 @@ pub fn write(view: &RunView, out: &mut impl Write) -> io::Result<()> {
         }
         writeln!(out)?;
     }
+    write_diagnosis(view, out)?;
     write_worst(view, out)?;
     writeln!(out, "## Metric definitions\n")?;
     for id in &run.metrics {
         if let Some(spec) = metrics::find(id) {
             writeln!(out, "- **{id}**: {}", spec.description)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_diagnosis(view: &RunView, out: &mut impl Write) -> io::Result<()> {
+    let Some(d) = &view.summary.diagnosis else { return Ok(()) };
+    writeln!(out, "## Diagnosis\n")?;
+    match d.primary_stage {
+        Some(stage) => writeln!(
+            out,
+            "{} of {} checked items show a failure pattern. The stage to fix first: **{}**.\n",
+            d.items_with_patterns,
+            d.items_checked,
+            stage.label()
+        )?,
+        None => writeln!(out, "No systematic failure pattern was found in {} checked items.\n", d.items_checked)?,
+    }
+    if !d.patterns.is_empty() {
+        writeln!(out, "| Pattern | Stage | Items | Share |\n|---|---|---:|---:|")?;
+        for p in &d.patterns {
+            writeln!(out, "| {} {} | {} | {} | {:.0}% |", p.letter, p.name, p.stage.label(), p.count, p.share * 100.0)?;
+        }
+        writeln!(out)?;
+    }
+    if !d.actions.is_empty() {
+        writeln!(out, "## Action items\n")?;
+        for (rank, a) in d.actions.iter().enumerate() {
+            writeln!(out, "### {}. {} ({:?} impact)\n", rank + 1, a.title, a.impact)?;
+            writeln!(out, "- **What's wrong:** {}", a.whats_wrong)?;
+            writeln!(out, "- **Why it happened:** {}", a.why)?;
+            if let Some(example) = &a.example {
+                writeln!(out, "- **Example:** {}", escape(&example.question))?;
+            }
+            writeln!(out, "- **How to fix:** {}\n", a.how_to_fix)?;
         }
     }
     Ok(())

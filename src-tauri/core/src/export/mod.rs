@@ -2,11 +2,14 @@
 //! metric) and Markdown (a readable summary with the worst items).
 //!
 //! Owns: file formats. Reads through `store` and `analysis`; never recomputes a metric.
-//! The PDF report lives in its own crate and reads the same `RunView`.
+//! The stakeholder report (Markdown with charts, PDF) lives in the `ragnosis-report`
+//! crate and reads `ReportView`, which wraps the same `RunView`.
 
 mod csv_out;
+pub mod evidence;
 mod json_out;
 mod markdown;
+pub mod report_view;
 mod view;
 
 use std::path::{Path, PathBuf};
@@ -14,6 +17,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::store::Store;
 
+pub use report_view::{ReportOptions, ReportView};
 pub use view::{ItemView, RunView};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

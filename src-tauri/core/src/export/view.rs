@@ -47,6 +47,11 @@ pub struct RunView {
 
 impl RunView {
     pub fn load(store: &mut Store, run_id: i64) -> Result<RunView> {
+        Self::load_with_worst(store, run_id, WORST_ITEMS)
+    }
+
+    /// The view with the `worst` lowest-scoring items (a report's appendix asks for N).
+    pub fn load_with_worst(store: &mut Store, run_id: i64, worst: usize) -> Result<RunView> {
         let run = store::runs::get(store.conn(), run_id)?;
         let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
         let summary = analysis::load_summary(store, run_id)?;
@@ -57,7 +62,7 @@ impl RunView {
             .filter(|m| m.lower_is_better)
             .map(|m| m.id)
             .collect();
-        let worst = store::results::worst_items(store.conn(), run_id, &lower, WORST_ITEMS as i64)?
+        let worst = store::results::worst_items(store.conn(), run_id, &lower, worst as i64)?
             .into_iter()
             .map(|(item_id, _)| ItemView::load(store, run_id, item_id))
             .collect::<Result<Vec<_>>>()?;

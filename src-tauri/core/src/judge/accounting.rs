@@ -16,10 +16,14 @@ pub struct Price {
 }
 
 impl Price {
-    pub const FREE: Price = Price { input: 0.0, output: 0.0 };
+    pub const FREE: Price = Price {
+        input: 0.0,
+        output: 0.0,
+    };
 
     pub fn cost(&self, usage: &Usage) -> f64 {
-        (usage.input_tokens as f64 * self.input + usage.output_tokens as f64 * self.output) / 1_000_000.0
+        (usage.input_tokens as f64 * self.input + usage.output_tokens as f64 * self.output)
+            / 1_000_000.0
     }
 }
 
@@ -30,12 +34,19 @@ pub fn estimate_tokens(text: &str) -> u64 {
 
 /// Tokens of a conversation: its texts plus a few tokens of framing per message.
 pub fn estimate_message_tokens(messages: &[Message]) -> u64 {
-    messages.iter().map(|m| estimate_tokens(&m.content) + 4).sum()
+    messages
+        .iter()
+        .map(|m| estimate_tokens(&m.content) + 4)
+        .sum()
 }
 
 /// Usage estimated from the texts, marked `estimated`.
 pub fn estimate_usage(messages: &[Message], reply: &str) -> Usage {
-    Usage { input_tokens: estimate_message_tokens(messages), output_tokens: estimate_tokens(reply), estimated: true }
+    Usage {
+        input_tokens: estimate_message_tokens(messages),
+        output_tokens: estimate_tokens(reply),
+        estimated: true,
+    }
 }
 
 /// The sum of two calls' usage; estimated if either was.
@@ -89,7 +100,10 @@ pub fn default_price(model: &str) -> Option<Price> {
 pub fn is_loopback(url: &str) -> bool {
     let host = host_of(url);
     let bare = host.trim_start_matches('[').trim_end_matches(']');
-    host == "localhost" || bare.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
+    host == "localhost"
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
 }
 
 /// Whether a profile talks to a model running locally, which costs nothing per token:
@@ -98,7 +112,9 @@ pub fn is_local(kind: ProviderKind, base_url: &str) -> bool {
     if kind == ProviderKind::Offline || is_loopback(base_url) {
         return true;
     }
-    let port = authority_of(base_url).rsplit_once(':').map(|(_, p)| p.to_string());
+    let port = authority_of(base_url)
+        .rsplit_once(':')
+        .map(|(_, p)| p.to_string());
     kind == ProviderKind::OpenAi && matches!(port.as_deref(), Some("11434") | Some("1234"))
 }
 
@@ -106,11 +122,21 @@ pub fn is_local(kind: ProviderKind, base_url: &str) -> bool {
 /// `None` when unknown (costs are then shown as unknown, not as 0).
 pub fn price_for(profile: &JudgeProfile) -> Option<Price> {
     let kind = ProviderKind::parse(&profile.kind).unwrap_or(ProviderKind::OpenAi);
-    let table = if is_local(kind, &profile.base_url) { Some(Price::FREE) } else { default_price(&profile.model) };
+    let table = if is_local(kind, &profile.base_url) {
+        Some(Price::FREE)
+    } else {
+        default_price(&profile.model)
+    };
     match (profile.price_input, profile.price_output, table) {
         (Some(input), Some(output), _) => Some(Price { input, output }),
-        (Some(input), None, t) => Some(Price { input, output: t.map_or(input, |t| t.output) }),
-        (None, Some(output), t) => Some(Price { input: t.map_or(output, |t| t.input), output }),
+        (Some(input), None, t) => Some(Price {
+            input,
+            output: t.map_or(input, |t| t.output),
+        }),
+        (None, Some(output), t) => Some(Price {
+            input: t.map_or(output, |t| t.input),
+            output,
+        }),
         (None, None, t) => t,
     }
 }
@@ -162,23 +188,66 @@ mod tests {
 
     #[test]
     fn the_table_matches_the_most_specific_model_name() {
-        assert_eq!(default_price("gpt-4o-mini-2024-07-18"), Some(Price { input: 0.15, output: 0.60 }));
-        assert_eq!(default_price("openai/gpt-4o"), Some(Price { input: 2.50, output: 10.00 }), "OpenRouter prefix");
-        assert_eq!(default_price("claude-sonnet-4-20250514").unwrap().output, 15.0);
-        assert_eq!(default_price("claude-opus-4-5-20251101").unwrap().input, 5.0);
+        assert_eq!(
+            default_price("gpt-4o-mini-2024-07-18"),
+            Some(Price {
+                input: 0.15,
+                output: 0.60
+            })
+        );
+        assert_eq!(
+            default_price("openai/gpt-4o"),
+            Some(Price {
+                input: 2.50,
+                output: 10.00
+            }),
+            "OpenRouter prefix"
+        );
+        assert_eq!(
+            default_price("claude-sonnet-4-20250514").unwrap().output,
+            15.0
+        );
+        assert_eq!(
+            default_price("claude-opus-4-5-20251101").unwrap().input,
+            5.0
+        );
         assert_eq!(default_price("my-own-finetune"), None);
     }
 
     #[test]
     fn local_servers_are_free_and_profile_prices_win() {
-        assert_eq!(price_for(&profile("openai", "http://localhost:11434/v1", "gpt-4o")), Some(Price::FREE));
-        assert_eq!(price_for(&profile("openai", "http://gpu-box:1234/v1", "qwen")), Some(Price::FREE), "LM Studio port");
-        assert_eq!(price_for(&profile("openai", "https://api.openai.com/v1", "unknown-model")), None);
+        assert_eq!(
+            price_for(&profile("openai", "http://localhost:11434/v1", "gpt-4o")),
+            Some(Price::FREE)
+        );
+        assert_eq!(
+            price_for(&profile("openai", "http://gpu-box:1234/v1", "qwen")),
+            Some(Price::FREE),
+            "LM Studio port"
+        );
+        assert_eq!(
+            price_for(&profile(
+                "openai",
+                "https://api.openai.com/v1",
+                "unknown-model"
+            )),
+            None
+        );
         let mut priced = profile("openai", "http://127.0.0.1:8000/v1", "x");
         priced.price_input = Some(1.0);
         priced.price_output = Some(2.0);
-        assert_eq!(price_for(&priced), Some(Price { input: 1.0, output: 2.0 }));
-        let usage = Usage { input_tokens: 1_000_000, output_tokens: 500_000, estimated: false };
+        assert_eq!(
+            price_for(&priced),
+            Some(Price {
+                input: 1.0,
+                output: 2.0
+            })
+        );
+        let usage = Usage {
+            input_tokens: 1_000_000,
+            output_tokens: 500_000,
+            estimated: false,
+        };
         assert!((price_for(&priced).unwrap().cost(&usage) - 2.0).abs() < 1e-9);
     }
 
@@ -188,6 +257,9 @@ mod tests {
         assert!(is_loopback("http://[::1]:8080"));
         assert!(is_loopback("http://user@localhost/v1"));
         assert!(!is_loopback("https://api.openai.com/v1"));
-        assert!(!is_loopback("https://127.example.com"), "a hostname starting with 127 is not loopback");
+        assert!(
+            !is_loopback("https://127.example.com"),
+            "a hostname starting with 127 is not loopback"
+        );
     }
 }

@@ -30,7 +30,9 @@ pub struct CacheHit {
 impl JudgeCache {
     /// Opens (and migrates, if needed) the database file at `path`.
     pub fn open(path: &Path) -> crate::Result<JudgeCache> {
-        Ok(JudgeCache { store: Mutex::new(Store::open_file(path)?) })
+        Ok(JudgeCache {
+            store: Mutex::new(Store::open_file(path)?),
+        })
     }
 
     /// The cache key of one call.
@@ -47,7 +49,11 @@ impl JudgeCache {
         field(identity.model.as_bytes());
         field(&identity.temperature.to_bits().to_le_bytes());
         field(prompt_version.as_bytes());
-        field(serde_json::to_string(messages).expect("messages serialise").as_bytes());
+        field(
+            serde_json::to_string(messages)
+                .expect("messages serialise")
+                .as_bytes(),
+        );
         hasher.finalize().to_hex().to_string()
     }
 
@@ -59,7 +65,11 @@ impl JudgeCache {
             let verdict: Verdict = serde_json::from_str(&row.verdict_json).ok()?;
             (verdict.kind() == kind).then_some(CacheHit {
                 verdict,
-                usage: Usage { input_tokens: row.input_tokens, output_tokens: row.output_tokens, estimated: false },
+                usage: Usage {
+                    input_tokens: row.input_tokens,
+                    output_tokens: row.output_tokens,
+                    estimated: false,
+                },
             })
         }))
     }
@@ -107,7 +117,9 @@ impl JudgeCache {
     fn lock(&self) -> std::sync::MutexGuard<'_, Store> {
         // A panic while holding the lock cannot leave the connection half-written
         // (each statement is atomic), so a poisoned lock is still usable.
-        self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.store
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }
 
@@ -130,14 +142,22 @@ mod tests {
 
     #[test]
     fn the_key_changes_with_everything_that_shapes_the_answer() {
-        let messages = render(&Task::Aspects { question: "What is 2+2?".into() });
+        let messages = render(&Task::Aspects {
+            question: "What is 2+2?".into(),
+        });
         let base = JudgeCache::key(&identity(), "aspects@1", &messages);
-        assert_eq!(base, JudgeCache::key(&identity(), "aspects@1", &messages), "deterministic");
+        assert_eq!(
+            base,
+            JudgeCache::key(&identity(), "aspects@1", &messages),
+            "deterministic"
+        );
         let mut hotter = identity();
         hotter.temperature = 0.7;
         let mut other_model = identity();
         other_model.model = "m2".into();
-        let other_messages = render(&Task::Aspects { question: "What is 3+3?".into() });
+        let other_messages = render(&Task::Aspects {
+            question: "What is 3+3?".into(),
+        });
         for changed in [
             JudgeCache::key(&hotter, "aspects@1", &messages),
             JudgeCache::key(&other_model, "aspects@1", &messages),
@@ -148,22 +168,43 @@ mod tests {
         }
         let mut renamed = identity();
         renamed.name = "another profile name".into();
-        assert_eq!(JudgeCache::key(&renamed, "aspects@1", &messages), base, "the profile's name does not shape answers");
+        assert_eq!(
+            JudgeCache::key(&renamed, "aspects@1", &messages),
+            base,
+            "the profile's name does not shape answers"
+        );
     }
 
     #[test]
     fn verdicts_round_trip_through_a_real_database_file() {
         let dir = tempfile::tempdir().unwrap();
         let cache = JudgeCache::open(&dir.path().join("ragnosis.db")).unwrap();
-        let messages = render(&Task::Aspects { question: "q".into() });
+        let messages = render(&Task::Aspects {
+            question: "q".into(),
+        });
         let key = JudgeCache::key(&identity(), "aspects@1", &messages);
         assert_eq!(cache.get(&key, TaskKind::Aspects).unwrap(), None);
-        let verdict = Verdict::Aspects { aspects: vec!["the sum".into()] };
-        let usage = Usage { input_tokens: 100, output_tokens: 7, estimated: false };
-        cache.put(&key, &identity(), "aspects@1", &messages, &verdict, &usage).unwrap();
+        let verdict = Verdict::Aspects {
+            aspects: vec!["the sum".into()],
+        };
+        let usage = Usage {
+            input_tokens: 100,
+            output_tokens: 7,
+            estimated: false,
+        };
+        cache
+            .put(&key, &identity(), "aspects@1", &messages, &verdict, &usage)
+            .unwrap();
         assert!(cache.contains(&key).unwrap());
-        assert_eq!(cache.get(&key, TaskKind::Aspects).unwrap(), Some(CacheHit { verdict, usage }));
-        assert_eq!(cache.get(&key, TaskKind::Claims).unwrap(), None, "a verdict of another kind is a miss");
+        assert_eq!(
+            cache.get(&key, TaskKind::Aspects).unwrap(),
+            Some(CacheHit { verdict, usage })
+        );
+        assert_eq!(
+            cache.get(&key, TaskKind::Claims).unwrap(),
+            None,
+            "a verdict of another kind is a miss"
+        );
         assert_eq!(cache.stats().unwrap().entries, 1);
     }
 }

@@ -27,7 +27,11 @@ pub struct ConnectionReport {
 
 fn quick_options() -> JudgeOptions {
     // One retry at most: a connection test should answer quickly, not wait out limits.
-    JudgeOptions { max_attempts: 2, backoff_base: Duration::from_millis(250), ..JudgeOptions::default() }
+    JudgeOptions {
+        max_attempts: 2,
+        backoff_base: Duration::from_millis(250),
+        ..JudgeOptions::default()
+    }
 }
 
 /// One small judge call through the profile, with no cache.
@@ -57,8 +61,13 @@ pub async fn test_connection(profile: &JudgeProfile, key: Option<ApiKey>) -> Con
         Ok(judge) => judge,
         Err(e) => return fail(e.to_string()),
     };
-    let task = Task::Aspects { question: "What is 2+2?".into() };
-    match judge.judge_with_outcome(&task, &CallContext::default()).await {
+    let task = Task::Aspects {
+        question: "What is 2+2?".into(),
+    };
+    match judge
+        .judge_with_outcome(&task, &CallContext::default())
+        .await
+    {
         Ok(outcome) => ConnectionReport {
             ok: true,
             latency_ms: started.elapsed().as_millis() as u64,
@@ -70,14 +79,19 @@ pub async fn test_connection(profile: &JudgeProfile, key: Option<ApiKey>) -> Con
                 "connected; the judge answered with valid JSON".into()
             },
         },
-        Err(e @ JudgeError::Unparseable { .. }) => fail(format!("connected, but {e}; try another model")),
+        Err(e @ JudgeError::Unparseable { .. }) => {
+            fail(format!("connected, but {e}; try another model"))
+        }
         Err(e) => fail(e.to_string()),
     }
 }
 
 /// The models (or Azure deployments) the profile's service lists. The offline judge
 /// has exactly one.
-pub async fn discover_models(profile: &JudgeProfile, key: Option<ApiKey>) -> Result<Vec<String>, JudgeError> {
+pub async fn discover_models(
+    profile: &JudgeProfile,
+    key: Option<ApiKey>,
+) -> Result<Vec<String>, JudgeError> {
     if identity_of(profile)?.kind == ProviderKind::Offline {
         return Ok(vec![super::offline::MODEL.to_string()]);
     }

@@ -49,14 +49,23 @@ impl Limiter {
 
     /// Waits for a free slot and for room in the per-minute windows for one request of
     /// about `tokens` tokens. `who` names the profile in notices.
-    pub async fn acquire(&self, tokens: u64, ctx: &CallContext, who: &str) -> Result<Permit, JudgeError> {
+    pub async fn acquire(
+        &self,
+        tokens: u64,
+        ctx: &CallContext,
+        who: &str,
+    ) -> Result<Permit, JudgeError> {
         let slot = tokio::select! {
             slot = self.slots.clone().acquire_owned() => slot.map_err(|_| JudgeError::Cancelled)?,
             _ = until_cancelled(&ctx.cancel) => return Err(JudgeError::Cancelled),
         };
         let mut announced = false;
         loop {
-            let wait = self.window.lock().expect("limiter lock").reserve(tokens, Instant::now());
+            let wait = self
+                .window
+                .lock()
+                .expect("limiter lock")
+                .reserve(tokens, Instant::now());
             let Some((wait, limit)) = wait else { break };
             if !announced && wait >= ANNOUNCE_AFTER {
                 announced = true;
@@ -79,20 +88,31 @@ struct SlidingWindow {
 
 impl SlidingWindow {
     fn new(rpm: Option<u64>, tpm: Option<u64>) -> SlidingWindow {
-        SlidingWindow { rpm, tpm, sent: VecDeque::new() }
+        SlidingWindow {
+            rpm,
+            tpm,
+            sent: VecDeque::new(),
+        }
     }
 
     /// Records a request of `tokens` at `now` when both limits allow it (`None`);
     /// otherwise how long until they might, and which limit is binding.
     fn reserve(&mut self, tokens: u64, now: Instant) -> Option<(Duration, &'static str)> {
-        while self.sent.front().is_some_and(|(at, _)| now.duration_since(*at) >= WINDOW) {
+        while self
+            .sent
+            .front()
+            .is_some_and(|(at, _)| now.duration_since(*at) >= WINDOW)
+        {
             self.sent.pop_front();
         }
         if let Some(rpm) = self.rpm {
             if self.sent.len() as u64 >= rpm {
                 // The oldest requests must leave the window until one fewer than the limit remain.
                 let (at, _) = self.sent[self.sent.len() - rpm as usize];
-                return Some((WINDOW.saturating_sub(now.duration_since(at)), "requests-per-minute"));
+                return Some((
+                    WINDOW.saturating_sub(now.duration_since(at)),
+                    "requests-per-minute",
+                ));
             }
         }
         if let Some(tpm) = self.tpm {
@@ -103,7 +123,10 @@ impl SlidingWindow {
                 for (at, t) in &self.sent {
                     freed += t;
                     if used - freed + tokens <= tpm {
-                        return Some((WINDOW.saturating_sub(now.duration_since(*at)), "tokens-per-minute"));
+                        return Some((
+                            WINDOW.saturating_sub(now.duration_since(*at)),
+                            "tokens-per-minute",
+                        ));
                     }
                 }
             }
@@ -124,8 +147,15 @@ mod tests {
         assert!(w.reserve(1, t0).is_none());
         assert!(w.reserve(1, t0 + Duration::from_secs(10)).is_none());
         let (wait, limit) = w.reserve(1, t0 + Duration::from_secs(20)).unwrap();
-        assert_eq!((wait, limit), (Duration::from_secs(40), "requests-per-minute"), "the first request leaves at 60 s");
-        assert!(w.reserve(1, t0 + Duration::from_secs(60)).is_none(), "after it left there is room");
+        assert_eq!(
+            (wait, limit),
+            (Duration::from_secs(40), "requests-per-minute"),
+            "the first request leaves at 60 s"
+        );
+        assert!(
+            w.reserve(1, t0 + Duration::from_secs(60)).is_none(),
+            "after it left there is room"
+        );
     }
 
     #[test]
@@ -135,9 +165,16 @@ mod tests {
         assert!(w.reserve(600, t0).is_none());
         assert!(w.reserve(300, t0 + Duration::from_secs(5)).is_none());
         let (wait, _) = w.reserve(300, t0 + Duration::from_secs(30)).unwrap();
-        assert_eq!(wait, Duration::from_secs(30), "the 600-token request must leave first");
+        assert_eq!(
+            wait,
+            Duration::from_secs(30),
+            "the 600-token request must leave first"
+        );
         let mut empty = SlidingWindow::new(None, Some(100));
-        assert!(empty.reserve(5000, t0).is_none(), "an oversized request still runs, alone");
+        assert!(
+            empty.reserve(5000, t0).is_none(),
+            "an oversized request still runs, alone"
+        );
     }
 
     #[tokio::test]
@@ -146,10 +183,18 @@ mod tests {
         let ctx = CallContext::default();
         let a = limiter.acquire(1, &ctx, "p").await.unwrap();
         let _b = limiter.acquire(1, &ctx, "p").await.unwrap();
-        let third = tokio::time::timeout(Duration::from_millis(100), limiter.acquire(1, &ctx, "p")).await;
-        assert!(third.is_err(), "a third request must wait while two are in flight");
+        let third =
+            tokio::time::timeout(Duration::from_millis(100), limiter.acquire(1, &ctx, "p")).await;
+        assert!(
+            third.is_err(),
+            "a third request must wait while two are in flight"
+        );
         drop(a);
-        assert!(tokio::time::timeout(Duration::from_secs(5), limiter.acquire(1, &ctx, "p")).await.is_ok());
+        assert!(
+            tokio::time::timeout(Duration::from_secs(5), limiter.acquire(1, &ctx, "p"))
+                .await
+                .is_ok()
+        );
     }
 
     #[tokio::test]
@@ -158,7 +203,8 @@ mod tests {
         let ctx = CallContext::default();
         let _held = limiter.acquire(1, &ctx, "p").await.unwrap();
         ctx.cancel.cancel();
-        let result = tokio::time::timeout(Duration::from_secs(5), limiter.acquire(1, &ctx, "p")).await;
+        let result =
+            tokio::time::timeout(Duration::from_secs(5), limiter.acquire(1, &ctx, "p")).await;
         assert!(matches!(result, Ok(Err(JudgeError::Cancelled))));
     }
 }

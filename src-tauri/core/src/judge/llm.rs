@@ -76,8 +76,12 @@ pub fn identity_of(profile: &JudgeProfile) -> Result<JudgeIdentity, JudgeError> 
 }
 
 fn kind_of(profile: &JudgeProfile) -> Result<ProviderKind, JudgeError> {
-    ProviderKind::parse(&profile.kind)
-        .ok_or_else(|| JudgeError::Config(format!("unknown judge kind {:?} in profile {}", profile.kind, profile.name)))
+    ProviderKind::parse(&profile.kind).ok_or_else(|| {
+        JudgeError::Config(format!(
+            "unknown judge kind {:?} in profile {}",
+            profile.kind, profile.name
+        ))
+    })
 }
 
 pub struct LlmJudge {
@@ -101,12 +105,19 @@ pub struct Outcome {
 
 impl std::fmt::Debug for LlmJudge {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LlmJudge").field("identity", &self.identity).field("policy", &self.policy).finish_non_exhaustive()
+        f.debug_struct("LlmJudge")
+            .field("identity", &self.identity)
+            .field("policy", &self.policy)
+            .finish_non_exhaustive()
     }
 }
 
 impl LlmJudge {
-    pub fn new(profile: &JudgeProfile, key: Option<ApiKey>, cache: Option<Arc<JudgeCache>>) -> Result<LlmJudge, JudgeError> {
+    pub fn new(
+        profile: &JudgeProfile,
+        key: Option<ApiKey>,
+        cache: Option<Arc<JudgeCache>>,
+    ) -> Result<LlmJudge, JudgeError> {
         Self::with_options(profile, key, cache, JudgeOptions::default())
     }
 
@@ -118,18 +129,34 @@ impl LlmJudge {
     ) -> Result<LlmJudge, JudgeError> {
         let identity = identity_of(profile)?;
         if identity.model.is_empty() {
-            return Err(JudgeError::Config(format!("profile {} names no model", profile.name)));
+            return Err(JudgeError::Config(format!(
+                "profile {} names no model",
+                profile.name
+            )));
         }
         let timeout = Duration::from_secs(u64::from(profile.timeout_secs.max(1)));
         let choice = options.structured_output;
         let provider: Box<dyn Provider> = match identity.kind {
-            ProviderKind::OpenAi => Box::new(OpenAiProvider::new(&profile.base_url, key, choice, timeout)?),
-            ProviderKind::AzureOpenAi => {
-                Box::new(azure::provider(&profile.base_url, profile.api_version.as_deref(), key, choice, timeout)?)
+            ProviderKind::OpenAi => Box::new(OpenAiProvider::new(
+                &profile.base_url,
+                key,
+                choice,
+                timeout,
+            )?),
+            ProviderKind::AzureOpenAi => Box::new(azure::provider(
+                &profile.base_url,
+                profile.api_version.as_deref(),
+                key,
+                choice,
+                timeout,
+            )?),
+            ProviderKind::Anthropic => {
+                Box::new(AnthropicProvider::new(&profile.base_url, key, timeout)?)
             }
-            ProviderKind::Anthropic => Box::new(AnthropicProvider::new(&profile.base_url, key, timeout)?),
             ProviderKind::Offline => {
-                return Err(JudgeError::Config("the offline judge is not an LLM judge; use build_judge".into()))
+                return Err(JudgeError::Config(
+                    "the offline judge is not an LLM judge; use build_judge".into(),
+                ))
             }
         };
         Ok(LlmJudge {
@@ -151,12 +178,18 @@ impl LlmJudge {
     /// Model names the service offers (no retries beyond the policy's).
     pub async fn list_models(&self, ctx: &CallContext) -> Result<Vec<String>, JudgeError> {
         let timeout = self.policy.timeout;
-        retry::run(&self.policy, &self.identity.name, ctx, || retry::with_timeout(timeout, self.provider.list_models()))
-            .await
+        retry::run(&self.policy, &self.identity.name, ctx, || {
+            retry::with_timeout(timeout, self.provider.list_models())
+        })
+        .await
     }
 
     /// Judges a task and reports whether a repair was needed.
-    pub async fn judge_with_outcome(&self, task: &Task, ctx: &CallContext) -> Result<Outcome, JudgeError> {
+    pub async fn judge_with_outcome(
+        &self,
+        task: &Task,
+        ctx: &CallContext,
+    ) -> Result<Outcome, JudgeError> {
         if ctx.cancel.is_cancelled() {
             return Err(JudgeError::Cancelled);
         }
@@ -176,7 +209,11 @@ impl LlmJudge {
                     latency_ms: started.elapsed().as_millis() as u64,
                     prompt_version: version.to_string(),
                 };
-                return Ok(Outcome { judgement, repaired: false, served_by: None });
+                return Ok(Outcome {
+                    judgement,
+                    repaired: false,
+                    served_by: None,
+                });
             }
         }
 
@@ -193,7 +230,10 @@ impl LlmJudge {
                     Err(second_error) => {
                         return Err(JudgeError::Unparseable {
                             message: format!("{error}; after the repair request: {second_error}"),
-                            raw: format!("{}\n--- reply to the repair request ---\n{}", first.text, second.text),
+                            raw: format!(
+                                "{}\n--- reply to the repair request ---\n{}",
+                                first.text, second.text
+                            ),
                         })
                     }
                 }
@@ -202,22 +242,34 @@ impl LlmJudge {
 
         if let Some(cache) = &self.cache {
             if let Err(e) = cache.put(&key, &self.identity, version, &messages, &verdict, &usage) {
-                ctx.progress.report(Progress::Notice { message: format!("could not store a verdict in the judge cache: {e}") });
+                ctx.progress.report(Progress::Notice {
+                    message: format!("could not store a verdict in the judge cache: {e}"),
+                });
             }
         }
         let judgement = Judgement {
             verdict,
             usage,
+            // An unknown price counts as 0 here; `plan` shows it as unknown instead.
             cost_usd: self.price.map_or(0.0, |p| p.cost(&usage)),
             cached: false,
             latency_ms: started.elapsed().as_millis() as u64,
             prompt_version: version.to_string(),
         };
-        Ok(Outcome { judgement, repaired, served_by })
+        Ok(Outcome {
+            judgement,
+            repaired,
+            served_by,
+        })
     }
 
     /// One request with limits, retries, timeout and cancellation.
-    async fn call(&self, messages: &[Message], task: &Task, ctx: &CallContext) -> Result<ChatResponse, JudgeError> {
+    async fn call(
+        &self,
+        messages: &[Message],
+        task: &Task,
+        ctx: &CallContext,
+    ) -> Result<ChatResponse, JudgeError> {
         let kind = task.kind();
         let request = ChatRequest {
             model: self.identity.model.clone(),
@@ -226,7 +278,8 @@ impl LlmJudge {
             max_output_tokens: self.max_output_tokens,
             schema: Some((schema::schema_name(kind), schema::reply_schema(kind))),
         };
-        let tokens = accounting::estimate_message_tokens(messages) + u64::from(self.max_output_tokens.min(1024));
+        let tokens = accounting::estimate_message_tokens(messages)
+            + u64::from(self.max_output_tokens.min(1024));
         let who = self.identity.name.as_str();
         retry::run(&self.policy, who, ctx, || async {
             let _permit = self.limiter.acquire(tokens, ctx, who).await?;
@@ -237,7 +290,9 @@ impl LlmJudge {
 }
 
 fn usage_of(response: &ChatResponse, messages: &[Message]) -> Usage {
-    response.usage.unwrap_or_else(|| accounting::estimate_usage(messages, &response.text))
+    response
+        .usage
+        .unwrap_or_else(|| accounting::estimate_usage(messages, &response.text))
 }
 
 #[async_trait::async_trait]
@@ -246,7 +301,13 @@ impl Judge for LlmJudge {
         &self.identity
     }
 
+    fn concurrency(&self) -> usize {
+        self.limiter.concurrency()
+    }
+
     async fn judge(&self, task: &Task, ctx: &CallContext) -> Result<Judgement, JudgeError> {
-        self.judge_with_outcome(task, ctx).await.map(|o| o.judgement)
+        self.judge_with_outcome(task, ctx)
+            .await
+            .map(|o| o.judgement)
     }
 }

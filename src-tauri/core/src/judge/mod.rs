@@ -12,6 +12,7 @@ pub mod connect;
 pub mod limiter;
 pub mod llm;
 pub mod offline;
+pub mod open;
 pub mod parse;
 pub mod plan;
 pub mod prompt;
@@ -183,5 +184,10 @@ impl Default for CallContext {
 #[async_trait::async_trait]
 pub trait Judge: Send + Sync {
     fn identity(&self) -> &JudgeIdentity;
+    /// How many calls this judge takes at once; the run keeps about twice as many items
+    /// in flight so the judge is never idle.
+    fn concurrency(&self) -> usize {
+        4
+    }
     async fn judge(&self, task: &Task, ctx: &CallContext) -> Result<Judgement, JudgeError>;
 }

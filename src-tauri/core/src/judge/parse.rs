@@ -10,15 +10,32 @@ use super::task::{Task, TaskKind, Verdict};
 use super::validate;
 use crate::item::Label;
 
-/// Parses and validates a reply to `task`.
+/// Parses and validates a reply to `task`. Every JSON value found in the reply is tried
+/// in order (objects first); the first that fits the task wins.
 pub fn parse_verdict(task: &Task, reply: &str) -> Result<Verdict, String> {
+    let found = find_json(reply)?;
+    let mut first_error = None;
+    for value in found.values {
+        match verdict_from(task, value) {
+            Ok(verdict) => return Ok(verdict),
+            Err(e) => first_error = first_error.or(Some(e)),
+        }
+    }
+    Err(match (found.truncated, first_error, found.syntax_error) {
+        (true, _, _) => TRUNCATED.into(),
+        (false, Some(e), _) => e,
+        (false, None, Some(e)) => format!("the reply is not valid JSON ({e})"),
+        (false, None, None) => "the reply contains no JSON object".into(),
+    })
+}
+
+const TRUNCATED: &str = "the JSON object is incomplete (the reply may have been cut off)";
+
+fn verdict_from(task: &Task, value: Value) -> Result<Verdict, String> {
     let kind = task.kind();
-    let value = extract_json(reply)?;
-    let object = into_object(kind, value)?;
-    let mut payload = Value::Object(object);
+    let mut payload = Value::Object(into_object(kind, value)?);
     normalise(kind, &mut payload);
-    let verdict = from_payload(kind, payload)?;
-    validate::validate(task, verdict)
+    validate::validate(task, from_payload(kind, payload)?)
 }
 
 /// The verdict's payload as the prompts ask for it: the `Verdict` JSON without its tag.
@@ -36,12 +53,36 @@ pub fn from_payload(kind: TaskKind, payload: Value) -> Result<Verdict, String> {
         return Err("the reply is not a JSON object".into());
     };
     map.insert("verdict".into(), Value::String(kind.as_str().into()));
-    serde_json::from_value(Value::Object(map)).map_err(|e| format!("the JSON does not have the required shape ({e})"))
+    serde_json::from_value(Value::Object(map))
+        .map_err(|e| format!("the JSON does not have the required shape ({e})"))
 }
 
 /// Finds the first JSON value in `text` that parses, preferring objects; tolerates code
 /// fences, prose around the JSON and trailing commas.
 pub fn extract_json(text: &str) -> Result<Value, String> {
+    let found = find_json(text)?;
+    match (
+        found.values.into_iter().next(),
+        found.truncated,
+        found.syntax_error,
+    ) {
+        (Some(value), _, _) => Ok(value),
+        (None, true, _) => Err(TRUNCATED.into()),
+        (None, false, Some(e)) => Err(format!("the reply is not valid JSON ({e})")),
+        (None, false, None) => Err("the reply contains no JSON object".into()),
+    }
+}
+
+/// The JSON values a reply holds, and what went wrong with the rest.
+struct Found {
+    values: Vec<Value>,
+    /// Some bracket opened and never closed: the reply was probably cut off.
+    truncated: bool,
+    /// The first balanced span that was not JSON.
+    syntax_error: Option<String>,
+}
+
+fn find_json(text: &str) -> Result<Found, String> {
     // Reasoning models served locally often think aloud first; that text may hold
     // braces and draft JSON that are not the answer.
     let text = match text.rfind("</think>") {
@@ -53,25 +94,24 @@ pub fn extract_json(text: &str) -> Result<Value, String> {
     }
     let mut regions = fenced_blocks(text);
     regions.push(text);
-    let mut first_error = None;
-    let mut truncated = false;
+    let mut found = Found {
+        values: Vec::new(),
+        truncated: false,
+        syntax_error: None,
+    };
     for opener in ['{', '['] {
         for region in &regions {
             let (spans, unclosed) = top_level_spans(region, opener);
-            truncated |= unclosed;
+            found.truncated |= unclosed && opener == '{';
             for span in spans {
                 match parse_lenient(span) {
-                    Ok(value) => return Ok(value),
-                    Err(e) => first_error = first_error.or(Some(e)),
+                    Ok(value) => found.values.push(value),
+                    Err(e) => found.syntax_error = found.syntax_error.take().or(Some(e)),
                 }
             }
         }
     }
-    Err(match (first_error, truncated) {
-        (_, true) => "the JSON object is incomplete (the reply may have been cut off)".into(),
-        (Some(e), false) => format!("the reply is not valid JSON ({e})"),
-        (None, false) => "the reply contains no JSON object".into(),
-    })
+    Ok(found)
 }
 
 /// The contents of ``` fenced blocks, in order.
@@ -189,7 +229,9 @@ fn list_field(kind: TaskKind) -> Option<&'static str> {
 fn into_object(kind: TaskKind, value: Value) -> Result<Map<String, Value>, String> {
     match (value, list_field(kind)) {
         (Value::Object(map), _) => Ok(map),
-        (Value::Array(items), Some(field)) => Ok(Map::from_iter([(field.to_string(), Value::Array(items))])),
+        (Value::Array(items), Some(field)) => {
+            Ok(Map::from_iter([(field.to_string(), Value::Array(items))]))
+        }
         _ => Err("the reply is not a JSON object".into()),
     }
 }
@@ -233,7 +275,11 @@ fn normalise(kind: TaskKind, payload: &mut Value) {
 }
 
 fn array_items<'a>(payload: &'a mut Value, field: &str) -> impl Iterator<Item = &'a mut Value> {
-    payload.get_mut(field).and_then(Value::as_array_mut).into_iter().flatten()
+    payload
+        .get_mut(field)
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
 }
 
 fn snake_case_field(object: &mut Value, field: &str) {

@@ -1,8 +1,13 @@
+//! Tests of tolerant reply parsing and validation against the task.
+
 use super::*;
 use crate::judge::task::{Support, Task};
 
 fn relevance_task(n: usize) -> Task {
-    Task::ChunkRelevance { question: "q".into(), chunks: (0..n).map(|i| format!("chunk {i}")).collect() }
+    Task::ChunkRelevance {
+        question: "q".into(),
+        chunks: (0..n).map(|i| format!("chunk {i}")).collect(),
+    }
 }
 
 fn scores(v: &Verdict) -> Vec<f64> {
@@ -21,127 +26,409 @@ fn plain_json_parses() {
 #[test]
 fn code_fences_and_prose_around_the_json_are_ignored() {
     let reply = "Sure! Here is my assessment:\n```json\n{\"chunks\": [{\"index\": 0, \"relevance\": 0.7, \"reason\": \"uses {braces} in text\"}]}\n```\nLet me know if you need more.";
-    assert_eq!(scores(&parse_verdict(&relevance_task(1), reply).unwrap()), vec![0.7]);
+    assert_eq!(
+        scores(&parse_verdict(&relevance_task(1), reply).unwrap()),
+        vec![0.7]
+    );
     let unfenced = "The answer is {\"chunks\": [{\"index\": 0, \"relevance\": 0.5}]} as requested.";
-    assert_eq!(scores(&parse_verdict(&relevance_task(1), unfenced).unwrap()), vec![0.5]);
+    assert_eq!(
+        scores(&parse_verdict(&relevance_task(1), unfenced).unwrap()),
+        vec![0.5]
+    );
 }
 
 #[test]
 fn a_stray_brace_in_prose_does_not_hide_the_object() {
     let reply = "Note: {this is not json. {\"claims\": [\"Paris is in France.\"]}";
-    let v = parse_verdict(&Task::Claims { question: "q".into(), text: "t".into() }, reply).unwrap();
-    assert_eq!(v, Verdict::Claims { claims: vec!["Paris is in France.".into()] });
+    let v = parse_verdict(
+        &Task::Claims {
+            question: "q".into(),
+            text: "t".into(),
+        },
+        reply,
+    )
+    .unwrap();
+    assert_eq!(
+        v,
+        Verdict::Claims {
+            claims: vec!["Paris is in France.".into()]
+        }
+    );
 }
 
 #[test]
 fn trailing_commas_are_tolerated_but_not_inside_strings() {
     let reply = r#"{"claims": ["a, }", "b",], }"#;
-    let v = parse_verdict(&Task::Claims { question: "q".into(), text: "t".into() }, reply).unwrap();
-    assert_eq!(v, Verdict::Claims { claims: vec!["a, }".into(), "b".into()] }, "the comma inside the string must survive");
+    let v = parse_verdict(
+        &Task::Claims {
+            question: "q".into(),
+            text: "t".into(),
+        },
+        reply,
+    )
+    .unwrap();
+    assert_eq!(
+        v,
+        Verdict::Claims {
+            claims: vec!["a, }".into(), "b".into()]
+        },
+        "the comma inside the string must survive"
+    );
 }
 
 #[test]
 fn a_bare_array_stands_for_a_single_list_reply() {
-    let v = parse_verdict(&Task::Aspects { question: "q".into() }, r#"["when it opened", "who built it"]"#).unwrap();
-    assert_eq!(v, Verdict::Aspects { aspects: vec!["when it opened".into(), "who built it".into()] });
+    let v = parse_verdict(
+        &Task::Aspects {
+            question: "q".into(),
+        },
+        r#"["when it opened", "who built it"]"#,
+    )
+    .unwrap();
+    assert_eq!(
+        v,
+        Verdict::Aspects {
+            aspects: vec!["when it opened".into(), "who built it".into()]
+        }
+    );
 }
 
 #[test]
 fn missing_indices_mean_in_order_and_results_are_sorted() {
-    let v = parse_verdict(&relevance_task(2), r#"{"chunks":[{"relevance":0.2},{"relevance":0.8}]}"#).unwrap();
+    let v = parse_verdict(
+        &relevance_task(2),
+        r#"{"chunks":[{"relevance":0.2},{"relevance":0.8}]}"#,
+    )
+    .unwrap();
     assert_eq!(scores(&v), vec![0.2, 0.8]);
-    let v = parse_verdict(&relevance_task(2), r#"{"chunks":[{"index":1,"relevance":0.8},{"index":0,"relevance":0.2}]}"#).unwrap();
-    assert_eq!(scores(&v), vec![0.2, 0.8], "scores come back in chunk order");
+    let v = parse_verdict(
+        &relevance_task(2),
+        r#"{"chunks":[{"index":1,"relevance":0.8},{"index":0,"relevance":0.2}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        scores(&v),
+        vec![0.2, 0.8],
+        "scores come back in chunk order"
+    );
 }
 
 #[test]
 fn chunk_relevance_validation_failures_are_explained() {
     let cases = [
-        (r#"{"chunks":[{"index":0,"relevance":0.5}]}"#, "expected 2 chunk scores"),
-        (r#"{"chunks":[{"index":0,"relevance":0.5},{"index":5,"relevance":0.5}]}"#, "outside 0..=1"),
-        (r#"{"chunks":[{"index":0,"relevance":0.5},{"index":0,"relevance":0.5}]}"#, "scored twice"),
-        (r#"{"chunks":[{"index":0,"relevance":0.5},{"index":1,"relevance":7}]}"#, "between 0 and 1"),
-        (r#"{"chunks":[{"index":0,"relevance":"high"},{"index":1,"relevance":0.1}]}"#, "required shape"),
+        (
+            r#"{"chunks":[{"index":0,"relevance":0.5}]}"#,
+            "expected 2 chunk scores",
+        ),
+        (
+            r#"{"chunks":[{"index":0,"relevance":0.5},{"index":5,"relevance":0.5}]}"#,
+            "outside 0..=1",
+        ),
+        (
+            r#"{"chunks":[{"index":0,"relevance":0.5},{"index":0,"relevance":0.5}]}"#,
+            "scored twice",
+        ),
+        (
+            r#"{"chunks":[{"index":0,"relevance":0.5},{"index":1,"relevance":7}]}"#,
+            "between 0 and 1",
+        ),
+        (
+            r#"{"chunks":[{"index":0,"relevance":"high"},{"index":1,"relevance":0.1}]}"#,
+            "required shape",
+        ),
     ];
     for (reply, expected) in cases {
         let err = parse_verdict(&relevance_task(2), reply).unwrap_err();
-        assert!(err.contains(expected), "{reply} should fail with {expected:?}, got {err:?}");
+        assert!(
+            err.contains(expected),
+            "{reply} should fail with {expected:?}, got {err:?}"
+        );
     }
 }
 
 #[test]
 fn tiny_score_overshoots_are_clamped() {
-    let v = parse_verdict(&relevance_task(2), r#"{"chunks":[{"index":0,"relevance":1.01},{"index":1,"relevance":-0.01}]}"#).unwrap();
+    let v = parse_verdict(
+        &relevance_task(2),
+        r#"{"chunks":[{"index":0,"relevance":1.01},{"index":1,"relevance":-0.01}]}"#,
+    )
+    .unwrap();
     assert_eq!(scores(&v), vec![1.0, 0.0]);
 }
 
 #[test]
 fn nan_and_bad_syntax_are_rejected() {
-    assert!(parse_verdict(&relevance_task(1), r#"{"chunks":[{"index":0,"relevance":NaN}]}"#).is_err());
-    let err = parse_verdict(&relevance_task(1), r#"{"chunks":[{"index":0,"relevance":0.5}"#).unwrap_err();
-    assert!(err.contains("incomplete"), "a truncated reply is named as such: {err}");
-    assert_eq!(parse_verdict(&relevance_task(1), "I cannot help with that.").unwrap_err(), "the reply contains no JSON object");
-    assert_eq!(parse_verdict(&relevance_task(1), "  ").unwrap_err(), "the reply is empty");
+    assert!(parse_verdict(
+        &relevance_task(1),
+        r#"{"chunks":[{"index":0,"relevance":NaN}]}"#
+    )
+    .is_err());
+    let err = parse_verdict(
+        &relevance_task(1),
+        r#"{"chunks":[{"index":0,"relevance":0.5}"#,
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("incomplete"),
+        "a truncated reply is named as such: {err}"
+    );
+    assert_eq!(
+        parse_verdict(&relevance_task(1), "I cannot help with that.").unwrap_err(),
+        "the reply contains no JSON object"
+    );
+    assert_eq!(
+        parse_verdict(&relevance_task(1), "  ").unwrap_err(),
+        "the reply is empty"
+    );
 }
 
 #[test]
 fn coverage_needs_one_entry_per_aspect_and_restores_their_text() {
-    let task = Task::Coverage { question: "q".into(), aspects: vec!["Year".into(), "Builder".into()], chunks: vec!["c".into()] };
+    let task = Task::Coverage {
+        question: "q".into(),
+        aspects: vec!["Year".into(), "Builder".into()],
+        chunks: vec!["c".into()],
+    };
     let reply = r#"{"aspects":[{"aspect":"builder","covered":false,"chunk":0,"evidence":"x"},
                                 {"aspect":"year","covered":true,"chunk":0,"evidence":"one two three four five six seven eight nine ten eleven"}]}"#;
-    let Verdict::Coverage { aspects } = parse_verdict(&task, reply).unwrap() else { panic!() };
-    assert_eq!(aspects[0].aspect, "Year", "entries are put back in task order");
-    assert_eq!(aspects[0].evidence.split_whitespace().count(), 10, "coverage evidence is cut to 10 words");
-    assert_eq!((aspects[1].chunk, aspects[1].evidence.as_str()), (None, ""), "an uncovered aspect has no chunk or evidence");
+    let Verdict::Coverage { aspects } = parse_verdict(&task, reply).unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        aspects[0].aspect, "Year",
+        "entries are put back in task order"
+    );
+    assert_eq!(
+        aspects[0].evidence.split_whitespace().count(),
+        10,
+        "coverage evidence is cut to 10 words"
+    );
+    assert_eq!(
+        (aspects[1].chunk, aspects[1].evidence.as_str()),
+        (None, ""),
+        "an uncovered aspect has no chunk or evidence"
+    );
     let short = r#"{"aspects":[{"aspect":"Year","covered":true,"chunk":0}]}"#;
-    assert!(parse_verdict(&task, short).unwrap_err().contains("expected 2 entries"));
+    assert!(parse_verdict(&task, short)
+        .unwrap_err()
+        .contains("expected 2 entries"));
     let bad_chunk = r#"{"aspects":[{"aspect":"Year","covered":true,"chunk":3},{"aspect":"Builder","covered":false}]}"#;
     assert!(parse_verdict(&task, bad_chunk).is_err());
 }
 
 #[test]
 fn answer_review_scores_must_be_in_range() {
-    let task = Task::AnswerReview { question: "q".into(), answer: "a".into(), aspects: vec![] };
+    let task = Task::AnswerReview {
+        question: "q".into(),
+        answer: "a".into(),
+        aspects: vec![],
+    };
     let ok = r#"{"relevance":0.9,"clarity":0.8,"coherence":1,"conciseness":0.7,"aspects":[{"aspect":"x","addressed":true}]}"#;
-    let Verdict::AnswerReview(r) = parse_verdict(&task, ok).unwrap() else { panic!() };
-    assert!(r.aspects.is_empty(), "aspects the task did not ask about are dropped");
+    let Verdict::AnswerReview(r) = parse_verdict(&task, ok).unwrap() else {
+        panic!()
+    };
+    assert!(
+        r.aspects.is_empty(),
+        "aspects the task did not ask about are dropped"
+    );
     let bad = r#"{"relevance":0.9,"clarity":80,"coherence":1,"conciseness":0.7}"#;
     assert!(parse_verdict(&task, bad).unwrap_err().contains("clarity"));
 }
 
 #[test]
 fn grounding_accepts_spelling_variants_and_rejects_unknown_kinds() {
-    let task = Task::Grounding { question: "q".into(), answer: "a".into(), chunks: vec!["c0".into(), "c1".into()] };
+    let task = Task::Grounding {
+        question: "q".into(),
+        answer: "a".into(),
+        chunks: vec!["c0".into(), "c1".into()],
+    };
     let reply = r#"{"claims":[{"claim":"x","support":"Partially Hallucinated","chunk":1}],
                     "used_chunks":[1,0,1],
                     "contradictions":[{"kind":"Scope-Shift","severity":"HIGH"}]}"#;
-    let Verdict::Grounding(g) = parse_verdict(&task, reply).unwrap() else { panic!() };
+    let Verdict::Grounding(g) = parse_verdict(&task, reply).unwrap() else {
+        panic!()
+    };
     assert_eq!(g.claims[0].support, Support::PartiallyHallucinated);
     assert_eq!(g.used_chunks, vec![0, 1]);
     assert_eq!(g.contradictions[0].kind, "scope_shift");
     let unknown = r#"{"claims":[],"contradictions":[{"kind":"vibes","severity":"low"}]}"#;
-    assert!(parse_verdict(&task, unknown).unwrap_err().contains("not one of"));
+    assert!(parse_verdict(&task, unknown)
+        .unwrap_err()
+        .contains("not one of"));
     let out_of_range = r#"{"claims":[],"used_chunks":[2]}"#;
     assert!(parse_verdict(&task, out_of_range).is_err());
 }
 
 #[test]
 fn claim_labels_must_be_claims_by_passages() {
-    let task = Task::ClaimLabels { claims: vec!["a".into(), "b".into()], passages: vec!["p".into(), "q".into()] };
+    let task = Task::ClaimLabels {
+        claims: vec!["a".into(), "b".into()],
+        passages: vec!["p".into(), "q".into()],
+    };
     let ok = r#"{"labels":[["entailment","Neutral"],["CONTRADICTION","neutral"]]}"#;
-    let Verdict::ClaimLabels { labels } = parse_verdict(&task, ok).unwrap() else { panic!() };
+    let Verdict::ClaimLabels { labels } = parse_verdict(&task, ok).unwrap() else {
+        panic!()
+    };
     assert_eq!(labels[1][0], Label::Contradiction);
     let ragged = r#"{"labels":[["Entailment","Neutral"],["Neutral"]]}"#;
     assert!(parse_verdict(&task, ragged).unwrap_err().contains("row 1"));
     let short = r#"{"labels":[["Entailment","Neutral"]]}"#;
-    assert!(parse_verdict(&task, short).unwrap_err().contains("expected 2 rows"));
+    assert!(parse_verdict(&task, short)
+        .unwrap_err()
+        .contains("expected 2 rows"));
 }
 
 #[test]
 fn payload_json_is_what_the_prompt_asks_for_and_parses_back() {
     let task = relevance_task(1);
-    let verdict = parse_verdict(&task, r#"{"chunks":[{"index":0,"relevance":0.5,"reason":"r"}]}"#).unwrap();
+    let verdict = parse_verdict(
+        &task,
+        r#"{"chunks":[{"index":0,"relevance":0.5,"reason":"r"}]}"#,
+    )
+    .unwrap();
     let payload = payload_json(&verdict);
     assert!(payload.get("verdict").is_none(), "the tag is internal");
     assert_eq!(parse_verdict(&task, &payload.to_string()).unwrap(), verdict);
+}
+
+#[test]
+fn payloads_of_every_kind_parse_back_against_their_task() {
+    use crate::judge::task::*;
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let chunks = s(&["c0", "c1"]);
+    let cases = vec![
+        (
+            Task::Aspects {
+                question: "q".into(),
+            },
+            Verdict::Aspects {
+                aspects: s(&["need"]),
+            },
+        ),
+        (
+            Task::ChunkRelevance {
+                question: "q".into(),
+                chunks: chunks.clone(),
+            },
+            Verdict::ChunkRelevance {
+                chunks: vec![
+                    ChunkScore {
+                        index: 0,
+                        relevance: 0.9,
+                        reason: "r".into(),
+                    },
+                    ChunkScore {
+                        index: 1,
+                        relevance: 0.1,
+                        reason: String::new(),
+                    },
+                ],
+            },
+        ),
+        (
+            Task::Coverage {
+                question: "q".into(),
+                aspects: s(&["a"]),
+                chunks: chunks.clone(),
+            },
+            Verdict::Coverage {
+                aspects: vec![AspectCoverage {
+                    aspect: "a".into(),
+                    covered: true,
+                    chunk: Some(1),
+                    evidence: "e".into(),
+                }],
+            },
+        ),
+        (
+            Task::AnswerReview {
+                question: "q".into(),
+                answer: "x".into(),
+                aspects: s(&["a"]),
+            },
+            Verdict::AnswerReview(AnswerReview {
+                relevance: 1.0,
+                missing_parts: vec![],
+                off_topic: vec![],
+                aspects: vec![AspectAddressed {
+                    aspect: "a".into(),
+                    addressed: true,
+                    evidence: "x".into(),
+                }],
+                clarity: 0.5,
+                clarity_issues: s(&["i"]),
+                suggestions: vec![],
+                coherence: 1.0,
+                coherence_issues: vec![],
+                conciseness: 0.75,
+                conciseness_issues: vec![],
+            }),
+        ),
+        (
+            Task::Grounding {
+                question: "q".into(),
+                answer: "x".into(),
+                chunks: chunks.clone(),
+            },
+            Verdict::Grounding(Grounding {
+                claims: vec![GroundedClaim {
+                    claim: "c".into(),
+                    support: Support::FullyHallucinated,
+                    reason: "r".into(),
+                    chunk: None,
+                    unconfirmed_anchors: s(&["1937"]),
+                }],
+                used_chunks: vec![0],
+                contradictions: vec![Contradiction {
+                    kind: "negation_flip".into(),
+                    severity: "high".into(),
+                    explanation: "e".into(),
+                }],
+            }),
+        ),
+        (
+            Task::Reasoning {
+                question: "q".into(),
+                answer: "x".into(),
+                chunks: chunks.clone(),
+            },
+            Verdict::Reasoning(Reasoning {
+                hops: vec![Hop {
+                    step: "s".into(),
+                    grounded: true,
+                    follows: true,
+                    chunk: Some(0),
+                    reason: "r".into(),
+                }],
+                contexts_sufficient: false,
+                answer_abstains: true,
+                reason: "r".into(),
+            }),
+        ),
+        (
+            Task::Claims {
+                question: "q".into(),
+                text: "t".into(),
+            },
+            Verdict::Claims { claims: s(&["c"]) },
+        ),
+        (
+            Task::ClaimLabels {
+                claims: s(&["c"]),
+                passages: chunks.clone(),
+            },
+            Verdict::ClaimLabels {
+                labels: vec![vec![Label::Entailment, Label::Neutral]],
+            },
+        ),
+    ];
+    assert_eq!(cases.len(), TaskKind::ALL.len());
+    for (task, verdict) in cases {
+        let reply = payload_json(&verdict).to_string();
+        assert_eq!(
+            parse_verdict(&task, &reply).as_ref(),
+            Ok(&verdict),
+            "{reply}"
+        );
+    }
 }

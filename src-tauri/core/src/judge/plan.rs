@@ -32,7 +32,11 @@ pub struct JudgePlan {
 }
 
 /// Estimates `tasks` for `profile`; tasks whose verdict is in `cache` cost nothing.
-pub fn estimate(profile: &JudgeProfile, tasks: &[Task], cache: Option<&JudgeCache>) -> Result<JudgePlan, JudgeError> {
+pub fn estimate(
+    profile: &JudgeProfile,
+    tasks: &[Task],
+    cache: Option<&JudgeCache>,
+) -> Result<JudgePlan, JudgeError> {
     let identity = identity_of(profile)?;
     let mut plan = JudgePlan {
         calls: 0,
@@ -64,21 +68,26 @@ pub fn estimate(profile: &JudgeProfile, tasks: &[Task], cache: Option<&JudgeCach
         plan.output_tokens += expected_output_tokens(task);
     }
     if let Some(price) = accounting::price_for(profile) {
-        let low = (plan.input_tokens as f64 * price.input + plan.output_tokens as f64 * price.output) / 1e6;
+        let low = (plan.input_tokens as f64 * price.input
+            + plan.output_tokens as f64 * price.output)
+            / 1e6;
         // High: replies twice as long as modelled, and one call in ten repaired (the
         // repair resends the prompt and the reply).
-        let high_in = plan.input_tokens as f64 * (1.0 + REPAIR_SHARE) + plan.output_tokens as f64 * REPAIR_SHARE;
+        let high_in = plan.input_tokens as f64 * (1.0 + REPAIR_SHARE)
+            + plan.output_tokens as f64 * REPAIR_SHARE;
         let high_out = plan.output_tokens as f64 * 2.0 * (1.0 + REPAIR_SHARE);
         plan.cost_low = Some(low);
         plan.cost_high = Some((high_in * price.input + high_out * price.output) / 1e6);
     }
     let concurrency = f64::from(profile.concurrency.max(1));
     let by_concurrency = (plan.calls as f64 / concurrency).ceil() * ASSUMED_LATENCY_SECS;
-    let by_rpm = profile.rpm.filter(|&r| r > 0).map_or(0.0, |rpm| plan.calls as f64 / f64::from(rpm) * 60.0);
-    let by_tpm = profile
-        .tpm
-        .filter(|&t| t > 0)
-        .map_or(0.0, |tpm| (plan.input_tokens + plan.output_tokens) as f64 / f64::from(tpm) * 60.0);
+    let by_rpm = profile
+        .rpm
+        .filter(|&r| r > 0)
+        .map_or(0.0, |rpm| plan.calls as f64 / f64::from(rpm) * 60.0);
+    let by_tpm = profile.tpm.filter(|&t| t > 0).map_or(0.0, |tpm| {
+        (plan.input_tokens + plan.output_tokens) as f64 / f64::from(tpm) * 60.0
+    });
     plan.duration_secs = by_concurrency.max(by_rpm).max(by_tpm);
     Ok(plan)
 }
@@ -128,22 +137,48 @@ mod tests {
     fn cached_tasks_are_counted_as_hits_and_cost_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let cache = JudgeCache::open(&dir.path().join("ragnosis.db")).unwrap();
-        let tasks: Vec<Task> = (0..4).map(|i| Task::Aspects { question: format!("question {i}?") }).collect();
+        let tasks: Vec<Task> = (0..4)
+            .map(|i| Task::Aspects {
+                question: format!("question {i}?"),
+            })
+            .collect();
         let before = estimate(&profile(), &tasks, Some(&cache)).unwrap();
         assert_eq!((before.calls, before.cache_hits), (4, 0));
 
         let identity = identity_of(&profile()).unwrap();
         let messages = render(&tasks[0]);
         let key = JudgeCache::key(&identity, prompt_version(tasks[0].kind()), &messages);
-        let verdict = Verdict::Aspects { aspects: vec!["x".into()] };
-        cache.put(&key, &identity, "aspects@1", &messages, &verdict, &Usage::default()).unwrap();
+        let verdict = Verdict::Aspects {
+            aspects: vec!["x".into()],
+        };
+        cache
+            .put(
+                &key,
+                &identity,
+                "aspects@1",
+                &messages,
+                &verdict,
+                &Usage::default(),
+            )
+            .unwrap();
 
         let after = estimate(&profile(), &tasks, Some(&cache)).unwrap();
-        assert_eq!((after.calls, after.cache_hits), (3, 1), "the cached task needs no call");
+        assert_eq!(
+            (after.calls, after.cache_hits),
+            (3, 1),
+            "the cached task needs no call"
+        );
         assert!(after.input_tokens < before.input_tokens);
         let (low, high) = (after.cost_low.unwrap(), after.cost_high.unwrap());
-        assert!(low > 0.0 && high > low, "gpt-4o-mini has a default price; the range is ordered");
-        assert_eq!(after.duration_secs, 2.0 * ASSUMED_LATENCY_SECS, "3 calls at concurrency 2 take two rounds");
+        assert!(
+            low > 0.0 && high > low,
+            "gpt-4o-mini has a default price; the range is ordered"
+        );
+        assert_eq!(
+            after.duration_secs,
+            2.0 * ASSUMED_LATENCY_SECS,
+            "3 calls at concurrency 2 take two rounds"
+        );
     }
 
     #[test]
@@ -151,9 +186,17 @@ mod tests {
         let mut p = profile();
         p.model = "some-private-model".into();
         p.rpm = Some(6);
-        let tasks: Vec<Task> = (0..3).map(|i| Task::Claims { question: String::new(), text: format!("text {i}") }).collect();
+        let tasks: Vec<Task> = (0..3)
+            .map(|i| Task::Claims {
+                question: String::new(),
+                text: format!("text {i}"),
+            })
+            .collect();
         let plan = estimate(&p, &tasks, None).unwrap();
         assert_eq!(plan.cost_low, None);
-        assert_eq!(plan.duration_secs, 30.0, "3 calls at 6 per minute take 30 s");
+        assert_eq!(
+            plan.duration_secs, 30.0,
+            "3 calls at 6 per minute take 30 s"
+        );
     }
 }

@@ -45,7 +45,10 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// Full-jitter backoff before retry number `retry` (1 for the first retry).
     pub fn backoff(&self, retry: u32) -> Duration {
-        let ceiling = self.base.saturating_mul(2u32.saturating_pow(retry.saturating_sub(1))).min(self.cap);
+        let ceiling = self
+            .base
+            .saturating_mul(2u32.saturating_pow(retry.saturating_sub(1)))
+            .min(self.cap);
         ceiling.mul_f64(rand::thread_rng().gen_range(0.0..=1.0))
     }
 
@@ -62,7 +65,12 @@ impl RetryPolicy {
 /// Runs `attempt` until it succeeds, fails for good, or `policy.max_attempts` are used;
 /// `who` (the profile name) appears in the notices. A cancelled token stops it at once
 /// with `JudgeError::Cancelled`, abandoning any request in flight.
-pub async fn run<T, F, Fut>(policy: &RetryPolicy, who: &str, ctx: &CallContext, mut attempt: F) -> Result<T, JudgeError>
+pub async fn run<T, F, Fut>(
+    policy: &RetryPolicy,
+    who: &str,
+    ctx: &CallContext,
+    mut attempt: F,
+) -> Result<T, JudgeError>
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, ProviderError>>,
@@ -106,7 +114,9 @@ pub async fn with_timeout<T>(
     limit: Duration,
     fut: impl Future<Output = Result<T, ProviderError>>,
 ) -> Result<T, ProviderError> {
-    tokio::time::timeout(limit, fut).await.unwrap_or_else(|_| Err(ProviderError::new(JudgeError::Timeout(limit))))
+    tokio::time::timeout(limit, fut)
+        .await
+        .unwrap_or_else(|_| Err(ProviderError::new(JudgeError::Timeout(limit))))
 }
 
 /// Sleeps for `wait` unless the token is cancelled first.
@@ -164,11 +174,27 @@ mod tests {
     fn retry_after_accepts_seconds_and_http_dates() {
         let now = httpdate::parse_http_date("Wed, 21 Oct 2015 07:28:00 GMT").unwrap();
         assert_eq!(parse_retry_after("12", now), Some(Duration::from_secs(12)));
-        assert_eq!(parse_retry_after(" 1.5 ", now), Some(Duration::from_millis(1500)));
-        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:30 GMT", now), Some(Duration::from_secs(30)));
-        assert_eq!(parse_retry_after("Wednesday, 21-Oct-15 07:29:00 GMT", now), Some(Duration::from_secs(60)));
-        assert_eq!(parse_retry_after("Wed Oct 21 07:28:05 2015", now), Some(Duration::from_secs(5)));
-        assert_eq!(parse_retry_after("Tue, 20 Oct 2015 07:28:00 GMT", now), Some(Duration::ZERO), "past dates mean now");
+        assert_eq!(
+            parse_retry_after(" 1.5 ", now),
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:30 GMT", now),
+            Some(Duration::from_secs(30))
+        );
+        assert_eq!(
+            parse_retry_after("Wednesday, 21-Oct-15 07:29:00 GMT", now),
+            Some(Duration::from_secs(60))
+        );
+        assert_eq!(
+            parse_retry_after("Wed Oct 21 07:28:05 2015", now),
+            Some(Duration::from_secs(5))
+        );
+        assert_eq!(
+            parse_retry_after("Tue, 20 Oct 2015 07:28:00 GMT", now),
+            Some(Duration::ZERO),
+            "past dates mean now"
+        );
         assert_eq!(parse_retry_after("soon", now), None);
         assert_eq!(parse_retry_after("-3", now), None);
     }
@@ -179,7 +205,10 @@ mod tests {
         for retry in 1..=12 {
             let ceiling = Duration::from_millis(500 * 2u64.pow(retry - 1)).min(policy.cap);
             for _ in 0..50 {
-                assert!(policy.backoff(retry) <= ceiling, "retry {retry} must wait at most {ceiling:?}");
+                assert!(
+                    policy.backoff(retry) <= ceiling,
+                    "retry {retry} must wait at most {ceiling:?}"
+                );
             }
         }
     }

@@ -37,8 +37,18 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
             }
             Ok(Verdict::Aspects { aspects })
         }
-        (Task::ChunkRelevance { chunks: task_chunks, .. }, Verdict::ChunkRelevance { mut chunks }) => {
-            expect_count("chunk scores in \"chunks\"", task_chunks.len(), chunks.len())?;
+        (
+            Task::ChunkRelevance {
+                chunks: task_chunks,
+                ..
+            },
+            Verdict::ChunkRelevance { mut chunks },
+        ) => {
+            expect_count(
+                "chunk scores in \"chunks\"",
+                task_chunks.len(),
+                chunks.len(),
+            )?;
             let mut seen = HashSet::new();
             for c in &mut chunks {
                 index_in_range("chunks[].index", c.index, task_chunks.len())?;
@@ -50,16 +60,34 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
             chunks.sort_by_key(|c| c.index);
             Ok(Verdict::ChunkRelevance { chunks })
         }
-        (Task::Coverage { aspects: task_aspects, chunks, .. }, Verdict::Coverage { aspects }) => {
+        (
+            Task::Coverage {
+                aspects: task_aspects,
+                chunks,
+                ..
+            },
+            Verdict::Coverage { aspects },
+        ) => {
             expect_count("entries in \"aspects\"", task_aspects.len(), aspects.len())?;
-            let mut aspects = align(task_aspects, aspects, |a| &a.aspect, |a, text| a.aspect = text);
+            let mut aspects = align(
+                task_aspects,
+                aspects,
+                |a| &a.aspect,
+                |a, text| a.aspect = text,
+            );
             for a in &mut aspects {
                 optional_index("aspects[].chunk", a.chunk, chunks.len())?;
                 tidy_coverage(a);
             }
             Ok(Verdict::Coverage { aspects })
         }
-        (Task::AnswerReview { aspects: task_aspects, .. }, Verdict::AnswerReview(mut review)) => {
+        (
+            Task::AnswerReview {
+                aspects: task_aspects,
+                ..
+            },
+            Verdict::AnswerReview(mut review),
+        ) => {
             review.relevance = unit("relevance", review.relevance)?;
             review.clarity = unit("clarity", review.clarity)?;
             review.coherence = unit("coherence", review.coherence)?;
@@ -67,9 +95,18 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
             if task_aspects.is_empty() {
                 review.aspects.clear();
             } else {
-                expect_count("entries in \"aspects\"", task_aspects.len(), review.aspects.len())?;
+                expect_count(
+                    "entries in \"aspects\"",
+                    task_aspects.len(),
+                    review.aspects.len(),
+                )?;
                 let aspects = std::mem::take(&mut review.aspects);
-                review.aspects = align(task_aspects, aspects, |a| &a.aspect, |a, text| a.aspect = text);
+                review.aspects = align(
+                    task_aspects,
+                    aspects,
+                    |a| &a.aspect,
+                    |a, text| a.aspect = text,
+                );
                 review.aspects.iter_mut().for_each(tidy_addressed);
             }
             Ok(Verdict::AnswerReview(review))
@@ -93,7 +130,10 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
                     ));
                 }
                 if !SEVERITIES.contains(&c.severity.as_str()) {
-                    return Err(format!("contradiction severity {:?} is not low, medium or high", c.severity));
+                    return Err(format!(
+                        "contradiction severity {:?} is not low, medium or high",
+                        c.severity
+                    ));
                 }
             }
             Ok(Verdict::Grounding(g))
@@ -105,11 +145,19 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
             Ok(Verdict::Reasoning(r))
         }
         (Task::Claims { .. }, Verdict::Claims { claims }) => {
-            let claims = claims.into_iter().map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect();
+            let claims = claims
+                .into_iter()
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty())
+                .collect();
             Ok(Verdict::Claims { claims })
         }
         (Task::ClaimLabels { claims, passages }, Verdict::ClaimLabels { labels }) => {
-            expect_count("rows in \"labels\" (one per claim)", claims.len(), labels.len())?;
+            expect_count(
+                "rows in \"labels\" (one per claim)",
+                claims.len(),
+                labels.len(),
+            )?;
             for (i, row) in labels.iter().enumerate() {
                 if row.len() != passages.len() {
                     return Err(format!(
@@ -132,7 +180,9 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
 /// A score in [0, 1]; tiny overshoots are clamped, NaN and infinities rejected.
 fn unit(name: &str, x: f64) -> Result<f64, String> {
     if !x.is_finite() || !(-SCORE_TOLERANCE..=1.0 + SCORE_TOLERANCE).contains(&x) {
-        return Err(format!("\"{name}\" must be a number between 0 and 1, got {x}"));
+        return Err(format!(
+            "\"{name}\" must be a number between 0 and 1, got {x}"
+        ));
     }
     Ok(x.clamp(0.0, 1.0))
 }
@@ -149,7 +199,9 @@ fn index_in_range(field: &str, index: usize, len: usize) -> Result<(), String> {
     if index < len {
         Ok(())
     } else if len == 0 {
-        Err(format!("\"{field}\" refers to chunk {index} but there are no chunks"))
+        Err(format!(
+            "\"{field}\" refers to chunk {index} but there are no chunks"
+        ))
     } else {
         Err(format!("\"{field}\" is {index}, outside 0..={}", len - 1))
     }
@@ -170,7 +222,10 @@ fn align<T>(
     let key = |s: &str| s.trim().to_lowercase();
     let mut order = Vec::with_capacity(task_aspects.len());
     for aspect in task_aspects {
-        let found = entries.iter().enumerate().position(|(i, e)| !order.contains(&i) && key(text(e)) == key(aspect));
+        let found = entries
+            .iter()
+            .enumerate()
+            .position(|(i, e)| !order.contains(&i) && key(text(e)) == key(aspect));
         match found {
             Some(i) => order.push(i),
             None => break,
@@ -178,7 +233,10 @@ fn align<T>(
     }
     if order.len() == task_aspects.len() {
         let mut slots: Vec<Option<T>> = entries.into_iter().map(Some).collect();
-        entries = order.into_iter().map(|i| slots[i].take().expect("each entry used once")).collect();
+        entries = order
+            .into_iter()
+            .map(|i| slots[i].take().expect("each entry used once"))
+            .collect();
     }
     for (entry, aspect) in entries.iter_mut().zip(task_aspects) {
         set_text(entry, aspect.clone());
@@ -196,9 +254,16 @@ fn tidy_coverage(a: &mut AspectCoverage) {
 }
 
 fn tidy_addressed(a: &mut AspectAddressed) {
-    a.evidence = if a.addressed { first_words(&a.evidence, 20) } else { String::new() };
+    a.evidence = if a.addressed {
+        first_words(&a.evidence, 20)
+    } else {
+        String::new()
+    };
 }
 
 fn first_words(text: &str, n: usize) -> String {
-    text.split_whitespace().take(n).collect::<Vec<_>>().join(" ")
+    text.split_whitespace()
+        .take(n)
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -59,6 +59,8 @@ pub struct MetricSpec {
     /// Hallucination-style metrics: 0 is good. Charts and failure rules flip them.
     pub lower_is_better: bool,
     pub scope: Scope,
+    /// Computed from other metrics of the same item (overalls), not judged directly.
+    pub synthesised: bool,
     pub description: &'static str,
 }
 
@@ -71,11 +73,21 @@ const fn item(
     needs: &'static [Field],
     description: &'static str,
 ) -> MetricSpec {
-    MetricSpec { id, family, name, needs, judge: false, lower_is_better: false, scope: Scope::Item, description }
+    MetricSpec { id, family, name, needs, judge: false, lower_is_better: false, scope: Scope::Item, synthesised: false, description }
+}
+
+const fn judged(mut spec: MetricSpec) -> MetricSpec {
+    spec.judge = true;
+    spec
 }
 
 const fn lower(mut spec: MetricSpec) -> MetricSpec {
     spec.lower_is_better = true;
+    spec
+}
+
+const fn synthesised(mut spec: MetricSpec) -> MetricSpec {
+    spec.synthesised = true;
     spec
 }
 
@@ -84,9 +96,40 @@ const fn dataset(mut spec: MetricSpec) -> MetricSpec {
     spec
 }
 
-const RC: &[Field] = &[Answer, Contexts, GroundTruth, RagCheckerLabels];
+/// RAGChecker metrics use supplied claims and labels when the item has them, and ask the
+/// judge to extract and label claims otherwise.
+const RC: &[Field] = &[Answer, Contexts, GroundTruth];
 
 static CATALOGUE: &[MetricSpec] = &[
+    // Family 1, RAGVUE, judged.
+    judged(item("ragvue.retrieval_relevance", Family::Ragvue, "retrieval_relevance", &[Question, Contexts],
+        "Share of retrieved chunks that are useful for the question (per-chunk relevance at least 0.7).")),
+    judged(item("ragvue.retrieval_coverage", Family::Ragvue, "retrieval_coverage", &[Question, Contexts],
+        "Share of the question's parts (aspects) that some retrieved chunk supports.")),
+    judged(item("ragvue.answer_relevance", Family::Ragvue, "answer_relevance", &[Question, Answer],
+        "How well the answer addresses what was asked (intent, not correctness or style).")),
+    judged(item("ragvue.answer_completeness", Family::Ragvue, "answer_completeness", &[Question, Answer],
+        "Share of the question's parts that the answer addresses.")),
+    judged(item("ragvue.clarity", Family::Ragvue, "clarity", &[Answer],
+        "Grammar, fluency, organisation and readability of the answer.")),
+    judged(item("ragvue.strict_faithfulness", Family::Ragvue, "strict_faithfulness", &[Answer, Contexts],
+        "Share of the answer's claims supported by the contexts, with names and dates matching exactly.")),
+    judged(item("ragvue.context_utilization", Family::Ragvue, "context_utilization", &[Question, Answer, Contexts],
+        "Share of the retrieved chunks the answer actually draws on.")),
+    judged(item("ragvue.negative_rejection", Family::Ragvue, "negative_rejection", &[Question, Answer, Contexts],
+        "1 when the answer answers if the contexts suffice and declines if they do not.")),
+    judged(item("ragvue.multi_hop_faithfulness", Family::Ragvue, "multi_hop_faithfulness", &[Question, Answer, Contexts],
+        "Share of the answer's reasoning steps that the contexts back and that follow from the step before.")),
+    judged(item("ragvue.implicit_contradiction", Family::Ragvue, "implicit_contradiction", &[Question, Answer, Contexts],
+        "1 when the answer has no subtle mismatch with the contexts (negation, scope, dates, magnitudes).")),
+    judged(item("ragvue.coherence", Family::Ragvue, "coherence", &[Question, Answer],
+        "Internal logic of the answer: no self-contradiction, non-sequitur or circular reasoning.")),
+    judged(item("ragvue.answer_conciseness", Family::Ragvue, "answer_conciseness", &[Question, Answer],
+        "Absence of repetition, filler and padding in the answer.")),
+    synthesised(item("ragvue.retrieval_overall", Family::Ragvue, "retrieval_overall", &[Question, Contexts],
+        "Harmonic mean of retrieval relevance and retrieval coverage.")),
+    synthesised(item("ragvue.answer_overall", Family::Ragvue, "answer_overall", &[Question, Answer],
+        "Weighted mean of the answer metrics present (weight profile ragvue-paper or ragvue-0.6).")),
     // Family 1, judge-free RAGVUE 0.6 extensions.
     item("ragvue.answer_length", Family::Ragvue, "answer_length", &[Answer],
         "How appropriate the answer's length is: very short or very long answers score lower."),
@@ -96,29 +139,29 @@ static CATALOGUE: &[MetricSpec] = &[
         "Word overlap (F1 of content-word sets) between the answer and the retrieved contexts."),
     item("ragvue.context_similarity", Family::Ragvue, "context_similarity", &[Answer, Contexts],
         "TF-IDF cosine similarity between the answer and the retrieved contexts."),
-    // Family 3, RAGChecker claim metrics from precomputed claims and labels.
-    item("ragchecker.precision", Family::RagChecker, "precision", RC,
-        "Share of the answer's claims that the ground truth entails."),
-    item("ragchecker.recall", Family::RagChecker, "recall", RC,
-        "Share of the ground truth's claims that the answer entails."),
-    item("ragchecker.f1", Family::RagChecker, "f1", RC,
-        "Harmonic mean of claim precision and claim recall."),
-    item("ragchecker.claim_recall", Family::RagChecker, "claim_recall", RC,
-        "Share of the ground truth's claims that some retrieved chunk entails."),
-    item("ragchecker.context_precision", Family::RagChecker, "context_precision", RC,
-        "Share of retrieved chunks that entail at least one ground-truth claim."),
-    item("ragchecker.context_utilization", Family::RagChecker, "context_utilization", RC,
-        "Of the ground-truth claims the chunks support, the share the answer also states."),
-    lower(item("ragchecker.noise_sensitivity_relevant", Family::RagChecker, "noise_sensitivity_relevant", RC,
-        "Share of the answer's claims that are wrong yet supported by a relevant chunk (lower is better).")),
-    lower(item("ragchecker.noise_sensitivity_irrelevant", Family::RagChecker, "noise_sensitivity_irrelevant", RC,
-        "Share of the answer's claims that are wrong and come only from irrelevant chunks (lower is better).")),
-    lower(item("ragchecker.hallucination", Family::RagChecker, "hallucination", RC,
-        "Share of the answer's claims that are wrong and supported by no chunk (lower is better).")),
-    item("ragchecker.self_knowledge", Family::RagChecker, "self_knowledge", RC,
-        "Share of the answer's claims that are correct but supported by no chunk."),
-    item("ragchecker.faithfulness", Family::RagChecker, "faithfulness", RC,
-        "Share of the answer's claims that some retrieved chunk entails."),
+    // Family 3, RAGChecker claim metrics: supplied labels, or a judge extracts them.
+    judged(item("ragchecker.precision", Family::RagChecker, "precision", RC,
+        "Share of the answer's claims that the ground truth entails.")),
+    judged(item("ragchecker.recall", Family::RagChecker, "recall", RC,
+        "Share of the ground truth's claims that the answer entails.")),
+    judged(item("ragchecker.f1", Family::RagChecker, "f1", RC,
+        "Harmonic mean of claim precision and claim recall.")),
+    judged(item("ragchecker.claim_recall", Family::RagChecker, "claim_recall", RC,
+        "Share of the ground truth's claims that some retrieved chunk entails.")),
+    judged(item("ragchecker.context_precision", Family::RagChecker, "context_precision", RC,
+        "Share of retrieved chunks that entail at least one ground-truth claim.")),
+    judged(item("ragchecker.context_utilization", Family::RagChecker, "context_utilization", RC,
+        "Of the ground-truth claims the chunks support, the share the answer also states.")),
+    judged(lower(item("ragchecker.noise_sensitivity_relevant", Family::RagChecker, "noise_sensitivity_relevant", RC,
+        "Share of the answer's claims that are wrong yet supported by a relevant chunk (lower is better)."))),
+    judged(lower(item("ragchecker.noise_sensitivity_irrelevant", Family::RagChecker, "noise_sensitivity_irrelevant", RC,
+        "Share of the answer's claims that are wrong and come only from irrelevant chunks (lower is better)."))),
+    judged(lower(item("ragchecker.hallucination", Family::RagChecker, "hallucination", RC,
+        "Share of the answer's claims that are wrong and supported by no chunk (lower is better)."))),
+    judged(item("ragchecker.self_knowledge", Family::RagChecker, "self_knowledge", RC,
+        "Share of the answer's claims that are correct but supported by no chunk.")),
+    judged(item("ragchecker.faithfulness", Family::RagChecker, "faithfulness", RC,
+        "Share of the answer's claims that some retrieved chunk entails.")),
     // Family 4, citation accuracy without a judge.
     item("citation.strict_accuracy", Family::Citation, "strict_accuracy", &[Answer, CitationLabel],
         "1 when the answer cites exactly one source and it is the gold one."),

@@ -9,7 +9,9 @@
 pub mod catalogue;
 pub mod citation;
 pub mod lexical;
+pub mod overall;
 pub mod ragchecker;
+pub mod ragvue;
 pub mod reference;
 
 use serde::{Deserialize, Serialize};
@@ -138,9 +140,14 @@ pub fn compute(spec: &MetricSpec, item: &Item, config: &MetricConfig) -> MetricR
     }
     match spec.family {
         Family::Citation => citation::compute(spec.id, item, config),
-        Family::RagChecker => ragchecker::compute(spec.id, item),
+        // Judge-free path for RAGChecker: only the labels the item already carries.
+        Family::RagChecker if item.has(Field::RagCheckerLabels) => ragchecker::compute(spec.id, item),
+        Family::RagChecker => MetricResult::skipped(
+            spec.id,
+            "the item has no precomputed RAGChecker claims and labels, and no judge was chosen to extract them",
+        ),
         Family::Reference => reference::compute(spec.id, item, config),
-        Family::Ragvue if !spec.judge => lexical::compute(spec.id, item),
+        Family::Ragvue if !spec.judge && !spec.synthesised => lexical::compute(spec.id, item),
         _ => MetricResult::error(spec.id, format!("{} needs a judge, and no judge is available in this build", spec.id)),
     }
 }

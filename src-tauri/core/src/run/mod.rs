@@ -1,45 +1,102 @@
 //! Evaluation runs: planning (which items, which metrics) and execution.
 //!
-//! Owns: item selection (limit / seeded sample), the run row's lifecycle, computing each
-//! (item, metric) cell and committing results as they complete, resume and cancel.
-//! Must not: format output or talk to the network. Resume is the same code path as a
-//! first execution: it skips every cell that already has a stored result.
+//! Owns: item selection (limit / seeded sample), the run row's lifecycle, evaluating
+//! items concurrently through `engine`, committing results as items complete, resume,
+//! cancel, budget. Must not: format output, or reach a judge except through the `Judge`
+//! it is given. Resume is the same code path as a first execution: it skips every
+//! (item, metric) that already has a stored result.
 
+pub mod agentic;
+pub mod engine;
 mod select;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
+use tokio::task::JoinSet;
 
 use crate::analysis;
 use crate::error::{Error, Result};
+use crate::judge::{CallContext, Judge};
+use crate::metrics::overall::WeightProfile;
 use crate::metrics::{self, MetricConfig, MetricResult, MetricSpec, Scope};
 use crate::progress::{CancelToken, Progress, ProgressSink};
 use crate::store::{self, runs::RunStatus, Store};
 
+pub use agentic::Mode;
+pub use engine::{Accounting, EngineSettings};
 pub use select::Selection;
 
-/// Items per commit while executing. A kill loses at most one batch of judge-free work.
-const BATCH: usize = 256;
+/// Commit at least this often while a run is going, whichever comes first.
+const COMMIT_EVERY_ITEMS: usize = 64;
+const COMMIT_EVERY: Duration = Duration::from_millis(250);
+/// Items loaded from SQLite at a time.
+const LOAD_CHUNK: usize = 512;
 
 /// Everything needed to plan a run.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunRequest {
     pub dataset_id: i64,
-    /// Metric ids, bare names or family names, as the user typed them.
+    pub mode: Mode,
+    /// Metric ids, bare names or family names, as the user typed them (manual mode).
     pub metrics: Vec<String>,
     pub label: Option<String>,
     pub version: Option<String>,
     pub notes: Option<String>,
     pub selection: Selection,
     pub metric_config: MetricConfig,
+    /// The judge profile's name; "offline" for the built-in judge.
+    pub judge: String,
+    pub weights: WeightProfile,
+    pub tau: Option<f64>,
+    /// Stop launching judge calls once the run's cost would pass this many USD.
+    pub budget_usd: Option<f64>,
+    pub use_cache: bool,
 }
 
-/// The configuration a run row keeps, so resume computes exactly what was planned.
+impl Default for RunRequest {
+    fn default() -> Self {
+        RunRequest {
+            dataset_id: 0,
+            mode: Mode::Manual,
+            metrics: Vec::new(),
+            label: None,
+            version: None,
+            notes: None,
+            selection: Selection::default(),
+            metric_config: MetricConfig::default(),
+            judge: "offline".into(),
+            weights: WeightProfile::default(),
+            tau: None,
+            budget_usd: None,
+            use_cache: true,
+        }
+    }
+}
+
+/// What a run row keeps so that resume computes exactly what was planned.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct StoredConfig {
-    metric_config: MetricConfig,
-    selection: Selection,
+pub struct RunConfig {
+    pub mode: Mode,
+    pub metric_config: MetricConfig,
+    pub selection: Selection,
+    pub weights: WeightProfile,
+    pub tau: Option<f64>,
+    pub budget_usd: Option<f64>,
+    pub use_cache: bool,
+}
+
+/// Totals over every execution of a run (a resumed run adds to them).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunTotals {
+    pub calls: u64,
+    pub cache_hits: u64,
+    pub failures: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cost_usd: f64,
+    pub seconds: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -50,21 +107,34 @@ pub struct RunOutcome {
     pub written: u64,
     /// Cells found already stored and not recomputed (resume).
     pub reused: u64,
+    pub accounting: Accounting,
+}
+
+/// The metrics a request selects, in catalogue order.
+pub fn selected_metrics(request: &RunRequest) -> Result<Vec<&'static MetricSpec>> {
+    Ok(match request.mode {
+        Mode::Manual => metrics::resolve_selection(&request.metrics)?,
+        mode => agentic::candidates(mode),
+    })
 }
 
 /// Creates a run: resolves metrics, selects items, stores both. Nothing is computed.
 pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
-    let specs = metrics::resolve_selection(&request.metrics)?;
+    let specs = selected_metrics(request)?;
     let metric_ids: Vec<String> = specs.iter().map(|m| m.id.to_string()).collect();
     store::datasets::get(store.conn(), request.dataset_id)?;
-    let all_items = store::items::ids(store.conn(), request.dataset_id)?;
-    let chosen = request.selection.apply(&all_items);
+    let chosen = request.selection.apply(&store::items::ids(store.conn(), request.dataset_id)?);
     if chosen.is_empty() {
         return Err(Error::Invalid(format!("dataset {} has no items to evaluate", request.dataset_id)));
     }
-    let config = serde_json::to_value(StoredConfig {
+    let config = serde_json::to_value(RunConfig {
+        mode: request.mode,
         metric_config: request.metric_config.clone(),
         selection: request.selection.clone(),
+        weights: request.weights.clone(),
+        tau: request.tau,
+        budget_usd: request.budget_usd,
+        use_cache: request.use_cache,
     })?;
     store.transaction(|tx| {
         let run_id = store::runs::insert(
@@ -74,9 +144,9 @@ pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
                 label: request.label.as_deref(),
                 version: request.version.as_deref(),
                 notes: request.notes.as_deref(),
-                mode: "manual",
+                mode: request.mode.as_str(),
                 metrics: &metric_ids,
-                judge: "none",
+                judge: &request.judge,
                 config: &config,
                 item_count: chosen.len() as i64,
             },
@@ -86,23 +156,47 @@ pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
     })
 }
 
-/// Computes every missing cell of a run, committing per batch, then its statistics.
-/// A cancelled run stops between batches and stays resumable.
-pub fn execute(store: &mut Store, run_id: i64, progress: &dyn ProgressSink, cancel: &CancelToken) -> Result<RunOutcome> {
+pub fn run_config(run: &store::runs::RunRow) -> Result<RunConfig> {
+    serde_json::from_value(run.config.clone())
+        .map_err(|e| Error::Invalid(format!("run {} has an unreadable configuration: {e}", run.id)))
+}
+
+/// Evaluates every missing cell of a run with `judge`, committing as items complete,
+/// then computes its statistics. A cancelled or over-budget run stops launching items,
+/// commits what finished, and stays resumable.
+pub fn execute(
+    store: &mut Store,
+    run_id: i64,
+    judge: Arc<dyn Judge>,
+    progress: Arc<dyn ProgressSink>,
+    cancel: &CancelToken,
+) -> Result<RunOutcome> {
     let run = store::runs::get(store.conn(), run_id)?;
     if run.status == RunStatus::Done {
-        return Ok(RunOutcome { run_id, status: RunStatus::Done, written: 0, reused: 0 });
+        return Ok(RunOutcome { run_id, status: RunStatus::Done, written: 0, reused: 0, accounting: Accounting::default() });
     }
-    let config: StoredConfig = serde_json::from_value(run.config.clone())?;
-    let specs: Vec<&'static MetricSpec> = run
-        .metrics
-        .iter()
-        .filter_map(|id| metrics::find(id))
-        .filter(|m| m.scope == Scope::Item)
-        .collect();
+    let config = run_config(&run)?;
+    let specs: Vec<&'static MetricSpec> =
+        run.metrics.iter().filter_map(|id| metrics::find(id)).filter(|m| m.scope == Scope::Item).collect();
     store::runs::mark_started(store.conn(), run_id)?;
-    let outcome = compute_cells(store, run_id, &specs, &config.metric_config, progress, cancel);
+    let started = Instant::now();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start the run's worker threads: {e}")))?;
+    let outcome = runtime.block_on(evaluate_pending(store, run_id, &specs, &config, judge, progress.clone(), cancel));
+    let mut totals: RunTotals = store::runs::totals(store.conn(), run_id)?;
+    if let Ok(o) = &outcome {
+        add_accounting(&mut totals, &o.accounting);
+    }
+    totals.seconds += started.elapsed().as_secs_f64();
+    store::runs::set_totals(store.conn(), run_id, &serde_json::to_value(totals)?)?;
     let (status, message) = match &outcome {
+        Ok(o) if o.status == RunStatus::Cancelled && cancel.is_cancelled() => (o.status, Some("cancelled by the user".to_string())),
+        Ok(o) if o.status == RunStatus::Cancelled => {
+            (o.status, Some(format!("stopped: the budget of ${:.2} would be exceeded", config.budget_usd.unwrap_or(0.0))))
+        }
         Ok(o) => (o.status, None),
         Err(e) => (RunStatus::Failed, Some(e.to_string())),
     };
@@ -117,72 +211,302 @@ pub fn execute(store: &mut Store, run_id: i64, progress: &dyn ProgressSink, canc
     outcome
 }
 
-fn compute_cells(
+fn add_accounting(totals: &mut RunTotals, a: &Accounting) {
+    totals.calls += a.calls;
+    totals.cache_hits += a.cache_hits;
+    totals.failures += a.failures;
+    totals.input_tokens += a.input_tokens;
+    totals.output_tokens += a.output_tokens;
+    totals.cost_usd += a.cost_usd;
+}
+
+/// One item's remaining work.
+struct Job {
+    item_id: i64,
+    item: crate::item::Item,
+    metrics: Vec<&'static MetricSpec>,
+    /// Agentic: metrics not chosen for this item, with the reason, stored as skipped.
+    not_chosen: Vec<MetricResult>,
+    reasons: Vec<(&'static str, String)>,
+}
+
+async fn evaluate_pending(
     store: &mut Store,
     run_id: i64,
     specs: &[&'static MetricSpec],
-    config: &MetricConfig,
-    progress: &dyn ProgressSink,
+    config: &RunConfig,
+    judge: Arc<dyn Judge>,
+    progress: Arc<dyn ProgressSink>,
     cancel: &CancelToken,
 ) -> Result<RunOutcome> {
     let item_ids = store::run_items::item_ids(store.conn(), run_id)?;
     let done = store::results::done_pairs(store.conn(), run_id)?;
     let total = item_ids.len() as u64;
     progress.report(Progress::Started { stage: "evaluating".into(), total: Some(total) });
-    let mut written = 0u64;
-    let mut reused = 0u64;
-    let mut finished_items = 0u64;
-    for batch in item_ids.chunks(BATCH) {
-        if cancel.is_cancelled() {
-            return Ok(RunOutcome { run_id, status: RunStatus::Cancelled, written, reused });
-        }
-        let items = store::items::get_many(store.conn(), batch)?;
-        let mut cells: Vec<(i64, MetricResult)> = Vec::with_capacity(batch.len() * specs.len());
-        for stored in &items {
-            for spec in specs {
-                if done.contains(&(stored.id, spec.id.to_string())) {
-                    reused += 1;
-                    continue;
-                }
-                cells.push((stored.id, compute_guarded(spec, &stored.item, config)));
+    let settings = Arc::new(EngineSettings {
+        metric_config: config.metric_config.clone(),
+        tau: config.tau,
+        weights: config.weights.clone(),
+    });
+    let ctx = CallContext { progress: progress.clone(), cancel: cancel.clone(), use_cache: config.use_cache };
+    let parallel = (judge_parallelism(judge.as_ref()) * 2).max(4);
+
+    let mut outcome = RunOutcome { run_id, status: RunStatus::Done, written: 0, reused: 0, accounting: Accounting::default() };
+    let mut finished = 0u64;
+    let mut in_flight: JoinSet<(engine::ItemOutcome, Vec<MetricResult>, Vec<(&'static str, String)>)> = JoinSet::new();
+    let mut pending_writes: Vec<(engine::ItemOutcome, Vec<MetricResult>, Vec<(&'static str, String)>)> = Vec::new();
+    let mut last_commit = Instant::now();
+    let mut queue = item_ids.chunks(LOAD_CHUNK);
+    let mut loaded: std::collections::VecDeque<Job> = Default::default();
+    let mut stopped = false;
+    // Which item each task evaluates, so a crashed task still yields that item's results.
+    let mut launched: std::collections::HashMap<tokio::task::Id, (i64, Vec<&'static str>)> = Default::default();
+
+    loop {
+        // Launch while there is room, work, and no reason to stop.
+        while !stopped && in_flight.len() < parallel {
+            if cancel.is_cancelled() || over_budget(config, &outcome.accounting, finished, in_flight.len()) {
+                stopped = true;
+                break;
             }
+            if loaded.is_empty() {
+                let Some(chunk) = queue.next() else { break };
+                for stored in store::items::get_many(store.conn(), chunk)? {
+                    let job = job_for(stored, specs, config.mode, &done, &mut outcome.reused);
+                    if job.metrics.is_empty() && job.not_chosen.is_empty() {
+                        finished += 1; // everything stored already
+                    } else {
+                        loaded.push_back(job);
+                    }
+                }
+                continue;
+            }
+            let job = loaded.pop_front().unwrap();
+            let (judge, ctx, settings) = (judge.clone(), ctx.clone(), settings.clone());
+            let ids: Vec<&'static str> = job.metrics.iter().map(|m| m.id).collect();
+            let item_id = job.item_id;
+            let handle = in_flight.spawn(async move {
+                let result =
+                    engine::evaluate_item(job.item_id, &job.item, &job.metrics, judge.as_ref(), &ctx, &settings).await;
+                (result, job.not_chosen, job.reasons)
+            });
+            launched.insert(handle.id(), (item_id, ids));
         }
-        store.transaction(|tx| {
-            for (item_id, result) in &cells {
-                if store::results::insert(tx, run_id, *item_id, "", result)? {
+        let Some(joined) = in_flight.join_next_with_id().await else { break };
+        let item = match joined {
+            Ok((id, item)) => {
+                launched.remove(&id);
+                item
+            }
+            Err(e) => {
+                let (item_id, ids) = launched.remove(&e.id()).unwrap_or_default();
+                crashed_item(item_id, &ids, &e)
+            }
+        };
+        outcome.accounting.add(&item.0.accounting);
+        pending_writes.push(item);
+        finished += 1;
+        if pending_writes.len() >= COMMIT_EVERY_ITEMS || last_commit.elapsed() >= COMMIT_EVERY || in_flight.is_empty() {
+            outcome.written += commit(store, run_id, &mut pending_writes)?;
+            last_commit = Instant::now();
+            progress.report(Progress::Advanced { done: finished, total: Some(total) });
+            progress.report(Progress::Totals {
+                calls: outcome.accounting.calls,
+                cache_hits: outcome.accounting.cache_hits,
+                failures: outcome.accounting.failures,
+                cost_usd: outcome.accounting.cost_usd,
+            });
+        }
+    }
+    outcome.written += commit(store, run_id, &mut pending_writes)?;
+    progress.report(Progress::Advanced { done: finished, total: Some(total) });
+    if stopped || finished < total {
+        outcome.status = RunStatus::Cancelled;
+    }
+    Ok(outcome)
+}
+
+fn judge_parallelism(judge: &dyn Judge) -> usize {
+    if judge.identity().is_offline() {
+        4
+    } else {
+        judge.concurrency().max(1)
+    }
+}
+
+/// True when launching one more item would likely pass the budget: cost so far plus
+/// the average cost per finished item for each item in flight and the next one.
+fn over_budget(config: &RunConfig, acc: &Accounting, finished: u64, in_flight: usize) -> bool {
+    let Some(budget) = config.budget_usd else { return false };
+    let per_item = if finished > 0 { acc.cost_usd / finished as f64 } else { 0.0 };
+    acc.cost_usd + per_item * (in_flight as f64 + 1.0) > budget
+}
+
+fn job_for(
+    stored: store::items::StoredItem,
+    specs: &[&'static MetricSpec],
+    mode: Mode,
+    done: &std::collections::HashSet<(i64, String)>,
+    reused: &mut u64,
+) -> Job {
+    let mut job = Job { item_id: stored.id, item: stored.item, metrics: Vec::new(), not_chosen: Vec::new(), reasons: Vec::new() };
+    for spec in specs {
+        if done.contains(&(job.item_id, spec.id.to_string())) {
+            *reused += 1;
+            continue;
+        }
+        if mode == Mode::Manual {
+            job.metrics.push(spec);
+            continue;
+        }
+        let (chosen, reason) = agentic::choose(spec, &job.item);
+        if chosen {
+            job.metrics.push(spec);
+            job.reasons.push((spec.id, reason));
+        } else {
+            job.not_chosen.push(MetricResult::skipped(spec.id, reason));
+        }
+    }
+    job
+}
+
+type Finished = (engine::ItemOutcome, Vec<MetricResult>, Vec<(&'static str, String)>);
+
+/// A task that panicked: every metric it was computing becomes an error for its item,
+/// and the run goes on.
+fn crashed_item(item_id: i64, metric_ids: &[&'static str], e: &tokio::task::JoinError) -> Finished {
+    // JoinError reads "task 12 panicked with message \"...\"": keep only the message so
+    // identical failures group together.
+    let text = e.to_string();
+    let why = text.split_once("with message ").map(|(_, m)| m.trim_matches('"').to_string()).unwrap_or(text);
+    let results = metric_ids
+        .iter()
+        .map(|id| MetricResult::error(id, format!("internal error while evaluating this item: {why}")))
+        .collect();
+    (engine::ItemOutcome { item_id, results, judge_config: String::new(), accounting: Accounting::default() }, Vec::new(), Vec::new())
+}
+
+fn commit(store: &mut Store, run_id: i64, pending: &mut Vec<Finished>) -> Result<u64> {
+    if pending.is_empty() {
+        return Ok(0);
+    }
+    let mut written = 0;
+    store.transaction(|tx| {
+        for (outcome, not_chosen, reasons) in pending.iter() {
+            for result in &outcome.results {
+                let mut result = result.clone();
+                if let Some((_, why)) = reasons.iter().find(|(id, _)| *id == result.metric) {
+                    attach_reason(&mut result, why);
+                }
+                let judged = metrics::find(&result.metric).is_some_and(|m| m.judge);
+                let config = if judged { outcome.judge_config.as_str() } else { "" };
+                if store::results::insert(tx, run_id, outcome.item_id, config, &result)? {
                     written += 1;
                 }
             }
-            Ok(())
-        })?;
-        finished_items += batch.len() as u64;
-        progress.report(Progress::Advanced { done: finished_items, total: Some(total) });
-    }
-    Ok(RunOutcome { run_id, status: RunStatus::Done, written, reused })
+            for result in not_chosen {
+                if store::results::insert(tx, run_id, outcome.item_id, "", result)? {
+                    written += 1;
+                }
+            }
+        }
+        Ok(())
+    })?;
+    pending.clear();
+    Ok(written)
 }
 
-/// A metric that panics becomes an error result for that cell; the run goes on.
-fn compute_guarded(spec: &MetricSpec, item: &crate::item::Item, config: &MetricConfig) -> MetricResult {
-    match catch_unwind(AssertUnwindSafe(|| metrics::compute(spec, item, config))) {
-        Ok(result) => result,
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown failure".into());
-            MetricResult::error(spec.id, format!("internal error while computing {}: {what}", spec.id))
+/// Agentic runs record why each metric was chosen, inside the result's details.
+fn attach_reason(result: &mut MetricResult, why: &str) {
+    match &mut result.details {
+        serde_json::Value::Object(map) => {
+            map.insert("chosen_because".into(), why.into());
+        }
+        serde_json::Value::Null => result.details = serde_json::json!({ "chosen_because": why }),
+        other => {
+            let inner = other.take();
+            result.details = serde_json::json!({ "value": inner, "chosen_because": why });
         }
     }
+}
+
+/// What a planned run will ask the judge, before anything is called: every item's
+/// tasks (agentic choice applied), estimated against the profile and the cache.
+pub fn estimate(
+    store: &Store,
+    run_id: i64,
+    profile: &store::judge_profiles::JudgeProfile,
+) -> Result<crate::judge::plan::JudgePlan> {
+    let run = store::runs::get(store.conn(), run_id)?;
+    let config = run_config(&run)?;
+    let specs: Vec<&'static MetricSpec> =
+        run.metrics.iter().filter_map(|id| metrics::find(id)).filter(|m| m.scope == Scope::Item).collect();
+    let done = store::results::done_pairs(store.conn(), run_id)?;
+    let item_ids = store::run_items::item_ids(store.conn(), run_id)?;
+    let (tasks, _) = planned_work(store, &specs, config.mode, &item_ids, &done)?;
+    let cache = crate::judge::cache::JudgeCache::open(store.path())?;
+    Ok(crate::judge::plan::estimate(profile, &tasks, Some(&cache))?)
+}
+
+/// The judge tasks and the number of (item, metric) cells evaluating `item_ids` would
+/// take, skipping cells in `done`.
+fn planned_work(
+    store: &Store,
+    specs: &[&'static MetricSpec],
+    mode: Mode,
+    item_ids: &[i64],
+    done: &std::collections::HashSet<(i64, String)>,
+) -> Result<(Vec<crate::judge::Task>, u64)> {
+    let mut tasks = Vec::new();
+    let mut cells = 0u64;
+    for chunk in item_ids.chunks(LOAD_CHUNK) {
+        for stored in store::items::get_many(store.conn(), chunk)? {
+            let job = job_for(stored, specs, mode, done, &mut 0);
+            cells += job.metrics.len() as u64;
+            tasks.extend(engine::planned_tasks(&job.item, &job.metrics));
+        }
+    }
+    Ok((tasks, cells))
+}
+
+/// What running a request would do, computed before anything is stored, so the user
+/// sees the plan (and can change it) without leaving a run behind.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Preview {
+    /// Items after limit / sample.
+    pub items: u64,
+    /// The run's metric list (agentic: every candidate; each item uses those it supports).
+    pub metrics: Vec<String>,
+    /// (item, metric) evaluations that will be computed; agentic runs count only the
+    /// metrics chosen for each item.
+    pub cells: u64,
+    pub judge: crate::judge::plan::JudgePlan,
+}
+
+/// Plans `request` against `profile` without storing anything.
+pub fn preview(store: &Store, request: &RunRequest, profile: &store::judge_profiles::JudgeProfile) -> Result<Preview> {
+    let specs = selected_metrics(request)?;
+    store::datasets::get(store.conn(), request.dataset_id)?;
+    let chosen = request.selection.apply(&store::items::ids(store.conn(), request.dataset_id)?);
+    let item_specs: Vec<&'static MetricSpec> = specs.iter().copied().filter(|m| m.scope == Scope::Item).collect();
+    let (tasks, cells) = planned_work(store, &item_specs, request.mode, &chosen, &Default::default())?;
+    let cache = crate::judge::cache::JudgeCache::open(store.path())?;
+    Ok(Preview {
+        items: chosen.len() as u64,
+        metrics: specs.iter().map(|m| m.id.to_string()).collect(),
+        cells,
+        judge: crate::judge::plan::estimate(profile, &tasks, Some(&cache))?,
+    })
 }
 
 /// Plans and executes in one step (what `ragnosis eval` does).
 pub fn evaluate(
     store: &mut Store,
     request: &RunRequest,
-    progress: &dyn ProgressSink,
+    judge: Arc<dyn Judge>,
+    progress: Arc<dyn ProgressSink>,
     cancel: &CancelToken,
 ) -> Result<RunOutcome> {
     let run_id = plan(store, request)?;
-    execute(store, run_id, progress, cancel)
+    execute(store, run_id, judge, progress, cancel)
 }

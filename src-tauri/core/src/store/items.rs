@@ -140,3 +140,14 @@ pub fn page(conn: &Connection, dataset_id: i64, offset: i64, limit: i64) -> Resu
     let rows = stmt.query_map(params![dataset_id, limit, offset], from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
+
+/// Calls `f` with every item of a dataset in file order, reading one row at a time so a
+/// large dataset never sits in memory.
+pub fn for_each(conn: &Connection, dataset_id: i64, mut f: impl FnMut(StoredItem)) -> Result<()> {
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM items WHERE dataset_id = ?1 ORDER BY ordinal"))?;
+    let mut rows = stmt.query([dataset_id])?;
+    while let Some(row) = rows.next()? {
+        f(from_row(row)?);
+    }
+    Ok(())
+}

@@ -6,6 +6,7 @@
 //! `Store::transaction`, which commits or rolls back as a unit.
 
 pub mod analyses;
+pub mod cases;
 pub mod datasets;
 pub mod items;
 pub mod judge_cache;
@@ -29,6 +30,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> =
     Migrations::new(vec![
         M::up(include_str!("migrations/0001_init.sql")),
         M::up(include_str!("migrations/0002_judges.sql")),
+        M::up(include_str!("migrations/0003_case_index.sql")),
     ])
 });
 

@@ -2,7 +2,7 @@
 //! as each result is computed. Inserting an existing key is a no-op, so a resumed run
 //! can never produce a second result for the same cell.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rusqlite::{params, Connection, Row};
 
@@ -23,6 +23,13 @@ pub struct ScoreCell {
     pub item_id: i64,
     pub score: Option<f64>,
     pub status: Status,
+}
+
+/// One item's `ok` scores in a run, keyed by metric id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemScores {
+    pub item_id: i64,
+    pub scores: BTreeMap<String, f64>,
 }
 
 pub fn insert(conn: &Connection, run_id: i64, item_id: i64, judge_config: &str, result: &MetricResult) -> Result<bool> {
@@ -130,5 +137,56 @@ pub fn worst_items(conn: &Connection, run_id: i64, lower_is_better: &[&str], lim
     let rows = stmt
         .query_map(params![run_id, flipped, limit], |r| Ok((r.get(0)?, r.get(1)?)))?
         .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// Why items were skipped for one metric: each distinct reason with its count.
+pub fn skip_reasons(conn: &Connection, run_id: i64, metric: &str) -> Result<Vec<(String, u64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT explanation, COUNT(*) FROM results WHERE run_id = ?1 AND metric = ?2 AND status = 'skipped'
+         GROUP BY explanation ORDER BY COUNT(*) DESC, explanation",
+    )?;
+    let rows = stmt
+        .query_map(params![run_id, metric], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// The `ok` scores of `metrics`, grouped by item, in run order; items with none of them
+/// are absent. Errors and skips are left out: they are not scores. Should a cell ever
+/// hold results of more than one judge configuration, their mean stands for it, so a
+/// reader always gets one score per (item, metric).
+pub fn ok_scores_by_item(conn: &Connection, run_id: i64, metrics: &[&str]) -> Result<Vec<ItemScores>> {
+    let wanted = serde_json::to_string(metrics)?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT ri.position, r.item_id, r.metric, AVG(r.score) FROM results r
+         JOIN run_items ri ON ri.run_id = r.run_id AND ri.item_id = r.item_id
+         WHERE r.run_id = ?1 AND r.status = 'ok' AND r.score IS NOT NULL
+           AND r.metric IN (SELECT value FROM json_each(?2))
+         GROUP BY ri.position, r.item_id, r.metric ORDER BY ri.position, r.metric",
+    )?;
+    let mut rows = stmt.query(params![run_id, wanted])?;
+    let mut items: Vec<ItemScores> = Vec::new();
+    let mut last_position = None;
+    while let Some(row) = rows.next()? {
+        let position: i64 = row.get(0)?;
+        if last_position != Some(position) {
+            items.push(ItemScores { item_id: row.get(1)?, scores: BTreeMap::new() });
+            last_position = Some(position);
+        }
+        if let Some(item) = items.last_mut() {
+            item.scores.insert(row.get(2)?, row.get(3)?);
+        }
+    }
+    Ok(items)
+}
+
+/// The distinct judge configurations (`JudgeIdentity::config_key`) recorded with a run's
+/// results, sorted; empty strings left out.
+pub fn judge_configs(conn: &Connection, run_id: i64) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT DISTINCT judge_config FROM results WHERE run_id = ?1 AND judge_config <> '' ORDER BY judge_config",
+    )?;
+    let rows = stmt.query_map([run_id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(rows)
 }

@@ -154,3 +154,9 @@ pub fn set_totals(conn: &Connection, id: i64, totals: &serde_json::Value) -> Res
     conn.execute("UPDATE runs SET totals_json = ?2 WHERE id = ?1", params![id, serde_json::to_string(totals)?])?;
     Ok(())
 }
+
+/// The run's accumulated totals (calls, tokens, cost, seconds), zero when none yet.
+pub fn totals<T: serde::de::DeserializeOwned + Default>(conn: &Connection, id: i64) -> Result<T> {
+    let text: String = conn.query_row("SELECT totals_json FROM runs WHERE id = ?1", [id], |r| r.get(0))?;
+    Ok(serde_json::from_str(&text).unwrap_or_default())
+}

@@ -258,3 +258,39 @@ fn a_generated_50_mb_jsonl_streams_through() {
         "each generated item is distinct"
     );
 }
+
+/// Throughput check, not a pass/fail test (timing depends on the machine). Run with
+/// `cargo test --release -p ragnosis-core --test import_bad_input -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn throughput_of_2_5_kb_items_is_printed() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let filler = "retrieval augmented generation evaluates answers ".repeat(13);
+    let rows: Vec<serde_json::Value> = (0..40_000)
+        .map(|i| {
+            json!({"id": format!("q{i}"), "question": format!("What does item {i} say?"),
+                "answer": &filler[..300], "ground_truth": "something",
+                "contexts": [{"doc_id": format!("d{i}"), "text": format!("{i} {filler}")},
+                             {"doc_id": "x", "text": filler.clone()}, {"doc_id": "y", "text": &filler[..300]}],
+                "metadata": {"source": "bench"}})
+        })
+        .collect();
+    let jsonl = dir.path().join("t.jsonl");
+    let lines: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+    std::fs::write(&jsonl, lines.join("\n")).unwrap();
+    let array = dir.path().join("t.json");
+    std::fs::write(&array, serde_json::to_vec(&rows).unwrap()).unwrap();
+    for path in [jsonl, array] {
+        let bytes = std::fs::metadata(&path).unwrap().len();
+        let started = std::time::Instant::now();
+        let report = read_items(&path, &ImportLimits::default(), |_| Ok(())).unwrap();
+        let seconds = started.elapsed().as_secs_f64();
+        println!(
+            "{}: {} items of {} bytes, {:.0} items/s",
+            path.display(),
+            report.items_accepted,
+            bytes / report.items_accepted,
+            report.items_accepted as f64 / seconds
+        );
+    }
+}

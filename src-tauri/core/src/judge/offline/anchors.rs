@@ -110,9 +110,12 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
         if is_name_token(t, evidence) {
             let mut end = i + 1;
             loop {
-                if end < tokens.len() && tokens[end].capitalised && is_name_token(&tokens[end], evidence) {
+                if end < tokens.len() && tokens[end].after_punctuation {
+                    break;
+                } else if end < tokens.len() && tokens[end].capitalised && is_name_token(&tokens[end], evidence) {
                     end += 1;
                 } else if end + 1 < tokens.len()
+                    && !tokens[end + 1].after_punctuation
                     && is_name_connector(&tokens[end].lower)
                     && tokens[end + 1].capitalised
                     && is_name_token(&tokens[end + 1], evidence)

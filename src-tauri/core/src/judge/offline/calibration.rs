@@ -160,7 +160,13 @@ pub fn predict(judge: &OfflineJudge, example: &LabelledClaim) -> bool {
 pub fn evaluate(judge: &OfflineJudge, examples: &[LabelledClaim]) -> Confusion {
     let mut confusion = Confusion::default();
     for example in examples {
-        confusion.add(predict(judge, example), example.supported);
+        let pr = predict(judge, example);
+        if std::env::var("X_DUMP").is_ok() && pr != example.supported {
+            let claims = match judge.verdict(&Task::Claims { question: String::new(), text: example.text.clone() }) { Verdict::Claims { claims } => claims, _ => vec![] };
+            let k: String = example.passages.join(" | ").chars().take(600).collect();
+            println!("{} {:?}\n   claims {:?}\n   K: {}", if pr {"FP"} else {"FN"}, example.text, claims, k);
+        }
+        confusion.add(pr, example.supported);
     }
     confusion
 }

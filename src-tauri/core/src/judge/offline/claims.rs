@@ -42,7 +42,8 @@ pub fn strip_interjections(sentence: &str) -> &str {
         let word_end = rest.find(|c: char| !c.is_alphanumeric() && c != '\'').unwrap_or(rest.len());
         let word = rest[..word_end].to_lowercase();
         let after = &rest[word_end..];
-        let punctuated = after.starts_with([',', '!', '.', ';', ':']);
+        let punctuated = after.starts_with([',', '!', '.', ';', ':'])
+            || after.trim_start().to_lowercase().starts_with("but ");
         let always = matches!(word.as_str(), "yes" | "yeah" | "yep" | "yea" | "oh" | "lol" | "haha" | "wow");
         if word_end == 0 || !is_leading_interjection(&word) || !(punctuated || always) || after.trim().is_empty() {
             return rest;
@@ -63,7 +64,11 @@ fn asserts_nothing(sentence: &str) -> bool {
     if sentence.trim_end().ends_with('?') {
         return true;
     }
-    !lexicon::tokens(sentence).iter().any(|t| t.content || t.lower.chars().any(|c| c.is_ascii_digit()))
+    let tokens = lexicon::tokens(sentence);
+    let reaction = tokens.len() <= 5
+        && tokens.iter().any(|t| lexicon::is_reaction_word(&t.lower))
+        && tokens.iter().all(|t| !t.content || lexicon::is_reaction_word(&t.lower));
+    reaction || !tokens.iter().any(|t| t.content || t.lower.chars().any(|c| c.is_ascii_digit()))
 }
 
 /// A bare "yes" or "no" answer, as its polarity (`Some(true)` for yes).
@@ -187,7 +192,8 @@ mod tests {
 
     #[test]
     fn questions_greetings_agreement_and_abstentions_are_not_claims() {
-        assert!(split("Hello! Did you see it? I agree.").is_empty());
+        assert!(split("Hello! Did you see it? I agree. That's true. Interesting!").is_empty());
+        assert_eq!(split("No but it has 92% on Rotten Tomatoes."), ["but it has 92% on Rotten Tomatoes."]);
         assert!(split("I don't know.").is_empty());
         assert_eq!(split("Yes, there are several liquid rivers."), ["there are several liquid rivers."]);
         assert!(split("").is_empty() && split("   ").is_empty());

@@ -32,7 +32,11 @@ impl Sentence {
         let mut out = HashSet::new();
         for (i, t) in self.tokens.iter().enumerate() {
             if t.negator {
-                let governed = self.tokens[i + 1..].iter().take_while(|n| !n.negator).filter(|n| n.content).take(3);
+                let governed = self.tokens[i + 1..]
+                    .iter()
+                    .take_while(|n| !n.negator && n.lower != "but" && !n.after_punctuation)
+                    .filter(|n| n.content)
+                    .take(3);
                 out.extend(governed.map(|n| n.norm.as_str()));
             }
         }

@@ -1,4 +1,214 @@
-//! placeholder
-use crate::judge::task::*;
-use super::SupportParams;
-pub fn ground(_q: &str, _a: &str, _c: &[String], _p: &SupportParams) -> Grounding { todo!() }
+//! `Grounding`: the answer's claims labelled against all chunks (RAGVUE's strict
+//! faithfulness), the chunks the answer draws on, and the implicit contradictions found
+//! on the way (negation flips, changed numbers, changed dates).
+//!
+//! A bare "Yes"/"No" is checked as the question's statement (or its denial) and a
+//! verbless short answer ("Au") together with the question's words, so one-word answers
+//! are judged on what they mean.
+//!
+//! Owns: turning `support::Assessment`s into the protocol's `Grounding`, and the
+//! plain-English reasons. Must not: decide support itself.
+
+use std::collections::BTreeSet;
+
+use super::claims;
+use super::evidence::{self, Evidence};
+use super::support::{assess, Assessment, Claim, Conflict, SupportParams};
+use crate::item::Label;
+use crate::judge::task::{Contradiction, GroundedClaim, Grounding, Support};
+
+/// The answer's claims, prepared for checking against `evidence`.
+pub(super) fn answer_claims(question: &str, answer: &str, evidence: &Evidence) -> Vec<Claim> {
+    let has_question = question.chars().any(char::is_alphanumeric);
+    if let (Some(affirms), true) = (claims::yes_no(answer), has_question) {
+        return vec![Claim::yes_no(answer.trim().trim_end_matches(['.', '!']), question, affirms, evidence)];
+    }
+    let fragment = has_question && claims::is_fragment(answer);
+    claims::split(answer)
+        .iter()
+        .map(|t| if fragment { Claim::fragment(t, question, evidence) } else { Claim::new(t, evidence) })
+        .collect()
+}
+
+/// The protocol's three-way support from an assessment.
+pub(super) fn support_of(a: &Assessment, params: &SupportParams) -> Support {
+    match a.label {
+        Label::Entailment => Support::Supported,
+        Label::Contradiction => Support::FullyHallucinated,
+        Label::Neutral if a.coverage >= params.partial_coverage => Support::PartiallyHallucinated,
+        Label::Neutral => Support::FullyHallucinated,
+    }
+}
+
+fn quote(s: &str) -> String {
+    evidence::quote(s, 15)
+}
+
+/// One plain sentence saying why, quoting the evidence.
+pub(super) fn reason(a: &Assessment, claim: &Claim, support: Support, has_chunks: bool) -> String {
+    if !has_chunks {
+        return "There are no contexts to check it against.".into();
+    }
+    if claim.is_empty() {
+        return "It states nothing that could be checked against the contexts.".into();
+    }
+    let closest = a.sentence.as_deref().map(quote).unwrap_or_default();
+    if let Some(c) = &a.conflict {
+        return conflict_sentence(c);
+    }
+    match support {
+        Support::Supported if a.verbatim => format!("The contexts contain it word for word: \"{closest}\"."),
+        Support::Supported => format!("The contexts back it: \"{closest}\"."),
+        _ if claim.personal => "It speaks about the speaker, which no context can confirm.".into(),
+        _ if !a.missing_anchors.is_empty() => format!(
+            "No context mentions \"{}\"; the closest passage says \"{closest}\".",
+            a.missing_anchors.join("\", \"")
+        ),
+        Support::PartiallyHallucinated if !a.missing_words.is_empty() => format!(
+            "The contexts back only part of it: nothing mentions \"{}\".",
+            a.missing_words.iter().take(3).cloned().collect::<Vec<_>>().join("\", \"")
+        ),
+        Support::PartiallyHallucinated => format!("The contexts back it only loosely: \"{closest}\"."),
+        _ if closest.is_empty() => "No context says anything like it.".into(),
+        _ => format!("No context backs it; the closest passage says \"{closest}\"."),
+    }
+}
+
+fn conflict_sentence(c: &Conflict) -> String {
+    match c.kind {
+        "negation_flip" => format!("The contexts say \"{}\", the claim says \"{}\".", quote(&c.evidence_part), quote(&c.claim_part)),
+        "entity_substitution" => format!("The contexts name \"{}\" where the claim says \"{}\".", c.evidence_part, c.claim_part),
+        "temporal_misattribution" => format!("The contexts give the date \"{}\", the claim says \"{}\".", c.evidence_part, c.claim_part),
+        _ => format!("The contexts give the figure \"{}\", the claim says \"{}\".", c.evidence_part, c.claim_part),
+    }
+}
+
+fn number(s: &str) -> Option<f64> {
+    s.chars().filter(|c| c.is_ascii_digit() || *c == '.').collect::<String>().parse().ok()
+}
+
+/// How serious a contradiction is: a negation flip reverses the meaning; a number or
+/// date is judged by how far it moved.
+fn severity(c: &Conflict) -> &'static str {
+    let (a, b) = (number(&c.claim_part), number(&c.evidence_part));
+    match (c.kind, a, b) {
+        ("negation_flip", _, _) => "high",
+        ("magnitude_shift", Some(a), Some(b)) => {
+            let change = (a - b).abs() / a.abs().max(b.abs()).max(f64::MIN_POSITIVE);
+            if change >= 0.5 { "high" } else if change >= 0.1 { "medium" } else { "low" }
+        }
+        ("temporal_misattribution", Some(a), Some(b)) if (a - b).abs() >= 5.0 => "high",
+        _ => "medium",
+    }
+}
+
+pub fn ground(question: &str, answer: &str, chunks: &[String], params: &SupportParams) -> Grounding {
+    let evidence = Evidence::new(chunks);
+    let all: Vec<usize> = (0..chunks.len()).collect();
+    let mut used = BTreeSet::new();
+    let mut contradictions = Vec::new();
+    let claims: Vec<GroundedClaim> = answer_claims(question, answer, &evidence)
+        .iter()
+        .map(|claim| {
+            let a = assess(claim, &evidence, &all, params);
+            let support = support_of(&a, params);
+            if support == Support::Supported {
+                // Every chunk that backs the claim on its own share counts as used.
+                let backing: Vec<usize> =
+                    all.iter().copied().filter(|&k| assess(claim, &evidence, &[k], params).label == Label::Entailment).collect();
+                used.extend(backing.iter().copied());
+                used.extend(a.passage);
+            }
+            if let Some(c) = a.conflict.as_ref().filter(|c| c.kind != "entity_substitution") {
+                contradictions.push(Contradiction {
+                    kind: c.kind.to_string(),
+                    severity: severity(c).to_string(),
+                    explanation: conflict_sentence(c),
+                });
+            }
+            GroundedClaim {
+                claim: claim.text.clone(),
+                support,
+                reason: reason(&a, claim, support, !chunks.is_empty()),
+                chunk: a.passage,
+                unconfirmed_anchors: a.missing_anchors.clone(),
+            }
+        })
+        .collect();
+    Grounding { claims, used_chunks: used.into_iter().collect(), contradictions }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(question: &str, answer: &str, chunks: &[&str]) -> Grounding {
+        let chunks: Vec<String> = chunks.iter().map(|s| s.to_string()).collect();
+        ground(question, answer, &chunks, &SupportParams::default())
+    }
+
+    #[test]
+    fn gold_symbol_answer_is_supported() {
+        let r = g("What is the chemical symbol for gold?", "Au", &["Gold is a chemical element with symbol Au and atomic number 79.", "Copper has the symbol Cu."]);
+        assert_eq!(r.claims.len(), 1);
+        assert_eq!(r.claims[0].support, Support::Supported, "{r:?}");
+        assert_eq!((r.claims[0].chunk, r.used_chunks.clone()), (Some(0), vec![0]));
+    }
+
+    #[test]
+    fn entity_substitution_is_hallucinated() {
+        let r = g("Where is the Eiffel Tower?", "The Eiffel Tower is in London.", &["The Eiffel Tower is in Paris, France."]);
+        assert_ne!(r.claims[0].support, Support::Supported, "{r:?}");
+        assert_eq!(r.claims[0].unconfirmed_anchors, ["London"]);
+        assert!(r.claims[0].reason.contains("Paris") && r.claims[0].reason.contains("London"), "{}", r.claims[0].reason);
+        assert!(r.used_chunks.is_empty(), "nothing supported, nothing used");
+    }
+
+    #[test]
+    fn year_mismatch_is_hallucinated() {
+        let r = g("When did Apollo 11 land on the Moon?", "Apollo 11 landed on the Moon in 1968.", &["Apollo 11 landed on the Moon in July 1969."]);
+        assert_ne!(r.claims[0].support, Support::Supported, "{r:?}");
+        assert_eq!(r.contradictions.len(), 1, "{r:?}");
+        assert_eq!(r.contradictions[0].kind, "temporal_misattribution");
+        assert!(r.contradictions[0].explanation.contains("1969"));
+    }
+
+    #[test]
+    fn negation_flip_contradicts() {
+        let r = g(
+            "Does the Moon have permanent rivers on its surface?",
+            "Yes, there are several liquid rivers that flow year-round.",
+            &["The Moon has no liquid water on its surface; it is airless and extremely dry."],
+        );
+        assert_eq!(r.claims[0].support, Support::FullyHallucinated, "{r:?}");
+        assert_eq!(r.contradictions.first().map(|c| c.kind.as_str()), Some("negation_flip"), "{r:?}");
+        assert!(r.claims[0].reason.contains("no liquid water"), "{}", r.claims[0].reason);
+    }
+
+    #[test]
+    fn verbatim_claim_is_supported_even_with_low_overlap() {
+        // A first-person claim is never supported on overlap (no document confirms the
+        // speaker), and this long chunk is mostly about other things; but it quotes the
+        // claim word for word, which RAGVUE's safety net accepts.
+        let chunk = "Interviews covered rivers, mountains, deserts, cities and oceans. \
+                     Asked about his youth, the author said: I grew up in a quiet hamlet beyond the ridge. Others followed.";
+        let r = g("", "I grew up in a quiet hamlet beyond the ridge.", &[chunk]);
+        assert_eq!(r.claims[0].support, Support::Supported, "{r:?}");
+        assert!(r.claims[0].reason.contains("word for word"));
+    }
+
+    #[test]
+    fn multi_hop_answer_uses_both_chunks() {
+        let r = g("Which two noble gases have atomic numbers 2 and 10?", "Helium and Neon", &["Helium is a noble gas with atomic number 2.", "Neon is a noble gas with atomic number 10."]);
+        assert_eq!(r.claims[0].support, Support::Supported, "{r:?}");
+        assert_eq!(r.used_chunks, [0, 1]);
+    }
+
+    #[test]
+    fn no_chunks_or_no_answer_is_well_formed() {
+        let r = g("Q?", "Paris is in France.", &[]);
+        assert_eq!(r.claims.len(), 1);
+        assert_eq!(r.claims[0].support, Support::FullyHallucinated);
+        assert!(g("Q?", "", &["Some chunk."]).claims.is_empty());
+    }
+}

@@ -27,12 +27,16 @@ pub struct Token {
     pub content: bool,
     /// "no", "not", "never", "n't", ...
     pub negator: bool,
+    /// A comma, colon, semicolon, bracket or quote separates it from the previous word
+    /// ("Paris, France"); hyphens and slashes do not ("year-round").
+    pub after_punctuation: bool,
 }
 
 /// Splits one sentence into tokens with the same boundaries as `text::words`.
 pub fn tokens(sentence: &str) -> Vec<Token> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
+    let mut last_end = 0;
     let mut prev = ' ';
     let mut iter = sentence.char_indices().peekable();
     while let Some((i, c)) = iter.next() {
@@ -43,19 +47,20 @@ pub fn tokens(sentence: &str) -> Vec<Token> {
             let joins_word = matches!(c, '\'' | '\u{2019}') && prev.is_alphabetic() && next.is_alphabetic();
             let joins_number = matches!(c, '.' | ',') && prev.is_numeric() && next.is_numeric();
             if !(joins_word || joins_number) {
-                push_token(&mut out, &sentence[s..i]);
+                push_token(&mut out, &sentence[s..i], &sentence[last_end..s]);
                 start = None;
+                last_end = i;
             }
         }
         prev = c;
     }
     if let Some(s) = start {
-        push_token(&mut out, &sentence[s..]);
+        push_token(&mut out, &sentence[s..], &sentence[last_end..s]);
     }
     out
 }
 
-fn push_token(out: &mut Vec<Token>, surface: &str) {
+fn push_token(out: &mut Vec<Token>, surface: &str, gap: &str) {
     let lower = surface.to_lowercase().replace('\u{2019}', "'");
     let negator = is_negator(&lower);
     let content = !negator && !text::is_stop_word(&lower) && !is_filler_word(&lower);
@@ -66,6 +71,8 @@ fn push_token(out: &mut Vec<Token>, surface: &str) {
         initial: out.is_empty(),
         content,
         negator,
+        after_punctuation: !out.is_empty()
+            && gap.chars().any(|c| matches!(c, ',' | ';' | ':' | '.' | '!' | '?' | '(' | ')' | '"' | '[' | ']' | '\u{201C}' | '\u{201D}')),
         lower,
     });
 }
@@ -78,7 +85,45 @@ pub fn normalise(lower: &str) -> String {
     if let Some(d) = number_word(lower) {
         return d.to_string();
     }
-    stem(lower.trim_end_matches("'s"))
+    let stemmed = stem(lower.trim_end_matches("'s"));
+    synonym(&stemmed).map_or(stemmed, str::to_string)
+}
+
+/// A handful of everyday equivalences that lexical matching would otherwise miss
+/// ("movie" for "film"). Deliberately tiny: each entry must be a true synonym in
+/// almost every context.
+fn synonym(stemmed: &str) -> Option<&'static str> {
+    Some(match stemmed {
+        "movie" | "movi" => "film",
+        "kid" => "child",
+        "childre" => "child",
+        "begin" | "began" | "begun" => "start",
+        "large" => "big",
+        "purchas" => "buy",
+        "bought" => "buy",
+        _ => return None,
+    })
+}
+
+/// First-person words: a sentence with one speaks about the speaker.
+pub fn is_first_person(lower: &str) -> bool {
+    matches!(
+        lower,
+        "i" | "me" | "my" | "mine" | "myself" | "i'm" | "im" | "i've" | "i'd" | "i'll" | "we" | "we're" | "we've"
+            | "our" | "ours" | "ourselves"
+    )
+}
+
+/// Words of agreement and reaction: a short sentence made of them only answers the
+/// other speaker ("That's true.", "I agree!", "Interesting.").
+pub fn is_reaction_word(lower: &str) -> bool {
+    matches!(
+        lower,
+        "agree" | "agreed" | "true" | "right" | "sure" | "exactly" | "correct" | "indeed" | "same" | "interesting"
+            | "cool" | "nice" | "great" | "awesome" | "amazing" | "crazy" | "wow" | "fun" | "funny" | "neat" | "wild"
+            | "know" | "see" | "guess" | "think" | "totally" | "definitely" | "absolutely" | "thanks" | "thank"
+            | "lol" | "haha" | "good" | "bad" | "sad" | "weird" | "strange" | "believe" | "hope" | "glad"
+    )
 }
 
 /// "6,650" → "6650", "3.50" → "3.5", "21st" → "21". Years and decades stay as written.
@@ -126,7 +171,7 @@ pub fn stem(word: &str) -> String {
             break;
         }
     }
-    if w.ends_with('e') && w.chars().count() > 4 {
+    if w.ends_with('e') && w.chars().count() >= 4 {
         w.pop();
     }
     w.chars().take(7).collect()
@@ -149,6 +194,16 @@ fn is_filler_word(lower: &str) -> bool {
             | "d" | "ll" | "re" | "ve" | "m" | "one" | "thing" | "things" | "lot" | "kind" | "sort" | "get" | "got"
             | "even" | "still" | "already" | "now" | "can't" | "don" | "didn" | "i'll" | "i've" | "i'd"
             | "you're" | "we're" | "they're" | "he's" | "she's" | "what's" | "let's"
+    )
+}
+
+/// Words that open a sentence by referring back to what came before ("It", "This",
+/// "Therefore").
+pub fn is_back_reference(lower: &str) -> bool {
+    matches!(
+        lower,
+        "it" | "it's" | "its" | "this" | "that" | "these" | "those" | "they" | "he" | "she" | "their" | "his" | "her"
+            | "therefore" | "thus" | "so" | "hence" | "also" | "however" | "because" | "which" | "there" | "then"
     )
 }
 
@@ -299,6 +354,7 @@ mod tests {
     #[test]
     fn normalisation_meets_inflections_numbers_and_number_words() {
         assert_eq!(normalise("rivers"), normalise("river"));
+        assert_eq!(normalise("gases"), normalise("gas"));
         assert_eq!(normalise("directed"), normalise("directing"));
         assert_eq!(normalise("publisher"), normalise("published"));
         assert_eq!(normalise("6,650"), "6650");

@@ -64,9 +64,7 @@ impl OfflineJudge {
             Task::ChunkRelevance { question, chunks } => {
                 Verdict::ChunkRelevance { chunks: relevance::score_chunks(question, chunks) }
             }
-            Task::Coverage { question, aspects, chunks } => {
-                Verdict::Coverage { aspects: relevance::coverage(question, aspects, chunks, &self.params) }
-            }
+            Task::Coverage { aspects, chunks, .. } => Verdict::Coverage { aspects: relevance::coverage(aspects, chunks) },
             Task::AnswerReview { question, answer, aspects } => {
                 Verdict::AnswerReview(review::review(question, answer, aspects))
             }

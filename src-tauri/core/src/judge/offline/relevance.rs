@@ -1,5 +1,196 @@
-//! placeholder
-use crate::judge::task::*;
-use super::SupportParams;
-pub fn score_chunks(_q: &str, _c: &[String]) -> Vec<ChunkScore> { todo!() }
-pub fn coverage(_q: &str, _a: &[String], _c: &[String], _p: &SupportParams) -> Vec<AspectCoverage> { todo!() }
+//! Retrieval judgements: how useful each chunk is for the question (`ChunkRelevance`)
+//! and whether each aspect of the question is supported by some chunk (`Coverage`).
+//!
+//! Chunk usefulness is the weighted share of the question's content words the chunk's
+//! best sentence contains (rare words within the item weigh more), mapped onto the
+//! protocol's bands: a sentence that matches the question and adds new content (the
+//! likely answer) scores ≥ 0.9; a close match without new content 0.7–0.8; partial
+//! overlap is background (0.3–0.6); almost none is irrelevant (≤ 0.2).
+//!
+//! Owns: those two verdicts. Must not: read the answer.
+
+use std::collections::HashSet;
+
+use super::evidence::{self, Evidence, Sentence};
+use crate::judge::task::{AspectCoverage, ChunkScore};
+
+/// A question's content words with their weights over the item's chunks.
+struct Query {
+    terms: Vec<(String, String, f64)>,
+    yes_no: bool,
+}
+
+impl Query {
+    fn new(question: &str, evidence: &Evidence) -> Query {
+        let sentence = Sentence::new(question);
+        let mut seen = HashSet::new();
+        let terms = sentence
+            .tokens
+            .iter()
+            .filter(|t| t.content && seen.insert(t.norm.clone()))
+            .map(|t| (t.norm.clone(), t.surface.clone(), evidence.idf(&t.norm)))
+            .collect();
+        let first = sentence.tokens.first().map(|t| t.lower.as_str()).unwrap_or("");
+        let yes_no = matches!(first, "is" | "are" | "was" | "were" | "do" | "does" | "did" | "can" | "could" | "has" | "have" | "will" | "should");
+        Query { terms, yes_no }
+    }
+
+    /// Weighted share of the query found in the sentence, and the words found.
+    fn overlap<'a>(&'a self, s: &Sentence) -> (f64, Vec<&'a str>) {
+        let total: f64 = self.terms.iter().map(|t| t.2).sum();
+        if total == 0.0 {
+            return (0.0, Vec::new());
+        }
+        let found: Vec<&(String, String, f64)> = self.terms.iter().filter(|t| s.norms.contains(&t.0)).collect();
+        (found.iter().map(|t| t.2).sum::<f64>() / total, found.iter().map(|t| t.1.as_str()).collect())
+    }
+}
+
+/// Content words of `s` the question does not contain: what the sentence adds.
+fn new_content<'a>(s: &'a Sentence, query: &Query) -> Vec<&'a str> {
+    let q: HashSet<&str> = query.terms.iter().map(|t| t.0.as_str()).collect();
+    let mut seen = HashSet::new();
+    s.tokens
+        .iter()
+        .filter(|t| t.content && !q.contains(t.norm.as_str()) && seen.insert(t.norm.as_str()))
+        .map(|t| t.surface.as_str())
+        .collect()
+}
+
+/// Maps overlap onto the protocol's bands.
+fn band(overlap: f64, adds_content: bool) -> f64 {
+    let s = if overlap >= 0.6 && adds_content {
+        0.9 + 0.1 * (overlap - 0.6) / 0.4
+    } else if overlap >= 0.6 {
+        0.75 + 0.05 * (overlap - 0.6) / 0.4
+    } else if overlap >= 0.4 {
+        0.7 + 0.1 * (overlap - 0.4) / 0.2 * f64::from(u8::from(adds_content))
+    } else if overlap >= 0.15 {
+        0.3 + 0.3 * (overlap - 0.15) / 0.25
+    } else {
+        0.2 * overlap / 0.15
+    };
+    (s.clamp(0.0, 1.0) * 100.0).round() / 100.0
+}
+
+fn quoted(words: &[&str], max: usize) -> String {
+    words.iter().take(max).map(|w| format!("'{w}'")).collect::<Vec<_>>().join(", ")
+}
+
+/// One score per chunk, in chunk order.
+pub fn score_chunks(question: &str, chunks: &[String]) -> Vec<ChunkScore> {
+    let evidence = Evidence::new(chunks);
+    let query = Query::new(question, &evidence);
+    evidence
+        .passages
+        .iter()
+        .enumerate()
+        .map(|(index, passage)| {
+            let best = passage
+                .sentences
+                .iter()
+                .map(|s| (query.overlap(s), s))
+                .max_by(|a, b| a.0 .0.total_cmp(&b.0 .0));
+            let Some(((overlap, found), sentence)) = best else {
+                return ChunkScore { index, relevance: 0.0, reason: "The chunk is empty.".into() };
+            };
+            let adds = new_content(sentence, &query);
+            let adds_content = !adds.is_empty() || query.yes_no;
+            let relevance = band(overlap, adds_content);
+            let reason = if found.is_empty() {
+                let topic = new_content(sentence, &query);
+                if topic.is_empty() {
+                    "It shares no content words with the question.".to_string()
+                } else {
+                    format!("It shares no content words with the question; it is about {}.", quoted(&topic, 3))
+                }
+            } else if relevance >= 0.9 {
+                format!("It matches the question on {} and adds {}, likely the answer.", quoted(&found, 4), quoted(&adds, 3))
+            } else if relevance >= 0.7 {
+                format!("It closely matches the question on {}.", quoted(&found, 4))
+            } else {
+                format!("It only touches the question through {}.", quoted(&found, 3))
+            };
+            ChunkScore { index, relevance, reason }
+        })
+        .collect()
+}
+
+/// Share of an aspect's weighted content words a sentence must contain for the aspect
+/// to count as covered.
+const ASPECT_COVERAGE: f64 = 0.6;
+
+/// For each aspect: the chunk whose sentence best matches it, covered when that sentence
+/// holds enough of the aspect and every number and name in it.
+pub fn coverage(aspects: &[String], chunks: &[String]) -> Vec<AspectCoverage> {
+    let evidence = Evidence::new(chunks);
+    aspects
+        .iter()
+        .map(|aspect| {
+            let query = Query::new(aspect, &evidence);
+            let anchors = super::anchors::extract(&Sentence::new(aspect), &evidence);
+            let mut best: Option<(usize, &Sentence, f64)> = None;
+            for (i, p) in evidence.passages.iter().enumerate() {
+                for s in &p.sentences {
+                    let (o, _) = query.overlap(s);
+                    let anchors_ok = anchors.iter().all(|a| a.norms.iter().all(|n| s.norms.contains(n)));
+                    let score = if anchors_ok { o } else { o * 0.5 };
+                    if best.is_none_or(|b| score > b.2) {
+                        best = Some((i, s, score));
+                    }
+                }
+            }
+            match best {
+                Some((chunk, s, score)) if score >= ASPECT_COVERAGE && !query.terms.is_empty() => {
+                    let focus: HashSet<&str> = query.terms.iter().map(|t| t.0.as_str()).collect();
+                    AspectCoverage {
+                        aspect: aspect.clone(),
+                        covered: true,
+                        chunk: Some(chunk),
+                        evidence: evidence::quote_around(&s.text, &focus, 10),
+                    }
+                }
+                _ => AspectCoverage { aspect: aspect.clone(), covered: false, chunk: None, evidence: String::new() },
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chunks(texts: &[&str]) -> Vec<String> {
+        texts.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn irrelevant_chunk_scores_low() {
+        let scores = score_chunks(
+            "What SI unit measures electric current?",
+            &chunks(&["The SI unit of electric current is the ampere (A).", "The Eiffel Tower is in Paris, France."]),
+        );
+        assert_eq!(scores.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 1]);
+        assert!(scores[0].relevance >= 0.9, "the ampere chunk holds the answer: {:?}", scores[0]);
+        assert!(scores[1].relevance <= 0.2, "the Eiffel Tower chunk is irrelevant: {:?}", scores[1]);
+        assert!(scores[1].reason.contains("Eiffel"), "the reason says what the chunk is about: {}", scores[1].reason);
+    }
+
+    #[test]
+    fn partial_overlap_is_background() {
+        let s = score_chunks("Which planet is known as the Red Planet?", &chunks(&["Jupiter is the largest planet."]));
+        assert!((0.2..=0.6).contains(&s[0].relevance), "{:?}", s[0]);
+    }
+
+    #[test]
+    fn aspect_is_covered_by_the_chunk_that_states_it() {
+        let aspects = vec!["noble gases have atomic numbers 2".to_string(), "noble gases have atomic numbers 10".to_string()];
+        let c = chunks(&["Helium is a noble gas with atomic number 2.", "Neon is a noble gas with atomic number 10."]);
+        let cov = coverage(&aspects, &c);
+        assert!(cov[0].covered && cov[1].covered, "{cov:?}");
+        assert_eq!((cov[0].chunk, cov[1].chunk), (Some(0), Some(1)), "numbers must match exactly");
+        assert!(cov[0].evidence.split_whitespace().count() <= 10);
+        let none = coverage(&aspects, &[]);
+        assert!(none.iter().all(|a| !a.covered), "no chunks cover nothing");
+    }
+}

@@ -13,6 +13,7 @@ use std::collections::HashSet;
 
 use super::anchors::{self, Anchor, AnchorKind};
 use super::evidence::{Evidence, Sentence};
+use super::lexicon;
 use crate::item::Label;
 use crate::text;
 
@@ -34,11 +35,14 @@ pub struct SupportParams {
     /// Share of the claim the judged passage itself must cover, when the other passages
     /// of the item supply the rest.
     pub passage_coverage: f64,
+    /// Share of the words outside the claim's names and numbers the evidence must
+    /// contain.
+    pub predicate_coverage: f64,
 }
 
 impl Default for SupportParams {
     fn default() -> Self {
-        SupportParams { entail_coverage: 0.75, partial_coverage: 0.4, related_coverage: 0.5, sentence_weight: 0.5, passage_coverage: 0.3 }
+        SupportParams { entail_coverage: 0.5, partial_coverage: 0.4, related_coverage: 0.4, sentence_weight: 0.5, passage_coverage: 0.2, predicate_coverage: 0.3 }
     }
 }
 
@@ -57,6 +61,8 @@ pub struct Claim {
     context_anchors: Vec<Anchor>,
     /// For a bare "No": the claim denies the question's statement.
     denies: bool,
+    /// Speaks about the speaker ("I loved it", "we think"): no document can confirm it.
+    pub personal: bool,
     squad: String,
 }
 
@@ -73,7 +79,18 @@ impl Claim {
             .map(|t| (t.norm.clone(), t.surface.clone()))
             .collect();
         let squad = text::normalize_squad(text);
-        Claim { text: text.to_string(), sentence, anchors, terms, context: Vec::new(), context_anchors: Vec::new(), denies: false, squad }
+        let personal = sentence.tokens.iter().any(|t| lexicon::is_first_person(&t.lower));
+        Claim {
+            text: text.to_string(),
+            sentence,
+            anchors,
+            terms,
+            context: Vec::new(),
+            context_anchors: Vec::new(),
+            denies: false,
+            personal,
+            squad,
+        }
     }
 
     /// A verbless short answer ("Au"), checked together with its question's words.
@@ -90,6 +107,7 @@ impl Claim {
     pub fn yes_no(text: &str, question: &str, affirms: bool, evidence: &Evidence) -> Claim {
         let mut claim = Claim::new(question.trim_end_matches('?'), evidence);
         claim.text = text.to_string();
+        claim.personal = false;
         claim.denies = !affirms;
         claim.squad = String::new();
         claim
@@ -98,6 +116,16 @@ impl Claim {
     /// Nothing in it can be checked (no content word, name or number).
     pub fn is_empty(&self) -> bool {
         self.terms.is_empty() && self.anchors.is_empty()
+    }
+
+    /// Normalised content words and anchor words: what links it to other statements.
+    pub fn words(&self) -> HashSet<&str> {
+        self.terms.iter().map(|(n, _)| n.as_str()).chain(self.anchors.iter().flat_map(|a| a.norms.iter().map(String::as_str))).collect()
+    }
+
+    /// Opens by referring back ("It", "This", "Therefore").
+    pub fn refers_back(&self) -> bool {
+        self.sentence.tokens.first().is_some_and(|t| lexicon::is_back_reference(&t.lower))
     }
 
     fn asserts_negation(&self) -> bool {
@@ -190,9 +218,20 @@ pub fn assess(claim: &Claim, evidence: &Evidence, scope: &[usize], params: &Supp
     let sentence_cov = best.map_or(0.0, |b| b.2);
     let local = params.sentence_weight * sentence_cov + (1.0 - params.sentence_weight) * passage_cov;
     let item_cov = share(&|n| evidence.passages.iter().any(|p| p.norms.contains(n)));
+    // What the claim says about its names: the content words outside its anchors
+    // ("tall" in "The Eiffel Tower is tall"). Finding the names alone is not support.
+    let anchor_norms: HashSet<&str> = claim.anchors.iter().flat_map(|a| a.norms.iter().map(String::as_str)).collect();
+    let predicate: Vec<(&str, f64)> =
+        claim.terms.iter().zip(&weights).filter(|((n, _), _)| !anchor_norms.contains(n.as_str())).map(|((n, _), w)| (n.as_str(), *w)).collect();
+    let predicate_total: f64 = predicate.iter().map(|p| p.1).sum();
+    let predicate_cov = if predicate_total == 0.0 {
+        1.0
+    } else {
+        predicate.iter().filter(|(n, _)| evidence.passages.iter().any(|p| p.norms.contains(*n))).map(|p| p.1).sum::<f64>() / predicate_total
+    };
     let coverage = local;
 
-    let item_scope: Vec<usize> = if std::env::var("X_ITEMANCH").is_ok() { (0..evidence.len()).collect() } else { scope.clone() };
+    let item_scope: Vec<usize> = if std::env::var("X_SCOPEANCH").is_err() { (0..evidence.len()).collect() } else { scope.clone() };
     let missing: Vec<&Anchor> =
         claim.anchors.iter().filter(|a| !item_scope.iter().any(|&p| a.confirmed_by(&evidence.passages[p]))).collect();
     let missing_words: Vec<String> = claim
@@ -219,11 +258,15 @@ pub fn assess(claim: &Claim, evidence: &Evidence, scope: &[usize], params: &Supp
         });
 
     let conflict = if std::env::var("X_NOCONF").is_ok() { None } else { conflict };
-    let label = if verbatim && conflict.is_none() {
+    // RAGVUE's safety net: a claim found word for word in the contexts is supported,
+    // whatever the other checks say.
+    let label = if verbatim {
         Label::Entailment
     } else if conflict.is_some() {
         Label::Contradiction
-    } else if item_cov >= params.entail_coverage && local >= params.passage_coverage && (missing.is_empty() || std::env::var("X_NOANCH").is_ok()) && context_ok {
+    } else if claim.personal && std::env::var("X_NOPERS").is_err() {
+        Label::Neutral
+    } else if item_cov >= params.entail_coverage && predicate_cov >= params.predicate_coverage && local >= params.passage_coverage && (missing.is_empty() || std::env::var("X_NOANCH").is_ok()) && context_ok {
         Label::Entailment
     } else {
         Label::Neutral

@@ -110,8 +110,15 @@ mod tests {
     fn escape_round_trips_and_never_leaves_a_marker_run() {
         for text in TRICKY {
             let escaped = escape(text);
-            assert!(!escaped.contains("<<<") && !escaped.contains(">>>"), "{escaped:?} could open or close a block");
-            assert_eq!(unescape(&escaped), text, "escape must be reversible for {text:?}");
+            assert!(
+                !escaped.contains("<<<") && !escaped.contains(">>>"),
+                "{escaped:?} could open or close a block"
+            );
+            assert_eq!(
+                unescape(&escaped),
+                text,
+                "escape must be reversible for {text:?}"
+            );
         }
     }
 
@@ -122,7 +129,11 @@ mod tests {
             write_block(&mut src, &format!("CHUNK {i}"), text);
         }
         let (items, _) = read_numbered(&src, 0, "CHUNK");
-        assert_eq!(items, TRICKY.map(String::from).to_vec(), "every block must come back unchanged and none may be invented");
+        assert_eq!(
+            items,
+            TRICKY.map(String::from).to_vec(),
+            "every block must come back unchanged and none may be invented"
+        );
     }
 
     #[test]

@@ -25,17 +25,33 @@ pub fn reply_schema(kind: TaskKind) -> Value {
         TaskKind::Aspects => object(&[("aspects", texts)]),
         TaskKind::ChunkRelevance => object(&[(
             "chunks",
-            array(object(&[("index", json!({"type": "integer"})), ("relevance", unit), ("reason", text)])),
+            array(object(&[
+                ("index", json!({"type": "integer"})),
+                ("relevance", unit),
+                ("reason", text),
+            ])),
         )]),
         TaskKind::Coverage => object(&[(
             "aspects",
-            array(object(&[("aspect", text.clone()), ("covered", boolean), ("chunk", chunk_ref), ("evidence", text)])),
+            array(object(&[
+                ("aspect", text.clone()),
+                ("covered", boolean),
+                ("chunk", chunk_ref),
+                ("evidence", text),
+            ])),
         )]),
         TaskKind::AnswerReview => object(&[
             ("relevance", unit.clone()),
             ("missing_parts", texts.clone()),
             ("off_topic", texts.clone()),
-            ("aspects", array(object(&[("aspect", text.clone()), ("addressed", boolean), ("evidence", text)]))),
+            (
+                "aspects",
+                array(object(&[
+                    ("aspect", text.clone()),
+                    ("addressed", boolean),
+                    ("evidence", text),
+                ])),
+            ),
             ("clarity", unit.clone()),
             ("clarity_issues", texts.clone()),
             ("suggestions", texts.clone()),
@@ -63,7 +79,14 @@ pub fn reply_schema(kind: TaskKind) -> Value {
                     ])),
                 ),
                 ("used_chunks", array(json!({"type": "integer"}))),
-                ("contradictions", array(object(&[("kind", kinds), ("severity", severity), ("explanation", text)]))),
+                (
+                    "contradictions",
+                    array(object(&[
+                        ("kind", kinds),
+                        ("severity", severity),
+                        ("explanation", text),
+                    ])),
+                ),
             ])
         }
         TaskKind::Reasoning => object(&[
@@ -84,13 +107,18 @@ pub fn reply_schema(kind: TaskKind) -> Value {
         TaskKind::Claims => object(&[("claims", texts)]),
         TaskKind::ClaimLabels => object(&[(
             "labels",
-            array(array(json!({"type": "string", "enum": ["Entailment", "Neutral", "Contradiction"]}))),
+            array(array(
+                json!({"type": "string", "enum": ["Entailment", "Neutral", "Contradiction"]}),
+            )),
         )]),
     }
 }
 
 fn object(properties: &[(&str, Value)]) -> Value {
-    let props: serde_json::Map<String, Value> = properties.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+    let props: serde_json::Map<String, Value> = properties
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
     let required: Vec<&str> = properties.iter().map(|(k, _)| *k).collect();
     json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
 }
@@ -107,9 +135,17 @@ mod tests {
     fn every_object_in_every_schema_is_strict() {
         fn check(v: &Value, path: &str) {
             if v.get("type") == Some(&json!("object")) {
-                assert_eq!(v["additionalProperties"], json!(false), "{path} must forbid extra properties");
+                assert_eq!(
+                    v["additionalProperties"],
+                    json!(false),
+                    "{path} must forbid extra properties"
+                );
                 let props = v["properties"].as_object().unwrap();
-                assert_eq!(v["required"].as_array().unwrap().len(), props.len(), "{path} must require every property");
+                assert_eq!(
+                    v["required"].as_array().unwrap().len(),
+                    props.len(),
+                    "{path} must require every property"
+                );
             }
             match v {
                 Value::Object(m) => m.iter().for_each(|(k, c)| check(c, &format!("{path}.{k}"))),
@@ -119,7 +155,9 @@ mod tests {
         }
         for kind in TaskKind::ALL {
             check(&reply_schema(kind), kind.as_str());
-            assert!(schema_name(kind).chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+            assert!(schema_name(kind)
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_'));
         }
     }
 }

@@ -26,16 +26,37 @@ pub struct AnthropicProvider {
 }
 
 impl AnthropicProvider {
-    pub fn new(base_url: &str, key: Option<ApiKey>, timeout: Duration) -> Result<AnthropicProvider, JudgeError> {
-        let base = if base_url.trim().is_empty() { DEFAULT_BASE_URL } else { base_url.trim() };
+    pub fn new(
+        base_url: &str,
+        key: Option<ApiKey>,
+        timeout: Duration,
+    ) -> Result<AnthropicProvider, JudgeError> {
+        let base = if base_url.trim().is_empty() {
+            DEFAULT_BASE_URL
+        } else {
+            base_url.trim()
+        };
         if !(base.starts_with("http://") || base.starts_with("https://")) {
-            return Err(JudgeError::Config(format!("the base URL must start with http:// or https:// (got {base:?})")));
+            return Err(JudgeError::Config(format!(
+                "the base URL must start with http:// or https:// (got {base:?})"
+            )));
         }
-        let base = base.trim_end_matches('/').trim_end_matches("/v1").to_string();
-        Ok(AnthropicProvider { client: http_client(&base, timeout)?, base, key, timeout })
+        let base = base
+            .trim_end_matches('/')
+            .trim_end_matches("/v1")
+            .to_string();
+        Ok(AnthropicProvider {
+            client: http_client(&base, timeout)?,
+            base,
+            key,
+            timeout,
+        })
     }
 
-    fn request(&self, builder: reqwest::RequestBuilder) -> Result<reqwest::RequestBuilder, ProviderError> {
+    fn request(
+        &self,
+        builder: reqwest::RequestBuilder,
+    ) -> Result<reqwest::RequestBuilder, ProviderError> {
         let builder = builder.header("anthropic-version", API_VERSION);
         match &self.key {
             Some(key) => Ok(builder.header("x-api-key", secret_header("", key)?)),
@@ -44,7 +65,11 @@ impl AnthropicProvider {
     }
 
     async fn send(&self, builder: reqwest::RequestBuilder) -> Result<Value, ProviderError> {
-        let resp = self.request(builder)?.send().await.map_err(|e| transport_error(e, self.timeout, self.key.as_ref()))?;
+        let resp = self
+            .request(builder)?
+            .send()
+            .await
+            .map_err(|e| transport_error(e, self.timeout, self.key.as_ref()))?;
         if !resp.status().is_success() {
             let (status, headers) = (resp.status(), resp.headers().clone());
             let body = resp.text().await.unwrap_or_default();
@@ -56,8 +81,12 @@ impl AnthropicProvider {
 
 /// The request body: system messages joined into `system`, the rest as turns.
 fn body(req: &ChatRequest) -> Value {
-    let system: Vec<&str> =
-        req.messages.iter().filter(|m| m.role == Role::System).map(|m| m.content.as_str()).collect();
+    let system: Vec<&str> = req
+        .messages
+        .iter()
+        .filter(|m| m.role == Role::System)
+        .map(|m| m.content.as_str())
+        .collect();
     let turns: Vec<Value> = req
         .messages
         .iter()
@@ -87,9 +116,17 @@ fn reply(v: &Value) -> ChatResponse {
         .collect::<Vec<_>>()
         .join("");
     let usage = v.get("usage").and_then(|u| {
-        Some(Usage { input_tokens: tokens(u, "input_tokens")?, output_tokens: tokens(u, "output_tokens")?, estimated: false })
+        Some(Usage {
+            input_tokens: tokens(u, "input_tokens")?,
+            output_tokens: tokens(u, "output_tokens")?,
+            estimated: false,
+        })
     });
-    ChatResponse { text, usage, model: v.get("model").and_then(Value::as_str).map(str::to_string) }
+    ChatResponse {
+        text,
+        usage,
+        model: v.get("model").and_then(Value::as_str).map(str::to_string),
+    }
 }
 
 #[async_trait::async_trait]
@@ -101,7 +138,9 @@ impl Provider for AnthropicProvider {
     }
 
     async fn list_models(&self) -> Result<Vec<String>, ProviderError> {
-        let v = self.send(self.client.get(join(&self.base, "v1/models?limit=1000"))).await?;
+        let v = self
+            .send(self.client.get(join(&self.base, "v1/models?limit=1000")))
+            .await?;
         let mut ids: Vec<String> = v
             .get("data")
             .and_then(Value::as_array)

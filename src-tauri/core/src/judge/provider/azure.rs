@@ -26,11 +26,17 @@ pub fn provider(
 ) -> Result<OpenAiProvider, JudgeError> {
     let base = base_url.trim();
     if base.is_empty() {
-        return Err(JudgeError::Config("an Azure profile needs the resource endpoint as its base URL".into()));
+        return Err(JudgeError::Config(
+            "an Azure profile needs the resource endpoint as its base URL".into(),
+        ));
     }
     // Accept an endpoint pasted with the `/openai` suffix.
     let base = base.trim_end_matches('/').trim_end_matches("/openai");
-    let api_version = api_version.map(str::trim).filter(|v| !v.is_empty()).unwrap_or(DEFAULT_API_VERSION).to_string();
+    let api_version = api_version
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .unwrap_or(DEFAULT_API_VERSION)
+        .to_string();
     OpenAiProvider::with_endpoint(base, key, choice, timeout, Endpoint::Azure { api_version })
 }
 
@@ -44,14 +50,19 @@ pub fn chat_url(base: &str, deployment: &str, api_version: &str) -> String {
 }
 
 pub fn deployments_url(base: &str) -> String {
-    format!("{}/openai/deployments?api-version={LIST_API_VERSION}", base.trim_end_matches('/'))
+    format!(
+        "{}/openai/deployments?api-version={LIST_API_VERSION}",
+        base.trim_end_matches('/')
+    )
 }
 
 /// Percent-encodes everything but unreserved URL characters.
 fn encode_component(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
             _ => format!("%{b:02X}"),
         })
         .collect()
@@ -71,6 +82,13 @@ mod tests {
 
     #[test]
     fn an_empty_endpoint_is_a_configuration_error() {
-        assert!(provider("", None, None, StructuredOutput::Auto, Duration::from_secs(1)).is_err());
+        assert!(provider(
+            "",
+            None,
+            None,
+            StructuredOutput::Auto,
+            Duration::from_secs(1)
+        )
+        .is_err());
     }
 }

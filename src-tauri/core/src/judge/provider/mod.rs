@@ -57,12 +57,20 @@ impl ProviderError {
     /// Retryable exactly when the error is transient.
     pub fn new(error: JudgeError) -> ProviderError {
         let retryable = error.is_transient();
-        ProviderError { error, retry_after: None, retryable }
+        ProviderError {
+            error,
+            retry_after: None,
+            retryable,
+        }
     }
 
     /// An error no retry can fix (bad key, cancelled, bad request).
     pub fn fatal(error: JudgeError) -> ProviderError {
-        ProviderError { error, retry_after: None, retryable: false }
+        ProviderError {
+            error,
+            retry_after: None,
+            retryable: false,
+        }
     }
 }
 
@@ -82,7 +90,10 @@ pub trait Provider: Send + Sync {
 
 /// A client that never follows redirects (a redirect could carry the key elsewhere)
 /// and bypasses proxies for loopback servers (local models, the simulator).
-pub(crate) fn http_client(base_url: &str, timeout: Duration) -> Result<reqwest::Client, JudgeError> {
+pub(crate) fn http_client(
+    base_url: &str,
+    timeout: Duration,
+) -> Result<reqwest::Client, JudgeError> {
     let mut builder = reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(Duration::from_secs(10).min(timeout))
@@ -93,21 +104,28 @@ pub(crate) fn http_client(base_url: &str, timeout: Duration) -> Result<reqwest::
     if super::accounting::is_loopback(base_url) {
         builder = builder.no_proxy();
     }
-    builder.build().map_err(|e| JudgeError::Config(format!("cannot build the HTTP client: {e}")))
+    builder
+        .build()
+        .map_err(|e| JudgeError::Config(format!("cannot build the HTTP client: {e}")))
 }
 
 /// A header value holding a secret, marked sensitive so it is never printed by the HTTP
 /// stack.
 pub(crate) fn secret_header(prefix: &str, key: &ApiKey) -> Result<HeaderValue, JudgeError> {
-    let mut value = HeaderValue::from_str(&format!("{prefix}{}", key.expose()))
-        .map_err(|_| JudgeError::Config("the API key contains characters not allowed in an HTTP header".into()))?;
+    let mut value = HeaderValue::from_str(&format!("{prefix}{}", key.expose())).map_err(|_| {
+        JudgeError::Config("the API key contains characters not allowed in an HTTP header".into())
+    })?;
     value.set_sensitive(true);
     Ok(value)
 }
 
 /// Joins a base URL and a path with exactly one slash.
 pub(crate) fn join(base: &str, path: &str) -> String {
-    format!("{}/{}", base.trim_end_matches('/'), path.trim_start_matches('/'))
+    format!(
+        "{}/{}",
+        base.trim_end_matches('/'),
+        path.trim_start_matches('/')
+    )
 }
 
 /// Removes the key from text a server sent back, and shortens it for an error message.
@@ -124,7 +142,12 @@ pub(crate) fn scrub(text: &str, key: Option<&ApiKey>) -> String {
 
 /// Maps a non-success HTTP status to an error: 401/403 → Auth, 429 → rate limited (with
 /// Retry-After), 408 and 5xx → transient, other 4xx → final.
-pub(crate) fn status_error(status: StatusCode, headers: &HeaderMap, body: &str, key: Option<&ApiKey>) -> ProviderError {
+pub(crate) fn status_error(
+    status: StatusCode,
+    headers: &HeaderMap,
+    body: &str,
+    key: Option<&ApiKey>,
+) -> ProviderError {
     let code = status.as_u16();
     match code {
         401 | 403 => ProviderError::fatal(JudgeError::Auth { status: code }),
@@ -135,8 +158,15 @@ pub(crate) fn status_error(status: StatusCode, headers: &HeaderMap, body: &str, 
         },
         _ => {
             let body = scrub(body, key);
-            let body = if body.is_empty() { status.canonical_reason().unwrap_or("no body").to_string() } else { body };
-            ProviderError { retry_after: retry_after(headers), ..ProviderError::new(JudgeError::Http { status: code, body }) }
+            let body = if body.is_empty() {
+                status.canonical_reason().unwrap_or("no body").to_string()
+            } else {
+                body
+            };
+            ProviderError {
+                retry_after: retry_after(headers),
+                ..ProviderError::new(JudgeError::Http { status: code, body })
+            }
         }
     }
 }
@@ -155,7 +185,11 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
 
 /// Maps a transport failure (no HTTP status) to an error. The message has the cause
 /// chain ("connection refused") but not the URL.
-pub(crate) fn transport_error(e: reqwest::Error, timeout: Duration, key: Option<&ApiKey>) -> ProviderError {
+pub(crate) fn transport_error(
+    e: reqwest::Error,
+    timeout: Duration,
+    key: Option<&ApiKey>,
+) -> ProviderError {
     if e.is_timeout() {
         return ProviderError::new(JudgeError::Timeout(timeout));
     }
@@ -172,13 +206,27 @@ pub(crate) fn transport_error(e: reqwest::Error, timeout: Duration, key: Option<
 
 /// Reads a successful response's JSON body; an empty or non-JSON body is a protocol
 /// failure worth another attempt (a proxy or an overloaded server cut it).
-pub(crate) async fn json_body(resp: reqwest::Response, timeout: Duration, key: Option<&ApiKey>) -> Result<Value, ProviderError> {
+pub(crate) async fn json_body(
+    resp: reqwest::Response,
+    timeout: Duration,
+    key: Option<&ApiKey>,
+) -> Result<Value, ProviderError> {
     let status = resp.status().as_u16();
-    let bytes = resp.bytes().await.map_err(|e| transport_error(e, timeout, key))?;
+    let bytes = resp
+        .bytes()
+        .await
+        .map_err(|e| transport_error(e, timeout, key))?;
     serde_json::from_slice(&bytes).map_err(|e| {
-        let what = if bytes.iter().all(u8::is_ascii_whitespace) { "an empty body".to_string() } else { format!("invalid JSON ({e})") };
+        let what = if bytes.iter().all(u8::is_ascii_whitespace) {
+            "an empty body".to_string()
+        } else {
+            format!("invalid JSON ({e})")
+        };
         ProviderError {
-            error: JudgeError::Http { status, body: format!("the server sent {what} instead of a reply") },
+            error: JudgeError::Http {
+                status,
+                body: format!("the server sent {what} instead of a reply"),
+            },
             retry_after: None,
             retryable: true,
         }

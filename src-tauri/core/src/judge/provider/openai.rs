@@ -13,7 +13,9 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::{azure, http_client, join, json_body, secret_header, status_error, tokens, transport_error};
+use super::{
+    azure, http_client, join, json_body, secret_header, status_error, tokens, transport_error,
+};
 use super::{ChatRequest, ChatResponse, Provider, ProviderError};
 use crate::judge::{JudgeError, Usage};
 use crate::secrets::ApiKey;
@@ -61,7 +63,11 @@ impl OpenAiProvider {
         choice: StructuredOutput,
         timeout: Duration,
     ) -> Result<OpenAiProvider, JudgeError> {
-        let base = if base_url.trim().is_empty() { DEFAULT_BASE_URL } else { base_url.trim() };
+        let base = if base_url.trim().is_empty() {
+            DEFAULT_BASE_URL
+        } else {
+            base_url.trim()
+        };
         Self::with_endpoint(base, key, choice, timeout, Endpoint::OpenAi)
     }
 
@@ -73,7 +79,9 @@ impl OpenAiProvider {
         endpoint: Endpoint,
     ) -> Result<OpenAiProvider, JudgeError> {
         if !(base.starts_with("http://") || base.starts_with("https://")) {
-            return Err(JudgeError::Config(format!("the base URL must start with http:// or https:// (got {base:?})")));
+            return Err(JudgeError::Config(format!(
+                "the base URL must start with http:// or https:// (got {base:?})"
+            )));
         }
         let mode = match choice {
             StructuredOutput::Auto | StructuredOutput::JsonSchema => SCHEMA,
@@ -107,8 +115,13 @@ impl OpenAiProvider {
         }
     }
 
-    fn authorize(&self, request: reqwest::RequestBuilder) -> Result<reqwest::RequestBuilder, ProviderError> {
-        let Some(key) = &self.key else { return Ok(request) };
+    fn authorize(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<reqwest::RequestBuilder, ProviderError> {
+        let Some(key) = &self.key else {
+            return Ok(request);
+        };
         let (name, value) = match self.endpoint {
             Endpoint::OpenAi => ("authorization", secret_header("Bearer ", key)?),
             Endpoint::Azure { .. } => (azure::KEY_HEADER, secret_header("", key)?),
@@ -127,8 +140,7 @@ impl OpenAiProvider {
         }
         match (&req.schema, mode) {
             (Some((name, schema)), SCHEMA) => {
-                body["response_format"] =
-                    json!({"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": true}});
+                body["response_format"] = json!({"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": true}});
             }
             (_, SCHEMA | OBJECT) => body["response_format"] = json!({"type": "json_object"}),
             _ => {}
@@ -154,9 +166,15 @@ impl OpenAiProvider {
 /// Whether a 400 is the server refusing the `response_format` we sent.
 fn rejects_response_format(body: &str) -> bool {
     let body = body.to_ascii_lowercase();
-    ["response_format", "response format", "json_schema", "json_object", "structured output"]
-        .iter()
-        .any(|hint| body.contains(hint))
+    [
+        "response_format",
+        "response format",
+        "json_schema",
+        "json_object",
+        "structured output",
+    ]
+    .iter()
+    .any(|hint| body.contains(hint))
 }
 
 #[async_trait::async_trait]
@@ -165,8 +183,13 @@ impl Provider for OpenAiProvider {
         let url = self.chat_url(&req.model);
         loop {
             let mode = self.mode.load(Ordering::Relaxed);
-            let request = self.authorize(self.client.post(&url))?.json(&self.body(req, mode));
-            let resp = request.send().await.map_err(|e| transport_error(e, self.timeout, self.key.as_ref()))?;
+            let request = self
+                .authorize(self.client.post(&url))?
+                .json(&self.body(req, mode));
+            let resp = request
+                .send()
+                .await
+                .map_err(|e| transport_error(e, self.timeout, self.key.as_ref()))?;
             let status = resp.status();
             if !status.is_success() {
                 let headers = resp.headers().clone();
@@ -175,7 +198,12 @@ impl Provider for OpenAiProvider {
                 if status.as_u16() == 400 && may_fall_back && rejects_response_format(&body) {
                     // Remember for every later call of this judge; losing a race with
                     // another call that already fell back is fine.
-                    let _ = self.mode.compare_exchange(mode, mode + 1, Ordering::Relaxed, Ordering::Relaxed);
+                    let _ = self.mode.compare_exchange(
+                        mode,
+                        mode + 1,
+                        Ordering::Relaxed,
+                        Ordering::Relaxed,
+                    );
                     continue;
                 }
                 return Err(status_error(status, &headers, &body, self.key.as_ref()));
@@ -200,7 +228,9 @@ impl Provider for OpenAiProvider {
         // Ollama also lists its local models at /api/tags, next to /v1.
         let root = self.base.strip_suffix("/v1").unwrap_or(&self.base);
         match self.get_json(&join(root, "api/tags")).await {
-            Ok(tags) if !ids(&tags, "models", "name").is_empty() => Ok(ids(&tags, "models", "name")),
+            Ok(tags) if !ids(&tags, "models", "name").is_empty() => {
+                Ok(ids(&tags, "models", "name"))
+            }
             _ => listed.map(|reply| ids(&reply, "data", "id")),
         }
     }
@@ -209,9 +239,15 @@ impl Provider for OpenAiProvider {
 /// Reads `choices[0].message.content` and `usage` of a chat completion.
 fn completion(reply: &Value, key: Option<&ApiKey>) -> Result<ChatResponse, ProviderError> {
     let Some(message) = reply.pointer("/choices/0/message") else {
-        let detail = reply.pointer("/error/message").and_then(Value::as_str).unwrap_or("no choices in the reply");
+        let detail = reply
+            .pointer("/error/message")
+            .and_then(Value::as_str)
+            .unwrap_or("no choices in the reply");
         return Err(ProviderError {
-            error: JudgeError::Http { status: 200, body: super::scrub(detail, key) },
+            error: JudgeError::Http {
+                status: 200,
+                body: super::scrub(detail, key),
+            },
             retry_after: None,
             retryable: true,
         });
@@ -219,13 +255,27 @@ fn completion(reply: &Value, key: Option<&ApiKey>) -> Result<ChatResponse, Provi
     let text = match message.get("content") {
         Some(Value::String(s)) => s.clone(),
         // Some servers send content parts: [{"type": "text", "text": "..."}].
-        Some(Value::Array(parts)) => parts.iter().filter_map(|p| p.get("text").and_then(Value::as_str)).collect(),
-        _ => message.get("refusal").and_then(Value::as_str).unwrap_or_default().to_string(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => message
+            .get("refusal")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
     };
     let usage = reply.get("usage").and_then(|u| {
-        Some(Usage { input_tokens: tokens(u, "prompt_tokens")?, output_tokens: tokens(u, "completion_tokens")?, estimated: false })
+        Some(Usage {
+            input_tokens: tokens(u, "prompt_tokens")?,
+            output_tokens: tokens(u, "completion_tokens")?,
+            estimated: false,
+        })
     });
-    let model = reply.get("model").and_then(Value::as_str).map(str::to_string);
+    let model = reply
+        .get("model")
+        .and_then(Value::as_str)
+        .map(str::to_string);
     Ok(ChatResponse { text, usage, model })
 }
 
@@ -252,29 +302,59 @@ mod tests {
         let reply = json!({"model": "m-1", "choices": [{"message": {"content": "{\"a\":1}"}}],
                            "usage": {"prompt_tokens": 12, "completion_tokens": 3}});
         let r = completion(&reply, None).unwrap();
-        assert_eq!((r.text.as_str(), r.model.as_deref()), ("{\"a\":1}", Some("m-1")));
-        assert_eq!(r.usage, Some(Usage { input_tokens: 12, output_tokens: 3, estimated: false }));
-        let no_usage = json!({"choices": [{"message": {"content": [{"type": "text", "text": "hi"}]}}]});
-        assert_eq!(completion(&no_usage, None).unwrap(), ChatResponse { text: "hi".into(), usage: None, model: None });
+        assert_eq!(
+            (r.text.as_str(), r.model.as_deref()),
+            ("{\"a\":1}", Some("m-1"))
+        );
+        assert_eq!(
+            r.usage,
+            Some(Usage {
+                input_tokens: 12,
+                output_tokens: 3,
+                estimated: false
+            })
+        );
+        let no_usage =
+            json!({"choices": [{"message": {"content": [{"type": "text", "text": "hi"}]}}]});
+        assert_eq!(
+            completion(&no_usage, None).unwrap(),
+            ChatResponse {
+                text: "hi".into(),
+                usage: None,
+                model: None
+            }
+        );
     }
 
     #[test]
     fn a_reply_without_choices_is_retryable_and_scrubbed() {
         let key = ApiKey::new("sk-secret-123").unwrap();
-        let err = completion(&json!({"error": {"message": "bad key sk-secret-123"}}), Some(&key)).unwrap_err();
+        let err = completion(
+            &json!({"error": {"message": "bad key sk-secret-123"}}),
+            Some(&key),
+        )
+        .unwrap_err();
         assert!(err.retryable);
         assert!(!err.error.to_string().contains("sk-secret-123"));
     }
 
     #[test]
     fn response_format_rejections_are_recognised() {
-        assert!(rejects_response_format("Invalid parameter: 'response_format' of type 'json_schema' is not supported"));
+        assert!(rejects_response_format(
+            "Invalid parameter: 'response_format' of type 'json_schema' is not supported"
+        ));
         assert!(!rejects_response_format("model not found"));
     }
 
     #[test]
     fn body_sends_temperature_and_the_chosen_format() {
-        let p = OpenAiProvider::new("http://127.0.0.1:9/v1", None, StructuredOutput::Auto, Duration::from_secs(1)).unwrap();
+        let p = OpenAiProvider::new(
+            "http://127.0.0.1:9/v1",
+            None,
+            StructuredOutput::Auto,
+            Duration::from_secs(1),
+        )
+        .unwrap();
         let req = ChatRequest {
             model: "m".into(),
             messages: vec![],
@@ -283,8 +363,14 @@ mod tests {
             schema: Some(("s".into(), json!({"type": "object"}))),
         };
         assert_eq!(p.body(&req, SCHEMA)["temperature"], json!(0.7));
-        assert_eq!(p.body(&req, SCHEMA)["response_format"]["type"], json!("json_schema"));
-        assert_eq!(p.body(&req, OBJECT)["response_format"]["type"], json!("json_object"));
+        assert_eq!(
+            p.body(&req, SCHEMA)["response_format"]["type"],
+            json!("json_schema")
+        );
+        assert_eq!(
+            p.body(&req, OBJECT)["response_format"]["type"],
+            json!("json_object")
+        );
         assert!(p.body(&req, OFF).get("response_format").is_none());
     }
 }

@@ -1,0 +1,47 @@
+//! Reports: export a run as Markdown, JSON or CSV to a file the user chose.
+
+use std::path::{Path, PathBuf};
+
+use ragnosis_core::export::{self, ExportFormat};
+use tauri::State;
+
+use crate::error::{CommandError, CommandResult};
+use crate::models::reports::{Exported, ReportFormat};
+use crate::state::AppState;
+
+/// Writes the run to `path` (absolute; the extension of the format is added when it is
+/// missing) and returns what was written.
+#[tauri::command(async)]
+pub fn export_run(state: State<'_, AppState>, run_id: i64, path: String, format: ReportFormat) -> CommandResult<Exported> {
+    let path = PathBuf::from(path.trim());
+    if !path.is_absolute() || path.file_name().is_none() {
+        return Err(CommandError::invalid(format!("'{}' is not an absolute file path", path.display())));
+    }
+    let format = ExportFormat::from(format);
+    // `write_all` appends the format's extension to a base name.
+    let base = strip_extension(&path, format.extension());
+    // Its own connection: exporting a large run must not stop the window from reading.
+    let mut store = state.open_store()?;
+    let written = export::write_all(&mut store, run_id, &base, &[format])?;
+    Ok(Exported { paths: written.iter().map(|p| p.display().to_string()).collect() })
+}
+
+fn strip_extension(path: &Path, extension: &str) -> PathBuf {
+    match path.extension() {
+        Some(ext) if ext.eq_ignore_ascii_case(extension) => path.with_extension(""),
+        _ => path.to_path_buf(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_extension;
+    use std::path::Path;
+
+    #[test]
+    fn the_chosen_name_is_kept_without_a_doubled_extension() {
+        assert_eq!(strip_extension(Path::new("/tmp/r.md"), "md"), Path::new("/tmp/r"));
+        assert_eq!(strip_extension(Path::new("/tmp/r.MD"), "md"), Path::new("/tmp/r"));
+        assert_eq!(strip_extension(Path::new("/tmp/r.v2"), "md"), Path::new("/tmp/r.v2"), "other dots stay");
+    }
+}

@@ -1,0 +1,356 @@
+//! The case list and the case view of the Results screen. The case view reads the
+//! evidence the metrics stored in their details (per-chunk relevance, claim verdicts,
+//! aspects) into flat, typed lists; text stays text and is rendered as text by the UI.
+
+use ragnosis_core::analysis::diagnosis::FailurePattern;
+use ragnosis_core::cases::{CasePage, CaseQuery};
+use ragnosis_core::export::ItemView;
+use ragnosis_core::metrics::{self, MetricResult, Status};
+use ragnosis_core::store::cases::{Filter, Order, ScoreRange};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use ts_rs::TS;
+
+use crate::error::CommandError;
+
+/// What the case list asks for.
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+pub struct CaseQueryInput {
+    /// "position" (run order), "worst" (lowest mean score first) or "metric".
+    pub order: String,
+    /// With order "metric": the metric to sort by.
+    #[serde(default)]
+    pub sort_metric: Option<String>,
+    #[serde(default)]
+    pub descending: bool,
+    /// Keep items whose score on this metric lies in [min, max].
+    #[serde(default)]
+    pub score_metric: Option<String>,
+    #[serde(default)]
+    pub min: Option<f64>,
+    #[serde(default)]
+    pub max: Option<f64>,
+    /// A pattern letter "A" … "H".
+    #[serde(default)]
+    pub pattern: Option<String>,
+    #[serde(default)]
+    pub errors_only: bool,
+    #[serde(default)]
+    pub text: Option<String>,
+    pub offset: i64,
+    pub limit: i64,
+    /// Metrics whose cells each row carries.
+    #[serde(default)]
+    pub columns: Vec<String>,
+}
+
+fn known_metric(id: &str) -> Result<String, CommandError> {
+    metrics::find(id).map(|m| m.id.to_string()).ok_or_else(|| CommandError::invalid(format!("unknown metric '{id}'")))
+}
+
+impl CaseQueryInput {
+    pub fn into_query(self) -> Result<CaseQuery, CommandError> {
+        let order = match (self.order.as_str(), self.sort_metric) {
+            ("position", _) => Order::Position,
+            ("worst", _) => Order::Worst,
+            ("metric", Some(metric)) => Order::Metric { metric: known_metric(&metric)?, descending: self.descending },
+            ("metric", None) => return Err(CommandError::invalid("sorting by a metric needs sort_metric")),
+            (other, _) => {
+                return Err(CommandError::invalid(format!("unknown order '{other}': use position, worst or metric")))
+            }
+        };
+        let score = match self.score_metric {
+            Some(metric) => {
+                let (min, max) = (self.min.unwrap_or(0.0), self.max.unwrap_or(1.0));
+                if !(min.is_finite() && max.is_finite()) || min > max {
+                    return Err(CommandError::invalid(format!("the score range {min} – {max} is empty")));
+                }
+                Some(ScoreRange { metric: known_metric(&metric)?, min, max })
+            }
+            None => None,
+        };
+        let pattern = match self.pattern.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(p) => {
+                let letter = p.chars().next().filter(|c| p.len() == 1 && ('A'..='H').contains(c));
+                Some(letter.ok_or_else(|| CommandError::invalid(format!("unknown failure pattern '{p}': use A to H")))?)
+            }
+        };
+        let columns = self.columns.iter().map(|c| known_metric(c)).collect::<Result<Vec<_>, _>>()?;
+        Ok(CaseQuery {
+            filter: Filter { score, pattern, errors_only: self.errors_only, text: self.text },
+            order,
+            offset: self.offset,
+            limit: self.limit,
+            columns,
+        })
+    }
+}
+
+/// One metric's cell in a case row: a score only when the metric scored the item.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct CaseCell {
+    pub metric: String,
+    pub score: Option<f64>,
+    /// "ok", "error" or "skipped".
+    pub status: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct CaseRow {
+    pub position: i64,
+    pub item_id: i64,
+    pub external_id: Option<String>,
+    /// The first 300 characters.
+    pub question: String,
+    /// The first 200 characters.
+    pub answer: Option<String>,
+    /// Mean score with lower-is-better metrics flipped; null when nothing scored.
+    pub goodness: Option<f64>,
+    pub errors: i64,
+    /// Letters of the failure patterns that fired ("AC").
+    pub patterns: String,
+    /// Cells of the requested columns (absent: the run has no result for it).
+    pub cells: Vec<CaseCell>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct CaseList {
+    pub total: i64,
+    pub offset: i64,
+    pub rows: Vec<CaseRow>,
+}
+
+impl From<CasePage> for CaseList {
+    fn from(page: CasePage) -> Self {
+        let rows = page
+            .rows
+            .into_iter()
+            .map(|r| CaseRow {
+                cells: page
+                    .cells
+                    .iter()
+                    .filter(|c| c.item_id == r.item_id)
+                    .map(|c| CaseCell { metric: c.metric.clone(), score: c.score, status: c.status.clone() })
+                    .collect(),
+                position: r.position,
+                item_id: r.item_id,
+                external_id: r.external_id,
+                question: r.question,
+                answer: r.answer,
+                goodness: r.goodness,
+                errors: r.errors,
+                patterns: r.patterns,
+            })
+            .collect();
+        CaseList { total: page.total, offset: page.offset, rows }
+    }
+}
+
+/// A retrieved chunk with what the metrics said about it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ContextView {
+    pub index: u32,
+    pub id: Option<String>,
+    pub text: String,
+    /// Judge's usefulness in [0, 1] (retrieval_relevance); null when not judged.
+    pub relevance: Option<f64>,
+    pub relevance_reason: Option<String>,
+    /// The answer draws on it (context_utilization); null when not judged.
+    pub used: Option<bool>,
+}
+
+/// A claim of the answer and whether the contexts support it (strict_faithfulness).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ClaimView {
+    pub claim: String,
+    /// "supported", "partially_hallucinated" or "fully_hallucinated".
+    pub support: String,
+    pub reason: String,
+    /// Index of the chunk that supports (or best matches) it.
+    pub chunk: Option<u32>,
+    /// The judge said unsupported but the claim appears word for word in the contexts.
+    pub verbatim_rescue: bool,
+}
+
+/// A part of the question: whether the contexts cover it and whether the answer
+/// addresses it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct AspectView {
+    pub aspect: String,
+    pub covered: Option<bool>,
+    pub addressed: Option<bool>,
+    pub evidence: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ResultView {
+    pub metric: String,
+    pub score: Option<f64>,
+    pub status: String,
+    pub explanation: String,
+    pub lower_is_better: bool,
+    pub judged: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct PatternBadge {
+    pub letter: String,
+    pub name: String,
+    pub stage: String,
+    pub description: String,
+}
+
+impl From<FailurePattern> for PatternBadge {
+    fn from(p: FailurePattern) -> Self {
+        PatternBadge {
+            letter: p.letter().to_string(),
+            name: p.name().into(),
+            stage: p.stage().label().into(),
+            description: p.description().into(),
+        }
+    }
+}
+
+/// One case with all its evidence.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct CaseDetail {
+    pub run_id: i64,
+    pub item_id: i64,
+    pub ordinal: i64,
+    pub external_id: Option<String>,
+    pub question: String,
+    pub answer: Option<String>,
+    pub ground_truth: Option<String>,
+    pub contexts: Vec<ContextView>,
+    /// The relevance threshold a chunk must reach to count as useful.
+    pub relevance_threshold: Option<f64>,
+    pub claims: Vec<ClaimView>,
+    pub aspects: Vec<AspectView>,
+    pub results: Vec<ResultView>,
+    pub patterns: Vec<PatternBadge>,
+    /// Judged by the built-in offline judge.
+    pub offline: bool,
+    /// The stored item and its results as pretty-printed JSON ("Inspect JSON").
+    pub json: String,
+}
+
+fn ok_details<'a>(results: &'a [MetricResult], metric: &str) -> Option<&'a Value> {
+    results.iter().find(|r| r.metric == metric && r.status == Status::Ok).map(|r| &r.details)
+}
+
+fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key).and_then(Value::as_str).map(String::from).filter(|s| !s.is_empty())
+}
+
+fn index(v: &Value, key: &str) -> Option<u32> {
+    v.get(key).and_then(Value::as_u64).map(|n| n as u32)
+}
+
+impl CaseDetail {
+    pub fn new(run_id: i64, view: ItemView, patterns: Vec<FailurePattern>, offline: bool) -> Self {
+        let json = serde_json::to_string_pretty(&view).unwrap_or_else(|e| format!("(cannot show this item as JSON: {e})"));
+        let results = &view.results;
+        let relevance = ok_details(results, "ragvue.retrieval_relevance");
+        let chunk_scores: Vec<&Value> =
+            relevance.and_then(|d| d.get("chunks")).and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
+        let used: Option<Vec<u64>> = ok_details(results, "ragvue.context_utilization")
+            .and_then(|d| d.get("used_chunks"))
+            .and_then(Value::as_array)
+            .map(|a| a.iter().filter_map(Value::as_u64).collect());
+        let contexts = view
+            .item
+            .contexts
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let score = chunk_scores.iter().find(|s| s.get("index").and_then(Value::as_u64) == Some(i as u64));
+                ContextView {
+                    index: i as u32,
+                    id: c.id.clone(),
+                    text: c.text.clone(),
+                    relevance: score.and_then(|s| s.get("relevance")).and_then(Value::as_f64),
+                    relevance_reason: score.and_then(|s| text(s, "reason")),
+                    used: used.as_ref().map(|u| u.contains(&(i as u64))),
+                }
+            })
+            .collect();
+        let claims = ok_details(results, "ragvue.strict_faithfulness")
+            .and_then(|d| d.get("claims"))
+            .and_then(Value::as_array)
+            .map(|claims| {
+                claims
+                    .iter()
+                    .filter_map(|c| {
+                        Some(ClaimView {
+                            claim: text(c, "claim")?,
+                            support: text(c, "support").unwrap_or_else(|| "unknown".into()),
+                            reason: text(c, "reason").unwrap_or_default(),
+                            chunk: index(c, "chunk"),
+                            verbatim_rescue: c.get("verbatim_rescue").and_then(Value::as_bool).unwrap_or(false),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut aspects: Vec<AspectView> = Vec::new();
+        let mut merge = |metric: &str, flag: &str| {
+            let Some(list) = ok_details(results, metric).and_then(|d| d.get("aspects")).and_then(Value::as_array) else {
+                return;
+            };
+            for a in list {
+                let Some(name) = text(a, "aspect") else { continue };
+                let value = a.get(flag).and_then(Value::as_bool);
+                let at = match aspects.iter().position(|x| x.aspect == name) {
+                    Some(at) => at,
+                    None => {
+                        aspects.push(AspectView { aspect: name, covered: None, addressed: None, evidence: None });
+                        aspects.len() - 1
+                    }
+                };
+                let entry = &mut aspects[at];
+                if flag == "covered" {
+                    entry.covered = value;
+                } else {
+                    entry.addressed = value;
+                }
+                if entry.evidence.is_none() {
+                    entry.evidence = text(a, "evidence");
+                }
+            }
+        };
+        merge("ragvue.retrieval_coverage", "covered");
+        merge("ragvue.answer_completeness", "addressed");
+        let result_views = results
+            .iter()
+            .map(|r| {
+                let spec = metrics::find(&r.metric);
+                ResultView {
+                    metric: r.metric.clone(),
+                    score: r.score,
+                    status: r.status.as_str().into(),
+                    explanation: r.explanation.clone(),
+                    lower_is_better: spec.is_some_and(|s| s.lower_is_better),
+                    judged: spec.is_some_and(|s| s.judge),
+                }
+            })
+            .collect();
+        CaseDetail {
+            run_id,
+            item_id: view.item_id,
+            ordinal: view.ordinal,
+            external_id: view.item.id.clone(),
+            question: view.item.question.clone(),
+            answer: view.item.answer.clone(),
+            ground_truth: view.item.ground_truth.clone(),
+            relevance_threshold: relevance.and_then(|d| d.get("tau")).and_then(Value::as_f64),
+            contexts,
+            claims,
+            aspects,
+            results: result_views,
+            patterns: patterns.into_iter().map(PatternBadge::from).collect(),
+            offline,
+            json,
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! What the Home and Data screens receive: datasets, their validation report, what they
+//! can measure, and preview pages of their items. Mapped from core types; lists that can
+//! be long (rejected lines, warnings, duplicates) are capped here, with exact counts
+//! beside them, so a 100 000-line report never crosses the IPC boundary whole.
+
+use ragnosis_core::dataset::{Format, Schema, ValidationReport};
+use ragnosis_core::measurable::Measurable;
+use ragnosis_core::store::datasets::DatasetRow;
+use ragnosis_core::store::items::StoredItem;
+use serde::Serialize;
+use ts_rs::TS;
+
+/// Rows of each report list sent to the window; the report says how many there are.
+pub const LISTED: usize = 200;
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Dataset {
+    pub id: i64,
+    pub name: String,
+    pub source_path: Option<String>,
+    pub imported_at: String,
+    pub item_count: i64,
+    /// Detected input schema ("ragvue", "ragas", "rag_checker", "rag_citations", "custom").
+    pub schema: Option<String>,
+}
+
+impl From<DatasetRow> for Dataset {
+    fn from(d: DatasetRow) -> Self {
+        Dataset {
+            id: d.id,
+            name: d.name,
+            source_path: d.source_path,
+            imported_at: d.imported_at,
+            item_count: d.item_count,
+            schema: d.schema,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Rejection {
+    pub line: u64,
+    pub byte_offset: u64,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct LineNote {
+    pub line: u64,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct DuplicateLine {
+    pub line: u64,
+    pub first_line: u64,
+}
+
+/// One canonical field and where it came from in the file.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct MappedField {
+    pub field: String,
+    pub sources: Vec<String>,
+}
+
+/// How many accepted items carry each field.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct FieldCount {
+    /// "question", "answer", "contexts", "ground_truth", "citation_label", "ranking",
+    /// "ragchecker_labels".
+    pub field: String,
+    /// The badge the metric picker shows for it ("Q", "A", "C", ...).
+    pub badge: String,
+    pub items: u64,
+}
+
+/// The validation report as the Data screen shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Report {
+    pub file: String,
+    pub file_bytes: u64,
+    /// "JSONL", "JSON array", "JSON object (key \"results\")", "CSV (delimiter ',')".
+    pub format: Option<String>,
+    /// "RAGVUE", "RAGAS", "RAGChecker", "RAG citations", "custom".
+    pub schema: Option<String>,
+    pub mapping: Vec<MappedField>,
+    pub items_read: u64,
+    pub items_accepted: u64,
+    pub rejected_count: u64,
+    /// The first `LISTED` rejected lines.
+    pub rejected: Vec<Rejection>,
+    pub warning_count: u64,
+    pub warnings: Vec<LineNote>,
+    pub duplicate_count: u64,
+    pub duplicates: Vec<DuplicateLine>,
+    pub coverage: Vec<FieldCount>,
+    pub language: Option<String>,
+    pub oversize_contexts: u64,
+}
+
+pub fn format_label(format: &Format) -> String {
+    match format {
+        Format::Jsonl => "JSONL".into(),
+        Format::JsonArray => "JSON array".into(),
+        Format::JsonWrapper { key } => format!("JSON object (items under \"{key}\")"),
+        Format::Csv { delimiter: '\t' } => "TSV".into(),
+        Format::Csv { delimiter } => format!("CSV (delimiter '{delimiter}')"),
+    }
+}
+
+pub fn schema_label(schema: Schema) -> &'static str {
+    match schema {
+        Schema::Ragvue => "RAGVUE",
+        Schema::Ragas => "RAGAS",
+        Schema::RagChecker => "RAGChecker",
+        Schema::RagCitations => "RAG citations",
+        Schema::Custom => "custom",
+    }
+}
+
+impl From<ValidationReport> for Report {
+    fn from(r: ValidationReport) -> Self {
+        use ragnosis_core::item::Field;
+        let c = &r.coverage;
+        let counts = [
+            (Field::Question, c.question),
+            (Field::Answer, c.answer),
+            (Field::Contexts, c.contexts),
+            (Field::GroundTruth, c.ground_truth),
+            (Field::CitationLabel, c.citation_label),
+            (Field::Ranking, c.ranking),
+            (Field::RagCheckerLabels, c.ragchecker_labels),
+        ];
+        Report {
+            format: r.format.as_ref().map(format_label),
+            schema: r.schema.map(|s| schema_label(s).to_string()),
+            mapping: r.mapping.into_iter().map(|(field, sources)| MappedField { field, sources }).collect(),
+            items_read: r.items_read,
+            items_accepted: r.items_accepted,
+            rejected_count: r.rejected_count,
+            rejected: r
+                .rejected
+                .into_iter()
+                .take(LISTED)
+                .map(|x| Rejection { line: x.line, byte_offset: x.byte_offset, reason: x.reason })
+                .collect(),
+            warning_count: r.warning_count,
+            warnings: r.warnings.into_iter().take(LISTED).map(|w| LineNote { line: w.line, message: w.message }).collect(),
+            duplicate_count: r.duplicates.len() as u64,
+            duplicates: r
+                .duplicates
+                .into_iter()
+                .take(LISTED)
+                .map(|d| DuplicateLine { line: d.line, first_line: d.first_line })
+                .collect(),
+            coverage: counts
+                .into_iter()
+                .map(|(f, n)| FieldCount { field: field_name(f), badge: f.badge().into(), items: n })
+                .collect(),
+            language: r.language,
+            oversize_contexts: r.oversize_contexts,
+            file: r.file,
+            file_bytes: r.file_bytes,
+        }
+    }
+}
+
+pub fn field_name(field: ragnosis_core::item::Field) -> String {
+    serde_json::to_value(field).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+}
+
+/// A dataset with its report, right after an import or when the Data screen opens.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct DatasetReport {
+    pub dataset: Dataset,
+    /// None for datasets imported before reports were stored.
+    pub report: Option<Report>,
+}
+
+/// One metric's reach over a dataset ("what can be measured").
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct MetricReach {
+    pub metric: String,
+    pub items: u64,
+    /// Badges of needed fields no item has ("GT", "CIT"): why `items` is 0.
+    pub absent: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct DatasetReach {
+    pub items: u64,
+    pub metrics: Vec<MetricReach>,
+}
+
+impl From<Measurable> for DatasetReach {
+    fn from(m: Measurable) -> Self {
+        DatasetReach {
+            items: m.items,
+            metrics: m
+                .metrics
+                .into_iter()
+                .map(|r| MetricReach {
+                    metric: r.metric.to_string(),
+                    items: r.items,
+                    absent: r.absent.iter().map(|f| f.badge().to_string()).collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// An item in the preview table: the fields a person checks at a glance.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ItemPreview {
+    pub item_id: i64,
+    /// 0-based position in the file's accepted items.
+    pub ordinal: i64,
+    pub source_line: i64,
+    pub external_id: Option<String>,
+    pub question: String,
+    pub answer: Option<String>,
+    pub contexts: u32,
+    pub ground_truth: Option<String>,
+    pub citation_label: Option<String>,
+}
+
+/// Characters of each text field a preview row carries.
+const PREVIEW_CHARS: usize = 400;
+
+fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(PREVIEW_CHARS) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+impl From<StoredItem> for ItemPreview {
+    fn from(s: StoredItem) -> Self {
+        ItemPreview {
+            item_id: s.id,
+            ordinal: s.ordinal,
+            source_line: s.source_line,
+            external_id: s.item.id,
+            question: excerpt(&s.item.question),
+            answer: s.item.answer.as_deref().map(excerpt),
+            contexts: s.item.contexts.len() as u32,
+            ground_truth: s.item.ground_truth.as_deref().map(excerpt),
+            citation_label: s.item.citation_label,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ItemsPage {
+    pub total: i64,
+    pub offset: i64,
+    pub items: Vec<ItemPreview>,
+}

@@ -1,0 +1,527 @@
+//! What the Evaluate, Results and Runs screens exchange with the shell: the metric
+//! catalogue, judge profiles, a run request and its plan, progress events, and a run
+//! with its summary and diagnosis. Mapped from core types; nothing is computed here.
+
+use ragnosis_core::analysis::{Diagnosis, RunSummary};
+use ragnosis_core::metrics::{MetricSpec, Scope};
+use ragnosis_core::run::{Mode, Preview, RunRequest, RunTotals, Selection};
+use ragnosis_core::store::judge_profiles::JudgeProfile;
+use ragnosis_core::store::runs::{RunRow, RunStatus};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::error::CommandError;
+
+/// One metric of the catalogue, for the picker and the tables.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct MetricInfo {
+    pub id: String,
+    pub family: String,
+    pub name: String,
+    /// Badges of the fields it needs: "Q", "A", "C", "GT", "CIT", "RANK", "LABELS".
+    pub needs: Vec<String>,
+    pub judge: bool,
+    pub lower_is_better: bool,
+    /// Computed over the whole dataset, not per item (citation macro scores).
+    pub dataset_level: bool,
+    /// Computed from other metrics of the item (the overalls).
+    pub synthesised: bool,
+    pub description: String,
+}
+
+impl From<&MetricSpec> for MetricInfo {
+    fn from(m: &MetricSpec) -> Self {
+        MetricInfo {
+            id: m.id.into(),
+            family: m.family.as_str().into(),
+            name: m.name.into(),
+            needs: m.needs.iter().map(|f| f.badge().to_string()).collect(),
+            judge: m.judge,
+            lower_is_better: m.lower_is_better,
+            dataset_level: m.scope == Scope::Dataset,
+            synthesised: m.synthesised,
+            description: m.description.into(),
+        }
+    }
+}
+
+/// A judge profile without its key (keys never leave the keyring through the shell).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct JudgeProfileInfo {
+    pub name: String,
+    /// "offline", "openai", "azure", "anthropic".
+    pub kind: String,
+    pub base_url: String,
+    pub model: String,
+    pub temperature: f64,
+    pub concurrency: u32,
+    pub rpm: Option<u32>,
+    pub tpm: Option<u32>,
+    pub timeout_secs: u32,
+    /// USD per million input / output tokens; null when unknown.
+    pub price_input: Option<f64>,
+    pub price_output: Option<f64>,
+    pub api_version: Option<String>,
+    /// The built-in offline judge: always present, not editable.
+    #[serde(default)]
+    pub builtin: bool,
+}
+
+impl From<JudgeProfile> for JudgeProfileInfo {
+    fn from(p: JudgeProfile) -> Self {
+        JudgeProfileInfo {
+            builtin: p.kind == "offline" && p.name == ragnosis_core::judge::open::OFFLINE,
+            name: p.name,
+            kind: p.kind,
+            base_url: p.base_url,
+            model: p.model,
+            temperature: p.temperature,
+            concurrency: p.concurrency,
+            rpm: p.rpm,
+            tpm: p.tpm,
+            timeout_secs: p.timeout_secs,
+            price_input: p.price_input,
+            price_output: p.price_output,
+            api_version: p.api_version,
+        }
+    }
+}
+
+impl From<JudgeProfileInfo> for JudgeProfile {
+    fn from(p: JudgeProfileInfo) -> Self {
+        JudgeProfile {
+            name: p.name,
+            kind: p.kind,
+            base_url: p.base_url,
+            model: p.model,
+            temperature: p.temperature,
+            concurrency: p.concurrency,
+            rpm: p.rpm,
+            tpm: p.tpm,
+            timeout_secs: p.timeout_secs,
+            price_input: p.price_input,
+            price_output: p.price_output,
+            api_version: p.api_version,
+        }
+    }
+}
+
+/// What the Evaluate screen asks to run.
+#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+pub struct RunRequestInput {
+    pub dataset_id: i64,
+    /// "agentic" (default), "manual" or "retrieval_only".
+    pub mode: String,
+    /// Metric ids (manual mode only).
+    #[serde(default)]
+    pub metrics: Vec<String>,
+    /// Judge profile name; "offline" for the built-in judge.
+    pub judge: String,
+    #[serde(default)]
+    pub label: Option<String>,
+    #[serde(default)]
+    pub version: Option<String>,
+    #[serde(default)]
+    pub notes: Option<String>,
+    /// Keep only the first N items.
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Then draw N of them at random with `seed`.
+    #[serde(default)]
+    pub sample: Option<u32>,
+    #[serde(default)]
+    pub seed: u32,
+    /// Stop launching judge calls before the cost passes this many USD.
+    #[serde(default)]
+    pub budget_usd: Option<f64>,
+}
+
+fn trimmed(text: Option<String>) -> Option<String> {
+    text.map(|t| t.trim().to_string()).filter(|t| !t.is_empty())
+}
+
+impl RunRequestInput {
+    pub fn into_request(self) -> Result<RunRequest, CommandError> {
+        let mode = match self.mode.as_str() {
+            "agentic" => Mode::Agentic,
+            "manual" => Mode::Manual,
+            "retrieval_only" => Mode::RetrievalOnly,
+            other => {
+                return Err(CommandError::invalid(format!(
+                    "unknown mode '{other}': choose agentic, manual or retrieval_only"
+                )))
+            }
+        };
+        if let Some(budget) = self.budget_usd {
+            if !budget.is_finite() || budget < 0.0 {
+                return Err(CommandError::invalid("the budget must be a positive amount of USD"));
+            }
+        }
+        if self.limit == Some(0) || self.sample == Some(0) {
+            return Err(CommandError::invalid("limit and sample must be at least 1 item"));
+        }
+        Ok(RunRequest {
+            dataset_id: self.dataset_id,
+            mode,
+            metrics: if mode == Mode::Manual { self.metrics } else { Vec::new() },
+            label: trimmed(self.label),
+            version: trimmed(self.version),
+            notes: trimmed(self.notes),
+            selection: Selection {
+                limit: self.limit.map(|n| n as usize),
+                sample: self.sample.map(|n| n as usize),
+                seed: u64::from(self.seed),
+            },
+            judge: self.judge,
+            budget_usd: self.budget_usd,
+            ..RunRequest::default()
+        })
+    }
+}
+
+/// The plan panel: what a run would do, before it starts.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct RunPlan {
+    pub items: u64,
+    pub metrics: Vec<String>,
+    pub cells: u64,
+    /// Judge calls to make (after the cache) and those the cache answers.
+    pub calls: u64,
+    pub cache_hits: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// USD range; null when the judge's price is unknown.
+    pub cost_low: Option<f64>,
+    pub cost_high: Option<f64>,
+    pub duration_secs: f64,
+    /// The built-in offline judge runs in-process: no cost, no network.
+    pub offline: bool,
+}
+
+impl RunPlan {
+    pub fn new(p: Preview, offline: bool) -> Self {
+        RunPlan {
+            items: p.items,
+            metrics: p.metrics,
+            cells: p.cells,
+            calls: p.judge.calls,
+            cache_hits: p.judge.cache_hits,
+            input_tokens: p.judge.input_tokens,
+            output_tokens: p.judge.output_tokens,
+            cost_low: p.judge.cost_low,
+            cost_high: p.judge.cost_high,
+            duration_secs: p.judge.duration_secs,
+            offline,
+        }
+    }
+}
+
+/// One progress message of a run, streamed over the run's channel.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RunEvent {
+    /// A stage began; `total` items when known.
+    Started { stage: String, total: Option<u64> },
+    /// `done` items are finished and stored.
+    Advanced { done: u64, total: Option<u64> },
+    /// Something to read now: a retry, a wait for a rate limit.
+    Notice { message: String },
+    /// Running judge totals of this execution.
+    Totals { calls: u64, cache_hits: u64, failures: u64, cost_usd: f64 },
+    Finished { stage: String },
+    /// The last message: the run stopped (done, cancelled, failed) and is no longer active.
+    Ended { run_id: i64, status: String, message: Option<String> },
+}
+
+impl From<ragnosis_core::progress::Progress> for RunEvent {
+    fn from(p: ragnosis_core::progress::Progress) -> Self {
+        use ragnosis_core::progress::Progress;
+        match p {
+            Progress::Started { stage, total } => RunEvent::Started { stage, total },
+            Progress::Advanced { done, total } => RunEvent::Advanced { done, total },
+            Progress::Notice { message } => RunEvent::Notice { message },
+            Progress::Finished { stage } => RunEvent::Finished { stage },
+            Progress::Totals { calls, cache_hits, failures, cost_usd } => {
+                RunEvent::Totals { calls, cache_hits, failures, cost_usd }
+            }
+        }
+    }
+}
+
+/// Judge totals over every execution of a run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, TS)]
+pub struct Totals {
+    pub calls: u64,
+    pub cache_hits: u64,
+    pub failures: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cost_usd: f64,
+    pub seconds: f64,
+}
+
+impl From<RunTotals> for Totals {
+    fn from(t: RunTotals) -> Self {
+        Totals {
+            calls: t.calls,
+            cache_hits: t.cache_hits,
+            failures: t.failures,
+            input_tokens: t.input_tokens,
+            output_tokens: t.output_tokens,
+            cost_usd: t.cost_usd,
+            seconds: t.seconds,
+        }
+    }
+}
+
+/// A run as the history table and the Results header show it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct RunInfo {
+    pub id: i64,
+    pub dataset_id: i64,
+    pub dataset_name: String,
+    pub label: Option<String>,
+    pub version: Option<String>,
+    pub notes: Option<String>,
+    pub mode: String,
+    pub judge: String,
+    /// Scored by the built-in offline judge: its scores carry an "offline judge" badge.
+    pub offline: bool,
+    /// "planned", "running", "cancelled", "failed", "done".
+    pub status: String,
+    pub message: Option<String>,
+    pub item_count: i64,
+    pub metrics: Vec<String>,
+    pub created_at: String,
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+    /// Being executed by this app right now.
+    pub active: bool,
+    /// Not done and not active: it can be resumed (e.g. the app closed mid-run).
+    pub resumable: bool,
+    pub totals: Totals,
+    /// Key scores from the stored summary, when there is one.
+    pub retrieval_overall: Option<f64>,
+    pub answer_overall: Option<f64>,
+}
+
+impl RunInfo {
+    pub fn new(run: RunRow, dataset_name: String, active: bool, totals: RunTotals, summary: Option<&RunSummary>) -> Self {
+        let mean = |id: &str| summary.and_then(|s| s.metrics.get(id)).and_then(|m| m.stats.mean);
+        RunInfo {
+            offline: run.judge == ragnosis_core::judge::open::OFFLINE,
+            resumable: !active && run.status != RunStatus::Done,
+            status: run.status.as_str().into(),
+            retrieval_overall: mean("ragvue.retrieval_overall"),
+            answer_overall: mean("ragvue.answer_overall"),
+            id: run.id,
+            dataset_id: run.dataset_id,
+            dataset_name,
+            label: run.label,
+            version: run.version,
+            notes: run.notes,
+            mode: run.mode,
+            judge: run.judge,
+            message: run.message,
+            item_count: run.item_count,
+            metrics: run.metrics,
+            created_at: run.created_at,
+            started_at: run.started_at,
+            finished_at: run.finished_at,
+            active,
+            totals: totals.into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct SkipReason {
+    pub reason: String,
+    pub count: u64,
+}
+
+/// One row of the metric table. Errors and skips are counted, never averaged in.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct MetricRow {
+    pub metric: String,
+    pub n: u64,
+    pub skipped: u64,
+    pub errors: u64,
+    pub mean: Option<f64>,
+    pub std: Option<f64>,
+    pub median: Option<f64>,
+    pub p25: Option<f64>,
+    pub p75: Option<f64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub share_below_half: Option<f64>,
+    pub ci95_low: Option<f64>,
+    pub ci95_high: Option<f64>,
+    pub lower_is_better: bool,
+    pub skip_reasons: Vec<SkipReason>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct DatasetMetric {
+    pub metric: String,
+    pub value: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ErrorGroup {
+    pub metric: String,
+    pub count: u64,
+    pub message: String,
+    /// Up to 20 of the items concerned.
+    pub item_ids: Vec<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct PatternCount {
+    /// "A" … "H" (METRICS.md).
+    pub letter: String,
+    pub name: String,
+    pub stage: String,
+    pub description: String,
+    pub count: u64,
+    pub share: f64,
+    /// Worst examples first.
+    pub example_item_ids: Vec<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ActionExample {
+    pub item_id: i64,
+    pub question: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ActionItem {
+    /// The pattern's letter; null on the "nothing systematic found" note.
+    pub pattern: Option<String>,
+    /// "high", "medium", "low", "none".
+    pub impact: String,
+    pub title: String,
+    pub whats_wrong: String,
+    pub why: String,
+    pub how_to_fix: String,
+    pub example: Option<ActionExample>,
+    pub count: u64,
+    pub share: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct DiagnosisView {
+    /// The stage to fix first ("retrieval", "grounding", ...); null when no pattern fired.
+    pub primary_stage: Option<String>,
+    pub items_checked: u64,
+    pub items_with_patterns: u64,
+    pub patterns: Vec<PatternCount>,
+    pub actions: Vec<ActionItem>,
+}
+
+impl From<Diagnosis> for DiagnosisView {
+    fn from(d: Diagnosis) -> Self {
+        DiagnosisView {
+            primary_stage: d.primary_stage.map(|s| s.label().to_string()),
+            items_checked: d.items_checked,
+            items_with_patterns: d.items_with_patterns,
+            patterns: d
+                .patterns
+                .into_iter()
+                .map(|p| PatternCount {
+                    letter: p.letter.to_string(),
+                    name: p.name,
+                    stage: p.stage.label().into(),
+                    description: p.description,
+                    count: p.count,
+                    share: p.share,
+                    example_item_ids: p.examples.iter().map(|e| e.item_id).collect(),
+                })
+                .collect(),
+            actions: d
+                .actions
+                .into_iter()
+                .map(|a| ActionItem {
+                    pattern: a.pattern.map(|p| p.letter().to_string()),
+                    impact: serde_json::to_value(a.impact).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+                    title: a.title,
+                    whats_wrong: a.whats_wrong,
+                    why: a.why,
+                    how_to_fix: a.how_to_fix,
+                    example: a.example.map(|e| ActionExample { item_id: e.item_id, question: e.question }),
+                    count: a.count,
+                    share: a.share,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A run's statistics and diagnosis, from `analysis`.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct SummaryView {
+    pub items: u64,
+    /// Errored results over all metrics.
+    pub errors: u64,
+    /// In the run's metric order.
+    pub metrics: Vec<MetricRow>,
+    pub dataset_metrics: Vec<DatasetMetric>,
+    pub error_groups: Vec<ErrorGroup>,
+    pub diagnosis: Option<DiagnosisView>,
+}
+
+impl SummaryView {
+    pub fn new(summary: RunSummary, order: &[String]) -> Self {
+        let mut metrics: Vec<MetricRow> = Vec::new();
+        let mut by_id = summary.metrics;
+        for id in order {
+            let Some(m) = by_id.remove(id) else { continue };
+            let s = m.stats;
+            metrics.push(MetricRow {
+                metric: id.clone(),
+                n: s.n,
+                skipped: s.skipped,
+                errors: s.errors,
+                mean: s.mean,
+                std: s.std,
+                median: s.median,
+                p25: s.p25,
+                p75: s.p75,
+                min: s.min,
+                max: s.max,
+                share_below_half: s.share_below_half,
+                ci95_low: s.ci95_low,
+                ci95_high: s.ci95_high,
+                lower_is_better: s.lower_is_better,
+                skip_reasons: m.skip_reasons.into_iter().map(|(reason, count)| SkipReason { reason, count }).collect(),
+            });
+        }
+        SummaryView {
+            items: summary.items,
+            errors: metrics.iter().map(|m| m.errors).sum(),
+            metrics,
+            dataset_metrics: summary
+                .dataset_metrics
+                .into_iter()
+                .map(|(metric, value)| DatasetMetric { metric, value })
+                .collect(),
+            error_groups: summary
+                .errors
+                .into_iter()
+                .map(|e| ErrorGroup { metric: e.metric, count: e.count, message: e.message, item_ids: e.item_ids })
+                .collect(),
+            diagnosis: summary.diagnosis.map(DiagnosisView::from),
+        }
+    }
+}
+
+/// Everything the Results screen shows above the case list.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct RunDetail {
+    pub run: RunInfo,
+    /// Null only when the run has not evaluated anything yet.
+    pub summary: Option<SummaryView>,
+    /// The summary covers a run that has not finished (cancelled, failed, running).
+    pub partial: bool,
+}

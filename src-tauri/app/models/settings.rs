@@ -1,0 +1,53 @@
+//! Settings: appearance, and the state of a judge profile's key (never the key itself).
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Theme {
+    System,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Theme::System => "system",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    pub fn parse(s: &str) -> Theme {
+        match s {
+            "light" => Theme::Light,
+            "dark" => Theme::Dark,
+            _ => Theme::System,
+        }
+    }
+}
+
+/// Whether a profile's key is stored, and where keys go on this machine.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct KeyStatus {
+    pub profile: String,
+    pub stored: bool,
+    /// "Secret Service (OS keyring)", "macOS Keychain", ...
+    pub backend: String,
+    /// The environment variable that overrides the keyring for this profile.
+    pub env_var: String,
+    /// The keyring could not be read: why (the key may still come from `env_var`).
+    pub problem: Option<String>,
+}
+
+/// The outcome of one tiny judge call through a profile.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ConnectionCheck {
+    pub ok: bool,
+    pub latency_ms: u64,
+    pub model: String,
+    pub structured_output_parsed: bool,
+    pub message: String,
+}

@@ -1,0 +1,296 @@
+//! `eval`, `agentic` and `resume`: build a run request from arguments, plan, optionally
+//! stop at the plan, execute with the chosen judge, print, export, check thresholds.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::Args;
+use ragnosis_core::export;
+use ragnosis_core::judge::open::{self, OFFLINE};
+use ragnosis_core::metrics::overall::WeightProfile;
+use ragnosis_core::metrics::{self, MetricConfig};
+use ragnosis_core::progress::ProgressSink;
+use ragnosis_core::run::{self, Mode, RunRequest, Selection};
+use ragnosis_core::secrets::KeyringStore;
+use ragnosis_core::store::{self, judge_profiles::JudgeProfile, runs::RunStatus, Store};
+use ragnosis_core::Error;
+
+use crate::{cancel_on_ctrl_c, import_checked, parse_formats, print, Failure, OutputArgs};
+
+/// What both `eval` and `agentic` accept.
+#[derive(Args, Clone)]
+pub struct Common {
+    /// A file to import and evaluate.
+    #[arg(conflicts_with = "dataset", required_unless_present = "dataset")]
+    file: Option<PathBuf>,
+    /// A stored dataset id instead of a file.
+    #[arg(long)]
+    dataset: Option<i64>,
+    /// Judge profile (see `ragnosis judges list`); the built-in offline judge by default.
+    #[arg(long, default_value = OFFLINE)]
+    judge: String,
+    /// Ask the judge again even for verdicts in the cache.
+    #[arg(long)]
+    no_cache: bool,
+    /// Show calls, tokens, cost and time without calling any judge.
+    #[arg(long)]
+    plan: bool,
+    /// Stop launching judge calls once the run would cost more than this (USD).
+    #[arg(long, value_name = "USD")]
+    budget: Option<f64>,
+    /// Evaluate only the first N items.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Evaluate a random sample of N items (with --seed).
+    #[arg(long)]
+    sample: Option<usize>,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    #[arg(long)]
+    label: Option<String>,
+    #[arg(long)]
+    version: Option<String>,
+    #[arg(long)]
+    notes: Option<String>,
+    /// Weight profile for answer_overall: ragvue-paper or ragvue-0.6.
+    #[arg(long, default_value = "ragvue-paper")]
+    weights: String,
+    /// Rerun the judged metrics under other judges / temperatures and report agreement:
+    /// JUDGE[@TEMP],... (e.g. `offline,gpt@0.7`).
+    #[arg(long, value_name = "JUDGE[@TEMP],...")]
+    calibrate: Option<String>,
+    /// Exit with code 1 when a metric's mean is below a value: METRIC=VALUE[,..].
+    #[arg(long, value_name = "METRIC=VALUE")]
+    fail_under: Option<String>,
+    #[command(flatten)]
+    output: OutputArgs,
+}
+
+#[derive(Args, Clone)]
+pub struct EvalArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Comma-separated metric ids, bare names or families (e.g. `ragvue,citation,token_f1`).
+    #[arg(long, required = true)]
+    metrics: String,
+    /// k for recall_at_k and mrr_at_k.
+    #[arg(long, default_value_t = 10)]
+    k: usize,
+    /// Regex whose first capture group is a cited id.
+    #[arg(long)]
+    citation_pattern: Option<String>,
+    /// Relevance threshold for retrieval_relevance.
+    #[arg(long)]
+    tau: Option<f64>,
+}
+
+#[derive(Args, Clone)]
+pub struct AgenticArgs {
+    #[command(flatten)]
+    common: Common,
+    /// Only the retrieval metrics (no answer needed).
+    #[arg(long)]
+    retrieval_only: bool,
+}
+
+pub fn eval(home: &Path, args: EvalArgs, progress: Arc<dyn ProgressSink>) -> Result<(), Failure> {
+    // Check everything the user typed before touching any file or the database.
+    let selected = metrics::resolve_selection(&args.metrics.split(',').collect::<Vec<_>>()).map_err(Error::from)?;
+    if args.k == 0 {
+        return Err(Error::Invalid("--k must be at least 1".into()).into());
+    }
+    let mut config = MetricConfig { k: args.k, ..MetricConfig::default() };
+    if let Some(pattern) = args.citation_pattern {
+        metrics::citation::compile_pattern(&pattern)
+            .map_err(|e| Error::Invalid(format!("--citation-pattern is not a valid regex: {e}")))?;
+        config.citation_pattern = pattern;
+    }
+    if let Some(tau) = args.tau.filter(|t| !(0.0..=1.0).contains(t)) {
+        return Err(Error::Invalid(format!("--tau must be between 0 and 1, got {tau}")).into());
+    }
+    let metric_ids = selected.iter().map(|m| m.id.to_string()).collect();
+    run_with(home, &args.common, Mode::Manual, metric_ids, config, args.tau, progress)
+}
+
+pub fn agentic(home: &Path, args: AgenticArgs, progress: Arc<dyn ProgressSink>) -> Result<(), Failure> {
+    let mode = if args.retrieval_only { Mode::RetrievalOnly } else { Mode::Agentic };
+    run_with(home, &args.common, mode, Vec::new(), MetricConfig::default(), None, progress)
+}
+
+fn run_with(
+    home: &Path,
+    common: &Common,
+    mode: Mode,
+    metric_ids: Vec<String>,
+    metric_config: MetricConfig,
+    tau: Option<f64>,
+    progress: Arc<dyn ProgressSink>,
+) -> Result<(), Failure> {
+    let formats = parse_formats(&common.output.format)?;
+    let weights = WeightProfile::builtin(&common.weights).ok_or_else(|| {
+        Error::Invalid(format!("unknown weight profile '{}' (use ragvue-paper or ragvue-0.6)", common.weights))
+    })?;
+    let thresholds = parse_thresholds(common.fail_under.as_deref())?;
+    if let Some(b) = common.budget.filter(|b| !(*b >= 0.0)) {
+        return Err(Error::Invalid(format!("--budget must be a positive amount, got {b}")).into());
+    }
+    let mut store = Store::open(home)?;
+    let profile = open::profile(&store, &common.judge)?; // an unknown judge is an input error
+    let calibration: Vec<JudgeProfile> = match &common.calibrate {
+        Some(list) => list.split(',').filter(|s| !s.trim().is_empty()).map(|e| judge_config(&store, e.trim())).collect::<Result<_, _>>()?,
+        None => Vec::new(),
+    };
+    let dataset_id = match (&common.file, common.dataset) {
+        (Some(file), _) => {
+            let imported = import_checked(&mut store, file, None, progress.as_ref())?;
+            print::import_report_short(&imported);
+            imported.dataset.id
+        }
+        (None, Some(id)) => store::datasets::get(store.conn(), id)?.id,
+        (None, None) => return Err(Error::Invalid("give a FILE or --dataset ID".into()).into()),
+    };
+    let request = RunRequest {
+        dataset_id,
+        mode,
+        metrics: metric_ids,
+        label: common.label.clone(),
+        version: common.version.clone(),
+        notes: common.notes.clone(),
+        selection: Selection { limit: common.limit, sample: common.sample, seed: common.seed },
+        metric_config,
+        judge: profile.name.clone(),
+        weights,
+        tau,
+        budget_usd: common.budget,
+        use_cache: !common.no_cache,
+    };
+    let run_id = run::plan(&mut store, &request)?;
+    if common.plan {
+        let estimate = run::estimate(&store, run_id, &profile)?;
+        print::plan(run_id, &profile, &estimate);
+        return Ok(());
+    }
+    let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
+    let cancel = cancel_on_ctrl_c();
+    let outcome = run::execute(&mut store, run_id, judge, progress.clone(), &cancel)?;
+    if outcome.status == RunStatus::Done && !calibration.is_empty() {
+        calibrate(&mut store, run_id, &request, &calibration, progress, &cancel)?;
+    }
+    finish(&mut store, outcome, common.output.out_base.as_deref(), &formats, &thresholds)
+}
+
+/// `NAME` or `NAME@TEMP`: a stored profile (or `offline`), optionally at another temperature.
+fn judge_config(store: &Store, entry: &str) -> Result<JudgeProfile, Error> {
+    let (name, temperature) = match entry.rsplit_once('@') {
+        Some((name, t)) => {
+            let t: f64 = t.parse().map_err(|_| Error::Invalid(format!("'{entry}': the temperature after @ is not a number")))?;
+            (name, Some(t))
+        }
+        None => (entry, None),
+    };
+    let mut profile = open::profile(store, name)?;
+    if let Some(t) = temperature {
+        profile.temperature = t;
+    }
+    Ok(profile)
+}
+
+fn config_name(profile: &JudgeProfile) -> String {
+    format!("{}@{}", profile.name, profile.temperature)
+}
+
+/// One calibration run per configuration, on the same items and metrics, then the
+/// agreement analysis stored with the main run.
+fn calibrate(
+    store: &mut Store,
+    main_run: i64,
+    request: &RunRequest,
+    configs: &[JudgeProfile],
+    progress: Arc<dyn ProgressSink>,
+    cancel: &ragnosis_core::progress::CancelToken,
+) -> Result<(), Error> {
+    let mut runs = vec![main_run];
+    for profile in configs {
+        let child = RunRequest {
+            judge: config_name(profile),
+            label: Some(format!("calibration of #{main_run} with {}", config_name(profile))),
+            ..request.clone()
+        };
+        let child_id = run::plan(store, &child)?;
+        let judge = open::open_profile(store, profile, &KeyringStore)?;
+        let outcome = run::execute(store, child_id, judge, progress.clone(), cancel)?;
+        if outcome.status != RunStatus::Done {
+            return Err(Error::Invalid(format!("calibration run #{child_id} did not finish; resume it with `ragnosis resume {child_id}`")));
+        }
+        runs.push(child_id);
+    }
+    let calibration = ragnosis_core::analysis::calibration::calibrate(store, &runs, ragnosis_core::analysis::calibration::DEFAULT_REVIEW_BELOW)?;
+    print::calibration(&calibration);
+    Ok(())
+}
+
+pub fn resume(home: &Path, run_id: i64, judge: Option<String>, progress: Arc<dyn ProgressSink>) -> Result<(), Failure> {
+    let mut store = Store::open(home)?;
+    let run = store::runs::get(store.conn(), run_id)?;
+    let name = judge.unwrap_or(run.judge.clone());
+    let judge = open::open_profile(&store, &judge_config(&store, &name)?, &KeyringStore)?;
+    let outcome = run::execute(&mut store, run_id, judge, progress, &cancel_on_ctrl_c())?;
+    finish(&mut store, outcome, None, &[], &[])
+}
+
+fn finish(
+    store: &mut Store,
+    outcome: run::RunOutcome,
+    out_base: Option<&Path>,
+    formats: &[export::ExportFormat],
+    thresholds: &[(String, f64)],
+) -> Result<(), Failure> {
+    let view = export::RunView::load(store, outcome.run_id)?;
+    print::run_summary(&view);
+    if outcome.status != RunStatus::Done {
+        let run = store::runs::get(store.conn(), outcome.run_id)?;
+        eprintln!(
+            "run {} {}; continue it with `ragnosis resume {}`",
+            outcome.run_id,
+            run.message.as_deref().unwrap_or("stopped"),
+            outcome.run_id
+        );
+        return Err(Error::Cancelled.into());
+    }
+    if let Some(base) = out_base {
+        for path in export::write_all(store, outcome.run_id, base, formats)? {
+            eprintln!("wrote {}", path.display());
+        }
+    }
+    let mut missed = Vec::new();
+    for (metric, floor) in thresholds {
+        match view.summary.metrics.get(metric).and_then(|m| m.stats.mean) {
+            Some(mean) if mean < *floor => missed.push(format!("{metric} mean {mean:.3} < {floor}")),
+            Some(_) => {}
+            None => missed.push(format!("{metric} has no mean in this run")),
+        }
+    }
+    if !missed.is_empty() {
+        return Err(Failure::Threshold(format!("below threshold: {}", missed.join("; "))));
+    }
+    Ok(())
+}
+
+fn parse_thresholds(spec: Option<&str>) -> Result<Vec<(String, f64)>, Error> {
+    let Some(spec) = spec else { return Ok(Vec::new()) };
+    spec.split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|pair| {
+            let (metric, value) = pair
+                .split_once('=')
+                .ok_or_else(|| Error::Invalid(format!("--fail-under expects METRIC=VALUE, got '{pair}'")))?;
+            let spec = metrics::resolve_selection(&[metric.trim()])?;
+            let value: f64 = value
+                .trim()
+                .parse()
+                .map_err(|_| Error::Invalid(format!("--fail-under value for {metric} is not a number: '{value}'")))?;
+            Ok(spec.into_iter().map(|m| (m.id.to_string(), value)).collect::<Vec<_>>())
+        })
+        .collect::<Result<Vec<_>, Error>>()
+        .map(|v| v.into_iter().flatten().collect())
+}

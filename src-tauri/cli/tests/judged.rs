@@ -1,0 +1,315 @@
+//! Judged runs end to end: the `ragnosis` binary against the judge simulator (a real
+//! HTTP server on 127.0.0.1 answering with the offline judge) and the offline judge
+//! itself, with a real SQLite file per test.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use ragnosis_core::store::{self, runs::RunStatus, Store};
+use ragnosis_judge_sim::{ContainsRule, Fault, FaultRules, SimConfig, SimHandle, Simulator};
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn ragnosis(home: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragnosis"));
+    cmd.arg("--home").arg(home).arg("--quiet");
+    cmd
+}
+
+fn run(home: &Path, args: &[&str]) -> Output {
+    ragnosis(home).args(args).output().expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn simulator(latency_ms: u64) -> SimHandle {
+    Simulator::start(SimConfig { faults: FaultRules { latency_ms, ..Default::default() }, ..Default::default() })
+        .expect("simulator starts")
+}
+
+fn add_sim_judge(home: &Path, sim: &SimHandle, concurrency: u32) {
+    let o = run(
+        home,
+        &["judges", "add", "sim", "--kind", "openai", "--base-url", &sim.base_url(), "--model", "sim-judge-small",
+          "--concurrency", &concurrency.to_string(), "--timeout", "10"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+/// The RAGVUE agentic examples, each made distinct `copies` times (so no two prompts are
+/// identical and the cache cannot answer for a neighbour).
+fn replicated_ragvue(dir: &Path, copies: usize) -> PathBuf {
+    let source = std::fs::read_to_string(repo().join("assets/examples/ragvue/agentic.jsonl")).unwrap();
+    let mut out = String::new();
+    for copy in 0..copies {
+        for line in source.lines().filter(|l| !l.trim().is_empty()) {
+            let mut item: Value = serde_json::from_str(line).unwrap();
+            let q = item["question"].as_str().unwrap().to_string();
+            item["question"] = Value::String(format!("{q} (case {copy})"));
+            out.push_str(&item.to_string());
+            out.push('\n');
+        }
+    }
+    let path = dir.join(format!("ragvue-x{copies}.jsonl"));
+    std::fs::write(&path, out).unwrap();
+    path
+}
+
+fn result_count(home: &Path, run_id: i64) -> i64 {
+    let store = Store::open(home).unwrap();
+    store::results::status_counts(store.conn(), run_id).unwrap().values().sum()
+}
+
+#[test]
+fn killed_run_resumes_with_exactly_one_result_per_cell() {
+    let sim = simulator(200);
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 4);
+    let file = replicated_ragvue(home.path(), 10);
+    let mut child = ragnosis(home.path())
+        .args(["agentic", file.to_str().unwrap(), "--judge", "sim"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill (SIGKILL) as soon as some results are committed, well before the end.
+    let start = Instant::now();
+    while result_count(home.path(), 1) == 0 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no result was committed within a minute");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before it could be killed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let store = Store::open(home.path()).unwrap();
+    let killed = store::runs::get(store.conn(), 1).unwrap();
+    assert_eq!(killed.status, RunStatus::Running, "a killed run is left as it was: running, unfinished");
+    // Dataset-level metrics (citation macro scores) have no per-item cells.
+    let item_metrics = killed
+        .metrics
+        .iter()
+        .filter(|m| ragnosis_core::metrics::find(m).is_some_and(|s| s.scope == ragnosis_core::metrics::Scope::Item))
+        .count();
+    let cells = killed.item_count * item_metrics as i64;
+    let before = result_count(home.path(), 1);
+    assert!(before > 0 && before < cells, "the kill happened mid-run ({before} of {cells} cells)");
+    drop(store);
+
+    let o = run(home.path(), &["resume", "1"]);
+    assert!(o.status.success(), "resume succeeds: {}", text(&o.stderr));
+    let store = Store::open(home.path()).unwrap();
+    assert_eq!(store::runs::get(store.conn(), 1).unwrap().status, RunStatus::Done);
+    let pairs = store::results::done_pairs(store.conn(), 1).unwrap();
+    assert_eq!(result_count(home.path(), 1), cells, "every (item, metric) has a result");
+    assert_eq!(pairs.len() as i64, cells, "and exactly one: no duplicates");
+}
+
+#[test]
+fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
+    let home = tempfile::tempdir().unwrap();
+    let out = home.path().join("agentic");
+    let file = repo().join("assets/examples/ragvue/agentic.jsonl");
+    let o = run(home.path(), &["agentic", file.to_str().unwrap(), "--out-base", out.to_str().unwrap(), "--format", "json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap()).unwrap();
+    let by_shape = |shape: &str| -> Value {
+        json["items"].as_array().unwrap().iter().find(|i| i["metadata"]["shape"] == shape).unwrap()["results"].clone()
+    };
+    let ran = |r: &Value, m: &str| r[m]["status"] != "skipped";
+
+    let full = by_shape("answer+contexts");
+    for m in ["ragvue.retrieval_relevance", "ragvue.retrieval_coverage", "ragvue.answer_relevance",
+              "ragvue.strict_faithfulness", "ragvue.answer_overall", "ragvue.retrieval_overall"] {
+        assert!(ran(&full, m), "{m} runs on an item with answer and contexts: {}", full[m]);
+    }
+    assert_eq!(full["ragvue.retrieval_relevance"]["details"]["chosen_because"], "the item has retrieved contexts");
+
+    let no_answer = by_shape("contexts_only_empty_answer");
+    assert!(ran(&no_answer, "ragvue.retrieval_relevance"), "retrieval is judged without an answer");
+    for m in ["ragvue.answer_relevance", "ragvue.strict_faithfulness", "ragvue.clarity"] {
+        assert_eq!(no_answer[m]["status"], "skipped", "{m} needs an answer");
+        assert_eq!(no_answer[m]["explanation"], "not chosen: the item has no answer");
+    }
+
+    let answer_only = by_shape("answer_only");
+    assert!(ran(&answer_only, "ragvue.answer_relevance") && ran(&answer_only, "ragvue.clarity"));
+    for m in ["ragvue.retrieval_relevance", "ragvue.strict_faithfulness"] {
+        assert_eq!(answer_only[m]["status"], "skipped", "{m} needs contexts");
+    }
+    for item in json["items"].as_array().unwrap() {
+        for (m, r) in item["results"].as_object().unwrap() {
+            assert!(m.starts_with("ragvue.") || r["status"] == "skipped", "no GT, citation or ranks: {m} is skipped");
+        }
+    }
+    let judge = &json["run"]["judge"];
+    assert_eq!(judge, "offline", "scores are marked as coming from the offline judge");
+}
+
+#[test]
+fn a_full_item_needs_at_most_seven_judge_calls_and_a_second_run_none() {
+    let sim = simulator(0);
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 4);
+    let file = home.path().join("one.jsonl");
+    std::fs::write(
+        &file,
+        r#"{"question": "Which two noble gases have atomic numbers 2 and 10?", "answer": "Helium and Neon.", "contexts": ["Helium is a noble gas with atomic number 2.", "Neon is a noble gas with atomic number 10."]}"#,
+    )
+    .unwrap();
+    let o = run(home.path(), &["agentic", file.to_str().unwrap(), "--judge", "sim"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let first = sim.stats().calls;
+    println!("judge calls for one item with question, answer and contexts (full agentic set): {first}");
+    assert!(first <= 7, "at most 7 calls per full item, made {first}");
+    assert!(first >= 5, "the judged metrics really asked the judge ({first} calls)");
+
+    let o = run(home.path(), &["agentic", "--dataset", "1", "--judge", "sim"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(sim.stats().calls, first, "an identical second run is answered from the cache");
+}
+
+#[test]
+fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
+    let sim = simulator(0);
+    sim.set_faults(FaultRules {
+        when_contains: vec![ContainsRule { text: "POISON".into(), fault: Fault::MalformedJson }],
+        ..Default::default()
+    });
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 4);
+    let file = home.path().join("mixed.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"id": "ok1", "question": "What is the symbol for gold?", "answer": "Au.", "contexts": ["Gold has the symbol Au."]}"#, "\n",
+            r#"{"id": "bad", "question": "POISON: what is the symbol for iron?", "answer": "Fe.", "contexts": ["Iron has the symbol Fe."]}"#, "\n",
+            r#"{"id": "ok2", "question": "What is the symbol for copper?", "answer": "Cu.", "contexts": ["Copper has the symbol Cu."]}"#, "\n",
+        ),
+    )
+    .unwrap();
+    let out = home.path().join("r");
+    let o = run(home.path(), &["eval", file.to_str().unwrap(), "--metrics", "ragvue.strict_faithfulness,ragvue.answer_length",
+                               "--judge", "sim", "--out-base", out.to_str().unwrap(), "--format", "json"]);
+    assert!(o.status.success(), "the run completes: {}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("could not be scored"), "the summary says so: {}", text(&o.stdout));
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap()).unwrap();
+    for item in json["items"].as_array().unwrap() {
+        let sf = &item["results"]["ragvue.strict_faithfulness"];
+        if item["id"] == "bad" {
+            assert_eq!(sf["status"], "error");
+            assert!(sf["score"].is_null(), "a failed metric has no score, not 0");
+            assert!(sf["explanation"].as_str().unwrap().contains("not valid JSON"), "{sf}");
+            assert!(sf["details"]["raw_output"].is_string(), "the judge's raw output is kept");
+            assert_eq!(item["results"]["ragvue.answer_length"]["status"], "ok", "judge-free metrics still score");
+        } else {
+            assert_eq!(sf["status"], "ok", "{}: {sf}", item["id"]);
+        }
+    }
+    assert_eq!(json["summary"]["metrics"]["ragvue.strict_faithfulness"]["errors"], 1);
+    assert_eq!(json["summary"]["metrics"]["ragvue.strict_faithfulness"]["n"], 2);
+}
+
+#[test]
+fn the_key_goes_only_into_the_auth_header_and_never_to_disk_or_output() {
+    let key = "rk-test-SECRET-9d8c7b6a5f4e3d2c";
+    let sim = Simulator::start(SimConfig { watch_key: Some(key.into()), require_key: Some(key.into()), ..Default::default() })
+        .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 2);
+    let file = repo().join("assets/examples/ragvue/agentic.jsonl");
+    let out = home.path().join("exports/run");
+    let o = ragnosis(home.path())
+        .env("RAGNOSIS_SIM_API_KEY", key)
+        .args(["agentic", file.to_str().unwrap(), "--judge", "sim", "--out-base", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let stats = sim.stats();
+    assert!(stats.calls > 0);
+    assert_eq!(stats.unauthorised, 0, "every request carried the key");
+    assert_eq!(stats.key_leaks, 0, "the key never appeared in a URL, body or other header");
+    assert_eq!(
+        stats.authorization_headers_seen,
+        vec![format!("authorization: Bearer {key}")],
+        "the OpenAI-compatible profile sends the key as a bearer token and in no other credential header"
+    );
+    // Nothing written anywhere holds the key: database, WAL, exports, terminal output.
+    let mut files = vec![];
+    let mut dirs = vec![home.path().to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let p = entry.path();
+            if p.is_dir() { dirs.push(p) } else { files.push(p) }
+        }
+    }
+    assert!(files.iter().any(|f| f.ends_with("ragnosis.db")));
+    let needle = key.as_bytes();
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        assert!(!bytes.windows(needle.len()).any(|w| w == needle), "{} contains the key", f.display());
+    }
+    assert!(!text(&o.stdout).contains(key) && !text(&o.stderr).contains(key));
+}
+
+#[test]
+fn plan_reports_calls_and_cost_without_calling_the_judge() {
+    let sim = simulator(0);
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 4);
+    let file = replicated_ragvue(home.path(), 1);
+    let o = run(home.path(), &["agentic", file.to_str().unwrap(), "--judge", "sim", "--plan"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let printed = text(&o.stdout);
+    assert!(printed.contains("judge calls:") && printed.contains("cost:"), "{printed}");
+    assert_eq!(sim.stats().calls, 0, "planning sends nothing");
+    let calls: u64 = printed
+        .lines()
+        .find(|l| l.contains("judge calls:"))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(calls > 8 && calls <= 8 * 7, "a plausible number of calls for 8 items: {calls}");
+}
+
+#[test]
+fn fail_under_exits_1_when_a_mean_is_below_the_threshold() {
+    let home = tempfile::tempdir().unwrap();
+    let file = repo().join("assets/examples/ragnosis-example.jsonl");
+    let pass = run(home.path(), &["eval", file.to_str().unwrap(), "--metrics", "citation", "--fail-under", "citation.lenient_accuracy=0.1"]);
+    assert_eq!(pass.status.code(), Some(0), "{}", text(&pass.stderr));
+    let fail = run(home.path(), &["eval", "--dataset", "1", "--metrics", "citation", "--fail-under", "citation.lenient_accuracy=0.99"]);
+    assert_eq!(fail.status.code(), Some(1));
+    assert!(text(&fail.stderr).contains("citation.lenient_accuracy"), "{}", text(&fail.stderr));
+}
+
+#[test]
+fn calibration_sends_each_temperature_and_stores_every_judges_verdicts() {
+    let sim = simulator(0);
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 4);
+    let file = replicated_ragvue(home.path(), 1);
+    let o = run(
+        home.path(),
+        &["eval", file.to_str().unwrap(), "--metrics", "ragvue.clarity,ragvue.answer_relevance", "--judge", "sim",
+          "--calibrate", "sim@0.7,offline"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).contains("Calibration across"), "{}", text(&o.stdout));
+    let temps = sim.stats().temperatures_seen;
+    assert!(temps.contains(&0.0) && temps.contains(&0.7), "both temperatures were really sent: {temps:?}");
+    let store = Store::open(home.path()).unwrap();
+    let runs = store::runs::list(store.conn()).unwrap();
+    assert_eq!(runs.len(), 3, "the main run and one run per calibration configuration");
+    let cal = store::analyses::get(store.conn(), 1, "calibration").unwrap().expect("stored with the main run");
+    let clarity = cal["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == "ragvue.clarity").unwrap();
+    assert_eq!(clarity["items"], 7, "the 7 items with an answer were scored by all three configurations");
+    // The simulator answers with the offline judge, so all three agree exactly.
+    assert_eq!(clarity["mean_agreement"], 1.0);
+}

@@ -1,0 +1,337 @@
+//! Comparing two runs: per metric, how much run B moved from run A, whether that move is
+//! more than noise, and which items crossed the pass line.
+//!
+//! Owns: matching items across runs by content hash, the paired statistics, the flip
+//! lists and the regression flag. Reads only through `store` (`compare_runs`); the
+//! arithmetic is in pure functions (`compare`, `classify`) that tests feed directly.
+//!
+//! Rules, in the words a report uses:
+//! - Items are matched by content hash (question, answer, contexts, ...), so the same
+//!   item evaluated in two runs pairs up even across re-imports. An item appearing twice
+//!   in a run pairs by its first occurrence.
+//! - A metric is compared on the matched items that scored `ok` in both runs; errors and
+//!   skips are left out on either side. `mean_a`, `mean_b` and `delta = mean_b − mean_a`
+//!   are over exactly those pairs, so the delta is the mean of the per-item differences.
+//! - The 95% interval is a paired percentile bootstrap (2000 resamples, fixed seed per
+//!   metric): the same two runs always give the same interval.
+//! - A flip is a matched item whose score crossed 0.5: pass (≥ 0.5) in A and fail in B,
+//!   or the reverse. Lower-is-better metrics pass at ≤ 0.5.
+//! - Flag, with `worse` the delta signed so that negative means worse (lower-is-better
+//!   metrics flip sign): red when worse < −threshold and the whole interval is below 0
+//!   (a regression); amber when worse < −threshold but the interval reaches 0 (maybe);
+//!   green otherwise; not compared when no pair exists.
+
+pub mod bootstrap;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::metrics::{self, Scope};
+use crate::store::{self, run_items::RunItemKey, Store};
+
+/// A delta smaller than this is not called a regression.
+pub const DEFAULT_THRESHOLD: f64 = 0.05;
+/// The pass line for flips.
+pub const PASS_LINE: f64 = 0.5;
+
+/// Which run a side of the comparison is, for headings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRef {
+    pub id: i64,
+    pub label: Option<String>,
+    pub version: Option<String>,
+    pub dataset: String,
+    pub judge: String,
+    pub items: u64,
+}
+
+impl RunRef {
+    /// "Run 3 (baseline, v1.2)" — the label and version when the run has them.
+    pub fn title(&self) -> String {
+        let extra: Vec<&str> = [self.label.as_deref(), self.version.as_deref()].into_iter().flatten().collect();
+        if extra.is_empty() {
+            format!("Run {}", self.id)
+        } else {
+            format!("Run {} ({})", self.id, extra.join(", "))
+        }
+    }
+}
+
+/// Traffic light of one metric's change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Flag {
+    Green,
+    Amber,
+    Red,
+    /// No item was scored `ok` in both runs.
+    NotCompared,
+}
+
+impl Flag {
+    pub fn label(self) -> &'static str {
+        match self {
+            Flag::Green => "no regression",
+            Flag::Amber => "possible regression",
+            Flag::Red => "regression",
+            Flag::NotCompared => "not compared",
+        }
+    }
+}
+
+/// A matched item that crossed the pass line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FlippedItem {
+    /// The user's id, or "#N" (position in the file, from 1) when the item has none.
+    pub label: String,
+    pub content_hash: String,
+    pub item_id_a: i64,
+    pub item_id_b: i64,
+    pub score_a: f64,
+    pub score_b: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricDelta {
+    pub metric: String,
+    pub lower_is_better: bool,
+    /// Matched items scored `ok` in both runs.
+    pub pairs: u64,
+    pub mean_a: Option<f64>,
+    pub mean_b: Option<f64>,
+    /// mean_b − mean_a over the pairs.
+    pub delta: Option<f64>,
+    pub ci95_low: Option<f64>,
+    pub ci95_high: Option<f64>,
+    pub flag: Flag,
+    /// Passed in A, failed in B, in run order.
+    pub to_fail: Vec<FlippedItem>,
+    /// Failed in A, passed in B, in run order.
+    pub to_pass: Vec<FlippedItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub a: RunRef,
+    pub b: RunRef,
+    pub threshold: f64,
+    pub resamples: usize,
+    pub seed: u64,
+    /// Items of A with a content-hash match in B.
+    pub matched: u64,
+    pub only_in_a: u64,
+    pub only_in_b: u64,
+    /// Metrics both runs computed per item, in catalogue order.
+    pub metrics: Vec<MetricDelta>,
+    pub metrics_only_in_a: Vec<String>,
+    pub metrics_only_in_b: Vec<String>,
+}
+
+impl Comparison {
+    pub fn regressions(&self) -> impl Iterator<Item = &MetricDelta> {
+        self.metrics.iter().filter(|m| m.flag == Flag::Red)
+    }
+}
+
+/// One of a run's items with its `ok` scores, as `compare` reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredItem {
+    pub key: RunItemKey,
+    pub scores: BTreeMap<String, f64>,
+}
+
+/// Compares run `b` against run `a` from the store. `threshold` is usually
+/// `DEFAULT_THRESHOLD`.
+pub fn compare_runs(store: &Store, a: i64, b: i64, threshold: f64) -> Result<Comparison> {
+    if !(threshold.is_finite() && threshold >= 0.0) {
+        return Err(Error::Invalid(format!("the regression threshold must be 0 or more, got {threshold}")));
+    }
+    let (ref_a, metrics_a) = run_ref(store, a)?;
+    let (ref_b, metrics_b) = run_ref(store, b)?;
+    let shared: Vec<(String, bool)> = metrics::catalogue()
+        .iter()
+        .filter(|m| m.scope == Scope::Item && metrics_a.contains(&m.id) && metrics_b.contains(&m.id))
+        .map(|m| (m.id.to_string(), m.lower_is_better))
+        .collect();
+    let ids: Vec<&str> = shared.iter().map(|(id, _)| id.as_str()).collect();
+    let items_a = scored_items(store, a, &ids)?;
+    let items_b = scored_items(store, b, &ids)?;
+    let mut comparison = compare(ref_a, ref_b, &shared, &items_a, &items_b, threshold);
+    comparison.metrics_only_in_a = only_in(&metrics_a, &metrics_b);
+    comparison.metrics_only_in_b = only_in(&metrics_b, &metrics_a);
+    Ok(comparison)
+}
+
+fn run_ref(store: &Store, run_id: i64) -> Result<(RunRef, Vec<&'static str>)> {
+    let run = store::runs::get(store.conn(), run_id)?;
+    let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
+    let ids = run
+        .metrics
+        .iter()
+        .filter_map(|id| metrics::find(id))
+        .filter(|m| m.scope == Scope::Item)
+        .map(|m| m.id)
+        .collect();
+    let reference = RunRef {
+        id: run.id,
+        label: run.label,
+        version: run.version,
+        dataset: dataset.name,
+        judge: run.judge,
+        items: run.item_count.max(0) as u64,
+    };
+    Ok((reference, ids))
+}
+
+fn only_in(these: &[&str], those: &[&str]) -> Vec<String> {
+    these.iter().filter(|m| !those.contains(m)).map(|m| m.to_string()).collect()
+}
+
+fn scored_items(store: &Store, run_id: i64, metrics: &[&str]) -> Result<Vec<ScoredItem>> {
+    let mut scores: HashMap<i64, BTreeMap<String, f64>> = store::results::ok_scores_by_item(store.conn(), run_id, metrics)?
+        .into_iter()
+        .map(|s| (s.item_id, s.scores))
+        .collect();
+    Ok(store::run_items::keys(store.conn(), run_id)?
+        .into_iter()
+        .map(|key| {
+            let scores = scores.remove(&key.item_id).unwrap_or_default();
+            ScoredItem { key, scores }
+        })
+        .collect())
+}
+
+/// The comparison itself, from both runs' items. `metrics` are (id, lower_is_better) in
+/// presentation order. Pure: same input, same output, bit for bit.
+pub fn compare(
+    a: RunRef,
+    b: RunRef,
+    metrics: &[(String, bool)],
+    items_a: &[ScoredItem],
+    items_b: &[ScoredItem],
+    threshold: f64,
+) -> Comparison {
+    let mut first_in_b: HashMap<&str, &ScoredItem> = HashMap::new();
+    for item in items_b {
+        first_in_b.entry(item.key.content_hash.as_str()).or_insert(item);
+    }
+    let mut seen_in_a: HashMap<&str, ()> = HashMap::new();
+    let mut pairs: Vec<(&ScoredItem, &ScoredItem)> = Vec::new();
+    for item in items_a {
+        if seen_in_a.insert(item.key.content_hash.as_str(), ()).is_some() {
+            continue;
+        }
+        if let Some(other) = first_in_b.get(item.key.content_hash.as_str()) {
+            pairs.push((item, other));
+        }
+    }
+    let matched = pairs.len() as u64;
+    let metrics = metrics
+        .iter()
+        .map(|(metric, lower_is_better)| metric_delta(metric, *lower_is_better, &pairs, threshold))
+        .collect();
+    Comparison {
+        only_in_a: items_a.len() as u64 - matched,
+        only_in_b: items_b.len() as u64 - matched,
+        a,
+        b,
+        threshold,
+        resamples: bootstrap::RESAMPLES,
+        seed: bootstrap::SEED,
+        matched,
+        metrics,
+        metrics_only_in_a: Vec::new(),
+        metrics_only_in_b: Vec::new(),
+    }
+}
+
+fn metric_delta(metric: &str, lower_is_better: bool, pairs: &[(&ScoredItem, &ScoredItem)], threshold: f64) -> MetricDelta {
+    let mut scored: Vec<(&ScoredItem, &ScoredItem, f64, f64)> = Vec::new();
+    for (a, b) in pairs {
+        if let (Some(sa), Some(sb)) = (a.scores.get(metric), b.scores.get(metric)) {
+            scored.push((a, b, *sa, *sb));
+        }
+    }
+    let n = scored.len();
+    let mut out = MetricDelta {
+        metric: metric.to_string(),
+        lower_is_better,
+        pairs: n as u64,
+        mean_a: None,
+        mean_b: None,
+        delta: None,
+        ci95_low: None,
+        ci95_high: None,
+        flag: Flag::NotCompared,
+        to_fail: Vec::new(),
+        to_pass: Vec::new(),
+    };
+    if n == 0 {
+        return out;
+    }
+    let mean_a = scored.iter().map(|s| s.2).sum::<f64>() / n as f64;
+    let mean_b = scored.iter().map(|s| s.3).sum::<f64>() / n as f64;
+    let differences: Vec<f64> = scored.iter().map(|s| s.3 - s.2).collect();
+    let delta = differences.iter().sum::<f64>() / n as f64;
+    let ci = bootstrap::paired_ci95(&differences, bootstrap::RESAMPLES, bootstrap::seed_for(metric));
+    for (a, b, sa, sb) in &scored {
+        let (pass_a, pass_b) = (passes(*sa, lower_is_better), passes(*sb, lower_is_better));
+        if pass_a == pass_b {
+            continue;
+        }
+        let flipped = FlippedItem {
+            label: item_label(&a.key),
+            content_hash: a.key.content_hash.clone(),
+            item_id_a: a.key.item_id,
+            item_id_b: b.key.item_id,
+            score_a: *sa,
+            score_b: *sb,
+        };
+        if pass_a {
+            out.to_fail.push(flipped);
+        } else {
+            out.to_pass.push(flipped);
+        }
+    }
+    out.mean_a = Some(mean_a);
+    out.mean_b = Some(mean_b);
+    out.delta = Some(delta);
+    out.ci95_low = ci.map(|c| c.0);
+    out.ci95_high = ci.map(|c| c.1);
+    out.flag = classify(delta, ci, lower_is_better, threshold);
+    out
+}
+
+/// Whether a score passes: ≥ 0.5, or ≤ 0.5 for a lower-is-better metric.
+pub fn passes(score: f64, lower_is_better: bool) -> bool {
+    if lower_is_better {
+        score <= PASS_LINE
+    } else {
+        score >= PASS_LINE
+    }
+}
+
+/// The flag of one metric's change; see the module documentation.
+pub fn classify(delta: f64, ci: Option<(f64, f64)>, lower_is_better: bool, threshold: f64) -> Flag {
+    let sign = if lower_is_better { -1.0 } else { 1.0 };
+    let worse = sign * delta;
+    if worse >= -threshold {
+        return Flag::Green;
+    }
+    // The interval in the same orientation: entirely below 0 means surely worse.
+    let surely_worse = ci.is_some_and(|(lo, hi)| (sign * lo).max(sign * hi) < 0.0);
+    if surely_worse {
+        Flag::Red
+    } else {
+        Flag::Amber
+    }
+}
+
+/// The user's id of an item, or its 1-based position in the file.
+pub fn item_label(key: &RunItemKey) -> String {
+    key.external_id.clone().unwrap_or_else(|| format!("#{}", key.ordinal + 1))
+}

@@ -1,0 +1,228 @@
+//! Deterministic diagnosis of a run: which failure patterns (METRICS.md A–H) its items
+//! show, which pipeline stage to fix first, and a short list of action items.
+//!
+//! Owns: tallying patterns over a run's items, choosing worst examples, the primary
+//! stage rule, and assembling `Diagnosis`. Calls no judge: it reads stored `ok` scores
+//! through `store` and applies fixed rules (`patterns`) and a fixed text table
+//! (`actions`), so the same results always give the same diagnosis.
+//!
+//! Primary stage rule: the stage of the pattern that affects the most items. A tie goes
+//! to the pattern fixed first — retrieval (A, B), then grounding (C–F), then generation
+//! (G, H) — and within one of those groups to the earlier letter. Counting per pattern,
+//! not per stage, keeps grounding (four patterns) from winning by having more rules.
+
+pub mod actions;
+pub mod patterns;
+#[cfg(test)]
+mod tests;
+
+use std::cmp::Reverse;
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::metrics::Status;
+use crate::store::{self, results::ItemScores, Store};
+
+pub use actions::{ActionExample, ActionItem, Impact};
+pub use patterns::{patterns_for, FailurePattern, MetricScore, Stage};
+
+/// Worst examples kept per pattern.
+const EXAMPLES: usize = 3;
+
+/// One item on which a pattern fired, with the scores that made it fire.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatternExample {
+    pub item_id: i64,
+    /// The rule's inputs as read for this item.
+    pub scores: Vec<MetricScore>,
+    /// Judge-free signals that corroborate the pattern, when they were computed.
+    #[serde(default)]
+    pub supporting: Vec<MetricScore>,
+}
+
+/// A pattern's footprint on a run. Only patterns that fired at least once are listed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatternSummary {
+    pub pattern: FailurePattern,
+    pub letter: char,
+    pub name: String,
+    pub stage: Stage,
+    pub description: String,
+    /// Items on which the pattern fired.
+    pub count: u64,
+    /// `count` over the items that could be checked.
+    pub share: f64,
+    /// Up to three items, worst first (lowest severity, then earliest in the run).
+    pub examples: Vec<PatternExample>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Diagnosis {
+    /// Patterns that fired, in letter (fix) order.
+    pub patterns: Vec<PatternSummary>,
+    /// `None` when no pattern fired.
+    pub primary_stage: Option<Stage>,
+    /// At most four, High impact first; a single note when no pattern fired.
+    pub actions: Vec<ActionItem>,
+    pub items_with_patterns: u64,
+    /// Items with at least one `ok` score that some rule reads.
+    pub items_checked: u64,
+}
+
+/// Diagnoses a run from its stored `ok` scores.
+pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
+    let conn = store.conn();
+    let read: Vec<&str> = patterns::RULE_INPUTS
+        .iter()
+        .chain(patterns::SUPPORTING_INPUTS.iter())
+        .copied()
+        .collect();
+    let items = store::results::ok_scores_by_item(conn, run_id, &read)?;
+    let tally = tally(&items);
+    // Only the worst example of each pattern is quoted in an action item.
+    let mut questions = BTreeMap::new();
+    for summary in &tally.patterns {
+        if let Some(example) = summary.examples.first() {
+            questions.insert(
+                example.item_id,
+                store::items::get(conn, example.item_id)?.item.question,
+            );
+        }
+    }
+    let actions = actions::plan(&tally.patterns, tally.items_checked, &questions);
+    Ok(Diagnosis {
+        primary_stage: primary_stage(&tally.patterns),
+        patterns: tally.patterns,
+        actions,
+        items_with_patterns: tally.items_with_patterns,
+        items_checked: tally.items_checked,
+    })
+}
+
+/// The patterns one item of a run shows, for the case view.
+pub fn item_patterns(store: &Store, run_id: i64, item_id: i64) -> Result<Vec<FailurePattern>> {
+    let results = store::results::for_item(store.conn(), run_id, item_id)?;
+    let mut sums: BTreeMap<String, (f64, u32)> = BTreeMap::new();
+    for stored in results
+        .into_iter()
+        .filter(|r| r.result.status == Status::Ok)
+    {
+        if let Some(score) = stored.result.score {
+            let entry = sums.entry(stored.result.metric).or_default();
+            entry.0 += score;
+            entry.1 += 1;
+        }
+    }
+    // Same reading as `ok_scores_by_item`: one score per metric, the mean if a cell was
+    // ever scored under more than one judge configuration.
+    let scores = sums
+        .into_iter()
+        .map(|(metric, (sum, n))| (metric, sum / n as f64))
+        .collect();
+    Ok(patterns_for(&scores))
+}
+
+/// See the module documentation for the rule.
+pub fn primary_stage(patterns: &[PatternSummary]) -> Option<Stage> {
+    patterns
+        .iter()
+        .filter(|p| p.count > 0)
+        .min_by_key(|p| (Reverse(p.count), p.pattern.fix_order(), p.pattern))
+        .map(|p| p.stage)
+}
+
+/// Pattern counts and examples over a run's items, before any text is written.
+struct Tally {
+    patterns: Vec<PatternSummary>,
+    items_with_patterns: u64,
+    items_checked: u64,
+}
+
+/// A candidate example: (severity, run position) orders it, worst first.
+struct Candidate {
+    severity: f64,
+    position: usize,
+    example: PatternExample,
+}
+
+fn tally(items: &[ItemScores]) -> Tally {
+    let mut counts = [0u64; FailurePattern::ALL.len()];
+    let mut worst: [Vec<Candidate>; FailurePattern::ALL.len()] = Default::default();
+    let (mut items_checked, mut items_with_patterns) = (0u64, 0u64);
+    for (position, item) in items.iter().enumerate() {
+        if !patterns::RULE_INPUTS
+            .iter()
+            .any(|m| item.scores.contains_key(*m))
+        {
+            continue;
+        }
+        items_checked += 1;
+        let mut any = false;
+        for (index, pattern) in FailurePattern::ALL.into_iter().enumerate() {
+            let Some(trigger) = pattern.check(&item.scores) else {
+                continue;
+            };
+            any = true;
+            counts[index] += 1;
+            let supporting = pattern
+                .supporting()
+                .iter()
+                .filter_map(|m| {
+                    item.scores.get(*m).map(|s| MetricScore {
+                        metric: m.to_string(),
+                        score: *s,
+                    })
+                })
+                .collect();
+            let example = PatternExample {
+                item_id: item.item_id,
+                scores: trigger.scores,
+                supporting,
+            };
+            keep_worst(
+                &mut worst[index],
+                Candidate {
+                    severity: trigger.severity,
+                    position,
+                    example,
+                },
+            );
+        }
+        items_with_patterns += u64::from(any);
+    }
+    let patterns = FailurePattern::ALL
+        .into_iter()
+        .zip(counts)
+        .zip(worst)
+        .filter(|((_, count), _)| *count > 0)
+        .map(|((pattern, count), worst)| PatternSummary {
+            pattern,
+            letter: pattern.letter(),
+            name: pattern.name().to_string(),
+            stage: pattern.stage(),
+            description: pattern.description().to_string(),
+            count,
+            share: count as f64 / items_checked as f64,
+            examples: worst.into_iter().map(|c| c.example).collect(),
+        })
+        .collect();
+    Tally {
+        patterns,
+        items_with_patterns,
+        items_checked,
+    }
+}
+
+/// Keeps the `EXAMPLES` worst candidates, sorted; a large run never holds more.
+fn keep_worst(kept: &mut Vec<Candidate>, candidate: Candidate) {
+    let at = kept
+        .iter()
+        .position(|k| (candidate.severity, candidate.position) < (k.severity, k.position))
+        .unwrap_or(kept.len());
+    if at < EXAMPLES {
+        kept.insert(at, candidate);
+        kept.truncate(EXAMPLES);
+    }
+}

@@ -1,0 +1,245 @@
+//! The case list of one run: every evaluated item, sortable by any metric or by how bad
+//! it is overall, filterable by score range, failure pattern, errors and text, and read
+//! one page at a time so a 100 000-item run never leaves SQLite whole.
+//!
+//! Owns: building the per-run case index (goodness, error count and failure patterns per
+//! item, from stored results) and keeping it current, and assembling a page with the
+//! cells the reader asked for. Must not: compute metrics or write SQL (`store::cases`
+//! does). Patterns come from `analysis::diagnosis::patterns_for`, the same rules the
+//! run's diagnosis counts, so a filter by pattern lists exactly the items counted there.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::diagnosis::patterns::{self, patterns_for};
+use crate::error::Result;
+use crate::metrics;
+use crate::store::{self, cases::Filter, cases::Order, runs::RunStatus, Store};
+
+pub use store::cases::{CaseRow, Cell, ScoreRange};
+
+/// `analyses` kind under which the index remembers which state of the run it reflects.
+const INDEX_STAMP: &str = "case_index";
+
+/// What a case-list page asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseQuery {
+    pub filter: Filter,
+    pub order: Order,
+    pub offset: i64,
+    pub limit: i64,
+    /// Metrics whose cells each row carries (e.g. the overalls and the sort metric).
+    pub columns: Vec<String>,
+}
+
+/// One page and how many cases match in all.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CasePage {
+    pub total: i64,
+    pub offset: i64,
+    pub rows: Vec<CaseRow>,
+    /// Cells of `CaseQuery::columns` for the page's items.
+    pub cells: Vec<Cell>,
+}
+
+/// The largest page served: a screenful many times over, never a whole run.
+pub const MAX_PAGE: i64 = 500;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Stamp {
+    status: RunStatus,
+    finished_at: Option<String>,
+}
+
+/// Builds the run's case index unless it already reflects the run's current state. A
+/// run that is still going is re-indexed on every call (its results keep changing).
+pub fn ensure_index(store: &mut Store, run_id: i64) -> Result<()> {
+    let run = store::runs::get(store.conn(), run_id)?;
+    let stamp = Stamp { status: run.status, finished_at: run.finished_at.clone() };
+    if run.status != RunStatus::Running {
+        let stored = store::analyses::get(store.conn(), run_id, INDEX_STAMP)?;
+        if stored.and_then(|v| serde_json::from_value::<Stamp>(v).ok()).as_ref() == Some(&stamp) {
+            return Ok(());
+        }
+    }
+    rebuild_index(store, run_id, &run.metrics)?;
+    store::analyses::put(store.conn(), run_id, INDEX_STAMP, &serde_json::to_value(&stamp)?)?;
+    Ok(())
+}
+
+fn rebuild_index(store: &mut Store, run_id: i64, run_metrics: &[String]) -> Result<()> {
+    let lower: Vec<&str> =
+        run_metrics.iter().filter_map(|id| metrics::find(id)).filter(|m| m.lower_is_better).map(|m| m.id).collect();
+    let aggregates = store::cases::aggregates(store.conn(), run_id, &lower)?;
+    let mut letters: HashMap<i64, String> = HashMap::new();
+    for item in store::results::ok_scores_by_item(store.conn(), run_id, &patterns::RULE_INPUTS)? {
+        let fired: String = patterns_for(&item.scores).iter().map(|p| p.letter()).collect();
+        if !fired.is_empty() {
+            letters.insert(item.item_id, fired);
+        }
+    }
+    let rows: Vec<store::cases::IndexRow> = aggregates
+        .into_iter()
+        .map(|a| store::cases::IndexRow {
+            patterns: letters.remove(&a.item_id).unwrap_or_default(),
+            position: a.position,
+            item_id: a.item_id,
+            goodness: a.goodness,
+            errors: a.errors,
+        })
+        .collect();
+    store.transaction(|tx| store::cases::replace(tx, run_id, &rows))
+}
+
+/// One page of the run's cases. Builds the index first when needed.
+pub fn page(store: &mut Store, run_id: i64, query: &CaseQuery) -> Result<CasePage> {
+    ensure_index(store, run_id)?;
+    let limit = query.limit.clamp(1, MAX_PAGE);
+    let offset = query.offset.max(0);
+    let conn = store.conn();
+    let total = store::cases::count(conn, run_id, &query.filter)?;
+    let rows = store::cases::page(conn, run_id, &query.filter, &query.order, offset, limit)?;
+    let ids: Vec<i64> = rows.iter().map(|r| r.item_id).collect();
+    let cells = store::cases::cells(conn, run_id, &ids, &query.columns)?;
+    Ok(CasePage { total, offset, rows, cells })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::item::{Context, Item};
+    use crate::metrics::MetricResult;
+    use crate::store::cases::ScoreRange;
+
+    /// A run of `n` items whose retrieval_relevance is i/n, with item 1 errored on
+    /// strict_faithfulness; scores are written directly, as a finished run leaves them.
+    fn run_with_scores(n: i64) -> (tempfile::TempDir, Store, i64, Vec<i64>) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let dataset = store::datasets::insert(store.conn(), "d", None).unwrap();
+        let mut ids = Vec::new();
+        for i in 0..n {
+            let item = Item {
+                question: format!("question {i} about 100% cotton_shirts"),
+                answer: Some(format!("answer {i}")),
+                contexts: vec![Context { id: None, text: "c".into() }],
+                ..Default::default()
+            };
+            ids.push(store::items::insert(store.conn(), dataset, i, i as u64 + 1, &format!("h{i}"), &item).unwrap());
+        }
+        let metrics = vec!["ragvue.retrieval_relevance".to_string(), "ragvue.strict_faithfulness".to_string()];
+        let run = store::runs::insert(
+            store.conn(),
+            &store::runs::NewRun {
+                dataset_id: dataset,
+                label: None,
+                version: None,
+                notes: None,
+                mode: "manual",
+                metrics: &metrics,
+                judge: "offline",
+                config: &serde_json::json!({}),
+                item_count: n,
+            },
+        )
+        .unwrap();
+        store::run_items::insert_all(store.conn(), run, &ids).unwrap();
+        for (i, id) in ids.iter().enumerate() {
+            let relevance = i as f64 / n as f64;
+            let r = MetricResult::ok("ragvue.retrieval_relevance", relevance, "", serde_json::Value::Null);
+            store::results::insert(store.conn(), run, *id, "offline", &r).unwrap();
+            let f = if i == 1 {
+                MetricResult::error("ragvue.strict_faithfulness", "judge failed")
+            } else {
+                MetricResult::ok("ragvue.strict_faithfulness", 0.9, "", serde_json::Value::Null)
+            };
+            store::results::insert(store.conn(), run, *id, "offline", &f).unwrap();
+        }
+        store::runs::mark_ended(store.conn(), run, RunStatus::Done, None).unwrap();
+        (dir, store, run, ids)
+    }
+
+    fn query(filter: Filter, order: Order) -> CaseQuery {
+        CaseQuery { filter, order, offset: 0, limit: 50, columns: vec!["ragvue.strict_faithfulness".into()] }
+    }
+
+    #[test]
+    fn worst_first_puts_the_lowest_mean_score_on_top() {
+        let (_dir, mut store, run, ids) = run_with_scores(10);
+        let page = page(&mut store, run, &query(Filter::default(), Order::Worst)).unwrap();
+        assert_eq!(page.total, 10);
+        // Item 1 has only retrieval 0.1 (its faithfulness errored), item 0 has mean(0, 0.9).
+        assert_eq!(page.rows[0].item_id, ids[1], "mean 0.1 is worse than mean 0.45");
+        assert_eq!(page.rows[0].errors, 1, "the errored result is counted, not averaged as 0");
+    }
+
+    #[test]
+    fn an_errored_cell_is_an_error_not_a_zero() {
+        let (_dir, mut store, run, ids) = run_with_scores(3);
+        let page = page(&mut store, run, &query(Filter::default(), Order::Position)).unwrap();
+        let cell = page.cells.iter().find(|c| c.item_id == ids[1]).unwrap();
+        assert_eq!((cell.score, cell.status.as_str()), (None, "error"));
+    }
+
+    #[test]
+    fn sorting_by_a_metric_descending_and_filtering_by_range_and_errors() {
+        let (_dir, mut store, run, ids) = run_with_scores(10);
+        let order = Order::Metric { metric: "ragvue.retrieval_relevance".into(), descending: true };
+        let page1 = page(&mut store, run, &query(Filter::default(), order.clone())).unwrap();
+        assert_eq!(page1.rows[0].item_id, ids[9]);
+        let range = Filter {
+            score: Some(ScoreRange { metric: "ragvue.retrieval_relevance".into(), min: 0.2, max: 0.45 }),
+            ..Default::default()
+        };
+        let ranged = page(&mut store, run, &query(range, order)).unwrap();
+        let got: Vec<i64> = ranged.rows.iter().map(|r| r.item_id).collect();
+        assert_eq!(got, vec![ids[4], ids[3], ids[2]], "0.4, 0.3, 0.2 lie in [0.2, 0.45]");
+        let errors = page(&mut store, run, &query(Filter { errors_only: true, ..Default::default() }, Order::Position)).unwrap();
+        assert_eq!(errors.total, 1);
+    }
+
+    #[test]
+    fn sorting_by_a_metric_lists_the_items_it_did_not_score_last_across_pages() {
+        let (_dir, mut store, run, ids) = run_with_scores(4);
+        let order = Order::Metric { metric: "ragvue.strict_faithfulness".into(), descending: false };
+        let at = |store: &mut Store, offset| {
+            let q = CaseQuery { offset, limit: 2, ..query(Filter::default(), order.clone()) };
+            page(store, run, &q).unwrap().rows.iter().map(|r| r.item_id).collect::<Vec<_>>()
+        };
+        assert_eq!(at(&mut store, 0), vec![ids[0], ids[2]], "equal scores keep run order");
+        assert_eq!(at(&mut store, 2), vec![ids[3], ids[1]], "the errored item follows the scored ones");
+        assert_eq!(at(&mut store, 3), vec![ids[1]], "a page past every scored item");
+        assert_eq!(at(&mut store, 4), Vec::<i64>::new());
+    }
+
+    #[test]
+    fn text_search_matches_literally_and_pages_with_offset() {
+        let (_dir, mut store, run, _ids) = run_with_scores(30);
+        let text = Filter { text: Some("100% COTTON_".into()), ..Default::default() };
+        assert_eq!(page(&mut store, run, &query(text, Order::Position)).unwrap().total, 30, "case-insensitive, % literal");
+        let none = Filter { text: Some("100x%".into()), ..Default::default() };
+        assert_eq!(page(&mut store, run, &query(none, Order::Position)).unwrap().total, 0, "% is not a wildcard");
+        let mut second = query(Filter::default(), Order::Position);
+        second.offset = 25;
+        let rows = page(&mut store, run, &second).unwrap().rows;
+        assert_eq!((rows.len(), rows[0].position), (5, 25));
+    }
+
+    #[test]
+    fn pattern_letters_come_from_the_diagnosis_rules() {
+        let (_dir, mut store, run, ids) = run_with_scores(4);
+        // Faithfulness 0.9 fires no hallucination; retrieval alone cannot fire A (needs coverage).
+        let none = page(&mut store, run, &query(Filter { pattern: Some('C'), ..Default::default() }, Order::Position)).unwrap();
+        assert_eq!(none.total, 0);
+        // Mark item 2 as hallucinating: its index must be rebuilt when the run changes.
+        let low = MetricResult::ok("ragvue.strict_faithfulness", 0.1, "", serde_json::Value::Null);
+        store.conn().execute("DELETE FROM results WHERE item_id = ?1 AND metric = 'ragvue.strict_faithfulness'", [ids[2]]).unwrap();
+        store::results::insert(store.conn(), run, ids[2], "offline", &low).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        store::runs::mark_ended(store.conn(), run, RunStatus::Done, None).unwrap();
+        let fired = page(&mut store, run, &query(Filter { pattern: Some('C'), ..Default::default() }, Order::Position)).unwrap();
+        assert_eq!(fired.rows.iter().map(|r| r.item_id).collect::<Vec<_>>(), vec![ids[2]]);
+        assert!(fired.rows[0].patterns.contains('C'));
+    }
+}

@@ -1,0 +1,527 @@
+//! `ReportView`: a stakeholder report's content — the `RunView` plus what a reader who
+//! did not run the evaluation needs: stage verdicts, metric meanings and distributions,
+//! the diagnosis with its evidence, an optional comparison, and the methodology.
+//!
+//! Owns: assembling that content and every sentence derived from data (headline,
+//! privacy line, offline-judge caveat), so the Markdown, the PDF and the UI say the same
+//! thing. Renderers only lay it out and escape it. Deterministic: the same run gives the
+//! same view; the only clock is `ReportOptions::generated_at`, passed in.
+
+use serde::{Deserialize, Serialize};
+
+use super::evidence::{excerpt, Evidence};
+use super::view::RunView;
+use crate::analysis::compare::{self, Comparison};
+use crate::analysis::diagnosis::{MetricScore, PatternSummary};
+use crate::analysis::stages::{self, Band, PipelineStage, StageVerdict};
+use crate::analysis::MetricStats;
+use crate::error::{Error, Result};
+use crate::judge::{self, open, ProviderKind};
+use crate::metrics::{self, Scope, Status};
+use crate::run::{self, RunTotals};
+use crate::store::{self, Store};
+
+/// Worst items a pattern shows in full.
+pub const PATTERN_CASES: usize = 2;
+/// Characters of an answer quoted beside a pattern example.
+const ANSWER_EXCERPT: usize = 320;
+/// Histogram bins over [0, 1]; a score of exactly 1 falls in the last bin.
+pub const HISTOGRAM_BINS: usize = 10;
+
+/// What to build a report of.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportOptions {
+    /// The report's date line, e.g. an RFC 3339 timestamp; the only non-data input.
+    pub generated_at: String,
+    /// Items in the appendix.
+    pub worst: usize,
+    /// Compare against this run (the report's run is "B").
+    pub baseline: Option<i64>,
+    pub threshold: f64,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        ReportOptions { generated_at: String::new(), worst: 10, baseline: None, threshold: compare::DEFAULT_THRESHOLD }
+    }
+}
+
+/// One metric as the report's table and charts show it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricLine {
+    pub id: String,
+    pub description: String,
+    pub judged: bool,
+    pub stage: Option<PipelineStage>,
+    /// Band of the mean read higher-is-better; none without a mean.
+    pub band: Option<Band>,
+    pub stats: MetricStats,
+    /// `ok` scores per tenth of [0, 1].
+    pub histogram: Vec<u64>,
+}
+
+/// An item shown as an example of a failure pattern.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseView {
+    pub item_id: i64,
+    pub label: String,
+    pub question: String,
+    pub answer_excerpt: Option<String>,
+    /// The scores that made the pattern fire.
+    pub scores: Vec<MetricScore>,
+    pub evidence: Evidence,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PatternView {
+    #[serde(flatten)]
+    pub summary: PatternSummary,
+    /// The `PATTERN_CASES` worst examples.
+    pub cases: Vec<CaseView>,
+}
+
+/// The stage to fix first, and why that one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrimaryStage {
+    pub stage: String,
+    pub basis: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeFacts {
+    pub profile: String,
+    pub kind: String,
+    pub model: String,
+    pub temperature: f64,
+    /// Host the judge was reached at; `None` offline or when the profile is gone.
+    pub host: Option<String>,
+    pub offline: bool,
+    /// False when the run's profile no longer exists.
+    pub profile_found: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Setting {
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkipNote {
+    pub metric: String,
+    pub reason: String,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Methodology {
+    pub judge: JudgeFacts,
+    /// Metrics of this run that ask the judge.
+    pub judged_metrics: Vec<String>,
+    /// Judge configurations recorded with the results.
+    pub judge_configs: Vec<String>,
+    pub prompt_versions: Vec<String>,
+    pub offline_caveat: Option<String>,
+    pub calibration: String,
+    pub settings: Vec<Setting>,
+    pub totals: RunTotals,
+    pub scored: u64,
+    pub errors: u64,
+    pub skipped: u64,
+    pub skip_notes: Vec<SkipNote>,
+    pub privacy: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ReportView {
+    pub generated_at: String,
+    pub title: String,
+    pub run: RunView,
+    pub metrics: Vec<MetricLine>,
+    pub stages: Vec<StageVerdict>,
+    pub primary_stage: Option<PrimaryStage>,
+    /// The executive summary's opening sentences.
+    pub headline: Vec<String>,
+    pub patterns: Vec<PatternView>,
+    pub comparison: Option<Comparison>,
+    pub methodology: Methodology,
+}
+
+impl ReportView {
+    pub fn load(store: &mut Store, run_id: i64, options: &ReportOptions) -> Result<ReportView> {
+        let run = RunView::load_with_worst(store, run_id, options.worst)?;
+        let comparison = match options.baseline {
+            Some(baseline) => Some(compare::compare_runs(store, baseline, run_id, options.threshold)?),
+            None => None,
+        };
+        let metrics = metric_lines(store, &run)?;
+        let stages = stages::verdicts(&run.summary, &run.run.metrics);
+        let primary_stage = primary_stage(&run, &stages);
+        let headline = headline(&stages, primary_stage.as_ref(), comparison.as_ref());
+        let patterns = pattern_views(store, &run)?;
+        let methodology = methodology(store, &run)?;
+        let name = run.run.label.clone().unwrap_or_else(|| format!("Run {}", run.run.id));
+        let title = match &comparison {
+            Some(c) => format!("{} compared with {}", name, c.a.title()),
+            None => name,
+        };
+        Ok(ReportView {
+            generated_at: options.generated_at.clone(),
+            title,
+            run,
+            metrics,
+            stages,
+            primary_stage,
+            headline,
+            patterns,
+            comparison,
+            methodology,
+        })
+    }
+}
+
+/// The user's id of an item, or its 1-based position in the file.
+pub fn item_label(external_id: Option<&str>, ordinal: i64) -> String {
+    external_id.map(str::to_string).unwrap_or_else(|| format!("#{}", ordinal + 1))
+}
+
+fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
+    let mut lines = Vec::new();
+    for id in &view.run.metrics {
+        let (Some(spec), Some(summary)) = (metrics::find(id), view.summary.metrics.get(id)) else { continue };
+        if spec.scope != Scope::Item {
+            continue;
+        }
+        let mut histogram = vec![0u64; HISTOGRAM_BINS];
+        for cell in store::results::scores(store.conn(), view.run.id, id)? {
+            if let (Status::Ok, Some(score)) = (cell.status, cell.score) {
+                let bin = ((score.clamp(0.0, 1.0) * HISTOGRAM_BINS as f64) as usize).min(HISTOGRAM_BINS - 1);
+                histogram[bin] += 1;
+            }
+        }
+        let band = summary.stats.mean.map(|m| Band::of(if spec.lower_is_better { 1.0 - m } else { m }));
+        lines.push(MetricLine {
+            id: id.clone(),
+            description: spec.description.to_string(),
+            judged: spec.judge,
+            stage: stages::stage_of(id),
+            band,
+            stats: summary.stats.clone(),
+            histogram,
+        });
+    }
+    Ok(lines)
+}
+
+/// The diagnosis's primary stage when patterns were checked, else the lowest stage
+/// below "good".
+fn primary_stage(view: &RunView, stages: &[StageVerdict]) -> Option<PrimaryStage> {
+    if let Some(diagnosis) = &view.summary.diagnosis {
+        let stage = diagnosis.primary_stage?;
+        let top = diagnosis.patterns.iter().filter(|p| p.stage == stage).max_by_key(|p| p.count)?;
+        return Some(PrimaryStage {
+            stage: stage.label().to_string(),
+            basis: format!(
+                "failure pattern {} ({}) affects the most items: {} of {} checked",
+                top.letter, top.name, top.count, diagnosis.items_checked
+            ),
+        });
+    }
+    let weakest = stages
+        .iter()
+        .filter_map(|s| s.score.map(|score| (s.stage, score)))
+        .filter(|(_, score)| *score < 0.75)
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    Some(PrimaryStage {
+        stage: weakest.0.label().to_string(),
+        basis: format!(
+            "lowest stage score ({:.2}); failure patterns were not checked because the run has no judged RAGVUE metric",
+            weakest.1
+        ),
+    })
+}
+
+fn headline(stages: &[StageVerdict], primary: Option<&PrimaryStage>, comparison: Option<&Comparison>) -> Vec<String> {
+    let mut lines = Vec::new();
+    let judged: Vec<String> = stages
+        .iter()
+        .filter_map(|s| Some(format!("{} is {} ({:.2})", s.stage.label(), s.band?.label(), s.score?)))
+        .collect();
+    if judged.is_empty() {
+        lines.push("None of the run's metrics speaks for a pipeline stage, so there is no stage verdict.".to_string());
+    } else {
+        lines.push(format!("{}.", capitalise(&join_words(&judged))));
+    }
+    match primary {
+        Some(p) => lines.push(format!("Fix {} first: {}.", p.stage, p.basis)),
+        None => lines.push("No stage is failing: every stage scored is in the good band.".to_string()),
+    }
+    if let Some(c) = comparison {
+        let red: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
+        lines.push(if red.is_empty() {
+            format!("Compared with {}, no metric regressed beyond {:.2}.", c.a.title(), c.threshold)
+        } else {
+            format!("Compared with {}, {} regressed: {}.", c.a.title(), count(red.len(), "metric"), red.join(", "))
+        });
+    }
+    lines
+}
+
+fn pattern_views(store: &Store, view: &RunView) -> Result<Vec<PatternView>> {
+    let Some(diagnosis) = &view.summary.diagnosis else { return Ok(Vec::new()) };
+    let mut out = Vec::new();
+    for pattern in &diagnosis.patterns {
+        let mut cases = Vec::new();
+        for example in pattern.examples.iter().take(PATTERN_CASES) {
+            let stored = store::items::get(store.conn(), example.item_id)?;
+            let results: Vec<_> = store::results::for_item(store.conn(), view.run.id, example.item_id)?
+                .into_iter()
+                .map(|r| r.result)
+                .collect();
+            cases.push(CaseView {
+                item_id: example.item_id,
+                label: item_label(stored.item.id.as_deref(), stored.ordinal),
+                answer_excerpt: stored.item.answer.as_deref().map(|a| excerpt(a, ANSWER_EXCERPT)),
+                evidence: Evidence::from_results(&stored.item, &results),
+                question: stored.item.question,
+                scores: example.scores.clone(),
+            });
+        }
+        out.push(PatternView { summary: pattern.clone(), cases });
+    }
+    Ok(out)
+}
+
+fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
+    let run = &view.run;
+    let judged_metrics: Vec<String> =
+        run.metrics.iter().filter(|id| metrics::find(id).is_some_and(|m| m.judge)).cloned().collect();
+    let judge = judge_facts(store, &run.judge)?;
+    let prompt_versions = if judged_metrics.is_empty() {
+        Vec::new()
+    } else if judge.offline {
+        vec![judge::offline::PROMPT_VERSION.to_string()]
+    } else {
+        judge::task::TaskKind::ALL.iter().map(|k| judge::prompt::prompt_version(*k).to_string()).collect()
+    };
+    let totals: RunTotals = store::runs::totals(store.conn(), run.id)?;
+    let offline_caveat = (judge.offline && !judged_metrics.is_empty()).then(|| {
+        format!(
+            "The judged scores in this report come from Ragnosis's built-in offline judge ({}), not from a \
+             language model. It applies fixed rules (word overlap, matching of names, numbers and dates, sentence \
+             splitting, readability), so it is free, private and gives the same verdict every time, but it cannot \
+             follow paraphrase or reasoning the way a model judge does. Read its scores as a screening signal and \
+             confirm important findings with an LLM judge.",
+            judge::offline::PROMPT_VERSION
+        )
+    });
+    let mut skip_notes = Vec::new();
+    let (mut scored, mut errors, mut skipped) = (0, 0, 0);
+    for id in &run.metrics {
+        let Some(m) = view.summary.metrics.get(id) else { continue };
+        scored += m.stats.n;
+        errors += m.stats.errors;
+        skipped += m.stats.skipped;
+        skip_notes.extend(m.skip_reasons.iter().map(|(reason, count)| SkipNote {
+            metric: id.clone(),
+            reason: reason.clone(),
+            count: *count,
+        }));
+    }
+    let privacy = privacy_line(&judge, &judged_metrics, &totals);
+    Ok(Methodology {
+        judge_configs: store::results::judge_configs(store.conn(), run.id)?,
+        calibration: calibration_line(store, run.id)?,
+        settings: settings(run)?,
+        judge,
+        judged_metrics,
+        prompt_versions,
+        offline_caveat,
+        totals,
+        scored,
+        errors,
+        skipped,
+        skip_notes,
+        privacy,
+    })
+}
+
+fn judge_facts(store: &Store, name: &str) -> Result<JudgeFacts> {
+    match open::profile(store, name) {
+        Ok(p) => {
+            let offline = ProviderKind::parse(&p.kind) == Some(ProviderKind::Offline);
+            let url = match ProviderKind::parse(&p.kind) {
+                Some(ProviderKind::OpenAi) if p.base_url.trim().is_empty() => judge::provider::openai::DEFAULT_BASE_URL,
+                Some(ProviderKind::Anthropic) if p.base_url.trim().is_empty() => {
+                    judge::provider::anthropic::DEFAULT_BASE_URL
+                }
+                _ => p.base_url.as_str(),
+            };
+            Ok(JudgeFacts {
+                host: (!offline).then(|| host_of(url)).filter(|h| !h.is_empty()),
+                profile: p.name,
+                kind: p.kind,
+                model: p.model,
+                temperature: p.temperature,
+                offline,
+                profile_found: true,
+            })
+        }
+        Err(Error::NotFound { .. }) => Ok(JudgeFacts {
+            profile: name.to_string(),
+            kind: "unknown".into(),
+            model: "unknown".into(),
+            temperature: 0.0,
+            host: None,
+            offline: false,
+            profile_found: false,
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// The host (and port) of a URL, without scheme, path or any user:password part, which
+/// must never reach a report.
+pub fn host_of(url: &str) -> String {
+    let rest = url.trim().split_once("://").map_or(url.trim(), |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    authority.rsplit_once('@').map_or(authority, |(_, a)| a).to_ascii_lowercase()
+}
+
+fn privacy_line(judge: &JudgeFacts, judged_metrics: &[String], totals: &RunTotals) -> String {
+    if judged_metrics.is_empty() {
+        return "No item text left this machine: every metric of this run is computed locally, without a judge."
+            .to_string();
+    }
+    if judge.offline {
+        return "No item text left this machine: the built-in offline judge runs locally.".to_string();
+    }
+    let calls = format!(
+        "{} in this run, {} answered from the local cache",
+        count(totals.calls as usize, "call"),
+        totals.cache_hits
+    );
+    match &judge.host {
+        _ if !judge.profile_found => format!(
+            "Item text was sent to the judge profile '{}', which no longer exists, so its host cannot be named ({calls}).",
+            judge.profile
+        ),
+        Some(host) if judge::accounting::is_loopback(&format!("http://{host}")) => format!(
+            "Item text (questions, answers, contexts) was sent to a judge service on this machine ({host}, model {}); \
+             nothing was sent to an external service ({calls}).",
+            judge.model
+        ),
+        Some(host) => format!(
+            "Item text (questions, answers, contexts) was sent to the external service {host} (judge profile '{}', \
+             model {}) ({calls}).",
+            judge.profile, judge.model
+        ),
+        None => format!(
+            "Item text was sent to the judge of profile '{}', whose address is not recorded ({calls}).",
+            judge.profile
+        ),
+    }
+}
+
+fn calibration_line(store: &Store, run_id: i64) -> Result<String> {
+    use crate::analysis::calibration::{Calibration, CALIBRATION};
+    let Some(json) = store::analyses::get(store.conn(), run_id, CALIBRATION)? else {
+        return Ok("Not run: the judge was not calibrated against other judge configurations for this run.".into());
+    };
+    let Ok(cal) = serde_json::from_value::<Calibration>(json) else {
+        return Ok("A calibration was stored for this run but could not be read by this version.".into());
+    };
+    let parts: Vec<String> = cal
+        .metrics
+        .iter()
+        .filter_map(|m| {
+            m.mean_agreement.map(|a| format!("{} {:.2} ({} to review)", m.metric, a, m.needs_review.len()))
+        })
+        .collect();
+    Ok(format!(
+        "Agreement across {} judge configurations (1 − spread of scores, items below {:.2} need review): {}.",
+        cal.runs.len(),
+        cal.review_below,
+        if parts.is_empty() { "no item was scored by every configuration".to_string() } else { parts.join("; ") }
+    ))
+}
+
+fn settings(run: &store::runs::RunRow) -> Result<Vec<Setting>> {
+    let config = run::run_config(run)?;
+    let has = |id: &str| run.metrics.iter().any(|m| m == id);
+    let mut out = vec![Setting { name: "Mode".into(), value: run.mode.clone() }];
+    let selection = &config.selection;
+    let items = match (selection.limit, selection.sample) {
+        (None, None) => format!("all {} items of the dataset", run.item_count),
+        (Some(l), None) => format!("the first {l} items"),
+        (limit, Some(s)) => format!(
+            "a random sample of {s} items (seed {}){}",
+            selection.seed,
+            limit.map(|l| format!(" from the first {l}")).unwrap_or_default()
+        ),
+    };
+    out.push(Setting { name: "Items".into(), value: items });
+    if has("reference.recall_at_k") || has("reference.mrr_at_k") {
+        out.push(Setting { name: "k for recall@k and MRR@k".into(), value: config.metric_config.k.to_string() });
+    }
+    if run.metrics.iter().any(|m| m.starts_with("citation.")) {
+        out.push(Setting { name: "Citation pattern".into(), value: config.metric_config.citation_pattern.clone() });
+    }
+    if has("ragvue.retrieval_relevance") {
+        let tau = config.tau.unwrap_or(metrics::ragvue::DEFAULT_TAU);
+        out.push(Setting { name: "Chunk relevance threshold τ".into(), value: format!("{tau}") });
+    }
+    if has("ragvue.answer_overall") {
+        out.push(Setting { name: "answer_overall weights".into(), value: config.weights.name.clone() });
+    }
+    if let Some(budget) = config.budget_usd {
+        out.push(Setting { name: "Budget".into(), value: format!("${budget:.2}") });
+    }
+    out.push(Setting {
+        name: "Judge cache".into(),
+        value: if config.use_cache { "used".into() } else { "bypassed (fresh verdicts)".into() },
+    });
+    Ok(out)
+}
+
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+fn join_words(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_of_drops_scheme_path_and_credentials() {
+        assert_eq!(host_of("https://api.openai.com/v1"), "api.openai.com");
+        assert_eq!(host_of("http://user:secret@LOCALHOST:11434/v1"), "localhost:11434");
+        assert_eq!(host_of(""), "");
+    }
+
+    #[test]
+    fn headline_lists_stages_and_the_primary_one() {
+        let stages = vec![
+            StageVerdict { stage: PipelineStage::Retrieval, score: Some(0.8), band: Some(Band::Good), metrics: vec![] },
+            StageVerdict { stage: PipelineStage::Grounding, score: Some(0.4), band: Some(Band::Critical), metrics: vec![] },
+            StageVerdict { stage: PipelineStage::Generation, score: None, band: None, metrics: vec![] },
+        ];
+        let primary = PrimaryStage { stage: "grounding".into(), basis: "lowest stage score (0.40)".into() };
+        let lines = headline(&stages, Some(&primary), None);
+        assert_eq!(lines[0], "Retrieval is good (0.80) and grounding is critical (0.40).");
+        assert_eq!(lines[1], "Fix grounding first: lowest stage score (0.40).");
+    }
+}

@@ -1,0 +1,88 @@
+//! Turning a profile name into a working judge: the built-in offline profile or a stored
+//! one, its key from the environment or the OS keyring, and the shared cache. The CLI and
+//! the desktop app both come through here, so they behave the same.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::cache::JudgeCache;
+use super::{llm, Judge, ProviderKind};
+use crate::error::{Error, Result};
+use crate::secrets::{self, EnvStore, SecretStore};
+use crate::store::{self, judge_profiles::JudgeProfile, Store};
+
+/// The name of the built-in judge, always available.
+pub const OFFLINE: &str = "offline";
+
+pub fn offline_profile() -> JudgeProfile {
+    JudgeProfile {
+        name: OFFLINE.into(),
+        kind: ProviderKind::Offline.as_str().into(),
+        base_url: String::new(),
+        model: super::offline::MODEL.into(),
+        temperature: 0.0,
+        concurrency: 4,
+        rpm: None,
+        tpm: None,
+        timeout_secs: 60,
+        price_input: Some(0.0),
+        price_output: Some(0.0),
+        api_version: None,
+    }
+}
+
+/// The stored profile called `name`, or the built-in offline one.
+pub fn profile(store: &Store, name: &str) -> Result<JudgeProfile> {
+    if name == OFFLINE {
+        return Ok(offline_profile());
+    }
+    store::judge_profiles::get(store.conn(), name)
+}
+
+/// The provider's conventional key variable, read when `RAGNOSIS_<PROFILE>_API_KEY` is unset.
+pub fn conventional_key_var(profile: &JudgeProfile) -> Option<&'static str> {
+    let url = profile.base_url.to_ascii_lowercase();
+    match ProviderKind::parse(&profile.kind)? {
+        ProviderKind::Anthropic => Some("ANTHROPIC_API_KEY"),
+        ProviderKind::AzureOpenAi => Some("AZURE_OPENAI_API_KEY"),
+        ProviderKind::OpenAi if url.contains("openrouter") => Some("OPENROUTER_API_KEY"),
+        ProviderKind::OpenAi if url.contains("groq") => Some("GROQ_API_KEY"),
+        ProviderKind::OpenAi if url.contains("generativelanguage") => Some("GEMINI_API_KEY"),
+        ProviderKind::OpenAi if url.contains("openai.com") => Some("OPENAI_API_KEY"),
+        _ => None,
+    }
+}
+
+pub fn env_store_for(profile: &JudgeProfile) -> EnvStore {
+    let mut fallbacks = HashMap::new();
+    if let Some(var) = conventional_key_var(profile) {
+        fallbacks.insert(profile.name.clone(), var.to_string());
+    }
+    EnvStore { fallbacks }
+}
+
+/// Builds the judge for `name`. Keys come from the environment, then `keyring`; a
+/// keyring that cannot be reached is only an error when the profile needs a key that
+/// the environment does not give.
+pub fn open_judge(store: &Store, name: &str, keyring: &dyn SecretStore) -> Result<Arc<dyn Judge>> {
+    open_profile(store, &profile(store, name)?, keyring)
+}
+
+/// Builds the judge for a profile that may differ from the stored one (calibration runs
+/// the same profile at other temperatures).
+pub fn open_profile(store: &Store, profile: &JudgeProfile, keyring: &dyn SecretStore) -> Result<Arc<dyn Judge>> {
+    let profile = profile.clone();
+    if profile.kind == ProviderKind::Offline.as_str() {
+        return llm::build_judge(&profile, None, None).map_err(Error::from);
+    }
+    let key = secrets::find_key(&env_store_for(&profile), keyring, &profile.name).or_else(|e| match e {
+        // Local servers (Ollama, LM Studio) work without a key, so an unreachable
+        // keyring must not stop them.
+        secrets::SecretError::Unavailable(..) => Ok(None),
+        other => Err(other),
+    })?;
+    // Always attached: `--no-cache` skips cache reads per call (CallContext::use_cache)
+    // but fresh verdicts are still stored for next time.
+    let cache = Some(Arc::new(JudgeCache::open(store.path())?));
+    llm::build_judge(&profile, key, cache).map_err(Error::from)
+}

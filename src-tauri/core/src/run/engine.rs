@@ -1,0 +1,428 @@
+//! Evaluating one item: judge-free metrics inline; judged metrics through the judge tasks
+//! they need, each task asked at most once per item; synthesised overalls last.
+//!
+//! Task plan for an item with question, answer and contexts under the full RAGVUE set:
+//! phase 1 asks Aspects, ChunkRelevance, Grounding and Reasoning concurrently; phase 2
+//! asks Coverage and AnswerReview (both need the aspects) — six calls. RAGChecker
+//! metrics without supplied labels add three (GT claims and two label matrices); the
+//! answer's claims come from the Grounding verdict.
+//!
+//! A failed task turns every metric that needed it into an error naming the failure,
+//! with the judge's raw output in the details; other metrics of the item still score.
+
+use std::sync::Mutex;
+
+use serde::Serialize;
+use serde_json::json;
+
+use crate::item::{Item, Label, RagCheckerLabels};
+use crate::judge::task::{AnswerReview, AspectCoverage, ChunkScore, Grounding, Reasoning};
+use crate::judge::{CallContext, Judge, JudgeError, Task, Verdict};
+use crate::metrics::overall::{self, WeightProfile};
+use crate::metrics::{self, ragchecker, ragvue, Family, MetricConfig, MetricResult, MetricSpec};
+
+/// Settings shared by every item of a run.
+#[derive(Debug, Clone, Default)]
+pub struct EngineSettings {
+    pub metric_config: MetricConfig,
+    pub tau: Option<f64>,
+    pub weights: WeightProfile,
+}
+
+/// What evaluating one item produced and cost.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ItemOutcome {
+    pub item_id: i64,
+    pub results: Vec<MetricResult>,
+    pub judge_config: String,
+    pub accounting: Accounting,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Accounting {
+    /// Judge calls that went to the judge (not answered from the cache).
+    pub calls: u64,
+    pub cache_hits: u64,
+    pub failures: u64,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cost_usd: f64,
+}
+
+impl Accounting {
+    pub fn add(&mut self, other: &Accounting) {
+        self.calls += other.calls;
+        self.cache_hits += other.cache_hits;
+        self.failures += other.failures;
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+        self.cost_usd += other.cost_usd;
+    }
+}
+
+/// Asks the judge, keeping the accounting. One place maps a verdict to the type a
+/// metric needs.
+struct Asker<'a> {
+    judge: &'a dyn Judge,
+    ctx: &'a CallContext,
+    accounting: Mutex<Accounting>,
+}
+
+impl Asker<'_> {
+    async fn ask(&self, task: Task) -> Result<Verdict, JudgeError> {
+        let outcome = self.judge.judge(&task, self.ctx).await;
+        let mut acc = self.accounting.lock().unwrap();
+        match &outcome {
+            Ok(j) if j.cached => acc.cache_hits += 1,
+            Ok(j) => {
+                acc.calls += 1;
+                acc.input_tokens += j.usage.input_tokens;
+                acc.output_tokens += j.usage.output_tokens;
+                acc.cost_usd += j.cost_usd;
+            }
+            Err(_) => acc.failures += 1,
+        }
+        outcome.map(|j| j.verdict)
+    }
+}
+
+fn wrong_verdict(expected: &str, got: &Verdict) -> JudgeError {
+    JudgeError::Unparseable {
+        message: format!("expected a {expected} verdict, got {}", got.kind().as_str()),
+        raw: String::new(),
+    }
+}
+
+/// Which judge tasks the chosen metrics need.
+struct Needs {
+    chunks: bool,
+    coverage: bool,
+    review: bool,
+    completeness: bool,
+    grounding: bool,
+    reasoning: bool,
+    ragchecker: bool,
+}
+
+impl Needs {
+    fn of(item: &Item, judged: &[&MetricSpec]) -> Needs {
+        let has = |name: &str| judged.iter().any(|m| m.id == name);
+        let ragchecker = judged.iter().any(|m| m.family == Family::RagChecker)
+            && !item.has(crate::item::Field::RagCheckerLabels);
+        Needs {
+            chunks: has("ragvue.retrieval_relevance"),
+            coverage: has("ragvue.retrieval_coverage"),
+            review: ["ragvue.answer_relevance", "ragvue.answer_completeness", "ragvue.clarity", "ragvue.coherence", "ragvue.answer_conciseness"]
+                .iter()
+                .any(|m| has(m)),
+            completeness: has("ragvue.answer_completeness"),
+            grounding: ragchecker
+                || ["ragvue.strict_faithfulness", "ragvue.context_utilization", "ragvue.implicit_contradiction"]
+                    .iter()
+                    .any(|m| has(m)),
+            reasoning: has("ragvue.negative_rejection") || has("ragvue.multi_hop_faithfulness"),
+            ragchecker,
+        }
+    }
+}
+
+/// The judge tasks evaluating `metrics` on `item` would ask, for planning. Tasks that
+/// depend on another verdict (coverage and review need the aspects) are estimated with
+/// the item's own aspects when it has them, else with the question as the one aspect.
+pub fn planned_tasks(item: &Item, metrics: &[&'static MetricSpec]) -> Vec<Task> {
+    let judged: Vec<&'static MetricSpec> = metrics
+        .iter()
+        .copied()
+        .filter(|m| m.judge && !m.synthesised && metrics::missing_fields(item, m.needs).is_empty())
+        .filter(|m| !(m.family == Family::RagChecker && item.has(crate::item::Field::RagCheckerLabels)))
+        .collect();
+    if judged.is_empty() {
+        return Vec::new();
+    }
+    let needs = Needs::of(item, &judged);
+    let question = item.question.clone();
+    let answer = item.answer.clone().unwrap_or_default();
+    let chunks: Vec<String> = item.contexts.iter().map(|c| c.text.clone()).collect();
+    let aspects = if item.aspects.is_empty() { vec![question.clone()] } else { item.aspects.clone() };
+    let mut tasks = Vec::new();
+    if (needs.coverage || needs.completeness) && item.aspects.is_empty() {
+        tasks.push(Task::Aspects { question: question.clone() });
+    }
+    if needs.chunks {
+        tasks.push(Task::ChunkRelevance { question: question.clone(), chunks: chunks.clone() });
+    }
+    if needs.grounding {
+        tasks.push(Task::Grounding { question: question.clone(), answer: answer.clone(), chunks: chunks.clone() });
+    }
+    if needs.reasoning {
+        tasks.push(Task::Reasoning { question: question.clone(), answer: answer.clone(), chunks: chunks.clone() });
+    }
+    if needs.coverage {
+        tasks.push(Task::Coverage { question: question.clone(), aspects: aspects.clone(), chunks: chunks.clone() });
+    }
+    if needs.review {
+        let review_aspects = if needs.completeness { aspects } else { Vec::new() };
+        tasks.push(Task::AnswerReview { question: question.clone(), answer: answer.clone(), aspects: review_aspects });
+    }
+    if needs.ragchecker {
+        let gt = item.ground_truth.clone().unwrap_or_default();
+        tasks.push(Task::Claims { question, text: gt.clone() });
+        // The label matrices depend on the extracted claims; estimate with the texts.
+        tasks.push(Task::ClaimLabels { claims: vec![answer.clone()], passages: vec![gt.clone()] });
+        tasks.push(Task::ClaimLabels { claims: vec![gt], passages: vec![answer] });
+    }
+    tasks
+}
+
+/// Evaluates `metrics` on one item. Never fails as a whole: every problem becomes the
+/// result of the metric it affects.
+pub async fn evaluate_item(
+    item_id: i64,
+    item: &Item,
+    metrics: &[&'static MetricSpec],
+    judge: &dyn Judge,
+    ctx: &CallContext,
+    settings: &EngineSettings,
+) -> ItemOutcome {
+    let mut results: Vec<MetricResult> = Vec::with_capacity(metrics.len());
+    let mut judged: Vec<&'static MetricSpec> = Vec::new();
+    let mut synthesised: Vec<&'static MetricSpec> = Vec::new();
+    for spec in metrics {
+        let missing = metrics::missing_fields(item, spec.needs);
+        if !missing.is_empty() {
+            results.push(MetricResult::skipped(spec.id, metrics::skip_reason(&missing)));
+        } else if spec.synthesised {
+            synthesised.push(spec);
+        } else if spec.judge && !(spec.family == Family::RagChecker && item.has(crate::item::Field::RagCheckerLabels)) {
+            judged.push(spec);
+        } else {
+            results.push(metrics::compute(spec, item, &settings.metric_config));
+        }
+    }
+    let asker = Asker { judge, ctx, accounting: Mutex::new(Accounting::default()) };
+    if !judged.is_empty() {
+        results.extend(judge_metrics(item, &judged, &asker, settings).await);
+    }
+    for spec in synthesised {
+        results.push(overall::synthesise(spec.id, &results, &settings.weights));
+    }
+    let accounting = asker.accounting.into_inner().unwrap_or_default();
+    ItemOutcome { item_id, results, judge_config: judge.identity().config_key(), accounting }
+}
+
+async fn judge_metrics(item: &Item, judged: &[&'static MetricSpec], asker: &Asker<'_>, settings: &EngineSettings) -> Vec<MetricResult> {
+    let needs = Needs::of(item, judged);
+    let question = item.question.clone();
+    let answer = item.answer.clone().unwrap_or_default();
+    let chunks: Vec<String> = item.contexts.iter().map(|c| c.text.clone()).collect();
+    let user_aspects = (!item.aspects.is_empty()).then(|| item.aspects.clone());
+    let needs_aspects = (needs.coverage || needs.completeness) && user_aspects.is_none();
+
+    // Phase 1: everything that depends only on the item.
+    let (aspects, chunk_scores, grounding, reasoning, gt_claims) = tokio::join!(
+        maybe(needs_aspects, || async {
+            match asker.ask(Task::Aspects { question: question.clone() }).await? {
+                Verdict::Aspects { aspects } => Ok(aspects),
+                other => Err(wrong_verdict("aspects", &other)),
+            }
+        }),
+        maybe(needs.chunks, || async {
+            match asker.ask(Task::ChunkRelevance { question: question.clone(), chunks: chunks.clone() }).await? {
+                Verdict::ChunkRelevance { chunks } => Ok(chunks),
+                other => Err(wrong_verdict("chunk relevance", &other)),
+            }
+        }),
+        maybe(needs.grounding, || async {
+            let task = Task::Grounding { question: question.clone(), answer: answer.clone(), chunks: chunks.clone() };
+            match asker.ask(task).await? {
+                Verdict::Grounding(g) => Ok(g),
+                other => Err(wrong_verdict("grounding", &other)),
+            }
+        }),
+        maybe(needs.reasoning, || async {
+            let task = Task::Reasoning { question: question.clone(), answer: answer.clone(), chunks: chunks.clone() };
+            match asker.ask(task).await? {
+                Verdict::Reasoning(r) => Ok(r),
+                other => Err(wrong_verdict("reasoning", &other)),
+            }
+        }),
+        maybe(needs.ragchecker, || async {
+            let text = item.ground_truth.clone().unwrap_or_default();
+            match asker.ask(Task::Claims { question: question.clone(), text }).await? {
+                Verdict::Claims { claims } => Ok(claims),
+                other => Err(wrong_verdict("claims", &other)),
+            }
+        }),
+    );
+    let aspects: Option<Result<Vec<String>, JudgeError>> = match user_aspects {
+        Some(a) => Some(Ok(a)),
+        None => aspects,
+    };
+
+    // Phase 2: what needs the aspects or the claims.
+    let aspect_list = aspects.as_ref().and_then(|a| a.as_ref().ok()).cloned().unwrap_or_default();
+    let aspects_failed = aspects.as_ref().and_then(|a| a.as_ref().err()).cloned();
+    let (coverage, review, labels) = tokio::join!(
+        maybe(needs.coverage, || async {
+            if let Some(e) = &aspects_failed {
+                return Err(e.clone());
+            }
+            let task = Task::Coverage { question: question.clone(), aspects: aspect_list.clone(), chunks: chunks.clone() };
+            match asker.ask(task).await? {
+                Verdict::Coverage { aspects } => Ok(aspects),
+                other => Err(wrong_verdict("coverage", &other)),
+            }
+        }),
+        maybe(needs.review, || async {
+            // Completeness needs the aspects; the other review scores do not, so a failed
+            // aspect extraction only fails completeness (handled below).
+            let review_aspects = if needs.completeness { aspect_list.clone() } else { Vec::new() };
+            let task = Task::AnswerReview { question: question.clone(), answer: answer.clone(), aspects: review_aspects };
+            match asker.ask(task).await? {
+                Verdict::AnswerReview(r) => Ok(r),
+                other => Err(wrong_verdict("answer review", &other)),
+            }
+        }),
+        maybe(needs.ragchecker, || ragchecker_labels(item, asker, grounding.as_ref(), gt_claims.as_ref())),
+    );
+
+    let mut results = Vec::with_capacity(judged.len());
+    for spec in judged {
+        results.push(match spec.family {
+            Family::RagChecker => from(labels.as_ref(), spec.id, |l| {
+                let mut labelled = item.clone();
+                labelled.ragchecker = Some(l.clone());
+                ragchecker::compute(spec.id, &labelled)
+            }),
+            _ => ragvue_metric(spec.id, item, settings, &Verdicts {
+                chunk_scores: chunk_scores.as_ref(),
+                coverage: coverage.as_ref(),
+                review: review.as_ref(),
+                aspects_failed: aspects_failed.as_ref(),
+                grounding: grounding.as_ref(),
+                reasoning: reasoning.as_ref(),
+            }),
+        });
+    }
+    results
+}
+
+struct Verdicts<'a> {
+    chunk_scores: Option<&'a Result<Vec<ChunkScore>, JudgeError>>,
+    coverage: Option<&'a Result<Vec<AspectCoverage>, JudgeError>>,
+    review: Option<&'a Result<AnswerReview, JudgeError>>,
+    aspects_failed: Option<&'a JudgeError>,
+    grounding: Option<&'a Result<Grounding, JudgeError>>,
+    reasoning: Option<&'a Result<Reasoning, JudgeError>>,
+}
+
+fn ragvue_metric(id: &str, item: &Item, settings: &EngineSettings, v: &Verdicts) -> MetricResult {
+    let contexts: Vec<String> = item.contexts.iter().map(|c| c.text.clone()).collect();
+    match id {
+        "ragvue.retrieval_relevance" => {
+            from(v.chunk_scores, id, |c| ragvue::retrieval_relevance(id, c, settings.tau.unwrap_or(ragvue::DEFAULT_TAU)))
+        }
+        "ragvue.retrieval_coverage" => from(v.coverage, id, |c| ragvue::retrieval_coverage(id, c)),
+        "ragvue.answer_relevance" => from(v.review, id, |r| ragvue::answer_relevance(id, r)),
+        "ragvue.answer_completeness" => match v.aspects_failed {
+            Some(e) => judge_error(id, e),
+            None => from(v.review, id, |r| ragvue::answer_completeness(id, r)),
+        },
+        "ragvue.clarity" => from(v.review, id, |r| ragvue::clarity(id, r)),
+        "ragvue.coherence" => from(v.review, id, |r| ragvue::coherence(id, r)),
+        "ragvue.answer_conciseness" => from(v.review, id, |r| ragvue::answer_conciseness(id, r)),
+        "ragvue.strict_faithfulness" => from(v.grounding, id, |g| ragvue::strict_faithfulness(id, g, &contexts)),
+        "ragvue.context_utilization" => from(v.grounding, id, |g| ragvue::context_utilization(id, g, contexts.len())),
+        "ragvue.implicit_contradiction" => from(v.grounding, id, |g| ragvue::implicit_contradiction(id, g)),
+        "ragvue.negative_rejection" => from(v.reasoning, id, |r| ragvue::negative_rejection(id, r)),
+        "ragvue.multi_hop_faithfulness" => from(v.reasoning, id, |r| ragvue::multi_hop_faithfulness(id, r)),
+        _ => MetricResult::error(id, format!("{id} has no judged computation")),
+    }
+}
+
+/// Labels for RAGChecker: the answer's claims (from grounding) and the GT claims, each
+/// checked against [the other text, chunk 0, chunk 1, ...] in one call per side.
+async fn ragchecker_labels(
+    item: &Item,
+    asker: &Asker<'_>,
+    grounding: Option<&Result<Grounding, JudgeError>>,
+    gt_claims: Option<&Result<Vec<String>, JudgeError>>,
+) -> Result<RagCheckerLabels, JudgeError> {
+    let response_claims: Vec<String> = match grounding {
+        Some(Ok(g)) => g.claims.iter().map(|c| c.claim.clone()).collect(),
+        Some(Err(e)) => return Err(e.clone()),
+        None => Vec::new(),
+    };
+    let gt_claims = match gt_claims {
+        Some(Ok(c)) => c.clone(),
+        Some(Err(e)) => return Err(e.clone()),
+        None => Vec::new(),
+    };
+    let chunks: Vec<String> = item.contexts.iter().map(|c| c.text.clone()).collect();
+    let with = |first: &str| std::iter::once(first.to_string()).chain(chunks.iter().cloned()).collect::<Vec<_>>();
+    let gt = item.ground_truth.clone().unwrap_or_default();
+    let answer = item.answer.clone().unwrap_or_default();
+    let (response_side, gt_side) = tokio::join!(
+        label_matrix(asker, &response_claims, with(&gt)),
+        label_matrix(asker, &gt_claims, with(&answer)),
+    );
+    let (response_side, gt_side) = (response_side?, gt_side?);
+    let split = |rows: &[Vec<Label>]| -> (Vec<Label>, Vec<Vec<Label>>) {
+        rows.iter().map(|r| (r[0], r[1..].to_vec())).unzip()
+    };
+    let (answer2response, retrieved2response) = split(&response_side);
+    let (response2answer, retrieved2answer) = split(&gt_side);
+    Ok(RagCheckerLabels {
+        response_claims: Some(response_claims),
+        gt_answer_claims: Some(gt_claims),
+        answer2response: Some(answer2response),
+        response2answer: Some(response2answer),
+        retrieved2response: Some(retrieved2response),
+        retrieved2answer: Some(retrieved2answer),
+    })
+}
+
+async fn label_matrix(asker: &Asker<'_>, claims: &[String], passages: Vec<String>) -> Result<Vec<Vec<Label>>, JudgeError> {
+    if claims.is_empty() {
+        return Ok(Vec::new());
+    }
+    let width = passages.len();
+    match asker.ask(Task::ClaimLabels { claims: claims.to_vec(), passages }).await? {
+        Verdict::ClaimLabels { labels } if labels.len() == claims.len() && labels.iter().all(|r| r.len() == width) => {
+            Ok(labels)
+        }
+        Verdict::ClaimLabels { .. } => Err(JudgeError::Unparseable {
+            message: "the label matrix does not match the claims and passages".into(),
+            raw: String::new(),
+        }),
+        other => Err(wrong_verdict("claim labels", &other)),
+    }
+}
+
+async fn maybe<T, F, Fut>(needed: bool, f: F) -> Option<Result<T, JudgeError>>
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = Result<T, JudgeError>>,
+{
+    if needed {
+        Some(f().await)
+    } else {
+        None
+    }
+}
+
+fn from<T>(verdict: Option<&Result<T, JudgeError>>, id: &str, f: impl FnOnce(&T) -> MetricResult) -> MetricResult {
+    match verdict {
+        Some(Ok(v)) => f(v),
+        Some(Err(e)) => judge_error(id, e),
+        None => MetricResult::error(id, "internal: the judge task this metric needs was not planned"),
+    }
+}
+
+fn judge_error(id: &str, e: &JudgeError) -> MetricResult {
+    let mut result = MetricResult::error(id, format!("The judge could not score this item: {e}"));
+    if let Some(raw) = e.raw_output() {
+        result.details = json!({ "raw_output": raw });
+    }
+    result
+}

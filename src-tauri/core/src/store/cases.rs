@@ -1,0 +1,358 @@
+//! The `case_index` table and the case-list queries over it: one narrow row per item of
+//! a run (goodness, error count, failure-pattern letters), so that sorting, filtering
+//! and paging a 100 000-item run reads a small table instead of aggregating `results`.
+//!
+//! Nothing here decides what a pattern or a goodness is (`crate::cases` computes them);
+//! these functions only store rows and answer queries. Every query is built from fixed
+//! SQL fragments with bound parameters: user text never becomes SQL.
+
+use std::collections::HashMap;
+
+use rusqlite::types::Value;
+use rusqlite::{params, params_from_iter, Connection};
+
+use crate::error::Result;
+
+/// One item's line in the index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexRow {
+    pub position: i64,
+    pub item_id: i64,
+    pub goodness: Option<f64>,
+    pub errors: i64,
+    pub patterns: String,
+}
+
+/// One item's aggregate over its results, before patterns are added.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Aggregate {
+    pub position: i64,
+    pub item_id: i64,
+    pub goodness: Option<f64>,
+    pub errors: i64,
+}
+
+/// Every item of a run in run order, with its mean `ok` score (metrics listed in
+/// `lower_is_better` flipped, so high always means good) and its count of errors.
+pub fn aggregates(conn: &Connection, run_id: i64, lower_is_better: &[&str]) -> Result<Vec<Aggregate>> {
+    let flipped = serde_json::to_string(lower_is_better)?;
+    let mut stmt = conn.prepare(
+        "SELECT ri.position, ri.item_id,
+                AVG(CASE WHEN r.status = 'ok' AND r.score IS NOT NULL THEN
+                    CASE WHEN r.metric IN (SELECT value FROM json_each(?2)) THEN 1.0 - r.score ELSE r.score END
+                END),
+                COALESCE(SUM(r.status = 'error'), 0)
+         FROM run_items ri
+         LEFT JOIN results r ON r.run_id = ri.run_id AND r.item_id = ri.item_id
+         WHERE ri.run_id = ?1
+         GROUP BY ri.position ORDER BY ri.position",
+    )?;
+    let rows = stmt
+        .query_map(params![run_id, flipped], |r| {
+            Ok(Aggregate { position: r.get(0)?, item_id: r.get(1)?, goodness: r.get(2)?, errors: r.get(3)? })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// Replaces a run's index with `rows`. Call inside a transaction.
+pub fn replace(conn: &Connection, run_id: i64, rows: &[IndexRow]) -> Result<()> {
+    conn.execute("DELETE FROM case_index WHERE run_id = ?1", [run_id])?;
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO case_index (run_id, position, item_id, goodness, errors, patterns) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for row in rows {
+        stmt.execute(params![run_id, row.position, row.item_id, row.goodness, row.errors, row.patterns])?;
+    }
+    Ok(())
+}
+
+/// Which cases a page shows. Every part is optional; they combine with AND.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Filter {
+    /// Items whose `ok` score on `metric` lies in [min, max].
+    pub score: Option<ScoreRange>,
+    /// Items on which the failure pattern with this letter fired.
+    pub pattern: Option<char>,
+    /// Items with at least one errored result.
+    pub errors_only: bool,
+    /// Items whose question or answer contains this text (case-insensitive for ASCII).
+    pub text: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreRange {
+    pub metric: String,
+    pub min: f64,
+    pub max: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Order {
+    /// Run order.
+    Position,
+    /// Lowest goodness first; items without any score last.
+    Worst,
+    /// By one metric's `ok` score; items it did not score (errors, skips) last.
+    Metric { metric: String, descending: bool },
+}
+
+/// A case as the list shows it: short text excerpts, never the whole item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseRow {
+    pub position: i64,
+    pub item_id: i64,
+    pub external_id: Option<String>,
+    pub question: String,
+    pub answer: Option<String>,
+    pub goodness: Option<f64>,
+    pub errors: i64,
+    pub patterns: String,
+}
+
+/// Characters of question and answer a row carries; the case view shows the rest.
+const QUESTION_CHARS: i64 = 300;
+const ANSWER_CHARS: i64 = 200;
+
+/// The WHERE clause of `filter` over `case_index c`. `values` holds the run id as ?1;
+/// the clause's parameters are appended after it, each numbered by its position.
+fn where_clause(filter: &Filter, values: &mut Vec<Value>) -> (String, bool) {
+    let mut sql = String::from("c.run_id = ?1");
+    let mut needs_items = false;
+    if let Some(range) = &filter.score {
+        values.push(Value::Text(range.metric.clone()));
+        values.push(Value::Real(range.min));
+        values.push(Value::Real(range.max));
+        let n = values.len();
+        // Not correlated: SQLite evaluates the set once (an index range scan), instead
+        // of probing the results of every case.
+        sql.push_str(&format!(
+            " AND c.item_id IN (SELECT item_id FROM results WHERE run_id = ?1
+                 AND metric = ?{} AND status = 'ok' AND score BETWEEN ?{} AND ?{n})",
+            n - 2,
+            n - 1,
+        ));
+    }
+    if let Some(letter) = filter.pattern {
+        values.push(Value::Text(letter.to_string()));
+        sql.push_str(&format!(" AND instr(c.patterns, ?{}) > 0", values.len()));
+    }
+    if filter.errors_only {
+        sql.push_str(" AND c.errors > 0");
+    }
+    if let Some(text) = filter.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        values.push(Value::Text(format!("%{}%", escape_like(text))));
+        let n = values.len();
+        sql.push_str(&format!(" AND (i.question LIKE ?{n} ESCAPE '\\' OR i.answer LIKE ?{n} ESCAPE '\\')"));
+        needs_items = true;
+    }
+    (sql, needs_items)
+}
+
+/// `%`, `_` and `\` in the user's text match themselves.
+fn escape_like(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn from_clause(needs_items: bool) -> &'static str {
+    if needs_items {
+        "case_index c JOIN items i ON i.id = c.item_id"
+    } else {
+        "case_index c"
+    }
+}
+
+/// How many cases match `filter`.
+pub fn count(conn: &Connection, run_id: i64, filter: &Filter) -> Result<i64> {
+    let mut values = vec![Value::Integer(run_id)];
+    let (clause, needs_items) = where_clause(filter, &mut values);
+    let sql = format!("SELECT COUNT(*) FROM {} WHERE {clause}", from_clause(needs_items));
+    Ok(conn.query_row(&sql, params_from_iter(values), |r| r.get(0))?)
+}
+
+/// One page of the cases matching `filter`, in `order`.
+pub fn page(conn: &Connection, run_id: i64, filter: &Filter, order: &Order, offset: i64, limit: i64) -> Result<Vec<CaseRow>> {
+    let mut rows = match order {
+        Order::Position => index_page(conn, run_id, filter, "c.position", offset, limit)?,
+        Order::Worst => index_page(conn, run_id, filter, "c.goodness IS NULL, c.goodness, c.position", offset, limit)?,
+        Order::Metric { metric, descending } => metric_page(conn, run_id, filter, metric, *descending, offset, limit)?,
+    };
+    let mut text = conn.prepare_cached(
+        "SELECT external_id, substr(question, 1, ?2), substr(answer, 1, ?3) FROM items WHERE id = ?1",
+    )?;
+    for row in &mut rows {
+        let (external_id, question, answer) = text.query_row(params![row.item_id, QUESTION_CHARS, ANSWER_CHARS], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?;
+        row.external_id = external_id;
+        row.question = question;
+        row.answer = answer;
+    }
+    Ok(rows)
+}
+
+const INDEX_COLUMNS: &str = "c.position, c.item_id, c.goodness, c.errors, c.patterns";
+
+fn index_row(r: &rusqlite::Row) -> rusqlite::Result<CaseRow> {
+    Ok(CaseRow {
+        position: r.get(0)?,
+        item_id: r.get(1)?,
+        external_id: None,
+        question: String::new(),
+        answer: None,
+        goodness: r.get(2)?,
+        errors: r.get(3)?,
+        patterns: r.get(4)?,
+    })
+}
+
+/// A page ordered by columns of the index itself (run order, worst first).
+fn index_page(conn: &Connection, run_id: i64, filter: &Filter, order_by: &str, offset: i64, limit: i64) -> Result<Vec<CaseRow>> {
+    let mut values = vec![Value::Integer(run_id)];
+    let (clause, needs_items) = where_clause(filter, &mut values);
+    values.push(Value::Integer(limit));
+    values.push(Value::Integer(offset));
+    let n = values.len();
+    let sql = format!(
+        "SELECT {INDEX_COLUMNS} FROM {} WHERE {clause} ORDER BY {order_by} LIMIT ?{} OFFSET ?{n}",
+        from_clause(needs_items),
+        n - 1
+    );
+    let mut stmt = conn.prepare(&sql)?;
+    let rows = stmt.query_map(params_from_iter(values), index_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// A page ordered by one metric's score: first the items it scored, read in score order
+/// straight from the `(run_id, metric, score)` index of `results` (so a page costs what
+/// it shows, not a sort of the whole run), then the items it did not score, in run order.
+/// A run has one judge configuration per metric, so an item has at most one `ok` score.
+fn metric_page(
+    conn: &Connection,
+    run_id: i64,
+    filter: &Filter,
+    metric: &str,
+    descending: bool,
+    offset: i64,
+    limit: i64,
+) -> Result<Vec<CaseRow>> {
+    let scored_from = |needs_items: bool| {
+        let items = if needs_items { " JOIN items i ON i.id = c.item_id" } else { "" };
+        format!("results s JOIN case_index c ON c.run_id = s.run_id AND c.item_id = s.item_id{items}")
+    };
+    let mut values = vec![Value::Integer(run_id)];
+    let (clause, needs_items) = where_clause(filter, &mut values);
+    values.push(Value::Text(metric.to_string()));
+    let m = values.len();
+    let scored_where = format!("s.run_id = ?1 AND s.metric = ?{m} AND s.status = 'ok' AND s.score IS NOT NULL AND {clause}");
+    let direction = if descending { "DESC" } else { "ASC" };
+    let mut page_values = values.clone();
+    page_values.push(Value::Integer(limit));
+    page_values.push(Value::Integer(offset));
+    let n = page_values.len();
+    let sql = format!(
+        "SELECT {INDEX_COLUMNS} FROM {} WHERE {scored_where} ORDER BY s.score {direction}, c.position LIMIT ?{} OFFSET ?{n}",
+        scored_from(needs_items),
+        n - 1
+    );
+    let mut rows =
+        conn.prepare(&sql)?.query_map(params_from_iter(page_values), index_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    if rows.len() as i64 == limit {
+        return Ok(rows);
+    }
+    // The scored items ran out within or before this page: continue with the others.
+    let scored_total = if rows.is_empty() {
+        let sql = format!("SELECT COUNT(*) FROM {} WHERE {scored_where}", scored_from(needs_items));
+        conn.query_row(&sql, params_from_iter(values.clone()), |r| r.get::<_, i64>(0))?
+    } else {
+        offset + rows.len() as i64
+    };
+    let mut rest_values = values;
+    rest_values.push(Value::Integer(limit - rows.len() as i64));
+    rest_values.push(Value::Integer((offset + rows.len() as i64 - scored_total).max(0)));
+    let n = rest_values.len();
+    let sql = format!(
+        "SELECT {INDEX_COLUMNS} FROM {} WHERE {clause}
+           AND c.item_id NOT IN (SELECT item_id FROM results WHERE run_id = ?1 AND metric = ?{m}
+                                 AND status = 'ok' AND score IS NOT NULL)
+         ORDER BY c.position LIMIT ?{} OFFSET ?{n}",
+        from_clause(needs_items),
+        n - 1
+    );
+    rows.extend(conn.prepare(&sql)?.query_map(params_from_iter(rest_values), index_row)?.collect::<rusqlite::Result<Vec<_>>>()?);
+    Ok(rows)
+}
+
+/// One result cell of a case row: the mean `ok` score when there is one, else the
+/// status that explains why not.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub item_id: i64,
+    pub metric: String,
+    pub score: Option<f64>,
+    /// `ok`, `error` or `skipped`: `ok` when any judge configuration scored it, else
+    /// `error` when any errored.
+    pub status: String,
+}
+
+/// The cells of `metrics` for `item_ids` (a page), in no particular order.
+pub fn cells(conn: &Connection, run_id: i64, item_ids: &[i64], metrics: &[String]) -> Result<Vec<Cell>> {
+    if item_ids.is_empty() || metrics.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT item_id, metric, score, status FROM results
+         WHERE run_id = ?1 AND item_id IN (SELECT value FROM json_each(?2))
+           AND metric IN (SELECT value FROM json_each(?3))",
+    )?;
+    let mut by_cell: HashMap<(i64, String), (f64, u32, bool)> = HashMap::new();
+    let ids = serde_json::to_string(item_ids)?;
+    let wanted = serde_json::to_string(metrics)?;
+    let mut rows = stmt.query(params![run_id, ids, wanted])?;
+    while let Some(row) = rows.next()? {
+        let key = (row.get::<_, i64>(0)?, row.get::<_, String>(1)?);
+        let score: Option<f64> = row.get(2)?;
+        let status: String = row.get(3)?;
+        let entry = by_cell.entry(key).or_insert((0.0, 0, false));
+        match (status.as_str(), score) {
+            ("ok", Some(s)) => {
+                entry.0 += s;
+                entry.1 += 1;
+            }
+            ("error", _) => entry.2 = true,
+            _ => {}
+        }
+    }
+    Ok(by_cell
+        .into_iter()
+        .map(|((item_id, metric), (sum, n, errored))| Cell {
+            item_id,
+            metric,
+            score: (n > 0).then(|| sum / f64::from(n)),
+            status: if n > 0 {
+                "ok".into()
+            } else if errored {
+                "error".into()
+            } else {
+                "skipped".into()
+            },
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_like;
+
+    #[test]
+    fn like_wildcards_in_search_text_match_literally() {
+        assert_eq!(escape_like("50%_off\\"), "50\\%\\_off\\\\");
+    }
+}

@@ -1,0 +1,194 @@
+//! The simulated model: reads the messages of a chat request (OpenAI or Anthropic
+//! shape), rebuilds the Ragnosis task with `prompt::parse_task`, answers it with the
+//! offline judge, and writes the reply in the shape the prompts ask for. Repair requests
+//! get the same (correct) answer. Also the faulty variants of a reply. No HTTP here.
+
+use ragnosis_core::judge::offline::OfflineJudge;
+use ragnosis_core::judge::parse::payload_json;
+use ragnosis_core::judge::prompt::{self, Message, Role};
+use serde_json::{json, Value};
+
+/// The API dialect a request came in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    OpenAi,
+    Anthropic,
+}
+
+/// The messages of a chat request body, system prompt first.
+pub fn messages(body: &Value, dialect: Dialect) -> Vec<Message> {
+    let mut out = Vec::new();
+    if dialect == Dialect::Anthropic {
+        if let Some(system) = body.get("system").and_then(text_of) {
+            out.push(Message::system(system));
+        }
+    }
+    for m in body
+        .get("messages")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let role = match m.get("role").and_then(Value::as_str) {
+            Some("system") | Some("developer") => Role::System,
+            Some("assistant") => Role::Assistant,
+            _ => Role::User,
+        };
+        out.push(Message {
+            role,
+            content: m.get("content").and_then(text_of).unwrap_or_default(),
+        });
+    }
+    out
+}
+
+/// A string, or the joined text of content parts.
+fn text_of(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Array(parts) => Some(
+            parts
+                .iter()
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// The simulated model's answer to a conversation.
+pub enum Answer {
+    /// The JSON verdict for a recognised task.
+    Verdict {
+        task: &'static str,
+        repair: bool,
+        json: String,
+    },
+    /// Not a Ragnosis prompt: a polite refusal, as a model would give.
+    Foreign(String),
+    /// The offline judge failed on this task.
+    JudgeFailed(String),
+}
+
+pub fn answer(messages: &[Message]) -> Answer {
+    let Some(task) = prompt::parse_task(messages) else {
+        return Answer::Foreign("I can only answer Ragnosis judge prompts.".into());
+    };
+    let judged = std::panic::catch_unwind(|| OfflineJudge::default().verdict(&task));
+    match judged {
+        Ok(verdict) => Answer::Verdict {
+            task: task.kind().as_str(),
+            repair: prompt::is_repair(messages),
+            json: payload_json(&verdict).to_string(),
+        },
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Answer::JudgeFailed(format!(
+                "the offline judge failed on a {} task: {why}",
+                task.kind().as_str()
+            ))
+        }
+    }
+}
+
+/// Content that is not JSON in any reading.
+pub fn malformed() -> String {
+    "I think the chunks are {mostly relevant] but I cannot be sure, sorry.".into()
+}
+
+/// The first half of a JSON reply.
+pub fn truncated(json: &str) -> String {
+    let cut = json
+        .char_indices()
+        .nth(json.chars().count() / 2)
+        .map_or(json.len(), |(i, _)| i);
+    json[..cut].to_string()
+}
+
+/// A JSON reply wrapped in prose and a code fence.
+pub fn with_prose(json: &str) -> String {
+    format!("Here is my assessment of the material.\n```json\n{json}\n```\nLet me know if you need anything else.")
+}
+
+/// About four characters per token, as the judge layer estimates.
+pub fn tokens(text: &str) -> u64 {
+    (text.chars().count() as u64).div_ceil(4)
+}
+
+pub fn input_tokens(messages: &[Message]) -> u64 {
+    messages.iter().map(|m| tokens(&m.content)).sum()
+}
+
+/// A chat reply in the request's dialect.
+pub fn reply_body(
+    dialect: Dialect,
+    model: &str,
+    content: &str,
+    input_tokens: u64,
+    output_tokens: u64,
+) -> Value {
+    match dialect {
+        Dialect::OpenAi => json!({
+            "id": "chatcmpl-sim",
+            "object": "chat.completion",
+            "created": 0,
+            "model": model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": input_tokens, "completion_tokens": output_tokens,
+                      "total_tokens": input_tokens + output_tokens},
+        }),
+        Dialect::Anthropic => json!({
+            "id": "msg_sim",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [{"type": "text", "text": content}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": input_tokens, "output_tokens": output_tokens},
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ragnosis_core::judge::task::Task;
+
+    #[test]
+    fn anthropic_system_field_becomes_the_first_message() {
+        let body = json!({"system": "rules", "messages": [{"role": "user", "content": [{"type": "text", "text": "hi"}]}]});
+        let m = messages(&body, Dialect::Anthropic);
+        assert_eq!(m, vec![Message::system("rules"), Message::user("hi")]);
+    }
+
+    #[test]
+    fn foreign_prompts_get_a_refusal_not_a_verdict() {
+        assert!(matches!(
+            answer(&[Message::user("tell me a joke")]),
+            Answer::Foreign(_)
+        ));
+    }
+
+    #[test]
+    fn faulty_replies_are_what_they_claim() {
+        let json = payload_json(&ragnosis_core::judge::Verdict::Claims {
+            claims: vec!["a".into()],
+        })
+        .to_string();
+        assert!(serde_json::from_str::<Value>(&truncated(&json)).is_err());
+        assert!(serde_json::from_str::<Value>(&malformed()).is_err());
+        let task = Task::Claims {
+            question: "q".into(),
+            text: "t".into(),
+        };
+        let parsed = ragnosis_core::judge::parse::parse_verdict(&task, &with_prose(&json));
+        assert!(
+            parsed.is_ok(),
+            "prose around the JSON must still parse: {parsed:?}"
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! The simulator's own surface (HTTP control routes, the binary) and the judge layer's
+//! connection check and full protocol through it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+
+use ragnosis_core::judge::connect::{discover_models, test_connection};
+use ragnosis_core::judge::task::TaskKind;
+use ragnosis_core::judge::{CallContext, Judge};
+use serde_json::Value;
+
+use super::*;
+
+/// A minimal HTTP/1.1 exchange, so these tests need no HTTP client of their own.
+fn http(sim: &SimHandle, method: &str, path: &str, body: &str) -> (u16, Value) {
+    let mut stream = TcpStream::connect(sim.addr).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        sim.addr,
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response[9..12].parse().unwrap();
+    let json = response
+        .split_once("\r\n\r\n")
+        .map_or(Value::Null, |(_, b)| {
+            serde_json::from_str(b).unwrap_or(Value::Null)
+        });
+    (status, json)
+}
+
+#[test]
+fn control_routes_set_faults_report_stats_and_reset() {
+    let sim = start_sim();
+    let (status, _) = http(
+        &sim,
+        "POST",
+        "/_sim/faults",
+        r#"{"next": [{"kind": "status", "status": 503}]}"#,
+    );
+    assert_eq!(status, 200);
+    let (status, _) = http(
+        &sim,
+        "POST",
+        "/v1/chat/completions",
+        r#"{"model": "m", "messages": []}"#,
+    );
+    assert_eq!(
+        status, 503,
+        "the configured fault hits the next chat request"
+    );
+    let (_, stats) = http(&sim, "GET", "/_sim/stats", "");
+    assert_eq!(stats["calls"], 1);
+    assert_eq!(stats["key_leaks"], 0);
+    let (status, _) = http(&sim, "POST", "/_sim/faults", "not json");
+    assert_eq!(status, 400);
+    http(&sim, "POST", "/_sim/reset", "");
+    assert_eq!(sim.stats().calls, 0);
+}
+
+#[test]
+fn the_binary_announces_its_port() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ragnosis-judge-sim"))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let port: u16 = line
+        .trim()
+        .strip_prefix("listening on 127.0.0.1:")
+        .expect("announces the address")
+        .parse()
+        .unwrap();
+    assert!(port > 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn test_connection_reports_a_working_profile() {
+    let sim = start_sim();
+    let report = test_connection(&profile(&sim), None).await;
+    assert!(report.ok, "{report:?}");
+    assert!(report.structured_output_parsed);
+    assert_eq!(
+        report.model, "sim-judge-small",
+        "the model the server says answered"
+    );
+    assert_eq!(sim.stats().by_task.get("aspects"), Some(&1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn test_connection_explains_an_unreachable_server() {
+    let sim = start_sim();
+    let mut profile = profile(&sim);
+    drop(sim);
+    profile.timeout_secs = 2;
+    let report = test_connection(&profile, None).await;
+    assert!(!report.ok);
+    assert!(
+        report.message.contains("cannot reach"),
+        "{}",
+        report.message
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discover_models_lists_openai_and_ollama_models() {
+    let sim = start_sim();
+    let models = discover_models(&profile(&sim), None).await.unwrap();
+    assert_eq!(models, vec!["sim-judge-large", "sim-judge-small"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_task_kind_is_judged_through_the_simulator() {
+    let sim = start_sim();
+    let judge = judge(&profile(&sim), None, 1);
+    let q = "When did the Golden Gate Bridge open?".to_string();
+    let a = "The Golden Gate Bridge opened in 1937 in San Francisco.".to_string();
+    let chunks = vec![
+        "The Golden Gate Bridge opened to traffic on May 27, 1937.".to_string(),
+        "San Francisco is a city in California.".to_string(),
+    ];
+    let tasks = vec![
+        Task::Aspects {
+            question: q.clone(),
+        },
+        Task::ChunkRelevance {
+            question: q.clone(),
+            chunks: chunks.clone(),
+        },
+        Task::Coverage {
+            question: q.clone(),
+            aspects: vec!["the opening date".into()],
+            chunks: chunks.clone(),
+        },
+        Task::AnswerReview {
+            question: q.clone(),
+            answer: a.clone(),
+            aspects: vec!["the opening date".into()],
+        },
+        Task::Grounding {
+            question: q.clone(),
+            answer: a.clone(),
+            chunks: chunks.clone(),
+        },
+        Task::Reasoning {
+            question: q.clone(),
+            answer: a.clone(),
+            chunks: chunks.clone(),
+        },
+        Task::Claims {
+            question: q.clone(),
+            text: a.clone(),
+        },
+        Task::ClaimLabels {
+            claims: vec![a.clone()],
+            passages: chunks.clone(),
+        },
+    ];
+    for task in &tasks {
+        let judgement = judge
+            .judge(task, &CallContext::default())
+            .await
+            .unwrap_or_else(|e| panic!("{task:?}: {e}"));
+        assert_eq!(judgement.verdict.kind(), task.kind());
+    }
+    let stats = sim.stats();
+    assert_eq!(
+        stats.by_task.len(),
+        TaskKind::ALL.len(),
+        "{:?}",
+        stats.by_task
+    );
+    assert_eq!(
+        stats.repairs, 0,
+        "the prompts' JSON shapes match what the offline judge serialises"
+    );
+}

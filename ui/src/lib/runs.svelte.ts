@@ -1,0 +1,53 @@
+// Runs this window started or resumed, with their live progress. Kept outside any
+// screen so progress survives navigating away and back.
+
+import { cancelRun, resumeRun, startRun } from './api';
+import { applyEvent, initialProgress, type RunProgress } from './progress';
+import type { RunEvent, RunRequestInput } from './types';
+
+export const live = $state({ runs: [] as RunProgress[] });
+
+function update(runId: number, event: RunEvent): void {
+  const at = live.runs.findIndex((r) => r.runId === runId);
+  if (at >= 0) live.runs[at] = applyEvent(live.runs[at]!, event, Date.now());
+}
+
+/** Starts a run; resolves to its id once the shell has planned it. */
+export async function start(request: RunRequestInput, onEnded?: (p: RunProgress) => void): Promise<number> {
+  // Events can arrive before the id does: buffer them until it is known.
+  let runId: number | null = null;
+  const early: RunEvent[] = [];
+  const handle = (event: RunEvent) => {
+    if (runId === null) {
+      early.push(event);
+      return;
+    }
+    update(runId, event);
+    if (event.kind === 'ended') onEnded?.(live.runs.find((r) => r.runId === runId)!);
+  };
+  runId = await startRun(request, handle);
+  live.runs = [initialProgress(runId, Date.now()), ...live.runs.filter((r) => r.runId !== runId)];
+  for (const event of early) handle(event);
+  return runId;
+}
+
+export async function resume(runId: number, onEnded?: (p: RunProgress) => void): Promise<void> {
+  live.runs = [initialProgress(runId, Date.now()), ...live.runs.filter((r) => r.runId !== runId)];
+  try {
+    await resumeRun(runId, (event) => {
+      update(runId, event);
+      if (event.kind === 'ended') onEnded?.(live.runs.find((r) => r.runId === runId)!);
+    });
+  } catch (thrown) {
+    live.runs = live.runs.filter((r) => r.runId !== runId);
+    throw thrown;
+  }
+}
+
+export function cancel(runId: number): Promise<void> {
+  return cancelRun(runId);
+}
+
+export function progressOf(runId: number | null): RunProgress | null {
+  return runId === null ? null : (live.runs.find((r) => r.runId === runId) ?? null);
+}
