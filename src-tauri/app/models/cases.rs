@@ -3,10 +3,9 @@
 //! aspects) into flat, typed lists; text stays text and is rendered as text by the UI.
 
 use ragnosis_core::analysis::diagnosis::FailurePattern;
-use ragnosis_core::cases::{CasePage, CaseQuery};
+use ragnosis_core::cases::{CaseFilter, CasePage, CaseQuery, Order, ScoreRange};
 use ragnosis_core::export::ItemView;
 use ragnosis_core::metrics::{self, MetricResult, Status};
-use ragnosis_core::store::cases::{Filter, Order, ScoreRange};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
@@ -78,7 +77,7 @@ impl CaseQueryInput {
         };
         let columns = self.columns.iter().map(|c| known_metric(c)).collect::<Result<Vec<_>, _>>()?;
         Ok(CaseQuery {
-            filter: Filter { score, pattern, errors_only: self.errors_only, text: self.text },
+            filter: CaseFilter { score, pattern, errors_only: self.errors_only, text: self.text },
             order,
             offset: self.offset,
             limit: self.limit,

@@ -6,6 +6,7 @@ mod evaluate;
 mod judges;
 mod print;
 mod progress_bar;
+mod report;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -82,6 +83,10 @@ enum Command {
         #[arg(long, default_value = "json,md,csv")]
         format: String,
     },
+    /// Write a stakeholder report of a run: PDF and/or Markdown with SVG charts.
+    Report(report::ReportArgs),
+    /// Compare two runs (B against baseline A): deltas with 95% intervals, flipped items, regressions.
+    Compare(report::CompareArgs),
     /// Judge profiles: how to reach an LLM judge (keys live in the OS keyring).
     Judges {
         #[command(subcommand)]
@@ -194,6 +199,8 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                 println!("wrote {}", path.display());
             }
         }
+        Command::Report(args) => report::report(&home, args)?,
+        Command::Compare(args) => report::compare(&home, args)?,
         Command::Judges { command } => judges::judges(&home, command)?,
         Command::Keys { command } => judges::keys(&home, command)?,
         Command::Cache { command } => judges::cache(&home, command)?,

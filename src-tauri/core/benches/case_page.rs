@@ -1,7 +1,8 @@
 //! How fast the desktop case list pages through a large run. Prints figures; asserts
 //! nothing. `cargo bench -p ragnosis-core --bench case_page [-- ITEMS]` (default 100 000).
 //!
-//! Builds a finished run directly in the store: ITEMS items, 16 metrics each (the RAGVUE
+//! Builds a finished run directly in the store: ITEMS items of realistic size (an answer
+//! of ~450 characters, five chunks of ~400), 16 metrics each (the RAGVUE
 //! set an agentic run scores on items with answer and contexts), one error in fifty
 //! cells, so that the results table holds what a real 100 000-item run leaves. Then
 //! times `cases::page` (count + page + cells, the whole answer to one UI request) for
@@ -9,10 +10,9 @@
 
 use std::time::Instant;
 
-use ragnosis_core::cases::{self, CaseQuery};
+use ragnosis_core::cases::{self, CaseFilter as Filter, CaseQuery, Order, ScoreRange};
 use ragnosis_core::item::{Context, Item};
 use ragnosis_core::metrics::MetricResult;
-use ragnosis_core::store::cases::{Filter, Order, ScoreRange};
 use ragnosis_core::store::{self, runs::RunStatus, Store};
 
 const METRICS: [&str; 16] = [
@@ -34,6 +34,10 @@ const METRICS: [&str; 16] = [
     "ragvue.readability",
 ];
 
+/// Realistic sizes: an answer of about 450 characters, five chunks of about 400.
+const ANSWER_TAIL: &str = "The warranty applies to the first owner only and requires proof of purchase from Northwind or an authorised dealer. Wear items such as tyres, brake pads, chains and grips are not covered, nor is damage from crashes, improper assembly or speed-tuning kits. Batteries are covered for two years or 800 full cycles, whichever comes first.";
+const CONTEXT: &str = "Northwind Cycles warrants every e-bike frame and rigid fork against defects in materials and workmanship for 10 years from the original purchase date. Suspension forks and rear shocks are covered for 2 years. The frame warranty applies to the first owner only and requires proof of purchase from Northwind or an authorised dealer. Batteries damaged by water immersion are not covered.";
+
 struct Lcg(u64);
 impl Lcg {
     fn unit(&mut self) -> f64 {
@@ -53,8 +57,8 @@ fn build(store: &mut Store, n: i64) -> i64 {
                 let item = Item {
                     id: Some(format!("q-{i}")),
                     question: format!("How long is the warranty on part {i} of the frame and the battery?"),
-                    answer: Some(format!("Part {i} is covered for {} years from the purchase date.", i % 12)),
-                    contexts: (0..3).map(|k| Context { id: Some(format!("D{k}")), text: "Northwind warrants the frame for 10 years and the battery for 2 years or 800 cycles.".into() }).collect(),
+                    answer: Some(format!("Part {i} is covered for {} years from the purchase date. {}", i % 12, ANSWER_TAIL)),
+                    contexts: (0..5).map(|k| Context { id: Some(format!("D{k}")), text: CONTEXT.into() }).collect(),
                     ..Default::default()
                 };
                 ids.push(store::items::insert(tx, dataset, i, i as u64 + 1, &format!("{i:032x}"), &item)?);

@@ -3,8 +3,9 @@
 //! the positive class and the confusion matrix per data set.
 //!
 //! Run: `cargo run --release -p ragnosis-core --example offline_judge_eval`
-//! Options: `--data DIR` (default: `shared/data` next to the repository), `--sweep`
-//! (also print balanced accuracy over a grid of support thresholds: the tuning table).
+//! Options: `--data DIR` (default: `shared/data` next to the repository); `--sweep`
+//! also prints balanced accuracy over a grid of support thresholds (the tuning table);
+//! `--errors` lists the misjudged examples with their claims.
 //!
 //! The prediction rule is `ragnosis_core::judge::offline::calibration::predict`: the
 //! judge's own claim splitting, then `ClaimLabels`; supported when every claim is
@@ -15,6 +16,7 @@ use std::time::Instant;
 
 use ragnosis_core::judge::offline::calibration::{self, Confusion, LabelledClaim};
 use ragnosis_core::judge::offline::{OfflineJudge, SupportParams};
+use ragnosis_core::judge::task::{Task, Verdict};
 
 fn print_report(name: &str, c: &Confusion, seconds: f64) {
     println!("{name}");
@@ -33,28 +35,56 @@ fn print_report(name: &str, c: &Confusion, seconds: f64) {
     println!("  ({seconds:.2}s)");
 }
 
+/// Balanced accuracy over a grid of the three thresholds that decide entailment; the
+/// defaults in `SupportParams` are the grid's best mean over the data sets.
 fn sweep(sets: &[(&str, &[LabelledClaim])]) {
-    println!("\nsweep: entail_coverage × sentence_weight → balanced accuracy per data set (and mean)");
-    let mut rows = Vec::new();
-    let sws: Vec<f64> = std::env::var("X_SW").map(|v| v.split(',').map(|x| x.parse().unwrap()).collect()).unwrap_or(vec![0.0, 0.5, 1.0]);
-    let pcs: Vec<f64> = std::env::var("X_PC").map(|v| v.split(',').map(|x| x.parse().unwrap()).collect()).unwrap_or(vec![0.2, 0.3, 0.4, 0.5]);
-    for sw in sws.iter().flat_map(|s| pcs.iter().map(move |p| (*s, *p))) {
-        let (sw, pc) = sw;
-        for tau in [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8] {
-            let mut params = SupportParams { entail_coverage: tau, sentence_weight: sw, passage_coverage: pc, ..SupportParams::default() };
-            if let Ok(v) = std::env::var("X_PRED") { params.predicate_coverage = v.parse().unwrap(); }
-            let judge = OfflineJudge::with_params(params);
-            let accs: Vec<f64> = sets.iter().map(|(_, ex)| calibration::balanced_accuracy(&judge, ex)).collect();
-            let mean = accs.iter().sum::<f64>() / accs.len() as f64;
-            rows.push((sw, pc, tau, accs, mean));
+    println!("\nsweep: balanced accuracy per data set ({}) and their mean", sets.iter().map(|s| s.0).collect::<Vec<_>>().join(", "));
+    let mut best: Option<(SupportParams, f64)> = None;
+    for passage in [0.1, 0.2, 0.3] {
+        for predicate in [0.0, 0.2, 0.4] {
+            for entail in [0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65] {
+                let params = SupportParams {
+                    entail_coverage: entail,
+                    passage_coverage: passage,
+                    predicate_coverage: predicate,
+                    ..SupportParams::default()
+                };
+                let judge = OfflineJudge::with_params(params);
+                let accs: Vec<f64> = sets.iter().map(|(_, ex)| calibration::balanced_accuracy(&judge, ex)).collect();
+                let mean = accs.iter().sum::<f64>() / accs.len() as f64;
+                let cells: Vec<String> = accs.iter().map(|a| format!("{a:.3}")).collect();
+                println!(
+                    "  entail {entail:.2}  passage {passage:.2}  predicate {predicate:.2}   {}   mean {mean:.3}",
+                    cells.join("  ")
+                );
+                if best.is_none_or(|(_, m)| mean > m + 1e-9) {
+                    best = Some((params, mean));
+                }
+            }
         }
     }
-    for (sw, pc, tau, accs, mean) in &rows {
-        let cells: Vec<String> = accs.iter().map(|a| format!("{a:.3}")).collect();
-        println!("  sentence_weight {sw:.2}  passage_coverage {pc:.2}  entail_coverage {tau:.2}  {}  mean {mean:.3}", cells.join("  "));
+    if let Some((p, mean)) = best {
+        println!(
+            "best mean {mean:.3} at entail {:.2}, passage {:.2}, predicate {:.2}",
+            p.entail_coverage, p.passage_coverage, p.predicate_coverage
+        );
     }
-    if let Some(best) = rows.iter().max_by(|a, b| a.4.total_cmp(&b.4)) {
-        println!("best mean: sentence_weight {:.2}, passage_coverage {:.2}, entail_coverage {:.2} → {:.3}", best.0, best.1, best.2, best.4);
+}
+
+/// Prints every example the judge gets wrong, with its claims: the material for
+/// finding a general rule, not for memorising cases.
+fn print_errors(judge: &OfflineJudge, name: &str, examples: &[LabelledClaim]) {
+    println!("\nerrors on {name}:");
+    for example in examples {
+        let predicted = calibration::predict(judge, example);
+        if predicted == example.supported {
+            continue;
+        }
+        let Verdict::Claims { claims } = judge.verdict(&Task::Claims { question: String::new(), text: example.text.clone() }) else {
+            continue;
+        };
+        let kind = if predicted { "false positive" } else { "false negative" };
+        println!("  {kind}: {:?}\n    claims: {claims:?}", example.text);
     }
 }
 
@@ -82,6 +112,10 @@ fn main() -> std::io::Result<()> {
         let started = Instant::now();
         let confusion = calibration::evaluate(&judge, examples);
         print_report(name, &confusion, started.elapsed().as_secs_f64());
+    }
+    if args.iter().any(|a| a == "--errors") {
+        print_errors(&judge, "WiCE-dev", &wice);
+        print_errors(&judge, "BEGIN-dev", &begin);
     }
     if args.iter().any(|a| a == "--sweep") {
         sweep(&[("WiCE-dev", &wice), ("BEGIN-dev", &begin)]);

@@ -15,17 +15,30 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::diagnosis::patterns::{self, patterns_for};
 use crate::error::Result;
 use crate::metrics;
-use crate::store::{self, cases::Filter, cases::Order, runs::RunStatus, Store};
+use crate::store::{self, cases::Filter, runs::RunStatus, Store};
 
-pub use store::cases::{CaseRow, Cell, ScoreRange};
+pub use store::cases::{CaseRow, Cell, Order, ScoreRange};
 
 /// `analyses` kind under which the index remembers which state of the run it reflects.
 const INDEX_STAMP: &str = "case_index";
 
+/// Which cases a page shows. Every part is optional; they combine with AND.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CaseFilter {
+    /// Items whose `ok` score on a metric lies in [min, max].
+    pub score: Option<ScoreRange>,
+    /// Items on which the failure pattern with this letter (A–H) fired.
+    pub pattern: Option<char>,
+    /// Items with at least one errored result.
+    pub errors_only: bool,
+    /// Items whose question or answer contains this text (case-insensitive for ASCII).
+    pub text: Option<String>,
+}
+
 /// What a case-list page asks for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseQuery {
-    pub filter: Filter,
+    pub filter: CaseFilter,
     pub order: Order,
     pub offset: i64,
     pub limit: i64,
@@ -98,8 +111,14 @@ pub fn page(store: &mut Store, run_id: i64, query: &CaseQuery) -> Result<CasePag
     let limit = query.limit.clamp(1, MAX_PAGE);
     let offset = query.offset.max(0);
     let conn = store.conn();
-    let total = store::cases::count(conn, run_id, &query.filter)?;
-    let rows = store::cases::page(conn, run_id, &query.filter, &query.order, offset, limit)?;
+    let f = &query.filter;
+    let items = match f.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        Some(text) => Some(store::cases::text_hits(conn, store::runs::get(conn, run_id)?.dataset_id, text)?),
+        None => None,
+    };
+    let filter = Filter { score: f.score.clone(), pattern: f.pattern, errors_only: f.errors_only, items };
+    let total = store::cases::count(conn, run_id, &filter)?;
+    let rows = store::cases::page(conn, run_id, &filter, &query.order, offset, limit)?;
     let ids: Vec<i64> = rows.iter().map(|r| r.item_id).collect();
     let cells = store::cases::cells(conn, run_id, &ids, &query.columns)?;
     Ok(CasePage { total, offset, rows, cells })
@@ -160,14 +179,14 @@ mod tests {
         (dir, store, run, ids)
     }
 
-    fn query(filter: Filter, order: Order) -> CaseQuery {
+    fn query(filter: CaseFilter, order: Order) -> CaseQuery {
         CaseQuery { filter, order, offset: 0, limit: 50, columns: vec!["ragvue.strict_faithfulness".into()] }
     }
 
     #[test]
     fn worst_first_puts_the_lowest_mean_score_on_top() {
         let (_dir, mut store, run, ids) = run_with_scores(10);
-        let page = page(&mut store, run, &query(Filter::default(), Order::Worst)).unwrap();
+        let page = page(&mut store, run, &query(CaseFilter::default(), Order::Worst)).unwrap();
         assert_eq!(page.total, 10);
         // Item 1 has only retrieval 0.1 (its faithfulness errored), item 0 has mean(0, 0.9).
         assert_eq!(page.rows[0].item_id, ids[1], "mean 0.1 is worse than mean 0.45");
@@ -177,7 +196,7 @@ mod tests {
     #[test]
     fn an_errored_cell_is_an_error_not_a_zero() {
         let (_dir, mut store, run, ids) = run_with_scores(3);
-        let page = page(&mut store, run, &query(Filter::default(), Order::Position)).unwrap();
+        let page = page(&mut store, run, &query(CaseFilter::default(), Order::Position)).unwrap();
         let cell = page.cells.iter().find(|c| c.item_id == ids[1]).unwrap();
         assert_eq!((cell.score, cell.status.as_str()), (None, "error"));
     }
@@ -186,16 +205,16 @@ mod tests {
     fn sorting_by_a_metric_descending_and_filtering_by_range_and_errors() {
         let (_dir, mut store, run, ids) = run_with_scores(10);
         let order = Order::Metric { metric: "ragvue.retrieval_relevance".into(), descending: true };
-        let page1 = page(&mut store, run, &query(Filter::default(), order.clone())).unwrap();
+        let page1 = page(&mut store, run, &query(CaseFilter::default(), order.clone())).unwrap();
         assert_eq!(page1.rows[0].item_id, ids[9]);
-        let range = Filter {
+        let range = CaseFilter {
             score: Some(ScoreRange { metric: "ragvue.retrieval_relevance".into(), min: 0.2, max: 0.45 }),
             ..Default::default()
         };
         let ranged = page(&mut store, run, &query(range, order)).unwrap();
         let got: Vec<i64> = ranged.rows.iter().map(|r| r.item_id).collect();
         assert_eq!(got, vec![ids[4], ids[3], ids[2]], "0.4, 0.3, 0.2 lie in [0.2, 0.45]");
-        let errors = page(&mut store, run, &query(Filter { errors_only: true, ..Default::default() }, Order::Position)).unwrap();
+        let errors = page(&mut store, run, &query(CaseFilter { errors_only: true, ..Default::default() }, Order::Position)).unwrap();
         assert_eq!(errors.total, 1);
     }
 
@@ -204,7 +223,7 @@ mod tests {
         let (_dir, mut store, run, ids) = run_with_scores(4);
         let order = Order::Metric { metric: "ragvue.strict_faithfulness".into(), descending: false };
         let at = |store: &mut Store, offset| {
-            let q = CaseQuery { offset, limit: 2, ..query(Filter::default(), order.clone()) };
+            let q = CaseQuery { offset, limit: 2, ..query(CaseFilter::default(), order.clone()) };
             page(store, run, &q).unwrap().rows.iter().map(|r| r.item_id).collect::<Vec<_>>()
         };
         assert_eq!(at(&mut store, 0), vec![ids[0], ids[2]], "equal scores keep run order");
@@ -216,11 +235,11 @@ mod tests {
     #[test]
     fn text_search_matches_literally_and_pages_with_offset() {
         let (_dir, mut store, run, _ids) = run_with_scores(30);
-        let text = Filter { text: Some("100% COTTON_".into()), ..Default::default() };
+        let text = CaseFilter { text: Some("100% COTTON_".into()), ..Default::default() };
         assert_eq!(page(&mut store, run, &query(text, Order::Position)).unwrap().total, 30, "case-insensitive, % literal");
-        let none = Filter { text: Some("100x%".into()), ..Default::default() };
+        let none = CaseFilter { text: Some("100x%".into()), ..Default::default() };
         assert_eq!(page(&mut store, run, &query(none, Order::Position)).unwrap().total, 0, "% is not a wildcard");
-        let mut second = query(Filter::default(), Order::Position);
+        let mut second = query(CaseFilter::default(), Order::Position);
         second.offset = 25;
         let rows = page(&mut store, run, &second).unwrap().rows;
         assert_eq!((rows.len(), rows[0].position), (5, 25));
@@ -230,7 +249,7 @@ mod tests {
     fn pattern_letters_come_from_the_diagnosis_rules() {
         let (_dir, mut store, run, ids) = run_with_scores(4);
         // Faithfulness 0.9 fires no hallucination; retrieval alone cannot fire A (needs coverage).
-        let none = page(&mut store, run, &query(Filter { pattern: Some('C'), ..Default::default() }, Order::Position)).unwrap();
+        let none = page(&mut store, run, &query(CaseFilter { pattern: Some('C'), ..Default::default() }, Order::Position)).unwrap();
         assert_eq!(none.total, 0);
         // Mark item 2 as hallucinating: its index must be rebuilt when the run changes.
         let low = MetricResult::ok("ragvue.strict_faithfulness", 0.1, "", serde_json::Value::Null);
@@ -238,7 +257,7 @@ mod tests {
         store::results::insert(store.conn(), run, ids[2], "offline", &low).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(5));
         store::runs::mark_ended(store.conn(), run, RunStatus::Done, None).unwrap();
-        let fired = page(&mut store, run, &query(Filter { pattern: Some('C'), ..Default::default() }, Order::Position)).unwrap();
+        let fired = page(&mut store, run, &query(CaseFilter { pattern: Some('C'), ..Default::default() }, Order::Position)).unwrap();
         assert_eq!(fired.rows.iter().map(|r| r.item_id).collect::<Vec<_>>(), vec![ids[2]]);
         assert!(fired.rows[0].patterns.contains('C'));
     }

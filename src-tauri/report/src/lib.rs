@@ -10,6 +10,13 @@
 //! recompiles it. No Tauri here either.
 
 pub mod charts;
+pub mod markdown;
+pub mod model;
+pub mod pdf;
+
+use std::path::{Path, PathBuf};
+
+use ragnosis_core::export::ReportView;
 
 /// Why a report could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -21,5 +28,81 @@ pub enum Error {
     #[error("typesetting the PDF failed: {0}")]
     Typeset(String),
     #[error("cannot write {path}: {source}")]
-    Write { path: std::path::PathBuf, source: std::io::Error },
+    Write { path: PathBuf, source: std::io::Error },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Pdf,
+    Markdown,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "pdf" => Some(Format::Pdf),
+            "md" | "markdown" => Some(Format::Markdown),
+            _ => None,
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Pdf => "pdf",
+            Format::Markdown => "md",
+        }
+    }
+}
+
+/// The report's content and charts, ready for any renderer.
+pub struct Prepared {
+    pub report: model::Report,
+    pub charts: Vec<charts::Chart>,
+    /// Stable document identifier for the PDF.
+    pub ident: String,
+}
+
+pub fn prepare(view: &ReportView) -> Result<Prepared, Error> {
+    let charts = charts::for_report(view)?;
+    let report = model::Report::build(view, &charts);
+    let ident = match &view.comparison {
+        Some(c) => format!("ragnosis-run-{}-vs-{}", c.b.id, c.a.id),
+        None => format!("ragnosis-run-{}", view.run.run.id),
+    };
+    Ok(Prepared { report, charts, ident })
+}
+
+/// Writes the report in each format and returns every file written. `base` is the
+/// output path without extension (an extension matching the format is kept); the
+/// Markdown's charts go beside it.
+pub fn write(view: &ReportView, formats: &[Format], base: &Path) -> Result<Vec<PathBuf>, Error> {
+    let prepared = prepare(view)?;
+    if let Some(parent) = base.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|source| Error::Write { path: parent.to_path_buf(), source })?;
+    }
+    let mut written = Vec::new();
+    for format in formats {
+        let path = path_for(base, *format);
+        match format {
+            Format::Markdown => written.extend(markdown::write(&prepared.report, &prepared.charts, &path)?),
+            Format::Pdf => {
+                let pdf = pdf::render(&prepared.report, &prepared.charts, &prepared.ident)?;
+                std::fs::write(&path, &pdf.bytes).map_err(|source| Error::Write { path: path.clone(), source })?;
+                written.push(path);
+            }
+        }
+    }
+    Ok(written)
+}
+
+/// `base` with the format's extension: kept when `base` already ends in it, appended
+/// otherwise (so `out/run-3` gives `out/run-3.pdf` and `out/run-3.md`).
+pub fn path_for(base: &Path, format: Format) -> PathBuf {
+    if base.extension().is_some_and(|e| e.eq_ignore_ascii_case(format.extension())) {
+        return base.to_path_buf();
+    }
+    let mut name = base.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "report".into());
+    name.push(".");
+    name.push(format.extension());
+    base.with_file_name(name)
 }

@@ -9,8 +9,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::analysis::diagnosis::FailurePattern;
 use crate::item::Item;
 use crate::metrics::{MetricResult, Status};
+
+/// Where an aspect can be missing.
+const FROM_CHUNKS: &str = "retrieved chunks";
+const FROM_ANSWER: &str = "answer";
 
 /// Characters of a chunk quoted next to an irrelevant-chunk finding.
 const CHUNK_EXCERPT: usize = 240;
@@ -52,6 +57,36 @@ impl Evidence {
         self.unsupported_claims.is_empty() && self.irrelevant_chunks.is_empty() && self.missing_aspects.is_empty()
     }
 
+    /// Keeps the evidence that bears on `pattern`: retrieval patterns show chunks and
+    /// aspects the retrieval missed, grounding patterns the unsupported claims,
+    /// incompleteness the missing aspects. Generation quality keeps everything: no
+    /// structured detail speaks for it alone.
+    pub fn focus(mut self, pattern: FailurePattern) -> Evidence {
+        let (claims, chunks, aspects) = match pattern {
+            FailurePattern::RetrievalMiss => (false, true, true),
+            FailurePattern::ContextIgnored => (true, false, true),
+            FailurePattern::Hallucination
+            | FailurePattern::OverConfidence
+            | FailurePattern::MultiHopFailure
+            | FailurePattern::SubtleDistortion => (true, false, false),
+            FailurePattern::Incomplete => (false, false, true),
+            FailurePattern::GenerationQuality => (true, true, true),
+        };
+        if !claims {
+            self.unsupported_claims.clear();
+        }
+        if !chunks {
+            self.irrelevant_chunks.clear();
+        }
+        if !aspects {
+            self.missing_aspects.clear();
+        }
+        if pattern == FailurePattern::RetrievalMiss {
+            self.missing_aspects.retain(|a| a.missing_from == FROM_CHUNKS);
+        }
+        self
+    }
+
     /// Collects the evidence of one item's `ok` results.
     pub fn from_results(item: &Item, results: &[MetricResult]) -> Evidence {
         let mut evidence = Evidence::default();
@@ -59,8 +94,8 @@ impl Evidence {
             match result.metric.as_str() {
                 "ragvue.strict_faithfulness" => evidence.add_claims(&result.details),
                 "ragvue.retrieval_relevance" => evidence.add_chunks(item, &result.details),
-                "ragvue.retrieval_coverage" => evidence.add_aspects(&result.details, "covered", "retrieved chunks"),
-                "ragvue.answer_completeness" => evidence.add_aspects(&result.details, "addressed", "answer"),
+                "ragvue.retrieval_coverage" => evidence.add_aspects(&result.details, "covered", FROM_CHUNKS),
+                "ragvue.answer_completeness" => evidence.add_aspects(&result.details, "addressed", FROM_ANSWER),
                 _ => {}
             }
         }
@@ -183,6 +218,13 @@ mod tests {
         assert_eq!(e.irrelevant_chunks.len(), 1);
         assert_eq!((e.irrelevant_chunks[0].rank, e.irrelevant_chunks[0].excerpt.as_str()), (2, "off topic text"));
         assert_eq!(e.missing_aspects, vec![AspectEvidence { aspect: "cost".into(), missing_from: "answer".into() }]);
+        let grounding = e.clone().focus(FailurePattern::Hallucination);
+        assert_eq!(grounding.unsupported_claims.len(), 1, "a hallucination is shown by its unsupported claims");
+        assert!(grounding.irrelevant_chunks.is_empty() && grounding.missing_aspects.is_empty());
+        let retrieval = e.focus(FailurePattern::RetrievalMiss);
+        assert!(retrieval.unsupported_claims.is_empty());
+        assert_eq!(retrieval.irrelevant_chunks.len(), 1);
+        assert!(retrieval.missing_aspects.is_empty(), "an aspect the answer missed is not a retrieval miss");
     }
 
     #[test]

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::store::Store;
 
+pub use markdown::escape as escape_markdown;
 pub use report_view::{ReportOptions, ReportView};
 pub use view::{ItemView, RunView};
 

@@ -245,7 +245,7 @@ fn headline(stages: &[StageVerdict], primary: Option<&PrimaryStage>, comparison:
     let mut lines = Vec::new();
     let judged: Vec<String> = stages
         .iter()
-        .filter_map(|s| Some(format!("{} is {} ({:.2})", s.stage.label(), s.band?.label(), s.score?)))
+        .filter_map(|s| Some(format!("{} {} ({:.2})", s.stage.label(), verdict(s.band?), s.score?)))
         .collect();
     if judged.is_empty() {
         lines.push("None of the run's metrics speaks for a pipeline stage, so there is no stage verdict.".to_string());
@@ -267,6 +267,15 @@ fn headline(stages: &[StageVerdict], primary: Option<&PrimaryStage>, comparison:
     lines
 }
 
+/// A band as a verb phrase: "is good", "needs attention", "is critical".
+fn verdict(band: Band) -> &'static str {
+    match band {
+        Band::Good => "is good",
+        Band::NeedsAttention => "needs attention",
+        Band::Critical => "is critical",
+    }
+}
+
 fn pattern_views(store: &Store, view: &RunView) -> Result<Vec<PatternView>> {
     let Some(diagnosis) = &view.summary.diagnosis else { return Ok(Vec::new()) };
     let mut out = Vec::new();
@@ -282,7 +291,7 @@ fn pattern_views(store: &Store, view: &RunView) -> Result<Vec<PatternView>> {
                 item_id: example.item_id,
                 label: item_label(stored.item.id.as_deref(), stored.ordinal),
                 answer_excerpt: stored.item.answer.as_deref().map(|a| excerpt(a, ANSWER_EXCERPT)),
-                evidence: Evidence::from_results(&stored.item, &results),
+                evidence: Evidence::from_results(&stored.item, &results).focus(pattern.pattern),
                 question: stored.item.question,
                 scores: example.scores.clone(),
             });
@@ -465,7 +474,13 @@ fn settings(run: &store::runs::RunRow) -> Result<Vec<Setting>> {
         out.push(Setting { name: "k for recall@k and MRR@k".into(), value: config.metric_config.k.to_string() });
     }
     if run.metrics.iter().any(|m| m.starts_with("citation.")) {
-        out.push(Setting { name: "Citation pattern".into(), value: config.metric_config.citation_pattern.clone() });
+        let pattern = &config.metric_config.citation_pattern;
+        let value = if *pattern == metrics::citation::DEFAULT_PATTERN {
+            "the default: [ID: 17], [17], [doc17] and the same in full-width brackets".to_string()
+        } else {
+            pattern.clone()
+        };
+        out.push(Setting { name: "Citation pattern".into(), value });
     }
     if has("ragvue.retrieval_relevance") {
         let tau = config.tau.unwrap_or(metrics::ragvue::DEFAULT_TAU);

@@ -76,8 +76,8 @@ pub struct Filter {
     pub pattern: Option<char>,
     /// Items with at least one errored result.
     pub errors_only: bool,
-    /// Items whose question or answer contains this text (case-insensitive for ASCII).
-    pub text: Option<String>,
+    /// Only these items (e.g. the hits of a text search, see `text_hits`).
+    pub items: Option<Vec<i64>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -116,9 +116,8 @@ const ANSWER_CHARS: i64 = 200;
 
 /// The WHERE clause of `filter` over `case_index c`. `values` holds the run id as ?1;
 /// the clause's parameters are appended after it, each numbered by its position.
-fn where_clause(filter: &Filter, values: &mut Vec<Value>) -> (String, bool) {
+fn where_clause(filter: &Filter, values: &mut Vec<Value>) -> String {
     let mut sql = String::from("c.run_id = ?1");
-    let mut needs_items = false;
     if let Some(range) = &filter.score {
         values.push(Value::Text(range.metric.clone()));
         values.push(Value::Real(range.min));
@@ -140,13 +139,24 @@ fn where_clause(filter: &Filter, values: &mut Vec<Value>) -> (String, bool) {
     if filter.errors_only {
         sql.push_str(" AND c.errors > 0");
     }
-    if let Some(text) = filter.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        values.push(Value::Text(format!("%{}%", escape_like(text))));
-        let n = values.len();
-        sql.push_str(&format!(" AND (i.question LIKE ?{n} ESCAPE '\\' OR i.answer LIKE ?{n} ESCAPE '\\')"));
-        needs_items = true;
+    if let Some(items) = &filter.items {
+        values.push(Value::Text(serde_json::to_string(items).unwrap_or_else(|_| "[]".into())));
+        sql.push_str(&format!(" AND c.item_id IN (SELECT value FROM json_each(?{}))", values.len()));
     }
-    (sql, needs_items)
+    sql
+}
+
+/// Items of a dataset whose question or answer contains `text` (case-insensitive for
+/// ASCII; `%` and `_` match themselves), in file order. One scan of the dataset's text,
+/// done once per case-list request and shared by its count and its page.
+pub fn text_hits(conn: &Connection, dataset_id: i64, text: &str) -> Result<Vec<i64>> {
+    let pattern = format!("%{}%", escape_like(text));
+    let mut stmt = conn.prepare_cached(
+        "SELECT id FROM items WHERE dataset_id = ?1 AND (question LIKE ?2 ESCAPE '\\' OR answer LIKE ?2 ESCAPE '\\')
+         ORDER BY ordinal",
+    )?;
+    let ids = stmt.query_map(params![dataset_id, pattern], |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
+    Ok(ids)
 }
 
 /// `%`, `_` and `\` in the user's text match themselves.
@@ -161,19 +171,11 @@ fn escape_like(text: &str) -> String {
     out
 }
 
-fn from_clause(needs_items: bool) -> &'static str {
-    if needs_items {
-        "case_index c JOIN items i ON i.id = c.item_id"
-    } else {
-        "case_index c"
-    }
-}
-
 /// How many cases match `filter`.
 pub fn count(conn: &Connection, run_id: i64, filter: &Filter) -> Result<i64> {
     let mut values = vec![Value::Integer(run_id)];
-    let (clause, needs_items) = where_clause(filter, &mut values);
-    let sql = format!("SELECT COUNT(*) FROM {} WHERE {clause}", from_clause(needs_items));
+    let clause = where_clause(filter, &mut values);
+    let sql = format!("SELECT COUNT(*) FROM case_index c WHERE {clause}");
     Ok(conn.query_row(&sql, params_from_iter(values), |r| r.get(0))?)
 }
 
@@ -216,13 +218,12 @@ fn index_row(r: &rusqlite::Row) -> rusqlite::Result<CaseRow> {
 /// A page ordered by columns of the index itself (run order, worst first).
 fn index_page(conn: &Connection, run_id: i64, filter: &Filter, order_by: &str, offset: i64, limit: i64) -> Result<Vec<CaseRow>> {
     let mut values = vec![Value::Integer(run_id)];
-    let (clause, needs_items) = where_clause(filter, &mut values);
+    let clause = where_clause(filter, &mut values);
     values.push(Value::Integer(limit));
     values.push(Value::Integer(offset));
     let n = values.len();
     let sql = format!(
-        "SELECT {INDEX_COLUMNS} FROM {} WHERE {clause} ORDER BY {order_by} LIMIT ?{} OFFSET ?{n}",
-        from_clause(needs_items),
+        "SELECT {INDEX_COLUMNS} FROM case_index c WHERE {clause} ORDER BY {order_by} LIMIT ?{} OFFSET ?{n}",
         n - 1
     );
     let mut stmt = conn.prepare(&sql)?;
@@ -243,12 +244,9 @@ fn metric_page(
     offset: i64,
     limit: i64,
 ) -> Result<Vec<CaseRow>> {
-    let scored_from = |needs_items: bool| {
-        let items = if needs_items { " JOIN items i ON i.id = c.item_id" } else { "" };
-        format!("results s JOIN case_index c ON c.run_id = s.run_id AND c.item_id = s.item_id{items}")
-    };
+    let scored_from = "results s JOIN case_index c ON c.run_id = s.run_id AND c.item_id = s.item_id";
     let mut values = vec![Value::Integer(run_id)];
-    let (clause, needs_items) = where_clause(filter, &mut values);
+    let clause = where_clause(filter, &mut values);
     values.push(Value::Text(metric.to_string()));
     let m = values.len();
     let scored_where = format!("s.run_id = ?1 AND s.metric = ?{m} AND s.status = 'ok' AND s.score IS NOT NULL AND {clause}");
@@ -258,8 +256,7 @@ fn metric_page(
     page_values.push(Value::Integer(offset));
     let n = page_values.len();
     let sql = format!(
-        "SELECT {INDEX_COLUMNS} FROM {} WHERE {scored_where} ORDER BY s.score {direction}, c.position LIMIT ?{} OFFSET ?{n}",
-        scored_from(needs_items),
+        "SELECT {INDEX_COLUMNS} FROM {scored_from} WHERE {scored_where} ORDER BY s.score {direction}, c.position LIMIT ?{} OFFSET ?{n}",
         n - 1
     );
     let mut rows =
@@ -269,7 +266,7 @@ fn metric_page(
     }
     // The scored items ran out within or before this page: continue with the others.
     let scored_total = if rows.is_empty() {
-        let sql = format!("SELECT COUNT(*) FROM {} WHERE {scored_where}", scored_from(needs_items));
+        let sql = format!("SELECT COUNT(*) FROM {scored_from} WHERE {scored_where}");
         conn.query_row(&sql, params_from_iter(values.clone()), |r| r.get::<_, i64>(0))?
     } else {
         offset + rows.len() as i64
@@ -279,11 +276,10 @@ fn metric_page(
     rest_values.push(Value::Integer((offset + rows.len() as i64 - scored_total).max(0)));
     let n = rest_values.len();
     let sql = format!(
-        "SELECT {INDEX_COLUMNS} FROM {} WHERE {clause}
+        "SELECT {INDEX_COLUMNS} FROM case_index c WHERE {clause}
            AND c.item_id NOT IN (SELECT item_id FROM results WHERE run_id = ?1 AND metric = ?{m}
                                  AND status = 'ok' AND score IS NOT NULL)
          ORDER BY c.position LIMIT ?{} OFFSET ?{n}",
-        from_clause(needs_items),
         n - 1
     );
     rows.extend(conn.prepare(&sql)?.query_map(params_from_iter(rest_values), index_row)?.collect::<rusqlite::Result<Vec<_>>>()?);

@@ -17,8 +17,22 @@ pub struct StoredItem {
     pub item: Item,
 }
 
-/// Fields of `Item` without a column of their own.
-#[derive(serde::Serialize, serde::Deserialize, Default)]
+/// Fields of `Item` without a column of their own, as written (borrowed: no copies on
+/// the import hot path).
+#[derive(serde::Serialize)]
+struct ExtraRef<'a> {
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    reference_contexts: &'a [String],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    gold_context_ids: &'a [String],
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    aspects: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ragchecker: &'a Option<RagCheckerLabels>,
+}
+
+/// The same fields as read back.
+#[derive(serde::Deserialize, Default)]
 struct Extra {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     reference_contexts: Vec<String>,
@@ -38,11 +52,11 @@ pub fn insert(
     content_hash: &str,
     item: &Item,
 ) -> Result<i64> {
-    let extra = Extra {
-        reference_contexts: item.reference_contexts.clone(),
-        gold_context_ids: item.gold_context_ids.clone(),
-        aspects: item.aspects.clone(),
-        ragchecker: item.ragchecker.clone(),
+    let extra = ExtraRef {
+        reference_contexts: &item.reference_contexts,
+        gold_context_ids: &item.gold_context_ids,
+        aspects: &item.aspects,
+        ragchecker: &item.ragchecker,
     };
     let mut stmt = conn.prepare_cached(
         "INSERT INTO items (dataset_id, ordinal, source_line, external_id, content_hash, question,

@@ -53,6 +53,9 @@ impl Store {
         // NORMAL is durable across application crashes in WAL mode (only an OS crash can
         // lose the last commits), which is the guarantee resume needs.
         conn.pragma_update(None, "synchronous", "NORMAL")?;
+        // 64 MB of page cache: imports and result writes touch the same index pages
+        // over and over; the default 2 MB makes SQLite re-read them.
+        conn.pragma_update(None, "cache_size", -65_536)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         MIGRATIONS.to_latest(&mut conn)?;
         Ok(Store { conn, path: path.to_path_buf() })

@@ -20,8 +20,10 @@ use ragnosis_core::export::ReportView;
 
 use crate::Error;
 
-/// The font family every chart names; bundled into the PDF (see `pdf::fonts`).
-pub const FONT: &str = "DejaVu Sans";
+/// The font family every chart names. The PDF bundles it (typst-assets' Libertinus
+/// Serif, the report's body face, with Latin, Greek and Cyrillic); a browser showing the
+/// Markdown's SVGs uses it when installed and its default serif otherwise.
+pub const FONT: &str = "Libertinus Serif";
 
 /// One chart: its file name (beside the Markdown, and in the typst world), its title
 /// and the SVG text.

@@ -149,7 +149,6 @@ pub fn predict(judge: &OfflineJudge, example: &LabelledClaim) -> bool {
     if claims.is_empty() {
         return false;
     }
-    let claims = if std::env::var("X_NOSPLIT").is_ok() { vec![example.text.clone()] } else { claims };
     match judge.verdict(&Task::ClaimLabels { claims, passages: example.passages.clone() }) {
         Verdict::ClaimLabels { labels } => labels.iter().all(|row| row.iter().any(|l| l.is_entailment())),
         _ => false,
@@ -160,13 +159,7 @@ pub fn predict(judge: &OfflineJudge, example: &LabelledClaim) -> bool {
 pub fn evaluate(judge: &OfflineJudge, examples: &[LabelledClaim]) -> Confusion {
     let mut confusion = Confusion::default();
     for example in examples {
-        let pr = predict(judge, example);
-        if std::env::var("X_DUMP").is_ok() && pr != example.supported {
-            let claims = match judge.verdict(&Task::Claims { question: String::new(), text: example.text.clone() }) { Verdict::Claims { claims } => claims, _ => vec![] };
-            let k: String = example.passages.join(" | ").chars().take(600).collect();
-            println!("{} {:?}\n   claims {:?}\n   K: {}", if pr {"FP"} else {"FN"}, example.text, claims, k);
-        }
-        confusion.add(pr, example.supported);
+        confusion.add(predict(judge, example), example.supported);
     }
     confusion
 }

@@ -61,7 +61,6 @@ impl Sentence {
 /// A passage analysed for matching.
 #[derive(Debug, Clone)]
 pub struct Passage {
-    pub text: String,
     pub sentences: Vec<Sentence>,
     /// Every normalised word of the passage.
     pub norms: HashSet<String>,
@@ -91,11 +90,7 @@ impl Passage {
             }
         }
         let squad = format!(" {} ", text::normalize_squad(text));
-        Passage { text: text.to_string(), sentences, norms, capitalised, lowercase, squad }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.sentences.is_empty()
+        Passage { sentences, norms, capitalised, lowercase, squad }
     }
 
     /// Whether `phrase` (already SQuAD-normalised, non-empty) occurs in the passage at
@@ -110,18 +105,24 @@ impl Passage {
 pub struct Evidence {
     pub passages: Vec<Passage>,
     df: HashMap<String, usize>,
+    capitalised: HashSet<String>,
+    lowercase: HashSet<String>,
 }
 
 impl Evidence {
     pub fn new<S: AsRef<str>>(texts: &[S]) -> Evidence {
         let passages: Vec<Passage> = texts.iter().map(|t| Passage::new(t.as_ref())).collect();
         let mut df: HashMap<String, usize> = HashMap::new();
+        let mut capitalised = HashSet::new();
+        let mut lowercase = HashSet::new();
         for p in &passages {
             for n in &p.norms {
                 *df.entry(n.clone()).or_default() += 1;
             }
+            capitalised.extend(p.capitalised.iter().cloned());
+            lowercase.extend(p.lowercase.iter().cloned());
         }
-        Evidence { passages, df }
+        Evidence { passages, df, capitalised, lowercase }
     }
 
     pub fn len(&self) -> usize {
@@ -140,14 +141,19 @@ impl Evidence {
         ((n + 1.0) / (df + 0.5)).ln().max(0.0) + 1.0
     }
 
+    /// Whether some passage contains the normalised word.
+    pub fn contains(&self, norm: &str) -> bool {
+        self.df.contains_key(norm)
+    }
+
     /// Whether some passage writes `lower` with a capital letter mid-sentence.
     pub fn capitalised_somewhere(&self, lower: &str) -> bool {
-        self.passages.iter().any(|p| p.capitalised.contains(lower))
+        self.capitalised.contains(lower)
     }
 
     /// Whether some passage writes `lower` in lower case.
     pub fn lowercase_somewhere(&self, lower: &str) -> bool {
-        self.passages.iter().any(|p| p.lowercase.contains(lower))
+        self.lowercase.contains(lower)
     }
 }
 

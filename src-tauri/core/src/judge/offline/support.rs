@@ -29,9 +29,6 @@ pub struct SupportParams {
     /// Share of the claim the best evidence sentence must cover before a differing
     /// anchor there counts as a substitution (so unrelated sentences are not compared).
     pub related_coverage: f64,
-    /// Weight of the best single sentence against the whole passage in the coverage
-    /// that decides (0 = passage only, 1 = best sentence only).
-    pub sentence_weight: f64,
     /// Share of the claim the judged passage itself must cover, when the other passages
     /// of the item supply the rest.
     pub passage_coverage: f64,
@@ -42,7 +39,13 @@ pub struct SupportParams {
 
 impl Default for SupportParams {
     fn default() -> Self {
-        SupportParams { entail_coverage: 0.5, partial_coverage: 0.4, related_coverage: 0.4, sentence_weight: 0.5, passage_coverage: 0.2, predicate_coverage: 0.3 }
+        SupportParams {
+            entail_coverage: 0.45,
+            predicate_coverage: 0.2,
+            passage_coverage: 0.2,
+            partial_coverage: 0.4,
+            related_coverage: 0.4,
+        }
     }
 }
 
@@ -148,7 +151,7 @@ pub struct Conflict {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assessment {
     pub label: Label,
-    /// The coverage that decided, in [0, 1].
+    /// Weighted share of the claim's content words the passages in scope contain.
     pub coverage: f64,
     /// The passage holding the best-matching sentence.
     pub passage: Option<usize>,
@@ -179,101 +182,102 @@ impl Assessment {
 
 /// Checks `claim` against the passages of `evidence` listed in `scope` (all of them for
 /// grounding, one for a claim × passage label).
+///
+/// Entailment needs all of:
+/// - the item's passages together cover `entail_coverage` of the claim's weighted
+///   content words, and `predicate_coverage` of those outside its names and numbers;
+/// - the passages in scope cover `passage_coverage` of it themselves;
+/// - every anchor of the claim occurs in some passage of the item. Names and numbers
+///   are checked over the whole item, not the one passage: passages of a document
+///   refer back to names given elsewhere ("He", "the company").
+/// - no contradiction with the best-matching sentence, and the claim is not about the
+///   speaker; a bare answer must sit in a sentence that shares the question's words.
+///
+/// A claim found word for word in scope is entailed whatever the other checks say.
 pub fn assess(claim: &Claim, evidence: &Evidence, scope: &[usize], params: &SupportParams) -> Assessment {
     let scope: Vec<usize> = scope.iter().copied().filter(|&i| i < evidence.len()).collect();
     if claim.is_empty() || scope.is_empty() {
         return Assessment::nothing(Label::Neutral);
     }
     let weights: Vec<f64> = claim.terms.iter().map(|(n, _)| evidence.idf(n)).collect();
-    let total: f64 = weights.iter().sum();
-    let share = |covered: &dyn Fn(&str) -> bool| -> f64 {
-        if total == 0.0 {
-            return 1.0;
+    let anchor_norms: HashSet<&str> = claim.anchors.iter().flat_map(|a| a.norms.iter().map(String::as_str)).collect();
+    // Weighted share of the claim's words (or of its predicate words) that `covered` finds.
+    let share = |predicate_only: bool, covered: &dyn Fn(&str) -> bool| -> f64 {
+        let mut found = 0.0;
+        let mut total = 0.0;
+        for ((n, _), w) in claim.terms.iter().zip(&weights) {
+            if predicate_only && anchor_norms.contains(n.as_str()) {
+                continue;
+            }
+            total += w;
+            if covered(n) {
+                found += w;
+            }
         }
-        claim.terms.iter().zip(&weights).filter(|((n, _), _)| covered(n)).map(|(_, w)| w).sum::<f64>() / total
+        if total == 0.0 { 1.0 } else { found / total }
     };
+    let in_item = |n: &str| evidence.contains(n);
+    let in_scope = |n: &str| scope.iter().any(|&p| evidence.passages[p].norms.contains(n));
+    let item_cov = share(false, &in_item);
+    let predicate_cov = share(true, &in_item);
+    let scope_cov = share(false, &in_scope);
 
-    // Coverage by the union of the passages in scope, and by the best single sentence.
-    let passage_cov = share(&|n| scope.iter().any(|&p| evidence.passages[p].norms.contains(n)));
+    // The best-matching sentence in scope: most of the claim, then most of the
+    // question's words (for a bare answer), then most anchors.
     let context_share = |s: &Sentence| {
         if claim.context.is_empty() {
-            0.0
-        } else {
-            claim.context.iter().filter(|n| s.norms.contains(n.as_str())).count() as f64 / claim.context.len() as f64
+            return 0.0;
         }
+        claim.context.iter().filter(|n| s.norms.contains(n.as_str())).count() as f64 / claim.context.len() as f64
     };
     let mut best: Option<(usize, &Sentence, f64)> = None;
     let mut best_rank = f64::MIN;
     for &p in &scope {
         for s in &evidence.passages[p].sentences {
-            let cov = share(&|n| s.norms.contains(n));
-            let anchors_here = claim.anchors.iter().filter(|a| a.norms.iter().all(|n| s.norms.contains(n))).count() as f64;
-            let rank = cov + 0.3 * context_share(s) + 0.01 * anchors_here;
+            let cov = share(false, &|n| s.norms.contains(n));
+            let anchors_here = claim.anchors.iter().filter(|a| a.norms.iter().all(|n| s.norms.contains(n))).count();
+            let rank = cov + 0.3 * context_share(s) + 0.01 * anchors_here as f64;
             if rank > best_rank {
                 best_rank = rank;
                 best = Some((p, s, cov));
             }
         }
     }
-    let sentence_cov = best.map_or(0.0, |b| b.2);
-    let local = params.sentence_weight * sentence_cov + (1.0 - params.sentence_weight) * passage_cov;
-    let item_cov = share(&|n| evidence.passages.iter().any(|p| p.norms.contains(n)));
-    // What the claim says about its names: the content words outside its anchors
-    // ("tall" in "The Eiffel Tower is tall"). Finding the names alone is not support.
-    let anchor_norms: HashSet<&str> = claim.anchors.iter().flat_map(|a| a.norms.iter().map(String::as_str)).collect();
-    let predicate: Vec<(&str, f64)> =
-        claim.terms.iter().zip(&weights).filter(|((n, _), _)| !anchor_norms.contains(n.as_str())).map(|((n, _), w)| (n.as_str(), *w)).collect();
-    let predicate_total: f64 = predicate.iter().map(|p| p.1).sum();
-    let predicate_cov = if predicate_total == 0.0 {
-        1.0
-    } else {
-        predicate.iter().filter(|(n, _)| evidence.passages.iter().any(|p| p.norms.contains(*n))).map(|p| p.1).sum::<f64>() / predicate_total
-    };
-    let coverage = local;
 
-    let item_scope: Vec<usize> = if std::env::var("X_SCOPEANCH").is_err() { (0..evidence.len()).collect() } else { scope.clone() };
-    let missing: Vec<&Anchor> =
-        claim.anchors.iter().filter(|a| !item_scope.iter().any(|&p| a.confirmed_by(&evidence.passages[p]))).collect();
-    let missing_words: Vec<String> = claim
-        .terms
-        .iter()
-        .filter(|(n, _)| !scope.iter().any(|&p| evidence.passages[p].norms.contains(n)))
-        .map(|(_, s)| s.clone())
-        .collect();
+    let missing: Vec<&Anchor> = claim.anchors.iter().filter(|a| !a.norms.iter().all(|n| evidence.contains(n))).collect();
+    let missing_words: Vec<String> = claim.terms.iter().filter(|(n, _)| !in_scope(n)).map(|(_, s)| s.clone()).collect();
     let verbatim = claim.squad.split(' ').count() >= 2
         && !claim.terms.is_empty()
         && scope.iter().any(|&p| evidence.passages[p].contains_squad(&claim.squad));
-
     let conflict = best.and_then(|(_, s, cov)| {
-        negation_flip(claim, s).or_else(|| {
-            (cov >= params.related_coverage)
-                .then(|| substitution(claim, &missing, s, evidence))
-                .flatten()
-        })
+        negation_flip(claim, s)
+            .or_else(|| (cov >= params.related_coverage).then(|| substitution(claim, &missing, s, evidence)).flatten())
     });
     let context_ok = claim.context.is_empty()
         || best.is_some_and(|(_, s, _)| {
             context_share(s) > 0.0
-                && (claim.context_anchors.is_empty() || claim.context_anchors.iter().any(|a| a.norms.iter().all(|n| s.norms.contains(n))))
+                && (claim.context_anchors.is_empty()
+                    || claim.context_anchors.iter().any(|a| a.norms.iter().all(|n| s.norms.contains(n))))
         });
 
-    let conflict = if std::env::var("X_NOCONF").is_ok() { None } else { conflict };
-    // RAGVUE's safety net: a claim found word for word in the contexts is supported,
-    // whatever the other checks say.
     let label = if verbatim {
         Label::Entailment
     } else if conflict.is_some() {
         Label::Contradiction
-    } else if claim.personal && std::env::var("X_NOPERS").is_err() {
-        Label::Neutral
-    } else if item_cov >= params.entail_coverage && predicate_cov >= params.predicate_coverage && local >= params.passage_coverage && (missing.is_empty() || std::env::var("X_NOANCH").is_ok()) && context_ok {
+    } else if !claim.personal
+        && item_cov >= params.entail_coverage
+        && predicate_cov >= params.predicate_coverage
+        && scope_cov >= params.passage_coverage
+        && missing.is_empty()
+        && context_ok
+    {
         Label::Entailment
     } else {
         Label::Neutral
     };
     Assessment {
         label,
-        coverage: if verbatim { coverage.max(1.0) } else { coverage },
+        coverage: if verbatim { 1.0 } else { scope_cov },
         passage: best.map(|b| b.0),
         sentence: best.map(|b| b.1.text.clone()),
         missing_anchors: missing.iter().map(|a| a.text.clone()).collect(),

@@ -18,3 +18,9 @@ CREATE TABLE case_index (
 );
 CREATE INDEX case_index_by_goodness ON case_index(run_id, goodness);
 CREATE INDEX case_index_by_item ON case_index(run_id, item_id);
+
+-- Per-metric reads of a run (sort by a metric, filter by a score range, count scored
+-- items) answer from this index alone: with status and item_id in it, a 100 000-item
+-- page never visits the wide result rows. It replaces the narrower index of 0001.
+DROP INDEX results_by_run_metric;
+CREATE INDEX results_by_run_metric ON results(run_id, metric, status, score, item_id);

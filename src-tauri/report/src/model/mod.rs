@@ -1,0 +1,331 @@
+//! `Report`: the report as display text — every number formatted, every sentence
+//! written — so the Markdown and the PDF print exactly the same words and figures.
+//!
+//! Owns: section content and number formatting. Does not escape (each renderer escapes
+//! for its own syntax) and does not compute statistics (the core's `ReportView` has
+//! them). Serialised to JSON for the typst template.
+
+mod format;
+mod sections;
+
+use serde::Serialize;
+use ragnosis_core::analysis::stages::Band;
+use ragnosis_core::export::ReportView;
+
+use crate::charts::Chart;
+pub use format::{percent, score, score_or_dash};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Field {
+    pub label: String,
+    pub value: String,
+}
+
+fn field(label: &str, value: impl Into<String>) -> Field {
+    Field { label: label.to_string(), value: value.into() }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StageRow {
+    pub stage: String,
+    pub question: String,
+    pub score: String,
+    pub band: String,
+    /// good | attention | critical | neutral — for colours.
+    pub band_key: String,
+    pub metrics: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Summary {
+    pub headline: Vec<String>,
+    pub stages: Vec<StageRow>,
+    pub primary: String,
+    pub top_actions: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricRow {
+    pub metric: String,
+    pub lower_is_better: bool,
+    pub mean: String,
+    pub ci: String,
+    pub median: String,
+    pub below_half: String,
+    pub scored: String,
+    pub skipped: String,
+    pub errors: String,
+    pub meaning: String,
+    pub band_key: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricsSection {
+    pub rows: Vec<MetricRow>,
+    pub dataset_metrics: Vec<Field>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ChartRef {
+    pub file: String,
+    pub title: String,
+    pub caption: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Case {
+    pub label: String,
+    pub question: String,
+    pub answer: String,
+    pub scores: String,
+    pub claims: Vec<String>,
+    pub chunks: Vec<String>,
+    pub aspects: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PatternBlock {
+    pub heading: String,
+    pub stage: String,
+    pub count: String,
+    pub description: String,
+    pub cases: Vec<Case>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiagnosisSection {
+    pub intro: String,
+    pub patterns: Vec<PatternBlock>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Action {
+    pub rank: String,
+    pub impact: String,
+    pub title: String,
+    pub whats_wrong: String,
+    pub why: String,
+    pub example: Option<String>,
+    pub how_to_fix: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeltaRow {
+    pub metric: String,
+    pub lower_is_better: bool,
+    pub mean_a: String,
+    pub mean_b: String,
+    pub delta: String,
+    pub ci: String,
+    pub pairs: String,
+    pub flag: String,
+    /// green | amber | red | neutral — for colours.
+    pub flag_key: String,
+    pub to_fail: String,
+    pub to_pass: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FlipGroup {
+    pub heading: String,
+    pub items: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ComparisonSection {
+    pub intro: Vec<String>,
+    pub rows: Vec<DeltaRow>,
+    pub flips: Vec<FlipGroup>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MethodologySection {
+    pub definitions: Vec<Field>,
+    pub stage_rule: String,
+    pub judge: Vec<Field>,
+    pub caveat: Option<String>,
+    pub calibration: String,
+    pub settings: Vec<Field>,
+    pub accounting: Vec<Field>,
+    pub errors: Vec<String>,
+    pub privacy: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResultRow {
+    pub metric: String,
+    pub score: String,
+    pub status: String,
+    pub explanation: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AppendixItem {
+    pub heading: String,
+    pub question: String,
+    pub answer: String,
+    pub ground_truth: Option<String>,
+    pub contexts: Vec<String>,
+    pub results: Vec<ResultRow>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Appendix {
+    pub heading: String,
+    pub intro: String,
+    pub items: Vec<AppendixItem>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub title: String,
+    pub kind: String,
+    pub generated_at: String,
+    pub cover: Vec<Field>,
+    pub summary: Summary,
+    pub metrics: MetricsSection,
+    pub charts: Vec<ChartRef>,
+    pub diagnosis: DiagnosisSection,
+    pub actions: Vec<Action>,
+    pub comparison: Option<ComparisonSection>,
+    pub methodology: MethodologySection,
+    pub appendix: Appendix,
+}
+
+impl Report {
+    /// The report of `view`, with `charts` (from `charts::for_report`) listed in order.
+    pub fn build(view: &ReportView, charts: &[Chart]) -> Report {
+        Report {
+            title: view.title.clone(),
+            kind: if view.comparison.is_some() { "Ragnosis comparison report" } else { "Ragnosis evaluation report" }
+                .into(),
+            generated_at: view.generated_at.clone(),
+            cover: cover(view),
+            summary: summary(view),
+            metrics: metrics(view),
+            charts: charts
+                .iter()
+                .map(|c| ChartRef { file: c.file.to_string(), title: c.title.clone(), caption: c.caption.clone() })
+                .collect(),
+            diagnosis: sections::diagnosis(view),
+            actions: sections::actions(view),
+            comparison: sections::comparison(view),
+            methodology: sections::methodology(view),
+            appendix: sections::appendix(view),
+        }
+    }
+}
+
+fn cover(view: &ReportView) -> Vec<Field> {
+    let run = &view.run.run;
+    let mut fields = vec![field("Dataset", format!("{} ({} items)", view.run.dataset.name, view.run.dataset.item_count))];
+    fields.push(field("Run", format!("#{}{}", run.id, run.label.as_ref().map(|l| format!(" — {l}")).unwrap_or_default())));
+    if let Some(version) = &run.version {
+        fields.push(field("Pipeline version", version.clone()));
+    }
+    if let Some(c) = &view.comparison {
+        fields.push(field("Compared with", format!("{} on {}", c.a.title(), c.a.dataset)));
+    }
+    if !view.generated_at.is_empty() {
+        fields.push(field("Report date", view.generated_at.clone()));
+    }
+    fields.push(field(
+        "Evaluated",
+        match (&run.started_at, &run.finished_at) {
+            (Some(s), Some(f)) => format!("{s} to {f}"),
+            (Some(s), None) => format!("started {s}, not finished ({})", run.status.as_str()),
+            _ => format!("not started ({})", run.status.as_str()),
+        },
+    ));
+    fields.push(field("Judge", sections::judge_name(view)));
+    fields.push(field("Mode", run.mode.clone()));
+    fields.push(field("Items evaluated", run.item_count.to_string()));
+    fields.push(field("Metrics", run.metrics.len().to_string()));
+    if let Some(notes) = &run.notes {
+        fields.push(field("Notes", notes.clone()));
+    }
+    fields
+}
+
+pub(crate) fn band_key(band: Option<Band>) -> &'static str {
+    match band {
+        Some(Band::Good) => "good",
+        Some(Band::NeedsAttention) => "attention",
+        Some(Band::Critical) => "critical",
+        None => "neutral",
+    }
+}
+
+fn summary(view: &ReportView) -> Summary {
+    let stages = view
+        .stages
+        .iter()
+        .map(|s| StageRow {
+            stage: capitalised(s.stage.label()),
+            question: s.stage.question().to_string(),
+            score: score_or_dash(s.score),
+            band: s.band.map(|b| b.label().to_string()).unwrap_or_else(|| "no metric of this stage was run".into()),
+            band_key: band_key(s.band).into(),
+            metrics: if s.metrics.is_empty() { "–".into() } else { s.metrics.join(", ") },
+        })
+        .collect();
+    let primary = match &view.primary_stage {
+        Some(p) => format!("{} — {}.", capitalised(&p.stage), p.basis),
+        None => "None: no stage is below the good band.".into(),
+    };
+    let top_actions = view
+        .run
+        .summary
+        .diagnosis
+        .iter()
+        .flat_map(|d| d.actions.iter())
+        .filter(|a| a.pattern.is_some())
+        .take(3)
+        .map(|a| format!("{} impact — {}", sections::impact_label(a.impact), a.title))
+        .collect();
+    Summary { headline: view.headline.clone(), stages, primary, top_actions }
+}
+
+fn metrics(view: &ReportView) -> MetricsSection {
+    let rows = view
+        .metrics
+        .iter()
+        .map(|m| {
+            let s = &m.stats;
+            MetricRow {
+                metric: m.id.clone(),
+                lower_is_better: s.lower_is_better,
+                mean: score_or_dash(s.mean),
+                ci: match (s.ci95_low, s.ci95_high) {
+                    (Some(lo), Some(hi)) => format!("{}–{}", score(lo), score(hi)),
+                    _ => "–".into(),
+                },
+                median: score_or_dash(s.median),
+                below_half: s.share_below_half.map(percent).unwrap_or_else(|| "–".into()),
+                scored: s.n.to_string(),
+                skipped: s.skipped.to_string(),
+                errors: s.errors.to_string(),
+                meaning: m.description.clone(),
+                band_key: band_key(m.band).into(),
+            }
+        })
+        .collect();
+    let dataset_metrics =
+        view.run.summary.dataset_metrics.iter().map(|(id, v)| field(id, score(*v))).collect();
+    let mut notes = vec![
+        "Mean, median and % below 0.5 are over the items a metric scored; errors and skipped items are counted \
+         beside them, never averaged in as 0. The 95% CI is Student's t interval of the mean."
+            .to_string(),
+    ];
+    if view.metrics.iter().any(|m| m.stats.lower_is_better) {
+        notes.push("↓ marks a lower-is-better metric: 0 is the best score.".into());
+    }
+    MetricsSection { rows, dataset_metrics, notes }
+}
+
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}

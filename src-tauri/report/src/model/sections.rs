@@ -1,0 +1,348 @@
+//! The longer sections of `Report`: diagnosis, action items, comparison, methodology and
+//! the appendix.
+
+use ragnosis_core::analysis::compare::{Flag, FlippedItem};
+use ragnosis_core::analysis::diagnosis::{Impact, MetricScore};
+use ragnosis_core::export::report_view::{item_label, CaseView};
+use ragnosis_core::export::ReportView;
+use ragnosis_core::metrics::{self, Status};
+
+use super::format::{percent, score, score_or_dash, signed};
+use super::{
+    field, Action, Appendix, AppendixItem, Case, ComparisonSection, DeltaRow, DiagnosisSection, FlipGroup,
+    MethodologySection, PatternBlock, ResultRow,
+};
+
+/// Flipped items listed per metric and direction; the rest are counted.
+const FLIPS_LISTED: usize = 15;
+
+pub fn judge_name(view: &ReportView) -> String {
+    let j = &view.methodology.judge;
+    if j.offline {
+        format!("built-in offline judge ({}), deterministic, no model", ragnosis_core::judge::offline::PROMPT_VERSION)
+    } else if j.profile_found {
+        format!("{} ({}, model {}, temperature {})", j.profile, j.kind, j.model, j.temperature)
+    } else {
+        format!("{} (profile no longer configured)", j.profile)
+    }
+}
+
+pub fn impact_label(impact: Impact) -> &'static str {
+    match impact {
+        Impact::High => "High",
+        Impact::Medium => "Medium",
+        Impact::Low => "Low",
+        Impact::None => "None",
+    }
+}
+
+fn scores_line(scores: &[MetricScore]) -> String {
+    scores.iter().map(|s| format!("{} {}", s.metric, score(s.score))).collect::<Vec<_>>().join(", ")
+}
+
+pub fn diagnosis(view: &ReportView) -> DiagnosisSection {
+    let Some(d) = &view.run.summary.diagnosis else {
+        return DiagnosisSection {
+            intro: "No failure patterns were checked: the patterns read the judged RAGVUE metrics (retrieval \
+                    relevance and coverage, strict faithfulness, completeness and the others), and this run has \
+                    none of them. The metric table and the appendix still show where items scored low."
+                .into(),
+            patterns: Vec::new(),
+        };
+    };
+    let intro = if d.patterns.is_empty() {
+        format!("None of the {} checked items matched a failure pattern.", d.items_checked)
+    } else {
+        format!(
+            "{} of {} checked items ({}) show at least one failure pattern. Each pattern below lists its two worst \
+             items with the evidence that failed.",
+            d.items_with_patterns,
+            d.items_checked,
+            percent(d.items_with_patterns as f64 / d.items_checked.max(1) as f64)
+        )
+    };
+    let patterns = view
+        .patterns
+        .iter()
+        .map(|p| PatternBlock {
+            heading: format!("{} · {}", p.summary.letter, p.summary.name),
+            stage: p.summary.stage.label().to_string(),
+            count: format!("{} of {} checked items ({})", p.summary.count, d.items_checked, percent(p.summary.share)),
+            description: p.summary.description.clone(),
+            cases: p.cases.iter().map(case).collect(),
+        })
+        .collect();
+    DiagnosisSection { intro, patterns }
+}
+
+fn case(c: &CaseView) -> Case {
+    let e = &c.evidence;
+    Case {
+        label: c.label.clone(),
+        question: c.question.clone(),
+        answer: c.answer_excerpt.clone().unwrap_or_else(|| "(no answer)".into()),
+        scores: scores_line(&c.scores),
+        claims: e
+            .unsupported_claims
+            .iter()
+            .map(|cl| {
+                if cl.reason.is_empty() {
+                    format!("{}: “{}”", cl.support, cl.claim)
+                } else {
+                    format!("{}: “{}” — {}", cl.support, cl.claim, cl.reason)
+                }
+            })
+            .collect(),
+        chunks: e
+            .irrelevant_chunks
+            .iter()
+            .map(|ch| {
+                let doc = ch.doc_id.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
+                let reason = if ch.reason.is_empty() { String::new() } else { format!(" — {}", ch.reason) };
+                // `+ 0.0` turns a negative zero into "0.00", not "-0.00".
+                format!("chunk {}{doc}, relevance {:.2}: “{}”{reason}", ch.rank, ch.relevance.clamp(0.0, 1.0) + 0.0, ch.excerpt)
+            })
+            .collect(),
+        aspects: e.missing_aspects.iter().map(|a| format!("missing from the {}: {}", a.missing_from, a.aspect)).collect(),
+    }
+}
+
+pub fn actions(view: &ReportView) -> Vec<Action> {
+    let Some(d) = &view.run.summary.diagnosis else { return Vec::new() };
+    d.actions
+        .iter()
+        .enumerate()
+        .map(|(i, a)| Action {
+            rank: (i + 1).to_string(),
+            impact: impact_label(a.impact).into(),
+            title: a.title.clone(),
+            whats_wrong: a.whats_wrong.clone(),
+            why: a.why.clone(),
+            example: a.example.as_ref().map(|e| {
+                let scores = scores_line(&e.scores);
+                if scores.is_empty() {
+                    e.question.clone()
+                } else {
+                    format!("{} ({scores})", e.question)
+                }
+            }),
+            how_to_fix: a.how_to_fix.clone(),
+        })
+        .collect()
+}
+
+fn flag_key(flag: Flag) -> &'static str {
+    match flag {
+        Flag::Green => "green",
+        Flag::Amber => "amber",
+        Flag::Red => "red",
+        Flag::NotCompared => "neutral",
+    }
+}
+
+fn flip_lines(items: &[FlippedItem]) -> Vec<String> {
+    let mut lines: Vec<String> = items
+        .iter()
+        .take(FLIPS_LISTED)
+        .map(|f| format!("{}: {} → {}", f.label, score(f.score_a), score(f.score_b)))
+        .collect();
+    if items.len() > FLIPS_LISTED {
+        lines.push(format!("and {} more", items.len() - FLIPS_LISTED));
+    }
+    lines
+}
+
+pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
+    let c = view.comparison.as_ref()?;
+    let mut intro = vec![
+        format!(
+            "A = {} on {}; B = {} on {} (this report's run).",
+            c.a.title(),
+            c.a.dataset,
+            c.b.title(),
+            c.b.dataset
+        ),
+        format!(
+            "{} items matched by content ({} only in A, {} only in B). Deltas are B − A over the matched items \
+             scored in both runs, with a paired bootstrap 95% interval ({} resamples, fixed seed).",
+            c.matched, c.only_in_a, c.only_in_b, c.resamples
+        ),
+    ];
+    let red: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
+    intro.push(if red.is_empty() {
+        format!("No metric regressed: none got worse by more than {:.2} with its whole interval below 0.", c.threshold)
+    } else {
+        format!("Regressions (worse by more than {:.2}, whole interval on the worse side): {}.", c.threshold, red.join(", "))
+    });
+    let rows = c
+        .metrics
+        .iter()
+        .map(|m| DeltaRow {
+            metric: m.metric.clone(),
+            lower_is_better: m.lower_is_better,
+            mean_a: score_or_dash(m.mean_a),
+            mean_b: score_or_dash(m.mean_b),
+            delta: m.delta.map(signed).unwrap_or_else(|| "–".into()),
+            ci: match (m.ci95_low, m.ci95_high) {
+                (Some(lo), Some(hi)) => format!("{} to {}", signed(lo), signed(hi)),
+                _ => "–".into(),
+            },
+            pairs: m.pairs.to_string(),
+            flag: m.flag.label().into(),
+            flag_key: flag_key(m.flag).into(),
+            to_fail: m.to_fail.len().to_string(),
+            to_pass: m.to_pass.len().to_string(),
+        })
+        .collect();
+    let mut flips = Vec::new();
+    for m in &c.metrics {
+        if !m.to_fail.is_empty() {
+            flips.push(FlipGroup {
+                heading: format!("{}: pass → fail ({})", m.metric, m.to_fail.len()),
+                items: flip_lines(&m.to_fail),
+            });
+        }
+        if !m.to_pass.is_empty() {
+            flips.push(FlipGroup {
+                heading: format!("{}: fail → pass ({})", m.metric, m.to_pass.len()),
+                items: flip_lines(&m.to_pass),
+            });
+        }
+    }
+    let mut notes = vec![
+        "A flip is an item whose score crossed 0.5 between the runs (for ↓ metrics, passing means ≤ 0.5).".to_string()
+    ];
+    if !c.metrics_only_in_a.is_empty() {
+        notes.push(format!("Only in A, not compared: {}.", c.metrics_only_in_a.join(", ")));
+    }
+    if !c.metrics_only_in_b.is_empty() {
+        notes.push(format!("Only in B, not compared: {}.", c.metrics_only_in_b.join(", ")));
+    }
+    Some(ComparisonSection { intro, rows, flips, notes })
+}
+
+pub fn methodology(view: &ReportView) -> MethodologySection {
+    let m = &view.methodology;
+    let definitions = view
+        .run
+        .run
+        .metrics
+        .iter()
+        .filter_map(|id| metrics::find(id))
+        .map(|spec| {
+            let mut text = spec.description.to_string();
+            if spec.judge {
+                text.push_str(" Judged.");
+            }
+            field(spec.id, text)
+        })
+        .collect();
+    let mut judge = vec![field("Judge", judge_name(view))];
+    if !m.judge.offline && m.judge.profile_found {
+        judge.push(field("Host", m.judge.host.clone().unwrap_or_else(|| "not recorded".into())));
+    }
+    judge.push(field(
+        "Judged metrics",
+        if m.judged_metrics.is_empty() { "none (every metric is computed without a judge)".into() } else { m.judged_metrics.join(", ") },
+    ));
+    judge.push(field(
+        "Judge configurations in the results",
+        if m.judge_configs.is_empty() { "–".into() } else { m.judge_configs.join(", ") },
+    ));
+    judge.push(field(
+        "Prompt versions",
+        if m.prompt_versions.is_empty() { "– (no judge prompt was used)".into() } else { m.prompt_versions.join(", ") },
+    ));
+    let t = &m.totals;
+    let accounting = vec![
+        field("Judge calls", t.calls.to_string()),
+        field("Answered from cache", t.cache_hits.to_string()),
+        field("Failed calls", t.failures.to_string()),
+        field("Tokens", format!("{} in, {} out", t.input_tokens, t.output_tokens)),
+        field("Cost", format!("${:.4}", t.cost_usd)),
+        field("Evaluation time", format!("{:.1} s", t.seconds)),
+        field("Results", format!("{} scored, {} errors, {} skipped", m.scored, m.errors, m.skipped)),
+    ];
+    let mut errors: Vec<String> = view
+        .run
+        .summary
+        .errors
+        .iter()
+        .map(|e| format!("{} could not be scored on {} item(s): {}", e.metric, e.count, e.message))
+        .collect();
+    errors.extend(m.skip_notes.iter().map(|s| format!("{} skipped on {} item(s): {}", s.metric, s.count, s.reason)));
+    if errors.is_empty() {
+        errors.push("Every metric scored every item.".into());
+    }
+    MethodologySection {
+        definitions,
+        stage_rule: "Stage scores average the means of the stage's metrics in this run, each read so that higher is \
+                     better (1 − mean for ↓ metrics), all weighted equally. Retrieval: retrieval relevance and \
+                     coverage, claim recall, context precision, recall@k, MRR@k. Grounding: strict, multi-hop and \
+                     claim faithfulness, context utilisation, negative rejection, implicit contradiction, token \
+                     overlap, context similarity, hallucination and noise sensitivity, citation accuracy and \
+                     citation rates. Generation: answer relevance, completeness, clarity, coherence, conciseness, \
+                     answer length, claim precision, recall and F1, exact match, token F1, ROUGE-L, BLEU. \
+                     Readability and the synthesised overalls are reported but not averaged in. Bands: ≥ 0.75 good, \
+                     0.50–0.74 needs attention, < 0.50 critical."
+            .into(),
+        judge,
+        caveat: m.offline_caveat.clone(),
+        calibration: m.calibration.clone(),
+        settings: m.settings.iter().map(|s| field(&s.name, s.value.clone())).collect(),
+        accounting,
+        errors,
+        privacy: m.privacy.clone(),
+    }
+}
+
+pub fn appendix(view: &ReportView) -> Appendix {
+    let items: Vec<AppendixItem> = view
+        .run
+        .worst
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let order: Vec<&String> = view.run.run.metrics.iter().collect();
+            let mut results: Vec<_> = item.results.iter().collect();
+            results.sort_by_key(|r| order.iter().position(|m| **m == r.metric).unwrap_or(usize::MAX));
+            AppendixItem {
+                heading: format!("{}. Item {}", i + 1, item_label(item.item.id.as_deref(), item.ordinal)),
+                question: item.item.question.clone(),
+                answer: item.item.answer.clone().unwrap_or_else(|| "(no answer)".into()),
+                ground_truth: item.item.ground_truth.clone(),
+                contexts: item
+                    .item
+                    .contexts
+                    .iter()
+                    .enumerate()
+                    .map(|(k, c)| {
+                        let id = c.id.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
+                        format!("[{}]{id} {}", k + 1, c.text)
+                    })
+                    .collect(),
+                results: results
+                    .into_iter()
+                    .map(|r| ResultRow {
+                        metric: r.metric.clone(),
+                        score: score_or_dash(r.score),
+                        status: match r.status {
+                            Status::Ok => "ok",
+                            Status::Error => "error",
+                            Status::Skipped => "skipped",
+                        }
+                        .into(),
+                        explanation: r.explanation.clone(),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    Appendix {
+        heading: format!("Appendix: the {} worst items", items.len()),
+        intro: "Items ranked by their mean score over all metrics (↓ metrics read as 1 − score), lowest first, with \
+                every result in full."
+            .into(),
+        items,
+    }
+}

@@ -1,0 +1,22 @@
+// Export helpers: the file name a save dialog suggests and the dialog's filter.
+
+import type { ReportFormat } from './types';
+
+export const EXTENSIONS: Record<ReportFormat, string> = { markdown: 'md', json: 'json', csv: 'csv' };
+export const FORMAT_NAMES: Record<ReportFormat, string> = { markdown: 'Markdown', json: 'JSON', csv: 'CSV' };
+
+/**
+ * "ragnosis-baseline-v1.md": the run's label (or "run-12") made safe for any file
+ * system: letters, digits, dot, dash and underscore only, no leading dot, at most 80.
+ */
+export function defaultFileName(run: { id: number; label: string | null }, format: ReportFormat): string {
+  const base = (run.label ?? '').normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 80);
+  return `ragnosis-${base === '' ? `run-${run.id}` : base}.${EXTENSIONS[format]}`;
+}
+
+/** True for a path the shell accepts: absolute (POSIX or Windows) with a file name. */
+export function isAbsoluteFilePath(path: string): boolean {
+  const p = path.trim();
+  const absolute = p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
+  return absolute && !/[\\/]$/.test(p);
+}
