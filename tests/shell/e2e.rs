@@ -1,18 +1,28 @@
 //! The real window, driven like a person would: under Xvfb through tauri-driver and
-//! WebKitWebDriver, with an isolated RAGNOSIS_HOME.
+//! WebKitWebDriver, with an isolated RAGNOSIS_HOME (and HOME / XDG dirs) per test.
 //!
 //! Needs a display and the two drivers. `scripts/test.sh` provides them and sets
 //! RAGNOSIS_E2E=required, so there a missing piece fails the test; elsewhere the test
-//! says why it did not run.
+//! says why it did not run. The tests share one display and one pointer, so they run
+//! one at a time (`DISPLAY_LOCK`). Each saves screenshots under target/e2e-screenshots/.
 
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use ragnosis_core::dataset::ImportLimits;
-use ragnosis_core::progress::NoProgress;
+use ragnosis_core::progress::{CancelToken, NoProgress};
 use ragnosis_core::store::Store;
+use serde_json::json;
 
 use super::webdriver::{screenshot_dir, Driver, Session};
+
+static DISPLAY_LOCK: Mutex<()> = Mutex::new(());
+
+const SHORT: Duration = Duration::from_secs(15);
+const LONG: Duration = Duration::from_secs(180);
 
 fn tauri_driver() -> Option<PathBuf> {
     let candidates = [
@@ -43,8 +53,135 @@ fn skip_or_fail(reason: String) {
     eprintln!("e2e test not run: {reason}");
 }
 
-fn example_file() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/ragvue/agentic.jsonl")
+fn asset(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples").join(path)
+}
+
+/// A temp dir holding the app's data (`home/`) and a private HOME and XDG dirs, so the
+/// window (GTK, WebKit) never reads or writes the real user's files.
+struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["home", "user", "user/.config", "user/.local/share", "user/.cache"] {
+            std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+        }
+        Sandbox { dir }
+    }
+
+    fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    fn launch(&self, tauri_driver: &Path) -> (Driver, Session) {
+        let user = self.dir.path().join("user");
+        let envs: Vec<(&str, PathBuf)> = vec![
+            ("RAGNOSIS_HOME", self.home()),
+            ("HOME", user.clone()),
+            ("XDG_CONFIG_HOME", user.join(".config")),
+            ("XDG_DATA_HOME", user.join(".local/share")),
+            ("XDG_CACHE_HOME", user.join(".cache")),
+        ];
+        let refs: Vec<(&str, &Path)> = envs.iter().map(|(k, v)| (*k, v.as_path())).collect();
+        let driver = Driver::start(tauri_driver, &refs);
+        let app = PathBuf::from(env!("CARGO_BIN_EXE_ragnosis-desktop"));
+        let session = Session::open(&driver, &app);
+        (driver, session)
+    }
+}
+
+fn shot(session: &Session, name: &str) {
+    session.screenshot(&screenshot_dir().join(name));
+}
+
+/// The window's geometry on the X display (x, y, width, height).
+fn window_geometry(title: &str) -> Option<(i32, i32, i32, i32)> {
+    let out = Command::new("xdotool").args(["search", "--name", &format!("^{title}$"), "getwindowgeometry", "--shell"]).output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let field = |name: &str| text.lines().find_map(|l| l.strip_prefix(&format!("{name}="))?.parse::<i32>().ok());
+    Some((field("X")?, field("Y")?, field("WIDTH")?, field("HEIGHT")?))
+}
+
+/// Drops `file` on the app window for real: a GTK drag source (tests/shell/drag_source.py)
+/// offers it as a file:// URI, and xdotool drags it onto the window's centre, as a person
+/// dragging from a file manager would. Returns why it could not, when it could not.
+fn drop_for_real(file: &Path) -> Result<(), String> {
+    which("xdotool").ok_or("xdotool is not installed")?;
+    let python = ["/usr/bin/python3", "python3"].into_iter().find(|p| Path::new(p).exists() || which(p).is_some()).unwrap();
+    let (x, y, w, h) = window_geometry("Ragnosis").ok_or("the app window was not found on the display")?;
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shell/drag_source.py");
+    let mut source = Command::new(python)
+        .arg(&script)
+        .arg(file)
+        .args([(x + 20).to_string(), (y + h - 160).to_string()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start the drag source: {e}"))?;
+    let mut ready = String::new();
+    std::io::BufReader::new(source.stdout.take().unwrap()).read_line(&mut ready).map_err(|e| e.to_string())?;
+    if ready.trim() != "ready" {
+        let _ = source.kill();
+        return Err("the drag source did not come up (is python3-gi installed?)".into());
+    }
+    let (sx, sy) = (x + 100, y + h - 100);
+    let (tx, ty) = (x + w / 2, y + h / 3);
+    let moves: Vec<String> = [
+        format!("mousemove {sx} {sy}"),
+        "sleep 0.3".into(),
+        "mousedown 1".into(),
+        "sleep 0.2".into(),
+        format!("mousemove {} {}", sx + 15, sy - 15),
+        "sleep 0.2".into(),
+        format!("mousemove {} {}", sx + 60, sy - 60),
+        "sleep 0.2".into(),
+        format!("mousemove {} {}", (sx + tx) / 2, (sy + ty) / 2),
+        "sleep 0.3".into(),
+        format!("mousemove {tx} {ty}"),
+        "sleep 0.3".into(),
+        format!("mousemove {} {}", tx + 5, ty + 5),
+        "sleep 0.5".into(),
+        "mouseup 1".into(),
+    ]
+    .to_vec();
+    let args: Vec<&str> = moves.iter().flat_map(|m| m.split(' ')).collect();
+    let status = Command::new("xdotool").args(&args).status().map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(10) {
+        if let Ok(Some(_)) = source.try_wait() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = source.kill();
+    let _ = source.wait();
+    if !status.success() {
+        return Err(format!("xdotool failed: {status}"));
+    }
+    Ok(())
+}
+
+/// A finished agentic run with the offline judge, made through the core before launch.
+fn seeded_run(home: &Path, file: &Path, name: &str) -> (i64, i64) {
+    let mut store = Store::open(home).unwrap();
+    let imported = ragnosis_core::import::import_file(&mut store, file, Some(name), &ImportLimits::default(), &NoProgress).unwrap();
+    let request = ragnosis_core::run::RunRequest {
+        dataset_id: imported.dataset.id,
+        mode: ragnosis_core::run::Mode::Agentic,
+        label: Some("seeded".into()),
+        ..Default::default()
+    };
+    let judge = ragnosis_core::judge::open::open_judge(&store, "offline", &ragnosis_core::secrets::MemoryStore::default()).unwrap();
+    let outcome =
+        ragnosis_core::run::evaluate(&mut store, &request, judge, std::sync::Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    (imported.dataset.id, outcome.run_id)
 }
 
 #[test]
@@ -53,31 +190,225 @@ fn window_lists_imported_datasets_and_imports_the_example() {
         Ok(path) => path,
         Err(reason) => return skip_or_fail(reason),
     };
-    let home = tempfile::tempdir().unwrap();
+    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let sandbox = Sandbox::new();
     {
         // A dataset imported beforehand, as the CLI would have left it.
-        let mut store = Store::open(home.path()).unwrap();
-        ragnosis_core::import::import_file(&mut store, &example_file(), Some("RAGVUE agentic"), &ImportLimits::default(), &NoProgress)
+        let mut store = Store::open(&sandbox.home()).unwrap();
+        ragnosis_core::import::import_file(&mut store, &asset("ragvue/agentic.jsonl"), Some("RAGVUE agentic"), &ImportLimits::default(), &NoProgress)
             .unwrap();
     }
-    let app = PathBuf::from(env!("CARGO_BIN_EXE_ragnosis-desktop"));
-    let driver = Driver::start(&tauri_driver, &[("RAGNOSIS_HOME", home.path())]);
-    let session = Session::open(&driver, &app);
+    let (_driver, session) = sandbox.launch(&tauri_driver);
 
     let rows = session.wait_for("[data-testid=dataset-row]", 1, Duration::from_secs(30));
     assert_eq!(rows.len(), 1, "exactly the one dataset imported before launch is listed");
     let text = session.text(&rows[0]);
     assert!(text.contains("RAGVUE agentic") && text.contains('8'), "the row shows the name and the 8 items: {text}");
-    session.screenshot(&screenshot_dir().join("home-one-dataset.png"));
+    shot(&session, "home-one-dataset.png");
 
-    let button = session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(5));
-    session.click(&button[0]);
+    session.click_on("[data-testid=try-example]", SHORT);
+    // The example opens straight on its validation report.
+    session.wait_for_text("[data-testid=report-accepted]", "24", SHORT);
+    session.click_on("[data-testid=nav-home]", SHORT);
     let rows = session.wait_for("[data-testid=dataset-row]", 2, Duration::from_secs(30));
     let texts: Vec<String> = rows.iter().map(|r| session.text(r)).collect();
     assert!(texts.iter().any(|t| t.contains("Northwind")), "the example dataset appears in the list: {texts:?}");
-    session.screenshot(&screenshot_dir().join("home-after-example.png"));
+    shot(&session, "home-after-example.png");
 
     // What the window showed is what the database holds.
-    let store = Store::open(home.path()).unwrap();
+    let store = Store::open(&sandbox.home()).unwrap();
     assert_eq!(ragnosis_core::store::datasets::list(store.conn()).unwrap().len(), 2);
+}
+
+#[test]
+fn workflow_from_a_dropped_file_to_an_exported_report() {
+    let tauri_driver = match prerequisites() {
+        Ok(path) => path,
+        Err(reason) => return skip_or_fail(reason),
+    };
+    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let sandbox = Sandbox::new();
+    let file = sandbox.path("northwind-help-desk.jsonl");
+    std::fs::copy(asset("ragnosis-example.jsonl"), &file).unwrap();
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
+    shot(&session, "workflow-1-home.png");
+
+    // 1. Drop the file on the window: a real XDND drop from a GTK drag source.
+    drop_for_real(&file).unwrap_or_else(|why| panic!("the real drop could not be made: {why}"));
+    let accepted = session.wait_for_text("[data-testid=report-accepted]", "24", Duration::from_secs(30));
+    assert_eq!(accepted.trim(), "24");
+    session.wait_for_text("[data-testid=dataset-name]", "northwind-help-desk", SHORT);
+    assert_eq!(session.text(&session.wait_for("[data-testid=report-format]", 1, SHORT)[0]), "JSONL");
+    session.wait_for("[data-testid=preview-row]", 20, SHORT);
+    session.wait_for_text("[data-testid=measurable]", "retrieval relevance", SHORT);
+    shot(&session, "workflow-2-data.png");
+
+    // 2. Evaluate: agentic with the offline judge is the default; the plan comes first.
+    session.click_on("[data-testid=to-evaluate]", SHORT);
+    session.wait_for_text("[data-testid=plan-items]", "24", SHORT);
+    session.wait_for_text("[data-testid=plan-cost]", "$0.00", SHORT);
+    let label = session.wait_for("[data-testid=run-label]", 1, SHORT);
+    session.type_into(&label[0], "baseline");
+    shot(&session, "workflow-3-evaluate.png");
+    session.click_on("[data-testid=run]:not([disabled])", SHORT);
+
+    // 3. Results open when the run is done.
+    session.wait_for("[data-testid=summary-cards]", 1, LONG);
+    session.wait_for_text("[data-testid=results-title]", "baseline", SHORT);
+    session.wait_for("[data-testid=run-offline-badge]", 1, SHORT);
+    session.wait_for("[data-testid=metric-table]", 1, SHORT);
+    let cases = session.wait_for("[data-testid=case-row]", 1, SHORT);
+    assert!(!cases.is_empty());
+    session.wait_for_text("[data-testid=case-count]", "of 24", SHORT);
+    shot(&session, "workflow-4-results.png");
+
+    // 4. The worst case, with its evidence.
+    session.click_on("[data-testid=worst-cases]", SHORT);
+    std::thread::sleep(Duration::from_millis(500));
+    session.click_on("[data-testid=case-row] button.open", SHORT);
+    let question = session.text(&session.wait_for("[data-testid=case-question]", 1, SHORT)[0]);
+    assert!(!question.trim().is_empty(), "the case shows its question");
+    session.wait_for("[data-testid=contexts] li", 1, SHORT);
+    session.wait_for("[data-testid=case-results] tbody tr", 1, SHORT);
+    session.wait_for("[data-testid=offline-badge]", 1, SHORT);
+    shot(&session, "workflow-5-case.png");
+    session.click_on("[data-testid=inspect-json]", SHORT);
+    session.wait_for_text("[data-testid=case-json]", "\"results\"", SHORT);
+    shot(&session, "workflow-6-case-json.png");
+
+    // 5. Export Markdown to a file.
+    session.click_on("[data-testid=to-reports]", SHORT);
+    let target = sandbox.path("out/baseline-report.md");
+    let field = session.wait_for("[data-testid=export-path]", 1, SHORT);
+    session.type_into(&field[0], &target.display().to_string());
+    session.click_on("[data-testid=export-to-path]:not([disabled])", SHORT);
+    session.wait_for_text("[data-testid=export-done]", "baseline-report.md", SHORT);
+    shot(&session, "workflow-7-reports.png");
+    let markdown = std::fs::read_to_string(&target).expect("the exported report exists where the user asked");
+    assert!(markdown.contains("# Ragnosis evaluation: baseline"), "{markdown}");
+    assert!(markdown.contains("## Summary"), "the report has its summary heading");
+}
+
+#[test]
+fn hostile_text_in_a_dataset_is_shown_as_text_and_runs_no_script() {
+    let tauri_driver = match prerequisites() {
+        Ok(path) => path,
+        Err(reason) => return skip_or_fail(reason),
+    };
+    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let sandbox = Sandbox::new();
+    let img = "<img src=x onerror=window.__pwned=1>";
+    let script = "<script>window.__pwned=1</script>";
+    let file = sandbox.path("hostile.jsonl");
+    let line = json!({
+        "question": format!("What is {img} and {script}?"),
+        "answer": format!("It is {img} {script} here."),
+        "contexts": [format!("A context with {img} and {script} inside.")],
+        "ground_truth": format!("{script}"),
+    });
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let (_dataset, run_id) = seeded_run(&sandbox.home(), &file, "hostile <b>name</b>");
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    let pwned = || session.execute("return typeof window.__pwned", json!([]));
+
+    session.wait_for_text("[data-testid=dataset-table]", "hostile <b>name</b>", Duration::from_secs(30));
+    session.click_on("[data-testid=dataset-row] button.open", SHORT);
+    let preview = session.wait_for_text("[data-testid=preview-table]", img, SHORT);
+    assert!(preview.contains(script), "the question's markup is visible as text: {preview}");
+    shot(&session, "hostile-data.png");
+
+    session.click_on("[data-testid=nav-results]", SHORT);
+    session.click_on(&format!("[data-testid=run-row][data-run-id=\"{run_id}\"] button"), SHORT);
+    session.click_on("[data-testid=case-row] button.open", Duration::from_secs(30));
+    let question = session.wait_for_text("[data-testid=case-question]", img, SHORT);
+    assert_eq!(question, format!("What is {img} and {script}?"), "exactly the text, nothing parsed");
+    session.wait_for_text("[data-testid=case-answer]", script, SHORT);
+    session.wait_for_text("[data-testid=contexts]", img, SHORT);
+    let injected = session.execute(
+        "return document.querySelectorAll('[onerror], img[src=\"x\"]').length
+              + [...document.scripts].filter((s) => s.textContent.includes('__pwned')).length",
+        json!([]),
+    );
+    assert_eq!(injected, json!(0), "no element was created from the data");
+    shot(&session, "hostile-case.png");
+    assert_eq!(pwned(), json!("undefined"), "no script from the data ran");
+}
+
+#[test]
+fn a_run_interrupted_by_closing_the_app_can_be_resumed() {
+    let tauri_driver = match prerequisites() {
+        Ok(path) => path,
+        Err(reason) => return skip_or_fail(reason),
+    };
+    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let sandbox = Sandbox::new();
+    {
+        // What closing the app mid-run leaves: a run marked running with nothing executing it.
+        let mut store = Store::open(&sandbox.home()).unwrap();
+        let imported = ragnosis_core::import::import_file(&mut store, &asset("ragvue/agentic.jsonl"), None, &ImportLimits::default(), &NoProgress).unwrap();
+        let request = ragnosis_core::run::RunRequest {
+            dataset_id: imported.dataset.id,
+            mode: ragnosis_core::run::Mode::Agentic,
+            label: Some("interrupted".into()),
+            ..Default::default()
+        };
+        let run_id = ragnosis_core::run::plan(&mut store, &request).unwrap();
+        ragnosis_core::store::runs::mark_started(store.conn(), run_id).unwrap();
+    }
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    session.wait_for_text("[data-testid=interrupted]", "interrupted", Duration::from_secs(30));
+    shot(&session, "resume-home.png");
+    session.click_on("[data-testid=resume-interrupted]", SHORT);
+    session.wait_for("[data-testid=run-progress]", 1, SHORT);
+    session.wait_for("[data-testid=see-results]", 1, LONG);
+    shot(&session, "resume-finished.png");
+    session.click_on("[data-testid=see-results]", SHORT);
+    session.wait_for("[data-testid=summary-cards]", 1, SHORT);
+    let store = Store::open(&sandbox.home()).unwrap();
+    let runs = ragnosis_core::store::runs::list(store.conn()).unwrap();
+    assert_eq!(runs[0].status, ragnosis_core::store::runs::RunStatus::Done, "the resumed run finished");
+}
+
+#[test]
+fn two_runs_of_a_dataset_compare_in_the_runs_screen() {
+    let tauri_driver = match prerequisites() {
+        Ok(path) => path,
+        Err(reason) => return skip_or_fail(reason),
+    };
+    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let sandbox = Sandbox::new();
+    let runs: Vec<i64> = {
+        // Two agentic runs of one dataset: a re-run, as after changing nothing but the date.
+        let mut store = Store::open(&sandbox.home()).unwrap();
+        let imported = ragnosis_core::import::import_file(&mut store, &asset("ragvue/agentic.jsonl"), Some("RAGVUE agentic"), &ImportLimits::default(), &NoProgress).unwrap();
+        ["first", "second"]
+            .iter()
+            .map(|label| {
+                let request = ragnosis_core::run::RunRequest {
+                    dataset_id: imported.dataset.id,
+                    mode: ragnosis_core::run::Mode::Agentic,
+                    label: Some((*label).into()),
+                    ..Default::default()
+                };
+                let judge =
+                    ragnosis_core::judge::open::open_judge(&store, "offline", &ragnosis_core::secrets::MemoryStore::default()).unwrap();
+                ragnosis_core::run::evaluate(&mut store, &request, judge, std::sync::Arc::new(NoProgress), &CancelToken::new()).unwrap().run_id
+            })
+            .collect()
+    };
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
+    session.click_on("[data-testid=nav-runs]", SHORT);
+    for id in &runs {
+        session.click_on(&format!("[data-testid=run-row][data-run-id=\"{id}\"] input[type=checkbox]"), SHORT);
+    }
+    let table = session.wait_for_text("[data-testid=compare]", "8 items matched", SHORT);
+    assert!(table.contains("second") && table.contains("first"), "both runs are named: {table}");
+    let rows = session.wait_for("[data-testid=compare-table] tbody tr", 1, SHORT);
+    let first = session.text(&rows[0]);
+    // The same items and judge: every mean is unchanged, so nothing is flagged.
+    assert!(first.contains("+0.000") && first.contains("ok"), "a re-run shows no change: {first}");
+    session.wait_for("[data-testid=compare] img", 1, SHORT);
+    shot(&session, "runs-compare.png");
 }

@@ -1,56 +1,594 @@
-//! Commands called through the real IPC layer with the mock runtime, against a real
-//! SQLite file in a temp dir.
+//! Every command called through the real IPC layer with the mock runtime, against a real
+//! SQLite file in a temp dir, with keys in memory. Each command has a success case and,
+//! where it can fail, an error case pinning the `{code, message}` JSON the UI branches
+//! on. Run progress is captured with a channel interceptor, as the window would get it.
 
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ragnosis_core::secrets::MemoryStore;
 use ragnosis_desktop::state::AppState;
-use serde_json::Value;
-use tauri::ipc::{CallbackFn, InvokeBody};
+use serde_json::{json, Value};
+use tauri::ipc::{CallbackFn, InvokeBody, InvokeResponseBody};
 use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY};
 use tauri::webview::InvokeRequest;
 use tauri::WebviewWindow;
 
-fn app_in(home: &std::path::Path) -> (tauri::App<MockRuntime>, WebviewWindow<MockRuntime>) {
-    let state = AppState::open(Some(home)).expect("store opens in a temp dir");
-    let app = ragnosis_desktop::builder(mock_builder(), state)
-        .build(mock_context(noop_assets()))
-        .expect("app builds with the mock runtime");
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    (app, webview)
+/// Messages sent over channels, by channel id, in order.
+type Sent = Arc<Mutex<Vec<(u32, Value)>>>;
+
+struct Shell {
+    _app: tauri::App<MockRuntime>,
+    webview: WebviewWindow<MockRuntime>,
+    sent: Sent,
+    home: PathBuf,
 }
 
-fn invoke(webview: &WebviewWindow<MockRuntime>, cmd: &str, args: Value) -> Result<Value, Value> {
-    get_ipc_response(
-        webview,
-        InvokeRequest {
-            cmd: cmd.into(),
-            callback: CallbackFn(0),
-            error: CallbackFn(1),
-            url: "tauri://localhost".parse().unwrap(),
-            body: InvokeBody::Json(args),
-            headers: Default::default(),
-            invoke_key: INVOKE_KEY.to_string(),
-        },
-    )
-    .map(|body| body.deserialize::<Value>().unwrap())
+fn shell(home: &Path) -> Shell {
+    let state = AppState::with_secrets(Some(home), Arc::new(MemoryStore::default())).expect("store opens in a temp dir");
+    let sent: Sent = Arc::default();
+    let record = sent.clone();
+    let base = mock_builder().channel_interceptor(move |_webview, callback, _index, body| {
+        if let InvokeResponseBody::Json(text) = body {
+            record.lock().unwrap().push((callback.0, serde_json::from_str(text).unwrap()));
+        }
+        true
+    });
+    let app = ragnosis_desktop::builder(base, state).build(mock_context(noop_assets())).expect("app builds with the mock runtime");
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
+    Shell { _app: app, webview, sent, home: home.to_path_buf() }
+}
+
+impl Shell {
+    fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+        get_ipc_response(
+            &self.webview,
+            InvokeRequest {
+                cmd: cmd.into(),
+                callback: CallbackFn(0),
+                error: CallbackFn(1),
+                url: "tauri://localhost".parse().unwrap(),
+                body: InvokeBody::Json(args),
+                headers: Default::default(),
+                invoke_key: INVOKE_KEY.to_string(),
+            },
+        )
+        .map(|body| body.deserialize::<Value>().unwrap())
+    }
+
+    fn ok(&self, cmd: &str, args: Value) -> Value {
+        self.invoke(cmd, args.clone()).unwrap_or_else(|e| panic!("{cmd}({args}) failed: {e}"))
+    }
+
+    fn example(&self) -> i64 {
+        self.ok("import_example", Value::Null)["dataset"]["id"].as_i64().unwrap()
+    }
+
+    /// Waits for the channel's `ended` event and returns every event sent on it.
+    fn events_until_ended(&self, channel: u32) -> Vec<Value> {
+        let start = Instant::now();
+        loop {
+            let events: Vec<Value> =
+                self.sent.lock().unwrap().iter().filter(|(c, _)| *c == channel).map(|(_, v)| v.clone()).collect();
+            if events.iter().any(|e| e["kind"] == "ended") {
+                return events;
+            }
+            assert!(start.elapsed() < Duration::from_secs(120), "the run did not end within 2 minutes: {events:?}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// The error shape every command rejects with: a non-empty code and message, nothing else
+/// but an optional detail.
+fn assert_error(err: &Value, code: &str) {
+    let obj = err.as_object().unwrap_or_else(|| panic!("an error is a JSON object, got {err}"));
+    assert_eq!(obj.get("code").and_then(Value::as_str), Some(code), "error code of {err}");
+    assert!(obj.get("message").and_then(Value::as_str).is_some_and(|m| !m.trim().is_empty()), "a message: {err}");
+    assert!(obj.keys().all(|k| ["code", "message", "detail"].contains(&k.as_str())), "only code, message, detail: {err}");
+}
+
+fn request(dataset_id: i64, mode: &str) -> Value {
+    json!({ "dataset_id": dataset_id, "mode": mode, "judge": "offline", "label": "baseline", "seed": 0 })
+}
+
+fn ragvue_example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples/ragvue/agentic.jsonl")
+}
+
+/// A finished agentic run of the example with the offline judge.
+fn finished_run(s: &Shell, dataset_id: i64, channel: u32) -> i64 {
+    let run_id = s.ok("start_run", json!({ "request": request(dataset_id, "agentic"), "onProgress": format!("__CHANNEL__:{channel}") }));
+    let events = s.events_until_ended(channel);
+    assert_eq!(events.last().unwrap()["status"], "done", "the offline run finishes: {events:?}");
+    run_id.as_i64().unwrap()
 }
 
 #[test]
 fn list_datasets_is_empty_on_a_new_home() {
     let home = tempfile::tempdir().unwrap();
-    let (_app, webview) = app_in(home.path());
-    let listed = invoke(&webview, "list_datasets", Value::Null).expect("list_datasets succeeds");
-    assert_eq!(listed, Value::Array(vec![]));
+    let s = shell(home.path());
+    assert_eq!(s.ok("list_datasets", Value::Null), json!([]));
 }
 
 #[test]
-fn import_example_stores_the_bundled_set_and_lists_it() {
+fn import_example_stores_the_bundled_set_with_its_report_and_lists_it() {
     let home = tempfile::tempdir().unwrap();
-    let (_app, webview) = app_in(home.path());
-    let imported = invoke(&webview, "import_example", Value::Null).expect("the bundled example imports");
-    let count = imported["item_count"].as_i64().unwrap();
+    let s = shell(home.path());
+    let imported = s.ok("import_example", Value::Null);
+    let count = imported["dataset"]["item_count"].as_i64().unwrap();
     assert!(count >= 20, "the example set has at least 20 items, got {count}");
-    let listed = invoke(&webview, "list_datasets", Value::Null).unwrap();
-    let rows = listed.as_array().unwrap();
-    assert_eq!(rows.len(), 1);
-    assert_eq!(rows[0]["id"], imported["id"]);
+    assert_eq!(imported["report"]["format"], "JSONL");
+    assert_eq!(imported["report"]["items_accepted"], count);
+    let listed = s.ok("list_datasets", Value::Null);
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_eq!(listed[0]["id"], imported["dataset"]["id"]);
     assert!(home.path().join("ragnosis.db").exists(), "data lives in the chosen home");
+}
+
+#[test]
+fn import_file_imports_a_dropped_file_and_reports_rejected_lines() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let file = home.path().join("dropped.jsonl");
+    std::fs::write(&file, "{\"question\": \"Q1?\", \"answer\": \"A\"}\nnot json\n{\"answer\": \"no question\"}\n").unwrap();
+    let imported = s.ok("import_file", json!({ "path": file.display().to_string() }));
+    assert_eq!(imported["dataset"]["name"], "dropped", "named after the file");
+    assert_eq!(imported["dataset"]["item_count"], 1);
+    let report = &imported["report"];
+    assert_eq!(report["rejected_count"], 2, "bad JSON and a missing question are rejected, not dropped silently");
+    assert_eq!(report["rejected"][0]["line"], 2);
+}
+
+#[test]
+fn import_file_errors_name_the_problem() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    assert_error(&s.invoke("import_file", json!({ "path": "relative.jsonl" })).unwrap_err(), "invalid");
+    let missing = home.path().join("missing.jsonl");
+    assert_error(&s.invoke("import_file", json!({ "path": missing.display().to_string() })).unwrap_err(), "dataset.unreadable");
+    let empty = home.path().join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    assert_error(&s.invoke("import_file", json!({ "path": empty.display().to_string() })).unwrap_err(), "dataset.empty_file");
+    assert_eq!(s.ok("list_datasets", Value::Null), json!([]), "a failed import stores nothing");
+}
+
+#[test]
+fn dataset_report_reach_and_items_describe_a_stored_dataset() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let imported = s.ok("import_file", json!({ "path": ragvue_example().display().to_string() }));
+    let id = imported["dataset"]["id"].as_i64().unwrap();
+
+    let report = s.ok("dataset_report", json!({ "datasetId": id }));
+    assert_eq!(report["report"]["schema"], "RAGVUE");
+    assert_eq!(report["report"]["coverage"][0]["badge"], "Q");
+
+    let reach = s.ok("dataset_reach", json!({ "datasetId": id }));
+    assert_eq!(reach["items"], 8);
+    let of = |metric: &str| reach["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == metric).unwrap().clone();
+    assert!(of("ragvue.retrieval_relevance")["items"].as_u64().unwrap() > 0);
+    assert_eq!(of("reference.token_f1")["items"], 0, "the RAGVUE examples carry no ground truth");
+    assert_eq!(of("reference.token_f1")["absent"], json!(["GT"]));
+
+    let page = s.ok("dataset_items", json!({ "datasetId": id, "offset": 2, "limit": 3 }));
+    assert_eq!(page["total"], 8);
+    assert_eq!(page["items"].as_array().unwrap().len(), 3);
+    assert_eq!(page["items"][0]["ordinal"], 2);
+}
+
+#[test]
+fn dataset_commands_report_a_missing_dataset_as_not_found() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    for cmd in ["dataset_report", "dataset_reach"] {
+        assert_error(&s.invoke(cmd, json!({ "datasetId": 999 })).unwrap_err(), "not_found");
+    }
+    let err = s.invoke("dataset_items", json!({ "datasetId": 999, "offset": 0, "limit": 10 })).unwrap_err();
+    assert_error(&err, "not_found");
+}
+
+#[test]
+fn list_metrics_gives_the_catalogue_with_needs_badges() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let metrics = s.ok("list_metrics", Value::Null);
+    let faith = metrics.as_array().unwrap().iter().find(|m| m["id"] == "ragvue.strict_faithfulness").unwrap();
+    assert_eq!(faith["needs"], json!(["A", "C"]));
+    assert_eq!(faith["judge"], true);
+    assert_eq!(faith["family"], "ragvue");
+}
+
+#[test]
+fn list_judges_always_offers_the_offline_judge_first() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let judges = s.ok("list_judges", Value::Null);
+    assert_eq!(judges[0]["name"], "offline");
+    assert_eq!(judges[0]["builtin"], true);
+}
+
+#[test]
+fn preview_run_plans_without_storing_a_run() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let mut req = request(id, "agentic");
+    req["limit"] = json!(10);
+    let plan = s.ok("preview_run", json!({ "request": req }));
+    assert_eq!(plan["items"], 10, "limit applies before planning");
+    assert_eq!(plan["offline"], true);
+    assert_eq!(plan["cost_low"], 0.0, "the offline judge is free");
+    assert!(plan["cells"].as_u64().unwrap() > 10, "several metrics per item");
+    assert_eq!(s.ok("list_runs", Value::Null), json!([]), "a preview leaves no run behind");
+}
+
+#[test]
+fn preview_run_rejects_bad_requests_with_their_codes() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    assert_error(&s.invoke("preview_run", json!({ "request": request(id, "psychic") })).unwrap_err(), "invalid");
+    let mut manual = request(id, "manual");
+    manual["metrics"] = json!([]);
+    assert_error(&s.invoke("preview_run", json!({ "request": manual })).unwrap_err(), "metrics.selection");
+    let mut unknown_judge = request(id, "agentic");
+    unknown_judge["judge"] = json!("nobody");
+    assert_error(&s.invoke("preview_run", json!({ "request": unknown_judge })).unwrap_err(), "not_found");
+}
+
+#[test]
+fn start_run_streams_progress_and_finishes_in_the_background() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let run_id = s.ok("start_run", json!({ "request": request(id, "agentic"), "onProgress": "__CHANNEL__:41" }));
+    let events = s.events_until_ended(41);
+    let kinds: Vec<&str> = events.iter().filter_map(|e| e["kind"].as_str()).collect();
+    assert!(kinds.contains(&"started") && kinds.contains(&"advanced") && kinds.contains(&"totals"), "{kinds:?}");
+    let advanced = events.iter().rev().find(|e| e["kind"] == "advanced").unwrap();
+    assert_eq!(advanced["done"], advanced["total"], "the last count covers every item");
+    let ended = events.last().unwrap();
+    assert_eq!((ended["run_id"].clone(), ended["status"].clone()), (run_id.clone(), json!("done")));
+    let runs = s.ok("list_runs", Value::Null);
+    assert_eq!(runs[0]["id"], run_id);
+    assert_eq!((runs[0]["active"].clone(), runs[0]["resumable"].clone()), (json!(false), json!(false)));
+    assert_eq!(runs[0]["offline"], true);
+}
+
+#[test]
+fn start_run_with_an_unknown_judge_fails_before_creating_a_run() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let mut req = request(id, "agentic");
+    req["judge"] = json!("missing-profile");
+    let err = s.invoke("start_run", json!({ "request": req, "onProgress": "__CHANNEL__:3" })).unwrap_err();
+    assert_error(&err, "not_found");
+    assert_eq!(s.ok("list_runs", Value::Null), json!([]));
+}
+
+#[test]
+fn cancel_stops_a_run_that_resume_then_completes() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    // Enough items that the run is still going when the cancel arrives.
+    let file = home.path().join("big.jsonl");
+    let lines: String = (0..3000)
+        .map(|i| format!("{{\"question\": \"What is item {i}?\", \"answer\": \"Item {i} is a bolt.\", \"ground_truth\": \"A bolt {i}.\"}}\n"))
+        .collect();
+    std::fs::write(&file, lines).unwrap();
+    let id = s.ok("import_file", json!({ "path": file.display().to_string() }))["dataset"]["id"].as_i64().unwrap();
+    let mut req = request(id, "manual");
+    req["metrics"] = json!(["reference"]);
+    let run_id = s.ok("start_run", json!({ "request": req, "onProgress": "__CHANNEL__:5" }));
+    s.ok("cancel_run", json!({ "runId": run_id }));
+    let ended = s.events_until_ended(5).last().unwrap().clone();
+    assert_eq!(ended["status"], "cancelled");
+    let run = s.ok("get_run", json!({ "runId": run_id }));
+    assert_eq!((run["run"]["resumable"].clone(), run["partial"].clone()), (json!(true), json!(true)));
+
+    s.ok("resume_run", json!({ "runId": run_id, "onProgress": "__CHANNEL__:6" }));
+    assert_eq!(s.events_until_ended(6).last().unwrap()["status"], "done");
+    let run = s.ok("get_run", json!({ "runId": run_id }));
+    assert_eq!(run["summary"]["items"], 3000);
+    let exact = run["summary"]["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == "reference.exact_match").unwrap().clone();
+    assert_eq!(exact["n"], 3000, "every item scored exactly once across the two executions");
+}
+
+#[test]
+fn cancel_and_resume_errors() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    assert_error(&s.invoke("cancel_run", json!({ "runId": 7 })).unwrap_err(), "not_running");
+    assert_error(&s.invoke("resume_run", json!({ "runId": 7, "onProgress": "__CHANNEL__:1" })).unwrap_err(), "not_found");
+    let id = s.example();
+    let run_id = finished_run(&s, id, 2);
+    let err = s.invoke("resume_run", json!({ "runId": run_id, "onProgress": "__CHANNEL__:3" })).unwrap_err();
+    assert_error(&err, "invalid");
+}
+
+#[test]
+fn a_run_left_running_by_a_closed_app_lists_as_resumable() {
+    let home = tempfile::tempdir().unwrap();
+    let run_id = {
+        // What a killed app leaves: a planned run marked running, with nothing executing it.
+        let mut store = ragnosis_core::store::Store::open(home.path()).unwrap();
+        let imported = ragnosis_core::import::import_file(
+            &mut store,
+            &ragvue_example(),
+            None,
+            &Default::default(),
+            &ragnosis_core::progress::NoProgress,
+        )
+        .unwrap();
+        let req = ragnosis_core::run::RunRequest {
+            dataset_id: imported.dataset.id,
+            mode: ragnosis_core::run::Mode::Agentic,
+            ..Default::default()
+        };
+        let run_id = ragnosis_core::run::plan(&mut store, &req).unwrap();
+        ragnosis_core::store::runs::mark_started(store.conn(), run_id).unwrap();
+        run_id
+    };
+    let s = shell(home.path());
+    let runs = s.ok("list_runs", Value::Null);
+    assert_eq!(runs[0]["id"], run_id);
+    assert_eq!(runs[0]["status"], "running");
+    assert_eq!((runs[0]["active"].clone(), runs[0]["resumable"].clone()), (json!(false), json!(true)));
+    s.ok("resume_run", json!({ "runId": run_id, "onProgress": "__CHANNEL__:9" }));
+    assert_eq!(s.events_until_ended(9).last().unwrap()["status"], "done");
+}
+
+#[test]
+fn get_run_gives_summary_cards_metric_rows_and_diagnosis() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let run_id = finished_run(&s, id, 11);
+    let detail = s.ok("get_run", json!({ "runId": run_id }));
+    assert_eq!(detail["partial"], false);
+    assert_eq!(detail["run"]["label"], "baseline");
+    let summary = &detail["summary"];
+    assert_eq!(summary["items"], detail["run"]["item_count"]);
+    let rows = summary["metrics"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    for row in rows {
+        // An all-error metric has no mean rather than a mean of 0.
+        if row["n"] == 0 {
+            assert!(row["mean"].is_null(), "{row}");
+        }
+    }
+    let errors: u64 = rows.iter().map(|r| r["errors"].as_u64().unwrap()).sum();
+    assert_eq!(summary["errors"], errors, "the errors card sums the metric rows");
+    assert_error(&s.invoke("get_run", json!({ "runId": 999 })).unwrap_err(), "not_found");
+}
+
+#[test]
+fn list_cases_pages_sorts_and_filters_a_run() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let run_id = finished_run(&s, id, 12);
+    let query = |extra: Value| {
+        let mut q = json!({ "order": "position", "offset": 0, "limit": 5, "columns": ["ragvue.token_overlap"] });
+        q.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        s.ok("list_cases", json!({ "runId": run_id, "query": q }))
+    };
+    let first = query(json!({}));
+    assert_eq!(first["total"], 24);
+    assert_eq!(first["rows"].as_array().unwrap().len(), 5);
+    assert_eq!(first["rows"][0]["position"], 0);
+    assert_eq!(first["rows"][0]["cells"][0]["metric"], "ragvue.token_overlap");
+
+    let sorted = query(json!({ "order": "metric", "sort_metric": "ragvue.token_overlap", "descending": true, "limit": 24 }));
+    let scores: Vec<f64> = sorted["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["cells"].as_array().unwrap().iter().find(|c| c["metric"] == "ragvue.token_overlap")?["score"].as_f64())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "descending by token overlap: {scores:?}");
+
+    let ranged = query(json!({ "score_metric": "ragvue.token_overlap", "min": 0.0, "max": 0.2, "limit": 24 }));
+    for row in ranged["rows"].as_array().unwrap() {
+        let cell = row["cells"].as_array().unwrap().iter().find(|c| c["metric"] == "ragvue.token_overlap").unwrap();
+        assert!(cell["score"].as_f64().unwrap() <= 0.2, "{row}");
+    }
+    let searched = query(json!({ "text": "WARRANTY" }));
+    assert!(searched["total"].as_i64().unwrap() >= 1, "case-insensitive search finds the warranty questions");
+    assert_eq!(query(json!({ "text": "zzz-no-such-text" }))["total"], 0);
+    assert_eq!(query(json!({ "order": "worst" }))["total"], 24);
+}
+
+#[test]
+fn list_cases_rejects_unknown_orders_metrics_and_patterns() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let run_id = finished_run(&s, id, 13);
+    for bad in [
+        json!({ "order": "random", "offset": 0, "limit": 5 }),
+        json!({ "order": "metric", "sort_metric": "nonsense", "offset": 0, "limit": 5 }),
+        json!({ "order": "position", "pattern": "Z", "offset": 0, "limit": 5 }),
+        json!({ "order": "position", "score_metric": "ragvue.clarity", "min": 0.8, "max": 0.2, "offset": 0, "limit": 5 }),
+    ] {
+        assert_error(&s.invoke("list_cases", json!({ "runId": run_id, "query": bad })).unwrap_err(), "invalid");
+    }
+    let ok = json!({ "order": "position", "offset": 0, "limit": 5 });
+    assert_error(&s.invoke("list_cases", json!({ "runId": 999, "query": ok })).unwrap_err(), "not_found");
+}
+
+#[test]
+fn get_case_shows_the_item_its_results_and_inspectable_json() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let run_id = finished_run(&s, id, 14);
+    let page = s.ok("list_cases", json!({ "runId": run_id, "query": { "order": "position", "offset": 0, "limit": 1 } }));
+    let item_id = page["rows"][0]["item_id"].clone();
+    let case = s.ok("get_case", json!({ "runId": run_id, "itemId": item_id }));
+    assert_eq!(case["question"], "How long is the warranty on the frame?");
+    assert_eq!(case["offline"], true, "the case carries the offline-judge flag for its badge");
+    assert_eq!(case["contexts"].as_array().unwrap().len(), 3);
+    assert!(!case["results"].as_array().unwrap().is_empty());
+    let json: Value = serde_json::from_str(case["json"].as_str().unwrap()).expect("Inspect JSON is valid JSON");
+    assert_eq!(json["item_id"], item_id);
+
+    let other = s.example();
+    let foreign = s.ok("dataset_items", json!({ "datasetId": other, "offset": 0, "limit": 1 }))["items"][0]["item_id"].clone();
+    assert_error(&s.invoke("get_case", json!({ "runId": run_id, "itemId": foreign })).unwrap_err(), "not_found");
+}
+
+#[test]
+fn export_run_writes_markdown_where_asked() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let run_id = finished_run(&s, id, 15);
+    let target = s.home.join("reports/baseline.md");
+    let written = s.ok("export_run", json!({ "runId": run_id, "path": target.display().to_string(), "format": "markdown" }));
+    assert_eq!(written["paths"], json!([target.display().to_string()]), "the chosen name, no doubled extension");
+    let text = std::fs::read_to_string(&target).unwrap();
+    assert!(text.contains("## Summary"), "{text}");
+
+    let csv = s.home.join("baseline");
+    let written = s.ok("export_run", json!({ "runId": run_id, "path": csv.display().to_string(), "format": "csv" }));
+    assert_eq!(written["paths"], json!([format!("{}.csv", csv.display())]), "the extension is added when missing");
+
+    let err = s.invoke("export_run", json!({ "runId": run_id, "path": "report.md", "format": "markdown" })).unwrap_err();
+    assert_error(&err, "invalid");
+    let err = s.invoke("export_run", json!({ "runId": 999, "path": target.display().to_string(), "format": "json" })).unwrap_err();
+    assert_error(&err, "not_found");
+}
+
+fn profile(name: &str, base_url: &str) -> Value {
+    json!({
+        "name": name, "kind": "openai", "base_url": base_url, "model": "gpt-4o-mini", "temperature": 0.0,
+        "concurrency": 2, "rpm": null, "tpm": null, "timeout_secs": 5, "price_input": 0.15, "price_output": 0.6,
+        "api_version": null, "builtin": false
+    })
+}
+
+#[test]
+fn judge_profiles_are_saved_listed_and_deleted() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let saved = s.ok("save_judge", json!({ "profile": profile(" gpt ", "https://api.openai.com/v1") }));
+    assert_eq!(saved["name"], "gpt", "the name is trimmed");
+    assert_eq!(saved["price_output"], 0.6);
+    let judges = s.ok("list_judges", Value::Null);
+    assert_eq!(judges.as_array().unwrap().iter().map(|j| j["name"].clone()).collect::<Vec<_>>(), vec![json!("offline"), json!("gpt")]);
+    s.ok("delete_judge", json!({ "name": "gpt" }));
+    assert_eq!(s.ok("list_judges", Value::Null).as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn judge_profile_errors() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    assert_error(&s.invoke("save_judge", json!({ "profile": profile("offline", "https://x.test/v1") })).unwrap_err(), "invalid");
+    assert_error(&s.invoke("save_judge", json!({ "profile": profile("  ", "https://x.test/v1") })).unwrap_err(), "invalid");
+    let mut bad_kind = profile("k", "https://x.test/v1");
+    bad_kind["kind"] = json!("telepathy");
+    assert_error(&s.invoke("save_judge", json!({ "profile": bad_kind })).unwrap_err(), "judge");
+    let mut negative = profile("p", "https://x.test/v1");
+    negative["price_input"] = json!(-1.0);
+    assert_error(&s.invoke("save_judge", json!({ "profile": negative })).unwrap_err(), "invalid");
+    assert_error(&s.invoke("delete_judge", json!({ "name": "nobody" })).unwrap_err(), "not_found");
+}
+
+#[test]
+fn a_key_is_stored_reported_and_forgotten_but_never_returned() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    s.ok("save_judge", json!({ "profile": profile("gpt", "https://api.openai.com/v1") }));
+    let before = s.ok("judge_key_status", json!({ "name": "gpt" }));
+    assert_eq!((before["stored"].clone(), before["backend"].clone()), (json!(false), json!("memory")));
+    assert_eq!(before["env_var"], "RAGNOSIS_GPT_API_KEY");
+    let stored = s.ok("store_judge_key", json!({ "name": "gpt", "key": "sk-test-secret-123456" }));
+    assert_eq!(stored["stored"], true);
+    for answer in [&stored, &s.ok("judge_key_status", json!({ "name": "gpt" })), &s.ok("list_judges", Value::Null)] {
+        assert!(!answer.to_string().contains("secret-123456"), "the key never comes back: {answer}");
+    }
+    let forgotten = s.ok("forget_judge_key", json!({ "name": "gpt" }));
+    assert_eq!(forgotten["stored"], false);
+    assert_error(&s.invoke("store_judge_key", json!({ "name": "gpt", "key": "   " })).unwrap_err(), "invalid");
+}
+
+#[test]
+fn test_judge_and_discover_models_answer_for_offline_and_explain_an_unreachable_server() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let mut offline = profile("offline", "");
+    offline["kind"] = json!("offline");
+    let check = s.ok("test_judge", json!({ "profile": offline.clone() }));
+    assert_eq!((check["ok"].clone(), check["structured_output_parsed"].clone()), (json!(true), json!(true)));
+    assert_eq!(s.ok("discover_judge_models", json!({ "profile": offline })).as_array().unwrap().len(), 1);
+
+    // Nothing listens on port 9 of this machine: the test says so instead of failing the call.
+    let down = profile("down", "http://127.0.0.1:9/v1");
+    let check = s.ok("test_judge", json!({ "profile": down.clone() }));
+    assert_eq!(check["ok"], false);
+    assert!(!check["message"].as_str().unwrap().is_empty());
+    assert_error(&s.invoke("discover_judge_models", json!({ "profile": down })).unwrap_err(), "judge");
+    assert_error(&s.invoke("test_judge", json!({ "profile": profile("", "http://x") })).unwrap_err(), "invalid");
+}
+
+#[test]
+fn the_theme_is_remembered() {
+    let home = tempfile::tempdir().unwrap();
+    {
+        let s = shell(home.path());
+        assert_eq!(s.ok("get_theme", Value::Null), "system");
+        assert_eq!(s.ok("set_theme", json!({ "theme": "dark" })), "dark");
+    }
+    let s = shell(home.path());
+    assert_eq!(s.ok("get_theme", Value::Null), "dark", "kept in the store across launches");
+    let err = s.invoke("set_theme", json!({ "theme": "neon" })).unwrap_err();
+    assert!(err.is_string() || err.get("code").is_some(), "an unknown theme is rejected: {err}");
+}
+
+#[test]
+fn two_runs_compare_with_flags_and_a_trend_and_charts_follow_them() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let a = finished_run(&s, id, 21);
+    let b = finished_run(&s, id, 22);
+    let c = s.ok("compare_runs", json!({ "a": a, "b": b, "threshold": 0.05 }));
+    assert_eq!(c["matched"], 24, "the same items match by content");
+    let rows = c["metrics"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    for row in rows {
+        assert!(["green", "not_compared"].contains(&row["flag"].as_str().unwrap()), "identical runs show no regression: {row}");
+        if row["pairs"].as_u64().unwrap() > 0 {
+            assert_eq!(row["delta"], 0.0);
+        }
+    }
+    let trend = s.ok("run_trend", json!({ "datasetId": id }));
+    assert_eq!(trend.as_array().unwrap().iter().map(|p| p["run_id"].clone()).collect::<Vec<_>>(), vec![json!(a), json!(b)]);
+    let charts = s.ok("run_charts", json!({ "runId": b }));
+    for chart in charts.as_array().unwrap() {
+        assert!(chart["svg"].as_str().unwrap().contains("<svg"), "{chart}");
+    }
+    assert_error(&s.invoke("compare_runs", json!({ "a": a, "b": a, "threshold": 0.05 })).unwrap_err(), "invalid");
+    assert_error(&s.invoke("compare_runs", json!({ "a": a, "b": 999, "threshold": 0.05 })).unwrap_err(), "not_found");
+    assert_error(&s.invoke("compare_runs", json!({ "a": a, "b": b, "threshold": -1.0 })).unwrap_err(), "invalid");
+    assert_error(&s.invoke("run_trend", json!({ "datasetId": 999 })).unwrap_err(), "not_found");
+    assert_error(&s.invoke("run_charts", json!({ "runId": 999 })).unwrap_err(), "not_found");
+}
+
+#[test]
+fn export_run_writes_a_pdf_report() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let run_id = finished_run(&s, id, 23);
+    let target = s.home.join("report.pdf");
+    let written = s.ok("export_run", json!({ "runId": run_id, "path": target.display().to_string(), "format": "pdf" }));
+    assert_eq!(written["paths"], json!([target.display().to_string()]));
+    let bytes = std::fs::read(&target).unwrap();
+    assert!(bytes.starts_with(b"%PDF"), "a PDF file");
 }

@@ -124,6 +124,36 @@ impl Session {
         self.call(reqwest::Method::POST, &format!("/element/{element}/click"), Some(json!({})));
     }
 
+    /// Clicks the first element matching `css`, waiting for it to appear.
+    pub fn click_on(&self, css: &str, limit: Duration) {
+        let found = self.wait_for(css, 1, limit);
+        self.click(&found[0]);
+    }
+
+    /// Replaces the text of an input with `text`, as typing would.
+    pub fn type_into(&self, element: &str, text: &str) {
+        self.call(reqwest::Method::POST, &format!("/element/{element}/clear"), Some(json!({})));
+        self.call(reqwest::Method::POST, &format!("/element/{element}/value"), Some(json!({ "text": text })));
+    }
+
+    /// Waits until the first element matching `css` has text containing `needle`.
+    pub fn wait_for_text(&self, css: &str, needle: &str, limit: Duration) -> String {
+        let start = Instant::now();
+        loop {
+            if let Some(el) = self.find_all(css).first() {
+                let text = self.text(el);
+                if text.contains(needle) {
+                    return text;
+                }
+            }
+            if start.elapsed() > limit {
+                let page = self.execute("return document.body.innerText", json!([]));
+                panic!("`{css}` did not show {needle:?} within {limit:?}; page text: {page}");
+            }
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
     pub fn execute(&self, script: &str, args: Value) -> Value {
         self.call(reqwest::Method::POST, "/execute/sync", Some(json!({"script": script, "args": args})))
     }

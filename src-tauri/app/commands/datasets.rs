@@ -66,7 +66,8 @@ pub fn dataset_report(state: State<'_, AppState>, dataset_id: i64) -> CommandRes
 
 #[tauri::command(async)]
 pub fn dataset_reach(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<DatasetReach> {
-    let store = state.store()?;
+    // Reads every item once: its own connection, so a large dataset does not hold up others.
+    let store = state.open_store()?;
     Ok(measurable::for_dataset(&store, dataset_id)?.into())
 }
 

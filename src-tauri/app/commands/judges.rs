@@ -1,11 +1,15 @@
-//! Judge profiles: the built-in offline judge and the stored ones (Settings → Judges).
+//! Judge profiles (Settings → Judges): the built-in offline judge and the stored ones;
+//! each profile's key in the OS keyring (stored / forgotten, never read back to the
+//! window); a one-call connection test; model discovery.
 
-use ragnosis_core::judge::open as judges;
-use ragnosis_core::store;
+use ragnosis_core::judge::{connect, llm, open as judges};
+use ragnosis_core::secrets::{self, ApiKey, SecretError, SecretStore};
+use ragnosis_core::store::{self, judge_profiles::JudgeProfile};
 use tauri::State;
 
-use crate::error::CommandResult;
+use crate::error::{CommandError, CommandResult};
 use crate::models::runs::JudgeProfileInfo;
+use crate::models::settings::{ConnectionCheck, KeyStatus};
 use crate::state::AppState;
 
 /// The offline judge first, then the stored profiles by name.
@@ -15,4 +19,119 @@ pub fn list_judges(state: State<'_, AppState>) -> CommandResult<Vec<JudgeProfile
     let mut profiles = vec![JudgeProfileInfo::from(judges::offline_profile())];
     profiles.extend(store::judge_profiles::list(store.conn())?.into_iter().map(JudgeProfileInfo::from));
     Ok(profiles)
+}
+
+/// A profile the form sent, checked: a name that is not the built-in one, and a
+/// provider, URL and model the judge layer accepts.
+fn checked(profile: JudgeProfileInfo) -> CommandResult<JudgeProfile> {
+    let mut profile = JudgeProfile::from(profile);
+    profile.name = profile.name.trim().to_string();
+    if profile.name.is_empty() {
+        return Err(CommandError::invalid("the profile needs a name"));
+    }
+    if profile.name == judges::OFFLINE {
+        return Err(CommandError::invalid("\"offline\" is the built-in judge; choose another name"));
+    }
+    let prices = [profile.price_input, profile.price_output];
+    if prices.iter().flatten().any(|p| !p.is_finite() || *p < 0.0) {
+        return Err(CommandError::invalid("prices are USD per million tokens, 0 or more"));
+    }
+    if profile.concurrency == 0 || profile.timeout_secs == 0 {
+        return Err(CommandError::invalid("concurrency and timeout must be at least 1"));
+    }
+    llm::identity_of(&profile)?;
+    Ok(profile)
+}
+
+#[tauri::command(async)]
+pub fn save_judge(state: State<'_, AppState>, profile: JudgeProfileInfo) -> CommandResult<JudgeProfileInfo> {
+    let profile = checked(profile)?;
+    let store = state.store()?;
+    store::judge_profiles::upsert(store.conn(), &profile)?;
+    Ok(store::judge_profiles::get(store.conn(), &profile.name)?.into())
+}
+
+/// Deletes a profile and forgets its key.
+#[tauri::command(async)]
+pub fn delete_judge(state: State<'_, AppState>, name: String) -> CommandResult<()> {
+    let store = state.store()?;
+    if !store::judge_profiles::delete(store.conn(), &name)? {
+        return Err(CommandError::new("not_found", format!("judge profile {name} does not exist")));
+    }
+    // The profile is gone either way; a keyring that cannot be reached keeps the key.
+    let _ = state.secrets.delete(&name);
+    Ok(())
+}
+
+fn key_status(secrets: &dyn SecretStore, profile: &str) -> KeyStatus {
+    let (stored, problem) = match secrets.get(profile) {
+        Ok(key) => (key.is_some(), None),
+        Err(e) => (false, Some(e.to_string())),
+    };
+    KeyStatus {
+        profile: profile.to_string(),
+        stored,
+        backend: secrets.backend(),
+        env_var: secrets::env_var_for(profile),
+        problem,
+    }
+}
+
+#[tauri::command(async)]
+pub fn judge_key_status(state: State<'_, AppState>, name: String) -> KeyStatus {
+    key_status(state.secrets.as_ref(), &name)
+}
+
+/// Stores `key` for the profile in the OS keyring. The key goes in and never comes back.
+#[tauri::command(async)]
+pub fn store_judge_key(state: State<'_, AppState>, name: String, key: String) -> CommandResult<KeyStatus> {
+    let key = ApiKey::new(key).ok_or_else(|| CommandError::invalid("the key is empty"))?;
+    state.secrets.set(&name, &key)?;
+    Ok(key_status(state.secrets.as_ref(), &name))
+}
+
+#[tauri::command(async)]
+pub fn forget_judge_key(state: State<'_, AppState>, name: String) -> CommandResult<KeyStatus> {
+    state.secrets.delete(&name)?;
+    Ok(key_status(state.secrets.as_ref(), &name))
+}
+
+/// The key a profile would use: the environment first, then the keyring; an
+/// unreachable keyring means "no key" (local servers need none).
+fn key_for(state: &AppState, profile: &JudgeProfile) -> CommandResult<Option<ApiKey>> {
+    match secrets::find_key(&judges::env_store_for(profile), state.secrets.as_ref(), &profile.name) {
+        Ok(key) => Ok(key),
+        Err(SecretError::Unavailable(..)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// One tiny judge call through the profile as the form has it (saved or not).
+#[tauri::command]
+pub async fn test_judge(state: State<'_, AppState>, profile: JudgeProfileInfo) -> CommandResult<ConnectionCheck> {
+    let profile = checked_or_offline(profile)?;
+    let key = key_for(&state, &profile)?;
+    let r = connect::test_connection(&profile, key).await;
+    Ok(ConnectionCheck {
+        ok: r.ok,
+        latency_ms: r.latency_ms,
+        model: r.model,
+        structured_output_parsed: r.structured_output_parsed,
+        message: r.message,
+    })
+}
+
+/// The models (Azure: deployments) the profile's service offers.
+#[tauri::command]
+pub async fn discover_judge_models(state: State<'_, AppState>, profile: JudgeProfileInfo) -> CommandResult<Vec<String>> {
+    let profile = checked_or_offline(profile)?;
+    let key = key_for(&state, &profile)?;
+    Ok(connect::discover_models(&profile, key).await?)
+}
+
+fn checked_or_offline(profile: JudgeProfileInfo) -> CommandResult<JudgeProfile> {
+    if profile.name == judges::OFFLINE {
+        return Ok(judges::offline_profile());
+    }
+    checked(profile)
 }

@@ -2,8 +2,10 @@
 //! maps errors to `CommandError`; nothing else.
 
 pub mod cases;
+pub mod compare;
 pub mod datasets;
 pub mod evaluate;
 pub mod judges;
 pub mod reports;
 pub mod runs;
+pub mod settings;

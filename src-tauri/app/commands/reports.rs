@@ -1,8 +1,9 @@
-//! Reports: export a run as Markdown, JSON or CSV to a file the user chose.
+//! Reports: export a run as Markdown, JSON or CSV (core `export`) or as a PDF (the report
+//! crate) to a file the user chose.
 
 use std::path::{Path, PathBuf};
 
-use ragnosis_core::export::{self, ExportFormat};
+use ragnosis_core::export::{self, ReportOptions, ReportView};
 use tauri::State;
 
 use crate::error::{CommandError, CommandResult};
@@ -17,12 +18,21 @@ pub fn export_run(state: State<'_, AppState>, run_id: i64, path: String, format:
     if !path.is_absolute() || path.file_name().is_none() {
         return Err(CommandError::invalid(format!("'{}' is not an absolute file path", path.display())));
     }
-    let format = ExportFormat::from(format);
-    // `write_all` appends the format's extension to a base name.
+    // Both writers append the format's extension to a base name.
     let base = strip_extension(&path, format.extension());
     // Its own connection: exporting a large run must not stop the window from reading.
     let mut store = state.open_store()?;
-    let written = export::write_all(&mut store, run_id, &base, &[format])?;
+    let written = match format.export_format() {
+        Some(format) => export::write_all(&mut store, run_id, &base, &[format])?,
+        None => {
+            let generated_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+            let view = ReportView::load(&mut store, run_id, &ReportOptions { generated_at, ..ReportOptions::default() })?;
+            ragnosis_report::write(&view, &[ragnosis_report::Format::Pdf], &base).map_err(|e| match e {
+                ragnosis_report::Error::Core(e) => CommandError::from(e),
+                other => CommandError::new("report", other.to_string()),
+            })?
+        }
+    };
     Ok(Exported { paths: written.iter().map(|p| p.display().to_string()).collect() })
 }
 

@@ -3,6 +3,7 @@
 //! (`bindings.rs`) are generated from one place.
 
 pub mod cases;
+pub mod compare;
 pub mod datasets;
 pub mod reports;
 pub mod runs;

@@ -10,14 +10,25 @@ pub enum ReportFormat {
     Markdown,
     Json,
     Csv,
+    /// The stakeholder report typeset by the report crate (typst), with its charts.
+    Pdf,
 }
 
-impl From<ReportFormat> for ExportFormat {
-    fn from(f: ReportFormat) -> Self {
-        match f {
-            ReportFormat::Markdown => ExportFormat::Markdown,
-            ReportFormat::Json => ExportFormat::Json,
-            ReportFormat::Csv => ExportFormat::Csv,
+impl ReportFormat {
+    /// The core's export format; `None` for the PDF, which the report crate writes.
+    pub fn export_format(self) -> Option<ExportFormat> {
+        match self {
+            ReportFormat::Markdown => Some(ExportFormat::Markdown),
+            ReportFormat::Json => Some(ExportFormat::Json),
+            ReportFormat::Csv => Some(ExportFormat::Csv),
+            ReportFormat::Pdf => None,
+        }
+    }
+
+    pub fn extension(self) -> &'static str {
+        match self.export_format() {
+            Some(f) => f.extension(),
+            None => "pdf",
         }
     }
 }

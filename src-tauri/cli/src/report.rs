@@ -60,9 +60,15 @@ pub struct CompareArgs {
 pub fn report(home: &Path, args: ReportArgs) -> Result<(), Failure> {
     let (formats, _) = parse(&args.format, false)?;
     let mut store = Store::open(home)?;
-    let options = ReportOptions { generated_at: date(args.date), worst: args.worst, ..ReportOptions::default() };
+    let options = ReportOptions {
+        generated_at: date(args.date),
+        worst: args.worst,
+        ..ReportOptions::default()
+    };
     let view = ReportView::load(&mut store, args.run, &options)?;
-    let base = args.out.unwrap_or_else(|| PathBuf::from(format!("ragnosis-run-{}", args.run)));
+    let base = args
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("ragnosis-run-{}", args.run)));
     print_written(ragnosis_report::write(&view, &formats, &base).map_err(|e| failure(e, &base))?);
     Ok(())
 }
@@ -70,16 +76,24 @@ pub fn report(home: &Path, args: ReportArgs) -> Result<(), Failure> {
 pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
     let (formats, json) = parse(&args.format, true)?;
     let mut store = Store::open(home)?;
-    let base = args.out.unwrap_or_else(|| PathBuf::from(format!("ragnosis-compare-{}-vs-{}", args.run_a, args.run_b)));
+    let base = args.out.unwrap_or_else(|| {
+        PathBuf::from(format!("ragnosis-compare-{}-vs-{}", args.run_a, args.run_b))
+    });
     let mut written = Vec::new();
     if json {
         let comparison = compare::compare_runs(&store, args.run_a, args.run_b, args.threshold)?;
         let path = with_extension(&base, "json");
         let text = serde_json::to_string_pretty(&comparison).map_err(Error::from)?;
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|source| Error::Write { path: parent.to_path_buf(), source })?;
+            std::fs::create_dir_all(parent).map_err(|source| Error::Write {
+                path: parent.to_path_buf(),
+                source,
+            })?;
         }
-        std::fs::write(&path, text + "\n").map_err(|source| Error::Write { path: path.clone(), source })?;
+        std::fs::write(&path, text + "\n").map_err(|source| Error::Write {
+            path: path.clone(),
+            source,
+        })?;
         written.push(path);
     }
     if !formats.is_empty() {
@@ -90,7 +104,8 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
             threshold: args.threshold,
         };
         let view = ReportView::load(&mut store, args.run_b, &options)?;
-        written.extend(ragnosis_report::write(&view, &formats, &base).map_err(|e| failure(e, &base))?);
+        written
+            .extend(ragnosis_report::write(&view, &formats, &base).map_err(|e| failure(e, &base))?);
     }
     print_written(written);
     Ok(())
@@ -108,8 +123,14 @@ fn parse(list: &str, json_allowed: bool) -> Result<(Vec<Format>, bool), Failure>
                 formats.push(format);
             }
         } else {
-            let allowed = if json_allowed { "pdf, md, json" } else { "pdf, md" };
-            return Err(Error::Invalid(format!("unknown report format '{entry}' (use {allowed})")).into());
+            let allowed = if json_allowed {
+                "pdf, md, json"
+            } else {
+                "pdf, md"
+            };
+            return Err(
+                Error::Invalid(format!("unknown report format '{entry}' (use {allowed})")).into(),
+            );
         }
     }
     if formats.is_empty() && !json {
@@ -123,8 +144,13 @@ fn parse(list: &str, json_allowed: bool) -> Result<(Vec<Format>, bool), Failure>
 fn failure(e: ragnosis_report::Error, base: &Path) -> Failure {
     match e {
         ragnosis_report::Error::Core(e) => Failure::Core(e),
-        ragnosis_report::Error::Write { path, source } => Failure::Core(Error::Write { path, source }),
-        other => Failure::Core(Error::Write { path: base.to_path_buf(), source: std::io::Error::other(other.to_string()) }),
+        ragnosis_report::Error::Write { path, source } => {
+            Failure::Core(Error::Write { path, source })
+        }
+        other => Failure::Core(Error::Write {
+            path: base.to_path_buf(),
+            source: std::io::Error::other(other.to_string()),
+        }),
     }
 }
 
@@ -135,10 +161,16 @@ fn print_written(paths: Vec<PathBuf>) {
 }
 
 fn with_extension(base: &Path, ext: &str) -> PathBuf {
-    if base.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+    if base
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+    {
         return base.to_path_buf();
     }
-    let mut name = base.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "comparison".into());
+    let mut name = base
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_else(|| "comparison".into());
     name.push(".");
     name.push(ext);
     base.with_file_name(name)
@@ -149,7 +181,9 @@ fn date(explicit: Option<String>) -> String {
     if let Some(text) = explicit {
         return text;
     }
-    let epoch = std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse::<i64>().ok());
+    let epoch = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok());
     let when = match epoch.and_then(|s| chrono::DateTime::from_timestamp(s, 0)) {
         Some(t) => t,
         None => chrono::Utc::now(),

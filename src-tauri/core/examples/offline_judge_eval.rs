@@ -20,7 +20,12 @@ use ragnosis_core::judge::task::{Task, Verdict};
 
 fn print_report(name: &str, c: &Confusion, seconds: f64) {
     println!("{name}");
-    println!("  n = {}, positives = {} ({:.1}%)", c.n(), c.positives(), 100.0 * c.positives() as f64 / c.n().max(1) as f64);
+    println!(
+        "  n = {}, positives = {} ({:.1}%)",
+        c.n(),
+        c.positives(),
+        100.0 * c.positives() as f64 / c.n().max(1) as f64
+    );
     println!(
         "  balanced accuracy = {:.3}   precision = {:.3}   recall = {:.3}   specificity = {:.3}",
         c.balanced_accuracy(),
@@ -30,15 +35,24 @@ fn print_report(name: &str, c: &Confusion, seconds: f64) {
     );
     println!("  confusion (rows = human, columns = judge):");
     println!("                  judge+   judge-");
-    println!("    human+      {:>7}  {:>7}", c.true_positive, c.false_negative);
-    println!("    human-      {:>7}  {:>7}", c.false_positive, c.true_negative);
+    println!(
+        "    human+      {:>7}  {:>7}",
+        c.true_positive, c.false_negative
+    );
+    println!(
+        "    human-      {:>7}  {:>7}",
+        c.false_positive, c.true_negative
+    );
     println!("  ({seconds:.2}s)");
 }
 
 /// Balanced accuracy over a grid of the three thresholds that decide entailment; the
 /// defaults in `SupportParams` are the grid's best mean over the data sets.
 fn sweep(sets: &[(&str, &[LabelledClaim])]) {
-    println!("\nsweep: balanced accuracy per data set ({}) and their mean", sets.iter().map(|s| s.0).collect::<Vec<_>>().join(", "));
+    println!(
+        "\nsweep: balanced accuracy per data set ({}) and their mean",
+        sets.iter().map(|s| s.0).collect::<Vec<_>>().join(", ")
+    );
     let mut best: Option<(SupportParams, f64)> = None;
     for passage in [0.1, 0.2, 0.3] {
         for predicate in [0.0, 0.2, 0.4] {
@@ -50,7 +64,10 @@ fn sweep(sets: &[(&str, &[LabelledClaim])]) {
                     ..SupportParams::default()
                 };
                 let judge = OfflineJudge::with_params(params);
-                let accs: Vec<f64> = sets.iter().map(|(_, ex)| calibration::balanced_accuracy(&judge, ex)).collect();
+                let accs: Vec<f64> = sets
+                    .iter()
+                    .map(|(_, ex)| calibration::balanced_accuracy(&judge, ex))
+                    .collect();
                 let mean = accs.iter().sum::<f64>() / accs.len() as f64;
                 let cells: Vec<String> = accs.iter().map(|a| format!("{a:.3}")).collect();
                 println!(
@@ -80,10 +97,17 @@ fn print_errors(judge: &OfflineJudge, name: &str, examples: &[LabelledClaim]) {
         if predicted == example.supported {
             continue;
         }
-        let Verdict::Claims { claims } = judge.verdict(&Task::Claims { question: String::new(), text: example.text.clone() }) else {
+        let Verdict::Claims { claims } = judge.verdict(&Task::Claims {
+            question: String::new(),
+            text: example.text.clone(),
+        }) else {
             continue;
         };
-        let kind = if predicted { "false positive" } else { "false negative" };
+        let kind = if predicted {
+            "false positive"
+        } else {
+            "false negative"
+        };
         println!("  {kind}: {:?}\n    claims: {claims:?}", example.text);
     }
 }

@@ -28,7 +28,10 @@ pub enum Error {
     #[error("typesetting the PDF failed: {0}")]
     Typeset(String),
     #[error("cannot write {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +72,11 @@ pub fn prepare(view: &ReportView) -> Result<Prepared, Error> {
         Some(c) => format!("ragnosis-run-{}-vs-{}", c.b.id, c.a.id),
         None => format!("ragnosis-run-{}", view.run.run.id),
     };
-    Ok(Prepared { report, charts, ident })
+    Ok(Prepared {
+        report,
+        charts,
+        ident,
+    })
 }
 
 /// Writes the report in each format and returns every file written. `base` is the
@@ -78,16 +85,24 @@ pub fn prepare(view: &ReportView) -> Result<Prepared, Error> {
 pub fn write(view: &ReportView, formats: &[Format], base: &Path) -> Result<Vec<PathBuf>, Error> {
     let prepared = prepare(view)?;
     if let Some(parent) = base.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|source| Error::Write { path: parent.to_path_buf(), source })?;
+        std::fs::create_dir_all(parent).map_err(|source| Error::Write {
+            path: parent.to_path_buf(),
+            source,
+        })?;
     }
     let mut written = Vec::new();
     for format in formats {
         let path = path_for(base, *format);
         match format {
-            Format::Markdown => written.extend(markdown::write(&prepared.report, &prepared.charts, &path)?),
+            Format::Markdown => {
+                written.extend(markdown::write(&prepared.report, &prepared.charts, &path)?)
+            }
             Format::Pdf => {
                 let pdf = pdf::render(&prepared.report, &prepared.charts, &prepared.ident)?;
-                std::fs::write(&path, &pdf.bytes).map_err(|source| Error::Write { path: path.clone(), source })?;
+                std::fs::write(&path, &pdf.bytes).map_err(|source| Error::Write {
+                    path: path.clone(),
+                    source,
+                })?;
                 written.push(path);
             }
         }
@@ -98,10 +113,16 @@ pub fn write(view: &ReportView, formats: &[Format], base: &Path) -> Result<Vec<P
 /// `base` with the format's extension: kept when `base` already ends in it, appended
 /// otherwise (so `out/run-3` gives `out/run-3.pdf` and `out/run-3.md`).
 pub fn path_for(base: &Path, format: Format) -> PathBuf {
-    if base.extension().is_some_and(|e| e.eq_ignore_ascii_case(format.extension())) {
+    if base
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(format.extension()))
+    {
         return base.to_path_buf();
     }
-    let mut name = base.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "report".into());
+    let mut name = base
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_else(|| "report".into());
     name.push(".");
     name.push(format.extension());
     base.with_file_name(name)

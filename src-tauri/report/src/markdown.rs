@@ -17,7 +17,10 @@ use crate::Error;
 /// Writes `path` (the `.md`) and each chart beside it as `<stem>-<chart>.svg`. Returns
 /// every path written, the Markdown first.
 pub fn write(report: &Report, charts: &[Chart], path: &Path) -> Result<Vec<PathBuf>, Error> {
-    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "report".into());
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "report".into());
     let prefix = format!("{stem}-");
     let mut written = vec![path.to_path_buf()];
     let markdown = render(report, &prefix);
@@ -31,7 +34,10 @@ pub fn write(report: &Report, charts: &[Chart], path: &Path) -> Result<Vec<PathB
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    std::fs::write(path, bytes).map_err(|source| Error::Write { path: path.to_path_buf(), source })
+    std::fs::write(path, bytes).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// The Markdown text; chart `file`s are linked as `chart_prefix + file`.
@@ -43,7 +49,16 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
     fields(out, &report.cover);
 
     line(out, "## Executive summary");
-    line(out, &report.summary.headline.iter().map(|s| esc(s)).collect::<Vec<_>>().join(" "));
+    line(
+        out,
+        &report
+            .summary
+            .headline
+            .iter()
+            .map(|s| esc(s))
+            .collect::<Vec<_>>()
+            .join(" "),
+    );
     let rows: Vec<String> = report
         .summary
         .stages
@@ -60,8 +75,18 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
             )
         })
         .collect();
-    table(out, "| Stage | Score | Verdict | What it asks | Metrics |\n|---|---:|---|---|---|", &rows);
-    line(out, &format!("**Primary failing stage:** {}", esc(&report.summary.primary)));
+    table(
+        out,
+        "| Stage | Score | Verdict | What it asks | Metrics |\n|---|---:|---|---|---|",
+        &rows,
+    );
+    line(
+        out,
+        &format!(
+            "**Primary failing stage:** {}",
+            esc(&report.summary.primary)
+        ),
+    );
     if !report.summary.top_actions.is_empty() {
         line(out, "**Top action items:**");
         line(out, &numbered(&report.summary.top_actions));
@@ -106,7 +131,14 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
     }
     for chart in &report.charts {
         line(out, &format!("### {}", esc(&chart.title)));
-        line(out, &format!("![{}]({})", esc(&chart.title), link(&format!("{chart_prefix}{}", chart.file))));
+        line(
+            out,
+            &format!(
+                "![{}]({})",
+                esc(&chart.title),
+                link(&format!("{chart_prefix}{}", chart.file))
+            ),
+        );
         line(out, &format!("*{}*", esc(&chart.caption)));
     }
 
@@ -114,9 +146,20 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
     line(out, &esc(&report.diagnosis.intro));
     for p in &report.diagnosis.patterns {
         line(out, &format!("### {}", esc(&p.heading)));
-        line(out, &format!("*Stage: {}. {}.* {}", esc(&p.stage), esc(&p.count), esc(&p.description)));
+        line(
+            out,
+            &format!(
+                "*Stage: {}. {}.* {}",
+                esc(&p.stage),
+                esc(&p.count),
+                esc(&p.description)
+            ),
+        );
         for (i, c) in p.cases.iter().enumerate() {
-            line(out, &format!("#### Example {}: item {}", i + 1, esc(&c.label)));
+            line(
+                out,
+                &format!("#### Example {}: item {}", i + 1, esc(&c.label)),
+            );
             let mut list = vec![
                 format!("- **Question:** {}", esc(&c.question)),
                 format!("- **Answer (excerpt):** {}", esc(&c.answer)),
@@ -141,7 +184,15 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
         line(out, "No action items: they are derived from the failure patterns, which were not checked for this run.");
     }
     for a in &report.actions {
-        line(out, &format!("### {}. {} ({} impact)", esc(&a.rank), esc(&a.title), esc(&a.impact)));
+        line(
+            out,
+            &format!(
+                "### {}. {} ({})",
+                esc(&a.rank),
+                esc(&a.title),
+                esc(&a.impact)
+            ),
+        );
         let mut list = vec![
             format!("- **What's wrong:** {}", esc(&a.whats_wrong)),
             format!("- **Why it happened:** {}", esc(&a.why)),
@@ -186,7 +237,15 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
             line(out, "### Flipped items");
             for group in &c.flips {
                 line(out, &format!("**{}**", esc(&group.heading)));
-                line(out, &group.items.iter().map(|s| format!("- {}", esc(s))).collect::<Vec<_>>().join("\n"));
+                line(
+                    out,
+                    &group
+                        .items
+                        .iter()
+                        .map(|s| format!("- {}", esc(s)))
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                );
             }
         }
         paragraphs(out, &c.notes);
@@ -195,7 +254,14 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
     let m = &report.methodology;
     line(out, "## Methodology");
     line(out, "### Metric definitions");
-    line(out, &m.definitions.iter().map(|d| format!("- **{}**: {}", esc(&d.label), esc(&d.value))).collect::<Vec<_>>().join("\n"));
+    line(
+        out,
+        &m.definitions
+            .iter()
+            .map(|d| format!("- **{}**: {}", esc(&d.label), esc(&d.value)))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
     line(out, "### Stage scores");
     line(out, &esc(&m.stage_rule));
     line(out, "### Judge");
@@ -210,7 +276,14 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
     line(out, "### Cost, tokens and cache");
     fields(out, &m.accounting);
     line(out, "### Errors and skipped items");
-    line(out, &m.errors.iter().map(|e| format!("- {}", esc(e))).collect::<Vec<_>>().join("\n"));
+    line(
+        out,
+        &m.errors
+            .iter()
+            .map(|e| format!("- {}", esc(e)))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
     line(out, "### Privacy");
     line(out, &esc(&m.privacy));
 
@@ -231,17 +304,43 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
         line(out, &block.join("\n"));
         if !item.contexts.is_empty() {
             line(out, "**Contexts:**");
-            line(out, &item.contexts.iter().map(|c| format!("- {}", esc(c))).collect::<Vec<_>>().join("\n"));
+            line(
+                out,
+                &item
+                    .contexts
+                    .iter()
+                    .map(|c| format!("- {}", esc(c)))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+            );
         }
         let rows: Vec<String> = item
             .results
             .iter()
-            .map(|r| format!("| {} | {} | {} | {} |", esc(&r.metric), esc(&r.score), esc(&r.status), esc(&r.explanation)))
+            .map(|r| {
+                format!(
+                    "| {} | {} | {} | {} |",
+                    esc(&r.metric),
+                    esc(&r.score),
+                    esc(&r.status),
+                    esc(&r.explanation)
+                )
+            })
             .collect();
-        table(out, "| Metric | Score | Status | Explanation |\n|---|---:|---|---|", &rows);
+        table(
+            out,
+            "| Metric | Score | Status | Explanation |\n|---|---:|---|---|",
+            &rows,
+        );
     }
     if !report.generated_at.is_empty() {
-        line(out, &format!("---\n*Generated by Ragnosis on {}.*", esc(&report.generated_at)));
+        line(
+            out,
+            &format!(
+                "---\n*Generated by Ragnosis on {}.*",
+                esc(&report.generated_at)
+            ),
+        );
     }
     md
 }
@@ -258,7 +357,10 @@ fn table(out: &mut String, header: &str, rows: &[String]) {
 }
 
 fn fields(out: &mut String, fields: &[Field]) {
-    let rows: Vec<String> = fields.iter().map(|f| format!("| {} | {} |", esc(&f.label), esc(&f.value))).collect();
+    let rows: Vec<String> = fields
+        .iter()
+        .map(|f| format!("| {} | {} |", esc(&f.label), esc(&f.value)))
+        .collect();
     table(out, "| | |\n|---|---|", &rows);
 }
 
@@ -269,7 +371,12 @@ fn paragraphs(out: &mut String, texts: &[String]) {
 }
 
 fn numbered(items: &[String]) -> String {
-    items.iter().enumerate().map(|(i, s)| format!("{}. {}", i + 1, esc(s))).collect::<Vec<_>>().join("\n")
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{}. {}", i + 1, esc(s)))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn light(band_key: &str) -> &'static str {
@@ -310,6 +417,9 @@ mod tests {
 
     #[test]
     fn links_encode_what_could_end_them() {
-        assert_eq!(link("my report (v2)-means.svg"), "my%20report%20%28v2%29-means.svg");
+        assert_eq!(
+            link("my report (v2)-means.svg"),
+            "my%20report%20%28v2%29-means.svg"
+        );
     }
 }

@@ -2,9 +2,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const invoke = vi.fn();
 const isTauri = vi.fn(() => true);
-vi.mock('@tauri-apps/api/core', () => ({ invoke, isTauri }));
+class Channel {
+  onmessage: (m: unknown) => void = () => {};
+}
+vi.mock('@tauri-apps/api/core', () => ({ invoke, isTauri, Channel }));
 
-const { importExample, listDatasets } = await import('./api');
+const { cancelRun, exportRun, getCase, importExample, importFile, listCases, listDatasets, startRun } = await import('./api');
 const { NO_BACKEND_CODE } = await import('./errors');
 
 const example = {
@@ -29,10 +32,37 @@ describe('api', () => {
     expect(invoke).toHaveBeenCalledWith('list_datasets', undefined);
   });
 
-  it('calls import_example with no arguments and returns the dataset', async () => {
-    invoke.mockResolvedValue(example);
-    await expect(importExample()).resolves.toEqual(example);
+  it('calls import_example with no arguments and returns the dataset with its report', async () => {
+    invoke.mockResolvedValue({ dataset: example, report: null });
+    await expect(importExample()).resolves.toEqual({ dataset: example, report: null });
     expect(invoke).toHaveBeenCalledWith('import_example', undefined);
+  });
+
+  it('names arguments in camelCase, as Tauri maps them to the commands\' snake_case parameters', async () => {
+    invoke.mockResolvedValue(null);
+    await importFile('/tmp/a.jsonl');
+    expect(invoke).toHaveBeenLastCalledWith('import_file', { path: '/tmp/a.jsonl' });
+    await getCase(3, 17);
+    expect(invoke).toHaveBeenLastCalledWith('get_case', { runId: 3, itemId: 17 });
+    await cancelRun(3);
+    expect(invoke).toHaveBeenLastCalledWith('cancel_run', { runId: 3 });
+    await exportRun(3, '/tmp/r.md', 'markdown');
+    expect(invoke).toHaveBeenLastCalledWith('export_run', { runId: 3, path: '/tmp/r.md', format: 'markdown' });
+    const query = { order: 'worst', sort_metric: null, descending: false, score_metric: null, min: null, max: null, pattern: null, errors_only: false, text: null, offset: 0, limit: 50, columns: [] };
+    await listCases(3, query);
+    expect(invoke).toHaveBeenLastCalledWith('list_cases', { runId: 3, query });
+  });
+
+  it('starts a run with a channel that hands every progress event to the caller', async () => {
+    invoke.mockResolvedValue(12);
+    const seen: unknown[] = [];
+    const request = { dataset_id: 1, mode: 'agentic', metrics: [], judge: 'offline', label: null, version: null, notes: null, limit: null, sample: null, seed: 0, budget_usd: null };
+    await expect(startRun(request, (e) => seen.push(e))).resolves.toBe(12);
+    const [command, args] = invoke.mock.calls.at(-1)!;
+    expect(command).toBe('start_run');
+    expect(args.request).toEqual(request);
+    args.onProgress.onmessage({ kind: 'advanced', done: 1, total: 2 });
+    expect(seen).toEqual([{ kind: 'advanced', done: 1, total: 2 }]);
   });
 
   it('rejects with the normalised command error, so the UI can branch on code', async () => {

@@ -8,12 +8,16 @@ import type {
   CaseDetail,
   CaseList,
   CaseQueryInput,
+  ChartSvg,
+  ComparisonView,
+  ConnectionCheck,
   Dataset,
   DatasetReach,
   DatasetReport,
   Exported,
   ItemsPage,
   JudgeProfileInfo,
+  KeyStatus,
   MetricInfo,
   ReportFormat,
   RunDetail,
@@ -21,6 +25,8 @@ import type {
   RunInfo,
   RunPlan,
   RunRequestInput,
+  Theme,
+  TrendPoint,
 } from './types';
 
 /**
@@ -132,4 +138,59 @@ export function getCase(runId: number, itemId: number): Promise<CaseDetail> {
 
 export function exportRun(runId: number, path: string, format: ReportFormat): Promise<Exported> {
   return call<Exported>('export_run', { runId, path, format });
+}
+
+// Runs: comparison, trend, charts ------------------------------------------------------
+
+/** Run `b` against run `a`, with flags at `threshold`. */
+export function compareRuns(a: number, b: number, threshold: number): Promise<ComparisonView> {
+  return call<ComparisonView>('compare_runs', { a, b, threshold });
+}
+
+export function runTrend(datasetId: number): Promise<TrendPoint[]> {
+  return call<TrendPoint[]>('run_trend', { datasetId });
+}
+
+/** The run's charts as SVG text (drawn in Rust); shown as images, never as markup. */
+export function runCharts(runId: number): Promise<ChartSvg[]> {
+  return call<ChartSvg[]>('run_charts', { runId });
+}
+
+// Settings ---------------------------------------------------------------------------
+
+export function saveJudge(profile: JudgeProfileInfo): Promise<JudgeProfileInfo> {
+  return call<JudgeProfileInfo>('save_judge', { profile });
+}
+
+export function deleteJudge(name: string): Promise<void> {
+  return call<void>('delete_judge', { name });
+}
+
+export function judgeKeyStatus(name: string): Promise<KeyStatus> {
+  return call<KeyStatus>('judge_key_status', { name });
+}
+
+/** Stores the key in the OS keyring. It never comes back from the shell. */
+export function storeJudgeKey(name: string, key: string): Promise<KeyStatus> {
+  return call<KeyStatus>('store_judge_key', { name, key });
+}
+
+export function forgetJudgeKey(name: string): Promise<KeyStatus> {
+  return call<KeyStatus>('forget_judge_key', { name });
+}
+
+export function testJudge(profile: JudgeProfileInfo): Promise<ConnectionCheck> {
+  return call<ConnectionCheck>('test_judge', { profile });
+}
+
+export function discoverJudgeModels(profile: JudgeProfileInfo): Promise<string[]> {
+  return call<string[]>('discover_judge_models', { profile });
+}
+
+export function getTheme(): Promise<Theme> {
+  return call<Theme>('get_theme');
+}
+
+export function setTheme(theme: Theme): Promise<Theme> {
+  return call<Theme>('set_theme', { theme });
 }

@@ -38,3 +38,87 @@ describe('formatSchema', () => {
     expect(formatSchema('RAGVUE')).toBe('RAGVUE');
   });
 });
+
+import { formatCost, formatCostRange, formatDuration, formatInterval, formatScore, formatShare, formatTokens, metricLabel, runTitle } from './format';
+
+describe('formatScore', () => {
+  it('shows three decimals for a score', () => {
+    expect(formatScore(0.73456)).toBe('0.735');
+    expect(formatScore(0)).toBe('0.000');
+  });
+
+  it('never turns an error or a skip into 0, because neither is a score', () => {
+    expect(formatScore(null, 'error')).toBe('error');
+    expect(formatScore(0, 'error')).toBe('error');
+    expect(formatScore(null, 'skipped')).toBe('skipped');
+  });
+
+  it('shows a dash for a missing score', () => {
+    expect(formatScore(null)).toBe('—');
+    expect(formatScore(undefined)).toBe('—');
+    expect(formatScore(Number.NaN)).toBe('—');
+  });
+});
+
+describe('formatShare and formatInterval', () => {
+  it('rounds shares to whole percent', () => {
+    expect(formatShare(0.4213)).toBe('42%');
+    expect(formatShare(null)).toBe('—');
+  });
+
+  it('needs both ends of an interval', () => {
+    expect(formatInterval(0.6123, 0.7441)).toBe('0.612 – 0.744');
+    expect(formatInterval(null, 0.7)).toBe('—');
+  });
+});
+
+describe('formatCost', () => {
+  it('says unknown when the price is unknown rather than $0', () => {
+    expect(formatCost(null)).toBe('unknown');
+  });
+
+  it('keeps a tiny cost visible', () => {
+    expect(formatCost(0)).toBe('$0.00');
+    expect(formatCost(0.004)).toBe('< $0.01');
+    expect(formatCost(1.239)).toBe('$1.24');
+  });
+
+  it('collapses a range whose ends read the same', () => {
+    expect(formatCostRange(0, 0)).toBe('$0.00');
+    expect(formatCostRange(0.12, 0.4)).toBe('$0.12 – $0.40');
+    expect(formatCostRange(null, null)).toBe('unknown');
+  });
+});
+
+describe('formatDuration', () => {
+  it('reads seconds, minutes and hours', () => {
+    expect(formatDuration(0.2)).toBe('< 1 s');
+    expect(formatDuration(45)).toBe('45 s');
+    expect(formatDuration(185)).toBe('3 min 05 s');
+    expect(formatDuration(7620)).toBe('2 h 07 min');
+  });
+
+  it('shows a dash for nonsense', () => {
+    expect(formatDuration(-1)).toBe('—');
+    expect(formatDuration(Number.POSITIVE_INFINITY)).toBe('—');
+  });
+});
+
+describe('labels', () => {
+  it('turns metric ids into words', () => {
+    expect(metricLabel('ragvue.strict_faithfulness')).toBe('strict faithfulness');
+    expect(metricLabel('plain')).toBe('plain');
+  });
+
+  it('names a run by its label or its number', () => {
+    expect(runTitle({ id: 3, label: 'baseline' })).toBe('baseline');
+    expect(runTitle({ id: 3, label: '  ' })).toBe('Run 3');
+    expect(runTitle({ id: 3, label: null })).toBe('Run 3');
+  });
+
+  it('abbreviates token counts', () => {
+    expect(formatTokens(999)).toBe('999');
+    expect(formatTokens(12_345)).toBe('12.3 k');
+    expect(formatTokens(1_234_567)).toBe('1.2 M');
+  });
+});

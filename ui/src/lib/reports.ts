@@ -2,8 +2,8 @@
 
 import type { ReportFormat } from './types';
 
-export const EXTENSIONS: Record<ReportFormat, string> = { markdown: 'md', json: 'json', csv: 'csv' };
-export const FORMAT_NAMES: Record<ReportFormat, string> = { markdown: 'Markdown', json: 'JSON', csv: 'CSV' };
+export const EXTENSIONS: Record<ReportFormat, string> = { markdown: 'md', json: 'json', csv: 'csv', pdf: 'pdf' };
+export const FORMAT_NAMES: Record<ReportFormat, string> = { markdown: 'Markdown', json: 'JSON', csv: 'CSV', pdf: 'PDF' };
 
 /**
  * "ragnosis-baseline-v1.md": the run's label (or "run-12") made safe for any file

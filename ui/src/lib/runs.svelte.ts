@@ -12,8 +12,15 @@ function update(runId: number, event: RunEvent): void {
   if (at >= 0) live.runs[at] = applyEvent(live.runs[at]!, event, Date.now());
 }
 
-/** Starts a run; resolves to its id once the shell has planned it. */
-export async function start(request: RunRequestInput, onEnded?: (p: RunProgress) => void): Promise<number> {
+/**
+ * Starts a run; resolves to its id once the shell has planned it. `onStarted` runs
+ * before any progress is applied, so a caller can show the run before it can end.
+ */
+export async function start(
+  request: RunRequestInput,
+  hooks: { onStarted?: (runId: number) => void; onEnded?: (p: RunProgress) => void } = {},
+): Promise<number> {
+  const { onStarted, onEnded } = hooks;
   // Events can arrive before the id does: buffer them until it is known.
   let runId: number | null = null;
   const early: RunEvent[] = [];
@@ -27,6 +34,7 @@ export async function start(request: RunRequestInput, onEnded?: (p: RunProgress)
   };
   runId = await startRun(request, handle);
   live.runs = [initialProgress(runId, Date.now()), ...live.runs.filter((r) => r.runId !== runId)];
+  onStarted?.(runId);
   for (const event of early) handle(event);
   return runId;
 }

@@ -28,7 +28,11 @@ pub enum PipelineStage {
 }
 
 impl PipelineStage {
-    pub const ALL: [PipelineStage; 3] = [PipelineStage::Retrieval, PipelineStage::Grounding, PipelineStage::Generation];
+    pub const ALL: [PipelineStage; 3] = [
+        PipelineStage::Retrieval,
+        PipelineStage::Grounding,
+        PipelineStage::Generation,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -137,13 +141,25 @@ pub fn verdicts(summary: &RunSummary, metric_order: &[String]) -> Vec<StageVerdi
             let mut used = Vec::new();
             let mut goodness = Vec::new();
             for id in metric_order.iter().filter(|id| stage_of(id) == Some(stage)) {
-                let Some(m) = summary.metrics.get(id) else { continue };
+                let Some(m) = summary.metrics.get(id) else {
+                    continue;
+                };
                 let Some(mean) = m.stats.mean else { continue };
-                goodness.push(if m.stats.lower_is_better { 1.0 - mean } else { mean });
+                goodness.push(if m.stats.lower_is_better {
+                    1.0 - mean
+                } else {
+                    mean
+                });
                 used.push(id.clone());
             }
-            let score = (!goodness.is_empty()).then(|| goodness.iter().sum::<f64>() / goodness.len() as f64);
-            StageVerdict { stage, score, band: score.map(Band::of), metrics: used }
+            let score = (!goodness.is_empty())
+                .then(|| goodness.iter().sum::<f64>() / goodness.len() as f64);
+            StageVerdict {
+                stage,
+                score,
+                band: score.map(Band::of),
+                metrics: used,
+            }
         })
         .collect()
 }
@@ -160,7 +176,15 @@ mod tests {
             .iter()
             .map(|(id, mean, lower)| {
                 let stats = MetricStats::from_scores(id, &[*mean], 0, 0, *lower);
-                (id.to_string(), MetricSummary { stats, lowest: vec![], highest: vec![], skip_reasons: vec![] })
+                (
+                    id.to_string(),
+                    MetricSummary {
+                        stats,
+                        lowest: vec![],
+                        highest: vec![],
+                        skip_reasons: vec![],
+                    },
+                )
             })
             .collect::<BTreeMap<_, _>>();
         RunSummary {

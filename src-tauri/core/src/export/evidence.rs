@@ -54,7 +54,9 @@ pub struct Evidence {
 
 impl Evidence {
     pub fn is_empty(&self) -> bool {
-        self.unsupported_claims.is_empty() && self.irrelevant_chunks.is_empty() && self.missing_aspects.is_empty()
+        self.unsupported_claims.is_empty()
+            && self.irrelevant_chunks.is_empty()
+            && self.missing_aspects.is_empty()
     }
 
     /// Keeps the evidence that bears on `pattern`: retrieval patterns show chunks and
@@ -82,7 +84,8 @@ impl Evidence {
             self.missing_aspects.clear();
         }
         if pattern == FailurePattern::RetrievalMiss {
-            self.missing_aspects.retain(|a| a.missing_from == FROM_CHUNKS);
+            self.missing_aspects
+                .retain(|a| a.missing_from == FROM_CHUNKS);
         }
         self
     }
@@ -94,8 +97,12 @@ impl Evidence {
             match result.metric.as_str() {
                 "ragvue.strict_faithfulness" => evidence.add_claims(&result.details),
                 "ragvue.retrieval_relevance" => evidence.add_chunks(item, &result.details),
-                "ragvue.retrieval_coverage" => evidence.add_aspects(&result.details, "covered", FROM_CHUNKS),
-                "ragvue.answer_completeness" => evidence.add_aspects(&result.details, "addressed", FROM_ANSWER),
+                "ragvue.retrieval_coverage" => {
+                    evidence.add_aspects(&result.details, "covered", FROM_CHUNKS)
+                }
+                "ragvue.answer_completeness" => {
+                    evidence.add_aspects(&result.details, "addressed", FROM_ANSWER)
+                }
                 _ => {}
             }
         }
@@ -120,9 +127,10 @@ impl Evidence {
     fn add_chunks(&mut self, item: &Item, details: &Value) {
         let tau = details.get("tau").and_then(Value::as_f64).unwrap_or(0.7);
         for chunk in array(details, "chunks") {
-            let (Some(index), Some(relevance)) =
-                (chunk.get("index").and_then(Value::as_u64), chunk.get("relevance").and_then(Value::as_f64))
-            else {
+            let (Some(index), Some(relevance)) = (
+                chunk.get("index").and_then(Value::as_u64),
+                chunk.get("relevance").and_then(Value::as_f64),
+            ) else {
                 continue;
             };
             if relevance >= tau {
@@ -134,7 +142,9 @@ impl Evidence {
                 doc_id: context.and_then(|c| c.id.clone()),
                 relevance,
                 reason: text(chunk, "reason"),
-                excerpt: context.map(|c| excerpt(&c.text, CHUNK_EXCERPT)).unwrap_or_default(),
+                excerpt: context
+                    .map(|c| excerpt(&c.text, CHUNK_EXCERPT))
+                    .unwrap_or_default(),
             });
         }
     }
@@ -142,19 +152,29 @@ impl Evidence {
     fn add_aspects(&mut self, details: &Value, flag: &str, missing_from: &str) {
         for aspect in array(details, "aspects") {
             if aspect.get(flag).and_then(Value::as_bool) == Some(false) {
-                self.missing_aspects
-                    .push(AspectEvidence { aspect: text(aspect, "aspect"), missing_from: missing_from.to_string() });
+                self.missing_aspects.push(AspectEvidence {
+                    aspect: text(aspect, "aspect"),
+                    missing_from: missing_from.to_string(),
+                });
             }
         }
     }
 }
 
 fn array<'a>(details: &'a Value, key: &str) -> &'a [Value] {
-    details.get(key).and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[])
+    details
+        .get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
 }
 
 fn text(value: &Value, key: &str) -> String {
-    value.get(key).and_then(Value::as_str).unwrap_or_default().to_string()
+    value
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// The first `max_chars` characters, with "…" when something was cut.
@@ -180,8 +200,14 @@ mod tests {
         let item = Item {
             question: "q".into(),
             contexts: vec![
-                Context { id: Some("D1".into()), text: "useful".into() },
-                Context { id: None, text: "off topic text".into() },
+                Context {
+                    id: Some("D1".into()),
+                    text: "useful".into(),
+                },
+                Context {
+                    id: None,
+                    text: "off topic text".into(),
+                },
             ],
             ..Default::default()
         };
@@ -213,18 +239,41 @@ mod tests {
             MetricResult::error("ragvue.retrieval_coverage", "judge failed"),
         ];
         let e = Evidence::from_results(&item, &results);
-        assert_eq!(e.unsupported_claims.len(), 1, "supported claims are not evidence of failure");
+        assert_eq!(
+            e.unsupported_claims.len(),
+            1,
+            "supported claims are not evidence of failure"
+        );
         assert_eq!(e.unsupported_claims[0].support, "unsupported");
         assert_eq!(e.irrelevant_chunks.len(), 1);
-        assert_eq!((e.irrelevant_chunks[0].rank, e.irrelevant_chunks[0].excerpt.as_str()), (2, "off topic text"));
-        assert_eq!(e.missing_aspects, vec![AspectEvidence { aspect: "cost".into(), missing_from: "answer".into() }]);
+        assert_eq!(
+            (
+                e.irrelevant_chunks[0].rank,
+                e.irrelevant_chunks[0].excerpt.as_str()
+            ),
+            (2, "off topic text")
+        );
+        assert_eq!(
+            e.missing_aspects,
+            vec![AspectEvidence {
+                aspect: "cost".into(),
+                missing_from: "answer".into()
+            }]
+        );
         let grounding = e.clone().focus(FailurePattern::Hallucination);
-        assert_eq!(grounding.unsupported_claims.len(), 1, "a hallucination is shown by its unsupported claims");
+        assert_eq!(
+            grounding.unsupported_claims.len(),
+            1,
+            "a hallucination is shown by its unsupported claims"
+        );
         assert!(grounding.irrelevant_chunks.is_empty() && grounding.missing_aspects.is_empty());
         let retrieval = e.focus(FailurePattern::RetrievalMiss);
         assert!(retrieval.unsupported_claims.is_empty());
         assert_eq!(retrieval.irrelevant_chunks.len(), 1);
-        assert!(retrieval.missing_aspects.is_empty(), "an aspect the answer missed is not a retrieval miss");
+        assert!(
+            retrieval.missing_aspects.is_empty(),
+            "an aspect the answer missed is not a retrieval miss"
+        );
     }
 
     #[test]

@@ -42,7 +42,12 @@ pub struct ReportOptions {
 
 impl Default for ReportOptions {
     fn default() -> Self {
-        ReportOptions { generated_at: String::new(), worst: 10, baseline: None, threshold: compare::DEFAULT_THRESHOLD }
+        ReportOptions {
+            generated_at: String::new(),
+            worst: 10,
+            baseline: None,
+            threshold: compare::DEFAULT_THRESHOLD,
+        }
     }
 }
 
@@ -151,7 +156,12 @@ impl ReportView {
     pub fn load(store: &mut Store, run_id: i64, options: &ReportOptions) -> Result<ReportView> {
         let run = RunView::load_with_worst(store, run_id, options.worst)?;
         let comparison = match options.baseline {
-            Some(baseline) => Some(compare::compare_runs(store, baseline, run_id, options.threshold)?),
+            Some(baseline) => Some(compare::compare_runs(
+                store,
+                baseline,
+                run_id,
+                options.threshold,
+            )?),
             None => None,
         };
         let metrics = metric_lines(store, &run)?;
@@ -160,7 +170,11 @@ impl ReportView {
         let headline = headline(&stages, primary_stage.as_ref(), comparison.as_ref());
         let patterns = pattern_views(store, &run)?;
         let methodology = methodology(store, &run)?;
-        let name = run.run.label.clone().unwrap_or_else(|| format!("Run {}", run.run.id));
+        let name = run
+            .run
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("Run {}", run.run.id));
         let title = match &comparison {
             Some(c) => format!("{} compared with {}", name, c.a.title()),
             None => name,
@@ -182,24 +196,32 @@ impl ReportView {
 
 /// The user's id of an item, or its 1-based position in the file.
 pub fn item_label(external_id: Option<&str>, ordinal: i64) -> String {
-    external_id.map(str::to_string).unwrap_or_else(|| format!("#{}", ordinal + 1))
+    external_id
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("#{}", ordinal + 1))
 }
 
 fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
     let mut lines = Vec::new();
     for id in &view.run.metrics {
-        let (Some(spec), Some(summary)) = (metrics::find(id), view.summary.metrics.get(id)) else { continue };
+        let (Some(spec), Some(summary)) = (metrics::find(id), view.summary.metrics.get(id)) else {
+            continue;
+        };
         if spec.scope != Scope::Item {
             continue;
         }
         let mut histogram = vec![0u64; HISTOGRAM_BINS];
         for cell in store::results::scores(store.conn(), view.run.id, id)? {
             if let (Status::Ok, Some(score)) = (cell.status, cell.score) {
-                let bin = ((score.clamp(0.0, 1.0) * HISTOGRAM_BINS as f64) as usize).min(HISTOGRAM_BINS - 1);
+                let bin = ((score.clamp(0.0, 1.0) * HISTOGRAM_BINS as f64) as usize)
+                    .min(HISTOGRAM_BINS - 1);
                 histogram[bin] += 1;
             }
         }
-        let band = summary.stats.mean.map(|m| Band::of(if spec.lower_is_better { 1.0 - m } else { m }));
+        let band = summary
+            .stats
+            .mean
+            .map(|m| Band::of(if spec.lower_is_better { 1.0 - m } else { m }));
         lines.push(MetricLine {
             id: id.clone(),
             description: spec.description.to_string(),
@@ -216,52 +238,87 @@ fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
 /// The diagnosis's primary stage when patterns were checked, else the lowest stage
 /// below "good".
 fn primary_stage(view: &RunView, stages: &[StageVerdict]) -> Option<PrimaryStage> {
-    if let Some(diagnosis) = &view.summary.diagnosis {
-        let stage = diagnosis.primary_stage?;
-        let top = diagnosis.patterns.iter().filter(|p| p.stage == stage).max_by_key(|p| p.count)?;
-        return Some(PrimaryStage {
-            stage: stage.label().to_string(),
-            basis: format!(
-                "failure pattern {} ({}) affects the most items: {} of {} checked",
-                top.letter, top.name, top.count, diagnosis.items_checked
-            ),
+    let diagnosis = view.summary.diagnosis.as_ref();
+    if let Some(d) = diagnosis {
+        // The pattern that made the stage primary: most items, earliest letter on a tie.
+        let top = d.primary_stage.and_then(|stage| {
+            d.patterns
+                .iter()
+                .filter(|p| p.stage == stage)
+                .min_by_key(|p| (std::cmp::Reverse(p.count), p.pattern))
         });
+        if let Some(top) = top {
+            return Some(PrimaryStage {
+                stage: top.stage.label().to_string(),
+                basis: format!(
+                    "failure pattern {} ({}) affects the most items: {} of {} checked",
+                    top.letter, top.name, top.count, d.items_checked
+                ),
+            });
+        }
     }
     let weakest = stages
         .iter()
         .filter_map(|s| s.score.map(|score| (s.stage, score)))
         .filter(|(_, score)| *score < 0.75)
         .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let why = if diagnosis.is_some() {
+        "no failure pattern fired"
+    } else {
+        "failure patterns were not checked because the run has no judged RAGVUE metric"
+    };
     Some(PrimaryStage {
         stage: weakest.0.label().to_string(),
-        basis: format!(
-            "lowest stage score ({:.2}); failure patterns were not checked because the run has no judged RAGVUE metric",
-            weakest.1
-        ),
+        basis: format!("lowest stage score ({:.2}); {why}", weakest.1),
     })
 }
 
-fn headline(stages: &[StageVerdict], primary: Option<&PrimaryStage>, comparison: Option<&Comparison>) -> Vec<String> {
+fn headline(
+    stages: &[StageVerdict],
+    primary: Option<&PrimaryStage>,
+    comparison: Option<&Comparison>,
+) -> Vec<String> {
     let mut lines = Vec::new();
     let judged: Vec<String> = stages
         .iter()
-        .filter_map(|s| Some(format!("{} {} ({:.2})", s.stage.label(), verdict(s.band?), s.score?)))
+        .filter_map(|s| {
+            Some(format!(
+                "{} {} ({:.2})",
+                s.stage.label(),
+                verdict(s.band?),
+                s.score?
+            ))
+        })
         .collect();
     if judged.is_empty() {
-        lines.push("None of the run's metrics speaks for a pipeline stage, so there is no stage verdict.".to_string());
+        lines.push(
+            "None of the run's metrics speaks for a pipeline stage, so there is no stage verdict."
+                .to_string(),
+        );
     } else {
         lines.push(format!("{}.", capitalise(&join_words(&judged))));
     }
     match primary {
         Some(p) => lines.push(format!("Fix {} first: {}.", p.stage, p.basis)),
-        None => lines.push("No stage is failing: every stage scored is in the good band.".to_string()),
+        None => {
+            lines.push("No stage is failing: every stage scored is in the good band.".to_string())
+        }
     }
     if let Some(c) = comparison {
         let red: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
         lines.push(if red.is_empty() {
-            format!("Compared with {}, no metric regressed beyond {:.2}.", c.a.title(), c.threshold)
+            format!(
+                "Compared with {}, no metric regressed beyond {:.2}.",
+                c.a.title(),
+                c.threshold
+            )
         } else {
-            format!("Compared with {}, {} regressed: {}.", c.a.title(), count(red.len(), "metric"), red.join(", "))
+            format!(
+                "Compared with {}, {} regressed: {}.",
+                c.a.title(),
+                count(red.len(), "metric"),
+                red.join(", ")
+            )
         });
     }
     lines
@@ -277,41 +334,58 @@ fn verdict(band: Band) -> &'static str {
 }
 
 fn pattern_views(store: &Store, view: &RunView) -> Result<Vec<PatternView>> {
-    let Some(diagnosis) = &view.summary.diagnosis else { return Ok(Vec::new()) };
+    let Some(diagnosis) = &view.summary.diagnosis else {
+        return Ok(Vec::new());
+    };
     let mut out = Vec::new();
     for pattern in &diagnosis.patterns {
         let mut cases = Vec::new();
         for example in pattern.examples.iter().take(PATTERN_CASES) {
             let stored = store::items::get(store.conn(), example.item_id)?;
-            let results: Vec<_> = store::results::for_item(store.conn(), view.run.id, example.item_id)?
-                .into_iter()
-                .map(|r| r.result)
-                .collect();
+            let results: Vec<_> =
+                store::results::for_item(store.conn(), view.run.id, example.item_id)?
+                    .into_iter()
+                    .map(|r| r.result)
+                    .collect();
             cases.push(CaseView {
                 item_id: example.item_id,
                 label: item_label(stored.item.id.as_deref(), stored.ordinal),
-                answer_excerpt: stored.item.answer.as_deref().map(|a| excerpt(a, ANSWER_EXCERPT)),
+                answer_excerpt: stored
+                    .item
+                    .answer
+                    .as_deref()
+                    .map(|a| excerpt(a, ANSWER_EXCERPT)),
                 evidence: Evidence::from_results(&stored.item, &results).focus(pattern.pattern),
                 question: stored.item.question,
                 scores: example.scores.clone(),
             });
         }
-        out.push(PatternView { summary: pattern.clone(), cases });
+        out.push(PatternView {
+            summary: pattern.clone(),
+            cases,
+        });
     }
     Ok(out)
 }
 
 fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
     let run = &view.run;
-    let judged_metrics: Vec<String> =
-        run.metrics.iter().filter(|id| metrics::find(id).is_some_and(|m| m.judge)).cloned().collect();
+    let judged_metrics: Vec<String> = run
+        .metrics
+        .iter()
+        .filter(|id| metrics::find(id).is_some_and(|m| m.judge))
+        .cloned()
+        .collect();
     let judge = judge_facts(store, &run.judge)?;
     let prompt_versions = if judged_metrics.is_empty() {
         Vec::new()
     } else if judge.offline {
         vec![judge::offline::PROMPT_VERSION.to_string()]
     } else {
-        judge::task::TaskKind::ALL.iter().map(|k| judge::prompt::prompt_version(*k).to_string()).collect()
+        judge::task::TaskKind::ALL
+            .iter()
+            .map(|k| judge::prompt::prompt_version(*k).to_string())
+            .collect()
     };
     let totals: RunTotals = store::runs::totals(store.conn(), run.id)?;
     let offline_caveat = (judge.offline && !judged_metrics.is_empty()).then(|| {
@@ -327,7 +401,9 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
     let mut skip_notes = Vec::new();
     let (mut scored, mut errors, mut skipped) = (0, 0, 0);
     for id in &run.metrics {
-        let Some(m) = view.summary.metrics.get(id) else { continue };
+        let Some(m) = view.summary.metrics.get(id) else {
+            continue;
+        };
         scored += m.stats.n;
         errors += m.stats.errors;
         skipped += m.stats.skipped;
@@ -360,7 +436,9 @@ fn judge_facts(store: &Store, name: &str) -> Result<JudgeFacts> {
         Ok(p) => {
             let offline = ProviderKind::parse(&p.kind) == Some(ProviderKind::Offline);
             let url = match ProviderKind::parse(&p.kind) {
-                Some(ProviderKind::OpenAi) if p.base_url.trim().is_empty() => judge::provider::openai::DEFAULT_BASE_URL,
+                Some(ProviderKind::OpenAi) if p.base_url.trim().is_empty() => {
+                    judge::provider::openai::DEFAULT_BASE_URL
+                }
                 Some(ProviderKind::Anthropic) if p.base_url.trim().is_empty() => {
                     judge::provider::anthropic::DEFAULT_BASE_URL
                 }
@@ -394,7 +472,10 @@ fn judge_facts(store: &Store, name: &str) -> Result<JudgeFacts> {
 pub fn host_of(url: &str) -> String {
     let rest = url.trim().split_once("://").map_or(url.trim(), |(_, r)| r);
     let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    authority.rsplit_once('@').map_or(authority, |(_, a)| a).to_ascii_lowercase()
+    authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, a)| a)
+        .to_ascii_lowercase()
 }
 
 fn privacy_line(judge: &JudgeFacts, judged_metrics: &[String], totals: &RunTotals) -> String {
@@ -403,7 +484,8 @@ fn privacy_line(judge: &JudgeFacts, judged_metrics: &[String], totals: &RunTotal
             .to_string();
     }
     if judge.offline {
-        return "No item text left this machine: the built-in offline judge runs locally.".to_string();
+        return "No item text left this machine: the built-in offline judge runs locally."
+            .to_string();
     }
     let calls = format!(
         "{} in this run, {} answered from the local cache",
@@ -438,13 +520,16 @@ fn calibration_line(store: &Store, run_id: i64) -> Result<String> {
         return Ok("Not run: the judge was not calibrated against other judge configurations for this run.".into());
     };
     let Ok(cal) = serde_json::from_value::<Calibration>(json) else {
-        return Ok("A calibration was stored for this run but could not be read by this version.".into());
+        return Ok(
+            "A calibration was stored for this run but could not be read by this version.".into(),
+        );
     };
     let parts: Vec<String> = cal
         .metrics
         .iter()
         .filter_map(|m| {
-            m.mean_agreement.map(|a| format!("{} {:.2} ({} to review)", m.metric, a, m.needs_review.len()))
+            m.mean_agreement
+                .map(|a| format!("{} {:.2} ({} to review)", m.metric, a, m.needs_review.len()))
         })
         .collect();
     Ok(format!(
@@ -458,7 +543,10 @@ fn calibration_line(store: &Store, run_id: i64) -> Result<String> {
 fn settings(run: &store::runs::RunRow) -> Result<Vec<Setting>> {
     let config = run::run_config(run)?;
     let has = |id: &str| run.metrics.iter().any(|m| m == id);
-    let mut out = vec![Setting { name: "Mode".into(), value: run.mode.clone() }];
+    let mut out = vec![Setting {
+        name: "Mode".into(),
+        value: run.mode.clone(),
+    }];
     let selection = &config.selection;
     let items = match (selection.limit, selection.sample) {
         (None, None) => format!("all {} items of the dataset", run.item_count),
@@ -466,12 +554,20 @@ fn settings(run: &store::runs::RunRow) -> Result<Vec<Setting>> {
         (limit, Some(s)) => format!(
             "a random sample of {s} items (seed {}){}",
             selection.seed,
-            limit.map(|l| format!(" from the first {l}")).unwrap_or_default()
+            limit
+                .map(|l| format!(" from the first {l}"))
+                .unwrap_or_default()
         ),
     };
-    out.push(Setting { name: "Items".into(), value: items });
+    out.push(Setting {
+        name: "Items".into(),
+        value: items,
+    });
     if has("reference.recall_at_k") || has("reference.mrr_at_k") {
-        out.push(Setting { name: "k for recall@k and MRR@k".into(), value: config.metric_config.k.to_string() });
+        out.push(Setting {
+            name: "k for recall@k and MRR@k".into(),
+            value: config.metric_config.k.to_string(),
+        });
     }
     if run.metrics.iter().any(|m| m.starts_with("citation.")) {
         let pattern = &config.metric_config.citation_pattern;
@@ -480,21 +576,37 @@ fn settings(run: &store::runs::RunRow) -> Result<Vec<Setting>> {
         } else {
             pattern.clone()
         };
-        out.push(Setting { name: "Citation pattern".into(), value });
+        out.push(Setting {
+            name: "Citation pattern".into(),
+            value,
+        });
     }
     if has("ragvue.retrieval_relevance") {
         let tau = config.tau.unwrap_or(metrics::ragvue::DEFAULT_TAU);
-        out.push(Setting { name: "Chunk relevance threshold τ".into(), value: format!("{tau}") });
+        out.push(Setting {
+            name: "Chunk relevance threshold τ".into(),
+            value: format!("{tau}"),
+        });
     }
     if has("ragvue.answer_overall") {
-        out.push(Setting { name: "answer_overall weights".into(), value: config.weights.name.clone() });
+        out.push(Setting {
+            name: "answer_overall weights".into(),
+            value: config.weights.name.clone(),
+        });
     }
     if let Some(budget) = config.budget_usd {
-        out.push(Setting { name: "Budget".into(), value: format!("${budget:.2}") });
+        out.push(Setting {
+            name: "Budget".into(),
+            value: format!("${budget:.2}"),
+        });
     }
     out.push(Setting {
         name: "Judge cache".into(),
-        value: if config.use_cache { "used".into() } else { "bypassed (fresh verdicts)".into() },
+        value: if config.use_cache {
+            "used".into()
+        } else {
+            "bypassed (fresh verdicts)".into()
+        },
     });
     Ok(out)
 }
@@ -513,7 +625,10 @@ fn join_words(parts: &[String]) -> String {
 
 fn capitalise(s: &str) -> String {
     let mut chars = s.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -523,20 +638,44 @@ mod tests {
     #[test]
     fn host_of_drops_scheme_path_and_credentials() {
         assert_eq!(host_of("https://api.openai.com/v1"), "api.openai.com");
-        assert_eq!(host_of("http://user:secret@LOCALHOST:11434/v1"), "localhost:11434");
+        assert_eq!(
+            host_of("http://user:secret@LOCALHOST:11434/v1"),
+            "localhost:11434"
+        );
         assert_eq!(host_of(""), "");
     }
 
     #[test]
     fn headline_lists_stages_and_the_primary_one() {
         let stages = vec![
-            StageVerdict { stage: PipelineStage::Retrieval, score: Some(0.8), band: Some(Band::Good), metrics: vec![] },
-            StageVerdict { stage: PipelineStage::Grounding, score: Some(0.4), band: Some(Band::Critical), metrics: vec![] },
-            StageVerdict { stage: PipelineStage::Generation, score: None, band: None, metrics: vec![] },
+            StageVerdict {
+                stage: PipelineStage::Retrieval,
+                score: Some(0.8),
+                band: Some(Band::Good),
+                metrics: vec![],
+            },
+            StageVerdict {
+                stage: PipelineStage::Grounding,
+                score: Some(0.4),
+                band: Some(Band::Critical),
+                metrics: vec![],
+            },
+            StageVerdict {
+                stage: PipelineStage::Generation,
+                score: None,
+                band: None,
+                metrics: vec![],
+            },
         ];
-        let primary = PrimaryStage { stage: "grounding".into(), basis: "lowest stage score (0.40)".into() };
+        let primary = PrimaryStage {
+            stage: "grounding".into(),
+            basis: "lowest stage score (0.40)".into(),
+        };
         let lines = headline(&stages, Some(&primary), None);
-        assert_eq!(lines[0], "Retrieval is good (0.80) and grounding is critical (0.40).");
+        assert_eq!(
+            lines[0],
+            "Retrieval is good (0.80) and grounding is critical (0.40)."
+        );
         assert_eq!(lines[1], "Fix grounding first: lowest stage score (0.40).");
     }
 }

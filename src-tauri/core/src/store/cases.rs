@@ -123,11 +123,12 @@ fn where_clause(filter: &Filter, values: &mut Vec<Value>) -> String {
         values.push(Value::Real(range.min));
         values.push(Value::Real(range.max));
         let n = values.len();
-        // Not correlated: SQLite evaluates the set once (an index range scan), instead
-        // of probing the results of every case.
+        // Not correlated: SQLite evaluates the set once (a range of the index
+        // results_case_scores, whose condition `score >= 0` names), instead of probing
+        // the results of every case.
         sql.push_str(&format!(
             " AND c.item_id IN (SELECT item_id FROM results WHERE run_id = ?1
-                 AND metric = ?{} AND status = 'ok' AND score BETWEEN ?{} AND ?{n})",
+                 AND metric = ?{} AND status = 'ok' AND score >= 0 AND score BETWEEN ?{} AND ?{n})",
             n - 2,
             n - 1,
         ));
@@ -232,7 +233,7 @@ fn index_page(conn: &Connection, run_id: i64, filter: &Filter, order_by: &str, o
 }
 
 /// A page ordered by one metric's score: first the items it scored, read in score order
-/// straight from the `(run_id, metric, score)` index of `results` (so a page costs what
+/// straight from the index results_case_scores (so a page costs what
 /// it shows, not a sort of the whole run), then the items it did not score, in run order.
 /// A run has one judge configuration per metric, so an item has at most one `ok` score.
 fn metric_page(
@@ -249,7 +250,8 @@ fn metric_page(
     let clause = where_clause(filter, &mut values);
     values.push(Value::Text(metric.to_string()));
     let m = values.len();
-    let scored_where = format!("s.run_id = ?1 AND s.metric = ?{m} AND s.status = 'ok' AND s.score IS NOT NULL AND {clause}");
+    // `score >= 0` selects the partial index results_case_scores (see migration 0003).
+    let scored_where = format!("s.run_id = ?1 AND s.metric = ?{m} AND s.status = 'ok' AND s.score >= 0 AND {clause}");
     let direction = if descending { "DESC" } else { "ASC" };
     let mut page_values = values.clone();
     page_values.push(Value::Integer(limit));
@@ -278,7 +280,7 @@ fn metric_page(
     let sql = format!(
         "SELECT {INDEX_COLUMNS} FROM case_index c WHERE {clause}
            AND c.item_id NOT IN (SELECT item_id FROM results WHERE run_id = ?1 AND metric = ?{m}
-                                 AND status = 'ok' AND score IS NOT NULL)
+                                 AND status = 'ok' AND score >= 0)
          ORDER BY c.position LIMIT ?{} OFFSET ?{n}",
         n - 1
     );

@@ -48,7 +48,11 @@ fn signed(value: f64) -> String {
 }
 
 pub fn chart(comparison: &Comparison) -> Result<Option<Chart>, Error> {
-    let rows: Vec<_> = comparison.metrics.iter().filter(|m| m.delta.is_some()).collect();
+    let rows: Vec<_> = comparison
+        .metrics
+        .iter()
+        .filter(|m| m.delta.is_some())
+        .collect();
     if rows.is_empty() {
         return Ok(None);
     }
@@ -59,26 +63,50 @@ pub fn chart(comparison: &Comparison) -> Result<Option<Chart>, Error> {
     };
     let bottom = TOP + rows.len() as i32 * ROW;
     let svg = svg(WIDTH, (bottom + 60) as u32, |area| {
-        title(area, &format!("Change from run {} to run {} (B − A) with 95% intervals", comparison.a.id, comparison.b.id))?;
+        title(
+            area,
+            &format!(
+                "Change from run {} to run {} (B − A) with 95% intervals",
+                comparison.a.id, comparison.b.id
+            ),
+        )?;
         for (i, _) in rows.iter().enumerate().filter(|(i, _)| i % 2 == 1) {
             let y = TOP + i as i32 * ROW;
             rect(area, (8, y), (WIDTH as i32 - 8, y + ROW), palette::STRIPE)?;
         }
         for tick in [-r, -r / 2.0, 0.0, r / 2.0, r] {
             let x = x_of(tick);
-            let color = if tick == 0.0 { palette::WHISKER } else { palette::GRID };
+            let color = if tick == 0.0 {
+                palette::WHISKER
+            } else {
+                palette::GRID
+            };
             line(area, vec![(x, TOP - 4), (x, bottom)], color, 1)?;
-            text(area, &signed(tick), (x, bottom + 12), Label::new(11.0).center().color(palette::MUTED))?;
+            text(
+                area,
+                &signed(tick),
+                (x, bottom + 12),
+                Label::new(11.0).center().color(palette::MUTED),
+            )?;
         }
         for t in [-comparison.threshold, comparison.threshold] {
             let x = x_of(t);
             for y in (TOP..bottom).step_by(8) {
-                line(area, vec![(x, y), (x, (y + 4).min(bottom))], palette::GUIDE, 1)?;
+                line(
+                    area,
+                    vec![(x, y), (x, (y + 4).min(bottom))],
+                    palette::GUIDE,
+                    1,
+                )?;
             }
         }
         for (i, m) in rows.iter().enumerate() {
             let mid = TOP + i as i32 * ROW + ROW / 2;
-            let name = if m.lower_is_better { format!("{} ↓", m.metric) } else { m.metric.clone() };
+            let name = if m.lower_is_better {
+                format!("{} ↓", m.metric)
+            } else {
+                m.metric.clone()
+            };
             text(area, &name, (LABEL_RIGHT, mid), Label::new(11.5).right())?;
             let color = flag_color(m.flag);
             if let (Some(lo), Some(hi)) = (m.ci95_low, m.ci95_high) {
@@ -90,18 +118,31 @@ pub fn chart(comparison: &Comparison) -> Result<Option<Chart>, Error> {
             let delta = m.delta.unwrap_or(0.0);
             let x = x_of(delta);
             rect(area, (x - 4, mid - 4), (x + 4, mid + 4), color)?;
-            text(area, &signed(delta), (PLOT_RIGHT + 10, mid), Label::new(11.0))?;
+            text(
+                area,
+                &signed(delta),
+                (PLOT_RIGHT + 10, mid),
+                Label::new(11.0),
+            )?;
         }
         let y = bottom + 36;
         let mut x = PLOT_LEFT - 150;
         for flag in [Flag::Green, Flag::Amber, Flag::Red] {
             rect(area, (x, y - 5), (x + 10, y + 5), flag_color(flag))?;
-            text(area, flag.label(), (x + 15, y), Label::new(11.0).color(palette::MUTED))?;
+            text(
+                area,
+                flag.label(),
+                (x + 15, y),
+                Label::new(11.0).color(palette::MUTED),
+            )?;
             x += 30 + flag.label().len() as i32 * 6;
         }
         text(
             area,
-            &format!("dashed: ±{:.2} threshold · ↓ lower is better (a rise is worse)", comparison.threshold),
+            &format!(
+                "dashed: ±{:.2} threshold · ↓ lower is better (a rise is worse)",
+                comparison.threshold
+            ),
             (PLOT_LEFT - 150, y + 16),
             Label::new(11.0).color(palette::MUTED),
         )

@@ -4,7 +4,7 @@
 
 use ragnosis_core::export::report_view::MetricLine;
 
-use super::{band_legend, band_color, line, palette, rect, score, svg, text, title, Chart, Label};
+use super::{band_color, band_legend, line, palette, rect, score, svg, text, title, Chart, Label};
 use crate::Error;
 
 const WIDTH: u32 = 760;
@@ -34,23 +34,57 @@ pub fn chart(metrics: &[MetricLine]) -> Result<Option<Chart>, Error> {
         for tick in [0.0, 0.25, 0.5, 0.75, 1.0] {
             let x = x_of(tick);
             let guide = tick == 0.5 || tick == 0.75;
-            line(area, vec![(x, TOP - 4), (x, plot_bottom)], if guide { palette::GUIDE } else { palette::GRID }, 1)?;
-            text(area, &format!("{tick}"), (x, plot_bottom + 12), Label::new(11.0).center().color(palette::MUTED))?;
+            line(
+                area,
+                vec![(x, TOP - 4), (x, plot_bottom)],
+                if guide { palette::GUIDE } else { palette::GRID },
+                1,
+            )?;
+            text(
+                area,
+                &format!("{tick}"),
+                (x, plot_bottom + 12),
+                Label::new(11.0).center().color(palette::MUTED),
+            )?;
         }
         for (i, m) in metrics.iter().enumerate() {
             let mid = TOP + i as i32 * ROW + ROW / 2;
-            let name = if m.stats.lower_is_better { format!("{} ↓", m.id) } else { m.id.clone() };
+            let name = if m.stats.lower_is_better {
+                format!("{} ↓", m.id)
+            } else {
+                m.id.clone()
+            };
             text(area, &name, (LABEL_RIGHT, mid), Label::new(11.5).right())?;
             let Some(mean) = m.stats.mean else {
-                text(area, "no scores", (PLOT_LEFT + 6, mid), Label::new(11.0).color(palette::MUTED))?;
+                text(
+                    area,
+                    "no scores",
+                    (PLOT_LEFT + 6, mid),
+                    Label::new(11.0).color(palette::MUTED),
+                )?;
                 continue;
             };
-            rect(area, (x_of(0.0), mid - 6), (x_of(mean).max(x_of(0.0) + 1), mid + 6), band_color(m.band))?;
+            rect(
+                area,
+                (x_of(0.0), mid - 6),
+                (x_of(mean).max(x_of(0.0) + 1), mid + 6),
+                band_color(m.band),
+            )?;
             if let (Some(lo), Some(hi)) = (m.stats.ci95_low, m.stats.ci95_high) {
                 let (x0, x1) = (x_of(lo), x_of(hi));
                 line(area, vec![(x0, mid), (x1, mid)], palette::WHISKER, 2)?;
-                line(area, vec![(x0, mid - 6), (x0, mid + 6)], palette::WHISKER, 2)?;
-                line(area, vec![(x1, mid - 6), (x1, mid + 6)], palette::WHISKER, 2)?;
+                line(
+                    area,
+                    vec![(x0, mid - 6), (x0, mid + 6)],
+                    palette::WHISKER,
+                    2,
+                )?;
+                line(
+                    area,
+                    vec![(x1, mid - 6), (x1, mid + 6)],
+                    palette::WHISKER,
+                    2,
+                )?;
             }
             text(area, &score(mean), (PLOT_RIGHT + 10, mid), Label::new(11.0))?;
         }

@@ -115,7 +115,13 @@ struct Label {
 
 impl Label {
     fn new(size: f64) -> Label {
-        Label { size, bold: false, h: HPos::Left, v: VPos::Center, color: palette::TEXT }
+        Label {
+            size,
+            bold: false,
+            h: HPos::Left,
+            v: VPos::Center,
+            color: palette::TEXT,
+        }
     }
     fn bold(mut self) -> Label {
         self.bold = true;
@@ -142,8 +148,14 @@ impl Label {
 fn text(area: &Area, content: &str, at: (i32, i32), label: Label) -> Drawn {
     // plotters writes `font-size = size / 1.24`; scale up so `size` is what the SVG says.
     let size = label.size * 1.24;
-    let font: FontDesc = if label.bold { (FONT, size, FontStyle::Bold).into() } else { (FONT, size).into() };
-    let style = TextStyle::from(font).color(&label.color).pos(Pos::new(label.h, label.v));
+    let font: FontDesc = if label.bold {
+        (FONT, size, FontStyle::Bold).into()
+    } else {
+        (FONT, size).into()
+    };
+    let style = TextStyle::from(font)
+        .color(&label.color)
+        .pos(Pos::new(label.h, label.v));
     area.draw(&Text::new(content.to_string(), at, style))
 }
 
@@ -173,8 +185,18 @@ fn band_legend(area: &Area, at: (i32, i32)) -> Drawn {
         (Band::NeedsAttention, "needs attention 0.50–0.74"),
         (Band::Critical, "critical < 0.50"),
     ] {
-        rect(area, (x, at.1 - 5), (x + 10, at.1 + 5), band_color(Some(band)))?;
-        text(area, name, (x + 15, at.1), Label::new(11.0).color(palette::MUTED))?;
+        rect(
+            area,
+            (x, at.1 - 5),
+            (x + 10, at.1 + 5),
+            band_color(Some(band)),
+        )?;
+        text(
+            area,
+            name,
+            (x + 15, at.1),
+            Label::new(11.0).color(palette::MUTED),
+        )?;
         x += 30 + (name.chars().count() as i32) * 6;
     }
     Ok(())

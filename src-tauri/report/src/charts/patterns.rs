@@ -31,12 +31,28 @@ pub fn chart(diagnosis: &Diagnosis) -> Result<Option<Chart>, Error> {
     let bottom = TOP + patterns.len() as i32 * ROW;
     let svg = svg(WIDTH, (bottom + 44) as u32, |area| {
         title(area, "Failure patterns: items affected")?;
-        line(area, vec![(PLOT_LEFT, TOP - 4), (PLOT_LEFT, bottom)], palette::GUIDE, 1)?;
+        line(
+            area,
+            vec![(PLOT_LEFT, TOP - 4), (PLOT_LEFT, bottom)],
+            palette::GUIDE,
+            1,
+        )?;
         for (i, p) in patterns.iter().enumerate() {
             let mid = TOP + i as i32 * ROW + ROW / 2;
-            text(area, &format!("{} · {}", p.letter, p.name), (LABEL_RIGHT, mid), Label::new(11.5).right())?;
-            let len = ((p.count as f64 / max as f64) * f64::from(PLOT_RIGHT - PLOT_LEFT)).round() as i32;
-            rect(area, (PLOT_LEFT, mid - 7), (PLOT_LEFT + len.max(2), mid + 7), stage_color(p.stage))?;
+            text(
+                area,
+                &format!("{} · {}", p.letter, p.name),
+                (LABEL_RIGHT, mid),
+                Label::new(11.5).right(),
+            )?;
+            let len =
+                ((p.count as f64 / max as f64) * f64::from(PLOT_RIGHT - PLOT_LEFT)).round() as i32;
+            rect(
+                area,
+                (PLOT_LEFT, mid - 7),
+                (PLOT_LEFT + len.max(2), mid + 7),
+                stage_color(p.stage),
+            )?;
             let share = (p.share * 100.0).round();
             text(
                 area,
@@ -53,7 +69,12 @@ pub fn chart(diagnosis: &Diagnosis) -> Result<Option<Chart>, Error> {
             (Stage::Generation, "generation"),
         ] {
             rect(area, (x, y - 5), (x + 10, y + 5), stage_color(stage))?;
-            text(area, name, (x + 15, y), Label::new(11.0).color(palette::MUTED))?;
+            text(
+                area,
+                name,
+                (x + 15, y),
+                Label::new(11.0).color(palette::MUTED),
+            )?;
             x += 100;
         }
         Ok(())

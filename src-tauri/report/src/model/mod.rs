@@ -8,9 +8,9 @@
 mod format;
 mod sections;
 
-use serde::Serialize;
 use ragnosis_core::analysis::stages::Band;
 use ragnosis_core::export::ReportView;
+use serde::Serialize;
 
 use crate::charts::Chart;
 pub use format::{percent, score, score_or_dash};
@@ -22,7 +22,10 @@ pub struct Field {
 }
 
 fn field(label: &str, value: impl Into<String>) -> Field {
-    Field { label: label.to_string(), value: value.into() }
+    Field {
+        label: label.to_string(),
+        value: value.into(),
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -199,15 +202,23 @@ impl Report {
     pub fn build(view: &ReportView, charts: &[Chart]) -> Report {
         Report {
             title: view.title.clone(),
-            kind: if view.comparison.is_some() { "Ragnosis comparison report" } else { "Ragnosis evaluation report" }
-                .into(),
+            kind: if view.comparison.is_some() {
+                "Ragnosis comparison report"
+            } else {
+                "Ragnosis evaluation report"
+            }
+            .into(),
             generated_at: view.generated_at.clone(),
             cover: cover(view),
             summary: summary(view),
             metrics: metrics(view),
             charts: charts
                 .iter()
-                .map(|c| ChartRef { file: c.file.to_string(), title: c.title.clone(), caption: c.caption.clone() })
+                .map(|c| ChartRef {
+                    file: c.file.to_string(),
+                    title: c.title.clone(),
+                    caption: c.caption.clone(),
+                })
                 .collect(),
             diagnosis: sections::diagnosis(view),
             actions: sections::actions(view),
@@ -220,13 +231,32 @@ impl Report {
 
 fn cover(view: &ReportView) -> Vec<Field> {
     let run = &view.run.run;
-    let mut fields = vec![field("Dataset", format!("{} ({} items)", view.run.dataset.name, view.run.dataset.item_count))];
-    fields.push(field("Run", format!("#{}{}", run.id, run.label.as_ref().map(|l| format!(" — {l}")).unwrap_or_default())));
+    let mut fields = vec![field(
+        "Dataset",
+        format!(
+            "{} ({} items)",
+            view.run.dataset.name, view.run.dataset.item_count
+        ),
+    )];
+    fields.push(field(
+        "Run",
+        format!(
+            "#{}{}",
+            run.id,
+            run.label
+                .as_ref()
+                .map(|l| format!(" — {l}"))
+                .unwrap_or_default()
+        ),
+    ));
     if let Some(version) = &run.version {
         fields.push(field("Pipeline version", version.clone()));
     }
     if let Some(c) = &view.comparison {
-        fields.push(field("Compared with", format!("{} on {}", c.a.title(), c.a.dataset)));
+        fields.push(field(
+            "Compared with",
+            format!("{} on {}", c.a.title(), c.a.dataset),
+        ));
     }
     if !view.generated_at.is_empty() {
         fields.push(field("Report date", view.generated_at.clone()));
@@ -234,8 +264,12 @@ fn cover(view: &ReportView) -> Vec<Field> {
     fields.push(field(
         "Evaluated",
         match (&run.started_at, &run.finished_at) {
-            (Some(s), Some(f)) => format!("{s} to {f}"),
-            (Some(s), None) => format!("started {s}, not finished ({})", run.status.as_str()),
+            (Some(s), Some(f)) => format!("{} to {}", minute(s), minute(f)),
+            (Some(s), None) => format!(
+                "started {}, not finished ({})",
+                minute(s),
+                run.status.as_str()
+            ),
             _ => format!("not started ({})", run.status.as_str()),
         },
     ));
@@ -266,9 +300,16 @@ fn summary(view: &ReportView) -> Summary {
             stage: capitalised(s.stage.label()),
             question: s.stage.question().to_string(),
             score: score_or_dash(s.score),
-            band: s.band.map(|b| b.label().to_string()).unwrap_or_else(|| "no metric of this stage was run".into()),
+            band: s
+                .band
+                .map(|b| b.label().to_string())
+                .unwrap_or_else(|| "no metric of this stage was run".into()),
             band_key: band_key(s.band).into(),
-            metrics: if s.metrics.is_empty() { "–".into() } else { s.metrics.join(", ") },
+            metrics: if s.metrics.is_empty() {
+                "–".into()
+            } else {
+                s.metrics.join(", ")
+            },
         })
         .collect();
     let primary = match &view.primary_stage {
@@ -283,9 +324,14 @@ fn summary(view: &ReportView) -> Summary {
         .flat_map(|d| d.actions.iter())
         .filter(|a| a.pattern.is_some())
         .take(3)
-        .map(|a| format!("{} impact — {}", sections::impact_label(a.impact), a.title))
+        .map(|a| format!("{} — {}", sections::impact_label(a.impact), a.title))
         .collect();
-    Summary { headline: view.headline.clone(), stages, primary, top_actions }
+    Summary {
+        headline: view.headline.clone(),
+        stages,
+        primary,
+        top_actions,
+    }
 }
 
 fn metrics(view: &ReportView) -> MetricsSection {
@@ -303,7 +349,10 @@ fn metrics(view: &ReportView) -> MetricsSection {
                     _ => "–".into(),
                 },
                 median: score_or_dash(s.median),
-                below_half: s.share_below_half.map(percent).unwrap_or_else(|| "–".into()),
+                below_half: s
+                    .share_below_half
+                    .map(percent)
+                    .unwrap_or_else(|| "–".into()),
                 scored: s.n.to_string(),
                 skipped: s.skipped.to_string(),
                 errors: s.errors.to_string(),
@@ -312,8 +361,13 @@ fn metrics(view: &ReportView) -> MetricsSection {
             }
         })
         .collect();
-    let dataset_metrics =
-        view.run.summary.dataset_metrics.iter().map(|(id, v)| field(id, score(*v))).collect();
+    let dataset_metrics = view
+        .run
+        .summary
+        .dataset_metrics
+        .iter()
+        .map(|(id, v)| field(id, score(*v)))
+        .collect();
     let mut notes = vec![
         "Mean, median and % below 0.5 are over the items a metric scored; errors and skipped items are counted \
          beside them, never averaged in as 0. The 95% CI is Student's t interval of the mean."
@@ -322,10 +376,28 @@ fn metrics(view: &ReportView) -> MetricsSection {
     if view.metrics.iter().any(|m| m.stats.lower_is_better) {
         notes.push("↓ marks a lower-is-better metric: 0 is the best score.".into());
     }
-    MetricsSection { rows, dataset_metrics, notes }
+    MetricsSection {
+        rows,
+        dataset_metrics,
+        notes,
+    }
+}
+
+/// A stored RFC 3339 UTC timestamp to the minute: `2025-06-01 12:04 UTC`; anything
+/// else is shown as stored.
+fn minute(timestamp: &str) -> String {
+    let t = timestamp.as_bytes();
+    if t.len() >= 16 && t[10] == b'T' && timestamp.ends_with('Z') {
+        format!("{} {} UTC", &timestamp[..10], &timestamp[11..16])
+    } else {
+        timestamp.to_string()
+    }
 }
 
 fn capitalised(s: &str) -> String {
     let mut chars = s.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

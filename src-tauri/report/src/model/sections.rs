@@ -9,8 +9,8 @@ use ragnosis_core::metrics::{self, Status};
 
 use super::format::{percent, score, score_or_dash, signed};
 use super::{
-    field, Action, Appendix, AppendixItem, Case, ComparisonSection, DeltaRow, DiagnosisSection, FlipGroup,
-    MethodologySection, PatternBlock, ResultRow,
+    field, Action, Appendix, AppendixItem, Case, ComparisonSection, DeltaRow, DiagnosisSection,
+    FlipGroup, MethodologySection, PatternBlock, ResultRow,
 };
 
 /// Flipped items listed per metric and direction; the rest are counted.
@@ -18,10 +18,18 @@ const FLIPS_LISTED: usize = 15;
 
 pub fn judge_name(view: &ReportView) -> String {
     let j = &view.methodology.judge;
-    if j.offline {
-        format!("built-in offline judge ({}), deterministic, no model", ragnosis_core::judge::offline::PROMPT_VERSION)
+    if view.methodology.judged_metrics.is_empty() {
+        "none needed: every metric of this run is computed without a judge".into()
+    } else if j.offline {
+        format!(
+            "built-in offline judge ({}), deterministic, no model",
+            ragnosis_core::judge::offline::PROMPT_VERSION
+        )
     } else if j.profile_found {
-        format!("{} ({}, model {}, temperature {})", j.profile, j.kind, j.model, j.temperature)
+        format!(
+            "{} ({}, model {}, temperature {})",
+            j.profile, j.kind, j.model, j.temperature
+        )
     } else {
         format!("{} (profile no longer configured)", j.profile)
     }
@@ -29,15 +37,19 @@ pub fn judge_name(view: &ReportView) -> String {
 
 pub fn impact_label(impact: Impact) -> &'static str {
     match impact {
-        Impact::High => "High",
-        Impact::Medium => "Medium",
-        Impact::Low => "Low",
-        Impact::None => "None",
+        Impact::High => "High impact",
+        Impact::Medium => "Medium impact",
+        Impact::Low => "Low impact",
+        Impact::None => "Note",
     }
 }
 
 fn scores_line(scores: &[MetricScore]) -> String {
-    scores.iter().map(|s| format!("{} {}", s.metric, score(s.score))).collect::<Vec<_>>().join(", ")
+    scores
+        .iter()
+        .map(|s| format!("{} {}", s.metric, score(s.score)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 pub fn diagnosis(view: &ReportView) -> DiagnosisSection {
@@ -51,7 +63,10 @@ pub fn diagnosis(view: &ReportView) -> DiagnosisSection {
         };
     };
     let intro = if d.patterns.is_empty() {
-        format!("None of the {} checked items matched a failure pattern.", d.items_checked)
+        format!(
+            "None of the {} checked items matched a failure pattern.",
+            d.items_checked
+        )
     } else {
         format!(
             "{} of {} checked items ({}) show at least one failure pattern. Each pattern below lists its two worst \
@@ -67,7 +82,12 @@ pub fn diagnosis(view: &ReportView) -> DiagnosisSection {
         .map(|p| PatternBlock {
             heading: format!("{} · {}", p.summary.letter, p.summary.name),
             stage: p.summary.stage.label().to_string(),
-            count: format!("{} of {} checked items ({})", p.summary.count, d.items_checked, percent(p.summary.share)),
+            count: format!(
+                "{} of {} checked items ({})",
+                p.summary.count,
+                d.items_checked,
+                percent(p.summary.share)
+            ),
             description: p.summary.description.clone(),
             cases: p.cases.iter().map(case).collect(),
         })
@@ -80,7 +100,10 @@ fn case(c: &CaseView) -> Case {
     Case {
         label: c.label.clone(),
         question: c.question.clone(),
-        answer: c.answer_excerpt.clone().unwrap_or_else(|| "(no answer)".into()),
+        answer: c
+            .answer_excerpt
+            .clone()
+            .unwrap_or_else(|| "(no answer)".into()),
         scores: scores_line(&c.scores),
         claims: e
             .unsupported_claims
@@ -97,18 +120,37 @@ fn case(c: &CaseView) -> Case {
             .irrelevant_chunks
             .iter()
             .map(|ch| {
-                let doc = ch.doc_id.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
-                let reason = if ch.reason.is_empty() { String::new() } else { format!(" — {}", ch.reason) };
+                let doc = ch
+                    .doc_id
+                    .as_ref()
+                    .map(|d| format!(" ({d})"))
+                    .unwrap_or_default();
+                let reason = if ch.reason.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", ch.reason)
+                };
                 // `+ 0.0` turns a negative zero into "0.00", not "-0.00".
-                format!("chunk {}{doc}, relevance {:.2}: “{}”{reason}", ch.rank, ch.relevance.clamp(0.0, 1.0) + 0.0, ch.excerpt)
+                format!(
+                    "chunk {}{doc}, relevance {:.2}: “{}”{reason}",
+                    ch.rank,
+                    ch.relevance.clamp(0.0, 1.0) + 0.0,
+                    ch.excerpt
+                )
             })
             .collect(),
-        aspects: e.missing_aspects.iter().map(|a| format!("missing from the {}: {}", a.missing_from, a.aspect)).collect(),
+        aspects: e
+            .missing_aspects
+            .iter()
+            .map(|a| format!("missing from the {}: {}", a.missing_from, a.aspect))
+            .collect(),
     }
 }
 
 pub fn actions(view: &ReportView) -> Vec<Action> {
-    let Some(d) = &view.run.summary.diagnosis else { return Vec::new() };
+    let Some(d) = &view.run.summary.diagnosis else {
+        return Vec::new();
+    };
     d.actions
         .iter()
         .enumerate()
@@ -168,6 +210,14 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
             c.matched, c.only_in_a, c.only_in_b, c.resamples
         ),
     ];
+    if c.matched == 0 {
+        intro.push(
+            "No item matched: items pair up only when their content (question, answer, contexts and references) is \
+             identical in both runs, so runs over different answers, such as two pipeline versions, cannot be \
+             compared item by item."
+                .into(),
+        );
+    }
     let red: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
     intro.push(if red.is_empty() {
         format!("No metric regressed: none got worse by more than {:.2} with its whole interval below 0.", c.threshold)
@@ -213,12 +263,23 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
         "A flip is an item whose score crossed 0.5 between the runs (for ↓ metrics, passing means ≤ 0.5).".to_string()
     ];
     if !c.metrics_only_in_a.is_empty() {
-        notes.push(format!("Only in A, not compared: {}.", c.metrics_only_in_a.join(", ")));
+        notes.push(format!(
+            "Only in A, not compared: {}.",
+            c.metrics_only_in_a.join(", ")
+        ));
     }
     if !c.metrics_only_in_b.is_empty() {
-        notes.push(format!("Only in B, not compared: {}.", c.metrics_only_in_b.join(", ")));
+        notes.push(format!(
+            "Only in B, not compared: {}.",
+            c.metrics_only_in_b.join(", ")
+        ));
     }
-    Some(ComparisonSection { intro, rows, flips, notes })
+    Some(ComparisonSection {
+        intro,
+        rows,
+        flips,
+        notes,
+    })
 }
 
 pub fn methodology(view: &ReportView) -> MethodologySection {
@@ -239,38 +300,74 @@ pub fn methodology(view: &ReportView) -> MethodologySection {
         .collect();
     let mut judge = vec![field("Judge", judge_name(view))];
     if !m.judge.offline && m.judge.profile_found {
-        judge.push(field("Host", m.judge.host.clone().unwrap_or_else(|| "not recorded".into())));
+        judge.push(field(
+            "Host",
+            m.judge
+                .host
+                .clone()
+                .unwrap_or_else(|| "not recorded".into()),
+        ));
     }
     judge.push(field(
         "Judged metrics",
-        if m.judged_metrics.is_empty() { "none (every metric is computed without a judge)".into() } else { m.judged_metrics.join(", ") },
+        if m.judged_metrics.is_empty() {
+            "none (every metric is computed without a judge)".into()
+        } else {
+            m.judged_metrics.join(", ")
+        },
     ));
     judge.push(field(
         "Judge configurations in the results",
-        if m.judge_configs.is_empty() { "–".into() } else { m.judge_configs.join(", ") },
+        if m.judge_configs.is_empty() {
+            "–".into()
+        } else {
+            m.judge_configs.join(", ")
+        },
     ));
     judge.push(field(
         "Prompt versions",
-        if m.prompt_versions.is_empty() { "– (no judge prompt was used)".into() } else { m.prompt_versions.join(", ") },
+        if m.prompt_versions.is_empty() {
+            "– (no judge prompt was used)".into()
+        } else {
+            m.prompt_versions.join(", ")
+        },
     ));
     let t = &m.totals;
     let accounting = vec![
         field("Judge calls", t.calls.to_string()),
         field("Answered from cache", t.cache_hits.to_string()),
         field("Failed calls", t.failures.to_string()),
-        field("Tokens", format!("{} in, {} out", t.input_tokens, t.output_tokens)),
+        field(
+            "Tokens",
+            format!("{} in, {} out", t.input_tokens, t.output_tokens),
+        ),
         field("Cost", format!("${:.4}", t.cost_usd)),
         field("Evaluation time", format!("{:.1} s", t.seconds)),
-        field("Results", format!("{} scored, {} errors, {} skipped", m.scored, m.errors, m.skipped)),
+        field(
+            "Results",
+            format!(
+                "{} scored, {} errors, {} skipped",
+                m.scored, m.errors, m.skipped
+            ),
+        ),
     ];
     let mut errors: Vec<String> = view
         .run
         .summary
         .errors
         .iter()
-        .map(|e| format!("{} could not be scored on {} item(s): {}", e.metric, e.count, e.message))
+        .map(|e| {
+            format!(
+                "{} could not be scored on {} item(s): {}",
+                e.metric, e.count, e.message
+            )
+        })
         .collect();
-    errors.extend(m.skip_notes.iter().map(|s| format!("{} skipped on {} item(s): {}", s.metric, s.count, s.reason)));
+    errors.extend(
+        m.skip_notes
+            .iter()
+            .map(|s| format!("{} skipped on {} item(s): {}", s.metric, s.count, s.reason)),
+    );
     if errors.is_empty() {
         errors.push("Every metric scored every item.".into());
     }
@@ -305,11 +402,24 @@ pub fn appendix(view: &ReportView) -> Appendix {
         .map(|(i, item)| {
             let order: Vec<&String> = view.run.run.metrics.iter().collect();
             let mut results: Vec<_> = item.results.iter().collect();
-            results.sort_by_key(|r| order.iter().position(|m| **m == r.metric).unwrap_or(usize::MAX));
+            results.sort_by_key(|r| {
+                order
+                    .iter()
+                    .position(|m| **m == r.metric)
+                    .unwrap_or(usize::MAX)
+            });
             AppendixItem {
-                heading: format!("{}. Item {}", i + 1, item_label(item.item.id.as_deref(), item.ordinal)),
+                heading: format!(
+                    "{}. Item {}",
+                    i + 1,
+                    item_label(item.item.id.as_deref(), item.ordinal)
+                ),
                 question: item.item.question.clone(),
-                answer: item.item.answer.clone().unwrap_or_else(|| "(no answer)".into()),
+                answer: item
+                    .item
+                    .answer
+                    .clone()
+                    .unwrap_or_else(|| "(no answer)".into()),
                 ground_truth: item.item.ground_truth.clone(),
                 contexts: item
                     .item

@@ -35,18 +35,31 @@ pub struct Pdf {
 /// Typesets `report` with its `charts`. `ident` names the document stably across
 /// renders (the PDF's identifier is derived from it).
 pub fn render(report: &Report, charts: &[Chart], ident: &str) -> Result<Pdf, Error> {
-    let data = serde_json::to_vec(report).map_err(|e| Error::Typeset(format!("report data: {e}")))?;
+    let data =
+        serde_json::to_vec(report).map_err(|e| Error::Typeset(format!("report data: {e}")))?;
     let mut files = vec![("/data.json".to_string(), data)];
-    files.extend(charts.iter().map(|c| (format!("/charts/{}", c.file), c.svg.clone().into_bytes())));
+    files.extend(
+        charts
+            .iter()
+            .map(|c| (format!("/charts/{}", c.file), c.svg.clone().into_bytes())),
+    );
     let world = ReportWorld::new(TEMPLATE, files);
     let Warned { output, warnings } = typst::compile::<PagedDocument>(&world);
     let document = output.map_err(|errors| Error::Typeset(describe(&world, &errors)))?;
-    let options = PdfOptions { ident: Smart::Custom(ident.to_string()), ..PdfOptions::default() };
-    let bytes = typst_pdf::pdf(&document, &options).map_err(|errors| Error::Typeset(describe(&world, &errors)))?;
+    let options = PdfOptions {
+        ident: Smart::Custom(ident.to_string()),
+        ..PdfOptions::default()
+    };
+    let bytes = typst_pdf::pdf(&document, &options)
+        .map_err(|errors| Error::Typeset(describe(&world, &errors)))?;
     let pages = document.pages().len();
     // typst memoises across compilations; a report is compiled once, so drop it all.
     typst::comemo::evict(0);
-    Ok(Pdf { bytes, pages, warnings: warnings.iter().map(|w| w.message.to_string()).collect() })
+    Ok(Pdf {
+        bytes,
+        pages,
+        warnings: warnings.iter().map(|w| w.message.to_string()).collect(),
+    })
 }
 
 /// typst's errors with the template line each points at, so a template bug is found
@@ -56,7 +69,10 @@ fn describe(world: &ReportWorld, errors: &EcoVec<SourceDiagnostic>) -> String {
         .iter()
         .map(|e| match world.range(e.span) {
             Some(range) => {
-                let line = TEMPLATE[..range.start.min(TEMPLATE.len())].matches('\n').count() + 1;
+                let line = TEMPLATE[..range.start.min(TEMPLATE.len())]
+                    .matches('\n')
+                    .count()
+                    + 1;
                 format!("{} (report.typ line {line})", e.message)
             }
             None => e.message.to_string(),

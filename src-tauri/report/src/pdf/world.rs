@@ -24,11 +24,17 @@ struct Fonts {
 /// DejaVu Sans Mono, New Computer Modern and its math face. No CJK font is bundled:
 /// CJK characters in the data show as missing-glyph boxes (documented in the README).
 static FONTS: LazyLock<Fonts> = LazyLock::new(|| {
-    let fonts: Vec<Font> = typst_assets::fonts().flat_map(|data| Font::iter(Bytes::new(data))).collect();
-    Fonts { book: LazyHash::new(FontBook::from_fonts(&fonts)), fonts }
+    let fonts: Vec<Font> = typst_assets::fonts()
+        .flat_map(|data| Font::iter(Bytes::new(data)))
+        .collect();
+    Fonts {
+        book: LazyHash::new(FontBook::from_fonts(&fonts)),
+        fonts,
+    }
 });
 
-static LIBRARY: LazyLock<LazyHash<Library>> = LazyLock::new(|| LazyHash::new(Library::builder().build()));
+static LIBRARY: LazyLock<LazyHash<Library>> =
+    LazyLock::new(|| LazyHash::new(Library::builder().build()));
 
 pub struct ReportWorld {
     main: Source,
@@ -44,7 +50,10 @@ impl ReportWorld {
     /// A world whose main file is `template`; `files` are (absolute virtual path, bytes).
     pub fn new(template: &str, files: Vec<(String, Vec<u8>)>) -> ReportWorld {
         let main = Source::new(file_id("/report.typ"), template.to_string());
-        let files = files.into_iter().map(|(path, bytes)| (file_id(&path), Bytes::new(bytes))).collect();
+        let files = files
+            .into_iter()
+            .map(|(path, bytes)| (file_id(&path), Bytes::new(bytes)))
+            .collect();
         ReportWorld { main, files }
     }
 }

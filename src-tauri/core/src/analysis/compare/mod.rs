@@ -52,7 +52,10 @@ pub struct RunRef {
 impl RunRef {
     /// "Run 3 (baseline, v1.2)" — the label and version when the run has them.
     pub fn title(&self) -> String {
-        let extra: Vec<&str> = [self.label.as_deref(), self.version.as_deref()].into_iter().flatten().collect();
+        let extra: Vec<&str> = [self.label.as_deref(), self.version.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
         if extra.is_empty() {
             format!("Run {}", self.id)
         } else {
@@ -148,13 +151,17 @@ pub struct ScoredItem {
 /// `DEFAULT_THRESHOLD`.
 pub fn compare_runs(store: &Store, a: i64, b: i64, threshold: f64) -> Result<Comparison> {
     if !(threshold.is_finite() && threshold >= 0.0) {
-        return Err(Error::Invalid(format!("the regression threshold must be 0 or more, got {threshold}")));
+        return Err(Error::Invalid(format!(
+            "the regression threshold must be 0 or more, got {threshold}"
+        )));
     }
     let (ref_a, metrics_a) = run_ref(store, a)?;
     let (ref_b, metrics_b) = run_ref(store, b)?;
     let shared: Vec<(String, bool)> = metrics::catalogue()
         .iter()
-        .filter(|m| m.scope == Scope::Item && metrics_a.contains(&m.id) && metrics_b.contains(&m.id))
+        .filter(|m| {
+            m.scope == Scope::Item && metrics_a.contains(&m.id) && metrics_b.contains(&m.id)
+        })
         .map(|m| (m.id.to_string(), m.lower_is_better))
         .collect();
     let ids: Vec<&str> = shared.iter().map(|(id, _)| id.as_str()).collect();
@@ -188,14 +195,19 @@ fn run_ref(store: &Store, run_id: i64) -> Result<(RunRef, Vec<&'static str>)> {
 }
 
 fn only_in(these: &[&str], those: &[&str]) -> Vec<String> {
-    these.iter().filter(|m| !those.contains(m)).map(|m| m.to_string()).collect()
+    these
+        .iter()
+        .filter(|m| !those.contains(m))
+        .map(|m| m.to_string())
+        .collect()
 }
 
 fn scored_items(store: &Store, run_id: i64, metrics: &[&str]) -> Result<Vec<ScoredItem>> {
-    let mut scores: HashMap<i64, BTreeMap<String, f64>> = store::results::ok_scores_by_item(store.conn(), run_id, metrics)?
-        .into_iter()
-        .map(|s| (s.item_id, s.scores))
-        .collect();
+    let mut scores: HashMap<i64, BTreeMap<String, f64>> =
+        store::results::ok_scores_by_item(store.conn(), run_id, metrics)?
+            .into_iter()
+            .map(|s| (s.item_id, s.scores))
+            .collect();
     Ok(store::run_items::keys(store.conn(), run_id)?
         .into_iter()
         .map(|key| {
@@ -217,12 +229,17 @@ pub fn compare(
 ) -> Comparison {
     let mut first_in_b: HashMap<&str, &ScoredItem> = HashMap::new();
     for item in items_b {
-        first_in_b.entry(item.key.content_hash.as_str()).or_insert(item);
+        first_in_b
+            .entry(item.key.content_hash.as_str())
+            .or_insert(item);
     }
     let mut seen_in_a: HashMap<&str, ()> = HashMap::new();
     let mut pairs: Vec<(&ScoredItem, &ScoredItem)> = Vec::new();
     for item in items_a {
-        if seen_in_a.insert(item.key.content_hash.as_str(), ()).is_some() {
+        if seen_in_a
+            .insert(item.key.content_hash.as_str(), ())
+            .is_some()
+        {
             continue;
         }
         if let Some(other) = first_in_b.get(item.key.content_hash.as_str()) {
@@ -249,7 +266,12 @@ pub fn compare(
     }
 }
 
-fn metric_delta(metric: &str, lower_is_better: bool, pairs: &[(&ScoredItem, &ScoredItem)], threshold: f64) -> MetricDelta {
+fn metric_delta(
+    metric: &str,
+    lower_is_better: bool,
+    pairs: &[(&ScoredItem, &ScoredItem)],
+    threshold: f64,
+) -> MetricDelta {
     let mut scored: Vec<(&ScoredItem, &ScoredItem, f64, f64)> = Vec::new();
     for (a, b) in pairs {
         if let (Some(sa), Some(sb)) = (a.scores.get(metric), b.scores.get(metric)) {
@@ -277,7 +299,11 @@ fn metric_delta(metric: &str, lower_is_better: bool, pairs: &[(&ScoredItem, &Sco
     let mean_b = scored.iter().map(|s| s.3).sum::<f64>() / n as f64;
     let differences: Vec<f64> = scored.iter().map(|s| s.3 - s.2).collect();
     let delta = differences.iter().sum::<f64>() / n as f64;
-    let ci = bootstrap::paired_ci95(&differences, bootstrap::RESAMPLES, bootstrap::seed_for(metric));
+    let ci = bootstrap::paired_ci95(
+        &differences,
+        bootstrap::RESAMPLES,
+        bootstrap::seed_for(metric),
+    );
     for (a, b, sa, sb) in &scored {
         let (pass_a, pass_b) = (passes(*sa, lower_is_better), passes(*sb, lower_is_better));
         if pass_a == pass_b {
@@ -333,5 +359,7 @@ pub fn classify(delta: f64, ci: Option<(f64, f64)>, lower_is_better: bool, thres
 
 /// The user's id of an item, or its 1-based position in the file.
 pub fn item_label(key: &RunItemKey) -> String {
-    key.external_id.clone().unwrap_or_else(|| format!("#{}", key.ordinal + 1))
+    key.external_id
+        .clone()
+        .unwrap_or_else(|| format!("#{}", key.ordinal + 1))
 }

@@ -6,13 +6,28 @@ use super::bootstrap::{paired_ci95, seed_for, SplitMix64, RESAMPLES};
 use super::*;
 
 fn run(id: i64) -> RunRef {
-    RunRef { id, label: None, version: None, dataset: "d".into(), judge: "offline".into(), items: 0 }
+    RunRef {
+        id,
+        label: None,
+        version: None,
+        dataset: "d".into(),
+        judge: "offline".into(),
+        items: 0,
+    }
 }
 
 fn item(item_id: i64, hash: &str, scores: &[(&str, f64)]) -> ScoredItem {
     ScoredItem {
-        key: RunItemKey { item_id, ordinal: item_id - 1, external_id: Some(format!("q{item_id}")), content_hash: hash.into() },
-        scores: scores.iter().map(|(m, s)| (m.to_string(), *s)).collect::<BTreeMap<_, _>>(),
+        key: RunItemKey {
+            item_id,
+            ordinal: item_id - 1,
+            external_id: Some(format!("q{item_id}")),
+            content_hash: hash.into(),
+        },
+        scores: scores
+            .iter()
+            .map(|(m, s)| (m.to_string(), *s))
+            .collect::<BTreeMap<_, _>>(),
     }
 }
 
@@ -36,7 +51,11 @@ fn deltas_flips_and_amber_flag_on_a_small_paired_sample() {
         item(19, "hy", &[("m", 1.0)]),
     ];
     let c = compare(run(1), run(2), &[("m".into(), false)], &a, &b, 0.05);
-    assert_eq!((c.matched, c.only_in_a, c.only_in_b), (3, 1, 1), "hx and hy have no partner");
+    assert_eq!(
+        (c.matched, c.only_in_a, c.only_in_b),
+        (3, 1, 1),
+        "hx and hy have no partner"
+    );
     let m = &c.metrics[0];
     assert_eq!(m.pairs, 3);
     // mean A = (0.8 + 0.6 + 0.4) / 3 = 0.6; mean B = (0.6 + 0.4 + 0.6) / 3 = 0.5333…
@@ -47,12 +66,31 @@ fn deltas_flips_and_amber_flag_on_a_small_paired_sample() {
     // … but a resample of three +0.2 (p = 1/27 > 2.5%) puts the upper bound at +0.2, so
     // the interval reaches 0 and the flag is amber, not red.
     let (lo, hi) = (m.ci95_low.unwrap(), m.ci95_high.unwrap());
-    assert!(close(lo, -0.2) && close(hi, 0.2), "interval was [{lo}, {hi}]");
+    assert!(
+        close(lo, -0.2) && close(hi, 0.2),
+        "interval was [{lo}, {hi}]"
+    );
     assert_eq!(m.flag, Flag::Amber);
     // q2 went 0.6 → 0.4 (pass → fail); q3 went 0.4 → 0.6 (fail → pass); q1 stayed a pass.
-    assert_eq!(m.to_fail.iter().map(|f| f.label.as_str()).collect::<Vec<_>>(), ["q2"]);
-    assert_eq!((m.to_fail[0].item_id_a, m.to_fail[0].item_id_b), (2, 12), "ids of both runs are kept");
-    assert_eq!(m.to_pass.iter().map(|f| f.label.as_str()).collect::<Vec<_>>(), ["q3"]);
+    assert_eq!(
+        m.to_fail
+            .iter()
+            .map(|f| f.label.as_str())
+            .collect::<Vec<_>>(),
+        ["q2"]
+    );
+    assert_eq!(
+        (m.to_fail[0].item_id_a, m.to_fail[0].item_id_b),
+        (2, 12),
+        "ids of both runs are kept"
+    );
+    assert_eq!(
+        m.to_pass
+            .iter()
+            .map(|f| f.label.as_str())
+            .collect::<Vec<_>>(),
+        ["q3"]
+    );
 }
 
 #[test]
@@ -75,14 +113,30 @@ fn lower_is_better_regression_is_red_when_the_interval_excludes_zero() {
 #[test]
 fn only_items_scored_in_both_runs_enter_the_pairs() {
     // h2 errored in B (no ok score), h3 has no score for "m" in A: one pair is left.
-    let a = vec![item(1, "h1", &[("m", 0.9)]), item(2, "h2", &[("m", 0.9)]), item(3, "h3", &[])];
-    let b = vec![item(4, "h1", &[("m", 0.7)]), item(5, "h2", &[]), item(6, "h3", &[("m", 0.1)])];
+    let a = vec![
+        item(1, "h1", &[("m", 0.9)]),
+        item(2, "h2", &[("m", 0.9)]),
+        item(3, "h3", &[]),
+    ];
+    let b = vec![
+        item(4, "h1", &[("m", 0.7)]),
+        item(5, "h2", &[]),
+        item(6, "h3", &[("m", 0.1)]),
+    ];
     let c = compare(run(1), run(2), &[("m".into(), false)], &a, &b, 0.05);
     let m = &c.metrics[0];
     assert_eq!((c.matched, m.pairs), (3, 1));
     assert!(close(m.delta.unwrap(), -0.2));
-    assert_eq!((m.ci95_low, m.ci95_high), (None, None), "one pair gives no interval");
-    assert_eq!(m.flag, Flag::Amber, "worse by 0.2 without an interval cannot be called certain");
+    assert_eq!(
+        (m.ci95_low, m.ci95_high),
+        (None, None),
+        "one pair gives no interval"
+    );
+    assert_eq!(
+        m.flag,
+        Flag::Amber,
+        "worse by 0.2 without an interval cannot be called certain"
+    );
 }
 
 #[test]
@@ -91,7 +145,10 @@ fn duplicate_content_pairs_by_first_occurrence() {
     let b = vec![item(3, "h", &[("m", 0.3)])];
     let c = compare(run(1), run(2), &[("m".into(), false)], &a, &b, 0.05);
     assert_eq!((c.matched, c.only_in_a, c.only_in_b), (1, 1, 0));
-    assert!(close(c.metrics[0].delta.unwrap(), 0.1), "0.3 − 0.2, the first copy in A");
+    assert!(
+        close(c.metrics[0].delta.unwrap(), 0.1),
+        "0.3 − 0.2, the first copy in A"
+    );
 }
 
 #[test]
@@ -106,17 +163,42 @@ fn a_metric_with_no_pairs_is_not_compared_rather_than_green() {
 #[test]
 fn classify_follows_the_threshold_and_the_interval() {
     // Higher is better.
-    assert_eq!(classify(-0.04, Some((-0.08, -0.01)), false, 0.05), Flag::Green, "within the threshold");
-    assert_eq!(classify(-0.05, Some((-0.08, -0.02)), false, 0.05), Flag::Green, "exactly at the threshold");
-    assert_eq!(classify(-0.06, Some((-0.10, 0.01)), false, 0.05), Flag::Amber, "interval reaches 0");
-    assert_eq!(classify(-0.06, Some((-0.10, -0.02)), false, 0.05), Flag::Red);
-    assert_eq!(classify(0.30, Some((0.20, 0.40)), false, 0.05), Flag::Green, "an improvement");
+    assert_eq!(
+        classify(-0.04, Some((-0.08, -0.01)), false, 0.05),
+        Flag::Green,
+        "within the threshold"
+    );
+    assert_eq!(
+        classify(-0.05, Some((-0.08, -0.02)), false, 0.05),
+        Flag::Green,
+        "exactly at the threshold"
+    );
+    assert_eq!(
+        classify(-0.06, Some((-0.10, 0.01)), false, 0.05),
+        Flag::Amber,
+        "interval reaches 0"
+    );
+    assert_eq!(
+        classify(-0.06, Some((-0.10, -0.02)), false, 0.05),
+        Flag::Red
+    );
+    assert_eq!(
+        classify(0.30, Some((0.20, 0.40)), false, 0.05),
+        Flag::Green,
+        "an improvement"
+    );
     // Lower is better: a rise is the bad direction.
     assert_eq!(classify(0.06, Some((0.02, 0.10)), true, 0.05), Flag::Red);
     assert_eq!(classify(0.06, Some((-0.01, 0.10)), true, 0.05), Flag::Amber);
-    assert_eq!(classify(-0.30, Some((-0.40, -0.20)), true, 0.05), Flag::Green);
+    assert_eq!(
+        classify(-0.30, Some((-0.40, -0.20)), true, 0.05),
+        Flag::Green
+    );
     // A zero threshold flags any certain drop.
-    assert_eq!(classify(-0.001, Some((-0.002, -0.0005)), false, 0.0), Flag::Red);
+    assert_eq!(
+        classify(-0.001, Some((-0.002, -0.0005)), false, 0.0),
+        Flag::Red
+    );
 }
 
 #[test]
@@ -136,10 +218,16 @@ fn bootstrap_of_zero_and_one_spans_the_full_range() {
 #[test]
 fn bootstrap_is_deterministic_and_needs_two_pairs() {
     let d = [0.1, -0.3, 0.25, 0.0, 0.4, -0.1];
-    assert_eq!(paired_ci95(&d, RESAMPLES, seed_for("m")), paired_ci95(&d, RESAMPLES, seed_for("m")));
+    assert_eq!(
+        paired_ci95(&d, RESAMPLES, seed_for("m")),
+        paired_ci95(&d, RESAMPLES, seed_for("m"))
+    );
     let (lo, hi) = paired_ci95(&d, RESAMPLES, seed_for("m")).unwrap();
     let mean = d.iter().sum::<f64>() / d.len() as f64;
-    assert!(lo < mean && mean < hi, "the interval holds the observed mean {mean}: [{lo}, {hi}]");
+    assert!(
+        lo < mean && mean < hi,
+        "the interval holds the observed mean {mean}: [{lo}, {hi}]"
+    );
     assert_eq!(paired_ci95(&[0.2], RESAMPLES, 1), None);
     assert_ne!(seed_for("ragvue.clarity"), seed_for("ragvue.coherence"));
 }

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 
 use super::evidence::{Evidence, Sentence};
 use super::lexicon::{self, Token};
+use super::vocabulary;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AnchorKind {
@@ -42,7 +43,10 @@ pub struct Anchor {
 
 /// Words that may sit inside a multi-word name ("Bank of America", "Ra's al Ghul").
 fn is_name_connector(lower: &str) -> bool {
-    matches!(lower, "of" | "the" | "de" | "da" | "del" | "von" | "van" | "al" | "la" | "le" | "du" | "bin")
+    matches!(
+        lower,
+        "of" | "the" | "de" | "da" | "del" | "von" | "van" | "al" | "la" | "le" | "du" | "bin"
+    )
 }
 
 /// Whether a capitalised token names something. Mid-sentence capitals do, unless the
@@ -50,7 +54,7 @@ fn is_name_connector(lower: &str) -> bool {
 /// the evidence also capitalises the word mid-sentence, or never writes it in lower
 /// case and it is not a common sentence opener ("Several", "However", "Clearly").
 fn is_name_token(t: &Token, evidence: &Evidence) -> bool {
-    if !t.capitalised || t.negator || !t.content || lexicon::month(&t.lower).is_some() {
+    if !t.capitalised || t.negator || !t.content || vocabulary::month(&t.lower).is_some() {
         return false;
     }
     if !t.surface.chars().next().is_some_and(char::is_alphabetic) {
@@ -59,23 +63,33 @@ fn is_name_token(t: &Token, evidence: &Evidence) -> bool {
     if !t.initial {
         return true;
     }
-    if lexicon::is_common_opener(&t.lower) {
+    if vocabulary::is_common_opener(&t.lower) {
         return false;
     }
-    evidence.capitalised_somewhere(&t.lower) || (!evidence.is_empty() && !evidence.lowercase_somewhere(&t.lower))
+    evidence.capitalised_somewhere(&t.lower)
+        || (!evidence.is_empty() && !evidence.lowercase_somewhere(&t.lower))
 }
 
 fn is_year(lower: &str) -> bool {
     let digits = lower.trim_end_matches('s');
-    digits.len() == 4 && digits.chars().all(|c| c.is_ascii_digit()) && (1000..=2100).contains(&digits.parse::<u32>().unwrap_or(0))
+    digits.len() == 4
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && (1000..=2100).contains(&digits.parse::<u32>().unwrap_or(0))
 }
 
 fn number_kind(t: &Token) -> Option<AnchorKind> {
     if t.lower.chars().any(|c| c.is_ascii_digit()) {
-        return Some(if is_year(&t.lower) { AnchorKind::Year } else { AnchorKind::Number });
+        return Some(if is_year(&t.lower) {
+            AnchorKind::Year
+        } else {
+            AnchorKind::Number
+        });
     }
     // Spelled-out small numbers ("three albums"); "one" is too often a pronoun.
-    let spelled = t.norm.chars().all(|c| c.is_ascii_digit()) && !t.norm.is_empty() && t.lower != "one" && t.lower != "zero";
+    let spelled = t.norm.chars().all(|c| c.is_ascii_digit())
+        && !t.norm.is_empty()
+        && t.lower != "one"
+        && t.lower != "zero";
     spelled.then_some(AnchorKind::Number)
 }
 
@@ -88,14 +102,22 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
     while i < tokens.len() {
         let t = &tokens[i];
         if let Some(kind) = number_kind(t) {
-            out.push(Anchor { text: t.surface.clone(), norms: vec![t.norm.clone()], kind });
+            out.push(Anchor {
+                text: t.surface.clone(),
+                norms: vec![t.norm.clone()],
+                kind,
+            });
             i += 1;
             continue;
         }
-        if let Some(m) = lexicon::month(&t.lower) {
+        if let Some(m) = vocabulary::month(&t.lower) {
             // "may" is a month only when capitalised.
             if t.lower != "may" || t.capitalised {
-                out.push(Anchor { text: t.surface.clone(), norms: vec![lexicon::normalise(m)], kind: AnchorKind::Month });
+                out.push(Anchor {
+                    text: t.surface.clone(),
+                    norms: vec![lexicon::normalise(m)],
+                    kind: AnchorKind::Month,
+                });
             }
             i += 1;
             continue;
@@ -105,7 +127,10 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
             loop {
                 if end < tokens.len() && tokens[end].after_punctuation {
                     break;
-                } else if end < tokens.len() && tokens[end].capitalised && is_name_token(&tokens[end], evidence) {
+                } else if end < tokens.len()
+                    && tokens[end].capitalised
+                    && is_name_token(&tokens[end], evidence)
+                {
                     end += 1;
                 } else if end + 1 < tokens.len()
                     && !tokens[end + 1].after_punctuation
@@ -119,9 +144,21 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
                 }
             }
             let span = &tokens[i..end];
-            let norms: Vec<String> = span.iter().filter(|t| !is_name_connector(&t.lower)).map(|t| t.norm.clone()).collect();
-            let text = span.iter().map(|t| t.surface.as_str()).collect::<Vec<_>>().join(" ");
-            out.push(Anchor { text, norms, kind: AnchorKind::Entity });
+            let norms: Vec<String> = span
+                .iter()
+                .filter(|t| !is_name_connector(&t.lower))
+                .map(|t| t.norm.clone())
+                .collect();
+            let text = span
+                .iter()
+                .map(|t| t.surface.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            out.push(Anchor {
+                text,
+                norms,
+                kind: AnchorKind::Entity,
+            });
             i = end;
             continue;
         }
@@ -134,10 +171,22 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
 /// evidence says instead of the claim's unconfirmed `anchor`. Names compare only with
 /// names that share no word with the claim's anchors, so "Paris, France" offers
 /// "Paris" against "London" but "Eiffel Tower" is not offered against "Tower".
-pub fn substitute(anchor: &Anchor, claim: &[Anchor], sentence: &Sentence, evidence: &Evidence) -> Option<Anchor> {
-    let claim_norms: HashSet<&str> = claim.iter().flat_map(|a| a.norms.iter().map(String::as_str)).collect();
+pub fn substitute(
+    anchor: &Anchor,
+    claim: &[Anchor],
+    sentence: &Sentence,
+    evidence: &Evidence,
+) -> Option<Anchor> {
+    let claim_norms: HashSet<&str> = claim
+        .iter()
+        .flat_map(|a| a.norms.iter().map(String::as_str))
+        .collect();
     extract(sentence, evidence).into_iter().find(|other| {
-        other.kind.comparable(anchor.kind) && other.norms.iter().all(|n| !claim_norms.contains(n.as_str()))
+        other.kind.comparable(anchor.kind)
+            && other
+                .norms
+                .iter()
+                .all(|n| !claim_norms.contains(n.as_str()))
     })
 }
 
@@ -147,14 +196,23 @@ mod tests {
 
     fn anchors(sentence: &str, passages: &[&str]) -> Vec<(String, AnchorKind)> {
         let e = Evidence::new(passages);
-        extract(&Sentence::new(sentence), &e).into_iter().map(|a| (a.text, a.kind)).collect()
+        extract(&Sentence::new(sentence), &e)
+            .into_iter()
+            .map(|a| (a.text, a.kind))
+            .collect()
     }
 
     #[test]
     fn names_numbers_years_and_months_are_anchors() {
         let got = anchors("The Social Network was released by Columbia Pictures on October 1, 2010 with 96% approval.", &[]);
-        assert!(got.contains(&("Social Network".into(), AnchorKind::Entity)), "{got:?}");
-        assert!(got.contains(&("Columbia Pictures".into(), AnchorKind::Entity)), "{got:?}");
+        assert!(
+            got.contains(&("Social Network".into(), AnchorKind::Entity)),
+            "{got:?}"
+        );
+        assert!(
+            got.contains(&("Columbia Pictures".into(), AnchorKind::Entity)),
+            "{got:?}"
+        );
         assert!(got.contains(&("October".into(), AnchorKind::Month)));
         assert!(got.contains(&("2010".into(), AnchorKind::Year)));
         assert!(got.contains(&("96".into(), AnchorKind::Number)));
@@ -164,15 +222,28 @@ mod tests {
     #[test]
     fn sentence_initial_common_words_are_not_names() {
         let got = anchors("Several rivers flow here.", &["Rivers flow in valleys."]);
-        assert!(got.is_empty(), "'Several' opens a sentence and names nothing: {got:?}");
-        let got = anchors("Helium is a noble gas.", &["Helium is a noble gas with atomic number 2."]);
-        assert_eq!(got, vec![("Helium".to_string(), AnchorKind::Entity)], "never written in lower case, so a name");
+        assert!(
+            got.is_empty(),
+            "'Several' opens a sentence and names nothing: {got:?}"
+        );
+        let got = anchors(
+            "Helium is a noble gas.",
+            &["Helium is a noble gas with atomic number 2."],
+        );
+        assert_eq!(
+            got,
+            vec![("Helium".to_string(), AnchorKind::Entity)],
+            "never written in lower case, so a name"
+        );
     }
 
     #[test]
     fn names_keep_inner_connectors() {
         let got = anchors("He worked for the Bank of America in Boston.", &[]);
-        assert!(got.contains(&("Bank of America".into(), AnchorKind::Entity)), "{got:?}");
+        assert!(
+            got.contains(&("Bank of America".into(), AnchorKind::Entity)),
+            "{got:?}"
+        );
         assert!(got.contains(&("Boston".into(), AnchorKind::Entity)));
     }
 
@@ -180,9 +251,16 @@ mod tests {
     fn substitution_finds_the_evidence_name_in_place_of_the_claim_name() {
         let e = Evidence::new(&["The Eiffel Tower is in Paris, France."]);
         let claim = extract(&Sentence::new("The Eiffel Tower is in London."), &e);
-        let london = claim.iter().find(|a| a.text == "London").expect("London is an anchor");
-        assert!(!london.norms.iter().all(|n| e.contains(n)), "the evidence never mentions London");
-        let other = substitute(london, &claim, &e.passages[0].sentences[0], &e).expect("Paris offered instead");
+        let london = claim
+            .iter()
+            .find(|a| a.text == "London")
+            .expect("London is an anchor");
+        assert!(
+            !london.norms.iter().all(|n| e.contains(n)),
+            "the evidence never mentions London"
+        );
+        let other = substitute(london, &claim, &e.passages[0].sentences[0], &e)
+            .expect("Paris offered instead");
         assert_eq!(other.text, "Paris");
     }
 }

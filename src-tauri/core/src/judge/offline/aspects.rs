@@ -18,24 +18,47 @@ use crate::text;
 const MAX_ASPECTS: usize = 5;
 
 fn is_wh(lower: &str) -> bool {
-    matches!(lower, "what" | "which" | "who" | "whom" | "whose" | "when" | "where" | "why" | "how")
+    matches!(
+        lower,
+        "what" | "which" | "who" | "whom" | "whose" | "when" | "where" | "why" | "how"
+    )
 }
 
 fn is_auxiliary(lower: &str) -> bool {
     matches!(
         lower,
-        "is" | "are" | "was" | "were" | "do" | "does" | "did" | "has" | "have" | "had" | "can" | "could" | "will"
-            | "would" | "should" | "may" | "might"
+        "is" | "are"
+            | "was"
+            | "were"
+            | "do"
+            | "does"
+            | "did"
+            | "has"
+            | "have"
+            | "had"
+            | "can"
+            | "could"
+            | "will"
+            | "would"
+            | "should"
+            | "may"
+            | "might"
     )
 }
 
 fn is_plural_cue(lower: &str) -> bool {
-    matches!(lower, "two" | "three" | "four" | "five" | "both" | "each" | "all")
+    matches!(
+        lower,
+        "two" | "three" | "four" | "five" | "both" | "each" | "all"
+    )
 }
 
 /// Imperative openers of list questions ("Name the two ...").
 fn is_list_verb(lower: &str) -> bool {
-    matches!(lower, "name" | "list" | "give" | "identify" | "state" | "mention" | "provide")
+    matches!(
+        lower,
+        "name" | "list" | "give" | "identify" | "state" | "mention" | "provide"
+    )
 }
 
 /// The information need of one simple question: the question without its wh-word,
@@ -47,8 +70,19 @@ fn focus(question: &str) -> String {
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     let mut start = 0;
     if lower.first().is_some_and(|w| is_wh(w)) {
-        let quantity = lower[0] == "how" && lower.get(1).is_some_and(|w| matches!(w.as_str(), "much" | "many" | "long" | "old" | "far" | "big" | "often"));
-        if quantity || lower[0] == "why" || lower[0] == "when" || lower[0] == "where" || (lower[0] == "how" && !quantity) {
+        let quantity = lower[0] == "how"
+            && lower.get(1).is_some_and(|w| {
+                matches!(
+                    w.as_str(),
+                    "much" | "many" | "long" | "old" | "far" | "big" | "often"
+                )
+            });
+        if quantity
+            || lower[0] == "why"
+            || lower[0] == "when"
+            || lower[0] == "where"
+            || (lower[0] == "how" && !quantity)
+        {
             return q.to_string();
         }
         start = 1;
@@ -60,11 +94,19 @@ fn focus(question: &str) -> String {
     } else if lower.first().is_some_and(|w| is_list_verb(w)) {
         start = 1;
     }
-    while lower.get(start).is_some_and(|w| matches!(w.as_str(), "the" | "a" | "an")) && start + 1 < words.len() {
+    while lower
+        .get(start)
+        .is_some_and(|w| matches!(w.as_str(), "the" | "a" | "an"))
+        && start + 1 < words.len()
+    {
         start += 1;
     }
     let out = words[start..].join(" ");
-    if out.is_empty() { q.to_string() } else { out }
+    if out.is_empty() {
+        q.to_string()
+    } else {
+        out
+    }
 }
 
 /// Splits several questions joined in one: at "?" followed by more text, and at
@@ -75,8 +117,13 @@ fn split_questions(question: &str) -> Vec<String> {
         let words: Vec<&str> = sentence.split_whitespace().collect();
         let mut start = 0;
         for i in 1..words.len() {
-            let w = words[i].trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-            let next = words.get(i + 1).map(|n| n.to_lowercase()).unwrap_or_default();
+            let w = words[i]
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase();
+            let next = words
+                .get(i + 1)
+                .map(|n| n.to_lowercase())
+                .unwrap_or_default();
             let joins = w == "and" && (is_wh(&next) || is_auxiliary(&next)) && i > start + 2;
             if joins {
                 parts.push(words[start..i].join(" ").trim_end_matches(',').to_string());
@@ -85,7 +132,10 @@ fn split_questions(question: &str) -> Vec<String> {
         }
         parts.push(words[start..].join(" "));
     }
-    parts.into_iter().filter(|p| p.chars().any(char::is_alphanumeric)).collect()
+    parts
+        .into_iter()
+        .filter(|p| p.chars().any(char::is_alphanumeric))
+        .collect()
 }
 
 /// "Name the two programming languages: one by X, and one from Y" → one aspect per item,
@@ -107,7 +157,11 @@ fn enumeration(question: &str) -> Option<Vec<String>> {
         .split_whitespace()
         .filter(|w| {
             let l = w.to_lowercase();
-            !is_list_verb(&l) && !is_plural_cue(&l) && !is_wh(&l) && !is_auxiliary(&l) && !matches!(l.as_str(), "the" | "a" | "an")
+            !is_list_verb(&l)
+                && !is_plural_cue(&l)
+                && !is_wh(&l)
+                && !is_auxiliary(&l)
+                && !matches!(l.as_str(), "the" | "a" | "an")
         })
         .map(|w| w.to_string())
         .collect();
@@ -116,7 +170,10 @@ fn enumeration(question: &str) -> Option<Vec<String>> {
         items
             .into_iter()
             .map(|item| match item.split_once(' ') {
-                Some((first, rest)) if matches!(first.to_lowercase().as_str(), "one" | "another" | "the") && !head.is_empty() => {
+                Some((first, rest))
+                    if matches!(first.to_lowercase().as_str(), "one" | "another" | "the")
+                        && !head.is_empty() =>
+                {
                     format!("{head} {rest}")
                 }
                 _ if head.is_empty() => item,
@@ -146,7 +203,9 @@ fn singular(phrase: &str) -> String {
 fn is_short_item(tokens: &[Token]) -> bool {
     !tokens.is_empty()
         && tokens.len() <= 3
-        && tokens.iter().all(|t| t.content || t.lower.chars().any(|c| c.is_ascii_digit()))
+        && tokens
+            .iter()
+            .all(|t| t.content || t.lower.chars().any(|c| c.is_ascii_digit()))
 }
 
 /// "Which two noble gases have atomic numbers 2 and 10?" → one aspect per coordinated
@@ -156,20 +215,29 @@ fn coordinated_items(question: &str) -> Option<Vec<String>> {
     if !tokens.iter().any(|t| is_plural_cue(&t.lower)) {
         return None;
     }
-    let words: Vec<&str> = question.trim().trim_end_matches('?').split_whitespace().collect();
+    let words: Vec<&str> = question
+        .trim()
+        .trim_end_matches('?')
+        .split_whitespace()
+        .collect();
     let and_at = words.iter().rposition(|w| w.eq_ignore_ascii_case("and"))?;
     let right = words.get(and_at + 1)?;
     let left = words.get(and_at.checked_sub(1)?)?;
     let anchor_like = |w: &str| {
         let t = lexicon::tokens(w);
-        is_short_item(&t) && t.iter().all(|t| t.capitalised || t.lower.chars().any(|c| c.is_ascii_digit()))
+        is_short_item(&t)
+            && t.iter()
+                .all(|t| t.capitalised || t.lower.chars().any(|c| c.is_ascii_digit()))
     };
     if !(anchor_like(left) && anchor_like(right)) {
         return None;
     }
     // Further list items before the left one: "1, 2 and 3".
     let mut first = and_at - 1;
-    while first >= 1 && words[first - 1].ends_with(',') && anchor_like(words[first - 1].trim_end_matches(',')) {
+    while first >= 1
+        && words[first - 1].ends_with(',')
+        && anchor_like(words[first - 1].trim_end_matches(','))
+    {
         first -= 1;
     }
     let frame_before: Vec<&str> = words[..first]
@@ -179,7 +247,10 @@ fn coordinated_items(question: &str) -> Option<Vec<String>> {
         .collect();
     let frame_after = &words[and_at + 2..];
     let base = focus(&frame_before.join(" "));
-    let items = words[first..and_at].iter().map(|w| w.trim_end_matches(',')).chain([*right]);
+    let items = words[first..and_at]
+        .iter()
+        .map(|w| w.trim_end_matches(','))
+        .chain([*right]);
     Some(
         items
             .map(|item| {
@@ -206,7 +277,11 @@ pub fn extract(question: &str) -> Vec<String> {
             .or_else(|| coordinated_items(&part))
             .unwrap_or_else(|| vec![focus(&part)]);
         for a in found {
-            let a = a.trim().trim_end_matches(['?', '.', ',']).trim().to_string();
+            let a = a
+                .trim()
+                .trim_end_matches(['?', '.', ','])
+                .trim()
+                .to_string();
             if !a.is_empty() && !aspects.iter().any(|x| x.eq_ignore_ascii_case(&a)) {
                 aspects.push(a);
             }
@@ -225,31 +300,57 @@ mod tests {
 
     #[test]
     fn simple_question_has_one_focused_aspect() {
-        assert_eq!(extract("What is the chemical symbol for gold?"), ["chemical symbol for gold"]);
-        assert_eq!(extract("Which planet is known as the Red Planet?"), ["planet is known as the Red Planet"]);
-        assert_eq!(extract("Does the Moon have permanent rivers?"), ["whether the Moon have permanent rivers"]);
+        assert_eq!(
+            extract("What is the chemical symbol for gold?"),
+            ["chemical symbol for gold"]
+        );
+        assert_eq!(
+            extract("Which planet is known as the Red Planet?"),
+            ["planet is known as the Red Planet"]
+        );
+        assert_eq!(
+            extract("Does the Moon have permanent rivers?"),
+            ["whether the Moon have permanent rivers"]
+        );
     }
 
     #[test]
     fn two_part_question_has_two_aspects() {
         let a = extract("Which two noble gases have atomic numbers 2 and 10?");
         assert_eq!(a.len(), 2, "{a:?}");
-        assert!(a[0].ends_with(" 2") && a[1].ends_with(" 10"), "one aspect per atomic number: {a:?}");
-        assert!(a.iter().all(|x| x.contains("noble gases")), "each keeps the question's frame: {a:?}");
+        assert!(
+            a[0].ends_with(" 2") && a[1].ends_with(" 10"),
+            "one aspect per atomic number: {a:?}"
+        );
+        assert!(
+            a.iter().all(|x| x.contains("noble gases")),
+            "each keeps the question's frame: {a:?}"
+        );
     }
 
     #[test]
     fn enumerated_and_joined_questions_split() {
         let a = extract("Name the two programming languages: one by JetBrains for the JVM, and one originally from Sun/Oracle for the JVM.");
-        assert_eq!(a, ["programming language by JetBrains for the JVM", "programming language originally from Sun/Oracle for the JVM"]);
+        assert_eq!(
+            a,
+            [
+                "programming language by JetBrains for the JVM",
+                "programming language originally from Sun/Oracle for the JVM"
+            ]
+        );
         let b = extract("Who directed Inception and when was it released?");
         assert_eq!(b, ["directed Inception", "when was it released"]);
     }
 
     #[test]
     fn a_comparison_is_one_need_and_empty_questions_have_none() {
-        assert_eq!(extract("Which city is farther north: Edinburgh or Paris?").len(), 1);
+        assert_eq!(
+            extract("Which city is farther north: Edinburgh or Paris?").len(),
+            1
+        );
         assert!(extract("  ").is_empty());
-        assert!(extract("Tell me everything about a b c d e f g h, i, j, k, l").len() <= MAX_ASPECTS);
+        assert!(
+            extract("Tell me everything about a b c d e f g h, i, j, k, l").len() <= MAX_ASPECTS
+        );
     }
 }

@@ -15,7 +15,9 @@
 //! the text is predicted supported when it has at least one claim and every claim is
 //! entailed by some passage (RAGChecker's merge: any passage entailing suffices). A text
 //! with no claim (a greeting, a question) is predicted unsupported: nothing in it is
-//! attributable.
+//! attributable. Judging the whole text as one claim instead was measured too: the same
+//! on WiCE (whose claims are single sentences) and about 0.01 lower on BEGIN, so the
+//! judge's own splitting is what is evaluated, as the metrics use it.
 //!
 //! Owns: loading those files, the prediction rule, the confusion matrix. Must not: tune
 //! anything itself; thresholds live in `support::SupportParams`.
@@ -92,24 +94,40 @@ impl Confusion {
 }
 
 fn invalid(path: &Path, line: usize, what: &str) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, format!("{}:{line}: {what}", path.display()))
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("{}:{line}: {what}", path.display()),
+    )
 }
 
 /// Reads WiCE's `claims_dev.jsonl`.
 pub fn load_wice(path: &Path) -> io::Result<Vec<LabelledClaim>> {
     let raw = std::fs::read_to_string(path)?;
     let mut out = Vec::new();
-    for (i, line) in raw.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        let value: serde_json::Value = serde_json::from_str(line).map_err(|e| invalid(path, i + 1, &e.to_string()))?;
-        let text = value["claim"].as_str().ok_or_else(|| invalid(path, i + 1, "no claim"))?;
-        let label = value["label"].as_str().ok_or_else(|| invalid(path, i + 1, "no label"))?;
+    for (i, line) in raw
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let value: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| invalid(path, i + 1, &e.to_string()))?;
+        let text = value["claim"]
+            .as_str()
+            .ok_or_else(|| invalid(path, i + 1, "no claim"))?;
+        let label = value["label"]
+            .as_str()
+            .ok_or_else(|| invalid(path, i + 1, "no label"))?;
         let passages = value["evidence"]
             .as_array()
             .ok_or_else(|| invalid(path, i + 1, "no evidence list"))?
             .iter()
             .filter_map(|s| s.as_str().map(str::to_string))
             .collect();
-        out.push(LabelledClaim { text: text.to_string(), passages, supported: label == "supported" });
+        out.push(LabelledClaim {
+            text: text.to_string(),
+            passages,
+            supported: label == "supported",
+        });
     }
     Ok(out)
 }
@@ -119,9 +137,23 @@ pub fn load_wice(path: &Path) -> io::Result<Vec<LabelledClaim>> {
 pub fn load_begin(path: &Path) -> io::Result<Vec<LabelledClaim>> {
     let raw = std::fs::read_to_string(path)?;
     let mut lines = raw.lines();
-    let header: Vec<&str> = lines.next().unwrap_or("").trim_end_matches('\r').split('\t').collect();
-    let column = |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| invalid(path, 1, &format!("no {name} column")));
-    let (knowledge, response, label) = (column("knowledge")?, column("response")?, column("begin_label")?);
+    let header: Vec<&str> = lines
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('\r')
+        .split('\t')
+        .collect();
+    let column = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .ok_or_else(|| invalid(path, 1, &format!("no {name} column")))
+    };
+    let (knowledge, response, label) = (
+        column("knowledge")?,
+        column("response")?,
+        column("begin_label")?,
+    );
     let mut out = Vec::new();
     for (i, line) in lines.enumerate() {
         let fields: Vec<&str> = line.trim_end_matches('\r').split('\t').collect();
@@ -142,15 +174,23 @@ pub fn load_begin(path: &Path) -> io::Result<Vec<LabelledClaim>> {
 
 /// The offline judge's prediction for one labelled text (rule in the module doc).
 pub fn predict(judge: &OfflineJudge, example: &LabelledClaim) -> bool {
-    let claims = match judge.verdict(&Task::Claims { question: String::new(), text: example.text.clone() }) {
+    let claims = match judge.verdict(&Task::Claims {
+        question: String::new(),
+        text: example.text.clone(),
+    }) {
         Verdict::Claims { claims } => claims,
         _ => return false,
     };
     if claims.is_empty() {
         return false;
     }
-    match judge.verdict(&Task::ClaimLabels { claims, passages: example.passages.clone() }) {
-        Verdict::ClaimLabels { labels } => labels.iter().all(|row| row.iter().any(|l| l.is_entailment())),
+    match judge.verdict(&Task::ClaimLabels {
+        claims,
+        passages: example.passages.clone(),
+    }) {
+        Verdict::ClaimLabels { labels } => labels
+            .iter()
+            .all(|row| row.iter().any(|l| l.is_entailment())),
         _ => false,
     }
 }
@@ -177,7 +217,9 @@ pub fn load_wice_dev(data_dir: &Path) -> io::Result<Vec<LabelledClaim>> {
 /// BEGIN-dev: CMU-DoG and TopicalChat together.
 pub fn load_begin_dev(data_dir: &Path) -> io::Result<Vec<LabelledClaim>> {
     let mut all = load_begin(&data_dir.join("begin-dev/cmu-dog/begin_dev_cmu.tsv"))?;
-    all.extend(load_begin(&data_dir.join("begin-dev/topicalchat/begin_dev_tc.tsv"))?);
+    all.extend(load_begin(
+        &data_dir.join("begin-dev/topicalchat/begin_dev_tc.tsv"),
+    )?);
     Ok(all)
 }
 
@@ -194,12 +236,19 @@ mod tests {
         for _ in 0..10 {
             always_no.add(false, true);
         }
-        assert_eq!(always_no.balanced_accuracy(), 0.5, "majority-class guessing is chance, not 0.9");
+        assert_eq!(
+            always_no.balanced_accuracy(),
+            0.5,
+            "majority-class guessing is chance, not 0.9"
+        );
         let mut c = Confusion::default();
         c.add(true, true);
         c.add(true, false);
         c.add(false, false);
-        assert_eq!((c.precision(), c.recall(), c.specificity()), (0.5, 1.0, 0.5));
+        assert_eq!(
+            (c.precision(), c.recall(), c.specificity()),
+            (0.5, 1.0, 0.5)
+        );
     }
 
     #[test]

@@ -9,17 +9,38 @@
 //! evidence.
 
 use super::lexicon::{self, Token};
+use super::vocabulary;
 use crate::text;
 
 /// Conjunctions after which a new clause may start.
-const CLAUSE_CONJUNCTIONS: &[&str] = &["and", "but", "while", "whereas", "although", "though", "so", "yet"];
+const CLAUSE_CONJUNCTIONS: &[&str] = &[
+    "and", "but", "while", "whereas", "although", "though", "so", "yet",
+];
 
 /// Words that open a clause with its own subject.
 fn is_subject_start(t: &Token) -> bool {
     matches!(
         t.lower.as_str(),
-        "he" | "she" | "it" | "they" | "we" | "i" | "you" | "this" | "these" | "those" | "there" | "that" | "the" | "a"
-            | "an" | "his" | "her" | "its" | "their" | "our" | "my"
+        "he" | "she"
+            | "it"
+            | "they"
+            | "we"
+            | "i"
+            | "you"
+            | "this"
+            | "these"
+            | "those"
+            | "there"
+            | "that"
+            | "the"
+            | "a"
+            | "an"
+            | "his"
+            | "her"
+            | "its"
+            | "their"
+            | "our"
+            | "my"
     ) || (t.capitalised && !t.initial)
         || t.lower.chars().next().is_some_and(|c| c.is_ascii_digit())
 }
@@ -28,8 +49,30 @@ fn is_subject_start(t: &Token) -> bool {
 fn is_leading_interjection(lower: &str) -> bool {
     matches!(
         lower,
-        "yes" | "yeah" | "yep" | "yea" | "no" | "nope" | "well" | "oh" | "ok" | "okay" | "so" | "lol" | "haha" | "hmm"
-            | "sure" | "right" | "true" | "indeed" | "actually" | "and" | "but" | "also" | "wow" | "agreed"
+        "yes"
+            | "yeah"
+            | "yep"
+            | "yea"
+            | "no"
+            | "nope"
+            | "well"
+            | "oh"
+            | "ok"
+            | "okay"
+            | "so"
+            | "lol"
+            | "haha"
+            | "hmm"
+            | "sure"
+            | "right"
+            | "true"
+            | "indeed"
+            | "actually"
+            | "and"
+            | "but"
+            | "also"
+            | "wow"
+            | "agreed"
     )
 }
 
@@ -39,23 +82,36 @@ fn is_leading_interjection(lower: &str) -> bool {
 pub fn strip_interjections(sentence: &str) -> &str {
     let mut rest = sentence.trim();
     loop {
-        let word_end = rest.find(|c: char| !c.is_alphanumeric() && c != '\'').unwrap_or(rest.len());
+        let word_end = rest
+            .find(|c: char| !c.is_alphanumeric() && c != '\'')
+            .unwrap_or(rest.len());
         let word = rest[..word_end].to_lowercase();
         let after = &rest[word_end..];
         let punctuated = after.starts_with([',', '!', '.', ';', ':'])
             || after.trim_start().to_lowercase().starts_with("but ");
-        let always = matches!(word.as_str(), "yes" | "yeah" | "yep" | "yea" | "oh" | "lol" | "haha" | "wow");
-        if word_end == 0 || !is_leading_interjection(&word) || !(punctuated || always) || after.trim().is_empty() {
+        let always = matches!(
+            word.as_str(),
+            "yes" | "yeah" | "yep" | "yea" | "oh" | "lol" | "haha" | "wow"
+        );
+        if word_end == 0
+            || !is_leading_interjection(&word)
+            || !(punctuated || always)
+            || after.trim().is_empty()
+        {
             return rest;
         }
-        rest = after.trim_start_matches([',', '!', '.', ';', ':', ' ']).trim_start();
+        rest = after
+            .trim_start_matches([',', '!', '.', ';', ':', ' '])
+            .trim_start();
     }
 }
 
 /// True when the sentence is a refusal or an "I cannot tell" answer.
 pub fn is_abstention_sentence(sentence: &str) -> bool {
     let lower = sentence.to_lowercase().replace('\u{2019}', "'");
-    lexicon::ABSTENTION_PHRASES.iter().any(|p| lexicon::contains_phrase(&lower, p))
+    vocabulary::ABSTENTION_PHRASES
+        .iter()
+        .any(|p| vocabulary::contains_phrase(&lower, p))
 }
 
 /// True when the sentence asserts nothing checkable: a question, or no content word,
@@ -66,9 +122,16 @@ fn asserts_nothing(sentence: &str) -> bool {
     }
     let tokens = lexicon::tokens(sentence);
     let reaction = tokens.len() <= 5
-        && tokens.iter().any(|t| lexicon::is_reaction_word(&t.lower))
-        && tokens.iter().all(|t| !t.content || lexicon::is_reaction_word(&t.lower));
-    reaction || !tokens.iter().any(|t| t.content || t.lower.chars().any(|c| c.is_ascii_digit()))
+        && tokens
+            .iter()
+            .any(|t| vocabulary::is_reaction_word(&t.lower))
+        && tokens
+            .iter()
+            .all(|t| !t.content || vocabulary::is_reaction_word(&t.lower));
+    reaction
+        || !tokens
+            .iter()
+            .any(|t| t.content || t.lower.chars().any(|c| c.is_ascii_digit()))
 }
 
 /// A bare "yes" or "no" answer, as its polarity (`Some(true)` for yes).
@@ -94,8 +157,27 @@ pub fn is_fragment(text: &str) -> bool {
     let verb_like = tokens.iter().any(|t| {
         matches!(
             t.lower.as_str(),
-            "is" | "are" | "was" | "were" | "be" | "been" | "has" | "have" | "had" | "does" | "do" | "did" | "can"
-                | "could" | "will" | "would" | "should" | "may" | "might" | "must" | "it's" | "there's"
+            "is" | "are"
+                | "was"
+                | "were"
+                | "be"
+                | "been"
+                | "has"
+                | "have"
+                | "had"
+                | "does"
+                | "do"
+                | "did"
+                | "can"
+                | "could"
+                | "will"
+                | "would"
+                | "should"
+                | "may"
+                | "might"
+                | "must"
+                | "it's"
+                | "there's"
         ) || (t.lower.len() > 4 && t.lower.ends_with("ed"))
     });
     !tokens.is_empty() && tokens.len() <= 6 && !verb_like
@@ -156,8 +238,14 @@ pub fn split(text: &str) -> Vec<String> {
             }
         }
     }
-    let abstains = text::sentences(trimmed).iter().any(|s| is_abstention_sentence(s));
-    if claims.is_empty() && !abstains && (yes_no(trimmed).is_some() || is_fragment(trimmed)) && !trimmed.ends_with('?') {
+    let abstains = text::sentences(trimmed)
+        .iter()
+        .any(|s| is_abstention_sentence(s));
+    if claims.is_empty()
+        && !abstains
+        && (yes_no(trimmed).is_some() || is_fragment(trimmed))
+        && !trimmed.ends_with('?')
+    {
         claims.push(trimmed.trim_end_matches(['.', '!']).to_string());
     }
     claims
@@ -170,7 +258,8 @@ pub fn abstains(answer: &str) -> bool {
     let Some(first) = sentences.first() else {
         return true;
     };
-    is_abstention_sentence(first) || (sentences.iter().any(|s| is_abstention_sentence(s)) && split(answer).is_empty())
+    is_abstention_sentence(first)
+        || (sentences.iter().any(|s| is_abstention_sentence(s)) && split(answer).is_empty())
 }
 
 #[cfg(test)]
@@ -179,8 +268,17 @@ mod tests {
 
     #[test]
     fn sentences_and_new_clauses_become_separate_claims() {
-        let claims = split("Paris is the capital of France. It has 2 million people, and it hosts the Louvre.");
-        assert_eq!(claims, ["Paris is the capital of France.", "It has 2 million people", "it hosts the Louvre."]);
+        let claims = split(
+            "Paris is the capital of France. It has 2 million people, and it hosts the Louvre.",
+        );
+        assert_eq!(
+            claims,
+            [
+                "Paris is the capital of France.",
+                "It has 2 million people",
+                "it hosts the Louvre."
+            ]
+        );
     }
 
     #[test]
@@ -193,9 +291,15 @@ mod tests {
     #[test]
     fn questions_greetings_agreement_and_abstentions_are_not_claims() {
         assert!(split("Hello! Did you see it? I agree. That's true. Interesting!").is_empty());
-        assert_eq!(split("No but it has 92% on Rotten Tomatoes."), ["but it has 92% on Rotten Tomatoes."]);
+        assert_eq!(
+            split("No but it has 92% on Rotten Tomatoes."),
+            ["but it has 92% on Rotten Tomatoes."]
+        );
         assert!(split("I don't know.").is_empty());
-        assert_eq!(split("Yes, there are several liquid rivers."), ["there are several liquid rivers."]);
+        assert_eq!(
+            split("Yes, there are several liquid rivers."),
+            ["there are several liquid rivers."]
+        );
         assert!(split("").is_empty() && split("   ").is_empty());
     }
 
@@ -211,7 +315,9 @@ mod tests {
     #[test]
     fn abstention_is_detected() {
         assert!(abstains("I don't know."));
-        assert!(abstains("The answer cannot be determined from the provided documents."));
+        assert!(abstains(
+            "The answer cannot be determined from the provided documents."
+        ));
         assert!(abstains("There is not enough information to answer."));
         assert!(!abstains("Copper is the better conductor."));
         assert!(abstains(""), "an empty answer asserts nothing");

@@ -23,7 +23,11 @@ impl Sentence {
     pub fn new(text: &str) -> Sentence {
         let tokens = lexicon::tokens(text);
         let norms = tokens.iter().map(|t| t.norm.clone()).collect();
-        Sentence { text: text.to_string(), tokens, norms }
+        Sentence {
+            text: text.to_string(),
+            tokens,
+            norms,
+        }
     }
 
     /// Normalised words a negator governs: up to three content words after each "no",
@@ -75,7 +79,10 @@ pub struct Passage {
 
 impl Passage {
     pub fn new(text: &str) -> Passage {
-        let sentences: Vec<Sentence> = text::sentences(text).into_iter().map(Sentence::new).collect();
+        let sentences: Vec<Sentence> = text::sentences(text)
+            .into_iter()
+            .map(Sentence::new)
+            .collect();
         let mut norms = HashSet::new();
         let mut capitalised = HashSet::new();
         let mut lowercase = HashSet::new();
@@ -90,7 +97,13 @@ impl Passage {
             }
         }
         let squad = format!(" {} ", text::normalize_squad(text));
-        Passage { sentences, norms, capitalised, lowercase, squad }
+        Passage {
+            sentences,
+            norms,
+            capitalised,
+            lowercase,
+            squad,
+        }
     }
 
     /// Whether `phrase` (already SQuAD-normalised, non-empty) occurs in the passage at
@@ -122,7 +135,12 @@ impl Evidence {
             capitalised.extend(p.capitalised.iter().cloned());
             lowercase.extend(p.lowercase.iter().cloned());
         }
-        Evidence { passages, df, capitalised, lowercase }
+        Evidence {
+            passages,
+            df,
+            capitalised,
+            lowercase,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -176,14 +194,28 @@ pub fn quote_around(sentence: &str, focus: &HashSet<&str>, max_words: usize) -> 
     let hits: Vec<usize> = words
         .iter()
         .enumerate()
-        .filter(|(_, w)| lexicon::tokens(w).iter().any(|t| focus.contains(t.norm.as_str())))
+        .filter(|(_, w)| {
+            lexicon::tokens(w)
+                .iter()
+                .any(|t| focus.contains(t.norm.as_str()))
+        })
         .map(|(i, _)| i)
         .collect();
-    let centre = if hits.is_empty() { 0 } else { (hits[0] + hits[hits.len() - 1]) / 2 };
-    let start = centre.saturating_sub(max_words / 2).min(words.len() - max_words);
+    let centre = if hits.is_empty() {
+        0
+    } else {
+        (hits[0] + hits[hits.len() - 1]) / 2
+    };
+    let start = centre
+        .saturating_sub(max_words / 2)
+        .min(words.len() - max_words);
     let body = words[start..start + max_words].join(" ");
     let lead = if start > 0 { "…" } else { "" };
-    let tail = if start + max_words < words.len() { "…" } else { "" };
+    let tail = if start + max_words < words.len() {
+        "…"
+    } else {
+        ""
+    };
     format!("{lead}{body}{tail}")
 }
 
@@ -193,23 +225,43 @@ mod tests {
 
     #[test]
     fn rare_words_weigh_more_than_words_every_passage_shares() {
-        let e = Evidence::new(&["Gold is an element.", "Copper is an element.", "Gold is yellow."]);
-        assert!(e.idf("copper") > e.idf("gold"), "copper is in one passage, gold in two");
-        assert!(e.idf("element") > 0.0, "a word in every passage still counts a little");
+        let e = Evidence::new(&[
+            "Gold is an element.",
+            "Copper is an element.",
+            "Gold is yellow.",
+        ]);
+        assert!(
+            e.idf("copper") > e.idf("gold"),
+            "copper is in one passage, gold in two"
+        );
+        assert!(
+            e.idf("element") > 0.0,
+            "a word in every passage still counts a little"
+        );
     }
 
     #[test]
     fn verbatim_lookup_respects_word_boundaries() {
         let p = Passage::new("Gold has the symbol Au.");
         assert!(p.contains_squad("symbol au"));
-        assert!(!p.contains_squad("old has"), "a phrase must start at a word boundary");
+        assert!(
+            !p.contains_squad("old has"),
+            "a phrase must start at a word boundary"
+        );
     }
 
     #[test]
     fn quotes_are_capped_and_centred_on_the_match() {
         let focus: HashSet<&str> = ["amper"].into_iter().collect();
-        let q = quote_around("one two three four five six seven eight nine ten eleven the ampere unit", &focus, 5);
-        assert!(q.contains("ampere"), "the quote shows the matching word: {q}");
+        let q = quote_around(
+            "one two three four five six seven eight nine ten eleven the ampere unit",
+            &focus,
+            5,
+        );
+        assert!(
+            q.contains("ampere"),
+            "the quote shows the matching word: {q}"
+        );
         assert!(q.split_whitespace().count() <= 5);
     }
 }

@@ -12,8 +12,9 @@
 use std::collections::BTreeSet;
 
 use super::claims;
+use super::conflicts::Conflict;
 use super::evidence::{self, Evidence};
-use super::support::{assess, Assessment, Claim, Conflict, SupportParams};
+use super::support::{assess, Assessment, Claim, SupportParams};
 use crate::item::Label;
 use crate::judge::task::{Contradiction, GroundedClaim, Grounding, Support};
 
@@ -21,12 +22,23 @@ use crate::judge::task::{Contradiction, GroundedClaim, Grounding, Support};
 pub(super) fn answer_claims(question: &str, answer: &str, evidence: &Evidence) -> Vec<Claim> {
     let has_question = question.chars().any(char::is_alphanumeric);
     if let (Some(affirms), true) = (claims::yes_no(answer), has_question) {
-        return vec![Claim::yes_no(answer.trim().trim_end_matches(['.', '!']), question, affirms, evidence)];
+        return vec![Claim::yes_no(
+            answer.trim().trim_end_matches(['.', '!']),
+            question,
+            affirms,
+            evidence,
+        )];
     }
     let fragment = has_question && claims::is_fragment(answer);
     claims::split(answer)
         .iter()
-        .map(|t| if fragment { Claim::fragment(t, question, evidence) } else { Claim::new(t, evidence) })
+        .map(|t| {
+            if fragment {
+                Claim::fragment(t, question, evidence)
+            } else {
+                Claim::new(t, evidence)
+            }
+        })
         .collect()
 }
 
@@ -40,8 +52,11 @@ pub(super) fn support_of(a: &Assessment, params: &SupportParams) -> Support {
     }
 }
 
+/// At most fifteen words, without closing punctuation (the reason supplies its own).
 fn quote(s: &str) -> String {
     evidence::quote(s, 15)
+        .trim_end_matches(['.', '!', '?', ';', ','])
+        .to_string()
 }
 
 /// One plain sentence saying why, quoting the evidence.
@@ -57,7 +72,9 @@ pub(super) fn reason(a: &Assessment, claim: &Claim, support: Support, has_chunks
         return conflict_sentence(c);
     }
     match support {
-        Support::Supported if a.verbatim => format!("The contexts contain it word for word: \"{closest}\"."),
+        Support::Supported if a.verbatim => {
+            format!("The contexts contain it word for word: \"{closest}\".")
+        }
         Support::Supported => format!("The contexts back it: \"{closest}\"."),
         _ if claim.personal => "It speaks about the speaker, which no context can confirm.".into(),
         _ if !a.missing_anchors.is_empty() => format!(
@@ -66,9 +83,16 @@ pub(super) fn reason(a: &Assessment, claim: &Claim, support: Support, has_chunks
         ),
         Support::PartiallyHallucinated if !a.missing_words.is_empty() => format!(
             "The contexts back only part of it: nothing mentions \"{}\".",
-            a.missing_words.iter().take(3).cloned().collect::<Vec<_>>().join("\", \"")
+            a.missing_words
+                .iter()
+                .take(3)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\", \"")
         ),
-        Support::PartiallyHallucinated => format!("The contexts back it only loosely: \"{closest}\"."),
+        Support::PartiallyHallucinated => {
+            format!("The contexts back it only loosely: \"{closest}\".")
+        }
         _ if closest.is_empty() => "No context says anything like it.".into(),
         _ => format!("No context backs it; the closest passage says \"{closest}\"."),
     }
@@ -76,15 +100,32 @@ pub(super) fn reason(a: &Assessment, claim: &Claim, support: Support, has_chunks
 
 fn conflict_sentence(c: &Conflict) -> String {
     match c.kind {
-        "negation_flip" => format!("The contexts say \"{}\", the claim says \"{}\".", quote(&c.evidence_part), quote(&c.claim_part)),
-        "entity_substitution" => format!("The contexts name \"{}\" where the claim says \"{}\".", c.evidence_part, c.claim_part),
-        "temporal_misattribution" => format!("The contexts give the date \"{}\", the claim says \"{}\".", c.evidence_part, c.claim_part),
-        _ => format!("The contexts give the figure \"{}\", the claim says \"{}\".", c.evidence_part, c.claim_part),
+        "negation_flip" => format!(
+            "The contexts say \"{}\", the claim says \"{}\".",
+            quote(&c.evidence_part),
+            quote(&c.claim_part)
+        ),
+        "entity_substitution" => format!(
+            "The contexts name \"{}\" where the claim says \"{}\".",
+            c.evidence_part, c.claim_part
+        ),
+        "temporal_misattribution" => format!(
+            "The contexts give the date \"{}\", the claim says \"{}\".",
+            c.evidence_part, c.claim_part
+        ),
+        _ => format!(
+            "The contexts give the figure \"{}\", the claim says \"{}\".",
+            c.evidence_part, c.claim_part
+        ),
     }
 }
 
 fn number(s: &str) -> Option<f64> {
-    s.chars().filter(|c| c.is_ascii_digit() || *c == '.').collect::<String>().parse().ok()
+    s.chars()
+        .filter(|c| c.is_ascii_digit() || *c == '.')
+        .collect::<String>()
+        .parse()
+        .ok()
 }
 
 /// How serious a contradiction is: a negation flip reverses the meaning; a number or
@@ -95,14 +136,25 @@ fn severity(c: &Conflict) -> &'static str {
         ("negation_flip", _, _) => "high",
         ("magnitude_shift", Some(a), Some(b)) => {
             let change = (a - b).abs() / a.abs().max(b.abs()).max(f64::MIN_POSITIVE);
-            if change >= 0.5 { "high" } else if change >= 0.1 { "medium" } else { "low" }
+            if change >= 0.5 {
+                "high"
+            } else if change >= 0.1 {
+                "medium"
+            } else {
+                "low"
+            }
         }
         ("temporal_misattribution", Some(a), Some(b)) if (a - b).abs() >= 5.0 => "high",
         _ => "medium",
     }
 }
 
-pub fn ground(question: &str, answer: &str, chunks: &[String], params: &SupportParams) -> Grounding {
+pub fn ground(
+    question: &str,
+    answer: &str,
+    chunks: &[String],
+    params: &SupportParams,
+) -> Grounding {
     let evidence = Evidence::new(chunks);
     let all: Vec<usize> = (0..chunks.len()).collect();
     let mut used = BTreeSet::new();
@@ -114,12 +166,19 @@ pub fn ground(question: &str, answer: &str, chunks: &[String], params: &SupportP
             let support = support_of(&a, params);
             if support == Support::Supported {
                 // Every chunk that backs the claim on its own share counts as used.
-                let backing: Vec<usize> =
-                    all.iter().copied().filter(|&k| assess(claim, &evidence, &[k], params).label == Label::Entailment).collect();
+                let backing: Vec<usize> = all
+                    .iter()
+                    .copied()
+                    .filter(|&k| assess(claim, &evidence, &[k], params).label == Label::Entailment)
+                    .collect();
                 used.extend(backing.iter().copied());
                 used.extend(a.passage);
             }
-            if let Some(c) = a.conflict.as_ref().filter(|c| c.kind != "entity_substitution") {
+            if let Some(c) = a
+                .conflict
+                .as_ref()
+                .filter(|c| c.kind != "entity_substitution")
+            {
                 contradictions.push(Contradiction {
                     kind: c.kind.to_string(),
                     severity: severity(c).to_string(),
@@ -135,7 +194,11 @@ pub fn ground(question: &str, answer: &str, chunks: &[String], params: &SupportP
             }
         })
         .collect();
-    Grounding { claims, used_chunks: used.into_iter().collect(), contradictions }
+    Grounding {
+        claims,
+        used_chunks: used.into_iter().collect(),
+        contradictions,
+    }
 }
 
 #[cfg(test)]
@@ -149,24 +212,46 @@ mod tests {
 
     #[test]
     fn gold_symbol_answer_is_supported() {
-        let r = g("What is the chemical symbol for gold?", "Au", &["Gold is a chemical element with symbol Au and atomic number 79.", "Copper has the symbol Cu."]);
+        let r = g(
+            "What is the chemical symbol for gold?",
+            "Au",
+            &[
+                "Gold is a chemical element with symbol Au and atomic number 79.",
+                "Copper has the symbol Cu.",
+            ],
+        );
         assert_eq!(r.claims.len(), 1);
         assert_eq!(r.claims[0].support, Support::Supported, "{r:?}");
-        assert_eq!((r.claims[0].chunk, r.used_chunks.clone()), (Some(0), vec![0]));
+        assert_eq!(
+            (r.claims[0].chunk, r.used_chunks.clone()),
+            (Some(0), vec![0])
+        );
     }
 
     #[test]
     fn entity_substitution_is_hallucinated() {
-        let r = g("Where is the Eiffel Tower?", "The Eiffel Tower is in London.", &["The Eiffel Tower is in Paris, France."]);
+        let r = g(
+            "Where is the Eiffel Tower?",
+            "The Eiffel Tower is in London.",
+            &["The Eiffel Tower is in Paris, France."],
+        );
         assert_ne!(r.claims[0].support, Support::Supported, "{r:?}");
         assert_eq!(r.claims[0].unconfirmed_anchors, ["London"]);
-        assert!(r.claims[0].reason.contains("Paris") && r.claims[0].reason.contains("London"), "{}", r.claims[0].reason);
+        assert!(
+            r.claims[0].reason.contains("Paris") && r.claims[0].reason.contains("London"),
+            "{}",
+            r.claims[0].reason
+        );
         assert!(r.used_chunks.is_empty(), "nothing supported, nothing used");
     }
 
     #[test]
     fn year_mismatch_is_hallucinated() {
-        let r = g("When did Apollo 11 land on the Moon?", "Apollo 11 landed on the Moon in 1968.", &["Apollo 11 landed on the Moon in July 1969."]);
+        let r = g(
+            "When did Apollo 11 land on the Moon?",
+            "Apollo 11 landed on the Moon in 1968.",
+            &["Apollo 11 landed on the Moon in July 1969."],
+        );
         assert_ne!(r.claims[0].support, Support::Supported, "{r:?}");
         assert_eq!(r.contradictions.len(), 1, "{r:?}");
         assert_eq!(r.contradictions[0].kind, "temporal_misattribution");
@@ -181,8 +266,16 @@ mod tests {
             &["The Moon has no liquid water on its surface; it is airless and extremely dry."],
         );
         assert_eq!(r.claims[0].support, Support::FullyHallucinated, "{r:?}");
-        assert_eq!(r.contradictions.first().map(|c| c.kind.as_str()), Some("negation_flip"), "{r:?}");
-        assert!(r.claims[0].reason.contains("no liquid water"), "{}", r.claims[0].reason);
+        assert_eq!(
+            r.contradictions.first().map(|c| c.kind.as_str()),
+            Some("negation_flip"),
+            "{r:?}"
+        );
+        assert!(
+            r.claims[0].reason.contains("no liquid water"),
+            "{}",
+            r.claims[0].reason
+        );
     }
 
     #[test]
@@ -192,14 +285,25 @@ mod tests {
         // claim word for word, which RAGVUE's safety net accepts.
         let chunk = "Interviews covered rivers, mountains, deserts, cities and oceans. \
                      Asked about his youth, the author said: I grew up in a quiet hamlet beyond the ridge. Others followed.";
-        let r = g("", "I grew up in a quiet hamlet beyond the ridge.", &[chunk]);
+        let r = g(
+            "",
+            "I grew up in a quiet hamlet beyond the ridge.",
+            &[chunk],
+        );
         assert_eq!(r.claims[0].support, Support::Supported, "{r:?}");
         assert!(r.claims[0].reason.contains("word for word"));
     }
 
     #[test]
     fn multi_hop_answer_uses_both_chunks() {
-        let r = g("Which two noble gases have atomic numbers 2 and 10?", "Helium and Neon", &["Helium is a noble gas with atomic number 2.", "Neon is a noble gas with atomic number 10."]);
+        let r = g(
+            "Which two noble gases have atomic numbers 2 and 10?",
+            "Helium and Neon",
+            &[
+                "Helium is a noble gas with atomic number 2.",
+                "Neon is a noble gas with atomic number 10.",
+            ],
+        );
         assert_eq!(r.claims[0].support, Support::Supported, "{r:?}");
         assert_eq!(r.used_chunks, [0, 1]);
     }

@@ -6,20 +6,36 @@
 //!
 //! Its scores are marked `judge: offline` wherever they appear: they are a fast,
 //! transparent approximation, not a model's understanding.
+//!
+//! Layout, bottom up: `vocabulary` (closed word classes, phrase lists) → `lexicon`
+//! (tokens, stemming) → `evidence` (analysed passages, within-item word rarity) →
+//! `anchors` (names, numbers, years, months) → `claims` (claim splitting, abstention)
+//! → `support` + `conflicts` (does evidence back a claim; tuned thresholds) → one
+//! module per verdict: `aspects`, `relevance` (chunk relevance, coverage), `review` +
+//! `style` (answer review), `grounding`, `reasoning`; `calibration` measures the
+//! support decision against human labels (WiCE, BEGIN).
+//!
+//! Everything is plain loops over words, no regexes and no model weights: an item
+//! takes well under a millisecond, so 100k-item runs are cheap.
 
 mod anchors;
 mod aspects;
 pub mod calibration;
 mod claims;
+mod conflicts;
 mod evidence;
 mod grounding;
 mod lexicon;
 mod reasoning;
 mod relevance;
 mod review;
+mod style;
 mod support;
 #[cfg(test)]
+mod support_tests;
+#[cfg(test)]
 mod tests;
+mod vocabulary;
 
 use std::time::Instant;
 
@@ -28,7 +44,7 @@ use super::{CallContext, Judge, JudgeError, JudgeIdentity, Judgement, Usage};
 use crate::item::Label;
 use evidence::Evidence;
 pub use support::SupportParams;
-use support::{Claim, assess};
+use support::{assess, Claim};
 
 /// The offline judge's "model" name, part of every result's judge configuration.
 pub const MODEL: &str = "ragnosis-offline-1";
@@ -42,7 +58,10 @@ pub struct OfflineJudge {
 
 impl Default for OfflineJudge {
     fn default() -> Self {
-        OfflineJudge { identity: JudgeIdentity::offline(), params: SupportParams::default() }
+        OfflineJudge {
+            identity: JudgeIdentity::offline(),
+            params: SupportParams::default(),
+        }
     }
 }
 
@@ -50,7 +69,10 @@ impl OfflineJudge {
     /// A judge with other support thresholds than the tuned defaults; for calibration
     /// experiments only (verdicts of such a judge are not what `PROMPT_VERSION` names).
     pub fn with_params(params: SupportParams) -> OfflineJudge {
-        OfflineJudge { identity: JudgeIdentity::offline(), params }
+        OfflineJudge {
+            identity: JudgeIdentity::offline(),
+            params,
+        }
     }
 
     pub fn params(&self) -> &SupportParams {
@@ -60,24 +82,38 @@ impl OfflineJudge {
     /// Answers a task. Pure and deterministic.
     pub fn verdict(&self, task: &Task) -> Verdict {
         match task {
-            Task::Aspects { question } => Verdict::Aspects { aspects: aspects::extract(question) },
-            Task::ChunkRelevance { question, chunks } => {
-                Verdict::ChunkRelevance { chunks: relevance::score_chunks(question, chunks) }
-            }
-            Task::Coverage { aspects, chunks, .. } => Verdict::Coverage { aspects: relevance::coverage(aspects, chunks) },
-            Task::AnswerReview { question, answer, aspects } => {
-                Verdict::AnswerReview(review::review(question, answer, aspects))
-            }
-            Task::Grounding { question, answer, chunks } => {
-                Verdict::Grounding(grounding::ground(question, answer, chunks, &self.params))
-            }
-            Task::Reasoning { question, answer, chunks } => {
-                Verdict::Reasoning(reasoning::reason(question, answer, chunks, &self.params))
-            }
-            Task::Claims { text, .. } => Verdict::Claims { claims: claims::split(text) },
-            Task::ClaimLabels { claims, passages } => {
-                Verdict::ClaimLabels { labels: claim_labels(claims, passages, &self.params) }
-            }
+            Task::Aspects { question } => Verdict::Aspects {
+                aspects: aspects::extract(question),
+            },
+            Task::ChunkRelevance { question, chunks } => Verdict::ChunkRelevance {
+                chunks: relevance::score_chunks(question, chunks),
+            },
+            Task::Coverage {
+                aspects, chunks, ..
+            } => Verdict::Coverage {
+                aspects: relevance::coverage(aspects, chunks),
+            },
+            Task::AnswerReview {
+                question,
+                answer,
+                aspects,
+            } => Verdict::AnswerReview(review::review(question, answer, aspects)),
+            Task::Grounding {
+                question,
+                answer,
+                chunks,
+            } => Verdict::Grounding(grounding::ground(question, answer, chunks, &self.params)),
+            Task::Reasoning {
+                question,
+                answer,
+                chunks,
+            } => Verdict::Reasoning(reasoning::reason(question, answer, chunks, &self.params)),
+            Task::Claims { text, .. } => Verdict::Claims {
+                claims: claims::split(text),
+            },
+            Task::ClaimLabels { claims, passages } => Verdict::ClaimLabels {
+                labels: claim_labels(claims, passages, &self.params),
+            },
         }
     }
 }
@@ -90,7 +126,9 @@ fn claim_labels(claims: &[String], passages: &[String], params: &SupportParams) 
         .iter()
         .map(|text| {
             let claim = Claim::new(text, &evidence);
-            (0..passages.len()).map(|p| assess(&claim, &evidence, &[p], params).label).collect()
+            (0..passages.len())
+                .map(|p| assess(&claim, &evidence, &[p], params).label)
+                .collect()
         })
         .collect()
 }

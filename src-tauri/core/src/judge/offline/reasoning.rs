@@ -17,7 +17,12 @@ use super::{aspects, claims, relevance};
 use crate::item::Label;
 use crate::judge::task::{Hop, Reasoning};
 
-pub fn reason(question: &str, answer: &str, chunks: &[String], params: &SupportParams) -> Reasoning {
+pub fn reason(
+    question: &str,
+    answer: &str,
+    chunks: &[String],
+    params: &SupportParams,
+) -> Reasoning {
     let evidence = Evidence::new(chunks);
     let all: Vec<usize> = (0..chunks.len()).collect();
     let q = Sentence::new(question);
@@ -34,14 +39,27 @@ pub fn reason(question: &str, answer: &str, chunks: &[String], params: &SupportP
             || q_words.iter().any(|w| words.contains(w));
         let mut reason = support_reason(&a, step, support_of(&a, params), !chunks.is_empty());
         if !follows {
-            reason = format!("{} It does not connect to the previous step or the question.", reason.trim_end());
+            reason = format!(
+                "{} It does not connect to the previous step or the question.",
+                reason.trim_end()
+            );
         }
-        hops.push(Hop { step: step.text.clone(), grounded, follows, chunk: a.passage, reason });
+        hops.push(Hop {
+            step: step.text.clone(),
+            grounded,
+            follows,
+            chunk: a.passage,
+            reason,
+        });
     }
 
     let needs = aspects::extract(question);
     let coverage = relevance::coverage(&needs, chunks);
-    let missing: Vec<&str> = coverage.iter().filter(|c| !c.covered).map(|c| c.aspect.as_str()).collect();
+    let missing: Vec<&str> = coverage
+        .iter()
+        .filter(|c| !c.covered)
+        .map(|c| c.aspect.as_str())
+        .collect();
     let contexts_sufficient = !chunks.is_empty() && !needs.is_empty() && missing.is_empty();
     let answer_abstains = claims::abstains(answer);
 
@@ -53,13 +71,22 @@ pub fn reason(question: &str, answer: &str, chunks: &[String], params: &SupportP
     } else {
         format!("the contexts do not cover \"{}\"", missing.join("\", \""))
     };
-    let stance = if answer_abstains { "the answer declines to answer" } else { "the answer does not abstain" };
+    let stance = if answer_abstains {
+        "the answer declines to answer"
+    } else {
+        "the answer does not abstain"
+    };
     let reason = if hops.is_empty() {
         format!("The answer makes no checkable claim; {sufficiency}, and {stance}.")
     } else {
         format!("{backed} of {} steps are backed by the contexts and follow on; {sufficiency}, and {stance}.", hops.len())
     };
-    Reasoning { hops, contexts_sufficient, answer_abstains, reason }
+    Reasoning {
+        hops,
+        contexts_sufficient,
+        answer_abstains,
+        reason,
+    }
 }
 
 #[cfg(test)]
@@ -76,7 +103,10 @@ mod tests {
         let out = r(
             "Which city is the capital of France?",
             "Paris is the capital of France. It lies on the Seine.",
-            &["Paris is the capital of France.", "The city of Paris lies on the Seine river."],
+            &[
+                "Paris is the capital of France.",
+                "The city of Paris lies on the Seine river.",
+            ],
         );
         assert_eq!(out.hops.len(), 2);
         assert!(out.hops.iter().all(|h| h.grounded && h.follows), "{out:?}");
@@ -85,13 +115,21 @@ mod tests {
 
     #[test]
     fn unrelated_hop_does_not_follow() {
-        let out = r("What is the capital of France?", "Paris is the capital of France. Bananas are yellow.", &["Paris is the capital of France."]);
+        let out = r(
+            "What is the capital of France?",
+            "Paris is the capital of France. Bananas are yellow.",
+            &["Paris is the capital of France."],
+        );
         assert!(!out.hops[1].follows && !out.hops[1].grounded, "{out:?}");
     }
 
     #[test]
     fn abstention_with_insufficient_contexts_is_reported() {
-        let out = r("Who won the 1998 World Cup?", "The provided documents do not contain information about that.", &["The Eiffel Tower is in Paris."]);
+        let out = r(
+            "Who won the 1998 World Cup?",
+            "The provided documents do not contain information about that.",
+            &["The Eiffel Tower is in Paris."],
+        );
         assert!(out.answer_abstains && !out.contexts_sufficient, "{out:?}");
         assert!(out.hops.is_empty());
         let none = r("Who won?", "France won.", &[]);

@@ -11,6 +11,7 @@
 
 use std::collections::HashSet;
 
+use super::claims;
 use super::evidence::{self, Evidence, Sentence};
 use crate::judge::task::{AspectCoverage, ChunkScore};
 
@@ -30,8 +31,7 @@ impl Query {
             .filter(|t| t.content && seen.insert(t.norm.clone()))
             .map(|t| (t.norm.clone(), t.surface.clone(), evidence.idf(&t.norm)))
             .collect();
-        let first = sentence.tokens.first().map(|t| t.lower.as_str()).unwrap_or("");
-        let yes_no = matches!(first, "is" | "are" | "was" | "were" | "do" | "does" | "did" | "can" | "could" | "has" | "have" | "will" | "should");
+        let yes_no = claims::asks_yes_no(question);
         Query { terms, yes_no }
     }
 
@@ -41,8 +41,15 @@ impl Query {
         if total == 0.0 {
             return (0.0, Vec::new());
         }
-        let found: Vec<&(String, String, f64)> = self.terms.iter().filter(|t| s.norms.contains(&t.0)).collect();
-        (found.iter().map(|t| t.2).sum::<f64>() / total, found.iter().map(|t| t.1.as_str()).collect())
+        let found: Vec<&(String, String, f64)> = self
+            .terms
+            .iter()
+            .filter(|t| s.norms.contains(&t.0))
+            .collect();
+        (
+            found.iter().map(|t| t.2).sum::<f64>() / total,
+            found.iter().map(|t| t.1.as_str()).collect(),
+        )
     }
 }
 
@@ -70,11 +77,16 @@ fn band(overlap: f64, adds_content: bool) -> f64 {
     } else {
         0.2 * overlap / 0.15
     };
-    (s.clamp(0.0, 1.0) * 100.0).round() / 100.0
+    (s.clamp(0.0, 1.0) * 100.0).round() / 100.0 + 0.0
 }
 
 fn quoted(words: &[&str], max: usize) -> String {
-    words.iter().take(max).map(|w| format!("'{w}'")).collect::<Vec<_>>().join(", ")
+    words
+        .iter()
+        .take(max)
+        .map(|w| format!("'{w}'"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// One score per chunk, in chunk order.
@@ -92,7 +104,11 @@ pub fn score_chunks(question: &str, chunks: &[String]) -> Vec<ChunkScore> {
                 .map(|s| (query.overlap(s), s))
                 .max_by(|a, b| a.0 .0.total_cmp(&b.0 .0));
             let Some(((overlap, found), sentence)) = best else {
-                return ChunkScore { index, relevance: 0.0, reason: "The chunk is empty.".into() };
+                return ChunkScore {
+                    index,
+                    relevance: 0.0,
+                    reason: "The chunk is empty.".into(),
+                };
             };
             let adds = new_content(sentence, &query);
             let adds_content = !adds.is_empty() || query.yes_no;
@@ -102,23 +118,37 @@ pub fn score_chunks(question: &str, chunks: &[String]) -> Vec<ChunkScore> {
                 if topic.is_empty() {
                     "It shares no content words with the question.".to_string()
                 } else {
-                    format!("It shares no content words with the question; it is about {}.", quoted(&topic, 3))
+                    format!(
+                        "It shares no content words with the question; it is about {}.",
+                        quoted(&topic, 3)
+                    )
                 }
             } else if relevance >= 0.9 {
-                format!("It matches the question on {} and adds {}, likely the answer.", quoted(&found, 4), quoted(&adds, 3))
+                format!(
+                    "It matches the question on {} and adds {}, likely the answer.",
+                    quoted(&found, 4),
+                    quoted(&adds, 3)
+                )
             } else if relevance >= 0.7 {
                 format!("It closely matches the question on {}.", quoted(&found, 4))
             } else {
-                format!("It only touches the question through {}.", quoted(&found, 3))
+                format!(
+                    "It only touches the question through {}.",
+                    quoted(&found, 3)
+                )
             };
-            ChunkScore { index, relevance, reason }
+            ChunkScore {
+                index,
+                relevance,
+                reason,
+            }
         })
         .collect()
 }
 
 /// Share of an aspect's weighted content words a sentence must contain for the aspect
 /// to count as covered.
-const ASPECT_COVERAGE: f64 = 0.6;
+const ASPECT_COVERAGE: f64 = 0.5;
 
 /// For each aspect: the chunk whose sentence best matches it, covered when that sentence
 /// holds enough of the aspect and every number and name in it.
@@ -133,7 +163,9 @@ pub fn coverage(aspects: &[String], chunks: &[String]) -> Vec<AspectCoverage> {
             for (i, p) in evidence.passages.iter().enumerate() {
                 for s in &p.sentences {
                     let (o, _) = query.overlap(s);
-                    let anchors_ok = anchors.iter().all(|a| a.norms.iter().all(|n| s.norms.contains(n)));
+                    let anchors_ok = anchors
+                        .iter()
+                        .all(|a| a.norms.iter().all(|n| s.norms.contains(n)));
                     let score = if anchors_ok { o } else { o * 0.5 };
                     if best.is_none_or(|b| score > b.2) {
                         best = Some((i, s, score));
@@ -150,7 +182,12 @@ pub fn coverage(aspects: &[String], chunks: &[String]) -> Vec<AspectCoverage> {
                         evidence: evidence::quote_around(&s.text, &focus, 10),
                     }
                 }
-                _ => AspectCoverage { aspect: aspect.clone(), covered: false, chunk: None, evidence: String::new() },
+                _ => AspectCoverage {
+                    aspect: aspect.clone(),
+                    covered: false,
+                    chunk: None,
+                    evidence: String::new(),
+                },
             }
         })
         .collect()
@@ -168,27 +205,55 @@ mod tests {
     fn irrelevant_chunk_scores_low() {
         let scores = score_chunks(
             "What SI unit measures electric current?",
-            &chunks(&["The SI unit of electric current is the ampere (A).", "The Eiffel Tower is in Paris, France."]),
+            &chunks(&[
+                "The SI unit of electric current is the ampere (A).",
+                "The Eiffel Tower is in Paris, France.",
+            ]),
         );
         assert_eq!(scores.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 1]);
-        assert!(scores[0].relevance >= 0.9, "the ampere chunk holds the answer: {:?}", scores[0]);
-        assert!(scores[1].relevance <= 0.2, "the Eiffel Tower chunk is irrelevant: {:?}", scores[1]);
-        assert!(scores[1].reason.contains("Eiffel"), "the reason says what the chunk is about: {}", scores[1].reason);
+        assert!(
+            scores[0].relevance >= 0.9,
+            "the ampere chunk holds the answer: {:?}",
+            scores[0]
+        );
+        assert!(
+            scores[1].relevance <= 0.2,
+            "the Eiffel Tower chunk is irrelevant: {:?}",
+            scores[1]
+        );
+        assert!(
+            scores[1].reason.contains("Eiffel"),
+            "the reason says what the chunk is about: {}",
+            scores[1].reason
+        );
     }
 
     #[test]
     fn partial_overlap_is_background() {
-        let s = score_chunks("Which planet is known as the Red Planet?", &chunks(&["Jupiter is the largest planet."]));
+        let s = score_chunks(
+            "Which planet is known as the Red Planet?",
+            &chunks(&["Jupiter is the largest planet."]),
+        );
         assert!((0.2..=0.6).contains(&s[0].relevance), "{:?}", s[0]);
     }
 
     #[test]
     fn aspect_is_covered_by_the_chunk_that_states_it() {
-        let aspects = vec!["noble gases have atomic numbers 2".to_string(), "noble gases have atomic numbers 10".to_string()];
-        let c = chunks(&["Helium is a noble gas with atomic number 2.", "Neon is a noble gas with atomic number 10."]);
+        let aspects = vec![
+            "noble gases have atomic numbers 2".to_string(),
+            "noble gases have atomic numbers 10".to_string(),
+        ];
+        let c = chunks(&[
+            "Helium is a noble gas with atomic number 2.",
+            "Neon is a noble gas with atomic number 10.",
+        ]);
         let cov = coverage(&aspects, &c);
         assert!(cov[0].covered && cov[1].covered, "{cov:?}");
-        assert_eq!((cov[0].chunk, cov[1].chunk), (Some(0), Some(1)), "numbers must match exactly");
+        assert_eq!(
+            (cov[0].chunk, cov[1].chunk),
+            (Some(0), Some(1)),
+            "numbers must match exactly"
+        );
         assert!(cov[0].evidence.split_whitespace().count() <= 10);
         let none = coverage(&aspects, &[]);
         assert!(none.iter().all(|a| !a.covered), "no chunks cover nothing");

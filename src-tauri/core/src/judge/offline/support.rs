@@ -11,9 +11,10 @@
 
 use std::collections::HashSet;
 
-use super::anchors::{self, Anchor, AnchorKind};
+use super::anchors::{self, Anchor};
+use super::conflicts::{negation_flip, substitution, Conflict};
 use super::evidence::{Evidence, Sentence};
-use super::lexicon;
+use super::vocabulary;
 use crate::item::Label;
 use crate::text;
 
@@ -29,8 +30,9 @@ pub struct SupportParams {
     /// Share of the claim the best evidence sentence must cover before a differing
     /// anchor there counts as a substitution (so unrelated sentences are not compared).
     pub related_coverage: f64,
-    /// Share of the claim the judged passage itself must cover, when the other passages
-    /// of the item supply the rest.
+    /// Share of the claim's predicate words (those outside its names and numbers) the
+    /// judged passage itself must cover, when the other passages of the item supply
+    /// the rest.
     pub passage_coverage: f64,
     /// Share of the words outside the claim's names and numbers the evidence must
     /// contain.
@@ -54,16 +56,16 @@ impl Default for SupportParams {
 pub struct Claim {
     pub text: String,
     /// The sentence whose words are checked (the question, for a bare yes/no answer).
-    sentence: Sentence,
-    anchors: Vec<Anchor>,
+    pub(super) sentence: Sentence,
+    pub(super) anchors: Vec<Anchor>,
     /// Content words to find: (normalised, as written).
-    terms: Vec<(String, String)>,
+    pub(super) terms: Vec<(String, String)>,
     /// Question words a bare answer must be found near ("Au" near "symbol", "gold").
     context: Vec<String>,
     /// Question anchors a bare answer must be found near, when the question has any.
     context_anchors: Vec<Anchor>,
     /// For a bare "No": the claim denies the question's statement.
-    denies: bool,
+    pub(super) denies: bool,
     /// Speaks about the speaker ("I loved it", "we think"): no document can confirm it.
     pub personal: bool,
     squad: String,
@@ -82,7 +84,10 @@ impl Claim {
             .map(|t| (t.norm.clone(), t.surface.clone()))
             .collect();
         let squad = text::normalize_squad(text);
-        let personal = sentence.tokens.iter().any(|t| lexicon::is_first_person(&t.lower));
+        let personal = sentence
+            .tokens
+            .iter()
+            .any(|t| vocabulary::is_first_person(&t.lower));
         Claim {
             text: text.to_string(),
             sentence,
@@ -123,28 +128,28 @@ impl Claim {
 
     /// Normalised content words and anchor words: what links it to other statements.
     pub fn words(&self) -> HashSet<&str> {
-        self.terms.iter().map(|(n, _)| n.as_str()).chain(self.anchors.iter().flat_map(|a| a.norms.iter().map(String::as_str))).collect()
+        self.terms
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .chain(
+                self.anchors
+                    .iter()
+                    .flat_map(|a| a.norms.iter().map(String::as_str)),
+            )
+            .collect()
     }
 
     /// Opens by referring back ("It", "This", "Therefore").
     pub fn refers_back(&self) -> bool {
-        self.sentence.tokens.first().is_some_and(|t| lexicon::is_back_reference(&t.lower))
+        self.sentence
+            .tokens
+            .first()
+            .is_some_and(|t| vocabulary::is_back_reference(&t.lower))
     }
 
-    fn asserts_negation(&self) -> bool {
+    pub(super) fn asserts_negation(&self) -> bool {
         self.denies || self.sentence.has_negator()
     }
-}
-
-/// How a claim and the evidence disagree.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Conflict {
-    /// negation_flip, magnitude_shift, temporal_misattribution or entity_substitution.
-    pub kind: &'static str,
-    /// What the claim says.
-    pub claim_part: String,
-    /// What the evidence says instead.
-    pub evidence_part: String,
 }
 
 /// The outcome of checking one claim against a set of passages.
@@ -186,7 +191,7 @@ impl Assessment {
 /// Entailment needs all of:
 /// - the item's passages together cover `entail_coverage` of the claim's weighted
 ///   content words, and `predicate_coverage` of those outside its names and numbers;
-/// - the passages in scope cover `passage_coverage` of it themselves;
+/// - the passages in scope cover `passage_coverage` of its predicate words themselves;
 /// - every anchor of the claim occurs in some passage of the item. Names and numbers
 ///   are checked over the whole item, not the one passage: passages of a document
 ///   refer back to names given elsewhere ("He", "the company").
@@ -194,13 +199,26 @@ impl Assessment {
 ///   speaker; a bare answer must sit in a sentence that shares the question's words.
 ///
 /// A claim found word for word in scope is entailed whatever the other checks say.
-pub fn assess(claim: &Claim, evidence: &Evidence, scope: &[usize], params: &SupportParams) -> Assessment {
-    let scope: Vec<usize> = scope.iter().copied().filter(|&i| i < evidence.len()).collect();
+pub fn assess(
+    claim: &Claim,
+    evidence: &Evidence,
+    scope: &[usize],
+    params: &SupportParams,
+) -> Assessment {
+    let scope: Vec<usize> = scope
+        .iter()
+        .copied()
+        .filter(|&i| i < evidence.len())
+        .collect();
     if claim.is_empty() || scope.is_empty() {
         return Assessment::nothing(Label::Neutral);
     }
     let weights: Vec<f64> = claim.terms.iter().map(|(n, _)| evidence.idf(n)).collect();
-    let anchor_norms: HashSet<&str> = claim.anchors.iter().flat_map(|a| a.norms.iter().map(String::as_str)).collect();
+    let anchor_norms: HashSet<&str> = claim
+        .anchors
+        .iter()
+        .flat_map(|a| a.norms.iter().map(String::as_str))
+        .collect();
     // Weighted share of the claim's words (or of its predicate words) that `covered` finds.
     let share = |predicate_only: bool, covered: &dyn Fn(&str) -> bool| -> f64 {
         let mut found = 0.0;
@@ -214,13 +232,25 @@ pub fn assess(claim: &Claim, evidence: &Evidence, scope: &[usize], params: &Supp
                 found += w;
             }
         }
-        if total == 0.0 { 1.0 } else { found / total }
+        if total == 0.0 {
+            1.0
+        } else {
+            found / total
+        }
     };
     let in_item = |n: &str| evidence.contains(n);
-    let in_scope = |n: &str| scope.iter().any(|&p| evidence.passages[p].norms.contains(n));
+    let in_scope = |n: &str| {
+        scope
+            .iter()
+            .any(|&p| evidence.passages[p].norms.contains(n))
+    };
     let item_cov = share(false, &in_item);
     let predicate_cov = share(true, &in_item);
     let scope_cov = share(false, &in_scope);
+    // What the judged passages themselves contribute: their share of the predicate,
+    // so a passage that only repeats the claim's name does not entail it.
+    let has_predicate = claim.terms.iter().any(|(n, _)| !anchor_norms.contains(n.as_str()));
+    let passage_share = if has_predicate { share(true, &in_scope) } else { scope_cov };
 
     // The best-matching sentence in scope: most of the claim, then most of the
     // question's words (for a bare answer), then most anchors.
@@ -228,14 +258,23 @@ pub fn assess(claim: &Claim, evidence: &Evidence, scope: &[usize], params: &Supp
         if claim.context.is_empty() {
             return 0.0;
         }
-        claim.context.iter().filter(|n| s.norms.contains(n.as_str())).count() as f64 / claim.context.len() as f64
+        claim
+            .context
+            .iter()
+            .filter(|n| s.norms.contains(n.as_str()))
+            .count() as f64
+            / claim.context.len() as f64
     };
     let mut best: Option<(usize, &Sentence, f64)> = None;
     let mut best_rank = f64::MIN;
     for &p in &scope {
         for s in &evidence.passages[p].sentences {
             let cov = share(false, &|n| s.norms.contains(n));
-            let anchors_here = claim.anchors.iter().filter(|a| a.norms.iter().all(|n| s.norms.contains(n))).count();
+            let anchors_here = claim
+                .anchors
+                .iter()
+                .filter(|a| a.norms.iter().all(|n| s.norms.contains(n)))
+                .count();
             let rank = cov + 0.3 * context_share(s) + 0.01 * anchors_here as f64;
             if rank > best_rank {
                 best_rank = rank;
@@ -244,20 +283,37 @@ pub fn assess(claim: &Claim, evidence: &Evidence, scope: &[usize], params: &Supp
         }
     }
 
-    let missing: Vec<&Anchor> = claim.anchors.iter().filter(|a| !a.norms.iter().all(|n| evidence.contains(n))).collect();
-    let missing_words: Vec<String> = claim.terms.iter().filter(|(n, _)| !in_scope(n)).map(|(_, s)| s.clone()).collect();
+    let missing: Vec<&Anchor> = claim
+        .anchors
+        .iter()
+        .filter(|a| !a.norms.iter().all(|n| evidence.contains(n)))
+        .collect();
+    let missing_words: Vec<String> = claim
+        .terms
+        .iter()
+        .filter(|(n, _)| !in_scope(n))
+        .map(|(_, s)| s.clone())
+        .collect();
     let verbatim = claim.squad.split(' ').count() >= 2
         && !claim.terms.is_empty()
-        && scope.iter().any(|&p| evidence.passages[p].contains_squad(&claim.squad));
+        && scope
+            .iter()
+            .any(|&p| evidence.passages[p].contains_squad(&claim.squad));
     let conflict = best.and_then(|(_, s, cov)| {
-        negation_flip(claim, s)
-            .or_else(|| (cov >= params.related_coverage).then(|| substitution(claim, &missing, s, evidence)).flatten())
+        negation_flip(claim, s).or_else(|| {
+            (cov >= params.related_coverage)
+                .then(|| substitution(claim, &missing, s, evidence))
+                .flatten()
+        })
     });
     let context_ok = claim.context.is_empty()
         || best.is_some_and(|(_, s, _)| {
             context_share(s) > 0.0
                 && (claim.context_anchors.is_empty()
-                    || claim.context_anchors.iter().any(|a| a.norms.iter().all(|n| s.norms.contains(n))))
+                    || claim
+                        .context_anchors
+                        .iter()
+                        .any(|a| a.norms.iter().all(|n| s.norms.contains(n))))
         });
 
     let label = if verbatim {
@@ -267,7 +323,7 @@ pub fn assess(claim: &Claim, evidence: &Evidence, scope: &[usize], params: &Supp
     } else if !claim.personal
         && item_cov >= params.entail_coverage
         && predicate_cov >= params.predicate_coverage
-        && scope_cov >= params.passage_coverage
+        && passage_share >= params.passage_coverage
         && missing.is_empty()
         && context_ok
     {
@@ -285,62 +341,4 @@ pub fn assess(claim: &Claim, evidence: &Evidence, scope: &[usize], params: &Supp
         conflict,
         verbatim,
     }
-}
-
-/// A negator in the evidence sentence governing a word the claim asserts plainly, or
-/// the reverse.
-fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
-    let claim_norms: HashSet<&str> = claim.terms.iter().map(|(n, _)| n.as_str()).collect();
-    let evidence_negates: Vec<&str> = s.negated_norms().into_iter().filter(|n| claim_norms.contains(n)).collect();
-    if !claim.asserts_negation() && !evidence_negates.is_empty() {
-        return Some(Conflict {
-            kind: "negation_flip",
-            claim_part: claim.sentence.text.clone(),
-            evidence_part: negated_phrase(s),
-        });
-    }
-    let claim_negates: Vec<&str> = if claim.denies {
-        claim_norms.iter().copied().filter(|n| s.norms.contains(*n)).collect()
-    } else {
-        claim.sentence.negated_norms().into_iter().filter(|n| s.norms.contains(*n)).collect()
-    };
-    let overlap = claim_norms.iter().filter(|n| s.norms.contains(**n)).count();
-    if claim.asserts_negation() && !s.has_negator() && !claim_negates.is_empty() && overlap * 2 >= claim_norms.len().max(1) {
-        let claim_part = if claim.denies { format!("no to \"{}\"", claim.sentence.text) } else { negated_phrase(&claim.sentence) };
-        return Some(Conflict { kind: "negation_flip", claim_part, evidence_part: s.text.clone() });
-    }
-    None
-}
-
-/// The negator and the words it governs, as written ("no liquid water").
-fn negated_phrase(s: &Sentence) -> String {
-    let Some(i) = s.tokens.iter().position(|t| t.negator) else {
-        return s.text.clone();
-    };
-    let mut words = vec![s.tokens[i].surface.as_str()];
-    let mut content = 0;
-    for t in &s.tokens[i + 1..] {
-        words.push(t.surface.as_str());
-        content += usize::from(t.content);
-        if content == 2 || words.len() == 5 {
-            break;
-        }
-    }
-    words.join(" ")
-}
-
-/// An unconfirmed claim anchor for which the related sentence offers another of the same
-/// kind.
-fn substitution(claim: &Claim, missing: &[&Anchor], s: &Sentence, evidence: &Evidence) -> Option<Conflict> {
-    missing.iter().find_map(|a| {
-        anchors::substitute(a, &claim.anchors, s, evidence).map(|other| Conflict {
-            kind: match a.kind {
-                AnchorKind::Number => "magnitude_shift",
-                AnchorKind::Year | AnchorKind::Month => "temporal_misattribution",
-                AnchorKind::Entity => "entity_substitution",
-            },
-            claim_part: a.text.clone(),
-            evidence_part: other.text,
-        })
-    })
 }

@@ -1,0 +1,140 @@
+//! Comparing two runs and following a dataset's runs over time (the Runs screen). Mapped
+//! from `analysis::compare`; flipped-item lists are capped, with their counts.
+
+use ragnosis_core::analysis::compare::{Comparison, FlippedItem, MetricDelta, RunRef};
+use serde::Serialize;
+use ts_rs::TS;
+
+/// Flipped items listed per metric and direction; the counts are exact.
+pub const FLIPS_LISTED: usize = 50;
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct RunSide {
+    pub id: i64,
+    /// "Run 3 (baseline, v1.2)".
+    pub title: String,
+    pub dataset: String,
+    pub judge: String,
+    pub items: u64,
+}
+
+impl From<RunRef> for RunSide {
+    fn from(r: RunRef) -> Self {
+        RunSide { title: r.title(), id: r.id, dataset: r.dataset, judge: r.judge, items: r.items }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Flip {
+    /// The user's id of the item, or "#N".
+    pub label: String,
+    pub item_id_a: i64,
+    pub item_id_b: i64,
+    pub score_a: f64,
+    pub score_b: f64,
+}
+
+impl From<&FlippedItem> for Flip {
+    fn from(f: &FlippedItem) -> Self {
+        Flip { label: f.label.clone(), item_id_a: f.item_id_a, item_id_b: f.item_id_b, score_a: f.score_a, score_b: f.score_b }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct DeltaRow {
+    pub metric: String,
+    pub lower_is_better: bool,
+    pub pairs: u64,
+    pub mean_a: Option<f64>,
+    pub mean_b: Option<f64>,
+    /// mean_b − mean_a over the pairs.
+    pub delta: Option<f64>,
+    pub ci95_low: Option<f64>,
+    pub ci95_high: Option<f64>,
+    /// "red" (regression), "amber" (maybe), "green", "not_compared".
+    pub flag: String,
+    pub to_fail_count: u64,
+    pub to_fail: Vec<Flip>,
+    pub to_pass_count: u64,
+    pub to_pass: Vec<Flip>,
+}
+
+impl From<MetricDelta> for DeltaRow {
+    fn from(m: MetricDelta) -> Self {
+        DeltaRow {
+            flag: serde_json::to_value(m.flag).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+            to_fail_count: m.to_fail.len() as u64,
+            to_fail: m.to_fail.iter().take(FLIPS_LISTED).map(Flip::from).collect(),
+            to_pass_count: m.to_pass.len() as u64,
+            to_pass: m.to_pass.iter().take(FLIPS_LISTED).map(Flip::from).collect(),
+            metric: m.metric,
+            lower_is_better: m.lower_is_better,
+            pairs: m.pairs,
+            mean_a: m.mean_a,
+            mean_b: m.mean_b,
+            delta: m.delta,
+            ci95_low: m.ci95_low,
+            ci95_high: m.ci95_high,
+        }
+    }
+}
+
+/// A chart drawn in Rust (plotters, SVG) by the report crate. The window shows it as an
+/// image (`<img src="data:image/svg+xml;base64,…">`), never as markup in the page.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ChartSvg {
+    pub file: String,
+    pub title: String,
+    pub caption: String,
+    pub svg: String,
+}
+
+impl From<ragnosis_report::charts::Chart> for ChartSvg {
+    fn from(c: ragnosis_report::charts::Chart) -> Self {
+        ChartSvg { file: c.file.to_string(), title: c.title, caption: c.caption, svg: c.svg }
+    }
+}
+
+/// Run B against run A.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ComparisonView {
+    pub a: RunSide,
+    pub b: RunSide,
+    pub threshold: f64,
+    /// Items of A with a content-hash match in B.
+    pub matched: u64,
+    pub only_in_a: u64,
+    pub only_in_b: u64,
+    pub metrics: Vec<DeltaRow>,
+    pub metrics_only_in_a: Vec<String>,
+    pub metrics_only_in_b: Vec<String>,
+    /// The delta chart, when there is anything to draw.
+    pub chart: Option<ChartSvg>,
+}
+
+impl ComparisonView {
+    pub fn new(c: Comparison, chart: Option<ChartSvg>) -> Self {
+        ComparisonView {
+            a: c.a.into(),
+            b: c.b.into(),
+            threshold: c.threshold,
+            matched: c.matched,
+            only_in_a: c.only_in_a,
+            only_in_b: c.only_in_b,
+            metrics: c.metrics.into_iter().map(DeltaRow::from).collect(),
+            metrics_only_in_a: c.metrics_only_in_a,
+            metrics_only_in_b: c.metrics_only_in_b,
+            chart,
+        }
+    }
+}
+
+/// One finished run of a dataset with its metric means, for the trend chart.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct TrendPoint {
+    pub run_id: i64,
+    pub title: String,
+    pub version: Option<String>,
+    pub created_at: String,
+    pub means: Vec<crate::models::runs::DatasetMetric>,
+}

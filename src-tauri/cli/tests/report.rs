@@ -1,0 +1,133 @@
+//! `ragnosis report` and `ragnosis compare` end to end on the example dataset, each test
+//! with its own home directory.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn example() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/examples/ragnosis-example.jsonl")
+}
+
+fn ragnosis(home: &Path, args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+        .arg("--home")
+        .arg(home)
+        .arg("--quiet")
+        .args(args)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "ragnosis {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn eval(home: &Path, extra: &[&str]) {
+    let file = example();
+    let mut args = vec![
+        "eval",
+        file.to_str().unwrap(),
+        "--metrics",
+        "reference,citation",
+    ];
+    args.extend_from_slice(extra);
+    ragnosis(home, &args);
+}
+
+#[test]
+fn report_writes_pdf_markdown_and_charts() {
+    let home = tempfile::tempdir().unwrap();
+    eval(home.path(), &["--label", "baseline"]);
+    let out = home.path().join("reports/run-1");
+    let o = ragnosis(
+        home.path(),
+        &[
+            "report",
+            "1",
+            "--format",
+            "pdf,md",
+            "--out",
+            out.to_str().unwrap(),
+            "--worst",
+            "2",
+            "--date",
+            "2025-06-01",
+        ],
+    );
+    let printed = String::from_utf8_lossy(&o.stdout);
+    for file in [
+        "run-1.pdf",
+        "run-1.md",
+        "run-1-means.svg",
+        "run-1-distributions.svg",
+    ] {
+        let path = home.path().join("reports").join(file);
+        assert!(path.exists(), "{file} written");
+        assert!(
+            printed.contains(&path.display().to_string()),
+            "{file} reported on stdout"
+        );
+    }
+    let pdf = std::fs::read(home.path().join("reports/run-1.pdf")).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+    let md = std::fs::read_to_string(home.path().join("reports/run-1.md")).unwrap();
+    assert!(md.contains("## Appendix: the 2 worst items") && md.contains("2025\\-06\\-01"));
+}
+
+#[test]
+fn compare_writes_json_and_a_comparison_report() {
+    let home = tempfile::tempdir().unwrap();
+    eval(home.path(), &["--label", "k10"]);
+    eval(home.path(), &["--label", "k1", "--k", "1"]);
+    let out = home.path().join("cmp");
+    ragnosis(
+        home.path(),
+        &[
+            "compare",
+            "1",
+            "2",
+            "--format",
+            "md,json",
+            "--out",
+            out.to_str().unwrap(),
+            "--threshold",
+            "0.1",
+        ],
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.path().join("cmp.json")).unwrap())
+            .unwrap();
+    assert_eq!(json["matched"], 24);
+    assert_eq!(json["threshold"], 0.1);
+    let recall = json["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == "reference.recall_at_k")
+        .unwrap();
+    assert!(
+        recall["delta"].as_f64().unwrap() < 0.0,
+        "k = 1 finds fewer gold documents"
+    );
+    let md = std::fs::read_to_string(home.path().join("cmp.md")).unwrap();
+    assert!(md.contains("## Comparison") && md.contains("### Change per metric"));
+}
+
+#[test]
+fn unknown_formats_are_refused_as_input_errors() {
+    let home = tempfile::tempdir().unwrap();
+    eval(home.path(), &[]);
+    let out = Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+        .arg("--home")
+        .arg(home.path())
+        .args(["report", "1", "--format", "docx"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "usage errors exit 2");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown report format 'docx'"));
+}

@@ -1,0 +1,98 @@
+// Server-side renders result components with hostile data: every value from a dataset or
+// a judge must come out as text (escaped), never as markup, and errors never read as 0.
+import { describe, expect, it } from 'vitest';
+import { render } from 'svelte/server';
+import DiagnosisPanel from './DiagnosisPanel.svelte';
+import MetricTable from './MetricTable.svelte';
+import RunTable from './RunTable.svelte';
+import type { DiagnosisView, MetricRow, RunInfo } from '../types';
+
+const HOSTILE = '<img src=x onerror=window.__pwned=1><script>window.__pwned=1</script>';
+
+const row = (over: Partial<MetricRow>): MetricRow => ({
+  metric: 'ragvue.strict_faithfulness',
+  n: 10,
+  skipped: 0,
+  errors: 0,
+  mean: 0.5,
+  std: 0.1,
+  median: 0.5,
+  p25: 0.4,
+  p75: 0.6,
+  min: 0,
+  max: 1,
+  share_below_half: 0.3,
+  ci95_low: 0.43,
+  ci95_high: 0.57,
+  lower_is_better: false,
+  skip_reasons: [],
+  ...over,
+});
+
+describe('MetricTable', () => {
+  it('shows a metric whose every item errored as "no score", not as 0', () => {
+    const { body } = render(MetricTable, {
+      props: { rows: [row({ n: 0, errors: 24, mean: null, std: null, median: null, p25: null, p75: null, ci95_low: null, ci95_high: null, share_below_half: null })], offline: true, judged: new Set(['ragvue.strict_faithfulness']) },
+    });
+    expect(body).toContain('no score');
+    expect(body).not.toContain('0.000');
+    expect(body).toContain('offline judge');
+  });
+
+  it('shows the interval and quartiles', () => {
+    const { body } = render(MetricTable, { props: { rows: [row({})], offline: false, judged: new Set<string>() } });
+    expect(body).toContain('0.430 – 0.570');
+    expect(body).toContain('30%');
+    expect(body).not.toContain('offline judge');
+  });
+});
+
+describe('DiagnosisPanel', () => {
+  it('renders an action item quoting a hostile question as text', () => {
+    const diagnosis: DiagnosisView = {
+      primary_stage: 'retrieval',
+      items_checked: 10,
+      items_with_patterns: 4,
+      patterns: [{ letter: 'A', name: 'retrieval miss', stage: 'retrieval', description: 'd', count: 4, share: 0.4, example_item_ids: [1] }],
+      actions: [{ pattern: 'A', impact: 'high', title: 'Fix retrieval', whats_wrong: 'w', why: 'y', how_to_fix: 'h', example: { item_id: 1, question: HOSTILE }, count: 4, share: 0.4 }],
+    };
+    const { body } = render(DiagnosisPanel, { props: { diagnosis, onpattern: () => {}, oncase: () => {} } });
+    expect(body).toContain('Fix first: <strong>retrieval</strong>');
+    expect(body).not.toContain('<img');
+    expect(body).not.toContain('<script>');
+    expect(body).toContain('&lt;img src=x onerror=window.__pwned=1>&lt;script>');
+  });
+});
+
+describe('RunTable', () => {
+  const run: RunInfo = {
+    id: 4,
+    dataset_id: 1,
+    dataset_name: HOSTILE,
+    label: HOSTILE,
+    version: null,
+    notes: null,
+    mode: 'agentic',
+    judge: 'offline',
+    offline: true,
+    status: 'running',
+    message: null,
+    item_count: 24,
+    metrics: [],
+    created_at: '2025-11-21T21:05:09.123Z',
+    started_at: null,
+    finished_at: null,
+    active: false,
+    resumable: true,
+    totals: { calls: 0, cache_hits: 0, failures: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, seconds: 0 },
+    retrieval_overall: null,
+    answer_overall: 0.5,
+  };
+
+  it('marks a run left running by a closed app as interrupted and offers Resume', () => {
+    const { body } = render(RunTable, { props: { runs: [run], onopen: () => {}, onresume: () => {}, timeZone: 'UTC' } });
+    expect(body).toContain('interrupted');
+    expect(body).toContain('data-testid="resume-run"');
+    expect(body).not.toContain('<script>');
+  });
+});

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { formFor, formOf, profileFromForm, providerOf, PROVIDERS } from './judges';
+
+const ollama = PROVIDERS.find((p) => p.id === 'ollama')!;
+
+describe('profileFromForm', () => {
+  it('turns a preset form into a profile with numbers and empty prices as unknown', () => {
+    const result = profileFromForm({ ...formFor(ollama, ' local '), rpm: '60' });
+    expect(result).toEqual({
+      profile: {
+        name: 'local',
+        kind: 'openai',
+        base_url: 'http://localhost:11434/v1',
+        model: 'llama3.1',
+        temperature: 0,
+        concurrency: 4,
+        rpm: 60,
+        tpm: null,
+        timeout_secs: 60,
+        price_input: null,
+        price_output: null,
+        api_version: null,
+        builtin: false,
+      },
+    });
+  });
+
+  it('says what to fix first', () => {
+    expect(profileFromForm(formFor(ollama, ''))).toEqual({ problem: 'Give the profile a name.' });
+    expect(profileFromForm(formFor(ollama, 'offline'))).toHaveProperty('problem');
+    expect(profileFromForm({ ...formFor(ollama, 'x'), baseUrl: 'localhost:11434' })).toEqual({
+      problem: 'The base URL starts with http:// or https://.',
+    });
+    expect(profileFromForm({ ...formFor(ollama, 'x'), concurrency: '0' })).toEqual({
+      problem: 'Concurrency is a whole number of at least 1.',
+    });
+    expect(profileFromForm({ ...formFor(ollama, 'x'), temperature: '3' })).toEqual({ problem: 'Temperature is a number from 0 to 2.' });
+    expect(profileFromForm({ ...formFor(ollama, 'x'), priceInput: '-1' })).toHaveProperty('problem');
+  });
+
+  it('accepts a comma as decimal mark in prices', () => {
+    const result = profileFromForm({ ...formFor(PROVIDERS[0]!, 'gpt'), priceInput: '0,15', priceOutput: '0.6' });
+    expect('profile' in result && [result.profile.price_input, result.profile.price_output]).toEqual([0.15, 0.6]);
+  });
+});
+
+describe('providers', () => {
+  it('recognises a stored profile’s provider from its kind and URL', () => {
+    expect(providerOf({ kind: 'openai', base_url: 'https://generativelanguage.googleapis.com/v1beta/openai' }).id).toBe('gemini');
+    expect(providerOf({ kind: 'anthropic', base_url: '' }).id).toBe('anthropic');
+    expect(providerOf({ kind: 'openai', base_url: 'http://10.0.0.2:8000/v1' }).id).toBe('compatible');
+  });
+
+  it('round-trips a profile through the form', () => {
+    const form = { ...formFor(PROVIDERS[0]!, 'gpt'), priceInput: '0.15', priceOutput: '0.6', tpm: '100000' };
+    const result = profileFromForm(form);
+    if (!('profile' in result)) throw new Error(result.problem);
+    expect(formOf(result.profile)).toEqual(form);
+  });
+});

@@ -1,0 +1,140 @@
+// The judge profile form: provider presets (UI.md: OpenAI, Anthropic, Azure OpenAI,
+// Gemini, Ollama, any OpenAI-compatible URL) and turning the form's text fields into a
+// profile, with a sentence for the first thing to fix.
+
+import type { JudgeProfileInfo } from './types';
+
+export interface Provider {
+  id: string;
+  label: string;
+  /** The shell's provider kind. */
+  kind: string;
+  baseUrl: string;
+  model: string;
+  needsKey: boolean;
+}
+
+export const PROVIDERS: Provider[] = [
+  { id: 'openai', label: 'OpenAI', kind: 'openai', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4o-mini', needsKey: true },
+  { id: 'anthropic', label: 'Anthropic', kind: 'anthropic', baseUrl: 'https://api.anthropic.com', model: 'claude-3-5-haiku-latest', needsKey: true },
+  { id: 'azure', label: 'Azure OpenAI', kind: 'azure', baseUrl: 'https://YOUR-RESOURCE.openai.azure.com', model: '', needsKey: true },
+  { id: 'gemini', label: 'Gemini', kind: 'openai', baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai', model: 'gemini-2.0-flash', needsKey: true },
+  { id: 'ollama', label: 'Ollama (local)', kind: 'openai', baseUrl: 'http://localhost:11434/v1', model: 'llama3.1', needsKey: false },
+  { id: 'compatible', label: 'Other OpenAI-compatible URL', kind: 'openai', baseUrl: 'http://localhost:8000/v1', model: '', needsKey: false },
+];
+
+/** The preset a stored profile most likely came from. */
+export function providerOf(profile: { kind: string; base_url: string }): Provider {
+  const url = profile.base_url.toLowerCase();
+  if (profile.kind === 'anthropic') return PROVIDERS[1]!;
+  if (profile.kind === 'azure') return PROVIDERS[2]!;
+  if (url.includes('generativelanguage')) return PROVIDERS[3]!;
+  if (url.includes(':11434')) return PROVIDERS[4]!;
+  if (url.includes('api.openai.com')) return PROVIDERS[0]!;
+  return PROVIDERS[5]!;
+}
+
+/** The form's fields, as typed. */
+export interface JudgeForm {
+  name: string;
+  provider: string;
+  baseUrl: string;
+  model: string;
+  temperature: string;
+  concurrency: string;
+  rpm: string;
+  tpm: string;
+  timeoutSecs: string;
+  priceInput: string;
+  priceOutput: string;
+  apiVersion: string;
+}
+
+export function formFor(provider: Provider, name = ''): JudgeForm {
+  return {
+    name,
+    provider: provider.id,
+    baseUrl: provider.baseUrl,
+    model: provider.model,
+    temperature: '0',
+    concurrency: '4',
+    rpm: '',
+    tpm: '',
+    timeoutSecs: '60',
+    priceInput: '',
+    priceOutput: '',
+    apiVersion: provider.kind === 'azure' ? '2024-10-21' : '',
+  };
+}
+
+export function formOf(p: JudgeProfileInfo): JudgeForm {
+  const text = (n: number | null) => (n === null ? '' : String(n));
+  return {
+    name: p.name,
+    provider: providerOf(p).id,
+    baseUrl: p.base_url,
+    model: p.model,
+    temperature: String(p.temperature),
+    concurrency: String(p.concurrency),
+    rpm: text(p.rpm),
+    tpm: text(p.tpm),
+    timeoutSecs: String(p.timeout_secs),
+    priceInput: text(p.price_input),
+    priceOutput: text(p.price_output),
+    apiVersion: p.api_version ?? '',
+  };
+}
+
+function number(text: string): number | null | 'invalid' {
+  const t = text.trim().replace(',', '.');
+  if (t === '') return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : 'invalid';
+}
+
+/** The profile the form describes, or what to fix first. */
+export function profileFromForm(f: JudgeForm): { profile: JudgeProfileInfo } | { problem: string } {
+  const provider = PROVIDERS.find((p) => p.id === f.provider) ?? PROVIDERS[5]!;
+  const name = f.name.trim();
+  if (name === '') return { problem: 'Give the profile a name.' };
+  if (name === 'offline') return { problem: '“offline” is the built-in judge; choose another name.' };
+  if (!/^https?:\/\//.test(f.baseUrl.trim())) return { problem: 'The base URL starts with http:// or https://.' };
+  if (f.model.trim() === '') return { problem: 'Name the model (or use Discover models).' };
+  const temperature = number(f.temperature);
+  if (temperature === 'invalid' || temperature === null || temperature < 0 || temperature > 2) {
+    return { problem: 'Temperature is a number from 0 to 2.' };
+  }
+  const whole = (text: string, what: string, required: boolean): number | null | string => {
+    const n = number(text);
+    if (n === null) return required ? `${what} is required.` : null;
+    if (n === 'invalid' || !Number.isInteger(n) || n < 1) return `${what} is a whole number of at least 1.`;
+    return n;
+  };
+  const concurrency = whole(f.concurrency, 'Concurrency', true);
+  const rpm = whole(f.rpm, 'Requests per minute', false);
+  const tpm = whole(f.tpm, 'Tokens per minute', false);
+  const timeout = whole(f.timeoutSecs, 'The timeout', true);
+  for (const v of [concurrency, rpm, tpm, timeout]) if (typeof v === 'string') return { problem: v };
+  const priceInput = number(f.priceInput);
+  const priceOutput = number(f.priceOutput);
+  if (priceInput === 'invalid' || priceOutput === 'invalid' || (priceInput ?? 0) < 0 || (priceOutput ?? 0) < 0) {
+    return { problem: 'Prices are USD per million tokens, 0 or more (empty when unknown).' };
+  }
+  return {
+    profile: {
+      name,
+      kind: provider.kind,
+      base_url: f.baseUrl.trim(),
+      model: f.model.trim(),
+      temperature,
+      concurrency: concurrency as number,
+      rpm: rpm as number | null,
+      tpm: tpm as number | null,
+      timeout_secs: timeout as number,
+      price_input: priceInput,
+      price_output: priceOutput,
+      api_version: f.apiVersion.trim() === '' ? null : f.apiVersion.trim(),
+      builtin: false,
+    },
+  };
+}
