@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# The main job on the bundled example, with no key and no network: import the example
-# set, evaluate it with every judge-free metric, print the summary, write exports.
+# The main job from the terminal, with no key and no network: import the example set,
+# evaluate it (the agentic RAGVUE metrics with the built-in offline judge, plus the
+# judge-free citation and reference metrics), print the summary and the diagnosis, write
+# the exports and the stakeholder report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
 home="${RAGNOSIS_HOME:-$PWD/.ragnosis-demo}"
 mkdir -p out
-cargo run --quiet --locked -p ragnosis-cli -- --home "$home" eval assets/examples/ragnosis-example.jsonl \
+ragnosis() { cargo run --quiet --locked -p ragnosis-cli -- --home "$home" "$@"; }
+ragnosis eval assets/examples/ragnosis-example.jsonl \
   --metrics ragvue,citation,reference --label "example" --out-base out/example --format json,md,csv
+# `runs` lists the newest run first: the one just made.
+run=$(ragnosis runs --json | grep -m1 -oE '"id": [0-9]+' | grep -oE '[0-9]+')
+ragnosis report "$run" --format pdf,md --out out/example-report
 echo
-echo "Exports: out/example.json, out/example.md, out/example.csv (database: $home)"
+echo "Exports: out/example.{json,md,csv}; report: out/example-report.pdf and .md (database: $home)"

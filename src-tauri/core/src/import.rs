@@ -77,8 +77,13 @@ pub fn import_file(
 }
 
 fn hash_file(path: &Path) -> Result<String> {
-    let file = std::fs::File::open(path).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    // The first read of the user's file: a missing or unreadable file is a dataset problem
+    // (the same code as when reading fails later), not an internal I/O error.
+    let unreadable = |e: std::io::Error| {
+        Error::Dataset(crate::dataset::DatasetError::Unreadable { path: path.display().to_string(), message: e.to_string() })
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
     let mut hasher = blake3::Hasher::new();
-    hasher.update_reader(file).map_err(|source| Error::Io { path: path.to_path_buf(), source })?;
+    hasher.update_reader(file).map_err(unreadable)?;
     Ok(hasher.finalize().to_hex().to_string())
 }

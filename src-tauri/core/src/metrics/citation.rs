@@ -12,7 +12,7 @@
 //! and `【17】` all cite "17", and a gold id written "doc17" matches `[17]`. Otherwise ids
 //! compare exactly (case and leading zeros matter: "007" is not "7").
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use regex::Regex;
@@ -276,7 +276,8 @@ pub fn summarize(
         .collect();
     let n = pairs.len();
     let rate = |count: usize| if n == 0 { 0.0 } else { count as f64 / n as f64 };
-    let mut tallies: HashMap<&str, Tally> = HashMap::new();
+    // Ordered: the macro averages sum over the articles, in the same order every run.
+    let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
     let (mut strict, mut lenient, mut none, mut multi) = (0, 0, 0, 0);
     for (gold, cited) in &pairs {
         let has_gold = cited.contains(gold);

@@ -7,7 +7,7 @@
 //! text has nothing to measure (no words, no content words) the result is `Skipped` with
 //! the reason, never a made-up 0.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 
 use serde_json::json;
 
@@ -201,7 +201,9 @@ struct ContextTerm {
 /// TF-IDF cosine between the answer and the concatenated contexts. Term frequency is the
 /// raw count of a content word; idf from `smoothed_idf` over the item's chunks.
 fn context_similarity(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
-    let mut answer_tf: HashMap<String, usize> = HashMap::new();
+    // Ordered maps: the cosine sums over their terms, and a float sum in hash order would
+    // differ in the last bits between runs of the same item.
+    let mut answer_tf: BTreeMap<String, usize> = BTreeMap::new();
     text::for_each_content_word(answer, |w| match answer_tf.get_mut(w) {
         Some(n) => *n += 1,
         None => {
@@ -214,7 +216,7 @@ fn context_similarity(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
             "the answer has no content words to compare with the contexts",
         );
     }
-    let mut context: HashMap<String, ContextTerm> = HashMap::new();
+    let mut context: BTreeMap<String, ContextTerm> = BTreeMap::new();
     for (k, chunk) in chunks.iter().enumerate() {
         text::for_each_content_word(chunk, |w| {
             if !context.contains_key(w) {

@@ -85,7 +85,7 @@ fn tables_carry_one_row_per_metric_and_stage_with_the_runs_figures() {
     );
     assert_eq!(
         view.metrics.len(),
-        16,
+        14,
         "citation (4 per item), reference (6) and four judge-free RAGVUE metrics"
     );
     for line in &view.metrics {

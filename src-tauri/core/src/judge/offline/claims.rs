@@ -146,6 +146,18 @@ pub fn yes_no(text: &str) -> Option<bool> {
     }
 }
 
+/// A question answered by yes or no ("Is it ...?", "Can I ...?", "Does the warranty ...?"):
+/// it opens with an auxiliary or modal verb rather than a wh-word.
+pub fn asks_yes_no(question: &str) -> bool {
+    let tokens = lexicon::tokens(question);
+    let Some(first) = tokens.first() else { return false };
+    matches!(
+        first.lower.as_str(),
+        "is" | "are" | "was" | "were" | "am" | "do" | "does" | "did" | "can" | "could" | "will" | "would"
+            | "should" | "shall" | "may" | "might" | "must" | "has" | "have" | "had"
+    )
+}
+
 /// A short answer without a verb ("Au", "Helium and Neon", "Edinburgh"): it only means
 /// something read together with its question.
 pub fn is_fragment(text: &str) -> bool {
