@@ -412,3 +412,92 @@ fn two_runs_of_a_dataset_compare_in_the_runs_screen() {
     session.wait_for("[data-testid=compare] img", 1, SHORT);
     shot(&session, "runs-compare.png");
 }
+
+/// Every file under `dir`, recursively.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn settings_store_a_key_in_the_keyring_and_connect_to_a_judge_with_it() {
+    let tauri_driver = match prerequisites() {
+        Ok(path) => path,
+        Err(reason) => return skip_or_fail(reason),
+    };
+    if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
+        return skip_or_fail("no D-Bus session: the OS keyring is not reachable".into());
+    }
+    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    let sandbox = Sandbox::new();
+    // A unique key: the judge simulator answers 401 to any request that does not carry it,
+    // so "Connected" proves the key went UI → keyring → judge call.
+    let key = format!("sk-e2e-{}", std::process::id());
+    let sim = ragnosis_judge_sim::Simulator::start(ragnosis_judge_sim::SimConfig {
+        require_key: Some(key.clone()),
+        watch_key: Some(key.clone()),
+        models: vec!["sim-judge-1".into(), "sim-judge-2".into()],
+        ..Default::default()
+    })
+    .unwrap();
+    let profile = format!("e2e-sim-{}", std::process::id());
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
+    session.click_on("[data-testid=nav-settings]", SHORT);
+
+    // A new OpenAI-compatible judge pointing at the simulator.
+    session.click_on("[data-testid=add-judge]", SHORT);
+    let field = |id: &str| session.wait_for(&format!("[data-testid={id}]"), 1, SHORT)[0].clone();
+    session.type_into(&field("judge-name"), &profile);
+    session.type_into(&field("judge-base-url"), &sim.base_url());
+    session.type_into(&field("judge-model"), "sim-judge-1");
+    session.click_on("[data-testid=save-judge]:not([disabled])", SHORT);
+    session.wait_for_text("[data-testid=judge-table]", &profile, SHORT);
+    session.wait_for_text("[data-testid=key-status]", "not stored", SHORT);
+
+    // Without its key the judge refuses the call, and the window says so.
+    session.click_on("[data-testid=test-judge]:not([disabled])", SHORT);
+    session.wait_for_text("[data-testid=judge-check]", "Not connected", LONG);
+
+    // The key goes into the OS keyring; the page never shows it again.
+    session.type_into(&field("judge-key"), &key);
+    session.click_on("[data-testid=store-key]:not([disabled])", SHORT);
+    session.wait_for_text("[data-testid=key-status]", "stored in", SHORT);
+    let value = session.execute("return document.querySelector('[data-testid=judge-key]').value", json!([]));
+    assert_eq!(value, json!(""), "the key field is emptied once the key is stored");
+    session.click_on("[data-testid=test-judge]:not([disabled])", SHORT);
+    let check = session.wait_for_text("[data-testid=judge-check]", "Connected", LONG);
+    assert!(!check.contains("Not connected"), "{check}");
+    session.click_on("[data-testid=discover-models]:not([disabled])", SHORT);
+    session.wait_for_text("[data-testid=models-found]", "2 models found", LONG);
+    let page = session.execute("return document.documentElement.outerHTML", json!([]));
+    assert!(!page.as_str().unwrap().contains(&key), "the key is nowhere in the page");
+    shot(&session, "settings-judge.png");
+
+    // The dark theme applies at once and is remembered.
+    session.click_on("[data-testid=theme-dark]", SHORT);
+    let theme = session.execute("return document.documentElement.dataset.theme ?? null", json!([]));
+    assert_eq!(theme, json!("dark"));
+    shot(&session, "settings-dark.png");
+
+    let stats = sim.stats();
+    assert!(stats.authorization_headers_seen.iter().any(|h| h == &format!("authorization: Bearer {key}")), "{:?}", stats.authorization_headers_seen);
+    assert_eq!(stats.key_leaks, 0, "the key only travelled in its header");
+    for file in files_under(&sandbox.home()) {
+        let bytes = std::fs::read(&file).unwrap_or_default();
+        assert!(!String::from_utf8_lossy(&bytes).contains(&key), "the key reached the disk in {}", file.display());
+    }
+    // Leave the shared test keyring as we found it.
+    ragnosis_core::secrets::SecretStore::delete(&ragnosis_core::secrets::KeyringStore, &profile).ok();
+}
