@@ -122,7 +122,13 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
             i += 1;
             continue;
         }
-        if is_name_token(t, evidence) {
+        // A sentence-initial word the evidence never capitalises ("Use the Northwind Ride
+        // app") is more likely an imperative than a name: when a connector follows it
+        // is skipped, so the real name after it is checked on its own.
+        let weak_opener = t.initial
+            && !evidence.capitalised_somewhere(&t.lower)
+            && tokens.get(i + 1).is_some_and(|n| is_name_connector(&n.lower));
+        if is_name_token(t, evidence) && !weak_opener {
             let mut end = i + 1;
             loop {
                 if end < tokens.len() && tokens[end].after_punctuation {
@@ -235,6 +241,15 @@ mod tests {
             vec![("Helium".to_string(), AnchorKind::Entity)],
             "never written in lower case, so a name"
         );
+    }
+
+    #[test]
+    fn an_imperative_opening_a_sentence_does_not_swallow_the_name_after_it() {
+        let got = anchors(
+            "Use the Northwind Ride app to update.",
+            &["Update the firmware with the Northwind Ride app."],
+        );
+        assert_eq!(got, vec![("Northwind Ride".to_string(), AnchorKind::Entity)], "{got:?}");
     }
 
     #[test]

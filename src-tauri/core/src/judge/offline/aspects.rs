@@ -113,7 +113,12 @@ fn focus(question: &str) -> String {
 /// "and"/"," followed by a wh-word.
 fn split_questions(question: &str) -> Vec<String> {
     let mut parts = Vec::new();
-    for sentence in text::sentences(question) {
+    let sentences = text::sentences(question);
+    // "I won't ride over the winter. How should I store the battery?": the statement is
+    // background to the question, not something the answer must cover. When any sentence
+    // asks, only the asking ones are parts.
+    let asks = sentences.iter().any(|s| s.trim_end().ends_with('?'));
+    for sentence in sentences.iter().filter(|s| !asks || s.trim_end().ends_with('?')) {
         let words: Vec<&str> = sentence.split_whitespace().collect();
         let mut start = 0;
         for i in 1..words.len() {
@@ -297,6 +302,14 @@ pub fn extract(question: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn background_statements_before_a_question_are_not_aspects() {
+        let got = extract("I won't ride over the winter. How should I store the battery?");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].contains("store the battery"), "{got:?}");
+        assert_eq!(extract("List the planets."), ["planets"], "a request without a question mark still counts");
+    }
 
     #[test]
     fn simple_question_has_one_focused_aspect() {

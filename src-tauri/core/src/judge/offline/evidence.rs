@@ -47,6 +47,22 @@ impl Sentence {
         out
     }
 
+    /// The first content word each negator governs: what is denied ("do not switch the
+    /// bike off" → switch; "no liquid water" → liquid).
+    pub fn negated_heads(&self) -> HashSet<&str> {
+        let mut out = HashSet::new();
+        for (i, t) in self.tokens.iter().enumerate() {
+            if t.negator {
+                let head = self.tokens[i + 1..]
+                    .iter()
+                    .take_while(|n| !n.negator && n.lower != "but" && !n.after_punctuation)
+                    .find(|n| n.content);
+                out.extend(head.map(|n| n.norm.as_str()));
+            }
+        }
+        out
+    }
+
     /// Normalised content words, first occurrence order, no repeats.
     pub fn content_norms(&self) -> Vec<&str> {
         let mut seen = HashSet::new();

@@ -81,7 +81,8 @@ impl OfflineJudge {
 
     /// Answers a task. Pure and deterministic.
     pub fn verdict(&self, task: &Task) -> Verdict {
-        match task {
+        let cleaned = without_citations(task);
+        match cleaned.as_ref() {
             Task::Aspects { question } => Verdict::Aspects {
                 aspects: aspects::extract(question),
             },
@@ -115,6 +116,39 @@ impl OfflineJudge {
                 labels: claim_labels(claims, passages, &self.params),
             },
         }
+    }
+}
+
+/// The task with citation markers ("[ID: W01]", "[F01]", "[1][3]") removed from the
+/// answer: they point at a passage and assert nothing, and read as words they would be
+/// unconfirmed names in every cited claim. The pattern is the citation metrics' own, so
+/// what counts as a citation is decided in one place.
+fn without_citations(task: &Task) -> std::borrow::Cow<'_, Task> {
+    use std::borrow::Cow;
+    static PATTERN: std::sync::LazyLock<Option<std::sync::Arc<regex::Regex>>> =
+        std::sync::LazyLock::new(|| crate::metrics::citation::compile_pattern(crate::metrics::citation::DEFAULT_PATTERN).ok());
+    let Some(pattern) = PATTERN.as_ref() else { return Cow::Borrowed(task) };
+    let strip = |text: &String| -> Option<String> {
+        if !pattern.is_match(text) {
+            return None;
+        }
+        let cleaned = pattern.replace_all(text, "");
+        // "... 2 years [W01]." leaves "... 2 years ." behind: close the gap.
+        let tidy = cleaned.replace(" .", ".").replace(" ,", ",").replace(" ;", ";").replace("  ", " ");
+        Some(tidy.trim().to_string())
+    };
+    let mut owned = task.clone();
+    let changed = match &mut owned {
+        Task::AnswerReview { answer, .. } | Task::Grounding { answer, .. } | Task::Reasoning { answer, .. } => {
+            strip(answer).map(|a| *answer = a).is_some()
+        }
+        Task::Claims { text, .. } => strip(text).map(|t| *text = t).is_some(),
+        _ => false,
+    };
+    if changed {
+        Cow::Owned(owned)
+    } else {
+        Cow::Borrowed(task)
     }
 }
 
