@@ -112,11 +112,11 @@ pub fn page(store: &mut Store, run_id: i64, query: &CaseQuery) -> Result<CasePag
     let offset = query.offset.max(0);
     let conn = store.conn();
     let f = &query.filter;
-    let items = match f.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        Some(text) => Some(store::cases::text_hits(conn, store::runs::get(conn, run_id)?.dataset_id, text)?),
+    let text = match f.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        Some(text) => Some(store::cases::text_match(conn, store::runs::get(conn, run_id)?.dataset_id, text)?),
         None => None,
     };
-    let filter = Filter { score: f.score.clone(), pattern: f.pattern, errors_only: f.errors_only, items };
+    let filter = Filter { score: f.score.clone(), pattern: f.pattern, errors_only: f.errors_only, text };
     let total = store::cases::count(conn, run_id, &filter)?;
     let rows = store::cases::page(conn, run_id, &filter, &query.order, offset, limit)?;
     let ids: Vec<i64> = rows.iter().map(|r| r.item_id).collect();

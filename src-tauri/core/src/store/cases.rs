@@ -76,8 +76,17 @@ pub struct Filter {
     pub pattern: Option<char>,
     /// Items with at least one errored result.
     pub errors_only: bool,
-    /// Only these items (e.g. the hits of a text search, see `text_hits`).
-    pub items: Option<Vec<i64>>,
+    /// Only items whose question or answer contains a text (see `text_match`).
+    pub text: Option<TextMatch>,
+}
+
+/// How a text search restricts the cases: through the trigram index, or, for text too
+/// short to have a trigram, as the item ids a scan found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TextMatch {
+    /// An FTS5 phrase over `item_search`.
+    Indexed(String),
+    Items(Vec<i64>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -140,24 +149,79 @@ fn where_clause(filter: &Filter, values: &mut Vec<Value>) -> String {
     if filter.errors_only {
         sql.push_str(" AND c.errors > 0");
     }
-    if let Some(items) = &filter.items {
-        values.push(Value::Text(serde_json::to_string(items).unwrap_or_else(|_| "[]".into())));
-        sql.push_str(&format!(" AND c.item_id IN (SELECT value FROM json_each(?{}))", values.len()));
+    match &filter.text {
+        // Not correlated either: the index yields its matching rowids once.
+        Some(TextMatch::Indexed(phrase)) => {
+            values.push(Value::Text(phrase.clone()));
+            sql.push_str(&format!(" AND c.item_id IN (SELECT rowid FROM item_search WHERE item_search MATCH ?{})", values.len()));
+        }
+        Some(TextMatch::Items(items)) => {
+            values.push(Value::Text(serde_json::to_string(items).unwrap_or_else(|_| "[]".into())));
+            sql.push_str(&format!(" AND c.item_id IN (SELECT value FROM json_each(?{}))", values.len()));
+        }
+        None => {}
     }
     sql
 }
 
-/// Items of a dataset whose question or answer contains `text` (case-insensitive for
-/// ASCII; `%` and `_` match themselves), in file order. One scan of the dataset's text,
-/// done once per case-list request and shared by its count and its page.
+/// The restriction for "question or answer contains `text`" (case-insensitive; `%`, `_`
+/// and quotes match themselves) in a dataset, worked out once per case-list request and
+/// shared by its count and its page. Three characters or more go through the trigram
+/// index (filled for the dataset on its first search); shorter text has no trigram, so
+/// it scans.
+pub fn text_match(conn: &Connection, dataset_id: i64, text: &str) -> Result<TextMatch> {
+    if has_trigrams(text) {
+        ensure_searchable(conn, dataset_id)?;
+        return Ok(TextMatch::Indexed(phrase(text)));
+    }
+    Ok(TextMatch::Items(text_hits(conn, dataset_id, text)?))
+}
+
+/// Items of a dataset whose question or answer contains `text`, in file order.
 pub fn text_hits(conn: &Connection, dataset_id: i64, text: &str) -> Result<Vec<i64>> {
-    let pattern = format!("%{}%", escape_like(text));
-    let mut stmt = conn.prepare_cached(
-        "SELECT id FROM items WHERE dataset_id = ?1 AND (question LIKE ?2 ESCAPE '\\' OR answer LIKE ?2 ESCAPE '\\')
-         ORDER BY ordinal",
-    )?;
+    let (sql, pattern) = if has_trigrams(text) {
+        ensure_searchable(conn, dataset_id)?;
+        (
+            "SELECT i.id FROM item_search s JOIN items i ON i.id = s.rowid
+             WHERE item_search MATCH ?2 AND i.dataset_id = ?1 ORDER BY i.ordinal",
+            phrase(text),
+        )
+    } else {
+        (
+            "SELECT id FROM items WHERE dataset_id = ?1 AND (question LIKE ?2 ESCAPE '\\' OR answer LIKE ?2 ESCAPE '\\')
+             ORDER BY ordinal",
+            format!("%{}%", escape_like(text)),
+        )
+    };
+    let mut stmt = conn.prepare_cached(sql)?;
     let ids = stmt.query_map(params![dataset_id, pattern], |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
     Ok(ids)
+}
+
+fn has_trigrams(text: &str) -> bool {
+    text.chars().count() >= 3
+}
+
+/// One FTS5 phrase of the text's trigrams, in order: exactly "contains".
+fn phrase(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+/// Puts a dataset's questions and answers into the search index, once.
+fn ensure_searchable(conn: &Connection, dataset_id: i64) -> Result<()> {
+    let indexed: bool =
+        conn.query_row("SELECT EXISTS (SELECT 1 FROM item_search_datasets WHERE dataset_id = ?1)", [dataset_id], |r| r.get(0))?;
+    if indexed {
+        return Ok(());
+    }
+    let tx = conn.unchecked_transaction()?;
+    tx.execute(
+        "INSERT INTO item_search (rowid, question, answer) SELECT id, question, coalesce(answer, '') FROM items WHERE dataset_id = ?1",
+        [dataset_id],
+    )?;
+    tx.execute("INSERT INTO item_search_datasets (dataset_id) VALUES (?1)", [dataset_id])?;
+    tx.commit()?;
+    Ok(())
 }
 
 /// `%`, `_` and `\` in the user's text match themselves.

@@ -80,6 +80,8 @@ pub fn report_json(conn: &Connection, id: i64) -> Result<String> {
 }
 
 pub fn delete(conn: &Connection, id: i64) -> Result<()> {
+    // The search index holds no foreign key (it is a virtual table): clear it first.
+    conn.execute("DELETE FROM item_search WHERE rowid IN (SELECT id FROM items WHERE dataset_id = ?1)", [id])?;
     conn.execute("DELETE FROM datasets WHERE id = ?1", [id])?;
     Ok(())
 }

@@ -31,6 +31,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> =
         M::up(include_str!("migrations/0001_init.sql")),
         M::up(include_str!("migrations/0002_judges.sql")),
         M::up(include_str!("migrations/0003_case_index.sql")),
+        M::up(include_str!("migrations/0004_item_search.sql")),
     ])
 });
 
