@@ -16,7 +16,18 @@ export RAGNOSIS_E2E=required RAGNOSIS_KEYRING=required
 # gnome-keyring keeps its files under XDG dirs: point them at a throwaway place so the
 # tests never touch a real keyring.
 scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
+# The session bus may have started xdg-document-portal (GTK drag and drop), which mounts
+# a FUSE file system at $XDG_RUNTIME_DIR/doc and can still be exiting when the tests end:
+# unmount it and retry, and never let cleanup change the tests' exit status.
+cleanup() {
+  for _ in 1 2 3 4 5; do
+    fusermount -uz "$scratch/run/doc" 2>/dev/null || umount -l "$scratch/run/doc" 2>/dev/null || true
+    rm -rf "$scratch" 2>/dev/null && return 0
+    sleep 1
+  done
+  echo "note: could not remove $scratch" >&2
+}
+trap cleanup EXIT
 export XDG_DATA_HOME="$scratch/data" XDG_RUNTIME_DIR="$scratch/run"
 mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- bash -c '

@@ -35,6 +35,16 @@ impl Query {
         Query { terms, yes_no }
     }
 
+    /// The weight share of one query word (0 when the word is not in the query).
+    fn share_of(&self, norm_or_word: &str) -> f64 {
+        let total: f64 = self.terms.iter().map(|t| t.2).sum();
+        if total == 0.0 {
+            return 0.0;
+        }
+        let norm = super::lexicon::normalise(norm_or_word);
+        self.terms.iter().filter(|t| t.0 == norm).map(|t| t.2).sum::<f64>() / total
+    }
+
     /// Weighted share of the query found in the sentence, and the words found.
     fn overlap<'a>(&'a self, s: &Sentence) -> (f64, Vec<&'a str>) {
         let total: f64 = self.terms.iter().map(|t| t.2).sum();
@@ -50,6 +60,40 @@ impl Query {
             found.iter().map(|t| t.2).sum::<f64>() / total,
             found.iter().map(|t| t.1.as_str()).collect(),
         )
+    }
+}
+
+/// The word of a "how long / much / many / old / far / often" question that asks for a
+/// quantity rather than naming a topic.
+fn quantity_cue(aspect: &str) -> Option<&'static str> {
+    let lower = aspect.trim_start().to_lowercase();
+    let rest = lower.strip_prefix("how ")?;
+    ["long", "much", "many", "old", "far", "often"].into_iter().find(|cue| rest.starts_with(&format!("{cue} ")))
+}
+
+/// Whether `s` states the kind of quantity `cue` asks for: a number followed by a unit
+/// of time for "long" (or of age, distance, frequency), any number for "much"/"many".
+fn states_quantity(s: &Sentence, cue: &str) -> bool {
+    const TIME: &[&str] = &["second", "minute", "hour", "day", "week", "month", "year", "decade"];
+    const DISTANCE: &[&str] = &["km", "kilometre", "kilometer", "mile", "metre", "meter", "m", "ft", "feet", "yard"];
+    const FREQUENCY: &[&str] = &["every", "daily", "weekly", "monthly", "yearly", "annually", "once", "twice", "time"];
+    let numbers: Vec<usize> = s
+        .tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.lower.chars().any(|c| c.is_ascii_digit()) || t.norm.chars().all(|c| c.is_ascii_digit()) && !t.norm.is_empty())
+        .map(|(i, _)| i)
+        .collect();
+    let unit_after = |units: &[&str]| {
+        numbers.iter().any(|&i| {
+            s.tokens[i + 1..].iter().take(2).any(|t| units.iter().any(|u| t.lower.trim_end_matches('s') == *u))
+        })
+    };
+    match cue {
+        "long" | "old" => unit_after(TIME),
+        "far" => unit_after(DISTANCE),
+        "often" => unit_after(TIME) || s.tokens.iter().any(|t| FREQUENCY.contains(&t.lower.as_str())),
+        _ => !numbers.is_empty(),
     }
 }
 
@@ -159,10 +203,16 @@ pub fn coverage(aspects: &[String], chunks: &[String]) -> Vec<AspectCoverage> {
         .map(|aspect| {
             let query = Query::new(aspect, &evidence);
             let anchors = super::anchors::extract(&Sentence::new(aspect), &evidence);
+            let cue = quantity_cue(aspect);
             let mut best: Option<(usize, &Sentence, f64)> = None;
             for (i, p) in evidence.passages.iter().enumerate() {
                 for s in &p.sentences {
-                    let (o, _) = query.overlap(s);
+                    let (mut o, _) = query.overlap(s);
+                    // "How long …?" is answered by "… takes about 5 hours": the sentence
+                    // states the kind of quantity asked for, so the cue word counts as found.
+                    if let Some(cue) = cue.filter(|c| states_quantity(s, c)) {
+                        o = (o + query.share_of(cue)).min(1.0);
+                    }
                     let anchors_ok = anchors
                         .iter()
                         .all(|a| a.norms.iter().all(|n| s.norms.contains(n)));
@@ -199,6 +249,16 @@ mod tests {
 
     fn chunks(texts: &[&str]) -> Vec<String> {
         texts.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_duration_answers_how_long() {
+        let chunk = "Use only the supplied charger. A full charge of the 625 Wh pack from empty takes about 5 hours.";
+        let got = coverage(&["How long does it take to fully charge the battery".to_string()], &chunks(&[chunk]));
+        assert!(got[0].covered, "{got:?}");
+        let no_duration = "Use only the supplied charger. Charging the pack from empty is simple.";
+        let got = coverage(&["How long does it take to fully charge the battery".to_string()], &chunks(&[no_duration]));
+        assert!(!got[0].covered, "no duration, no answer: {got:?}");
     }
 
     #[test]
