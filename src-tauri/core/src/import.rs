@@ -38,17 +38,40 @@ pub fn import_file(
 
     conn.execute_batch("BEGIN")?;
     let mut stored: u64 = 0;
-    let outcome = dataset::read_items(path, limits, |accepted| {
-        let ordinal = stored as i64;
-        store::items::insert(conn, dataset_id, ordinal, accepted.line, &accepted.content_hash, &accepted.item)
-            .map_err(|e| e.to_string())?;
-        stored += 1;
-        if stored % BATCH == 0 {
-            conn.execute_batch("COMMIT; BEGIN").map_err(|e| e.to_string())?;
-            progress.report(Progress::Advanced { done: stored, total: None });
+    // Parsing and writing each take a core: the file is read and validated on its own
+    // thread while this one writes. The bounded channel keeps memory flat; when a write
+    // fails, dropping the receiver stops the reader at its next item.
+    let (outcome, write_error) = std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<dataset::AcceptedItem>(256);
+        let reader = scope.spawn(move || {
+            dataset::read_items(path, limits, |accepted| {
+                sender.send(accepted).map_err(|_| "the import stopped: writing to the database failed".to_string())
+            })
+        });
+        let mut write_error = None;
+        for accepted in receiver.iter() {
+            let written = store::items::insert(conn, dataset_id, stored as i64, accepted.line, &accepted.content_hash, &accepted.item)
+                .and_then(|_| {
+                    stored += 1;
+                    if stored % BATCH == 0 {
+                        conn.execute_batch("COMMIT; BEGIN")?;
+                        progress.report(Progress::Advanced { done: stored, total: None });
+                    }
+                    Ok(())
+                });
+            if let Err(e) = written {
+                write_error = Some(e);
+                break;
+            }
         }
-        Ok(())
+        drop(receiver);
+        (reader.join().expect("the import's reader thread panicked"), write_error)
     });
+    if let Some(e) = write_error {
+        let _ = conn.execute_batch("ROLLBACK");
+        store::datasets::delete(conn, dataset_id)?;
+        return Err(e);
+    }
     let report = match outcome {
         Ok(report) => {
             conn.execute_batch("COMMIT")?;
