@@ -35,6 +35,16 @@ impl From<ragnosis_core::judge::JudgeError> for CommandError {
     }
 }
 
+/// Chart or typesetting failures keep the core's code when the core failed underneath.
+impl From<ragnosis_report::Error> for CommandError {
+    fn from(e: ragnosis_report::Error) -> Self {
+        match e {
+            ragnosis_report::Error::Core(e) => e.into(),
+            other => CommandError::new("report", other.to_string()),
+        }
+    }
+}
+
 impl CommandError {
     pub fn new(code: &str, message: impl Into<String>) -> Self {
         CommandError { code: code.into(), message: message.into(), detail: None }

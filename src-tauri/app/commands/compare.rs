@@ -8,15 +8,7 @@ use tauri::State;
 
 use crate::error::{CommandError, CommandResult};
 use crate::models::compare::{ChartSvg, ComparisonView, TrendPoint};
-use crate::models::runs::DatasetMetric;
 use crate::state::AppState;
-
-fn chart_error(e: ragnosis_report::Error) -> CommandError {
-    match e {
-        ragnosis_report::Error::Core(e) => e.into(),
-        other => CommandError::new("chart", other.to_string()),
-    }
-}
 
 /// Run `b` against run `a`: per-metric deltas with 95% intervals, flipped items and
 /// red / amber / green flags at `threshold`.
@@ -30,7 +22,7 @@ pub fn compare_runs(state: State<'_, AppState>, a: i64, b: i64, threshold: f64) 
     let options = ReportOptions { baseline: Some(a), threshold, worst: 0, ..ReportOptions::default() };
     let view = ReportView::load(&mut store, b, &options)?;
     let chart = ragnosis_report::charts::for_report(&view)
-        .map_err(chart_error)?
+        ?
         .into_iter()
         .find(|c| c.file == "deltas.svg")
         .map(ChartSvg::from);
@@ -46,32 +38,12 @@ pub fn run_charts(state: State<'_, AppState>, run_id: i64) -> CommandResult<Vec<
         return Ok(Vec::new());
     }
     let view = ReportView::load(&mut store, run_id, &ReportOptions { worst: 0, ..ReportOptions::default() })?;
-    Ok(ragnosis_report::charts::for_report(&view).map_err(chart_error)?.into_iter().map(ChartSvg::from).collect())
+    Ok(ragnosis_report::charts::for_report(&view)?.into_iter().map(ChartSvg::from).collect())
 }
 
 /// The finished runs of a dataset, oldest first, with every metric's mean.
 #[tauri::command(async)]
 pub fn run_trend(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<Vec<TrendPoint>> {
     let store = state.store()?;
-    store::datasets::get(store.conn(), dataset_id)?;
-    let mut points = Vec::new();
-    for run in store::runs::list(store.conn())?.into_iter().rev() {
-        if run.dataset_id != dataset_id || run.status != RunStatus::Done {
-            continue;
-        }
-        let Some(json) = store::analyses::get(store.conn(), run.id, analysis::SUMMARY)? else { continue };
-        let Ok(summary) = serde_json::from_value::<analysis::RunSummary>(json) else { continue };
-        points.push(TrendPoint {
-            title: run.label.clone().unwrap_or_else(|| format!("Run {}", run.id)),
-            run_id: run.id,
-            version: run.version,
-            created_at: run.created_at,
-            means: summary
-                .metrics
-                .iter()
-                .filter_map(|(id, m)| m.stats.mean.map(|value| DatasetMetric { metric: id.clone(), value }))
-                .collect(),
-        });
-    }
-    Ok(points)
+    Ok(analysis::trend::of_dataset(store.conn(), dataset_id)?.into_iter().map(TrendPoint::from).collect())
 }

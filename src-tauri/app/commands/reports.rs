@@ -25,12 +25,9 @@ pub fn export_run(state: State<'_, AppState>, run_id: i64, path: String, format:
     let written = match format.export_format() {
         Some(format) => export::write_all(&mut store, run_id, &base, &[format])?,
         None => {
-            let generated_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-            let view = ReportView::load(&mut store, run_id, &ReportOptions { generated_at, ..ReportOptions::default() })?;
-            ragnosis_report::write(&view, &[ragnosis_report::Format::Pdf], &base).map_err(|e| match e {
-                ragnosis_report::Error::Core(e) => CommandError::from(e),
-                other => CommandError::new("report", other.to_string()),
-            })?
+            let options = ReportOptions { generated_at: ragnosis_report::date_line(None), ..ReportOptions::default() };
+            let view = ReportView::load(&mut store, run_id, &options)?;
+            ragnosis_report::write(&view, &[ragnosis_report::Format::Pdf], &base)?
         }
     };
     Ok(Exported { paths: written.iter().map(|p| p.display().to_string()).collect() })

@@ -138,3 +138,15 @@ pub struct TrendPoint {
     pub created_at: String,
     pub means: Vec<crate::models::runs::DatasetMetric>,
 }
+
+impl From<ragnosis_core::analysis::trend::TrendRun> for TrendPoint {
+    fn from(t: ragnosis_core::analysis::trend::TrendRun) -> Self {
+        TrendPoint {
+            run_id: t.run.id,
+            title: t.run.name(),
+            version: t.run.version,
+            created_at: t.run.created_at,
+            means: t.means.into_iter().map(|(metric, value)| crate::models::runs::DatasetMetric { metric, value }).collect(),
+        }
+    }
+}

@@ -61,7 +61,7 @@ pub fn report(home: &Path, args: ReportArgs) -> Result<(), Failure> {
     let (formats, _) = parse(&args.format, false)?;
     let mut store = Store::open(home)?;
     let options = ReportOptions {
-        generated_at: date(args.date),
+        generated_at: ragnosis_report::date_line(args.date),
         worst: args.worst,
         ..ReportOptions::default()
     };
@@ -82,7 +82,7 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
     let mut written = Vec::new();
     if json {
         let comparison = compare::compare_runs(&store, args.run_a, args.run_b, args.threshold)?;
-        let path = with_extension(&base, "json");
+        let path = ragnosis_report::with_extension(&base, "json");
         let text = serde_json::to_string_pretty(&comparison).map_err(Error::from)?;
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|source| Error::Write {
@@ -98,7 +98,7 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
     }
     if !formats.is_empty() {
         let options = ReportOptions {
-            generated_at: date(args.date),
+            generated_at: ragnosis_report::date_line(args.date),
             worst: args.worst,
             baseline: Some(args.run_a),
             threshold: args.threshold,
@@ -158,35 +158,4 @@ fn print_written(paths: Vec<PathBuf>) {
     for path in paths {
         println!("wrote {}", path.display());
     }
-}
-
-fn with_extension(base: &Path, ext: &str) -> PathBuf {
-    if base
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
-    {
-        return base.to_path_buf();
-    }
-    let mut name = base
-        .file_name()
-        .map(|n| n.to_os_string())
-        .unwrap_or_else(|| "comparison".into());
-    name.push(".");
-    name.push(ext);
-    base.with_file_name(name)
-}
-
-/// The report's date line: `--date`, else SOURCE_DATE_EPOCH, else now (UTC, minutes).
-fn date(explicit: Option<String>) -> String {
-    if let Some(text) = explicit {
-        return text;
-    }
-    let epoch = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.trim().parse::<i64>().ok());
-    let when = match epoch.and_then(|s| chrono::DateTime::from_timestamp(s, 0)) {
-        Some(t) => t,
-        None => chrono::Utc::now(),
-    };
-    when.format("%Y-%m-%d %H:%M UTC").to_string()
 }

@@ -10,6 +10,7 @@ pub mod diagnosis;
 pub mod stages;
 pub mod calibration;
 pub mod stats;
+pub mod trend;
 
 use std::collections::BTreeMap;
 

@@ -8,7 +8,7 @@ use crate::metrics::{self, Status};
 
 pub fn write(view: &RunView, out: &mut impl Write) -> io::Result<()> {
     let run = &view.run;
-    let title = run.label.clone().unwrap_or_else(|| format!("Run {}", run.id));
+    let title = run.name();
     writeln!(out, "# Ragnosis evaluation: {}\n", escape(&title))?;
     writeln!(out, "- Dataset: {} ({} items evaluated)", escape(&view.dataset.name), run.item_count)?;
     if let Some(version) = &run.version {

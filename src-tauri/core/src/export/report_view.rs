@@ -170,11 +170,7 @@ impl ReportView {
         let headline = headline(&stages, primary_stage.as_ref(), comparison.as_ref());
         let patterns = pattern_views(store, &run)?;
         let methodology = methodology(store, &run)?;
-        let name = run
-            .run
-            .label
-            .clone()
-            .unwrap_or_else(|| format!("Run {}", run.run.id));
+        let name = run.run.name();
         let title = match &comparison {
             Some(c) => format!("{} compared with {}", name, c.a.title()),
             None => name,

@@ -58,6 +58,13 @@ pub struct RunRow {
     pub finished_at: Option<String>,
 }
 
+impl RunRow {
+    /// What people call the run: its label, or "Run 3".
+    pub fn name(&self) -> String {
+        self.label.clone().unwrap_or_else(|| format!("Run {}", self.id))
+    }
+}
+
 /// What a new run row needs.
 pub struct NewRun<'a> {
     pub dataset_id: i64,

@@ -1,0 +1,32 @@
+//! A dataset's runs over time: every finished run, oldest first, with each metric's mean
+//! from its stored summary. What the Runs screen's trend chart draws.
+
+use rusqlite::Connection;
+
+use super::{RunSummary, SUMMARY};
+use crate::error::Result;
+use crate::store::{self, runs::RunRow, runs::RunStatus};
+
+pub struct TrendRun {
+    pub run: RunRow,
+    /// (metric id, mean) for the metrics that scored at least one item.
+    pub means: Vec<(String, f64)>,
+}
+
+/// The finished runs of `dataset_id`, oldest first. A run whose summary is missing or
+/// was written in a shape this version no longer reads has no point on the chart; the
+/// run itself still opens and reports normally.
+pub fn of_dataset(conn: &Connection, dataset_id: i64) -> Result<Vec<TrendRun>> {
+    store::datasets::get(conn, dataset_id)?;
+    let mut points = Vec::new();
+    for run in store::runs::list(conn)?.into_iter().rev() {
+        if run.dataset_id != dataset_id || run.status != RunStatus::Done {
+            continue;
+        }
+        let Some(json) = store::analyses::get(conn, run.id, SUMMARY)? else { continue };
+        let Ok(summary) = serde_json::from_value::<RunSummary>(json) else { continue };
+        let means = summary.metrics.iter().filter_map(|(id, m)| m.stats.mean.map(|mean| (id.clone(), mean))).collect();
+        points.push(TrendRun { run, means });
+    }
+    Ok(points)
+}
