@@ -67,11 +67,11 @@ pub fn import_file(
         drop(receiver);
         (reader.join().expect("the import's reader thread panicked"), write_error)
     });
-    if let Some(e) = write_error {
-        let _ = conn.execute_batch("ROLLBACK");
-        store::datasets::delete(conn, dataset_id)?;
-        return Err(e);
-    }
+    // A failed write is the cause: the reader then only stopped because of it.
+    let outcome = match write_error {
+        Some(e) => Err(e),
+        None => outcome.map_err(Error::Dataset),
+    };
     let report = match outcome {
         Ok(report) => {
             conn.execute_batch("COMMIT")?;
@@ -81,7 +81,7 @@ pub fn import_file(
             let _ = conn.execute_batch("ROLLBACK");
             // Nothing half-imported stays behind: the user re-imports after fixing the file.
             store::datasets::delete(conn, dataset_id)?;
-            return Err(Error::Dataset(e));
+            return Err(e);
         }
     };
     let mapping = serde_json::to_string(&report.mapping)?;

@@ -174,28 +174,29 @@ pub fn text_match(conn: &Connection, dataset_id: i64, text: &str) -> Result<Text
         ensure_searchable(conn, dataset_id)?;
         return Ok(TextMatch::Indexed(phrase(text)));
     }
-    Ok(TextMatch::Items(text_hits(conn, dataset_id, text)?))
+    let mut stmt = conn.prepare_cached(
+        "SELECT id FROM items WHERE dataset_id = ?1 AND (question LIKE ?2 ESCAPE '\\' OR answer LIKE ?2 ESCAPE '\\')
+         ORDER BY ordinal",
+    )?;
+    let pattern = format!("%{}%", escape_like(text));
+    let ids = stmt.query_map(params![dataset_id, pattern], |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
+    Ok(TextMatch::Items(ids))
 }
 
-/// Items of a dataset whose question or answer contains `text`, in file order.
+/// Items of a dataset whose question or answer contains `text`, in file order: the same
+/// match as `text_match`, as ids.
 pub fn text_hits(conn: &Connection, dataset_id: i64, text: &str) -> Result<Vec<i64>> {
-    let (sql, pattern) = if has_trigrams(text) {
-        ensure_searchable(conn, dataset_id)?;
-        (
-            "SELECT i.id FROM item_search s JOIN items i ON i.id = s.rowid
-             WHERE item_search MATCH ?2 AND i.dataset_id = ?1 ORDER BY i.ordinal",
-            phrase(text),
-        )
-    } else {
-        (
-            "SELECT id FROM items WHERE dataset_id = ?1 AND (question LIKE ?2 ESCAPE '\\' OR answer LIKE ?2 ESCAPE '\\')
-             ORDER BY ordinal",
-            format!("%{}%", escape_like(text)),
-        )
-    };
-    let mut stmt = conn.prepare_cached(sql)?;
-    let ids = stmt.query_map(params![dataset_id, pattern], |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
-    Ok(ids)
+    match text_match(conn, dataset_id, text)? {
+        TextMatch::Items(ids) => Ok(ids),
+        TextMatch::Indexed(phrase) => {
+            let mut stmt = conn.prepare_cached(
+                "SELECT i.id FROM item_search s JOIN items i ON i.id = s.rowid
+                 WHERE item_search MATCH ?2 AND i.dataset_id = ?1 ORDER BY i.ordinal",
+            )?;
+            let ids = stmt.query_map(params![dataset_id, phrase], |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
+            Ok(ids)
+        }
+    }
 }
 
 fn has_trigrams(text: &str) -> bool {
