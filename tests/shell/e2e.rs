@@ -53,6 +53,27 @@ fn skip_or_fail(reason: String) {
     eprintln!("e2e test not run: {reason}");
 }
 
+/// What every e2e test starts from: the drivers, the display to itself, and a fresh
+/// sandbox. `None` (after saying why, or failing under RAGNOSIS_E2E=required) when the
+/// machine cannot run it.
+struct Start {
+    tauri_driver: PathBuf,
+    _display: std::sync::MutexGuard<'static, ()>,
+    sandbox: Sandbox,
+}
+
+fn start() -> Option<Start> {
+    let tauri_driver = match prerequisites() {
+        Ok(path) => path,
+        Err(reason) => {
+            skip_or_fail(reason);
+            return None;
+        }
+    };
+    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    Some(Start { tauri_driver, _display, sandbox: Sandbox::new() })
+}
+
 fn asset(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples").join(path)
 }
@@ -168,36 +189,30 @@ fn drop_for_real(file: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// A finished agentic run with the offline judge, made through the core before launch.
-fn seeded_run(home: &Path, file: &Path, name: &str) -> (i64, i64) {
+/// Imports `file` into the store at `home`, as the CLI would have before launch.
+fn import(home: &Path, file: &Path, name: Option<&str>) -> i64 {
     let mut store = Store::open(home).unwrap();
-    let imported = ragnosis_core::import::import_file(&mut store, file, Some(name), &ImportLimits::default(), &NoProgress).unwrap();
+    ragnosis_core::import::import_file(&mut store, file, name, &ImportLimits::default(), &NoProgress).unwrap().dataset.id
+}
+
+/// A finished agentic run of the dataset with the offline judge, made through the core.
+fn offline_run(home: &Path, dataset_id: i64, label: &str) -> i64 {
+    let mut store = Store::open(home).unwrap();
     let request = ragnosis_core::run::RunRequest {
-        dataset_id: imported.dataset.id,
+        dataset_id,
         mode: ragnosis_core::run::Mode::Agentic,
-        label: Some("seeded".into()),
+        label: Some(label.into()),
         ..Default::default()
     };
     let judge = ragnosis_core::judge::open::open_judge(&store, "offline", &ragnosis_core::secrets::MemoryStore::default()).unwrap();
-    let outcome =
-        ragnosis_core::run::evaluate(&mut store, &request, judge, std::sync::Arc::new(NoProgress), &CancelToken::new()).unwrap();
-    (imported.dataset.id, outcome.run_id)
+    ragnosis_core::run::evaluate(&mut store, &request, judge, std::sync::Arc::new(NoProgress), &CancelToken::new()).unwrap().run_id
 }
 
 #[test]
 fn window_lists_imported_datasets_and_imports_the_example() {
-    let tauri_driver = match prerequisites() {
-        Ok(path) => path,
-        Err(reason) => return skip_or_fail(reason),
-    };
-    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let sandbox = Sandbox::new();
-    {
-        // A dataset imported beforehand, as the CLI would have left it.
-        let mut store = Store::open(&sandbox.home()).unwrap();
-        ragnosis_core::import::import_file(&mut store, &asset("ragvue/agentic.jsonl"), Some("RAGVUE agentic"), &ImportLimits::default(), &NoProgress)
-            .unwrap();
-    }
+    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
+    // A dataset imported beforehand, as the CLI would have left it.
+    import(&sandbox.home(), &asset("ragvue/agentic.jsonl"), Some("RAGVUE agentic"));
     let (_driver, session) = sandbox.launch(&tauri_driver);
 
     let rows = session.wait_for("[data-testid=dataset-row]", 1, Duration::from_secs(30));
@@ -222,12 +237,7 @@ fn window_lists_imported_datasets_and_imports_the_example() {
 
 #[test]
 fn workflow_from_a_dropped_file_to_an_exported_report() {
-    let tauri_driver = match prerequisites() {
-        Ok(path) => path,
-        Err(reason) => return skip_or_fail(reason),
-    };
-    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let sandbox = Sandbox::new();
+    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
     let file = sandbox.path("northwind-help-desk.jsonl");
     std::fs::copy(asset("ragnosis-example.jsonl"), &file).unwrap();
     let (_driver, session) = sandbox.launch(&tauri_driver);
@@ -292,12 +302,7 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
 
 #[test]
 fn hostile_text_in_a_dataset_is_shown_as_text_and_runs_no_script() {
-    let tauri_driver = match prerequisites() {
-        Ok(path) => path,
-        Err(reason) => return skip_or_fail(reason),
-    };
-    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let sandbox = Sandbox::new();
+    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
     let img = "<img src=x onerror=window.__pwned=1>";
     let script = "<script>window.__pwned=1</script>";
     let file = sandbox.path("hostile.jsonl");
@@ -308,7 +313,8 @@ fn hostile_text_in_a_dataset_is_shown_as_text_and_runs_no_script() {
         "ground_truth": format!("{script}"),
     });
     std::fs::write(&file, format!("{line}\n")).unwrap();
-    let (_dataset, run_id) = seeded_run(&sandbox.home(), &file, "hostile <b>name</b>");
+    let dataset = import(&sandbox.home(), &file, Some("hostile <b>name</b>"));
+    let run_id = offline_run(&sandbox.home(), dataset, "seeded");
     let (_driver, session) = sandbox.launch(&tauri_driver);
     let pwned = || session.execute("return typeof window.__pwned", json!([]));
 
@@ -337,18 +343,13 @@ fn hostile_text_in_a_dataset_is_shown_as_text_and_runs_no_script() {
 
 #[test]
 fn a_run_interrupted_by_closing_the_app_can_be_resumed() {
-    let tauri_driver = match prerequisites() {
-        Ok(path) => path,
-        Err(reason) => return skip_or_fail(reason),
-    };
-    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let sandbox = Sandbox::new();
+    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
     {
         // What closing the app mid-run leaves: a run marked running with nothing executing it.
+        let dataset_id = import(&sandbox.home(), &asset("ragvue/agentic.jsonl"), None);
         let mut store = Store::open(&sandbox.home()).unwrap();
-        let imported = ragnosis_core::import::import_file(&mut store, &asset("ragvue/agentic.jsonl"), None, &ImportLimits::default(), &NoProgress).unwrap();
         let request = ragnosis_core::run::RunRequest {
-            dataset_id: imported.dataset.id,
+            dataset_id,
             mode: ragnosis_core::run::Mode::Agentic,
             label: Some("interrupted".into()),
             ..Default::default()
@@ -372,31 +373,10 @@ fn a_run_interrupted_by_closing_the_app_can_be_resumed() {
 
 #[test]
 fn two_runs_of_a_dataset_compare_in_the_runs_screen() {
-    let tauri_driver = match prerequisites() {
-        Ok(path) => path,
-        Err(reason) => return skip_or_fail(reason),
-    };
-    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let sandbox = Sandbox::new();
-    let runs: Vec<i64> = {
-        // Two agentic runs of one dataset: a re-run, as after changing nothing but the date.
-        let mut store = Store::open(&sandbox.home()).unwrap();
-        let imported = ragnosis_core::import::import_file(&mut store, &asset("ragvue/agentic.jsonl"), Some("RAGVUE agentic"), &ImportLimits::default(), &NoProgress).unwrap();
-        ["first", "second"]
-            .iter()
-            .map(|label| {
-                let request = ragnosis_core::run::RunRequest {
-                    dataset_id: imported.dataset.id,
-                    mode: ragnosis_core::run::Mode::Agentic,
-                    label: Some((*label).into()),
-                    ..Default::default()
-                };
-                let judge =
-                    ragnosis_core::judge::open::open_judge(&store, "offline", &ragnosis_core::secrets::MemoryStore::default()).unwrap();
-                ragnosis_core::run::evaluate(&mut store, &request, judge, std::sync::Arc::new(NoProgress), &CancelToken::new()).unwrap().run_id
-            })
-            .collect()
-    };
+    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
+    // Two agentic runs of one dataset: a re-run, as after changing nothing but the date.
+    let dataset = import(&sandbox.home(), &asset("ragvue/agentic.jsonl"), Some("RAGVUE agentic"));
+    let runs: Vec<i64> = ["first", "second"].iter().map(|label| offline_run(&sandbox.home(), dataset, label)).collect();
     let (_driver, session) = sandbox.launch(&tauri_driver);
     session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
     session.click_on("[data-testid=nav-runs]", SHORT);
@@ -432,15 +412,10 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn settings_store_a_key_in_the_keyring_and_connect_to_a_judge_with_it() {
-    let tauri_driver = match prerequisites() {
-        Ok(path) => path,
-        Err(reason) => return skip_or_fail(reason),
-    };
+    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
     if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
         return skip_or_fail("no D-Bus session: the OS keyring is not reachable".into());
     }
-    let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    let sandbox = Sandbox::new();
     // A unique key: the judge simulator answers 401 to any request that does not carry it,
     // so "Connected" proves the key went UI → keyring → judge call.
     let key = format!("sk-e2e-{}", std::process::id());
