@@ -103,7 +103,7 @@ fn hash_file(path: &Path) -> Result<String> {
     // The first read of the user's file: a missing or unreadable file is a dataset problem
     // (the same code as when reading fails later), not an internal I/O error.
     let unreadable = |e: std::io::Error| {
-        Error::Dataset(crate::dataset::DatasetError::Unreadable { path: path.display().to_string(), message: e.to_string() })
+        Error::Dataset(crate::dataset::DatasetError::unreadable(path, e))
     };
     let file = std::fs::File::open(path).map_err(unreadable)?;
     let mut hasher = blake3::Hasher::new();

@@ -32,10 +32,7 @@ pub(crate) fn read(
     collector: &mut Collector<'_>,
 ) -> Result<(), DatasetError> {
     let display = path.display().to_string();
-    let unreadable = |e: std::io::Error| DatasetError::Unreadable {
-        path: display.clone(),
-        message: e.to_string(),
-    };
+    let unreadable = |e: std::io::Error| DatasetError::unreadable(path, e);
     let max = collector.limits().max_line_bytes;
     let (reader, start) = open_after_bom(path).map_err(unreadable)?;
     let mut records = CsvRecords::new(LineReader::new(reader, start, max), delimiter, max);

@@ -35,10 +35,7 @@ pub(crate) enum Shape {
 
 pub(crate) fn detect(path: &Path, limits: &ImportLimits) -> Result<Shape, DatasetError> {
     let display = path.display().to_string();
-    let unreadable = |e: io::Error| DatasetError::Unreadable {
-        path: display.clone(),
-        message: e.to_string(),
-    };
+    let unreadable = |e: io::Error| DatasetError::unreadable(path, e);
     let mut file = File::open(path).map_err(unreadable)?;
     let mut head = Vec::with_capacity(SNIFF_BYTES);
     (&mut file)

@@ -35,10 +35,7 @@ pub(crate) fn read(
     collector: &mut Collector<'_>,
 ) -> Result<(), DatasetError> {
     let display = path.display().to_string();
-    let unreadable = |e: std::io::Error| DatasetError::Unreadable {
-        path: display.clone(),
-        message: e.to_string(),
-    };
+    let unreadable = |e: std::io::Error| DatasetError::unreadable(path, e);
     let max_element = collector.limits().max_line_bytes as u64;
     let (reader, position) = TrackedRead::open(path, max_element).map_err(unreadable)?;
     let mut de = serde_json::Deserializer::from_reader(reader);

@@ -14,10 +14,7 @@ use super::values::type_name;
 use super::DatasetError;
 
 pub(crate) fn read(path: &Path, collector: &mut Collector<'_>) -> Result<(), DatasetError> {
-    let unreadable = |e: std::io::Error| DatasetError::Unreadable {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    };
+    let unreadable = |e: std::io::Error| DatasetError::unreadable(path, e);
     let max_line = collector.limits().max_line_bytes;
     let (reader, start) = open_after_bom(path).map_err(unreadable)?;
     let mut lines = LineReader::new(reader, start, max_line);

@@ -204,6 +204,13 @@ impl DatasetError {
     }
 }
 
+impl DatasetError {
+    /// The file could not be opened or read at `path`.
+    pub fn unreadable(path: &Path, e: impl std::fmt::Display) -> DatasetError {
+        DatasetError::Unreadable { path: path.display().to_string(), message: e.to_string() }
+    }
+}
+
 /// Streams `path`, calling `on_item` for every accepted record in file order, and
 /// returns the validation report. `on_item` returning `Err(message)` stops the import
 /// (e.g. the database is full) with `DatasetError::Aborted`.
@@ -220,10 +227,7 @@ where
     F: FnMut(AcceptedItem) -> Result<(), String>,
 {
     let display = path.display().to_string();
-    let meta = std::fs::metadata(path).map_err(|e| DatasetError::Unreadable {
-        path: display.clone(),
-        message: e.to_string(),
-    })?;
+    let meta = std::fs::metadata(path).map_err(|e| DatasetError::unreadable(path, e))?;
     if !meta.is_file() {
         let message = "not a regular file".to_string();
         return Err(DatasetError::Unreadable {
