@@ -21,6 +21,7 @@ pub mod paths;
 pub mod progress;
 pub mod run;
 pub mod secrets;
+pub mod semantic;
 pub mod store;
 pub mod text;
 

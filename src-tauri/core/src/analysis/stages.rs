@@ -90,7 +90,8 @@ pub fn stage_of(metric: &str) -> Option<PipelineStage> {
         | "reference.exact_match"
         | "reference.token_f1"
         | "reference.rouge_l"
-        | "reference.bleu" => Generation,
+        | "reference.bleu"
+        | "reference.semantic_similarity" => Generation,
         _ => return None,
     })
 }

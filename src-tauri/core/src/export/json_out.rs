@@ -6,6 +6,7 @@ use std::io::Write;
 use serde_json::{json, Map, Value};
 
 use super::view::{ItemView, RunView};
+use crate::analysis::diagnosis;
 use crate::error::{Error, Result};
 use crate::store::{self, Store};
 
@@ -55,6 +56,13 @@ fn item_json(position: usize, view: &ItemView) -> Value {
         map.insert("item_id".into(), json!(view.item_id));
         map.insert("content_hash".into(), json!(view.content_hash));
         map.insert("results".into(), Value::Object(results));
+        // The failure patterns of this item, so a script can act on the diagnosis item
+        // by item (the summary only counts them).
+        let patterns: Vec<Value> = diagnosis::patterns_of(&view.results)
+            .into_iter()
+            .map(|p| json!({ "pattern": p.letter().to_string(), "name": p.name(), "stage": p.stage() }))
+            .collect();
+        map.insert("patterns".into(), Value::Array(patterns));
     }
     item
 }

@@ -376,7 +376,7 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
     let prompt_versions = if judged_metrics.is_empty() {
         Vec::new()
     } else if judge.offline {
-        vec![judge::offline::PROMPT_VERSION.to_string()]
+        vec![judge::offline::current_prompt_version().to_string()]
     } else {
         judge::task::TaskKind::ALL
             .iter()
@@ -388,10 +388,20 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
         format!(
             "The judged scores in this report come from Ragnosis's built-in offline judge ({}), not from a \
              language model. It applies fixed rules (word overlap, matching of names, numbers and dates, sentence \
-             splitting, readability), so it is free, private and gives the same verdict every time, but it cannot \
-             follow paraphrase or reasoning the way a model judge does. Read its scores as a screening signal and \
-             confirm important findings with an LLM judge.",
-            judge::offline::PROMPT_VERSION
+             splitting, readability){}, so it is free, private and gives the same verdict every time, but it cannot \
+             follow reasoning the way a model judge does, and claim support is decided on words and anchors, not \
+             on entailment. Read its scores as a screening signal and confirm important findings with an LLM judge.",
+            judge::offline::current_prompt_version(),
+            match crate::semantic::availability() {
+                crate::semantic::Availability::Loaded { .. } => format!(
+                    ", with the embedded semantic model {} for relevance, coverage and aspects addressed",
+                    crate::semantic::MODEL_NAME
+                ),
+                crate::semantic::Availability::Absent { .. } => format!(
+                    " only: the semantic model {} was not installed, so paraphrase goes unseen",
+                    crate::semantic::MODEL_NAME
+                ),
+            }
         )
     });
     let mut skip_notes = Vec::new();

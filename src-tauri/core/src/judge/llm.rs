@@ -55,7 +55,7 @@ pub fn build_judge(
     cache: Option<Arc<JudgeCache>>,
 ) -> Result<Arc<dyn Judge>, JudgeError> {
     match kind_of(profile)? {
-        ProviderKind::Offline => Ok(Arc::new(OfflineJudge::default())),
+        ProviderKind::Offline => Ok(Arc::new(OfflineJudge::standard())),
         _ => Ok(Arc::new(LlmJudge::new(profile, key, cache)?)),
     }
 }

@@ -190,6 +190,8 @@ static CATALOGUE: &[MetricSpec] = &[
         "ROUGE-L F1 (longest common subsequence) between the answer and the ground truth."),
     item("reference.bleu", Family::Reference, "bleu", &[Answer, GroundTruth],
         "Smoothed sentence BLEU of the answer against the ground truth."),
+    item("reference.semantic_similarity", Family::Reference, "semantic_similarity", &[Answer, GroundTruth],
+        "How close the answer's meaning is to the ground truth's (cosine of embedded all-MiniLM-L6-v2 sentence vectors; 0 when unrelated)."),
 ];
 
 /// Every metric this build can compute, in presentation order.

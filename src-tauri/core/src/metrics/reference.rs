@@ -23,7 +23,11 @@ use crate::text;
 pub fn compute(id: &str, item: &Item, config: &MetricConfig) -> MetricResult {
     match id {
         "reference.recall_at_k" | "reference.mrr_at_k" => ranking(id, item, config.k),
-        "reference.exact_match" | "reference.token_f1" | "reference.rouge_l" | "reference.bleu" => {
+        "reference.exact_match"
+        | "reference.token_f1"
+        | "reference.rouge_l"
+        | "reference.bleu"
+        | "reference.semantic_similarity" => {
             let (Some(answer), Some(truth)) =
                 (item.answer.as_deref(), item.ground_truth.as_deref())
             else {
@@ -36,11 +40,44 @@ pub fn compute(id: &str, item: &Item, config: &MetricConfig) -> MetricResult {
                 "reference.exact_match" => exact_match(id, answer, truth),
                 "reference.token_f1" => token_f1_metric(id, answer, truth),
                 "reference.rouge_l" => rouge_l_metric(id, answer, truth),
+                "reference.semantic_similarity" => semantic_metric(id, answer, truth),
                 _ => bleu_metric(id, answer, truth),
             }
         }
         _ => MetricResult::error(id, format!("{id} is not a reference metric")),
     }
+}
+
+/// Cosine of the answer's and the ground truth's sentence embeddings, negative cosines
+/// (opposite in meaning as the model sees it) counting as 0. Without the model the
+/// metric is skipped with the reason: no other measure stands in for it silently.
+fn semantic_metric(id: &str, answer: &str, truth: &str) -> MetricResult {
+    let Some(model) = crate::semantic::shared() else {
+        let why = match crate::semantic::availability() {
+            crate::semantic::Availability::Absent { reason } => reason,
+            crate::semantic::Availability::Loaded { .. } => "it could not be loaded".into(),
+        };
+        return MetricResult::skipped(id, format!("the semantic model is not available: {why}"));
+    };
+    if answer.trim().is_empty() || truth.trim().is_empty() {
+        let both = answer.trim().is_empty() && truth.trim().is_empty();
+        let score = if both { 1.0 } else { 0.0 };
+        return MetricResult::ok(id, score, "One side is empty.", json!({ "cosine": null }));
+    }
+    let cosine = model.similarity(answer, truth);
+    let score = cosine.max(0.0);
+    let reading = match score {
+        s if s >= 0.85 => "say nearly the same thing",
+        s if s >= 0.65 => "are close in meaning",
+        s if s >= 0.4 => "are related but differ in meaning",
+        _ => "say different things",
+    };
+    MetricResult::ok(
+        id,
+        score,
+        format!("The answer and the ground truth {reading} (cosine {cosine:.2}, {}).", crate::semantic::MODEL_NAME),
+        json!({ "cosine": cosine, "model": crate::semantic::MODEL_NAME }),
+    )
 }
 
 /// 1-based rank of the first ranked id that is a gold id, if any.

@@ -22,7 +22,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::error::Result;
-use crate::metrics::Status;
+use crate::metrics::{MetricResult, Status};
 use crate::store::{self, results::ItemScores, Store};
 
 pub use actions::{ActionExample, ActionItem, Impact};
@@ -104,24 +104,26 @@ pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
 /// The patterns one item of a run shows, for the case view.
 pub fn item_patterns(store: &Store, run_id: i64, item_id: i64) -> Result<Vec<FailurePattern>> {
     let results = store::results::for_item(store.conn(), run_id, item_id)?;
+    Ok(patterns_of(results.iter().map(|stored| &stored.result)))
+}
+
+/// The patterns an item's results show. Same reading as `ok_scores_by_item`: one score
+/// per metric, the mean if a cell was ever scored under more than one judge
+/// configuration; errors and skipped results take no part.
+pub fn patterns_of<'a>(results: impl IntoIterator<Item = &'a MetricResult>) -> Vec<FailurePattern> {
     let mut sums: BTreeMap<String, (f64, u32)> = BTreeMap::new();
-    for stored in results
-        .into_iter()
-        .filter(|r| r.result.status == Status::Ok)
-    {
-        if let Some(score) = stored.result.score {
-            let entry = sums.entry(stored.result.metric).or_default();
+    for result in results.into_iter().filter(|r| r.status == Status::Ok) {
+        if let Some(score) = result.score {
+            let entry = sums.entry(result.metric.clone()).or_default();
             entry.0 += score;
             entry.1 += 1;
         }
     }
-    // Same reading as `ok_scores_by_item`: one score per metric, the mean if a cell was
-    // ever scored under more than one judge configuration.
     let scores = sums
         .into_iter()
         .map(|(metric, (sum, n))| (metric, sum / n as f64))
         .collect();
-    Ok(patterns_for(&scores))
+    patterns_for(&scores)
 }
 
 /// See the module documentation for the rule.

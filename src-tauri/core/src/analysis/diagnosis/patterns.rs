@@ -6,6 +6,16 @@
 //! errored) does not fire, because a missing score is not evidence of failure. The
 //! judge-free RAGVUE signals never make a rule fire; they are attached beside two
 //! patterns as corroboration only (see `FailurePattern::supporting`).
+//!
+//! Two rules differ from METRICS.md, because measured cases showed them misfiring by
+//! construction (docs/diagnosis-rules.md has the cases):
+//! - B fires when the answer draws on (almost) none of the chunks, utilisation < 0.2,
+//!   not < 0.5: using one of three retrieved chunks is normal, not "context ignored".
+//! - H fires on completeness < 0.6 whether or not retrieval covered the question (the
+//!   METRICS.md rule also asked coverage < 0.6, so a half-answered question whose answer
+//!   was retrieved could never be called incomplete); a correct abstention
+//!   (negative rejection 1 with coverage < 0.5) is not incomplete — it declined
+//!   rightly, and A names the retrieval that failed it.
 
 use std::collections::BTreeMap;
 
@@ -50,6 +60,9 @@ pub const SUPPORTING_INPUTS: [&str; 4] = [
     READABILITY,
     ANSWER_LENGTH,
 ];
+
+/// Context utilisation below this means the answer drew on (almost) no chunk.
+const IGNORED: f64 = 0.2;
 
 /// "Critical" band of METRICS.md: a score below this is a failure.
 const CRITICAL: f64 = 0.5;
@@ -241,7 +254,7 @@ impl FailurePattern {
             }
             FailurePattern::ContextIgnored => {
                 let (rr, cu) = (get(RETRIEVAL_RELEVANCE)?, get(CONTEXT_UTILIZATION)?);
-                (rr >= TRUSTED && cu < CRITICAL)
+                (rr >= TRUSTED && cu < IGNORED)
                     .then(|| trigger(&[(RETRIEVAL_RELEVANCE, rr), (CONTEXT_UTILIZATION, cu)], cu))
             }
             FailurePattern::Hallucination => below(STRICT_FAITHFULNESS, get(STRICT_FAITHFULNESS)?),
@@ -267,12 +280,15 @@ impl FailurePattern {
                 (min < CRITICAL).then(|| trigger(&present, min))
             }
             FailurePattern::Incomplete => {
-                let (ac, rc) = (get(ANSWER_COMPLETENESS)?, get(RETRIEVAL_COVERAGE)?);
-                (ac < INCOMPLETE && rc < INCOMPLETE).then(|| {
-                    trigger(
-                        &[(ANSWER_COMPLETENESS, ac), (RETRIEVAL_COVERAGE, rc)],
-                        (ac + rc) / 2.0,
-                    )
+                let ac = get(ANSWER_COMPLETENESS)?;
+                let rc = get(RETRIEVAL_COVERAGE);
+                let declined_rightly = get(NEGATIVE_REJECTION) == Some(1.0) && rc.is_some_and(|rc| rc < CRITICAL);
+                if ac >= INCOMPLETE || declined_rightly {
+                    return None;
+                }
+                Some(match rc {
+                    Some(rc) => trigger(&[(ANSWER_COMPLETENESS, ac), (RETRIEVAL_COVERAGE, rc)], ac),
+                    None => trigger(&[(ANSWER_COMPLETENESS, ac)], ac),
                 })
             }
         }

@@ -33,13 +33,20 @@ fn retrieval_miss_fires_only_below_half_on_both_relevance_and_coverage() {
 }
 
 #[test]
-fn context_ignored_needs_trusted_relevance_and_low_utilization() {
+fn context_ignored_needs_trusted_relevance_and_almost_no_chunk_used() {
     assert!(
         fires(
             ContextIgnored,
-            &[(RETRIEVAL_RELEVANCE, 0.6), (CONTEXT_UTILIZATION, 0.49)]
+            &[(RETRIEVAL_RELEVANCE, 0.6), (CONTEXT_UTILIZATION, 0.19)]
         ),
         "0.6 is ≥ 0.6"
+    );
+    assert!(
+        !fires(
+            ContextIgnored,
+            &[(RETRIEVAL_RELEVANCE, 0.67), (CONTEXT_UTILIZATION, 0.33)]
+        ),
+        "using one of three relevant-looking chunks is normal (nw-003, nw-006, nw-007 of the example)"
     );
     assert!(!fires(
         ContextIgnored,
@@ -114,7 +121,7 @@ fn generation_quality_takes_the_minimum_of_the_scores_present() {
 }
 
 #[test]
-fn incomplete_fires_below_point_six_on_completeness_and_coverage() {
+fn incomplete_fires_below_point_six_on_completeness_whatever_retrieval_covered() {
     assert!(fires(
         Incomplete,
         &[(ANSWER_COMPLETENESS, 0.59), (RETRIEVAL_COVERAGE, 0.59)]
@@ -123,9 +130,24 @@ fn incomplete_fires_below_point_six_on_completeness_and_coverage() {
         Incomplete,
         &[(ANSWER_COMPLETENESS, 0.6), (RETRIEVAL_COVERAGE, 0.0)]
     ));
-    assert!(!fires(
+    assert!(
+        fires(Incomplete, &[(ANSWER_COMPLETENESS, 0.5), (RETRIEVAL_COVERAGE, 1.0)]),
+        "half an answer although the answer was retrieved (nw-022 of the example)"
+    );
+    assert!(fires(Incomplete, &[(ANSWER_COMPLETENESS, 0.0)]), "coverage is not needed");
+}
+
+#[test]
+fn a_correct_abstention_is_not_incomplete() {
+    let abstention = [
+        (ANSWER_COMPLETENESS, 0.0),
+        (RETRIEVAL_COVERAGE, 0.0),
+        (NEGATIVE_REJECTION, 1.0),
+    ];
+    assert!(!fires(Incomplete, &abstention), "nw-021 of the example declined rightly");
+    assert!(fires(
         Incomplete,
-        &[(ANSWER_COMPLETENESS, 0.0), (RETRIEVAL_COVERAGE, 0.6)]
+        &[(ANSWER_COMPLETENESS, 0.0), (RETRIEVAL_COVERAGE, 1.0), (NEGATIVE_REJECTION, 1.0)]
     ));
 }
 
@@ -142,10 +164,6 @@ fn a_rule_with_a_missing_input_does_not_fire() {
     assert!(
         !fires(SubtleDistortion, &[(IMPLICIT_CONTRADICTION, 0.0)]),
         "faithfulness missing"
-    );
-    assert!(
-        !fires(Incomplete, &[(ANSWER_COMPLETENESS, 0.0)]),
-        "coverage missing"
     );
     assert!(
         patterns_for(&BTreeMap::new()).is_empty(),

@@ -114,6 +114,27 @@ pub fn is_abstention_sentence(sentence: &str) -> bool {
         .any(|p| vocabulary::contains_phrase(&lower, p))
 }
 
+/// Whether a sentence is about the provided documents themselves ("The documents only
+/// cover shipping", "They list the service centres but say nothing about …").
+fn describes_sources(sentence: &str) -> bool {
+    const SUBJECTS: &[&str] = &[
+        "they", "the documents", "the provided documents", "these documents", "the context", "the contexts",
+        "the provided context", "the sources", "the passages", "the retrieved", "the information provided",
+        "the provided information", "the documentation", "the text", "the excerpts", "it only", "they only",
+    ];
+    const VERBS: &[&str] = &[
+        "list", "mention", "say", "cover", "describe", "discuss", "explain", "contain", "include", "talk",
+        "state", "address", "refer", "only", "focus", "deal",
+    ];
+    let lower = sentence.trim().to_lowercase();
+    let Some(rest) = SUBJECTS.iter().find_map(|s| lower.strip_prefix(s).filter(|r| r.starts_with(' '))) else {
+        return false;
+    };
+    rest.split_whitespace()
+        .take(3)
+        .any(|w| VERBS.iter().any(|v| w.trim_matches(|c: char| !c.is_alphanumeric()).starts_with(v)))
+}
+
 /// True when the sentence asserts nothing checkable: a question, or no content word,
 /// number or name at all ("Yes.", "I agree!", "Hello").
 fn asserts_nothing(sentence: &str) -> bool {
@@ -239,8 +260,13 @@ pub fn split(text: &str) -> Vec<String> {
         return Vec::new();
     }
     let mut claims = Vec::new();
+    let abstains = text::sentences(trimmed)
+        .iter()
+        .any(|s| is_abstention_sentence(s));
     for sentence in text::sentences(trimmed) {
-        if is_abstention_sentence(sentence) {
+        // Beside a refusal, "They list the service centres but say nothing about gift
+        // cards" reports on the documents, not on the world: it explains the refusal.
+        if is_abstention_sentence(sentence) || (abstains && describes_sources(sentence)) {
             continue;
         }
         let body = strip_interjections(sentence);
@@ -250,9 +276,6 @@ pub fn split(text: &str) -> Vec<String> {
             }
         }
     }
-    let abstains = text::sentences(trimmed)
-        .iter()
-        .any(|s| is_abstention_sentence(s));
     if claims.is_empty()
         && !abstains
         && (yes_no(trimmed).is_some() || is_fragment(trimmed))
@@ -298,6 +321,17 @@ mod tests {
         assert_eq!(split("Helium and Neon"), ["Helium and Neon"]);
         let c = split("Arnold is the publisher and editorial director of Media Play News.");
         assert_eq!(c.len(), 1, "no comma + new subject, so no split: {c:?}");
+    }
+
+    #[test]
+    fn an_abstention_and_its_account_of_the_documents_make_no_claims() {
+        // nw-021 of the bundled example: a correct abstention is not a hallucination.
+        let answer = "I don't know based on the provided documents. They list the service centres and how \
+                      to book a service, but say nothing about gift cards.";
+        assert!(split(answer).is_empty(), "{:?}", split(answer));
+        assert!(abstains(answer));
+        // Without a refusal, the same kind of sentence is an ordinary claim.
+        assert_eq!(split("They list four cities.").len(), 1);
     }
 
     #[test]

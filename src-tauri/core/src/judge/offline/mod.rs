@@ -15,8 +15,12 @@
 //! `style` (answer review), `grounding`, `reasoning`; `calibration` measures the
 //! support decision against human labels (WiCE, BEGIN).
 //!
-//! Everything is plain loops over words, no regexes and no model weights: an item
-//! takes well under a millisecond, so 100k-item runs are cheap.
+//! Where meaning matters more than words — chunk relevance, aspect coverage, answer
+//! relevance, aspects addressed — the embedded semantic model (`crate::semantic`,
+//! all-MiniLM-L6-v2) adds its similarity through `meaning`, when installed. Claim
+//! support stays lexical: no entailment model ships in a registry package here, and
+//! sentence similarity cannot tell "the first cells" from "the last cells".
+//! Without the model every verdict is lexical and costs well under a millisecond.
 
 mod anchors;
 mod aspects;
@@ -26,6 +30,7 @@ mod conflicts;
 mod evidence;
 mod grounding;
 mod lexicon;
+mod meaning;
 mod reasoning;
 mod relevance;
 mod review;
@@ -37,11 +42,13 @@ mod support_tests;
 mod tests;
 mod vocabulary;
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use super::task::{Task, Verdict};
 use super::{CallContext, Judge, JudgeError, JudgeIdentity, Judgement, Usage};
 use crate::item::Label;
+use crate::semantic::SemanticModel;
 use evidence::Evidence;
 pub use support::SupportParams;
 use support::{assess, Claim};
@@ -49,11 +56,25 @@ use support::{assess, Claim};
 /// The offline judge's "model" name, part of every result's judge configuration.
 pub const MODEL: &str = "ragnosis-offline-1";
 /// Bumped whenever the offline judge's behaviour changes, so stale verdicts are not reused.
-pub const PROMPT_VERSION: &str = "offline-1";
+pub const PROMPT_VERSION: &str = "offline-2";
+/// The version of verdicts that also used the semantic model.
+pub const SEMANTIC_PROMPT_VERSION: &str = "offline-2+minilm";
 
+/// The version the offline judge of this process writes: semantic when the model loads.
+pub fn current_prompt_version() -> &'static str {
+    if crate::semantic::shared().is_some() {
+        SEMANTIC_PROMPT_VERSION
+    } else {
+        PROMPT_VERSION
+    }
+}
+
+/// `Default` is the purely lexical judge (deterministic to the bit, used by the judge
+/// simulator and tests that pin lexical verdicts); `standard` is the judge users get.
 pub struct OfflineJudge {
     identity: JudgeIdentity,
     params: SupportParams,
+    semantic: Option<Arc<SemanticModel>>,
 }
 
 impl Default for OfflineJudge {
@@ -61,17 +82,39 @@ impl Default for OfflineJudge {
         OfflineJudge {
             identity: JudgeIdentity::offline(),
             params: SupportParams::default(),
+            semantic: None,
         }
     }
 }
 
 impl OfflineJudge {
+    /// Lexical evidence plus the embedded semantic model when it is installed (and not
+    /// turned off); see `crate::semantic::availability` for which.
+    pub fn standard() -> OfflineJudge {
+        OfflineJudge {
+            semantic: crate::semantic::shared(),
+            ..OfflineJudge::default()
+        }
+    }
+
+    pub fn uses_semantic_model(&self) -> bool {
+        self.semantic.is_some()
+    }
+
+    pub fn prompt_version(&self) -> &'static str {
+        if self.semantic.is_some() {
+            SEMANTIC_PROMPT_VERSION
+        } else {
+            PROMPT_VERSION
+        }
+    }
+
     /// A judge with other support thresholds than the tuned defaults; for calibration
     /// experiments only (verdicts of such a judge are not what `PROMPT_VERSION` names).
     pub fn with_params(params: SupportParams) -> OfflineJudge {
         OfflineJudge {
-            identity: JudgeIdentity::offline(),
             params,
+            ..OfflineJudge::default()
         }
     }
 
@@ -82,23 +125,24 @@ impl OfflineJudge {
     /// Answers a task. Pure and deterministic.
     pub fn verdict(&self, task: &Task) -> Verdict {
         let cleaned = without_citations(task);
+        let sem = self.semantic.as_deref();
         match cleaned.as_ref() {
             Task::Aspects { question } => Verdict::Aspects {
                 aspects: aspects::extract(question),
             },
             Task::ChunkRelevance { question, chunks } => Verdict::ChunkRelevance {
-                chunks: relevance::score_chunks(question, chunks),
+                chunks: relevance::score_chunks(question, chunks, sem),
             },
             Task::Coverage {
                 aspects, chunks, ..
             } => Verdict::Coverage {
-                aspects: relevance::coverage(aspects, chunks),
+                aspects: relevance::coverage(aspects, chunks, sem),
             },
             Task::AnswerReview {
                 question,
                 answer,
                 aspects,
-            } => Verdict::AnswerReview(review::review(question, answer, aspects)),
+            } => Verdict::AnswerReview(review::review(question, answer, aspects, sem)),
             Task::Grounding {
                 question,
                 answer,
@@ -108,7 +152,7 @@ impl OfflineJudge {
                 question,
                 answer,
                 chunks,
-            } => Verdict::Reasoning(reasoning::reason(question, answer, chunks, &self.params)),
+            } => Verdict::Reasoning(reasoning::reason(question, answer, chunks, &self.params, sem)),
             Task::Claims { text, .. } => Verdict::Claims {
                 claims: claims::split(text),
             },
@@ -185,7 +229,7 @@ impl Judge for OfflineJudge {
             cost_usd: 0.0,
             cached: false,
             latency_ms: started.elapsed().as_millis() as u64,
-            prompt_version: PROMPT_VERSION.into(),
+            prompt_version: self.prompt_version().into(),
         })
     }
 }

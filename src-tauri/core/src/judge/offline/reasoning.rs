@@ -10,6 +10,7 @@
 //!
 //! Owns: that verdict. Must not: define support or coverage (`support`, `relevance`).
 
+use crate::semantic::SemanticModel;
 use super::evidence::{Evidence, Sentence};
 use super::grounding::{answer_claims, reason as support_reason, support_of};
 use super::support::{assess, SupportParams};
@@ -22,6 +23,7 @@ pub fn reason(
     answer: &str,
     chunks: &[String],
     params: &SupportParams,
+    sem: Option<&SemanticModel>,
 ) -> Reasoning {
     let evidence = Evidence::new(chunks);
     let all: Vec<usize> = (0..chunks.len()).collect();
@@ -54,18 +56,25 @@ pub fn reason(
     }
 
     let needs = aspects::extract(question);
-    let coverage = relevance::coverage(&needs, chunks);
+    let coverage = relevance::coverage(&needs, chunks, sem);
     let missing: Vec<&str> = coverage
         .iter()
         .filter(|c| !c.covered)
         .map(|c| c.aspect.as_str())
         .collect();
-    let contexts_sufficient = !chunks.is_empty() && !needs.is_empty() && missing.is_empty();
+    // Sufficient when the chunks cover every part of the question — or when every step
+    // of a non-abstaining answer is backed by them: the contexts evidently held what the
+    // answer says, and aspect matching misses parts asked with a pronoun ("does it cost
+    // anything" answered by "a free first service").
+    let all_backed = !hops.is_empty() && hops.iter().all(|h| h.grounded);
+    let contexts_sufficient = !chunks.is_empty() && ((!needs.is_empty() && missing.is_empty()) || all_backed);
     let answer_abstains = claims::abstains(answer);
 
     let backed = hops.iter().filter(|h| h.grounded && h.follows).count();
     let sufficiency = if chunks.is_empty() {
         "there are no contexts".to_string()
+    } else if contexts_sufficient && !missing.is_empty() {
+        "the contexts back every step of the answer".to_string()
     } else if contexts_sufficient {
         "the contexts cover every part of the question".to_string()
     } else {
@@ -95,7 +104,7 @@ mod tests {
 
     fn r(question: &str, answer: &str, chunks: &[&str]) -> Reasoning {
         let chunks: Vec<String> = chunks.iter().map(|s| s.to_string()).collect();
-        reason(question, answer, &chunks, &SupportParams::default())
+        reason(question, answer, &chunks, &SupportParams::default(), None)
     }
 
     #[test]
@@ -134,5 +143,24 @@ mod tests {
         assert!(out.hops.is_empty());
         let none = r("Who won?", "France won.", &[]);
         assert!(!none.contexts_sufficient && !none.hops[0].grounded);
+    }
+
+    #[test]
+    fn an_answer_backed_step_by_step_is_not_over_confident() {
+        // nw-010 of the bundled example: "does it cost anything" is not matched as an
+        // aspect, yet every step of the answer is in the chunk.
+        let out = r(
+            "When is the first service due, and does it cost anything?",
+            "The first service is due after 500 km or 3 months, whichever comes first, and it is free.",
+            &["We recommend a free first service after 500 km or 3 months, whichever comes first."],
+        );
+        assert!(out.hops.iter().all(|h| h.grounded), "{out:?}");
+        assert!(out.contexts_sufficient, "{out:?}");
+        let invented = r(
+            "Is there a service centre in Seattle?",
+            "Yes, there is a service centre in Seattle, open six days a week.",
+            &["Northwind has service centres in Portland, Denver, Austin and Chicago."],
+        );
+        assert!(!invented.contexts_sufficient, "an unbacked answer proves nothing: {invented:?}");
     }
 }

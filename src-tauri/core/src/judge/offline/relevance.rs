@@ -7,12 +7,19 @@
 //! likely answer) scores ≥ 0.9; a close match without new content 0.7–0.8; partial
 //! overlap is background (0.3–0.6); almost none is irrelevant (≤ 0.2).
 //!
+//! With the semantic model, a chunk or sentence whose meaning is close to the question
+//! (or aspect) counts even when it uses other words — "charging after a ride in freezing
+//! weather" is answered by "do not charge a battery colder than 0 °C". The model only
+//! raises a verdict: the lexical reason still names the words that match.
+//!
 //! Owns: those two verdicts. Must not: read the answer.
 
 use std::collections::HashSet;
 
 use super::claims;
 use super::evidence::{self, Evidence, Sentence};
+use super::meaning;
+use crate::semantic::SemanticModel;
 use crate::judge::task::{AspectCoverage, ChunkScore};
 
 /// A question's content words with their weights over the item's chunks.
@@ -134,7 +141,37 @@ fn quoted(words: &[&str], max: usize) -> String {
 }
 
 /// One score per chunk, in chunk order.
-pub fn score_chunks(question: &str, chunks: &[String]) -> Vec<ChunkScore> {
+pub fn score_chunks(question: &str, chunks: &[String], sem: Option<&SemanticModel>) -> Vec<ChunkScore> {
+    let lexical = lexical_chunk_scores(question, chunks);
+    let Some(model) = sem else { return lexical };
+    let evidence = Evidence::new(chunks);
+    lexical
+        .into_iter()
+        .zip(&evidence.passages)
+        .zip(chunks)
+        .map(|((score, passage), chunk)| {
+            // The whole chunk and each of its sentences: an answer in one sentence of a
+            // long chunk must not be diluted by the rest.
+            let mut texts: Vec<&str> = vec![chunk.as_str()];
+            texts.extend(passage.sentences.iter().map(|s| s.text.as_str()));
+            let Some((_, cosine)) = meaning::closest(model, question, &texts) else { return score };
+            let semantic = meaning::chunk_band(cosine);
+            if semantic <= score.relevance {
+                return score;
+            }
+            let reason = if semantic >= 0.9 {
+                format!("Its meaning is close to the question's (similarity {cosine:.2}), as a passage that answers it usually is.")
+            } else if semantic >= 0.7 {
+                format!("Its meaning is related to the question's (similarity {cosine:.2}), though it words things differently.")
+            } else {
+                format!("It is loosely related to the question in meaning (similarity {cosine:.2}): background at most.")
+            };
+            ChunkScore { relevance: semantic, reason, ..score }
+        })
+        .collect()
+}
+
+fn lexical_chunk_scores(question: &str, chunks: &[String]) -> Vec<ChunkScore> {
     let evidence = Evidence::new(chunks);
     let query = Query::new(question, &evidence);
     evidence
@@ -195,9 +232,17 @@ pub fn score_chunks(question: &str, chunks: &[String]) -> Vec<ChunkScore> {
 const ASPECT_COVERAGE: f64 = 0.5;
 
 /// For each aspect: the chunk whose sentence best matches it, covered when that sentence
-/// holds enough of the aspect and every number and name in it.
-pub fn coverage(aspects: &[String], chunks: &[String]) -> Vec<AspectCoverage> {
+/// holds enough of the aspect and every number and name in it — or, with the semantic
+/// model, states the aspect in other words and still has its numbers and names.
+pub fn coverage(aspects: &[String], chunks: &[String], sem: Option<&SemanticModel>) -> Vec<AspectCoverage> {
     let evidence = Evidence::new(chunks);
+    let sentences: Vec<(usize, &Sentence)> = evidence
+        .passages
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| p.sentences.iter().map(move |s| (i, s)))
+        .collect();
+    let texts: Vec<&str> = sentences.iter().map(|(_, s)| s.text.as_str()).collect();
     aspects
         .iter()
         .map(|aspect| {
@@ -222,6 +267,17 @@ pub fn coverage(aspects: &[String], chunks: &[String]) -> Vec<AspectCoverage> {
                     }
                 }
             }
+            let lexically_covered = best.is_some_and(|b| b.2 >= ASPECT_COVERAGE) && !query.terms.is_empty();
+            if let (false, Some(model)) = (lexically_covered, sem) {
+                let cosines = model.similarities(&semantic_query(aspect, aspects), &texts);
+                let stated = sentences.iter().zip(&cosines).filter(|((_, s), cosine)| {
+                    **cosine >= meaning::ASPECT_STATED
+                        && anchors.iter().all(|a| a.norms.iter().all(|n| s.norms.contains(n)))
+                });
+                if let Some(((chunk, s), _)) = stated.max_by(|a, b| a.1.total_cmp(b.1)) {
+                    best = Some((*chunk, s, 1.0));
+                }
+            }
             match best {
                 Some((chunk, s, score)) if score >= ASPECT_COVERAGE && !query.terms.is_empty() => {
                     let focus: HashSet<&str> = query.terms.iter().map(|t| t.0.as_str()).collect();
@@ -243,6 +299,20 @@ pub fn coverage(aspects: &[String], chunks: &[String]) -> Vec<AspectCoverage> {
         .collect()
 }
 
+/// What the model compares with the chunks for one aspect: the aspect itself, or, when it
+/// leans on a pronoun ("whether it cost anything"), the aspect followed by the first
+/// aspect, which names what "it" is.
+fn semantic_query(aspect: &str, aspects: &[String]) -> String {
+    const PRONOUNS: &[&str] = &["it", "its", "they", "them", "their", "this", "that", "these", "those"];
+    let leans = aspect
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| PRONOUNS.contains(&w.to_lowercase().as_str()));
+    match aspects.first() {
+        Some(first) if leans && first != aspect => format!("{aspect} ({first})"),
+        _ => aspect.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,10 +324,10 @@ mod tests {
     #[test]
     fn a_duration_answers_how_long() {
         let chunk = "Use only the supplied charger. A full charge of the 625 Wh pack from empty takes about 5 hours.";
-        let got = coverage(&["How long does it take to fully charge the battery".to_string()], &chunks(&[chunk]));
+        let got = coverage(&["How long does it take to fully charge the battery".to_string()], &chunks(&[chunk]), None);
         assert!(got[0].covered, "{got:?}");
         let no_duration = "Use only the supplied charger. Charging the pack from empty is simple.";
-        let got = coverage(&["How long does it take to fully charge the battery".to_string()], &chunks(&[no_duration]));
+        let got = coverage(&["How long does it take to fully charge the battery".to_string()], &chunks(&[no_duration]), None);
         assert!(!got[0].covered, "no duration, no answer: {got:?}");
     }
 
@@ -268,7 +338,7 @@ mod tests {
             &chunks(&[
                 "The SI unit of electric current is the ampere (A).",
                 "The Eiffel Tower is in Paris, France.",
-            ]),
+            ]), None,
         );
         assert_eq!(scores.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 1]);
         assert!(
@@ -292,7 +362,7 @@ mod tests {
     fn partial_overlap_is_background() {
         let s = score_chunks(
             "Which planet is known as the Red Planet?",
-            &chunks(&["Jupiter is the largest planet."]),
+            &chunks(&["Jupiter is the largest planet."]), None,
         );
         assert!((0.2..=0.6).contains(&s[0].relevance), "{:?}", s[0]);
     }
@@ -307,7 +377,7 @@ mod tests {
             "Helium is a noble gas with atomic number 2.",
             "Neon is a noble gas with atomic number 10.",
         ]);
-        let cov = coverage(&aspects, &c);
+        let cov = coverage(&aspects, &c, None);
         assert!(cov[0].covered && cov[1].covered, "{cov:?}");
         assert_eq!(
             (cov[0].chunk, cov[1].chunk),
@@ -315,7 +385,7 @@ mod tests {
             "numbers must match exactly"
         );
         assert!(cov[0].evidence.split_whitespace().count() <= 10);
-        let none = coverage(&aspects, &[]);
+        let none = coverage(&aspects, &[], None);
         assert!(none.iter().all(|a| !a.covered), "no chunks cover nothing");
     }
 }

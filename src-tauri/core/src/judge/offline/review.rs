@@ -11,15 +11,21 @@
 //!   and a "no"), non-sequiturs, restating the question.
 //! - conciseness: repeated sentences and phrases, filler; long but useful is fine.
 //!
+//! With the semantic model: an answer whose meaning is close to the question is relevant
+//! in other words too, an aspect stated in other words is addressed, and a sentence is
+//! off-topic only when its meaning is far from the question as well.
+//!
 //! Owns: that verdict. Must not: look at contexts (faithfulness is `grounding`).
 
 use std::collections::HashSet;
 
 use super::claims;
 use super::evidence::{self, Sentence};
+use super::meaning;
 use super::style::{clarity, coherence, conciseness, content_set, refers_back};
 use super::vocabulary;
 use crate::judge::task::{AnswerReview, AspectAddressed};
+use crate::semantic::SemanticModel;
 use crate::text;
 
 fn hedges(lower: &str) -> Vec<&'static str> {
@@ -34,7 +40,48 @@ fn round2(x: f64) -> f64 {
     (x.clamp(0.0, 1.0) * 100.0).round() / 100.0
 }
 
-pub fn review(question: &str, answer: &str, aspects: &[String]) -> AnswerReview {
+pub fn review(question: &str, answer: &str, aspects: &[String], sem: Option<&SemanticModel>) -> AnswerReview {
+    let mut verdict = lexical_review(question, answer, aspects);
+    if let Some(model) = sem {
+        refine_with_meaning(&mut verdict, question, answer.trim(), model);
+    }
+    verdict
+}
+
+/// Raises what words alone missed: relevance, aspects addressed, sentences wrongly
+/// called off-topic. Abstentions and bare yes/no answers keep their lexical verdict
+/// (their meaning is the refusal or the polarity, not the topic).
+fn refine_with_meaning(verdict: &mut AnswerReview, question: &str, answer: &str, model: &SemanticModel) {
+    if !answer.chars().any(char::is_alphanumeric) || claims::abstains(answer) || claims::yes_no(answer).is_some() {
+        return;
+    }
+    let sentences = text::sentences(answer);
+    let mut texts = vec![answer];
+    texts.extend(sentences.iter().copied());
+    let cosines = model.similarities(question, &texts);
+    let whole = cosines[0];
+    verdict.off_topic.retain(|s| {
+        let i = sentences.iter().position(|t| t == s);
+        i.is_none_or(|i| cosines[i + 1] < meaning::OFF_TOPIC)
+    });
+    for aspect in verdict.aspects.iter_mut().filter(|a| !a.addressed) {
+        let Some((i, cosine)) = meaning::closest(model, &aspect.aspect, &sentences) else { continue };
+        if cosine >= meaning::ASPECT_STATED {
+            aspect.addressed = true;
+            aspect.evidence = evidence::quote(sentences[i], 20);
+        }
+    }
+    verdict.missing_parts = verdict.aspects.iter().filter(|a| !a.addressed).map(|a| a.aspect.clone()).collect();
+    let addressed_share = if verdict.aspects.is_empty() {
+        1.0
+    } else {
+        verdict.aspects.iter().filter(|a| a.addressed).count() as f64 / verdict.aspects.len() as f64
+    };
+    let semantic = meaning::answer_band(whole) * (0.7 + 0.3 * addressed_share);
+    verdict.relevance = verdict.relevance.max(round2(semantic));
+}
+
+fn lexical_review(question: &str, answer: &str, aspects: &[String]) -> AnswerReview {
     let answer = answer.trim();
     if !answer.chars().any(char::is_alphanumeric) {
         return AnswerReview {
@@ -243,6 +290,7 @@ mod tests {
             "What SI unit measures electric current?",
             "The Eiffel Tower is tall.",
             &aspects(&["SI unit measures electric current"]),
+            None,
         );
         assert!(r.relevance <= 0.2, "{r:?}");
         assert_eq!(r.off_topic, ["The Eiffel Tower is tall."]);
@@ -255,6 +303,7 @@ mod tests {
             "What is the chemical symbol for gold?",
             "Au",
             &aspects(&["chemical symbol for gold"]),
+            None,
         );
         assert!(r.relevance >= 0.8 && r.clarity >= 0.8, "{r:?}");
         assert!(r.aspects[0].addressed && r.aspects[0].evidence == "Au");
@@ -270,6 +319,7 @@ mod tests {
             "Which two noble gases have atomic numbers 2 and 10?",
             "Helium and Neon",
             &two,
+            None,
         );
         assert!(r.aspects.iter().all(|a| a.addressed), "{r:?}");
         assert_eq!(r.aspects[1].evidence, "Neon");
@@ -277,13 +327,14 @@ mod tests {
             "Name the two programming languages: one by JetBrains, and one from Sun.",
             "Kotlin",
             &two,
+            None,
         );
         assert_eq!(r.aspects.iter().filter(|a| a.addressed).count(), 1);
     }
 
     #[test]
     fn empty_answer_is_well_formed() {
-        let r = review("Q?", "  ", &aspects(&["q"]));
+        let r = review("Q?", "  ", &aspects(&["q"]), None);
         assert_eq!((r.relevance, r.clarity, r.aspects.len()), (0.0, 0.0, 1));
     }
 }

@@ -199,6 +199,12 @@ pub(super) fn conciseness(
             ));
         }
     }
+    // One phrase said over and over ("the supplied 4 A Northwind charger" five times) is
+    // padding even when the sentences around it differ.
+    if let Some((phrase, count)) = most_repeated_phrase(&words, 4).filter(|(_, n)| *n >= 3) {
+        score -= (0.15 * (count - 2) as f64).min(0.4);
+        issues.push(format!("The phrase \"{phrase}\" comes {count} times."));
+    }
     let fillers: Vec<&str> = vocabulary::FILLER_PHRASES
         .iter()
         .copied()
@@ -217,6 +223,18 @@ pub(super) fn conciseness(
     (score, issues)
 }
 
+/// The `n`-word phrase said most often (first met wins a tie), with its count.
+fn most_repeated_phrase(words: &[String], n: usize) -> Option<(String, usize)> {
+    let mut counts: std::collections::HashMap<&[String], (usize, usize)> = std::collections::HashMap::new();
+    for (i, gram) in words.windows(n).enumerate() {
+        counts.entry(gram).or_insert((0, i)).0 += 1;
+    }
+    counts
+        .into_iter()
+        .max_by(|a, b| a.1 .0.cmp(&b.1 .0).then(b.1 .1.cmp(&a.1 .1)))
+        .map(|(gram, (count, _))| (gram.join(" "), count))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::review::review;
@@ -231,6 +249,7 @@ mod tests {
             "Is copper a better conductor than iron?",
             "It depends, kind of.",
             &aspects(&["whether copper a better conductor than iron"]),
+            None,
         );
         assert!(r.clarity < 0.5, "{r:?}");
         assert!(
@@ -241,17 +260,43 @@ mod tests {
     }
 
     #[test]
+    fn a_phrase_said_again_and_again_is_padding() {
+        // nw-023 of the bundled example: five mentions of the same charger.
+        let r = review(
+            "Which charger should I use for my battery?",
+            "You should use the charger that came with your bike, which is the supplied 4 A Northwind charger. \
+             It is important to use only the supplied 4 A Northwind charger, because the supplied 4 A Northwind \
+             charger is the charger that is meant for your battery. In other words, the right charger is the \
+             supplied 4 A Northwind charger. To summarise, please use only the supplied 4 A Northwind charger and \
+             charge between 10 °C and 30 °C, and again, always use the supplied 4 A Northwind charger.",
+            &aspects(&["which charger to use for the battery"]),
+            None,
+        );
+        assert!(r.conciseness < 0.5, "{r:?}");
+        assert!(r.conciseness_issues.iter().any(|i| i.contains("supplied 4 a")), "{:?}", r.conciseness_issues);
+        let once = review(
+            "Which charger should I use for my battery?",
+            "Use the supplied 4 A Northwind charger. Charge between 10 °C and 30 °C.",
+            &aspects(&["which charger to use for the battery"]),
+            None,
+        );
+        assert!(once.conciseness >= 0.9, "{once:?}");
+    }
+
+    #[test]
     fn repetitive_answer_is_not_concise() {
         let r = review(
             "What is the capital of France?",
             "Paris is the capital of France. Paris is the capital of France. Paris is the capital of France.",
             &aspects(&["capital of France"]),
+            None,
         );
         assert!(r.conciseness < 0.5, "{r:?}");
         let tight = review(
             "What is the capital of France?",
             "Paris is the capital of France.",
             &aspects(&["capital of France"]),
+            None,
         );
         assert!(tight.conciseness >= 0.9, "{tight:?}");
     }
@@ -262,12 +307,14 @@ mod tests {
             "Does the Moon have rivers?",
             "The Moon has liquid rivers. The Moon has no liquid rivers.",
             &aspects(&["whether the Moon have rivers"]),
+            None,
         );
         assert!(r.coherence <= 0.5, "{r:?}");
         let ok = review(
             "Does the Moon have rivers?",
             "No. The Moon is airless and dry, so water cannot stay liquid.",
             &aspects(&["whether the Moon have rivers"]),
+            None,
         );
         assert!(ok.coherence >= 0.8, "{ok:?}");
     }
