@@ -162,3 +162,21 @@ fn a_run_found_running_after_a_crash_resumes_to_done() {
     let outcome = run::execute(&mut store, run_id, offline(), Arc::new(NoProgress), &CancelToken::new()).unwrap();
     assert_eq!((outcome.status, outcome.written), (RunStatus::Done, 10));
 }
+
+#[test]
+fn ragchecker_precision_and_recall_do_not_need_contexts() {
+    // They compare the answer with the ground truth only; the chunk metrics still skip.
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let line = r#"{"question": "Who wrote Hamlet?", "answer": "William Shakespeare wrote Hamlet.", "ground_truth": "Hamlet was written by William Shakespeare."}"#;
+    let dataset = import(&mut store, dir.path(), &format!("{line}\n"));
+    let run_id = run::plan(&mut store, &request(dataset, &["ragchecker"])).unwrap();
+    run::execute(&mut store, run_id, offline(), Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    let item_id = store::run_items::item_ids(store.conn(), run_id).unwrap()[0];
+    let results = store::results::for_item(store.conn(), run_id, item_id).unwrap();
+    let status = |metric: &str| results.iter().find(|r| r.result.metric == metric).map(|r| r.result.status);
+    for metric in ["ragchecker.precision", "ragchecker.recall", "ragchecker.f1"] {
+        assert_eq!(status(metric), Some(Status::Ok), "{metric}: {results:?}");
+    }
+    assert_eq!(status("ragchecker.claim_recall"), Some(Status::Skipped), "needs chunks");
+}

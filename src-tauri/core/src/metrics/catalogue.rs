@@ -99,6 +99,9 @@ const fn dataset(mut spec: MetricSpec) -> MetricSpec {
 /// RAGChecker metrics use supplied claims and labels when the item has them, and ask the
 /// judge to extract and label claims otherwise.
 const RC: &[Field] = &[Answer, Contexts, GroundTruth];
+/// Precision, recall and F1 compare the answer with the ground truth only: they must not
+/// be skipped because an item has no contexts.
+const RC_ANSWER: &[Field] = &[Answer, GroundTruth];
 
 static CATALOGUE: &[MetricSpec] = &[
     // Family 1, RAGVUE, judged.
@@ -140,11 +143,11 @@ static CATALOGUE: &[MetricSpec] = &[
     item("ragvue.context_similarity", Family::Ragvue, "context_similarity", &[Answer, Contexts],
         "TF-IDF cosine similarity between the answer and the retrieved contexts."),
     // Family 3, RAGChecker claim metrics: supplied labels, or a judge extracts them.
-    judged(item("ragchecker.precision", Family::RagChecker, "precision", RC,
+    judged(item("ragchecker.precision", Family::RagChecker, "precision", RC_ANSWER,
         "Share of the answer's claims that the ground truth entails.")),
-    judged(item("ragchecker.recall", Family::RagChecker, "recall", RC,
+    judged(item("ragchecker.recall", Family::RagChecker, "recall", RC_ANSWER,
         "Share of the ground truth's claims that the answer entails.")),
-    judged(item("ragchecker.f1", Family::RagChecker, "f1", RC,
+    judged(item("ragchecker.f1", Family::RagChecker, "f1", RC_ANSWER,
         "Harmonic mean of claim precision and claim recall.")),
     judged(item("ragchecker.claim_recall", Family::RagChecker, "claim_recall", RC,
         "Share of the ground truth's claims that some retrieved chunk entails.")),

@@ -123,8 +123,12 @@ fn readability(id: &str, answer: &str) -> MetricResult {
     MetricResult::ok(id, score, explanation, details)
 }
 
-/// Set F1 of content words: precision = shared / answer words, recall = shared /
-/// context words, over distinct lower-cased non-stop-words.
+/// Set F1 of content words over distinct lower-cased non-stop-words: precision = shared
+/// / answer words (against all contexts); recall = shared / words of the context
+/// sentences the answer draws on (those sharing at least half of its words, and at least
+/// two unless it has one; all contexts when none does). Recall over every context word
+/// collapsed to ~0.05 for any answer once contexts were long — a measure of context
+/// length, not of overlap.
 fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
     let mut answer_set: HashSet<String> = HashSet::new();
     text::for_each_content_word(answer, |w| insert(&mut answer_set, w));
@@ -135,8 +139,20 @@ fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
         );
     }
     let mut context_set: HashSet<String> = HashSet::new();
+    let mut drawn_on: HashSet<String> = HashSet::new();
+    let (mut sentences, mut used) = (0usize, 0usize);
+    let needed = answer_set.len().min(2).max(answer_set.len().div_ceil(2));
     for chunk in chunks {
-        text::for_each_content_word(chunk, |w| insert(&mut context_set, w));
+        for sentence in text::sentences(chunk) {
+            let mut words: HashSet<String> = HashSet::new();
+            text::for_each_content_word(sentence, |w| insert(&mut words, w));
+            sentences += 1;
+            if words.iter().filter(|w| answer_set.contains(*w)).count() >= needed {
+                used += 1;
+                drawn_on.extend(words.iter().cloned());
+            }
+            context_set.extend(words);
+        }
     }
     if context_set.is_empty() {
         return MetricResult::skipped(
@@ -144,6 +160,7 @@ fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
             "the contexts have no content words to compare with the answer",
         );
     }
+    let recall_base = if drawn_on.is_empty() { &context_set } else { &drawn_on };
     let (mut shared, mut answer_only): (Vec<&str>, Vec<&str>) = answer_set
         .iter()
         .map(String::as_str)
@@ -151,7 +168,7 @@ fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
     shared.sort_unstable();
     answer_only.sort_unstable();
     let precision = shared.len() as f64 / answer_set.len() as f64;
-    let recall = shared.len() as f64 / context_set.len() as f64;
+    let recall = shared.iter().filter(|w| recall_base.contains(**w)).count() as f64 / recall_base.len() as f64;
     let f1 = if shared.is_empty() {
         0.0
     } else {
@@ -167,6 +184,9 @@ fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
         "recall": round4(recall),
         "answer_terms": answer_set.len(),
         "context_terms": context_set.len(),
+        "recall_terms": recall_base.len(),
+        "sentences_drawn_on": used,
+        "sentences": sentences,
         "shared_terms": shared.len(),
         "shared_sample": &shared[..shared.len().min(20)],
         "answer_only_sample": &answer_only[..answer_only.len().min(20)],

@@ -74,13 +74,14 @@ fn readability_is_flesch_reading_ease_over_100_with_details() {
 
 #[test]
 fn token_overlap_is_f1_of_content_word_sets() {
-    // Answer content set {nile, longest, river}; context set {nile, longest, river,
-    // africa, flows}. Shared 3: P = 1, R = 3/5, F1 = 2*0.6/1.6 = 0.75.
+    // Answer content set {nile, longest, river}. Only the second sentence shares two or
+    // more of them: recall is over its set {nile, longest, river, earth}. Shared 3:
+    // P = 1, R = 3/4, F1 = 2*0.75/1.75 = 6/7.
     let it = item(
         "The Nile is the longest river.",
-        &["The Nile flows in Africa.", "Longest river: the Nile"],
+        &["The Nile flows in Africa.", "The Nile is the longest river on Earth."],
     );
-    assert!((score("ragvue.token_overlap", &it) - 0.75).abs() < 1e-12);
+    assert!((score("ragvue.token_overlap", &it) - 6.0 / 7.0).abs() < 1e-12);
     let none = item("Bananas are yellow.", &["The Nile flows in Africa."]);
     assert_eq!(
         score("ragvue.token_overlap", &none),
@@ -92,6 +93,30 @@ fn token_overlap_is_f1_of_content_word_sets() {
         compute("ragvue.token_overlap", &only_stop).status,
         Status::Skipped
     );
+}
+
+#[test]
+fn token_overlap_does_not_collapse_when_the_contexts_are_long() {
+    // A real SQuAD 2.0 article (shared/data): an answer made of one of its sentences,
+    // against the whole article as five chunks. Recall over every context word gave
+    // about 0.05 here whatever the answer.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/squad2-sample/dev-v2.0-articles-1-8.json");
+    let squad: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let chunks: Vec<String> = squad["data"][0]["paragraphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(5)
+        .map(|p| p["context"].as_str().unwrap().to_string())
+        .collect();
+    let total_words: usize = chunks.iter().map(|c| c.split_whitespace().count()).sum();
+    assert!(total_words > 400, "long contexts: {total_words} words");
+    let answer = crate::text::sentences(&chunks[2])[0].to_string();
+    let refs: Vec<&str> = chunks.iter().map(String::as_str).collect();
+    let grounded = score("ragvue.token_overlap", &item(&answer, &refs));
+    assert!(grounded > 0.6, "a sentence taken from the contexts overlaps them: {grounded}");
+    let unrelated = score("ragvue.token_overlap", &item("Bananas ripen quickly in warm kitchens.", &refs));
+    assert!(unrelated < 0.2, "{unrelated}");
 }
 
 #[test]

@@ -57,7 +57,10 @@ pub fn choose(spec: &MetricSpec, item: &Item) -> (bool, String) {
     }
     let missing = metrics::missing_fields(item, spec.needs);
     let why = match spec.family {
-        Family::RagChecker => "the item has a ground-truth answer, an answer and contexts",
+        Family::RagChecker if spec.needs.contains(&Field::Contexts) => {
+            "the item has a ground-truth answer, an answer and contexts"
+        }
+        Family::RagChecker => "the item has a ground-truth answer and an answer",
         Family::Citation => "the item has a gold citation id and an answer",
         Family::Reference if spec.needs.contains(&Field::Ranking) => "the item has ranked retrieved ids and a gold id",
         Family::Reference => "the item has a ground-truth answer and an answer",
