@@ -12,6 +12,7 @@ use ragnosis_core::metrics::{self, MetricConfig};
 use ragnosis_core::progress::ProgressSink;
 use ragnosis_core::run::{self, Mode, RunRequest, Selection};
 use ragnosis_core::secrets::KeyringStore;
+use ragnosis_core::semantic;
 use ragnosis_core::store::{self, judge_profiles::JudgeProfile, runs::RunStatus, Store};
 use ragnosis_core::Error;
 
@@ -171,6 +172,10 @@ fn run_with(
         return Ok(());
     }
     let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
+    if judge.identity().is_offline() && !matches!(semantic::availability(), semantic::Availability::Loaded { .. }) {
+        // Visible, not silent: without the model paraphrase goes unseen.
+        eprintln!("note: {}", semantic::availability().notice());
+    }
     let cancel = cancel_on_ctrl_c();
     let outcome = run::execute(&mut store, run_id, judge, progress.clone(), &cancel)?;
     if outcome.status == RunStatus::Done && !calibration.is_empty() {

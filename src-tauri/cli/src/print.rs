@@ -102,6 +102,19 @@ pub fn runs(rows: &[RunRow]) {
     }
 }
 
+/// What the built-in judge is in this process: with or without the semantic model.
+fn offline_judge_description() -> String {
+    match ragnosis_core::semantic::availability() {
+        ragnosis_core::semantic::Availability::Loaded { .. } => format!(
+            "offline (built-in judge: word and anchor rules + embedded {}, no LLM)",
+            ragnosis_core::semantic::MODEL_NAME
+        ),
+        ragnosis_core::semantic::Availability::Absent { reason } => {
+            format!("offline (built-in judge: word and anchor rules only; semantic model not in use: {reason})")
+        }
+    }
+}
+
 pub fn run_summary(view: &RunView) {
     let run = &view.run;
     println!(
@@ -110,7 +123,7 @@ pub fn run_summary(view: &RunView) {
         view.dataset.name,
         run.item_count,
         run.status.as_str(),
-        if run.judge == "offline" { "offline (built-in lexical judge, no model)" } else { run.judge.as_str() },
+        if run.judge == "offline" { offline_judge_description() } else { run.judge.clone() },
         run.label.as_deref().map(|l| format!(", label {l}")).unwrap_or_default()
     );
     println!(
