@@ -7,7 +7,7 @@ use std::time::Instant;
 use ragnosis_embed::{cosine, Encoder};
 
 #[path = "../tests/model.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod model;
 
 fn main() {

@@ -85,8 +85,8 @@ fn tables_carry_one_row_per_metric_and_stage_with_the_runs_figures() {
     );
     assert_eq!(
         view.metrics.len(),
-        14,
-        "citation (4 per item), reference (6) and four judge-free RAGVUE metrics"
+        15,
+        "citation (4 per item), reference (7, with semantic_similarity) and four judge-free RAGVUE metrics"
     );
     for line in &view.metrics {
         let s = &line.stats;
@@ -227,8 +227,8 @@ fn a_judged_run_shows_patterns_with_examples_actions_and_the_offline_caveat() {
         "the offline judge is called out in the methodology"
     );
     assert!(
-        md.contains("| Prompt versions | offline\\-1 |"),
-        "its prompt version is named"
+        md.contains("| Prompt versions | offline\\-2"),
+        "its prompt version is named (offline-2, or offline-2+minilm with the semantic model)"
     );
     assert!(
         md.contains("No item text left this machine: the built\\-in offline judge runs locally.")
