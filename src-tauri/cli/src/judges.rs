@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::Path;
 
 use clap::Subcommand;
-use ragnosis_core::judge::{connect, open, ProviderKind};
+use ragnosis_core::judge::{connect, local, open, ProviderKind};
 use ragnosis_core::secrets::{self, ApiKey, KeyringStore, SecretStore};
 use ragnosis_core::store::{self, judge_profiles::JudgeProfile, Store};
 use ragnosis_core::Error;
@@ -52,6 +52,17 @@ pub enum JudgesCommand {
     Test { name: String },
     /// List the models the profile's server offers.
     Models { name: String },
+    /// Find local model servers on their default ports (Ollama 11434, LM Studio 1234,
+    /// llama.cpp 8080, vLLM 8000) and list their models.
+    Detect {
+        /// Save a profile for each server found, with its first model (or --model);
+        /// an existing profile of the same name is left alone.
+        #[arg(long)]
+        add: bool,
+        /// The model to use instead of each server's first.
+        #[arg(long)]
+        model: Option<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -144,6 +155,7 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
                 return Err(Error::Invalid(format!("judge {name} did not pass the connection test")));
             }
         }
+        JudgesCommand::Detect { add, model } => detect(&store, add, model.as_deref())?,
         JudgesCommand::Models { name } => {
             let profile = open::profile(&store, &name)?;
             let key = find_key(&profile)?;
@@ -151,6 +163,39 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
                 println!("{model}");
             }
         }
+    }
+    Ok(())
+}
+
+fn detect(store: &Store, add: bool, model: Option<&str>) -> Result<(), Error> {
+    let servers = runtime()?.block_on(local::detect());
+    if servers.is_empty() {
+        let ports: Vec<String> =
+            local::KNOWN_SERVERS.iter().map(|s| format!("{} {}", s.product, s.port)).collect();
+        println!("no local model server answered on 127.0.0.1 ({})", ports.join(", "));
+        println!("start one (for example `ollama serve`) and run this again; the offline judge works meanwhile");
+        return Ok(());
+    }
+    for server in &servers {
+        let models = if server.models.is_empty() { "no models loaded".to_string() } else { server.models.join(", ") };
+        println!("{} at {}: {models}", server.product, server.base_url);
+        if !add {
+            continue;
+        }
+        let Some(chosen) = model.or(server.models.first().map(String::as_str)) else {
+            println!("  not added: it lists no model (load one, or pass --model)");
+            continue;
+        };
+        if store::judge_profiles::get(store.conn(), &server.profile_name).is_ok() {
+            println!("  not added: a profile called {} exists already", server.profile_name);
+            continue;
+        }
+        let profile = local::profile_for(&server.profile_name, &server.base_url, chosen);
+        store::judge_profiles::upsert(store.conn(), &profile)?;
+        println!("  saved judge profile {} with model {chosen}; use it with `--judge {}`", profile.name, profile.name);
+    }
+    if !add {
+        println!("add them as judge profiles with `ragnosis judges detect --add`");
     }
     Ok(())
 }

@@ -313,3 +313,32 @@ fn calibration_sends_each_temperature_and_stores_every_judges_verdicts() {
     // The simulator answers with the offline judge, so all three agree exactly.
     assert_eq!(clarity["mean_agreement"], 1.0);
 }
+
+#[test]
+fn a_local_server_on_a_default_port_is_detected_and_becomes_a_profile() {
+    // The simulator plays LM Studio on its default port, 1234, of this machine.
+    let sim = Simulator::start(SimConfig { port: 1234, ..Default::default() })
+        .expect("port 1234 (LM Studio's default) must be free for this test");
+    let home = tempfile::tempdir().unwrap();
+
+    let listed = run(home.path(), &["judges", "detect"]);
+    let out = text(&listed.stdout);
+    assert!(listed.status.success(), "{}", text(&listed.stderr));
+    assert!(
+        out.contains("LM Studio at http://127.0.0.1:1234/v1: sim-judge-large, sim-judge-small"),
+        "the server and its models are listed: {out}"
+    );
+    assert!(!out.contains("Ollama at"), "nothing listens on 11434 here: {out}");
+    assert!(!run(home.path(), &["judges", "list"]).stdout.windows(9).any(|w| w == b"lm-studio"), "listing saves nothing");
+
+    let added = run(home.path(), &["judges", "detect", "--add"]);
+    assert!(added.status.success(), "{}", text(&added.stderr));
+    let list = text(&run(home.path(), &["judges", "list"]).stdout);
+    let row = list.lines().find(|l| l.starts_with("lm-studio")).unwrap_or_else(|| panic!("profile saved: {list}"));
+    assert!(row.contains("http://127.0.0.1:1234/v1") && row.contains("sim-judge-large"), "{row}");
+
+    // The saved profile judges for real.
+    let tested = run(home.path(), &["judges", "test", "lm-studio"]);
+    assert!(tested.status.success(), "{} {}", text(&tested.stdout), text(&tested.stderr));
+    drop(sim);
+}

@@ -10,6 +10,7 @@ pub mod accounting;
 pub mod cache;
 pub mod connect;
 pub mod limiter;
+pub mod local;
 pub mod llm;
 pub mod offline;
 pub mod open;
