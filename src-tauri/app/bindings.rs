@@ -40,6 +40,8 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<settings::Theme>();
     c.visit::<settings::KeyStatus>();
     c.visit::<settings::ConnectionCheck>();
+    c.visit::<settings::LocalJudge>();
+    c.visit::<settings::OfflineJudgeStatus>();
     c.visit::<compare::ComparisonView>();
     c.visit::<compare::ChartSvg>();
     c.visit::<compare::TrendPoint>();

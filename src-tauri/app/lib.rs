@@ -36,6 +36,8 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::judges::forget_judge_key,
         commands::judges::test_judge,
         commands::judges::discover_judge_models,
+        commands::judges::detect_local_judges,
+        commands::judges::offline_judge_status,
         commands::settings::get_theme,
         commands::settings::set_theme,
         commands::compare::compare_runs,

@@ -592,3 +592,42 @@ fn export_run_writes_a_pdf_report() {
     let bytes = std::fs::read(&target).unwrap();
     assert!(bytes.starts_with(b"%PDF"), "a PDF file");
 }
+
+#[test]
+fn a_model_server_on_a_default_local_port_is_offered_as_a_ready_profile() {
+    // The judge simulator plays vLLM on its default port, 8000, of this machine.
+    let sim = ragnosis_judge_sim::Simulator::start(ragnosis_judge_sim::SimConfig { port: 8000, ..Default::default() })
+        .expect("port 8000 (vLLM's default) must be free for this test");
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let found = s.ok("detect_local_judges", Value::Null);
+    let servers = found.as_array().unwrap();
+    let vllm = servers.iter().find(|f| f["product"] == "vLLM").unwrap_or_else(|| panic!("vLLM found: {found}"));
+    assert_eq!(vllm["base_url"], "http://127.0.0.1:8000/v1");
+    assert_eq!(vllm["models"], json!(["sim-judge-large", "sim-judge-small"]));
+    assert_eq!(vllm["already_saved"], false);
+    let profile = vllm["profile"].clone();
+    assert_eq!((profile["name"].clone(), profile["model"].clone()), (json!("vllm"), json!("sim-judge-large")));
+
+    // Saving the offered profile as it is works, and the next search says so.
+    s.ok("save_judge", json!({ "profile": profile }));
+    let again = s.ok("detect_local_judges", Value::Null);
+    let vllm = again.as_array().unwrap().iter().find(|f| f["product"] == "vLLM").unwrap();
+    assert_eq!(vllm["already_saved"], true);
+    drop(sim);
+}
+
+#[test]
+fn the_offline_judge_says_whether_its_semantic_model_is_in_use() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let status = s.ok("offline_judge_status", Value::Null);
+    let notice = status["notice"].as_str().unwrap();
+    match status["semantic_model"].as_str() {
+        Some(model) => assert!(notice.contains(model) && notice.contains("in use"), "{status}"),
+        None => {
+            assert!(notice.contains("not in use"), "{status}");
+            assert_ne!(std::env::var("RAGNOSIS_MODEL").as_deref(), Ok("required"), "the model must load here: {status}");
+        }
+    }
+}

@@ -2,14 +2,15 @@
 //! each profile's key in the OS keyring (stored / forgotten, never read back to the
 //! window); a one-call connection test; model discovery.
 
-use ragnosis_core::judge::{connect, llm, open as judges};
+use ragnosis_core::judge::{connect, llm, local, open as judges};
+use ragnosis_core::semantic;
 use ragnosis_core::secrets::{self, ApiKey, SecretError, SecretStore};
 use ragnosis_core::store::{self, judge_profiles::JudgeProfile};
 use tauri::State;
 
 use crate::error::{CommandError, CommandResult};
 use crate::models::runs::JudgeProfileInfo;
-use crate::models::settings::{ConnectionCheck, KeyStatus};
+use crate::models::settings::{ConnectionCheck, KeyStatus, LocalJudge, OfflineJudgeStatus};
 use crate::state::AppState;
 
 /// The offline judge first, then the stored profiles by name.
@@ -134,4 +135,33 @@ fn checked_or_offline(profile: JudgeProfileInfo) -> CommandResult<JudgeProfile> 
         return Ok(judges::offline_profile());
     }
     checked(profile)
+}
+
+/// Model servers listening on their default ports of this machine (Ollama, LM Studio,
+/// llama.cpp, vLLM), each with a profile ready to save.
+#[tauri::command]
+pub async fn detect_local_judges(state: State<'_, AppState>) -> CommandResult<Vec<LocalJudge>> {
+    let servers = local::detect().await;
+    let store = state.store()?;
+    Ok(servers
+        .into_iter()
+        .map(|server| {
+            let already_saved = store::judge_profiles::get(store.conn(), &server.profile_name).is_ok();
+            let profile = server
+                .models
+                .first()
+                .map(|model| JudgeProfileInfo::from(local::profile_for(&server.profile_name, &server.base_url, model)));
+            LocalJudge { product: server.product, base_url: server.base_url, models: server.models, profile, already_saved }
+        })
+        .collect())
+}
+
+/// Whether the offline judge has its semantic model on this machine.
+#[tauri::command(async)]
+pub fn offline_judge_status() -> OfflineJudgeStatus {
+    let availability = semantic::availability();
+    OfflineJudgeStatus {
+        semantic_model: matches!(availability, semantic::Availability::Loaded { .. }).then(|| semantic::MODEL_NAME.to_string()),
+        notice: availability.notice(),
+    }
 }

@@ -51,3 +51,25 @@ pub struct ConnectionCheck {
     pub structured_output_parsed: bool,
     pub message: String,
 }
+
+/// A model server found on this machine, and the profile Ragnosis would save for it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct LocalJudge {
+    /// "Ollama", "LM Studio", "llama.cpp server", "vLLM".
+    pub product: String,
+    pub base_url: String,
+    pub models: Vec<String>,
+    /// A ready profile with the server's first model; none when it lists no model.
+    pub profile: Option<super::runs::JudgeProfileInfo>,
+    /// A stored profile already has the suggested profile's name.
+    pub already_saved: bool,
+}
+
+/// What the built-in offline judge uses on this machine.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct OfflineJudgeStatus {
+    /// The embedded semantic model's name when it is in use.
+    pub semantic_model: Option<String>,
+    /// One sentence for the window.
+    pub notice: String,
+}

@@ -18,7 +18,9 @@ import type {
   ItemsPage,
   JudgeProfileInfo,
   KeyStatus,
+  LocalJudge,
   MetricInfo,
+  OfflineJudgeStatus,
   ReportFormat,
   RunDetail,
   RunEvent,
@@ -185,6 +187,15 @@ export function testJudge(profile: JudgeProfileInfo): Promise<ConnectionCheck> {
 
 export function discoverJudgeModels(profile: JudgeProfileInfo): Promise<string[]> {
   return call<string[]>('discover_judge_models', { profile });
+}
+
+/** Model servers on their default local ports, each with a profile ready to save. */
+export function detectLocalJudges(): Promise<LocalJudge[]> {
+  return call<LocalJudge[]>('detect_local_judges');
+}
+
+export function offlineJudgeStatus(): Promise<OfflineJudgeStatus> {
+  return call<OfflineJudgeStatus>('offline_judge_status');
 }
 
 export function getTheme(): Promise<Theme> {
