@@ -476,3 +476,27 @@ fn settings_store_a_key_in_the_keyring_and_connect_to_a_judge_with_it() {
     // Leave the shared test keyring as we found it.
     ragnosis_core::secrets::SecretStore::delete(&ragnosis_core::secrets::KeyringStore, &profile).ok();
 }
+
+#[test]
+fn settings_find_a_local_model_server_and_save_it_as_a_judge() {
+    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
+    // The judge simulator plays Ollama on its default port, 11434, of this machine.
+    let sim = ragnosis_judge_sim::Simulator::start(ragnosis_judge_sim::SimConfig { port: 11434, ..Default::default() })
+        .expect("port 11434 (Ollama's default) must be free for this test");
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
+    let home = session.wait_for_text("[data-testid=home-judge]", "offline judge", SHORT);
+    if std::env::var("RAGNOSIS_MODEL").as_deref() == Ok("required") {
+        assert!(home.contains("all-MiniLM-L6-v2"), "Home names the semantic model in use: {home}");
+    }
+    session.click_on("[data-testid=nav-settings]", SHORT);
+    session.wait_for_text("[data-testid=offline-status]", "semantic model", SHORT);
+    session.click_on("[data-testid=find-local]:not([disabled])", SHORT);
+    let found = session.wait_for_text("[data-testid=local-servers]", "Ollama at http://127.0.0.1:11434/v1", LONG);
+    assert!(found.contains("sim-judge-large, sim-judge-small"), "its models are listed: {found}");
+    session.click_on("[data-testid=add-local]", SHORT);
+    session.wait_for_text("[data-testid=judge-table]", "ollama", SHORT);
+    session.wait_for_text("[data-testid=local-servers]", "saved as ollama", SHORT);
+    shot(&session, "settings-local-server.png");
+    drop(sim);
+}
