@@ -180,3 +180,17 @@ fn ragchecker_precision_and_recall_do_not_need_contexts() {
     }
     assert_eq!(status("ragchecker.claim_recall"), Some(Status::Skipped), "needs chunks");
 }
+
+#[test]
+fn judged_results_record_the_prompt_version_that_judged_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset = import(&mut store, dir.path(), &items(3));
+    let run_id = run::plan(&mut store, &request(dataset, &["ragvue.clarity", "reference.token_f1"])).unwrap();
+    run::execute(&mut store, run_id, offline(), Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    assert_eq!(
+        store::results::prompt_versions(store.conn(), run_id).unwrap(),
+        [ragnosis_core::judge::offline::PROMPT_VERSION],
+        "the lexical offline judge judged clarity; token F1 needs no judge and records none"
+    );
+}

@@ -373,8 +373,18 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
         .cloned()
         .collect();
     let judge = judge_facts(store, &run.judge)?;
+    let recorded = store::results::prompt_versions(store.conn(), run.id)?;
+    let semantic_used = if recorded.is_empty() {
+        matches!(crate::semantic::availability(), crate::semantic::Availability::Loaded { .. })
+    } else {
+        recorded.iter().any(|v| v == judge::offline::SEMANTIC_PROMPT_VERSION)
+    };
     let prompt_versions = if judged_metrics.is_empty() {
         Vec::new()
+    } else if !recorded.is_empty() {
+        // What actually judged this run's items (runs before versions were recorded
+        // fall through to what this build would use).
+        recorded
     } else if judge.offline {
         vec![judge::offline::current_prompt_version().to_string()]
     } else {
@@ -391,16 +401,14 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
              splitting, readability){}, so it is free, private and gives the same verdict every time, but it cannot \
              follow reasoning the way a model judge does, and claim support is decided on words and anchors, not \
              on entailment. Read its scores as a screening signal and confirm important findings with an LLM judge.",
-            judge::offline::current_prompt_version(),
-            match crate::semantic::availability() {
-                crate::semantic::Availability::Loaded { .. } => format!(
+            prompt_versions.join(", "),
+            if semantic_used {
+                format!(
                     ", with the embedded semantic model {} for relevance, coverage and aspects addressed",
                     crate::semantic::MODEL_NAME
-                ),
-                crate::semantic::Availability::Absent { .. } => format!(
-                    " only: the semantic model {} was not installed, so paraphrase goes unseen",
-                    crate::semantic::MODEL_NAME
-                ),
+                )
+            } else {
+                format!(" only: the semantic model {} was not in use, so paraphrase went unseen", crate::semantic::MODEL_NAME)
             }
         )
     });

@@ -35,6 +35,10 @@ pub struct ItemOutcome {
     pub item_id: i64,
     pub results: Vec<MetricResult>,
     pub judge_config: String,
+    /// The prompt versions of the verdicts behind this item's judged results (one in
+    /// practice; joined with "," if a judge answered under several), stored with them so
+    /// a report names what actually judged.
+    pub prompt_version: Option<String>,
     pub accounting: Accounting,
 }
 
@@ -66,6 +70,7 @@ struct Asker<'a> {
     judge: &'a dyn Judge,
     ctx: &'a CallContext,
     accounting: Mutex<Accounting>,
+    prompt_versions: Mutex<std::collections::BTreeSet<String>>,
 }
 
 impl Asker<'_> {
@@ -81,6 +86,10 @@ impl Asker<'_> {
                 acc.cost_usd += j.cost_usd;
             }
             Err(_) => acc.failures += 1,
+        }
+        drop(acc);
+        if let Ok(j) = &outcome {
+            self.prompt_versions.lock().unwrap().insert(j.prompt_version.clone());
         }
         outcome.map(|j| j.verdict)
     }
@@ -199,7 +208,7 @@ pub async fn evaluate_item(
             results.push(metrics::compute(spec, item, &settings.metric_config));
         }
     }
-    let asker = Asker { judge, ctx, accounting: Mutex::new(Accounting::default()) };
+    let asker = Asker { judge, ctx, accounting: Mutex::new(Accounting::default()), prompt_versions: Mutex::default() };
     if !judged.is_empty() {
         results.extend(judge_metrics(item, &judged, &asker, settings).await);
     }
@@ -207,7 +216,9 @@ pub async fn evaluate_item(
         results.push(overall::synthesise(spec.id, &results, &settings.weights));
     }
     let accounting = asker.accounting.into_inner().unwrap_or_default();
-    ItemOutcome { item_id, results, judge_config: judge.identity().config_key(), accounting }
+    let versions = asker.prompt_versions.into_inner().unwrap_or_default();
+    let prompt_version = (!versions.is_empty()).then(|| versions.into_iter().collect::<Vec<_>>().join(","));
+    ItemOutcome { item_id, results, judge_config: judge.identity().config_key(), prompt_version, accounting }
 }
 
 async fn judge_metrics(item: &Item, judged: &[&'static MetricSpec], asker: &Asker<'_>, settings: &EngineSettings) -> Vec<MetricResult> {

@@ -383,7 +383,11 @@ fn crashed_item(item_id: i64, metric_ids: &[&'static str], e: &tokio::task::Join
         .iter()
         .map(|id| MetricResult::error(id, format!("internal error while evaluating this item: {why}")))
         .collect();
-    (engine::ItemOutcome { item_id, results, judge_config: String::new(), accounting: Accounting::default() }, Vec::new(), Vec::new())
+    (
+        engine::ItemOutcome { item_id, results, judge_config: String::new(), prompt_version: None, accounting: Accounting::default() },
+        Vec::new(),
+        Vec::new(),
+    )
 }
 
 fn commit(store: &mut Store, run_id: i64, pending: &mut Vec<Finished>) -> Result<u64> {
@@ -399,8 +403,9 @@ fn commit(store: &mut Store, run_id: i64, pending: &mut Vec<Finished>) -> Result
                     attach_reason(&mut result, why);
                 }
                 let judged = metrics::find(&result.metric).is_some_and(|m| m.judge);
-                let config = if judged { outcome.judge_config.as_str() } else { "" };
-                if store::results::insert(tx, run_id, outcome.item_id, config, &result)? {
+                let (config, version) =
+                    if judged { (outcome.judge_config.as_str(), outcome.prompt_version.as_deref()) } else { ("", None) };
+                if store::results::insert_versioned(tx, run_id, outcome.item_id, config, version, &result)? {
                     written += 1;
                 }
             }

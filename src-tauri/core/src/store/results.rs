@@ -33,9 +33,21 @@ pub struct ItemScores {
 }
 
 pub fn insert(conn: &Connection, run_id: i64, item_id: i64, judge_config: &str, result: &MetricResult) -> Result<bool> {
+    insert_versioned(conn, run_id, item_id, judge_config, None, result)
+}
+
+/// `insert`, recording the judge's prompt version for a judged result.
+pub fn insert_versioned(
+    conn: &Connection,
+    run_id: i64,
+    item_id: i64,
+    judge_config: &str,
+    prompt_version: Option<&str>,
+    result: &MetricResult,
+) -> Result<bool> {
     let mut stmt = conn.prepare_cached(
-        "INSERT INTO results (run_id, item_id, metric, judge_config, score, status, explanation, details_json, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+        "INSERT INTO results (run_id, item_id, metric, judge_config, score, status, explanation, details_json, created_at, prompt_version)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
          ON CONFLICT (run_id, item_id, metric, judge_config) DO NOTHING",
     )?;
     let changed = stmt.execute(params![
@@ -48,8 +60,22 @@ pub fn insert(conn: &Connection, run_id: i64, item_id: i64, judge_config: &str, 
         result.explanation,
         serde_json::to_string(&result.details)?,
         super::now(),
+        prompt_version,
     ])?;
     Ok(changed == 1)
+}
+
+/// The distinct prompt versions recorded with a run's results, sorted.
+pub fn prompt_versions(conn: &Connection, run_id: i64) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare(
+        "SELECT DISTINCT prompt_version FROM results WHERE run_id = ?1 AND prompt_version IS NOT NULL ORDER BY 1",
+    )?;
+    let versions = stmt.query_map([run_id], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+    // An item judged under several versions stores them joined by ",".
+    let mut split: Vec<String> = versions.iter().flat_map(|v| v.split(',').map(str::to_string)).collect();
+    split.sort();
+    split.dedup();
+    Ok(split)
 }
 
 /// (item, metric) pairs that already have a result in this run.
