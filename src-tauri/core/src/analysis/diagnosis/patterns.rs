@@ -222,7 +222,7 @@ impl FailurePattern {
                 "The answer is incoherent, hard to read or padded, whatever its facts."
             }
             FailurePattern::Incomplete => {
-                "The answer misses parts of the question, and the retrieved passages miss them too."
+                "The answer leaves parts of the question unanswered (whether or not the passages held them)."
             }
         }
     }
