@@ -96,6 +96,7 @@ fn main() {
             overlap.push((share, ex.supported));
             hybrid.push((0.5 * f64::from(u8::from(lex)) + 0.25 * best + 0.25 * share, ex.supported));
         }
+        sweep(&lexical, &cosine, &overlap);
         let pos = sample.iter().filter(|e| e.supported).count();
         println!(
             "{name}: n {} (supported {pos}), {:.0} s\n  AUROC lexical decision {:.3}  closest-sentence cosine {:.3}  word overlap {:.3}  hybrid {:.3}",
@@ -107,4 +108,30 @@ fn main() {
             auroc(&hybrid)
         );
     }
+}
+
+/// Balanced accuracy of "lexical yes and cosine ≥ down, or lexical no and cosine ≥ up
+/// and overlap ≥ share" over a grid, printed as one line per setting.
+fn sweep(lexical: &[(f64, bool)], cosine: &[(f64, bool)], overlap: &[(f64, bool)]) {
+    let ba = |pred: &dyn Fn(usize) -> bool| {
+        let (mut tp, mut tn, mut p, mut n) = (0.0, 0.0, 0.0, 0.0);
+        for i in 0..lexical.len() {
+            let actual = lexical[i].1;
+            if actual { p += 1.0; if pred(i) { tp += 1.0 } } else { n += 1.0; if !pred(i) { tn += 1.0 } }
+        }
+        0.5 * (tp / f64::max(p, 1.0) + tn / f64::max(n, 1.0))
+    };
+    let base = ba(&|i| lexical[i].0 > 0.5);
+    let mut line = format!("  sweep (base {base:.3}):");
+    for down in [0.0, 0.3, 0.4, 0.5] {
+        for up in [0.7, 0.75, 0.8, 0.85, 2.0] {
+            for share in [0.6, 0.7, 0.8] {
+                let v = ba(&|i| {
+                    if lexical[i].0 > 0.5 { cosine[i].0 >= down } else { cosine[i].0 >= up && overlap[i].0 >= share }
+                });
+                line.push_str(&format!(" d{down}/u{up}/s{share}={v:.3}"));
+            }
+        }
+    }
+    println!("{line}");
 }
