@@ -44,7 +44,7 @@ impl Shape {
             type_vocab: get("type_vocab_size")?,
             layer_norm_eps: config["layer_norm_eps"].as_f64().unwrap_or(1e-12) as f32,
         };
-        if shape.heads == 0 || shape.hidden % shape.heads != 0 {
+        if shape.heads == 0 || !shape.hidden.is_multiple_of(shape.heads) {
             return Err(EmbedError::Model(
                 "hidden size is not a multiple of the heads".into(),
             ));
@@ -60,6 +60,7 @@ struct Linear {
     outputs: usize,
 }
 
+#[derive(Default)]
 struct Norm {
     gamma: Vec<f32>,
     beta: Vec<f32>,
@@ -300,15 +301,6 @@ impl Linear {
             add(row, &self.bias);
         }
         y
-    }
-}
-
-impl Default for Norm {
-    fn default() -> Self {
-        Norm {
-            gamma: Vec::new(),
-            beta: Vec::new(),
-        }
     }
 }
 
