@@ -126,6 +126,8 @@ pub struct Methodology {
     /// Judge configurations recorded with the results.
     pub judge_configs: Vec<String>,
     pub prompt_versions: Vec<String>,
+    /// The offline judge's embedded semantic model, when it took part in this run.
+    pub semantic_model: Option<String>,
     pub offline_caveat: Option<String>,
     pub calibration: String,
     pub settings: Vec<Setting>,
@@ -394,6 +396,7 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
             .collect()
     };
     let totals: RunTotals = store::runs::totals(store.conn(), run.id)?;
+    let semantic_model = (judge.offline && semantic_used).then(|| crate::semantic::MODEL_NAME.to_string());
     let offline_caveat = (judge.offline && !judged_metrics.is_empty()).then(|| {
         format!(
             "The judged scores in this report come from Ragnosis's built-in offline judge ({}), not from a \
@@ -435,6 +438,7 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
         judge,
         judged_metrics,
         prompt_versions,
+        semantic_model,
         offline_caveat,
         totals,
         scored,

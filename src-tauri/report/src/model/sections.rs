@@ -21,23 +21,14 @@ pub fn judge_name(view: &ReportView) -> String {
     if view.methodology.judged_metrics.is_empty() {
         "none needed: every metric of this run is computed without a judge".into()
     } else if j.offline {
-        // The versions recorded with the run's results say whether the semantic model
-        // took part; the judge is deterministic either way and never an LLM.
-        let versions = &view.methodology.prompt_versions;
-        let semantic = versions
-            .iter()
-            .any(|v| v == ragnosis_core::judge::offline::SEMANTIC_PROMPT_VERSION);
+        let m = &view.methodology;
         format!(
             "built-in offline judge ({}), deterministic, no LLM{}",
-            versions.join(", "),
-            if semantic {
-                format!(
-                    "; embedded semantic model {}",
-                    ragnosis_core::semantic::MODEL_NAME
-                )
-            } else {
-                String::new()
-            }
+            m.prompt_versions.join(", "),
+            m.semantic_model
+                .as_deref()
+                .map(|model| format!("; embedded semantic model {model}"))
+                .unwrap_or_default()
         )
     } else if j.profile_found {
         format!(
