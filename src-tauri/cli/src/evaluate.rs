@@ -96,11 +96,15 @@ pub struct AgenticArgs {
 
 pub fn eval(home: &Path, args: EvalArgs, progress: Arc<dyn ProgressSink>) -> Result<(), Failure> {
     // Check everything the user typed before touching any file or the database.
-    let selected = metrics::resolve_selection(&args.metrics.split(',').collect::<Vec<_>>()).map_err(Error::from)?;
+    let selected = metrics::resolve_selection(&args.metrics.split(',').collect::<Vec<_>>())
+        .map_err(Error::from)?;
     if args.k == 0 {
         return Err(Error::Invalid("--k must be at least 1".into()).into());
     }
-    let mut config = MetricConfig { k: args.k, ..MetricConfig::default() };
+    let mut config = MetricConfig {
+        k: args.k,
+        ..MetricConfig::default()
+    };
     if let Some(pattern) = args.citation_pattern {
         metrics::citation::compile_pattern(&pattern)
             .map_err(|e| Error::Invalid(format!("--citation-pattern is not a valid regex: {e}")))?;
@@ -110,12 +114,36 @@ pub fn eval(home: &Path, args: EvalArgs, progress: Arc<dyn ProgressSink>) -> Res
         return Err(Error::Invalid(format!("--tau must be between 0 and 1, got {tau}")).into());
     }
     let metric_ids = selected.iter().map(|m| m.id.to_string()).collect();
-    run_with(home, &args.common, Mode::Manual, metric_ids, config, args.tau, progress)
+    run_with(
+        home,
+        &args.common,
+        Mode::Manual,
+        metric_ids,
+        config,
+        args.tau,
+        progress,
+    )
 }
 
-pub fn agentic(home: &Path, args: AgenticArgs, progress: Arc<dyn ProgressSink>) -> Result<(), Failure> {
-    let mode = if args.retrieval_only { Mode::RetrievalOnly } else { Mode::Agentic };
-    run_with(home, &args.common, mode, Vec::new(), MetricConfig::default(), None, progress)
+pub fn agentic(
+    home: &Path,
+    args: AgenticArgs,
+    progress: Arc<dyn ProgressSink>,
+) -> Result<(), Failure> {
+    let mode = if args.retrieval_only {
+        Mode::RetrievalOnly
+    } else {
+        Mode::Agentic
+    };
+    run_with(
+        home,
+        &args.common,
+        mode,
+        Vec::new(),
+        MetricConfig::default(),
+        None,
+        progress,
+    )
 }
 
 fn run_with(
@@ -129,7 +157,10 @@ fn run_with(
 ) -> Result<(), Failure> {
     let formats = parse_formats(&common.output.format)?;
     let weights = WeightProfile::builtin(&common.weights).ok_or_else(|| {
-        Error::Invalid(format!("unknown weight profile '{}' (use ragvue-paper or ragvue-0.6)", common.weights))
+        Error::Invalid(format!(
+            "unknown weight profile '{}' (use ragvue-paper or ragvue-0.6)",
+            common.weights
+        ))
     })?;
     let thresholds = parse_thresholds(common.fail_under.as_deref())?;
     if let Some(b) = common.budget.filter(|b| !(*b >= 0.0)) {
@@ -138,7 +169,11 @@ fn run_with(
     let mut store = Store::open(home)?;
     let profile = open::profile(&store, &common.judge)?; // an unknown judge is an input error
     let calibration: Vec<JudgeProfile> = match &common.calibrate {
-        Some(list) => list.split(',').filter(|s| !s.trim().is_empty()).map(|e| judge_config(&store, e.trim())).collect::<Result<_, _>>()?,
+        Some(list) => list
+            .split(',')
+            .filter(|s| !s.trim().is_empty())
+            .map(|e| judge_config(&store, e.trim()))
+            .collect::<Result<_, _>>()?,
         None => Vec::new(),
     };
     let dataset_id = match (&common.file, common.dataset) {
@@ -157,7 +192,11 @@ fn run_with(
         label: common.label.clone(),
         version: common.version.clone(),
         notes: common.notes.clone(),
-        selection: Selection { limit: common.limit, sample: common.sample, seed: common.seed },
+        selection: Selection {
+            limit: common.limit,
+            sample: common.sample,
+            seed: common.seed,
+        },
         metric_config,
         judge: profile.name.clone(),
         weights,
@@ -172,23 +211,45 @@ fn run_with(
         return Ok(());
     }
     let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
-    if judge.identity().is_offline() && !matches!(semantic::availability(), semantic::Availability::Loaded { .. }) {
+    if judge.identity().is_offline()
+        && !matches!(
+            semantic::availability(),
+            semantic::Availability::Loaded { .. }
+        )
+    {
         // Visible, not silent: without the model paraphrase goes unseen.
         eprintln!("note: {}", semantic::availability().notice());
     }
     let cancel = cancel_on_ctrl_c();
     let outcome = run::execute(&mut store, run_id, judge, progress.clone(), &cancel)?;
     if outcome.status == RunStatus::Done && !calibration.is_empty() {
-        calibrate(&mut store, run_id, &request, &calibration, progress, &cancel)?;
+        calibrate(
+            &mut store,
+            run_id,
+            &request,
+            &calibration,
+            progress,
+            &cancel,
+        )?;
     }
-    finish(&mut store, outcome, common.output.out_base.as_deref(), &formats, &thresholds)
+    finish(
+        &mut store,
+        outcome,
+        common.output.out_base.as_deref(),
+        &formats,
+        &thresholds,
+    )
 }
 
 /// `NAME` or `NAME@TEMP`: a stored profile (or `offline`), optionally at another temperature.
 fn judge_config(store: &Store, entry: &str) -> Result<JudgeProfile, Error> {
     let (name, temperature) = match entry.rsplit_once('@') {
         Some((name, t)) => {
-            let t: f64 = t.parse().map_err(|_| Error::Invalid(format!("'{entry}': the temperature after @ is not a number")))?;
+            let t: f64 = t.parse().map_err(|_| {
+                Error::Invalid(format!(
+                    "'{entry}': the temperature after @ is not a number"
+                ))
+            })?;
             (name, Some(t))
         }
         None => (entry, None),
@@ -218,7 +279,10 @@ fn calibrate(
     for profile in configs {
         let child = RunRequest {
             judge: config_name(profile),
-            label: Some(format!("calibration of #{main_run} with {}", config_name(profile))),
+            label: Some(format!(
+                "calibration of #{main_run} with {}",
+                config_name(profile)
+            )),
             ..request.clone()
         };
         let child_id = run::plan(store, &child)?;
@@ -229,12 +293,21 @@ fn calibrate(
         }
         runs.push(child_id);
     }
-    let calibration = ragnosis_core::analysis::calibration::calibrate(store, &runs, ragnosis_core::analysis::calibration::DEFAULT_REVIEW_BELOW)?;
+    let calibration = ragnosis_core::analysis::calibration::calibrate(
+        store,
+        &runs,
+        ragnosis_core::analysis::calibration::DEFAULT_REVIEW_BELOW,
+    )?;
     print::calibration(&calibration);
     Ok(())
 }
 
-pub fn resume(home: &Path, run_id: i64, judge: Option<String>, progress: Arc<dyn ProgressSink>) -> Result<(), Failure> {
+pub fn resume(
+    home: &Path,
+    run_id: i64,
+    judge: Option<String>,
+    progress: Arc<dyn ProgressSink>,
+) -> Result<(), Failure> {
     let mut store = Store::open(home)?;
     let run = store::runs::get(store.conn(), run_id)?;
     let name = judge.unwrap_or(run.judge.clone());
@@ -270,31 +343,42 @@ fn finish(
     let mut missed = Vec::new();
     for (metric, floor) in thresholds {
         match view.summary.metrics.get(metric).and_then(|m| m.stats.mean) {
-            Some(mean) if mean < *floor => missed.push(format!("{metric} mean {mean:.3} < {floor}")),
+            Some(mean) if mean < *floor => {
+                missed.push(format!("{metric} mean {mean:.3} < {floor}"))
+            }
             Some(_) => {}
             None => missed.push(format!("{metric} has no mean in this run")),
         }
     }
     if !missed.is_empty() {
-        return Err(Failure::Threshold(format!("below threshold: {}", missed.join("; "))));
+        return Err(Failure::Threshold(format!(
+            "below threshold: {}",
+            missed.join("; ")
+        )));
     }
     Ok(())
 }
 
 fn parse_thresholds(spec: Option<&str>) -> Result<Vec<(String, f64)>, Error> {
-    let Some(spec) = spec else { return Ok(Vec::new()) };
+    let Some(spec) = spec else {
+        return Ok(Vec::new());
+    };
     spec.split(',')
         .filter(|s| !s.trim().is_empty())
         .map(|pair| {
-            let (metric, value) = pair
-                .split_once('=')
-                .ok_or_else(|| Error::Invalid(format!("--fail-under expects METRIC=VALUE, got '{pair}'")))?;
+            let (metric, value) = pair.split_once('=').ok_or_else(|| {
+                Error::Invalid(format!("--fail-under expects METRIC=VALUE, got '{pair}'"))
+            })?;
             let spec = metrics::resolve_selection(&[metric.trim()])?;
-            let value: f64 = value
-                .trim()
-                .parse()
-                .map_err(|_| Error::Invalid(format!("--fail-under value for {metric} is not a number: '{value}'")))?;
-            Ok(spec.into_iter().map(|m| (m.id.to_string(), value)).collect::<Vec<_>>())
+            let value: f64 = value.trim().parse().map_err(|_| {
+                Error::Invalid(format!(
+                    "--fail-under value for {metric} is not a number: '{value}'"
+                ))
+            })?;
+            Ok(spec
+                .into_iter()
+                .map(|m| (m.id.to_string(), value))
+                .collect::<Vec<_>>())
         })
         .collect::<Result<Vec<_>, Error>>()
         .map(|v| v.into_iter().flatten().collect())

@@ -85,12 +85,22 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
     let store = Store::open(home)?;
     match command {
         JudgesCommand::List => {
-            println!("{:<20} {:<10} {:<36} {:<24} {:>5}  key", "name", "kind", "base url", "model", "temp");
+            println!(
+                "{:<20} {:<10} {:<36} {:<24} {:>5}  key",
+                "name", "kind", "base url", "model", "temp"
+            );
             let mut profiles = vec![open::offline_profile()];
             profiles.extend(store::judge_profiles::list(store.conn())?);
             for p in profiles {
-                let key = if p.name == open::OFFLINE { "not needed".to_string() } else { key_source(&p) };
-                println!("{:<20} {:<10} {:<36} {:<24} {:>5}  {key}", p.name, p.kind, p.base_url, p.model, p.temperature);
+                let key = if p.name == open::OFFLINE {
+                    "not needed".to_string()
+                } else {
+                    key_source(&p)
+                };
+                println!(
+                    "{:<20} {:<10} {:<36} {:<24} {:>5}  {key}",
+                    p.name, p.kind, p.base_url, p.model, p.temperature
+                );
             }
         }
         JudgesCommand::Add {
@@ -109,12 +119,20 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
         } => {
             let kind = ProviderKind::parse(&kind)
                 .filter(|k| *k != ProviderKind::Offline)
-                .ok_or_else(|| Error::Invalid(format!("unknown judge kind '{kind}' (use openai, azure or anthropic)")))?;
+                .ok_or_else(|| {
+                    Error::Invalid(format!(
+                        "unknown judge kind '{kind}' (use openai, azure or anthropic)"
+                    ))
+                })?;
             if name == open::OFFLINE || name.trim().is_empty() {
-                return Err(Error::Invalid(format!("'{name}' cannot be used as a profile name")));
+                return Err(Error::Invalid(format!(
+                    "'{name}' cannot be used as a profile name"
+                )));
             }
             if !(0.0..=2.0).contains(&temperature) || concurrency == 0 {
-                return Err(Error::Invalid("temperature must be 0–2 and concurrency at least 1".into()));
+                return Err(Error::Invalid(
+                    "temperature must be 0–2 and concurrency at least 1".into(),
+                ));
             }
             let profile = JudgeProfile {
                 name: name.clone(),
@@ -135,7 +153,10 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
         }
         JudgesCommand::Remove { name } => {
             if !store::judge_profiles::delete(store.conn(), &name)? {
-                return Err(Error::NotFound { what: "judge profile", id: name });
+                return Err(Error::NotFound {
+                    what: "judge profile",
+                    id: name,
+                });
             }
             println!("removed judge profile {name}");
         }
@@ -149,10 +170,16 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
                 report.message,
                 report.latency_ms,
                 report.model,
-                if report.structured_output_parsed { "parsed" } else { "not parsed" }
+                if report.structured_output_parsed {
+                    "parsed"
+                } else {
+                    "not parsed"
+                }
             );
             if !report.ok {
-                return Err(Error::Invalid(format!("judge {name} did not pass the connection test")));
+                return Err(Error::Invalid(format!(
+                    "judge {name} did not pass the connection test"
+                )));
             }
         }
         JudgesCommand::Detect { add, model } => detect(&store, add, model.as_deref())?,
@@ -170,14 +197,23 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
 fn detect(store: &Store, add: bool, model: Option<&str>) -> Result<(), Error> {
     let servers = runtime()?.block_on(local::detect());
     if servers.is_empty() {
-        let ports: Vec<String> =
-            local::KNOWN_SERVERS.iter().map(|s| format!("{} {}", s.product, s.port)).collect();
-        println!("no local model server answered on 127.0.0.1 ({})", ports.join(", "));
+        let ports: Vec<String> = local::KNOWN_SERVERS
+            .iter()
+            .map(|s| format!("{} {}", s.product, s.port))
+            .collect();
+        println!(
+            "no local model server answered on 127.0.0.1 ({})",
+            ports.join(", ")
+        );
         println!("start one (for example `ollama serve`) and run this again; the offline judge works meanwhile");
         return Ok(());
     }
     for server in &servers {
-        let models = if server.models.is_empty() { "no models loaded".to_string() } else { server.models.join(", ") };
+        let models = if server.models.is_empty() {
+            "no models loaded".to_string()
+        } else {
+            server.models.join(", ")
+        };
         println!("{} at {}: {models}", server.product, server.base_url);
         if !add {
             continue;
@@ -187,12 +223,18 @@ fn detect(store: &Store, add: bool, model: Option<&str>) -> Result<(), Error> {
             continue;
         };
         if store::judge_profiles::get(store.conn(), &server.profile_name).is_ok() {
-            println!("  not added: a profile called {} exists already", server.profile_name);
+            println!(
+                "  not added: a profile called {} exists already",
+                server.profile_name
+            );
             continue;
         }
         let profile = local::profile_for(&server.profile_name, &server.base_url, chosen);
         store::judge_profiles::upsert(store.conn(), &profile)?;
-        println!("  saved judge profile {} with model {chosen}; use it with `--judge {}`", profile.name, profile.name);
+        println!(
+            "  saved judge profile {} with model {chosen}; use it with `--judge {}`",
+            profile.name, profile.name
+        );
     }
     if !add {
         println!("add them as judge profiles with `ragnosis judges detect --add`");
@@ -211,11 +253,17 @@ pub fn keys(home: &Path, command: KeysCommand) -> Result<(), Error> {
                 .map_err(|e| Error::Invalid(format!("cannot read the key from stdin: {e}")))?;
             let key = ApiKey::new(text).ok_or_else(|| Error::Invalid("no key on stdin".into()))?;
             KeyringStore.set(&name, &key)?;
-            println!("stored the key for {name} in the {}", KeyringStore.backend());
+            println!(
+                "stored the key for {name} in the {}",
+                KeyringStore.backend()
+            );
         }
         KeysCommand::Forget { name } => {
             KeyringStore.delete(&name)?;
-            println!("removed the key for {name} from the {}", KeyringStore.backend());
+            println!(
+                "removed the key for {name} from the {}",
+                KeyringStore.backend()
+            );
         }
         KeysCommand::Status { name } => {
             let profile = open::profile(&store, &name)?;
@@ -238,16 +286,23 @@ pub fn cache(home: &Path, command: CacheCommand) -> Result<(), Error> {
                 s.output_tokens
             );
         }
-        CacheCommand::Clear => println!("removed {} cached verdicts", store::judge_cache::clear(store.conn())?),
+        CacheCommand::Clear => println!(
+            "removed {} cached verdicts",
+            store::judge_cache::clear(store.conn())?
+        ),
     }
     Ok(())
 }
 
 fn find_key(profile: &JudgeProfile) -> Result<Option<ApiKey>, Error> {
-    Ok(secrets::find_key(&open::env_store_for(profile), &KeyringStore, &profile.name).or_else(|e| match e {
-        secrets::SecretError::Unavailable(..) => Ok(None),
-        other => Err(other),
-    })?)
+    Ok(
+        secrets::find_key(&open::env_store_for(profile), &KeyringStore, &profile.name).or_else(
+            |e| match e {
+                secrets::SecretError::Unavailable(..) => Ok(None),
+                other => Err(other),
+            },
+        )?,
+    )
 }
 
 /// Where the key would come from, in words; never the key itself.
@@ -258,7 +313,11 @@ fn key_source(profile: &JudgeProfile) -> String {
     }
     match KeyringStore.get(&profile.name) {
         Ok(Some(_)) => format!("stored in the {}", KeyringStore.backend()),
-        Ok(None) => format!("not stored (set one with `ragnosis keys set {}` or {})", profile.name, secrets::env_var_for(&profile.name)),
+        Ok(None) => format!(
+            "not stored (set one with `ragnosis keys set {}` or {})",
+            profile.name,
+            secrets::env_var_for(&profile.name)
+        ),
         Err(e) => e.to_string(),
     }
 }

@@ -2,6 +2,7 @@
 //! prints. Exit codes: 0 success, 1 a `--fail-under` threshold was missed, 2 usage or
 //! input error (nothing evaluated), 3 runtime failure.
 
+mod check;
 mod evaluate;
 mod judges;
 mod print;
@@ -20,7 +21,11 @@ use ragnosis_core::store::{self, Store};
 use ragnosis_core::{import, paths, Error};
 
 #[derive(Parser)]
-#[command(name = "ragnosis", version, about = "Tells you why your RAG pipeline fails and what to fix")]
+#[command(
+    name = "ragnosis",
+    version,
+    about = "Tells you why your RAG pipeline fails and what to fix"
+)]
 struct Cli {
     /// Directory holding Ragnosis's database (default: $RAGNOSIS_HOME or the platform data dir).
     #[arg(long, global = true, value_name = "DIR")]
@@ -97,6 +102,16 @@ enum Command {
         #[command(subcommand)]
         command: judges::KeysCommand,
     },
+    /// Measure a judge against human labels on the sample shipped with Ragnosis
+    /// (claim support, attribution, answerability, similarity, designed failures) and
+    /// keep the figures with the profile.
+    JudgeCheck {
+        /// Judge profile (default: the built-in offline judge).
+        #[arg(default_value = ragnosis_core::judge::open::OFFLINE)]
+        profile: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// The judge cache.
     Cache {
         #[command(subcommand)]
@@ -143,14 +158,20 @@ fn main() -> ExitCode {
 
 fn dispatch(cli: Cli) -> Result<(), Failure> {
     let home = paths::home_dir(cli.home.as_deref());
-    let progress: std::sync::Arc<dyn ProgressSink> =
-        if cli.quiet { std::sync::Arc::new(NoProgress) } else { std::sync::Arc::new(progress_bar::Bars::default()) };
+    let progress: std::sync::Arc<dyn ProgressSink> = if cli.quiet {
+        std::sync::Arc::new(NoProgress)
+    } else {
+        std::sync::Arc::new(progress_bar::Bars::default())
+    };
     match cli.command {
         Command::Import { file, name, json } => {
             let mut store = Store::open(&home)?;
             let imported = import_checked(&mut store, &file, name.as_deref(), progress.as_ref())?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&imported.report).map_err(Error::from)?);
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&imported.report).map_err(Error::from)?
+                );
             } else {
                 print::import_report(&imported);
             }
@@ -159,14 +180,20 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             let store = Store::open(&home)?;
             let rows = store::datasets::list(store.conn())?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&rows).map_err(Error::from)?);
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&rows).map_err(Error::from)?
+                );
             } else {
                 print::datasets(&rows);
             }
         }
         Command::ListMetrics { json } => {
             if json {
-                println!("{}", serde_json::to_string_pretty(metrics::catalogue()).map_err(Error::from)?);
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(metrics::catalogue()).map_err(Error::from)?
+                );
             } else {
                 print::metric_list(metrics::catalogue());
             }
@@ -177,7 +204,10 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             let store = Store::open(&home)?;
             let runs = store::runs::list(store.conn())?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&runs).map_err(Error::from)?);
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&runs).map_err(Error::from)?
+                );
             } else {
                 print::runs(&runs);
             }
@@ -186,13 +216,20 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             let mut store = Store::open(&home)?;
             let view = export::RunView::load(&mut store, run)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&view).map_err(Error::from)?);
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&view).map_err(Error::from)?
+                );
             } else {
                 print::run_summary(&view);
             }
         }
         Command::Resume { run, judge } => evaluate::resume(&home, run, judge, progress)?,
-        Command::Export { run, out_base, format } => {
+        Command::Export {
+            run,
+            out_base,
+            format,
+        } => {
             let mut store = Store::open(&home)?;
             let formats = parse_formats(&format)?;
             for path in export::write_all(&mut store, run, &out_base, &formats)? {
@@ -204,6 +241,9 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Judges { command } => judges::judges(&home, command)?,
         Command::Keys { command } => judges::keys(&home, command)?,
         Command::Cache { command } => judges::cache(&home, command)?,
+        Command::JudgeCheck { profile, json } => {
+            check::judge_check(&home, &profile, json, progress)?
+        }
     }
     Ok(())
 }
@@ -217,7 +257,10 @@ pub fn import_checked(
     let imported = import::import_file(store, file, name, &ImportLimits::default(), progress)?;
     if imported.report.items_accepted == 0 {
         print::import_report(&imported);
-        return Err(Error::Invalid(format!("{} has no valid items", file.display())));
+        return Err(Error::Invalid(format!(
+            "{} has no valid items",
+            file.display()
+        )));
     }
     Ok(imported)
 }
@@ -225,7 +268,11 @@ pub fn import_checked(
 pub fn parse_formats(list: &str) -> Result<Vec<ExportFormat>, Error> {
     list.split(',')
         .filter(|s| !s.trim().is_empty())
-        .map(|s| ExportFormat::parse(s).ok_or_else(|| Error::Invalid(format!("unknown export format '{s}' (use json, md, csv)"))))
+        .map(|s| {
+            ExportFormat::parse(s).ok_or_else(|| {
+                Error::Invalid(format!("unknown export format '{s}' (use json, md, csv)"))
+            })
+        })
         .collect()
 }
 

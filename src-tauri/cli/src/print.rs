@@ -2,18 +2,24 @@
 
 use ragnosis_core::export::RunView;
 use ragnosis_core::import::Imported;
-use ragnosis_core::metrics::MetricSpec;
 use ragnosis_core::judge::plan::JudgePlan;
+use ragnosis_core::metrics::MetricSpec;
 use ragnosis_core::store::{datasets::DatasetRow, judge_profiles::JudgeProfile, runs::RunRow};
 
 pub fn import_report(imported: &Imported) {
     let r = &imported.report;
     import_report_short(imported);
     for rej in &r.rejected {
-        eprintln!("  rejected line {} (byte {}): {}", rej.line, rej.byte_offset, rej.reason);
+        eprintln!(
+            "  rejected line {} (byte {}): {}",
+            rej.line, rej.byte_offset, rej.reason
+        );
     }
     if r.rejected_count > r.rejected.len() as u64 {
-        eprintln!("  ... and {} more rejected lines", r.rejected_count - r.rejected.len() as u64);
+        eprintln!(
+            "  ... and {} more rejected lines",
+            r.rejected_count - r.rejected.len() as u64
+        );
     }
     for w in &r.warnings {
         eprintln!("  warning line {}: {}", w.line, w.message);
@@ -30,7 +36,10 @@ pub fn import_report(imported: &Imported) {
 
 pub fn import_report_short(imported: &Imported) {
     let r = &imported.report;
-    let format = r.format.as_ref().map(|f| serde_json::to_value(f).unwrap_or_default()["kind"].to_string());
+    let format = r
+        .format
+        .as_ref()
+        .map(|f| serde_json::to_value(f).unwrap_or_default()["kind"].to_string());
     println!(
         "Imported {} of {} items from {} as dataset #{} \"{}\" (format {}, schema {}); {} rejected, {} warnings, {} duplicates",
         r.items_accepted,
@@ -45,7 +54,10 @@ pub fn import_report_short(imported: &Imported) {
         r.duplicates.len()
     );
     if r.rejected_count > 0 {
-        eprintln!("  {} line(s) were rejected: see `ragnosis import {} --json` for the full report", r.rejected_count, r.file);
+        eprintln!(
+            "  {} line(s) were rejected: see `ragnosis import {} --json` for the full report",
+            r.rejected_count, r.file
+        );
     }
 }
 
@@ -54,7 +66,10 @@ pub fn datasets(rows: &[DatasetRow]) {
         println!("No datasets yet. Import one with `ragnosis import FILE`.");
         return;
     }
-    println!("{:>4}  {:<32} {:>8}  {:<12} imported", "id", "name", "items", "schema");
+    println!(
+        "{:>4}  {:<32} {:>8}  {:<12} imported",
+        "id", "name", "items", "schema"
+    );
     for d in rows {
         println!(
             "{:>4}  {:<32} {:>8}  {:<12} {}",
@@ -68,7 +83,10 @@ pub fn datasets(rows: &[DatasetRow]) {
 }
 
 pub fn metric_list(specs: &[MetricSpec]) {
-    println!("{:<42} {:<11} {:<22} {:<6} description", "id", "family", "needs", "judge");
+    println!(
+        "{:<42} {:<11} {:<22} {:<6} description",
+        "id", "family", "needs", "judge"
+    );
     for m in specs {
         let needs: Vec<&str> = m.needs.iter().map(|f| f.badge()).collect();
         println!(
@@ -87,7 +105,10 @@ pub fn runs(rows: &[RunRow]) {
         println!("No runs yet. Start one with `ragnosis eval`.");
         return;
     }
-    println!("{:>4}  {:>7}  {:<10} {:>6}  {:<24} {:<10} created", "id", "dataset", "status", "items", "label", "version");
+    println!(
+        "{:>4}  {:>7}  {:<10} {:>6}  {:<24} {:<10} created",
+        "id", "dataset", "status", "items", "label", "version"
+    );
     for r in rows {
         println!(
             "{:>4}  {:>7}  {:<10} {:>6}  {:<24} {:<10} {}",
@@ -123,8 +144,15 @@ pub fn run_summary(view: &RunView) {
         view.dataset.name,
         run.item_count,
         run.status.as_str(),
-        if run.judge == "offline" { offline_judge_description() } else { run.judge.clone() },
-        run.label.as_deref().map(|l| format!(", label {l}")).unwrap_or_default()
+        if run.judge == "offline" {
+            offline_judge_description()
+        } else {
+            run.judge.clone()
+        },
+        run.label
+            .as_deref()
+            .map(|l| format!(", label {l}"))
+            .unwrap_or_default()
     );
     println!(
         "{:<48} {:>6} {:>13} {:>6} {:>5} {:>6} {:>5} {:>5}",
@@ -134,10 +162,16 @@ pub fn run_summary(view: &RunView) {
     // one line per reason instead of a row of dashes per metric.
     let mut not_applicable: Vec<(&str, &str)> = Vec::new();
     for id in &run.metrics {
-        let Some(m) = view.summary.metrics.get(id) else { continue };
+        let Some(m) = view.summary.metrics.get(id) else {
+            continue;
+        };
         let s = &m.stats;
         if s.n == 0 && s.errors == 0 {
-            let reason = m.skip_reasons.first().map(|(r, _)| r.as_str()).unwrap_or("no items");
+            let reason = m
+                .skip_reasons
+                .first()
+                .map(|(r, _)| r.as_str())
+                .unwrap_or("no items");
             not_applicable.push((id, reason));
             continue;
         }
@@ -145,14 +179,20 @@ pub fn run_summary(view: &RunView) {
             (Some(lo), Some(hi)) => format!("{lo:.3}-{hi:.3}"),
             _ => "-".into(),
         };
-        let name = if s.lower_is_better { format!("{id} ↓") } else { id.clone() };
+        let name = if s.lower_is_better {
+            format!("{id} ↓")
+        } else {
+            id.clone()
+        };
         println!(
             "{:<48} {:>6} {:>13} {:>6} {:>5} {:>6} {:>5} {:>5}",
             name,
             num(s.mean),
             ci,
             num(s.median),
-            s.share_below_half.map(|p| format!("{:.0}%", p * 100.0)).unwrap_or_else(|| "-".into()),
+            s.share_below_half
+                .map(|p| format!("{:.0}%", p * 100.0))
+                .unwrap_or_else(|| "-".into()),
             s.n,
             s.skipped,
             s.errors
@@ -161,7 +201,12 @@ pub fn run_summary(view: &RunView) {
     for (id, value) in &view.summary.dataset_metrics {
         println!("{id:<48} {value:>6.3}   (dataset level)");
     }
-    if run.metrics.iter().filter_map(|id| view.summary.metrics.get(id)).any(|m| m.stats.lower_is_better && m.stats.n > 0) {
+    if run
+        .metrics
+        .iter()
+        .filter_map(|id| view.summary.metrics.get(id))
+        .any(|m| m.stats.lower_is_better && m.stats.n > 0)
+    {
         println!("↓ lower is better");
     }
     let mut reasons: Vec<&str> = Vec::new();
@@ -171,16 +216,30 @@ pub fn run_summary(view: &RunView) {
         }
     }
     for reason in reasons {
-        let ids: Vec<&str> = not_applicable.iter().filter(|(_, r)| *r == reason).map(|(id, _)| *id).collect();
+        let ids: Vec<&str> = not_applicable
+            .iter()
+            .filter(|(_, r)| *r == reason)
+            .map(|(id, _)| *id)
+            .collect();
         println!("- not measured ({reason}): {}", ids.join(", "));
     }
     if let Some(d) = &view.summary.diagnosis {
-        println!("\nDiagnosis ({} of {} checked items show a failure pattern)", d.items_with_patterns, d.items_checked);
+        println!(
+            "\nDiagnosis ({} of {} checked items show a failure pattern)",
+            d.items_with_patterns, d.items_checked
+        );
         if let Some(stage) = d.primary_stage {
             println!("  primary failing stage: {}", stage.label());
         }
         for p in &d.patterns {
-            println!("  {} {:<22} {:>4} items ({:.0}%)  {}", p.letter, p.name, p.count, p.share * 100.0, p.stage.label());
+            println!(
+                "  {} {:<22} {:>4} items ({:.0}%)  {}",
+                p.letter,
+                p.name,
+                p.count,
+                p.share * 100.0,
+                p.stage.label()
+            );
         }
         for (rank, a) in d.actions.iter().enumerate() {
             println!("  {}. [{:?}] {}", rank + 1, a.impact, a.title);
@@ -202,7 +261,10 @@ pub fn run_summary(view: &RunView) {
         }
     }
     for (message, metrics, count) in failures {
-        println!("! {count} item(s) could not be scored ({}): {message}", metrics.join(", "));
+        println!(
+            "! {count} item(s) could not be scored ({}): {message}",
+            metrics.join(", ")
+        );
     }
 }
 
@@ -222,21 +284,47 @@ fn truncate(s: &str, max: usize) -> String {
 pub fn plan(run_id: i64, profile: &JudgeProfile, plan: &JudgePlan) {
     let cost = match (plan.cost_low, plan.cost_high) {
         (Some(lo), Some(hi)) => format!("${lo:.4} – ${hi:.4}"),
-        _ => "unknown (no price for this model: set --price-input/--price-output on the profile)".into(),
+        _ => "unknown (no price for this model: set --price-input/--price-output on the profile)"
+            .into(),
     };
-    println!("Plan for run #{run_id} with judge {} ({}):", profile.name, profile.model);
-    println!("  judge calls:   {} ({} answered from the cache)", plan.calls, plan.cache_hits);
-    println!("  tokens:        ~{} in, ~{} out", plan.input_tokens, plan.output_tokens);
+    println!(
+        "Plan for run #{run_id} with judge {} ({}):",
+        profile.name, profile.model
+    );
+    println!(
+        "  judge calls:   {} ({} answered from the cache)",
+        plan.calls, plan.cache_hits
+    );
+    println!(
+        "  tokens:        ~{} in, ~{} out",
+        plan.input_tokens, plan.output_tokens
+    );
     println!("  cost:          {cost}");
-    println!("  duration:      ~{:.0} s at concurrency {}", plan.duration_secs, profile.concurrency);
+    println!(
+        "  duration:      ~{:.0} s at concurrency {}",
+        plan.duration_secs, profile.concurrency
+    );
     println!("Nothing was sent. Start it with `ragnosis resume {run_id}`.");
 }
 
 pub fn calibration(c: &ragnosis_core::analysis::calibration::Calibration) {
-    let judges: Vec<String> = c.runs.iter().map(|(id, judge)| format!("#{id} {judge}")).collect();
+    let judges: Vec<String> = c
+        .runs
+        .iter()
+        .map(|(id, judge)| format!("#{id} {judge}"))
+        .collect();
     println!("\nCalibration across {}", judges.join(", "));
     for m in &c.metrics {
-        let mean = m.mean_agreement.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into());
-        println!("  {:<40} agreement {mean} over {} items; {} need review (< {})", m.metric, m.items, m.needs_review.len(), c.review_below);
+        let mean = m
+            .mean_agreement
+            .map(|v| format!("{v:.3}"))
+            .unwrap_or_else(|| "-".into());
+        println!(
+            "  {:<40} agreement {mean} over {} items; {} need review (< {})",
+            m.metric,
+            m.items,
+            m.needs_review.len(),
+            c.review_below
+        );
     }
 }

@@ -20,12 +20,15 @@ impl ProgressSink for Bars {
                 }
                 let bar = match total {
                     Some(total) => ProgressBar::new(total).with_style(
-                        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} items, {per_sec}, eta {eta}")
-                            .unwrap()
-                            .progress_chars("=> "),
+                        ProgressStyle::with_template(
+                            "{msg} [{bar:30}] {pos}/{len} items, {per_sec}, eta {eta}",
+                        )
+                        .unwrap()
+                        .progress_chars("=> "),
                     ),
-                    None => ProgressBar::new_spinner()
-                        .with_style(ProgressStyle::with_template("{spinner} {msg} {pos} items").unwrap()),
+                    None => ProgressBar::new_spinner().with_style(
+                        ProgressStyle::with_template("{spinner} {msg} {pos} items").unwrap(),
+                    ),
                 };
                 bar.set_message(stage);
                 *current = Some(bar);
@@ -39,7 +42,12 @@ impl ProgressSink for Bars {
                 Some(bar) => bar.println(message),
                 None => eprintln!("{message}"),
             },
-            Progress::Totals { calls, cache_hits, failures, cost_usd } => {
+            Progress::Totals {
+                calls,
+                cache_hits,
+                failures,
+                cost_usd,
+            } => {
                 if let Some(bar) = current.as_ref() {
                     if calls + cache_hits + failures > 0 {
                         bar.set_message(format!(

@@ -39,37 +39,85 @@ fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
     let file = example("ragnosis-example.jsonl");
     let o = ragnosis(
         home.path(),
-        &["eval", file.to_str().unwrap(), "--metrics", "ragvue,citation,reference", "--label", "demo",
-          "--out-base", out.to_str().unwrap()],
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            "ragvue,citation,reference",
+            "--label",
+            "demo",
+            "--out-base",
+            out.to_str().unwrap(),
+        ],
     );
     assert!(o.status.success(), "eval succeeds: {}", stderr(&o));
     let text = stdout(&o);
-    assert!(text.contains("Imported 24 of 24 items"), "import line: {text}");
-    assert!(text.contains("reference.token_f1") && text.contains("citation.strict_accuracy"), "summary table: {text}");
+    assert!(
+        text.contains("Imported 24 of 24 items"),
+        "import line: {text}"
+    );
+    assert!(
+        text.contains("reference.token_f1") && text.contains("citation.strict_accuracy"),
+        "summary table: {text}"
+    );
 
-    let json: Value = serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap()).unwrap();
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
+            .unwrap();
     assert_eq!(json["run"]["label"], "demo");
     let items = json["items"].as_array().unwrap();
     assert_eq!(items.len(), 24);
     let f1 = &json["summary"]["metrics"]["reference.token_f1"];
-    assert_eq!(f1["n"], 24, "every example item has an answer and a ground truth");
-    for key in ["mean", "std", "median", "p25", "p75", "min", "max", "share_below_half", "ci95_low", "ci95_high"] {
-        assert!(f1[key].is_number(), "summary statistic {key} is present: {f1}");
+    assert_eq!(
+        f1["n"], 24,
+        "every example item has an answer and a ground truth"
+    );
+    for key in [
+        "mean",
+        "std",
+        "median",
+        "p25",
+        "p75",
+        "min",
+        "max",
+        "share_below_half",
+        "ci95_low",
+        "ci95_high",
+    ] {
+        assert!(
+            f1[key].is_number(),
+            "summary statistic {key} is present: {f1}"
+        );
     }
     let first = &items[0]["results"]["citation.strict_accuracy"];
     assert_eq!(first["status"], "ok");
-    assert!(first["details"].is_object(), "each result carries its details");
-    let macro_f1 = json["summary"]["dataset_metrics"]["citation.macro_f1"].as_f64().unwrap();
-    assert!(macro_f1 > 0.0 && macro_f1 < 1.0, "the example mixes right and wrong citations: {macro_f1}");
+    assert!(
+        first["details"].is_object(),
+        "each result carries its details"
+    );
+    let macro_f1 = json["summary"]["dataset_metrics"]["citation.macro_f1"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        macro_f1 > 0.0 && macro_f1 < 1.0,
+        "the example mixes right and wrong citations: {macro_f1}"
+    );
 
     let csv = std::fs::read_to_string(out.with_extension("csv")).unwrap();
     let mut lines = csv.lines();
     let header = lines.next().unwrap();
-    assert!(header.starts_with("position,item_id,id,question,") && header.contains("reference.bleu"));
+    assert!(
+        header.starts_with("position,item_id,id,question,") && header.contains("reference.bleu")
+    );
     assert_eq!(lines.count(), 24, "one CSV row per item");
 
     let md = std::fs::read_to_string(out.with_extension("md")).unwrap();
-    for heading in ["# Ragnosis evaluation: demo", "## Summary", "## Worst items", "## Metric definitions"] {
+    for heading in [
+        "# Ragnosis evaluation: demo",
+        "## Summary",
+        "## Worst items",
+        "## Metric definitions",
+    ] {
         assert!(md.contains(heading), "markdown has `{heading}`");
     }
 }
@@ -81,10 +129,21 @@ fn ragchecker_example_yields_all_eleven_metrics_without_a_judge() {
     let out = home.path().join("rc");
     let o = ragnosis(
         home.path(),
-        &["eval", file.to_str().unwrap(), "--metrics", "ragchecker", "--out-base", out.to_str().unwrap(), "--format", "json"],
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            "ragchecker",
+            "--out-base",
+            out.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    let json: Value = serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap()).unwrap();
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
+            .unwrap();
     let metrics = json["summary"]["metrics"].as_object().unwrap();
     assert_eq!(metrics.len(), 11);
     for (id, m) in metrics {
@@ -92,7 +151,10 @@ fn ragchecker_example_yields_all_eleven_metrics_without_a_judge() {
         assert_eq!(m["errors"], 0, "{id} has no errors");
     }
     let groups = &json["summary"]["dataset_details"]["ragchecker"];
-    assert!(groups["overall_metrics"]["f1"].is_number(), "RAGChecker-style groups are exported: {groups}");
+    assert!(
+        groups["overall_metrics"]["f1"].is_number(),
+        "RAGChecker-style groups are exported: {groups}"
+    );
 }
 
 #[test]
@@ -109,7 +171,10 @@ fn bad_lines_are_reported_with_their_line_and_the_rest_imported() {
     let report: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(report["items_accepted"], 2);
     let rejected = report["rejected"].as_array().unwrap();
-    let lines: Vec<i64> = rejected.iter().map(|r| r["line"].as_i64().unwrap()).collect();
+    let lines: Vec<i64> = rejected
+        .iter()
+        .map(|r| r["line"].as_i64().unwrap())
+        .collect();
     assert_eq!(lines, vec![2, 3]);
     let listed = ragnosis(home.path(), &["datasets", "--json"]);
     let rows: Value = serde_json::from_str(&stdout(&listed)).unwrap();
@@ -120,16 +185,33 @@ fn bad_lines_are_reported_with_their_line_and_the_rest_imported() {
 fn usage_and_input_errors_exit_2_and_evaluate_nothing() {
     let home = tempfile::tempdir().unwrap();
     let file = example("ragnosis-example.jsonl");
-    let unknown = ragnosis(home.path(), &["eval", file.to_str().unwrap(), "--metrics", "no_such_metric"]);
+    let unknown = ragnosis(
+        home.path(),
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            "no_such_metric",
+        ],
+    );
     assert_eq!(unknown.status.code(), Some(2));
-    assert!(stderr(&unknown).contains("no_such_metric"), "the message names the bad entry");
+    assert!(
+        stderr(&unknown).contains("no_such_metric"),
+        "the message names the bad entry"
+    );
 
-    let missing = ragnosis(home.path(), &["eval", "/nonexistent/file.jsonl", "--metrics", "bleu"]);
+    let missing = ragnosis(
+        home.path(),
+        &["eval", "/nonexistent/file.jsonl", "--metrics", "bleu"],
+    );
     assert_eq!(missing.status.code(), Some(2));
 
     let empty = home.path().join("empty.jsonl");
     std::fs::write(&empty, "").unwrap();
-    let o = ragnosis(home.path(), &["eval", empty.to_str().unwrap(), "--metrics", "bleu"]);
+    let o = ragnosis(
+        home.path(),
+        &["eval", empty.to_str().unwrap(), "--metrics", "bleu"],
+    );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("empty"), "{}", stderr(&o));
 
@@ -137,7 +219,11 @@ fn usage_and_input_errors_exit_2_and_evaluate_nothing() {
     assert_eq!(no_run.status.code(), Some(2));
 
     let runs = ragnosis(home.path(), &["runs", "--json"]);
-    assert_eq!(stdout(&runs).trim(), "[]", "no run was created by any failed command");
+    assert_eq!(
+        stdout(&runs).trim(),
+        "[]",
+        "no run was created by any failed command"
+    );
 }
 
 #[test]
@@ -146,7 +232,12 @@ fn list_metrics_json_names_needs_and_judge() {
     let o = ragnosis(home.path(), &["list-metrics", "--json"]);
     assert!(o.status.success());
     let list: Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let bleu = list.as_array().unwrap().iter().find(|m| m["id"] == "reference.bleu").expect("bleu listed");
+    let bleu = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == "reference.bleu")
+        .expect("bleu listed");
     assert_eq!(bleu["family"], "reference");
     assert_eq!(bleu["judge"], false);
     assert_eq!(bleu["needs"], serde_json::json!(["answer", "ground_truth"]));
@@ -156,7 +247,21 @@ fn list_metrics_json_names_needs_and_judge() {
 fn sample_and_limit_choose_the_evaluated_items() {
     let home = tempfile::tempdir().unwrap();
     let file = example("ragnosis-example.jsonl");
-    let o = ragnosis(home.path(), &["eval", file.to_str().unwrap(), "--metrics", "bleu", "--limit", "20", "--sample", "5", "--seed", "3"]);
+    let o = ragnosis(
+        home.path(),
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            "bleu",
+            "--limit",
+            "20",
+            "--sample",
+            "5",
+            "--seed",
+            "3",
+        ],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let show = ragnosis(home.path(), &["show", "1", "--json"]);
     let view: Value = serde_json::from_str(&stdout(&show)).unwrap();

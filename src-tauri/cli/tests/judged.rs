@@ -29,15 +29,34 @@ fn text(bytes: &[u8]) -> String {
 }
 
 fn simulator(latency_ms: u64) -> SimHandle {
-    Simulator::start(SimConfig { faults: FaultRules { latency_ms, ..Default::default() }, ..Default::default() })
-        .expect("simulator starts")
+    Simulator::start(SimConfig {
+        faults: FaultRules {
+            latency_ms,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .expect("simulator starts")
 }
 
 fn add_sim_judge(home: &Path, sim: &SimHandle, concurrency: u32) {
     let o = run(
         home,
-        &["judges", "add", "sim", "--kind", "openai", "--base-url", &sim.base_url(), "--model", "sim-judge-small",
-          "--concurrency", &concurrency.to_string(), "--timeout", "10"],
+        &[
+            "judges",
+            "add",
+            "sim",
+            "--kind",
+            "openai",
+            "--base-url",
+            &sim.base_url(),
+            "--model",
+            "sim-judge-small",
+            "--concurrency",
+            &concurrency.to_string(),
+            "--timeout",
+            "10",
+        ],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
@@ -45,7 +64,8 @@ fn add_sim_judge(home: &Path, sim: &SimHandle, concurrency: u32) {
 /// The RAGVUE agentic examples, each made distinct `copies` times (so no two prompts are
 /// identical and the cache cannot answer for a neighbour).
 fn replicated_ragvue(dir: &Path, copies: usize) -> PathBuf {
-    let source = std::fs::read_to_string(repo().join("assets/examples/ragvue/agentic.jsonl")).unwrap();
+    let source =
+        std::fs::read_to_string(repo().join("assets/examples/ragvue/agentic.jsonl")).unwrap();
     let mut out = String::new();
     for copy in 0..copies {
         for line in source.lines().filter(|l| !l.trim().is_empty()) {
@@ -63,7 +83,10 @@ fn replicated_ragvue(dir: &Path, copies: usize) -> PathBuf {
 
 fn result_count(home: &Path, run_id: i64) -> i64 {
     let store = Store::open(home).unwrap();
-    store::results::status_counts(store.conn(), run_id).unwrap().values().sum()
+    store::results::status_counts(store.conn(), run_id)
+        .unwrap()
+        .values()
+        .sum()
 }
 
 #[test]
@@ -81,8 +104,14 @@ fn killed_run_resumes_with_exactly_one_result_per_cell() {
     // Kill (SIGKILL) as soon as some results are committed, well before the end.
     let start = Instant::now();
     while result_count(home.path(), 1) == 0 {
-        assert!(start.elapsed() < Duration::from_secs(60), "no result was committed within a minute");
-        assert!(child.try_wait().unwrap().is_none(), "the run ended before it could be killed");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no result was committed within a minute"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be killed"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     child.kill().unwrap();
@@ -90,24 +119,41 @@ fn killed_run_resumes_with_exactly_one_result_per_cell() {
 
     let store = Store::open(home.path()).unwrap();
     let killed = store::runs::get(store.conn(), 1).unwrap();
-    assert_eq!(killed.status, RunStatus::Running, "a killed run is left as it was: running, unfinished");
+    assert_eq!(
+        killed.status,
+        RunStatus::Running,
+        "a killed run is left as it was: running, unfinished"
+    );
     // Dataset-level metrics (citation macro scores) have no per-item cells.
     let item_metrics = killed
         .metrics
         .iter()
-        .filter(|m| ragnosis_core::metrics::find(m).is_some_and(|s| s.scope == ragnosis_core::metrics::Scope::Item))
+        .filter(|m| {
+            ragnosis_core::metrics::find(m)
+                .is_some_and(|s| s.scope == ragnosis_core::metrics::Scope::Item)
+        })
         .count();
     let cells = killed.item_count * item_metrics as i64;
     let before = result_count(home.path(), 1);
-    assert!(before > 0 && before < cells, "the kill happened mid-run ({before} of {cells} cells)");
+    assert!(
+        before > 0 && before < cells,
+        "the kill happened mid-run ({before} of {cells} cells)"
+    );
     drop(store);
 
     let o = run(home.path(), &["resume", "1"]);
     assert!(o.status.success(), "resume succeeds: {}", text(&o.stderr));
     let store = Store::open(home.path()).unwrap();
-    assert_eq!(store::runs::get(store.conn(), 1).unwrap().status, RunStatus::Done);
+    assert_eq!(
+        store::runs::get(store.conn(), 1).unwrap().status,
+        RunStatus::Done
+    );
     let pairs = store::results::done_pairs(store.conn(), 1).unwrap();
-    assert_eq!(result_count(home.path(), 1), cells, "every (item, metric) has a result");
+    assert_eq!(
+        result_count(home.path(), 1),
+        cells,
+        "every (item, metric) has a result"
+    );
     assert_eq!(pairs.len() as i64, cells, "and exactly one: no duplicates");
 }
 
@@ -116,26 +162,67 @@ fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
     let home = tempfile::tempdir().unwrap();
     let out = home.path().join("agentic");
     let file = repo().join("assets/examples/ragvue/agentic.jsonl");
-    let o = run(home.path(), &["agentic", file.to_str().unwrap(), "--out-base", out.to_str().unwrap(), "--format", "json"]);
+    let o = run(
+        home.path(),
+        &[
+            "agentic",
+            file.to_str().unwrap(),
+            "--out-base",
+            out.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let json: Value = serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap()).unwrap();
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
+            .unwrap();
     let by_shape = |shape: &str| -> Value {
-        json["items"].as_array().unwrap().iter().find(|i| i["metadata"]["shape"] == shape).unwrap()["results"].clone()
+        json["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["metadata"]["shape"] == shape)
+            .unwrap()["results"]
+            .clone()
     };
     let ran = |r: &Value, m: &str| r[m]["status"] != "skipped";
 
     let full = by_shape("answer+contexts");
-    for m in ["ragvue.retrieval_relevance", "ragvue.retrieval_coverage", "ragvue.answer_relevance",
-              "ragvue.strict_faithfulness", "ragvue.answer_overall", "ragvue.retrieval_overall"] {
-        assert!(ran(&full, m), "{m} runs on an item with answer and contexts: {}", full[m]);
+    for m in [
+        "ragvue.retrieval_relevance",
+        "ragvue.retrieval_coverage",
+        "ragvue.answer_relevance",
+        "ragvue.strict_faithfulness",
+        "ragvue.answer_overall",
+        "ragvue.retrieval_overall",
+    ] {
+        assert!(
+            ran(&full, m),
+            "{m} runs on an item with answer and contexts: {}",
+            full[m]
+        );
     }
-    assert_eq!(full["ragvue.retrieval_relevance"]["details"]["chosen_because"], "the item has retrieved contexts");
+    assert_eq!(
+        full["ragvue.retrieval_relevance"]["details"]["chosen_because"],
+        "the item has retrieved contexts"
+    );
 
     let no_answer = by_shape("contexts_only_empty_answer");
-    assert!(ran(&no_answer, "ragvue.retrieval_relevance"), "retrieval is judged without an answer");
-    for m in ["ragvue.answer_relevance", "ragvue.strict_faithfulness", "ragvue.clarity"] {
+    assert!(
+        ran(&no_answer, "ragvue.retrieval_relevance"),
+        "retrieval is judged without an answer"
+    );
+    for m in [
+        "ragvue.answer_relevance",
+        "ragvue.strict_faithfulness",
+        "ragvue.clarity",
+    ] {
         assert_eq!(no_answer[m]["status"], "skipped", "{m} needs an answer");
-        assert_eq!(no_answer[m]["explanation"], "not chosen: the item has no answer");
+        assert_eq!(
+            no_answer[m]["explanation"],
+            "not chosen: the item has no answer"
+        );
     }
 
     let answer_only = by_shape("answer_only");
@@ -145,11 +232,17 @@ fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
     }
     for item in json["items"].as_array().unwrap() {
         for (m, r) in item["results"].as_object().unwrap() {
-            assert!(m.starts_with("ragvue.") || r["status"] == "skipped", "no GT, citation or ranks: {m} is skipped");
+            assert!(
+                m.starts_with("ragvue.") || r["status"] == "skipped",
+                "no GT, citation or ranks: {m} is skipped"
+            );
         }
     }
     let judge = &json["run"]["judge"];
-    assert_eq!(judge, "offline", "scores are marked as coming from the offline judge");
+    assert_eq!(
+        judge, "offline",
+        "scores are marked as coming from the offline judge"
+    );
 }
 
 #[test]
@@ -163,23 +256,41 @@ fn a_full_item_needs_at_most_seven_judge_calls_and_a_second_run_none() {
         r#"{"question": "Which two noble gases have atomic numbers 2 and 10?", "answer": "Helium and Neon.", "contexts": ["Helium is a noble gas with atomic number 2.", "Neon is a noble gas with atomic number 10."]}"#,
     )
     .unwrap();
-    let o = run(home.path(), &["agentic", file.to_str().unwrap(), "--judge", "sim"]);
+    let o = run(
+        home.path(),
+        &["agentic", file.to_str().unwrap(), "--judge", "sim"],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let first = sim.stats().calls;
-    println!("judge calls for one item with question, answer and contexts (full agentic set): {first}");
+    println!(
+        "judge calls for one item with question, answer and contexts (full agentic set): {first}"
+    );
     assert!(first <= 7, "at most 7 calls per full item, made {first}");
-    assert!(first >= 5, "the judged metrics really asked the judge ({first} calls)");
+    assert!(
+        first >= 5,
+        "the judged metrics really asked the judge ({first} calls)"
+    );
 
-    let o = run(home.path(), &["agentic", "--dataset", "1", "--judge", "sim"]);
+    let o = run(
+        home.path(),
+        &["agentic", "--dataset", "1", "--judge", "sim"],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    assert_eq!(sim.stats().calls, first, "an identical second run is answered from the cache");
+    assert_eq!(
+        sim.stats().calls,
+        first,
+        "an identical second run is answered from the cache"
+    );
 }
 
 #[test]
 fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
     let sim = simulator(0);
     sim.set_faults(FaultRules {
-        when_contains: vec![ContainsRule { text: "POISON".into(), fault: Fault::MalformedJson }],
+        when_contains: vec![ContainsRule {
+            text: "POISON".into(),
+            fault: Fault::MalformedJson,
+        }],
         ..Default::default()
     });
     let home = tempfile::tempdir().unwrap();
@@ -195,46 +306,97 @@ fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
     )
     .unwrap();
     let out = home.path().join("r");
-    let o = run(home.path(), &["eval", file.to_str().unwrap(), "--metrics", "ragvue.strict_faithfulness,ragvue.answer_length",
-                               "--judge", "sim", "--out-base", out.to_str().unwrap(), "--format", "json"]);
+    let o = run(
+        home.path(),
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            "ragvue.strict_faithfulness,ragvue.answer_length",
+            "--judge",
+            "sim",
+            "--out-base",
+            out.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
     assert!(o.status.success(), "the run completes: {}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("could not be scored"), "the summary says so: {}", text(&o.stdout));
-    let json: Value = serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap()).unwrap();
+    assert!(
+        text(&o.stdout).contains("could not be scored"),
+        "the summary says so: {}",
+        text(&o.stdout)
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
+            .unwrap();
     for item in json["items"].as_array().unwrap() {
         let sf = &item["results"]["ragvue.strict_faithfulness"];
         if item["id"] == "bad" {
             assert_eq!(sf["status"], "error");
             assert!(sf["score"].is_null(), "a failed metric has no score, not 0");
-            assert!(sf["explanation"].as_str().unwrap().contains("not valid JSON"), "{sf}");
-            assert!(sf["details"]["raw_output"].is_string(), "the judge's raw output is kept");
-            assert_eq!(item["results"]["ragvue.answer_length"]["status"], "ok", "judge-free metrics still score");
+            assert!(
+                sf["explanation"]
+                    .as_str()
+                    .unwrap()
+                    .contains("not valid JSON"),
+                "{sf}"
+            );
+            assert!(
+                sf["details"]["raw_output"].is_string(),
+                "the judge's raw output is kept"
+            );
+            assert_eq!(
+                item["results"]["ragvue.answer_length"]["status"], "ok",
+                "judge-free metrics still score"
+            );
         } else {
             assert_eq!(sf["status"], "ok", "{}: {sf}", item["id"]);
         }
     }
-    assert_eq!(json["summary"]["metrics"]["ragvue.strict_faithfulness"]["errors"], 1);
-    assert_eq!(json["summary"]["metrics"]["ragvue.strict_faithfulness"]["n"], 2);
+    assert_eq!(
+        json["summary"]["metrics"]["ragvue.strict_faithfulness"]["errors"],
+        1
+    );
+    assert_eq!(
+        json["summary"]["metrics"]["ragvue.strict_faithfulness"]["n"],
+        2
+    );
 }
 
 #[test]
 fn the_key_goes_only_into_the_auth_header_and_never_to_disk_or_output() {
     let key = "rk-test-SECRET-9d8c7b6a5f4e3d2c";
-    let sim = Simulator::start(SimConfig { watch_key: Some(key.into()), require_key: Some(key.into()), ..Default::default() })
-        .unwrap();
+    let sim = Simulator::start(SimConfig {
+        watch_key: Some(key.into()),
+        require_key: Some(key.into()),
+        ..Default::default()
+    })
+    .unwrap();
     let home = tempfile::tempdir().unwrap();
     add_sim_judge(home.path(), &sim, 2);
     let file = repo().join("assets/examples/ragvue/agentic.jsonl");
     let out = home.path().join("exports/run");
     let o = ragnosis(home.path())
         .env("RAGNOSIS_SIM_API_KEY", key)
-        .args(["agentic", file.to_str().unwrap(), "--judge", "sim", "--out-base", out.to_str().unwrap()])
+        .args([
+            "agentic",
+            file.to_str().unwrap(),
+            "--judge",
+            "sim",
+            "--out-base",
+            out.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o.stderr));
     let stats = sim.stats();
     assert!(stats.calls > 0);
     assert_eq!(stats.unauthorised, 0, "every request carried the key");
-    assert_eq!(stats.key_leaks, 0, "the key never appeared in a URL, body or other header");
+    assert_eq!(
+        stats.key_leaks, 0,
+        "the key never appeared in a URL, body or other header"
+    );
     assert_eq!(
         stats.authorization_headers_seen,
         vec![format!("authorization: Bearer {key}")],
@@ -246,14 +408,22 @@ fn the_key_goes_only_into_the_auth_header_and_never_to_disk_or_output() {
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {
             let p = entry.path();
-            if p.is_dir() { dirs.push(p) } else { files.push(p) }
+            if p.is_dir() {
+                dirs.push(p)
+            } else {
+                files.push(p)
+            }
         }
     }
     assert!(files.iter().any(|f| f.ends_with("ragnosis.db")));
     let needle = key.as_bytes();
     for f in &files {
         let bytes = std::fs::read(f).unwrap();
-        assert!(!bytes.windows(needle.len()).any(|w| w == needle), "{} contains the key", f.display());
+        assert!(
+            !bytes.windows(needle.len()).any(|w| w == needle),
+            "{} contains the key",
+            f.display()
+        );
     }
     assert!(!text(&o.stdout).contains(key) && !text(&o.stderr).contains(key));
 }
@@ -264,10 +434,22 @@ fn plan_reports_calls_and_cost_without_calling_the_judge() {
     let home = tempfile::tempdir().unwrap();
     add_sim_judge(home.path(), &sim, 4);
     let file = replicated_ragvue(home.path(), 1);
-    let o = run(home.path(), &["agentic", file.to_str().unwrap(), "--judge", "sim", "--plan"]);
+    let o = run(
+        home.path(),
+        &[
+            "agentic",
+            file.to_str().unwrap(),
+            "--judge",
+            "sim",
+            "--plan",
+        ],
+    );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let printed = text(&o.stdout);
-    assert!(printed.contains("judge calls:") && printed.contains("cost:"), "{printed}");
+    assert!(
+        printed.contains("judge calls:") && printed.contains("cost:"),
+        "{printed}"
+    );
     assert_eq!(sim.stats().calls, 0, "planning sends nothing");
     let calls: u64 = printed
         .lines()
@@ -275,18 +457,46 @@ fn plan_reports_calls_and_cost_without_calling_the_judge() {
         .and_then(|l| l.split_whitespace().nth(2))
         .and_then(|n| n.parse().ok())
         .unwrap();
-    assert!(calls > 8 && calls <= 8 * 7, "a plausible number of calls for 8 items: {calls}");
+    assert!(
+        calls > 8 && calls <= 8 * 7,
+        "a plausible number of calls for 8 items: {calls}"
+    );
 }
 
 #[test]
 fn fail_under_exits_1_when_a_mean_is_below_the_threshold() {
     let home = tempfile::tempdir().unwrap();
     let file = repo().join("assets/examples/ragnosis-example.jsonl");
-    let pass = run(home.path(), &["eval", file.to_str().unwrap(), "--metrics", "citation", "--fail-under", "citation.lenient_accuracy=0.1"]);
+    let pass = run(
+        home.path(),
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            "citation",
+            "--fail-under",
+            "citation.lenient_accuracy=0.1",
+        ],
+    );
     assert_eq!(pass.status.code(), Some(0), "{}", text(&pass.stderr));
-    let fail = run(home.path(), &["eval", "--dataset", "1", "--metrics", "citation", "--fail-under", "citation.lenient_accuracy=0.99"]);
+    let fail = run(
+        home.path(),
+        &[
+            "eval",
+            "--dataset",
+            "1",
+            "--metrics",
+            "citation",
+            "--fail-under",
+            "citation.lenient_accuracy=0.99",
+        ],
+    );
     assert_eq!(fail.status.code(), Some(1));
-    assert!(text(&fail.stderr).contains("citation.lenient_accuracy"), "{}", text(&fail.stderr));
+    assert!(
+        text(&fail.stderr).contains("citation.lenient_accuracy"),
+        "{}",
+        text(&fail.stderr)
+    );
 }
 
 #[test]
@@ -297,19 +507,48 @@ fn calibration_sends_each_temperature_and_stores_every_judges_verdicts() {
     let file = replicated_ragvue(home.path(), 1);
     let o = run(
         home.path(),
-        &["eval", file.to_str().unwrap(), "--metrics", "ragvue.clarity,ragvue.answer_relevance", "--judge", "sim",
-          "--calibrate", "sim@0.7,offline"],
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            "ragvue.clarity,ragvue.answer_relevance",
+            "--judge",
+            "sim",
+            "--calibrate",
+            "sim@0.7,offline",
+        ],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).contains("Calibration across"), "{}", text(&o.stdout));
+    assert!(
+        text(&o.stdout).contains("Calibration across"),
+        "{}",
+        text(&o.stdout)
+    );
     let temps = sim.stats().temperatures_seen;
-    assert!(temps.contains(&0.0) && temps.contains(&0.7), "both temperatures were really sent: {temps:?}");
+    assert!(
+        temps.contains(&0.0) && temps.contains(&0.7),
+        "both temperatures were really sent: {temps:?}"
+    );
     let store = Store::open(home.path()).unwrap();
     let runs = store::runs::list(store.conn()).unwrap();
-    assert_eq!(runs.len(), 3, "the main run and one run per calibration configuration");
-    let cal = store::analyses::get(store.conn(), 1, "calibration").unwrap().expect("stored with the main run");
-    let clarity = cal["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == "ragvue.clarity").unwrap();
-    assert_eq!(clarity["items"], 7, "the 7 items with an answer were scored by all three configurations");
+    assert_eq!(
+        runs.len(),
+        3,
+        "the main run and one run per calibration configuration"
+    );
+    let cal = store::analyses::get(store.conn(), 1, "calibration")
+        .unwrap()
+        .expect("stored with the main run");
+    let clarity = cal["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == "ragvue.clarity")
+        .unwrap();
+    assert_eq!(
+        clarity["items"], 7,
+        "the 7 items with an answer were scored by all three configurations"
+    );
     // The simulator answers with the offline judge, so all three agree exactly.
     assert_eq!(clarity["mean_agreement"], 1.0);
 }
@@ -317,8 +556,11 @@ fn calibration_sends_each_temperature_and_stores_every_judges_verdicts() {
 #[test]
 fn a_local_server_on_a_default_port_is_detected_and_becomes_a_profile() {
     // The simulator plays LM Studio on its default port, 1234, of this machine.
-    let sim = Simulator::start(SimConfig { port: 1234, ..Default::default() })
-        .expect("port 1234 (LM Studio's default) must be free for this test");
+    let sim = Simulator::start(SimConfig {
+        port: 1234,
+        ..Default::default()
+    })
+    .expect("port 1234 (LM Studio's default) must be free for this test");
     let home = tempfile::tempdir().unwrap();
 
     let listed = run(home.path(), &["judges", "detect"]);
@@ -328,17 +570,37 @@ fn a_local_server_on_a_default_port_is_detected_and_becomes_a_profile() {
         out.contains("LM Studio at http://127.0.0.1:1234/v1: sim-judge-large, sim-judge-small"),
         "the server and its models are listed: {out}"
     );
-    assert!(!out.contains("Ollama at"), "nothing listens on 11434 here: {out}");
-    assert!(!run(home.path(), &["judges", "list"]).stdout.windows(9).any(|w| w == b"lm-studio"), "listing saves nothing");
+    assert!(
+        !out.contains("Ollama at"),
+        "nothing listens on 11434 here: {out}"
+    );
+    assert!(
+        !run(home.path(), &["judges", "list"])
+            .stdout
+            .windows(9)
+            .any(|w| w == b"lm-studio"),
+        "listing saves nothing"
+    );
 
     let added = run(home.path(), &["judges", "detect", "--add"]);
     assert!(added.status.success(), "{}", text(&added.stderr));
     let list = text(&run(home.path(), &["judges", "list"]).stdout);
-    let row = list.lines().find(|l| l.starts_with("lm-studio")).unwrap_or_else(|| panic!("profile saved: {list}"));
-    assert!(row.contains("http://127.0.0.1:1234/v1") && row.contains("sim-judge-large"), "{row}");
+    let row = list
+        .lines()
+        .find(|l| l.starts_with("lm-studio"))
+        .unwrap_or_else(|| panic!("profile saved: {list}"));
+    assert!(
+        row.contains("http://127.0.0.1:1234/v1") && row.contains("sim-judge-large"),
+        "{row}"
+    );
 
     // The saved profile judges for real.
     let tested = run(home.path(), &["judges", "test", "lm-studio"]);
-    assert!(tested.status.success(), "{} {}", text(&tested.stdout), text(&tested.stderr));
+    assert!(
+        tested.status.success(),
+        "{} {}",
+        text(&tested.stdout),
+        text(&tested.stderr)
+    );
     drop(sim);
 }

@@ -41,7 +41,10 @@ const CONTEXT: &str = "Northwind Cycles warrants every e-bike frame and rigid fo
 struct Lcg(u64);
 impl Lcg {
     fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
@@ -56,12 +59,30 @@ fn build(store: &mut Store, n: i64) -> i64 {
             for i in 0..n {
                 let item = Item {
                     id: Some(format!("q-{i}")),
-                    question: format!("How long is the warranty on part {i} of the frame and the battery?"),
-                    answer: Some(format!("Part {i} is covered for {} years from the purchase date. {}", i % 12, ANSWER_TAIL)),
-                    contexts: (0..5).map(|k| Context { id: Some(format!("D{k}")), text: CONTEXT.into() }).collect(),
+                    question: format!(
+                        "How long is the warranty on part {i} of the frame and the battery?"
+                    ),
+                    answer: Some(format!(
+                        "Part {i} is covered for {} years from the purchase date. {}",
+                        i % 12,
+                        ANSWER_TAIL
+                    )),
+                    contexts: (0..5)
+                        .map(|k| Context {
+                            id: Some(format!("D{k}")),
+                            text: CONTEXT.into(),
+                        })
+                        .collect(),
                     ..Default::default()
                 };
-                ids.push(store::items::insert(tx, dataset, i, i as u64 + 1, &format!("{i:032x}"), &item)?);
+                ids.push(store::items::insert(
+                    tx,
+                    dataset,
+                    i,
+                    i as u64 + 1,
+                    &format!("{i:032x}"),
+                    &item,
+                )?);
             }
             store::datasets::finish(tx, dataset, n, None, Some("custom"), "{}", "{}")?;
             let run = store::runs::insert(
@@ -82,9 +103,17 @@ fn build(store: &mut Store, n: i64) -> i64 {
             for id in &ids {
                 for metric in METRICS {
                     let r = if rng.unit() < 0.02 {
-                        MetricResult::error(metric, "internal error while evaluating this item: simulated")
+                        MetricResult::error(
+                            metric,
+                            "internal error while evaluating this item: simulated",
+                        )
                     } else {
-                        MetricResult::ok(metric, rng.unit(), "simulated score", serde_json::Value::Null)
+                        MetricResult::ok(
+                            metric,
+                            rng.unit(),
+                            "simulated score",
+                            serde_json::Value::Null,
+                        )
                     };
                     store::results::insert(tx, run, *id, "offline", &r)?;
                 }
@@ -105,49 +134,172 @@ fn time_page(store: &mut Store, run: i64, name: &str, query: &CaseQuery) {
         total = page.total;
     }
     times.sort_by(|a, b| a.total_cmp(b));
-    println!("{name:<44} median {:>7.1} ms   max {:>7.1} ms   ({total} matching)", times[times.len() / 2], times[times.len() - 1]);
+    println!(
+        "{name:<44} median {:>7.1} ms   max {:>7.1} ms   ({total} matching)",
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
 }
 
 fn main() {
-    let n: i64 = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(100_000);
+    let n: i64 = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(100_000);
     // CASE_PAGE_HOME keeps (and on later runs reuses) the database, for EXPLAIN sessions.
     let dir = tempfile::tempdir().unwrap();
-    let home = std::env::var_os("CASE_PAGE_HOME").map(std::path::PathBuf::from).unwrap_or_else(|| dir.path().to_path_buf());
+    let home = std::env::var_os("CASE_PAGE_HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| dir.path().to_path_buf());
     let mut store = Store::open(&home).unwrap();
     let run = match store::runs::list(store.conn()).unwrap().first() {
         Some(existing) => existing.id,
         None => {
             let started = Instant::now();
             let run = build(&mut store, n);
-            println!("built a run of {n} items × {} metrics in {:.1} s", METRICS.len(), started.elapsed().as_secs_f64());
+            println!(
+                "built a run of {n} items × {} metrics in {:.1} s",
+                METRICS.len(),
+                started.elapsed().as_secs_f64()
+            );
             run
         }
     };
-    store.conn().execute("DELETE FROM analyses WHERE run_id = ?1", [run]).unwrap();
+    store
+        .conn()
+        .execute("DELETE FROM analyses WHERE run_id = ?1", [run])
+        .unwrap();
 
     let started = Instant::now();
     cases::ensure_index(&mut store, run).unwrap();
-    println!("case index built once in {:.2} s (on first open of the run's case list)", started.elapsed().as_secs_f64());
+    println!(
+        "case index built once in {:.2} s (on first open of the run's case list)",
+        started.elapsed().as_secs_f64()
+    );
 
-    let columns: Vec<String> = ["ragvue.retrieval_overall", "ragvue.answer_overall", "ragvue.strict_faithfulness"].iter().map(|s| s.to_string()).collect();
-    let q = |filter: Filter, order: Order, offset: i64| CaseQuery { filter, order, offset, limit: 50, columns: columns.clone() };
-    let by = |metric: &str, descending| Order::Metric { metric: metric.into(), descending };
-    time_page(&mut store, run, "first page, run order", &q(Filter::default(), Order::Position, 0));
-    time_page(&mut store, run, "worst cases preset", &q(Filter::default(), Order::Worst, 0));
-    time_page(&mut store, run, "sort by strict_faithfulness ascending", &q(Filter::default(), by("ragvue.strict_faithfulness", false), 0));
-    time_page(&mut store, run, "sort by answer_overall, page 1000", &q(Filter::default(), by("ragvue.answer_overall", true), 50_000.min(n - 50)));
+    let columns: Vec<String> = [
+        "ragvue.retrieval_overall",
+        "ragvue.answer_overall",
+        "ragvue.strict_faithfulness",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let q = |filter: Filter, order: Order, offset: i64| CaseQuery {
+        filter,
+        order,
+        offset,
+        limit: 50,
+        columns: columns.clone(),
+    };
+    let by = |metric: &str, descending| Order::Metric {
+        metric: metric.into(),
+        descending,
+    };
+    time_page(
+        &mut store,
+        run,
+        "first page, run order",
+        &q(Filter::default(), Order::Position, 0),
+    );
+    time_page(
+        &mut store,
+        run,
+        "worst cases preset",
+        &q(Filter::default(), Order::Worst, 0),
+    );
+    time_page(
+        &mut store,
+        run,
+        "sort by strict_faithfulness ascending",
+        &q(
+            Filter::default(),
+            by("ragvue.strict_faithfulness", false),
+            0,
+        ),
+    );
+    time_page(
+        &mut store,
+        run,
+        "sort by answer_overall, page 1000",
+        &q(
+            Filter::default(),
+            by("ragvue.answer_overall", true),
+            50_000.min(n - 50),
+        ),
+    );
     let range = Filter {
-        score: Some(ScoreRange { metric: "ragvue.retrieval_relevance".into(), min: 0.0, max: 0.3 }),
+        score: Some(ScoreRange {
+            metric: "ragvue.retrieval_relevance".into(),
+            min: 0.0,
+            max: 0.3,
+        }),
         ..Default::default()
     };
-    time_page(&mut store, run, "retrieval_relevance in [0, 0.3], worst first", &q(range, Order::Worst, 0));
-    time_page(&mut store, run, "pattern C (hallucination)", &q(Filter { pattern: Some('C'), ..Default::default() }, Order::Worst, 0));
-    time_page(&mut store, run, "errors only", &q(Filter { errors_only: true, ..Default::default() }, Order::Position, 0));
-    let search = |text: &str| q(Filter { text: Some(text.into()), ..Default::default() }, Order::Position, 0);
+    time_page(
+        &mut store,
+        run,
+        "retrieval_relevance in [0, 0.3], worst first",
+        &q(range, Order::Worst, 0),
+    );
+    time_page(
+        &mut store,
+        run,
+        "pattern C (hallucination)",
+        &q(
+            Filter {
+                pattern: Some('C'),
+                ..Default::default()
+            },
+            Order::Worst,
+            0,
+        ),
+    );
+    time_page(
+        &mut store,
+        run,
+        "errors only",
+        &q(
+            Filter {
+                errors_only: true,
+                ..Default::default()
+            },
+            Order::Position,
+            0,
+        ),
+    );
+    let search = |text: &str| {
+        q(
+            Filter {
+                text: Some(text.into()),
+                ..Default::default()
+            },
+            Order::Position,
+            0,
+        )
+    };
     let started = Instant::now();
     cases::page(&mut store, run, &search("part 4242")).unwrap();
-    println!("search index built once in {:.2} s (on the dataset's first text search)", started.elapsed().as_secs_f64());
-    time_page(&mut store, run, "text search \"part 4242\"", &search("part 4242"));
-    time_page(&mut store, run, "text search \"warranty\" (every item)", &search("warranty"));
-    time_page(&mut store, run, "text search \"42\" (short: a scan)", &search("42"));
+    println!(
+        "search index built once in {:.2} s (on the dataset's first text search)",
+        started.elapsed().as_secs_f64()
+    );
+    time_page(
+        &mut store,
+        run,
+        "text search \"part 4242\"",
+        &search("part 4242"),
+    );
+    time_page(
+        &mut store,
+        run,
+        "text search \"warranty\" (every item)",
+        &search("warranty"),
+    );
+    time_page(
+        &mut store,
+        run,
+        "text search \"42\" (short: a scan)",
+        &search("42"),
+    );
 }

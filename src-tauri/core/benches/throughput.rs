@@ -14,15 +14,45 @@ use ragnosis_core::run::{self, RunRequest};
 use ragnosis_core::store::{self, Store};
 
 const WORDS: &[&str] = &[
-    "battery", "warranty", "frame", "motor", "charger", "service", "centre", "firmware", "update", "range",
-    "cycle", "torque", "brake", "pedal", "display", "shipping", "return", "policy", "months", "kilometres",
-    "replacement", "customer", "order", "invoice", "model", "sensor", "cable", "speed", "assist", "mode",
+    "battery",
+    "warranty",
+    "frame",
+    "motor",
+    "charger",
+    "service",
+    "centre",
+    "firmware",
+    "update",
+    "range",
+    "cycle",
+    "torque",
+    "brake",
+    "pedal",
+    "display",
+    "shipping",
+    "return",
+    "policy",
+    "months",
+    "kilometres",
+    "replacement",
+    "customer",
+    "order",
+    "invoice",
+    "model",
+    "sensor",
+    "cable",
+    "speed",
+    "assist",
+    "mode",
 ];
 
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (self.0 >> 33) as usize
     }
     fn sentence(&mut self, chars: usize) -> String {
@@ -52,16 +82,23 @@ fn peak_rss_mb() -> f64 {
 }
 
 fn main() {
-    let n: usize = std::env::args().skip(1).find_map(|a| a.parse().ok()).unwrap_or(100_000);
+    let n: usize = std::env::args()
+        .skip(1)
+        .find_map(|a| a.parse().ok())
+        .unwrap_or(100_000);
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("synthetic.jsonl");
     let mut rng = Lcg(42);
     {
         let mut out = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
         for i in 0..n {
-            let ids: Vec<String> = (0..5).map(|k| format!("D{}", (i * 7 + k * 13) % 5000)).collect();
-            let contexts: Vec<serde_json::Value> =
-                ids.iter().map(|id| serde_json::json!({"doc_id": id, "text": rng.sentence(400)})).collect();
+            let ids: Vec<String> = (0..5)
+                .map(|k| format!("D{}", (i * 7 + k * 13) % 5000))
+                .collect();
+            let contexts: Vec<serde_json::Value> = ids
+                .iter()
+                .map(|id| serde_json::json!({"doc_id": id, "text": rng.sentence(400)}))
+                .collect();
             let gold = &ids[rng.next() % 5];
             let line = serde_json::json!({
                 "id": format!("q{i}"),
@@ -89,13 +126,22 @@ fn main() {
     })
     .unwrap();
     let secs = t.elapsed().as_secs_f64();
-    println!("read+validate: {accepted} items in {secs:.2} s = {:.0} items/s", accepted as f64 / secs);
+    println!(
+        "read+validate: {accepted} items in {secs:.2} s = {:.0} items/s",
+        accepted as f64 / secs
+    );
 
     // Import into SQLite.
     let mut store = Store::open(&dir.path().join("home")).unwrap();
     let t = Instant::now();
-    let imported =
-        ragnosis_core::import::import_file(&mut store, &file, None, &ImportLimits::default(), &NoProgress).unwrap();
+    let imported = ragnosis_core::import::import_file(
+        &mut store,
+        &file,
+        None,
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap();
     let secs = t.elapsed().as_secs_f64();
     println!(
         "import into SQLite: {} items in {secs:.2} s = {:.0} items/s; peak RSS so far {:.0} MB",
@@ -105,8 +151,10 @@ fn main() {
     );
 
     // Judge-free metrics, computation only.
-    let specs: Vec<_> =
-        metrics::catalogue().iter().filter(|m| m.scope == Scope::Item && !m.judge && !m.synthesised).collect();
+    let specs: Vec<_> = metrics::catalogue()
+        .iter()
+        .filter(|m| m.scope == Scope::Item && !m.judge && !m.synthesised)
+        .collect();
     let items = store::items::page(store.conn(), imported.dataset.id, 0, 20_000).unwrap();
     let config = MetricConfig::default();
     let t = Instant::now();
@@ -134,8 +182,14 @@ fn main() {
     };
     let t = Instant::now();
     let judge = std::sync::Arc::new(ragnosis_core::judge::offline::OfflineJudge::default());
-    let outcome =
-        run::evaluate(&mut store, &request, judge, std::sync::Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    let outcome = run::evaluate(
+        &mut store,
+        &request,
+        judge,
+        std::sync::Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
     let secs = t.elapsed().as_secs_f64();
     println!(
         "full run (compute + store + statistics): {} results in {secs:.2} s = {:.0} item-metrics/s",

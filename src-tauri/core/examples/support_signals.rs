@@ -16,7 +16,13 @@ fn auroc(scores: &[(f64, bool)]) -> f64 {
     let mut wins = 0.0;
     for p in &pos {
         for n in &neg {
-            wins += if p > n { 1.0 } else if p == n { 0.5 } else { 0.0 };
+            wins += if p > n {
+                1.0
+            } else if p == n {
+                0.5
+            } else {
+                0.0
+            };
         }
     }
     wins / (pos.len() * neg.len()).max(1) as f64
@@ -45,7 +51,11 @@ fn load_expertqa(path: &std::path::Path) -> Vec<LabelledClaim> {
                     continue;
                 }
                 let text = claim["claim_string"].as_str().unwrap_or("").to_string();
-                out.push(LabelledClaim { text, passages, supported });
+                out.push(LabelledClaim {
+                    text,
+                    passages,
+                    supported,
+                });
             }
         }
     }
@@ -62,14 +72,21 @@ fn content_words(s: &str) -> std::collections::HashSet<String> {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let limit = args.iter().position(|a| a == "--limit").and_then(|i| args.get(i + 1)?.parse().ok()).unwrap_or(400usize);
+    let limit = args
+        .iter()
+        .position(|a| a == "--limit")
+        .and_then(|i| args.get(i + 1)?.parse().ok())
+        .unwrap_or(400usize);
     let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
     let model = ragnosis_core::semantic::shared().expect("the semantic model must be installed");
     let judge = OfflineJudge::default();
     let sets = [
         ("WiCE-dev", calibration::load_wice_dev(&data).unwrap()),
         ("BEGIN-dev", calibration::load_begin_dev(&data).unwrap()),
-        ("ExpertQA-val", load_expertqa(&data.join("expertqa-val/domain_val.jsonl"))),
+        (
+            "ExpertQA-val",
+            load_expertqa(&data.join("expertqa-val/domain_val.jsonl")),
+        ),
     ];
     for (name, all) in sets {
         let step = (all.len() / limit).max(1);
@@ -81,20 +98,34 @@ fn main() {
         let mut hybrid = Vec::new();
         for ex in &sample {
             let lex = calibration::predict(&judge, ex);
-            let sentences: Vec<&str> = ex.passages.iter().flat_map(|p| text::sentences(p)).take(400).collect();
+            let sentences: Vec<&str> = ex
+                .passages
+                .iter()
+                .flat_map(|p| text::sentences(p))
+                .take(400)
+                .collect();
             let best = if sentences.is_empty() {
                 0.0
             } else {
-                model.similarities(&ex.text, &sentences).into_iter().fold(f64::MIN, f64::max)
+                model
+                    .similarities(&ex.text, &sentences)
+                    .into_iter()
+                    .fold(f64::MIN, f64::max)
             };
             let claim_words = content_words(&ex.text);
             let evidence_words = content_words(&ex.passages.join(" "));
-            let share = claim_words.iter().filter(|w| evidence_words.contains(*w)).count() as f64
+            let share = claim_words
+                .iter()
+                .filter(|w| evidence_words.contains(*w))
+                .count() as f64
                 / claim_words.len().max(1) as f64;
             lexical.push((f64::from(u8::from(lex)), ex.supported));
             cosine.push((best, ex.supported));
             overlap.push((share, ex.supported));
-            hybrid.push((0.5 * f64::from(u8::from(lex)) + 0.25 * best + 0.25 * share, ex.supported));
+            hybrid.push((
+                0.5 * f64::from(u8::from(lex)) + 0.25 * best + 0.25 * share,
+                ex.supported,
+            ));
         }
         sweep(&lexical, &cosine, &overlap);
         let pos = sample.iter().filter(|e| e.supported).count();
@@ -117,7 +148,17 @@ fn sweep(lexical: &[(f64, bool)], cosine: &[(f64, bool)], overlap: &[(f64, bool)
         let (mut tp, mut tn, mut p, mut n) = (0.0, 0.0, 0.0, 0.0);
         for i in 0..lexical.len() {
             let actual = lexical[i].1;
-            if actual { p += 1.0; if pred(i) { tp += 1.0 } } else { n += 1.0; if !pred(i) { tn += 1.0 } }
+            if actual {
+                p += 1.0;
+                if pred(i) {
+                    tp += 1.0
+                }
+            } else {
+                n += 1.0;
+                if !pred(i) {
+                    tn += 1.0
+                }
+            }
         }
         0.5 * (tp / f64::max(p, 1.0) + tn / f64::max(n, 1.0))
     };
@@ -127,7 +168,11 @@ fn sweep(lexical: &[(f64, bool)], cosine: &[(f64, bool)], overlap: &[(f64, bool)
         for up in [0.7, 0.75, 0.8, 0.85, 2.0] {
             for share in [0.6, 0.7, 0.8] {
                 let v = ba(&|i| {
-                    if lexical[i].0 > 0.5 { cosine[i].0 >= down } else { cosine[i].0 >= up && overlap[i].0 >= share }
+                    if lexical[i].0 > 0.5 {
+                        cosine[i].0 >= down
+                    } else {
+                        cosine[i].0 >= up && overlap[i].0 >= share
+                    }
                 });
                 line.push_str(&format!(" d{down}/u{up}/s{share}={v:.3}"));
             }

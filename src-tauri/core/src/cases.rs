@@ -69,25 +69,44 @@ struct Stamp {
 /// run that is still going is re-indexed on every call (its results keep changing).
 pub fn ensure_index(store: &mut Store, run_id: i64) -> Result<()> {
     let run = store::runs::get(store.conn(), run_id)?;
-    let stamp = Stamp { status: run.status, finished_at: run.finished_at.clone() };
+    let stamp = Stamp {
+        status: run.status,
+        finished_at: run.finished_at.clone(),
+    };
     if run.status != RunStatus::Running {
         let stored = store::analyses::get(store.conn(), run_id, INDEX_STAMP)?;
-        if stored.and_then(|v| serde_json::from_value::<Stamp>(v).ok()).as_ref() == Some(&stamp) {
+        if stored
+            .and_then(|v| serde_json::from_value::<Stamp>(v).ok())
+            .as_ref()
+            == Some(&stamp)
+        {
             return Ok(());
         }
     }
     rebuild_index(store, run_id, &run.metrics)?;
-    store::analyses::put(store.conn(), run_id, INDEX_STAMP, &serde_json::to_value(&stamp)?)?;
+    store::analyses::put(
+        store.conn(),
+        run_id,
+        INDEX_STAMP,
+        &serde_json::to_value(&stamp)?,
+    )?;
     Ok(())
 }
 
 fn rebuild_index(store: &mut Store, run_id: i64, run_metrics: &[String]) -> Result<()> {
-    let lower: Vec<&str> =
-        run_metrics.iter().filter_map(|id| metrics::find(id)).filter(|m| m.lower_is_better).map(|m| m.id).collect();
+    let lower: Vec<&str> = run_metrics
+        .iter()
+        .filter_map(|id| metrics::find(id))
+        .filter(|m| m.lower_is_better)
+        .map(|m| m.id)
+        .collect();
     let aggregates = store::cases::aggregates(store.conn(), run_id, &lower)?;
     let mut letters: HashMap<i64, String> = HashMap::new();
     for item in store::results::ok_scores_by_item(store.conn(), run_id, &patterns::RULE_INPUTS)? {
-        let fired: String = patterns_for(&item.scores).iter().map(|p| p.letter()).collect();
+        let fired: String = patterns_for(&item.scores)
+            .iter()
+            .map(|p| p.letter())
+            .collect();
         if !fired.is_empty() {
             letters.insert(item.item_id, fired);
         }
@@ -113,15 +132,29 @@ pub fn page(store: &mut Store, run_id: i64, query: &CaseQuery) -> Result<CasePag
     let conn = store.conn();
     let f = &query.filter;
     let text = match f.text.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        Some(text) => Some(store::cases::text_match(conn, store::runs::get(conn, run_id)?.dataset_id, text)?),
+        Some(text) => Some(store::cases::text_match(
+            conn,
+            store::runs::get(conn, run_id)?.dataset_id,
+            text,
+        )?),
         None => None,
     };
-    let filter = Filter { score: f.score.clone(), pattern: f.pattern, errors_only: f.errors_only, text };
+    let filter = Filter {
+        score: f.score.clone(),
+        pattern: f.pattern,
+        errors_only: f.errors_only,
+        text,
+    };
     let total = store::cases::count(conn, run_id, &filter)?;
     let rows = store::cases::page(conn, run_id, &filter, &query.order, offset, limit)?;
     let ids: Vec<i64> = rows.iter().map(|r| r.item_id).collect();
     let cells = store::cases::cells(conn, run_id, &ids, &query.columns)?;
-    Ok(CasePage { total, offset, rows, cells })
+    Ok(CasePage {
+        total,
+        offset,
+        rows,
+        cells,
+    })
 }
 
 #[cfg(test)]
@@ -142,12 +175,28 @@ mod tests {
             let item = Item {
                 question: format!("question {i} about 100% cotton_shirts"),
                 answer: Some(format!("answer {i}")),
-                contexts: vec![Context { id: None, text: "c".into() }],
+                contexts: vec![Context {
+                    id: None,
+                    text: "c".into(),
+                }],
                 ..Default::default()
             };
-            ids.push(store::items::insert(store.conn(), dataset, i, i as u64 + 1, &format!("h{i}"), &item).unwrap());
+            ids.push(
+                store::items::insert(
+                    store.conn(),
+                    dataset,
+                    i,
+                    i as u64 + 1,
+                    &format!("h{i}"),
+                    &item,
+                )
+                .unwrap(),
+            );
         }
-        let metrics = vec!["ragvue.retrieval_relevance".to_string(), "ragvue.strict_faithfulness".to_string()];
+        let metrics = vec![
+            "ragvue.retrieval_relevance".to_string(),
+            "ragvue.strict_faithfulness".to_string(),
+        ];
         let run = store::runs::insert(
             store.conn(),
             &store::runs::NewRun {
@@ -166,12 +215,22 @@ mod tests {
         store::run_items::insert_all(store.conn(), run, &ids).unwrap();
         for (i, id) in ids.iter().enumerate() {
             let relevance = i as f64 / n as f64;
-            let r = MetricResult::ok("ragvue.retrieval_relevance", relevance, "", serde_json::Value::Null);
+            let r = MetricResult::ok(
+                "ragvue.retrieval_relevance",
+                relevance,
+                "",
+                serde_json::Value::Null,
+            );
             store::results::insert(store.conn(), run, *id, "offline", &r).unwrap();
             let f = if i == 1 {
                 MetricResult::error("ragvue.strict_faithfulness", "judge failed")
             } else {
-                MetricResult::ok("ragvue.strict_faithfulness", 0.9, "", serde_json::Value::Null)
+                MetricResult::ok(
+                    "ragvue.strict_faithfulness",
+                    0.9,
+                    "",
+                    serde_json::Value::Null,
+                )
             };
             store::results::insert(store.conn(), run, *id, "offline", &f).unwrap();
         }
@@ -180,7 +239,13 @@ mod tests {
     }
 
     fn query(filter: CaseFilter, order: Order) -> CaseQuery {
-        CaseQuery { filter, order, offset: 0, limit: 50, columns: vec!["ragvue.strict_faithfulness".into()] }
+        CaseQuery {
+            filter,
+            order,
+            offset: 0,
+            limit: 50,
+            columns: vec!["ragvue.strict_faithfulness".into()],
+        }
     }
 
     #[test]
@@ -189,14 +254,25 @@ mod tests {
         let page = page(&mut store, run, &query(CaseFilter::default(), Order::Worst)).unwrap();
         assert_eq!(page.total, 10);
         // Item 1 has only retrieval 0.1 (its faithfulness errored), item 0 has mean(0, 0.9).
-        assert_eq!(page.rows[0].item_id, ids[1], "mean 0.1 is worse than mean 0.45");
-        assert_eq!(page.rows[0].errors, 1, "the errored result is counted, not averaged as 0");
+        assert_eq!(
+            page.rows[0].item_id, ids[1],
+            "mean 0.1 is worse than mean 0.45"
+        );
+        assert_eq!(
+            page.rows[0].errors, 1,
+            "the errored result is counted, not averaged as 0"
+        );
     }
 
     #[test]
     fn an_errored_cell_is_an_error_not_a_zero() {
         let (_dir, mut store, run, ids) = run_with_scores(3);
-        let page = page(&mut store, run, &query(CaseFilter::default(), Order::Position)).unwrap();
+        let page = page(
+            &mut store,
+            run,
+            &query(CaseFilter::default(), Order::Position),
+        )
+        .unwrap();
         let cell = page.cells.iter().find(|c| c.item_id == ids[1]).unwrap();
         assert_eq!((cell.score, cell.status.as_str()), (None, "error"));
     }
@@ -204,41 +280,110 @@ mod tests {
     #[test]
     fn sorting_by_a_metric_descending_and_filtering_by_range_and_errors() {
         let (_dir, mut store, run, ids) = run_with_scores(10);
-        let order = Order::Metric { metric: "ragvue.retrieval_relevance".into(), descending: true };
-        let page1 = page(&mut store, run, &query(CaseFilter::default(), order.clone())).unwrap();
+        let order = Order::Metric {
+            metric: "ragvue.retrieval_relevance".into(),
+            descending: true,
+        };
+        let page1 = page(
+            &mut store,
+            run,
+            &query(CaseFilter::default(), order.clone()),
+        )
+        .unwrap();
         assert_eq!(page1.rows[0].item_id, ids[9]);
         let range = CaseFilter {
-            score: Some(ScoreRange { metric: "ragvue.retrieval_relevance".into(), min: 0.2, max: 0.45 }),
+            score: Some(ScoreRange {
+                metric: "ragvue.retrieval_relevance".into(),
+                min: 0.2,
+                max: 0.45,
+            }),
             ..Default::default()
         };
         let ranged = page(&mut store, run, &query(range, order)).unwrap();
         let got: Vec<i64> = ranged.rows.iter().map(|r| r.item_id).collect();
-        assert_eq!(got, vec![ids[4], ids[3], ids[2]], "0.4, 0.3, 0.2 lie in [0.2, 0.45]");
-        let errors = page(&mut store, run, &query(CaseFilter { errors_only: true, ..Default::default() }, Order::Position)).unwrap();
+        assert_eq!(
+            got,
+            vec![ids[4], ids[3], ids[2]],
+            "0.4, 0.3, 0.2 lie in [0.2, 0.45]"
+        );
+        let errors = page(
+            &mut store,
+            run,
+            &query(
+                CaseFilter {
+                    errors_only: true,
+                    ..Default::default()
+                },
+                Order::Position,
+            ),
+        )
+        .unwrap();
         assert_eq!(errors.total, 1);
     }
 
     #[test]
     fn sorting_by_a_metric_lists_the_items_it_did_not_score_last_across_pages() {
         let (_dir, mut store, run, ids) = run_with_scores(4);
-        let order = Order::Metric { metric: "ragvue.strict_faithfulness".into(), descending: false };
-        let at = |store: &mut Store, offset| {
-            let q = CaseQuery { offset, limit: 2, ..query(CaseFilter::default(), order.clone()) };
-            page(store, run, &q).unwrap().rows.iter().map(|r| r.item_id).collect::<Vec<_>>()
+        let order = Order::Metric {
+            metric: "ragvue.strict_faithfulness".into(),
+            descending: false,
         };
-        assert_eq!(at(&mut store, 0), vec![ids[0], ids[2]], "equal scores keep run order");
-        assert_eq!(at(&mut store, 2), vec![ids[3], ids[1]], "the errored item follows the scored ones");
-        assert_eq!(at(&mut store, 3), vec![ids[1]], "a page past every scored item");
+        let at = |store: &mut Store, offset| {
+            let q = CaseQuery {
+                offset,
+                limit: 2,
+                ..query(CaseFilter::default(), order.clone())
+            };
+            page(store, run, &q)
+                .unwrap()
+                .rows
+                .iter()
+                .map(|r| r.item_id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            at(&mut store, 0),
+            vec![ids[0], ids[2]],
+            "equal scores keep run order"
+        );
+        assert_eq!(
+            at(&mut store, 2),
+            vec![ids[3], ids[1]],
+            "the errored item follows the scored ones"
+        );
+        assert_eq!(
+            at(&mut store, 3),
+            vec![ids[1]],
+            "a page past every scored item"
+        );
         assert_eq!(at(&mut store, 4), Vec::<i64>::new());
     }
 
     #[test]
     fn text_search_matches_literally_and_pages_with_offset() {
         let (_dir, mut store, run, _ids) = run_with_scores(30);
-        let text = CaseFilter { text: Some("100% COTTON_".into()), ..Default::default() };
-        assert_eq!(page(&mut store, run, &query(text, Order::Position)).unwrap().total, 30, "case-insensitive, % literal");
-        let none = CaseFilter { text: Some("100x%".into()), ..Default::default() };
-        assert_eq!(page(&mut store, run, &query(none, Order::Position)).unwrap().total, 0, "% is not a wildcard");
+        let text = CaseFilter {
+            text: Some("100% COTTON_".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            page(&mut store, run, &query(text, Order::Position))
+                .unwrap()
+                .total,
+            30,
+            "case-insensitive, % literal"
+        );
+        let none = CaseFilter {
+            text: Some("100x%".into()),
+            ..Default::default()
+        };
+        assert_eq!(
+            page(&mut store, run, &query(none, Order::Position))
+                .unwrap()
+                .total,
+            0,
+            "% is not a wildcard"
+        );
         let mut second = query(CaseFilter::default(), Order::Position);
         second.offset = 25;
         let rows = page(&mut store, run, &second).unwrap().rows;
@@ -249,16 +394,52 @@ mod tests {
     fn pattern_letters_come_from_the_diagnosis_rules() {
         let (_dir, mut store, run, ids) = run_with_scores(4);
         // Faithfulness 0.9 fires no hallucination; retrieval alone cannot fire A (needs coverage).
-        let none = page(&mut store, run, &query(CaseFilter { pattern: Some('C'), ..Default::default() }, Order::Position)).unwrap();
+        let none = page(
+            &mut store,
+            run,
+            &query(
+                CaseFilter {
+                    pattern: Some('C'),
+                    ..Default::default()
+                },
+                Order::Position,
+            ),
+        )
+        .unwrap();
         assert_eq!(none.total, 0);
         // Mark item 2 as hallucinating: its index must be rebuilt when the run changes.
-        let low = MetricResult::ok("ragvue.strict_faithfulness", 0.1, "", serde_json::Value::Null);
-        store.conn().execute("DELETE FROM results WHERE item_id = ?1 AND metric = 'ragvue.strict_faithfulness'", [ids[2]]).unwrap();
+        let low = MetricResult::ok(
+            "ragvue.strict_faithfulness",
+            0.1,
+            "",
+            serde_json::Value::Null,
+        );
+        store
+            .conn()
+            .execute(
+                "DELETE FROM results WHERE item_id = ?1 AND metric = 'ragvue.strict_faithfulness'",
+                [ids[2]],
+            )
+            .unwrap();
         store::results::insert(store.conn(), run, ids[2], "offline", &low).unwrap();
         std::thread::sleep(std::time::Duration::from_millis(5));
         store::runs::mark_ended(store.conn(), run, RunStatus::Done, None).unwrap();
-        let fired = page(&mut store, run, &query(CaseFilter { pattern: Some('C'), ..Default::default() }, Order::Position)).unwrap();
-        assert_eq!(fired.rows.iter().map(|r| r.item_id).collect::<Vec<_>>(), vec![ids[2]]);
+        let fired = page(
+            &mut store,
+            run,
+            &query(
+                CaseFilter {
+                    pattern: Some('C'),
+                    ..Default::default()
+                },
+                Order::Position,
+            ),
+        )
+        .unwrap();
+        assert_eq!(
+            fired.rows.iter().map(|r| r.item_id).collect::<Vec<_>>(),
+            vec![ids[2]]
+        );
         assert!(fired.rows[0].patterns.contains('C'));
     }
 }

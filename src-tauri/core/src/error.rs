@@ -8,7 +8,10 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("cannot read {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Dataset(#[from] crate::dataset::DatasetError),
     #[error("database error: {0}")]
@@ -26,7 +29,10 @@ pub enum Error {
     #[error("{0}")]
     Json(#[from] serde_json::Error),
     #[error("cannot write {path}: {source}")]
-    Write { path: PathBuf, source: std::io::Error },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Judge(#[from] crate::judge::JudgeError),
     #[error(transparent)]
@@ -55,7 +61,11 @@ impl Error {
     pub fn is_input_error(&self) -> bool {
         matches!(
             self,
-            Error::Io { .. } | Error::Dataset(_) | Error::Selection(_) | Error::NotFound { .. } | Error::Invalid(_)
+            Error::Io { .. }
+                | Error::Dataset(_)
+                | Error::Selection(_)
+                | Error::NotFound { .. }
+                | Error::Invalid(_)
         )
     }
 }

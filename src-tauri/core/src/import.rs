@@ -34,7 +34,10 @@ pub fn import_file(
     let source = path.to_string_lossy().into_owned();
     let conn = store.conn();
     let dataset_id = store::datasets::insert(conn, &name, Some(&source))?;
-    progress.report(Progress::Started { stage: format!("importing {name}"), total: None });
+    progress.report(Progress::Started {
+        stage: format!("importing {name}"),
+        total: None,
+    });
 
     conn.execute_batch("BEGIN")?;
     let mut stored: u64 = 0;
@@ -45,27 +48,42 @@ pub fn import_file(
         let (sender, receiver) = std::sync::mpsc::sync_channel::<dataset::AcceptedItem>(256);
         let reader = scope.spawn(move || {
             dataset::read_items(path, limits, |accepted| {
-                sender.send(accepted).map_err(|_| "the import stopped: writing to the database failed".to_string())
+                sender
+                    .send(accepted)
+                    .map_err(|_| "the import stopped: writing to the database failed".to_string())
             })
         });
         let mut write_error = None;
         for accepted in receiver.iter() {
-            let written = store::items::insert(conn, dataset_id, stored as i64, accepted.line, &accepted.content_hash, &accepted.item)
-                .and_then(|_| {
-                    stored += 1;
-                    if stored % BATCH == 0 {
-                        conn.execute_batch("COMMIT; BEGIN")?;
-                        progress.report(Progress::Advanced { done: stored, total: None });
-                    }
-                    Ok(())
-                });
+            let written = store::items::insert(
+                conn,
+                dataset_id,
+                stored as i64,
+                accepted.line,
+                &accepted.content_hash,
+                &accepted.item,
+            )
+            .and_then(|_| {
+                stored += 1;
+                if stored % BATCH == 0 {
+                    conn.execute_batch("COMMIT; BEGIN")?;
+                    progress.report(Progress::Advanced {
+                        done: stored,
+                        total: None,
+                    });
+                }
+                Ok(())
+            });
             if let Err(e) = written {
                 write_error = Some(e);
                 break;
             }
         }
         drop(receiver);
-        (reader.join().expect("the import's reader thread panicked"), write_error)
+        (
+            reader.join().expect("the import's reader thread panicked"),
+            write_error,
+        )
     });
     // A failed write is the cause: the reader then only stopped because of it.
     let outcome = match write_error {
@@ -85,7 +103,14 @@ pub fn import_file(
         }
     };
     let mapping = serde_json::to_string(&report.mapping)?;
-    let schema = report.schema.map(|s| serde_json::to_value(s).ok().and_then(|v| v.as_str().map(String::from))).flatten();
+    let schema = report
+        .schema
+        .map(|s| {
+            serde_json::to_value(s)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+        })
+        .flatten();
     store::datasets::finish(
         conn,
         dataset_id,
@@ -95,16 +120,20 @@ pub fn import_file(
         &mapping,
         &serde_json::to_string(&report)?,
     )?;
-    progress.report(Progress::Finished { stage: format!("imported {stored} items") });
-    Ok(Imported { dataset: store::datasets::get(conn, dataset_id)?, report })
+    progress.report(Progress::Finished {
+        stage: format!("imported {stored} items"),
+    });
+    Ok(Imported {
+        dataset: store::datasets::get(conn, dataset_id)?,
+        report,
+    })
 }
 
 fn hash_file(path: &Path) -> Result<String> {
     // The first read of the user's file: a missing or unreadable file is a dataset problem
     // (the same code as when reading fails later), not an internal I/O error.
-    let unreadable = |e: std::io::Error| {
-        Error::Dataset(crate::dataset::DatasetError::unreadable(path, e))
-    };
+    let unreadable =
+        |e: std::io::Error| Error::Dataset(crate::dataset::DatasetError::unreadable(path, e));
     let file = std::fs::File::open(path).map_err(unreadable)?;
     let mut hasher = blake3::Hasher::new();
     hasher.update_reader(file).map_err(unreadable)?;

@@ -15,6 +15,7 @@ pub mod export;
 pub mod import;
 pub mod item;
 pub mod judge;
+pub mod judge_check;
 pub mod measurable;
 pub mod metrics;
 pub mod paths;

@@ -39,12 +39,18 @@ pub struct FieldCombinations {
 
 impl Default for FieldCombinations {
     fn default() -> Self {
-        FieldCombinations { counts: vec![0; 1 << Field::ALL.len()], items: 0 }
+        FieldCombinations {
+            counts: vec![0; 1 << Field::ALL.len()],
+            items: 0,
+        }
     }
 }
 
 fn mask(fields: impl IntoIterator<Item = Field>) -> usize {
-    fields.into_iter().map(|f| 1usize << Field::ALL.iter().position(|g| *g == f).unwrap_or(0)).fold(0, |a, b| a | b)
+    fields
+        .into_iter()
+        .map(|f| 1usize << Field::ALL.iter().position(|g| *g == f).unwrap_or(0))
+        .fold(0, |a, b| a | b)
 }
 
 impl FieldCombinations {
@@ -56,14 +62,24 @@ impl FieldCombinations {
     /// Items that have every field in `needs`.
     pub fn with_all(&self, needs: &[Field]) -> u64 {
         let need = mask(needs.iter().copied());
-        self.counts.iter().enumerate().filter(|(m, _)| m & need == need).map(|(_, c)| *c).sum()
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(m, _)| m & need == need)
+            .map(|(_, c)| *c)
+            .sum()
     }
 
     pub fn reach(&self, spec: &'static MetricSpec) -> Reach {
         Reach {
             metric: spec.id,
             items: self.with_all(spec.needs),
-            absent: spec.needs.iter().copied().filter(|f| self.with_all(&[*f]) == 0).collect(),
+            absent: spec
+                .needs
+                .iter()
+                .copied()
+                .filter(|f| self.with_all(&[*f]) == 0)
+                .collect(),
         }
     }
 }
@@ -72,10 +88,15 @@ impl FieldCombinations {
 pub fn for_dataset(store: &Store, dataset_id: i64) -> Result<Measurable> {
     store::datasets::get(store.conn(), dataset_id)?;
     let mut combinations = FieldCombinations::default();
-    store::items::for_each(store.conn(), dataset_id, |stored| combinations.add(&stored.item))?;
+    store::items::for_each(store.conn(), dataset_id, |stored| {
+        combinations.add(&stored.item)
+    })?;
     Ok(Measurable {
         items: combinations.items,
-        metrics: metrics::catalogue().iter().map(|spec| combinations.reach(spec)).collect(),
+        metrics: metrics::catalogue()
+            .iter()
+            .map(|spec| combinations.reach(spec))
+            .collect(),
     })
 }
 
@@ -88,7 +109,14 @@ mod tests {
         Item {
             question: "Q?".into(),
             answer: answer.then(|| "A".to_string()),
-            contexts: if contexts { vec![Context { id: None, text: "C".into() }] } else { vec![] },
+            contexts: if contexts {
+                vec![Context {
+                    id: None,
+                    text: "C".into(),
+                }]
+            } else {
+                vec![]
+            },
             ground_truth: ground_truth.then(|| "GT".to_string()),
             ..Default::default()
         }
@@ -98,13 +126,21 @@ mod tests {
     fn a_metric_reaches_only_items_with_all_its_fields_together() {
         let mut c = FieldCombinations::default();
         // Answers and contexts each appear twice, but together only once.
-        for it in [item(true, true, false), item(true, false, false), item(false, true, false)] {
+        for it in [
+            item(true, true, false),
+            item(true, false, false),
+            item(false, true, false),
+        ] {
             c.add(&it);
         }
         let faithfulness = c.reach(metrics::find("ragvue.strict_faithfulness").unwrap());
         assert_eq!(faithfulness.items, 1, "needs answer AND contexts");
         let token_f1 = c.reach(metrics::find("reference.token_f1").unwrap());
         assert_eq!(token_f1.items, 0);
-        assert_eq!(token_f1.absent, vec![Field::GroundTruth], "no item has a ground truth: that is the reason");
+        assert_eq!(
+            token_f1.absent,
+            vec![Field::GroundTruth],
+            "no item has a ground truth: that is the reason"
+        );
     }
 }

@@ -10,14 +10,29 @@ use serde::Serialize;
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Progress {
     /// A long step started; `total` is known for runs, unknown (None) for imports.
-    Started { stage: String, total: Option<u64> },
+    Started {
+        stage: String,
+        total: Option<u64>,
+    },
     /// `done` units of the current stage are finished.
-    Advanced { done: u64, total: Option<u64> },
+    Advanced {
+        done: u64,
+        total: Option<u64>,
+    },
     /// Something the user should read now ("line 12 rejected: ...", "waiting 12 s").
-    Notice { message: String },
-    Finished { stage: String },
+    Notice {
+        message: String,
+    },
+    Finished {
+        stage: String,
+    },
     /// Running judge totals of the current run.
-    Totals { calls: u64, cache_hits: u64, failures: u64, cost_usd: f64 },
+    Totals {
+        calls: u64,
+        cache_hits: u64,
+        failures: u64,
+        cost_usd: f64,
+    },
 }
 
 pub trait ProgressSink: Send + Sync {

@@ -63,7 +63,16 @@ pub trait SecretStore: Send + Sync {
 /// The environment variable Ragnosis reads for a profile: `RAGNOSIS_<PROFILE>_API_KEY`,
 /// with the profile upper-cased and non-alphanumerics turned into `_`.
 pub fn env_var_for(profile: &str) -> String {
-    let name: String = profile.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' }).collect();
+    let name: String = profile
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
     format!("RAGNOSIS_{name}_API_KEY")
 }
 
@@ -106,7 +115,9 @@ impl SecretStore for KeyringStore {
     }
 
     fn set(&self, profile: &str, key: &ApiKey) -> Result<(), SecretError> {
-        Self::entry(profile)?.set_password(key.expose()).map_err(|e| map_keyring_error(profile, e))
+        Self::entry(profile)?
+            .set_password(key.expose())
+            .map_err(|e| map_keyring_error(profile, e))
     }
 
     fn delete(&self, profile: &str) -> Result<(), SecretError> {
@@ -131,16 +142,25 @@ impl SecretStore for EnvStore {
 
     fn get(&self, profile: &str) -> Result<Option<ApiKey>, SecretError> {
         let own = std::env::var(env_var_for(profile)).ok();
-        let fallback = self.fallbacks.get(profile).and_then(|v| std::env::var(v).ok());
+        let fallback = self
+            .fallbacks
+            .get(profile)
+            .and_then(|v| std::env::var(v).ok());
         Ok(own.or(fallback).and_then(ApiKey::new))
     }
 
     fn set(&self, profile: &str, _key: &ApiKey) -> Result<(), SecretError> {
-        Err(SecretError::ReadOnly(format!("environment keys are read-only: export {} instead", env_var_for(profile))))
+        Err(SecretError::ReadOnly(format!(
+            "environment keys are read-only: export {} instead",
+            env_var_for(profile)
+        )))
     }
 
     fn delete(&self, profile: &str) -> Result<(), SecretError> {
-        Err(SecretError::ReadOnly(format!("environment keys are read-only: unset {}", env_var_for(profile))))
+        Err(SecretError::ReadOnly(format!(
+            "environment keys are read-only: unset {}",
+            env_var_for(profile)
+        )))
     }
 }
 
@@ -156,7 +176,10 @@ impl SecretStore for MemoryStore {
         Ok(self.0.lock().unwrap().get(profile).cloned())
     }
     fn set(&self, profile: &str, key: &ApiKey) -> Result<(), SecretError> {
-        self.0.lock().unwrap().insert(profile.to_string(), key.clone());
+        self.0
+            .lock()
+            .unwrap()
+            .insert(profile.to_string(), key.clone());
         Ok(())
     }
     fn delete(&self, profile: &str) -> Result<(), SecretError> {
@@ -167,7 +190,11 @@ impl SecretStore for MemoryStore {
 
 /// Looks up a key: the environment first (so CI and scripts can override), then the
 /// keyring. A keyring that is unavailable is not an error when the environment has it.
-pub fn find_key(env: &EnvStore, keyring: &dyn SecretStore, profile: &str) -> Result<Option<ApiKey>, SecretError> {
+pub fn find_key(
+    env: &EnvStore,
+    keyring: &dyn SecretStore,
+    profile: &str,
+) -> Result<Option<ApiKey>, SecretError> {
     if let Some(key) = env.get(profile)? {
         return Ok(Some(key));
     }

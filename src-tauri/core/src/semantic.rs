@@ -58,7 +58,8 @@ fn load_shared() -> Result<Arc<SemanticModel>, String> {
     if std::env::var(SWITCH_ENV).is_ok_and(|v| v.eq_ignore_ascii_case("off")) {
         return Err(format!("turned off by {SWITCH_ENV}=off"));
     }
-    let dir = ragnosis_embed::locate().ok_or_else(|| "its weights are not installed".to_string())?;
+    let dir =
+        ragnosis_embed::locate().ok_or_else(|| "its weights are not installed".to_string())?;
     let encoder = Encoder::load(&dir).map_err(|e| e.to_string())?;
     Ok(Arc::new(SemanticModel {
         encoder,
@@ -88,7 +89,11 @@ impl SemanticModel {
     pub fn embed_all(&self, texts: &[&str]) -> Vec<Arc<Embedding>> {
         let mut missing: Vec<&str> = {
             let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-            texts.iter().copied().filter(|t| !cache.contains_key(*t)).collect()
+            texts
+                .iter()
+                .copied()
+                .filter(|t| !cache.contains_key(*t))
+                .collect()
         };
         missing.sort_unstable();
         missing.dedup();

@@ -15,7 +15,10 @@ use ragnosis_core::progress::{CancelToken, NoProgress};
 use ragnosis_core::run::{self, Mode, RunRequest};
 use ragnosis_core::store::{self, Store};
 
-const EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/examples/ragnosis-example.jsonl");
+const EXAMPLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../assets/examples/ragnosis-example.jsonl"
+);
 
 struct Outcome {
     shape: String,
@@ -36,13 +39,27 @@ fn evaluate(judge: OfflineJudge) -> BTreeMap<String, Outcome> {
     .unwrap()
     .dataset
     .id;
-    let request = RunRequest { dataset_id: dataset, mode: Mode::Agentic, ..Default::default() };
+    let request = RunRequest {
+        dataset_id: dataset,
+        mode: Mode::Agentic,
+        ..Default::default()
+    };
     let run_id = run::plan(&mut store, &request).unwrap();
-    run::execute(&mut store, run_id, Arc::new(judge), Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    run::execute(
+        &mut store,
+        run_id,
+        Arc::new(judge),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
     let mut outcomes = BTreeMap::new();
     for item_id in store::run_items::item_ids(store.conn(), run_id).unwrap() {
         let item = store::items::get(store.conn(), item_id).unwrap().item;
-        let shape = item.metadata["shape"].as_str().expect("every example item has a shape").to_string();
+        let shape = item.metadata["shape"]
+            .as_str()
+            .expect("every example item has a shape")
+            .to_string();
         let patterns = diagnosis::item_patterns(&store, run_id, item_id).unwrap();
         let scores = store::results::for_item(store.conn(), run_id, item_id)
             .unwrap()
@@ -50,7 +67,17 @@ fn evaluate(judge: OfflineJudge) -> BTreeMap<String, Outcome> {
             .filter_map(|r| Some((r.result.metric.clone(), r.result.score?)))
             .collect();
         let id = item.id.clone().expect("example items have ids");
-        outcomes.insert(id, Outcome { shape, patterns: patterns.iter().map(|p| FailurePattern::letter(*p)).collect(), scores });
+        outcomes.insert(
+            id,
+            Outcome {
+                shape,
+                patterns: patterns
+                    .iter()
+                    .map(|p| FailurePattern::letter(*p))
+                    .collect(),
+                scores,
+            },
+        );
     }
     outcomes
 }
@@ -73,7 +100,8 @@ fn names_designed_failure(o: &Outcome) -> Result<(), String> {
         "verbose_repetitive" => has('G'),
         "wrong_citation" => score("citation.strict_accuracy") == Some(0.0),
         "multi_citation" => {
-            score("citation.multi_citation_rate") == Some(1.0) && score("citation.lenient_accuracy") == Some(1.0)
+            score("citation.multi_citation_rate") == Some(1.0)
+                && score("citation.lenient_accuracy") == Some(1.0)
         }
         "no_citation" => score("citation.no_citation_rate") == Some(1.0),
         "very_short" => score("ragvue.answer_length").is_some_and(|s| s < 0.5),
@@ -92,7 +120,10 @@ fn check(outcomes: &BTreeMap<String, Outcome>) {
         .iter()
         .filter_map(|(id, o)| names_designed_failure(o).err().map(|e| format!("{id} {e}")))
         .collect();
-    assert!(misses.is_empty(), "designed failures not named: {misses:#?}");
+    assert!(
+        misses.is_empty(),
+        "designed failures not named: {misses:#?}"
+    );
 }
 
 #[test]
@@ -105,7 +136,10 @@ fn with_the_semantic_model_the_example_diagnosis_names_every_designed_failure() 
             "RAGNOSIS_MODEL=required but the semantic model did not load: {}",
             ragnosis_core::semantic::availability().notice()
         );
-        eprintln!("skipped: {}", ragnosis_core::semantic::availability().notice());
+        eprintln!(
+            "skipped: {}",
+            ragnosis_core::semantic::availability().notice()
+        );
         return;
     }
     let outcomes = evaluate(judge);
@@ -114,7 +148,13 @@ fn with_the_semantic_model_the_example_diagnosis_names_every_designed_failure() 
     // does it take to fully charge the battery?" — "A full charge … takes about 5 hours").
     let rr = outcomes["nw-002"].scores["ragvue.retrieval_relevance"];
     assert!(rr > 0.0, "nw-002's answering chunk is relevant: {rr}");
-    assert!(outcomes["nw-021"].scores.get("ragvue.strict_faithfulness").is_none(), "an abstention has no claims to score");
+    assert!(
+        outcomes["nw-021"]
+            .scores
+            .get("ragvue.strict_faithfulness")
+            .is_none(),
+        "an abstention has no claims to score"
+    );
 }
 
 #[test]

@@ -9,7 +9,10 @@ fn keyring_reachable() -> Result<(), String> {
         return Err("no D-Bus session (run inside dbus-run-session with gnome-keyring)".into());
     }
     // A read of a profile that does not exist must answer "no entry", not fail.
-    KeyringStore.get("ragnosis-test-probe").map(|_| ()).map_err(|e| e.to_string())
+    KeyringStore
+        .get("ragnosis-test-probe")
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 #[test]
@@ -23,13 +26,39 @@ fn key_is_stored_read_and_deleted_through_the_os_keyring() {
     }
     let profile = format!("ragnosis-test-{}", std::process::id());
     let key = ApiKey::new("rk-live-test-7f3a9c1e5b2d").unwrap();
-    assert_eq!(KeyringStore.get(&profile).unwrap(), None, "a fresh profile has no key");
+    assert_eq!(
+        KeyringStore.get(&profile).unwrap(),
+        None,
+        "a fresh profile has no key"
+    );
     KeyringStore.set(&profile, &key).unwrap();
-    assert_eq!(KeyringStore.get(&profile).unwrap().as_ref().map(ApiKey::expose), Some("rk-live-test-7f3a9c1e5b2d"));
+    assert_eq!(
+        KeyringStore
+            .get(&profile)
+            .unwrap()
+            .as_ref()
+            .map(ApiKey::expose),
+        Some("rk-live-test-7f3a9c1e5b2d")
+    );
     // Replacing keeps one entry with the new value.
-    KeyringStore.set(&profile, &ApiKey::new("rk-second").unwrap()).unwrap();
-    assert_eq!(KeyringStore.get(&profile).unwrap().as_ref().map(ApiKey::expose), Some("rk-second"));
+    KeyringStore
+        .set(&profile, &ApiKey::new("rk-second").unwrap())
+        .unwrap();
+    assert_eq!(
+        KeyringStore
+            .get(&profile)
+            .unwrap()
+            .as_ref()
+            .map(ApiKey::expose),
+        Some("rk-second")
+    );
     KeyringStore.delete(&profile).unwrap();
-    assert_eq!(KeyringStore.get(&profile).unwrap(), None, "deleted keys are gone");
-    KeyringStore.delete(&profile).expect("deleting a missing key is not an error");
+    assert_eq!(
+        KeyringStore.get(&profile).unwrap(),
+        None,
+        "deleted keys are gone"
+    );
+    KeyringStore
+        .delete(&profile)
+        .expect("deleting a missing key is not an error");
 }

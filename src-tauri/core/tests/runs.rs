@@ -16,10 +16,16 @@ use ragnosis_core::store::{self, runs::RunStatus, Store};
 fn import(store: &mut Store, dir: &Path, lines: &str) -> i64 {
     let file = dir.join("data.jsonl");
     std::fs::write(&file, lines).unwrap();
-    ragnosis_core::import::import_file(store, &file, Some("t"), &ImportLimits::default(), &NoProgress)
-        .unwrap()
-        .dataset
-        .id
+    ragnosis_core::import::import_file(
+        store,
+        &file,
+        Some("t"),
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap()
+    .dataset
+    .id
 }
 
 fn items(n: usize) -> String {
@@ -39,7 +45,11 @@ fn offline() -> Arc<dyn Judge> {
 }
 
 fn request(dataset_id: i64, metrics: &[&str]) -> RunRequest {
-    RunRequest { dataset_id, metrics: metrics.iter().map(|m| m.to_string()).collect(), ..Default::default() }
+    RunRequest {
+        dataset_id,
+        metrics: metrics.iter().map(|m| m.to_string()).collect(),
+        ..Default::default()
+    }
 }
 
 /// Cancels the run as soon as the first commit has happened.
@@ -58,19 +68,55 @@ fn cancelled_run_resumes_without_duplicating_results() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();
     let dataset = import(&mut store, dir.path(), &items(600));
-    let run_id = run::plan(&mut store, &request(dataset, &["reference.token_f1", "citation.strict_accuracy"])).unwrap();
+    let run_id = run::plan(
+        &mut store,
+        &request(dataset, &["reference.token_f1", "citation.strict_accuracy"]),
+    )
+    .unwrap();
 
     let cancel = CancelToken::new();
-    let first = run::execute(&mut store, run_id, offline(), Arc::new(CancelAfterFirstBatch(cancel.clone())), &cancel).unwrap();
+    let first = run::execute(
+        &mut store,
+        run_id,
+        offline(),
+        Arc::new(CancelAfterFirstBatch(cancel.clone())),
+        &cancel,
+    )
+    .unwrap();
     assert_eq!(first.status, RunStatus::Cancelled);
-    assert!(first.written > 0 && first.written < 1200, "a part was committed: {}", first.written);
-    assert_eq!(first.written % 2, 0, "items are committed whole: both metrics or neither");
-    assert_eq!(store::runs::get(store.conn(), run_id).unwrap().status, RunStatus::Cancelled);
+    assert!(
+        first.written > 0 && first.written < 1200,
+        "a part was committed: {}",
+        first.written
+    );
+    assert_eq!(
+        first.written % 2,
+        0,
+        "items are committed whole: both metrics or neither"
+    );
+    assert_eq!(
+        store::runs::get(store.conn(), run_id).unwrap().status,
+        RunStatus::Cancelled
+    );
 
-    let resumed = run::execute(&mut store, run_id, offline(), Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    let resumed = run::execute(
+        &mut store,
+        run_id,
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
     assert_eq!(resumed.status, RunStatus::Done);
-    assert_eq!(resumed.reused, first.written, "stored results are reused, not recomputed");
-    assert_eq!(first.written + resumed.written, 1200, "600 items × 2 metrics, each exactly once");
+    assert_eq!(
+        resumed.reused, first.written,
+        "stored results are reused, not recomputed"
+    );
+    assert_eq!(
+        first.written + resumed.written,
+        1200,
+        "600 items × 2 metrics, each exactly once"
+    );
     let counts = store::results::status_counts(store.conn(), run_id).unwrap();
     assert_eq!(counts.values().sum::<i64>(), 1200);
 }
@@ -84,14 +130,26 @@ fn missing_fields_are_skipped_with_a_reason_not_scored_zero() {
         dir.path(),
         "{\"question\": \"q\", \"answer\": \"the answer\", \"ground_truth\": \"the answer\"}\n{\"question\": \"q2\", \"answer\": \"x\"}\n",
     );
-    let outcome = run::evaluate(&mut store, &request(dataset, &["exact_match"]), offline(), Arc::new(NoProgress), &CancelToken::new()).unwrap();
-    let cells = store::results::scores(store.conn(), outcome.run_id, "reference.exact_match").unwrap();
+    let outcome = run::evaluate(
+        &mut store,
+        &request(dataset, &["exact_match"]),
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    let cells =
+        store::results::scores(store.conn(), outcome.run_id, "reference.exact_match").unwrap();
     assert_eq!(cells[0].score, Some(1.0));
     assert_eq!(cells[1].status, Status::Skipped);
     assert_eq!(cells[1].score, None);
     let summary = ragnosis_core::analysis::load_summary(&mut store, outcome.run_id).unwrap();
     let stats = &summary.metrics["reference.exact_match"].stats;
-    assert_eq!((stats.n, stats.skipped, stats.mean), (1, 1, Some(1.0)), "the skipped item does not drag the mean to 0.5");
+    assert_eq!(
+        (stats.n, stats.skipped, stats.mean),
+        (1, 1, Some(1.0)),
+        "the skipped item does not drag the mean to 0.5"
+    );
 }
 
 #[test]
@@ -101,11 +159,21 @@ fn metric_errors_are_counted_and_grouped_not_averaged() {
     let dataset = import(&mut store, dir.path(), &items(3));
     let mut req = request(dataset, &["citation.strict_accuracy"]);
     req.metric_config.citation_pattern = "([unclosed".into();
-    let outcome = run::evaluate(&mut store, &req, offline(), Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    let outcome = run::evaluate(
+        &mut store,
+        &req,
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
     let summary = ragnosis_core::analysis::load_summary(&mut store, outcome.run_id).unwrap();
     let stats = &summary.metrics["citation.strict_accuracy"].stats;
     assert_eq!((stats.n, stats.errors), (0, 3));
-    assert_eq!(stats.mean, None, "a metric that failed everywhere has no mean");
+    assert_eq!(
+        stats.mean, None,
+        "a metric that failed everywhere has no mean"
+    );
     assert_eq!(summary.errors.len(), 1, "identical failures are grouped");
     assert_eq!(summary.errors[0].count, 3);
 }
@@ -116,17 +184,30 @@ fn progress_reports_advancing_counts_up_to_the_total() {
     let mut store = Store::open(dir.path()).unwrap();
     let dataset = import(&mut store, dir.path(), &items(300));
     let recorded = Arc::new(RecordedProgress::default());
-    run::evaluate(&mut store, &request(dataset, &["bleu"]), offline(), recorded.clone(), &CancelToken::new()).unwrap();
+    run::evaluate(
+        &mut store,
+        &request(dataset, &["bleu"]),
+        offline(),
+        recorded.clone(),
+        &CancelToken::new(),
+    )
+    .unwrap();
     let events = recorded.0.lock().unwrap();
     let done: Vec<u64> = events
         .iter()
         .filter_map(|e| match e {
-            Progress::Advanced { done, total: Some(300) } => Some(*done),
+            Progress::Advanced {
+                done,
+                total: Some(300),
+            } => Some(*done),
             _ => None,
         })
         .collect();
     assert_eq!(done.last(), Some(&300));
-    assert!(done.windows(2).all(|w| w[0] <= w[1]), "progress never goes backwards: {done:?}");
+    assert!(
+        done.windows(2).all(|w| w[0] <= w[1]),
+        "progress never goes backwards: {done:?}"
+    );
 }
 
 #[test]
@@ -138,15 +219,37 @@ fn markdown_export_escapes_hostile_text_and_json_keeps_it_exact() {
         dir.path(),
         "{\"question\": \"<script>alert(1)</script> | *bold*\", \"answer\": \"nope\", \"ground_truth\": \"yes\"}\n",
     );
-    let outcome = run::evaluate(&mut store, &request(dataset, &["token_f1"]), offline(), Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    let outcome = run::evaluate(
+        &mut store,
+        &request(dataset, &["token_f1"]),
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
     let base = dir.path().join("out/r");
-    let written =
-        export::write_all(&mut store, outcome.run_id, &base, &[ExportFormat::Markdown, ExportFormat::Json]).unwrap();
+    let written = export::write_all(
+        &mut store,
+        outcome.run_id,
+        &base,
+        &[ExportFormat::Markdown, ExportFormat::Json],
+    )
+    .unwrap();
     let md = std::fs::read_to_string(&written[0]).unwrap();
-    assert!(!md.contains("<script>"), "raw HTML from the data never reaches the Markdown");
-    assert!(md.contains("&lt;script&gt;alert\\(1\\)&lt;/script&gt; \\| \\*bold\\*"), "{md}");
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&written[1]).unwrap()).unwrap();
-    assert_eq!(json["items"][0]["question"], "<script>alert(1)</script> | *bold*", "JSON keeps the exact text");
+    assert!(
+        !md.contains("<script>"),
+        "raw HTML from the data never reaches the Markdown"
+    );
+    assert!(
+        md.contains("&lt;script&gt;alert\\(1\\)&lt;/script&gt; \\| \\*bold\\*"),
+        "{md}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&written[1]).unwrap()).unwrap();
+    assert_eq!(
+        json["items"][0]["question"], "<script>alert(1)</script> | *bold*",
+        "JSON keeps the exact text"
+    );
 }
 
 #[test]
@@ -159,7 +262,14 @@ fn a_run_found_running_after_a_crash_resumes_to_done() {
     store::runs::mark_started(store.conn(), run_id).unwrap();
     drop(store);
     let mut store = Store::open(dir.path()).unwrap();
-    let outcome = run::execute(&mut store, run_id, offline(), Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    let outcome = run::execute(
+        &mut store,
+        run_id,
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
     assert_eq!((outcome.status, outcome.written), (RunStatus::Done, 10));
 }
 
@@ -171,14 +281,30 @@ fn ragchecker_precision_and_recall_do_not_need_contexts() {
     let line = r#"{"question": "Who wrote Hamlet?", "answer": "William Shakespeare wrote Hamlet.", "ground_truth": "Hamlet was written by William Shakespeare."}"#;
     let dataset = import(&mut store, dir.path(), &format!("{line}\n"));
     let run_id = run::plan(&mut store, &request(dataset, &["ragchecker"])).unwrap();
-    run::execute(&mut store, run_id, offline(), Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    run::execute(
+        &mut store,
+        run_id,
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
     let item_id = store::run_items::item_ids(store.conn(), run_id).unwrap()[0];
     let results = store::results::for_item(store.conn(), run_id, item_id).unwrap();
-    let status = |metric: &str| results.iter().find(|r| r.result.metric == metric).map(|r| r.result.status);
+    let status = |metric: &str| {
+        results
+            .iter()
+            .find(|r| r.result.metric == metric)
+            .map(|r| r.result.status)
+    };
     for metric in ["ragchecker.precision", "ragchecker.recall", "ragchecker.f1"] {
         assert_eq!(status(metric), Some(Status::Ok), "{metric}: {results:?}");
     }
-    assert_eq!(status("ragchecker.claim_recall"), Some(Status::Skipped), "needs chunks");
+    assert_eq!(
+        status("ragchecker.claim_recall"),
+        Some(Status::Skipped),
+        "needs chunks"
+    );
 }
 
 #[test]
@@ -186,8 +312,19 @@ fn judged_results_record_the_prompt_version_that_judged_them() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();
     let dataset = import(&mut store, dir.path(), &items(3));
-    let run_id = run::plan(&mut store, &request(dataset, &["ragvue.clarity", "reference.token_f1"])).unwrap();
-    run::execute(&mut store, run_id, offline(), Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    let run_id = run::plan(
+        &mut store,
+        &request(dataset, &["ragvue.clarity", "reference.token_f1"]),
+    )
+    .unwrap();
+    run::execute(
+        &mut store,
+        run_id,
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
     assert_eq!(
         store::results::prompt_versions(store.conn(), run_id).unwrap(),
         [ragnosis_core::judge::offline::PROMPT_VERSION],

@@ -52,7 +52,10 @@ pub struct Calibration {
 /// Compares the judged metrics of `runs` (the main run first) item by item and stores
 /// the result with the main run.
 pub fn calibrate(store: &Store, runs: &[i64], review_below: f64) -> Result<Calibration> {
-    let rows: Vec<_> = runs.iter().map(|id| store::runs::get(store.conn(), *id)).collect::<Result<_>>()?;
+    let rows: Vec<_> = runs
+        .iter()
+        .map(|id| store::runs::get(store.conn(), *id))
+        .collect::<Result<_>>()?;
     let main = &rows[0];
     let mut out = Calibration {
         main_run: main.id,
@@ -60,13 +63,21 @@ pub fn calibrate(store: &Store, runs: &[i64], review_below: f64) -> Result<Calib
         review_below,
         metrics: Vec::new(),
     };
-    for metric in main.metrics.iter().filter(|m| metrics::find(m).is_some_and(|s| s.judge)) {
+    for metric in main
+        .metrics
+        .iter()
+        .filter(|m| metrics::find(m).is_some_and(|s| s.judge))
+    {
         // item → one score per configuration, in `runs` order.
         let mut by_item: BTreeMap<i64, Vec<ConfigScore>> = BTreeMap::new();
         for run in &rows {
             for cell in store::results::scores(store.conn(), run.id, metric)? {
                 if let (Status::Ok, Some(score)) = (cell.status, cell.score) {
-                    by_item.entry(cell.item_id).or_default().push(ConfigScore { run_id: run.id, judge: run.judge.clone(), score });
+                    by_item.entry(cell.item_id).or_default().push(ConfigScore {
+                        run_id: run.id,
+                        judge: run.judge.clone(),
+                        score,
+                    });
                 }
             }
         }
@@ -76,16 +87,34 @@ pub fn calibrate(store: &Store, runs: &[i64], review_below: f64) -> Result<Calib
             .map(|(item_id, scores)| {
                 let max = scores.iter().map(|s| s.score).fold(f64::MIN, f64::max);
                 let min = scores.iter().map(|s| s.score).fold(f64::MAX, f64::min);
-                ItemAgreement { item_id, agreement: 1.0 - (max - min), scores }
+                ItemAgreement {
+                    item_id,
+                    agreement: 1.0 - (max - min),
+                    scores,
+                }
             })
             .collect();
         let n = agreements.len();
         let mean = (n > 0).then(|| agreements.iter().map(|a| a.agreement).sum::<f64>() / n as f64);
         agreements.retain(|a| a.agreement < review_below);
-        agreements.sort_by(|a, b| a.agreement.total_cmp(&b.agreement).then(a.item_id.cmp(&b.item_id)));
-        out.metrics.push(MetricCalibration { metric: metric.clone(), items: n as u64, mean_agreement: mean, needs_review: agreements });
+        agreements.sort_by(|a, b| {
+            a.agreement
+                .total_cmp(&b.agreement)
+                .then(a.item_id.cmp(&b.item_id))
+        });
+        out.metrics.push(MetricCalibration {
+            metric: metric.clone(),
+            items: n as u64,
+            mean_agreement: mean,
+            needs_review: agreements,
+        });
     }
-    store::analyses::put(store.conn(), main.id, CALIBRATION, &serde_json::to_value(&out)?)?;
+    store::analyses::put(
+        store.conn(),
+        main.id,
+        CALIBRATION,
+        &serde_json::to_value(&out)?,
+    )?;
     Ok(out)
 }
 
@@ -99,18 +128,38 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut store = Store::open(dir.path()).unwrap();
         let file = dir.path().join("d.jsonl");
-        std::fs::write(&file, "{\"question\": \"a\", \"answer\": \"x\"}\n{\"question\": \"b\", \"answer\": \"y\"}\n").unwrap();
-        let ds = crate::import::import_file(&mut store, &file, None, &Default::default(), &crate::progress::NoProgress)
-            .unwrap()
-            .dataset
-            .id;
-        let req = crate::run::RunRequest { dataset_id: ds, metrics: vec!["ragvue.clarity".into()], ..Default::default() };
+        std::fs::write(
+            &file,
+            "{\"question\": \"a\", \"answer\": \"x\"}\n{\"question\": \"b\", \"answer\": \"y\"}\n",
+        )
+        .unwrap();
+        let ds = crate::import::import_file(
+            &mut store,
+            &file,
+            None,
+            &Default::default(),
+            &crate::progress::NoProgress,
+        )
+        .unwrap()
+        .dataset
+        .id;
+        let req = crate::run::RunRequest {
+            dataset_id: ds,
+            metrics: vec!["ragvue.clarity".into()],
+            ..Default::default()
+        };
         let a = crate::run::plan(&mut store, &req).unwrap();
         let b = crate::run::plan(&mut store, &req).unwrap();
         let items = store::run_items::item_ids(store.conn(), a).unwrap();
         let put = |run, item, score| {
-            store::results::insert(store.conn(), run, item, "j", &MetricResult::ok("ragvue.clarity", score, "", serde_json::Value::Null))
-                .unwrap();
+            store::results::insert(
+                store.conn(),
+                run,
+                item,
+                "j",
+                &MetricResult::ok("ragvue.clarity", score, "", serde_json::Value::Null),
+            )
+            .unwrap();
         };
         put(a, items[0], 0.9);
         put(b, items[0], 0.8);
@@ -119,9 +168,21 @@ mod tests {
         let cal = calibrate(&store, &[a, b], 0.7).unwrap();
         let m = &cal.metrics[0];
         assert_eq!(m.items, 2);
-        assert!((m.mean_agreement.unwrap() - (0.9 + 0.4) / 2.0).abs() < 1e-9, "1-(0.9-0.8)=0.9 and 1-(0.9-0.3)=0.4");
-        assert_eq!(m.needs_review.len(), 1, "only the 0.4-agreement item is below 0.7");
+        assert!(
+            (m.mean_agreement.unwrap() - (0.9 + 0.4) / 2.0).abs() < 1e-9,
+            "1-(0.9-0.8)=0.9 and 1-(0.9-0.3)=0.4"
+        );
+        assert_eq!(
+            m.needs_review.len(),
+            1,
+            "only the 0.4-agreement item is below 0.7"
+        );
         assert_eq!(m.needs_review[0].item_id, items[1]);
-        assert!(store::analyses::get(store.conn(), a, CALIBRATION).unwrap().is_some(), "stored with the main run");
+        assert!(
+            store::analyses::get(store.conn(), a, CALIBRATION)
+                .unwrap()
+                .is_some(),
+            "stored with the main run"
+        );
     }
 }

@@ -5,10 +5,10 @@
 //! counted and grouped so the user reads "3 items could not be judged: ...". The
 //! deterministic failure-pattern diagnosis (no judge) lives in `diagnosis`.
 
+pub mod calibration;
 pub mod compare;
 pub mod diagnosis;
 pub mod stages;
-pub mod calibration;
 pub mod stats;
 pub mod trend;
 
@@ -77,7 +77,12 @@ pub struct RunSummary {
 /// Computes the run's summary from its stored results and stores it.
 pub fn summarize_and_store(store: &mut Store, run_id: i64) -> Result<RunSummary> {
     let summary = summarize(store, run_id)?;
-    store::analyses::put(store.conn(), run_id, SUMMARY, &serde_json::to_value(&summary)?)?;
+    store::analyses::put(
+        store.conn(),
+        run_id,
+        SUMMARY,
+        &serde_json::to_value(&summary)?,
+    )?;
     Ok(summary)
 }
 
@@ -101,26 +106,45 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
         errors: Vec::new(),
         diagnosis: None,
     };
-    let specs: Vec<_> = run.metrics.iter().filter_map(|id| metrics::find(id)).collect();
+    let specs: Vec<_> = run
+        .metrics
+        .iter()
+        .filter_map(|id| metrics::find(id))
+        .collect();
     for spec in specs.iter().filter(|s| s.scope == Scope::Item) {
         let cells = store::results::scores(conn, run_id, spec.id)?;
         let mut scored: Vec<ItemScore> = Vec::with_capacity(cells.len());
         let (mut skipped, mut errors) = (0u64, 0u64);
         for cell in &cells {
             match (cell.status, cell.score) {
-                (Status::Ok, Some(score)) => scored.push(ItemScore { item_id: cell.item_id, score }),
+                (Status::Ok, Some(score)) => scored.push(ItemScore {
+                    item_id: cell.item_id,
+                    score,
+                }),
                 (Status::Skipped, _) => skipped += 1,
                 _ => errors += 1,
             }
         }
         let values: Vec<f64> = scored.iter().map(|s| s.score).collect();
-        let stats = MetricStats::from_scores(spec.id, &values, skipped, errors, spec.lower_is_better);
+        let stats =
+            MetricStats::from_scores(spec.id, &values, skipped, errors, spec.lower_is_better);
         scored.sort_by(|a, b| a.score.total_cmp(&b.score).then(a.item_id.cmp(&b.item_id)));
         let lowest = scored.iter().take(EXAMPLES).cloned().collect();
         let highest = scored.iter().rev().take(EXAMPLES).cloned().collect();
-        let skip_reasons =
-            if skipped > 0 { store::results::skip_reasons(conn, run_id, spec.id)? } else { Vec::new() };
-        summary.metrics.insert(spec.id.to_string(), MetricSummary { stats, lowest, highest, skip_reasons });
+        let skip_reasons = if skipped > 0 {
+            store::results::skip_reasons(conn, run_id, spec.id)?
+        } else {
+            Vec::new()
+        };
+        summary.metrics.insert(
+            spec.id.to_string(),
+            MetricSummary {
+                stats,
+                lowest,
+                highest,
+                skip_reasons,
+            },
+        );
         if errors > 0 {
             summary.errors.extend(group_errors(store, run_id, spec.id)?);
         }
@@ -135,7 +159,10 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
             .filter(|(id, _)| id.starts_with("ragchecker."))
             .filter_map(|(id, m)| m.stats.mean.map(|v| (id.clone(), v)))
             .collect();
-        summary.dataset_details.insert("ragchecker".into(), metrics::ragchecker::grouped_export(&means));
+        summary.dataset_details.insert(
+            "ragchecker".into(),
+            metrics::ragchecker::grouped_export(&means),
+        );
     }
     if specs.iter().any(|s| s.family == Family::Ragvue && s.judge) {
         summary.diagnosis = Some(diagnosis::diagnose(store, run_id)?);
@@ -145,15 +172,22 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
 
 fn group_errors(store: &Store, run_id: i64, metric: &str) -> Result<Vec<ErrorGroup>> {
     let mut groups: BTreeMap<String, ErrorGroup> = BTreeMap::new();
-    let mut results: Vec<_> = store::results::for_metric(store.conn(), run_id, metric)?.into_iter().collect();
+    let mut results: Vec<_> = store::results::for_metric(store.conn(), run_id, metric)?
+        .into_iter()
+        .collect();
     results.sort_by_key(|(item_id, _)| *item_id);
-    for (item_id, result) in results.into_iter().filter(|(_, r)| r.status == Status::Error) {
-        let group = groups.entry(result.explanation.clone()).or_insert_with(|| ErrorGroup {
-            metric: metric.to_string(),
-            count: 0,
-            message: result.explanation.clone(),
-            item_ids: Vec::new(),
-        });
+    for (item_id, result) in results
+        .into_iter()
+        .filter(|(_, r)| r.status == Status::Error)
+    {
+        let group = groups
+            .entry(result.explanation.clone())
+            .or_insert_with(|| ErrorGroup {
+                metric: metric.to_string(),
+                count: 0,
+                message: result.explanation.clone(),
+                item_ids: Vec::new(),
+            });
         group.count += 1;
         if group.item_ids.len() < 20 {
             group.item_ids.push(item_id);
@@ -164,7 +198,12 @@ fn group_errors(store: &Store, run_id: i64, metric: &str) -> Result<Vec<ErrorGro
 
 /// Citation macro scores need every item's (gold, cited) pair, so they are computed from
 /// the items themselves rather than from per-item results.
-fn add_citation_summary(store: &Store, run_id: i64, config: &serde_json::Value, summary: &mut RunSummary) -> Result<()> {
+fn add_citation_summary(
+    store: &Store,
+    run_id: i64,
+    config: &serde_json::Value,
+    summary: &mut RunSummary,
+) -> Result<()> {
     let metric_config: MetricConfig = config
         .get("metric_config")
         .cloned()
@@ -186,9 +225,17 @@ fn add_citation_summary(store: &Store, run_id: i64, config: &serde_json::Value, 
         return Ok(());
     }
     let cited = citation::summarize(pairs, 10);
-    summary.dataset_metrics.insert("citation.macro_precision".into(), cited.macro_precision);
-    summary.dataset_metrics.insert("citation.macro_recall".into(), cited.macro_recall);
-    summary.dataset_metrics.insert("citation.macro_f1".into(), cited.macro_f1);
-    summary.dataset_details.insert("citation".into(), serde_json::to_value(&cited)?);
+    summary
+        .dataset_metrics
+        .insert("citation.macro_precision".into(), cited.macro_precision);
+    summary
+        .dataset_metrics
+        .insert("citation.macro_recall".into(), cited.macro_recall);
+    summary
+        .dataset_metrics
+        .insert("citation.macro_f1".into(), cited.macro_f1);
+    summary
+        .dataset_details
+        .insert("citation".into(), serde_json::to_value(&cited)?);
     Ok(())
 }

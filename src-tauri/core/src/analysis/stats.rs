@@ -26,7 +26,13 @@ pub struct MetricStats {
 }
 
 impl MetricStats {
-    pub fn from_scores(metric: &str, scores: &[f64], skipped: u64, errors: u64, lower_is_better: bool) -> MetricStats {
+    pub fn from_scores(
+        metric: &str,
+        scores: &[f64],
+        skipped: u64,
+        errors: u64,
+        lower_is_better: bool,
+    ) -> MetricStats {
         let mut sorted: Vec<f64> = scores.iter().copied().filter(|s| s.is_finite()).collect();
         sorted.sort_by(|a, b| a.total_cmp(b));
         let n = sorted.len();
@@ -84,7 +90,9 @@ pub fn t_critical_95(n: usize) -> Option<f64> {
     if n < 2 {
         return None;
     }
-    StudentsT::new(0.0, 1.0, (n - 1) as f64).ok().map(|t| t.inverse_cdf(0.975))
+    StudentsT::new(0.0, 1.0, (n - 1) as f64)
+        .ok()
+        .map(|t| t.inverse_cdf(0.975))
 }
 
 /// Linear interpolation between closest ranks (the common "type 7" definition).
@@ -116,8 +124,15 @@ mod tests {
         assert_eq!(s.mean, Some(0.5));
         assert_eq!(s.median, Some(0.5));
         assert_eq!((s.p25, s.p75), (Some(0.25), Some(0.75)));
-        assert!((s.std.unwrap() - 0.395_284_7).abs() < 1e-6, "sample std with n-1");
-        assert_eq!(s.share_below_half, Some(0.4), "0.0 and 0.25 are below 0.5; 0.5 is not");
+        assert!(
+            (s.std.unwrap() - 0.395_284_7).abs() < 1e-6,
+            "sample std with n-1"
+        );
+        assert_eq!(
+            s.share_below_half,
+            Some(0.4),
+            "0.0 and 0.25 are below 0.5; 0.5 is not"
+        );
         // mean ± 2.776 * 0.3953 / sqrt(5) = 0.5 ± 0.4908
         assert!((s.ci95_low.unwrap() - 0.009_2).abs() < 1e-3);
         assert!((s.ci95_high.unwrap() - 0.990_8).abs() < 1e-3);
@@ -127,7 +142,10 @@ mod tests {
     fn no_scores_means_no_numbers_not_zeros() {
         let s = MetricStats::from_scores("m", &[], 3, 4, false);
         assert_eq!(s.n, 0);
-        assert_eq!(s.mean, None, "an all-error metric has no mean, not a mean of 0");
+        assert_eq!(
+            s.mean, None,
+            "an all-error metric has no mean, not a mean of 0"
+        );
         assert_eq!(s.errors, 4);
     }
 

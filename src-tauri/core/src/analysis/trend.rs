@@ -23,9 +23,17 @@ pub fn of_dataset(conn: &Connection, dataset_id: i64) -> Result<Vec<TrendRun>> {
         if run.dataset_id != dataset_id || run.status != RunStatus::Done {
             continue;
         }
-        let Some(json) = store::analyses::get(conn, run.id, SUMMARY)? else { continue };
-        let Ok(summary) = serde_json::from_value::<RunSummary>(json) else { continue };
-        let means = summary.metrics.iter().filter_map(|(id, m)| m.stats.mean.map(|mean| (id.clone(), mean))).collect();
+        let Some(json) = store::analyses::get(conn, run.id, SUMMARY)? else {
+            continue;
+        };
+        let Ok(summary) = serde_json::from_value::<RunSummary>(json) else {
+            continue;
+        };
+        let means = summary
+            .metrics
+            .iter()
+            .filter_map(|(id, m)| m.stats.mean.map(|mean| (id.clone(), mean)))
+            .collect();
         points.push(TrendRun { run, means });
     }
     Ok(points)

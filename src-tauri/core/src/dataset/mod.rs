@@ -207,7 +207,10 @@ impl DatasetError {
 impl DatasetError {
     /// The file could not be opened or read at `path`.
     pub fn unreadable(path: &Path, e: impl std::fmt::Display) -> DatasetError {
-        DatasetError::Unreadable { path: path.display().to_string(), message: e.to_string() }
+        DatasetError::Unreadable {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        }
     }
 }
 

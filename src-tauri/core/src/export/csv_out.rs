@@ -12,7 +12,12 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
     let mut csv = csv::Writer::from_writer(out);
     let bad = |e: csv::Error| Error::Invalid(format!("writing CSV export failed: {e}"));
     let metrics = &view.run.metrics;
-    let mut header = vec!["position".to_string(), "item_id".into(), "id".into(), "question".into()];
+    let mut header = vec![
+        "position".to_string(),
+        "item_id".into(),
+        "id".into(),
+        "question".into(),
+    ];
     header.extend(metrics.iter().cloned());
     header.push("problems".into());
     csv.write_record(&header).map_err(bad)?;
@@ -28,7 +33,9 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
         let mut problems = Vec::new();
         for metric in metrics {
             match item.results.iter().find(|r| &r.metric == metric) {
-                Some(r) if r.status == Status::Ok => row.push(r.score.map(|s| format!("{s:.4}")).unwrap_or_default()),
+                Some(r) if r.status == Status::Ok => {
+                    row.push(r.score.map(|s| format!("{s:.4}")).unwrap_or_default())
+                }
                 Some(r) => {
                     row.push(String::new());
                     problems.push(format!("{metric} {}: {}", r.status.as_str(), r.explanation));
@@ -39,6 +46,7 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
         row.push(problems.join("; "));
         csv.write_record(&row).map_err(bad)?;
     }
-    csv.flush().map_err(|e| Error::Invalid(format!("writing CSV export failed: {e}")))?;
+    csv.flush()
+        .map_err(|e| Error::Invalid(format!("writing CSV export failed: {e}")))?;
     Ok(())
 }

@@ -34,7 +34,8 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
     out.write_all(b",\n\"items\": [").map_err(io)?;
     let item_ids = store::run_items::item_ids(store.conn(), view.run.id)?;
     for (position, item_id) in item_ids.iter().enumerate() {
-        out.write_all(if position == 0 { b"\n" } else { b",\n" }).map_err(io)?;
+        out.write_all(if position == 0 { b"\n" } else { b",\n" })
+            .map_err(io)?;
         let item = ItemView::load(store, view.run.id, *item_id)?;
         serde_json::to_writer(&mut *out, &item_json(position, &item))?;
     }

@@ -10,24 +10,49 @@ pub fn write(view: &RunView, out: &mut impl Write) -> io::Result<()> {
     let run = &view.run;
     let title = run.name();
     writeln!(out, "# Ragnosis evaluation: {}\n", escape(&title))?;
-    writeln!(out, "- Dataset: {} ({} items evaluated)", escape(&view.dataset.name), run.item_count)?;
+    writeln!(
+        out,
+        "- Dataset: {} ({} items evaluated)",
+        escape(&view.dataset.name),
+        run.item_count
+    )?;
     if let Some(version) = &run.version {
         writeln!(out, "- Pipeline version: {}", escape(version))?;
     }
-    writeln!(out, "- Run: #{} ({}), mode {}, judge: {}", run.id, run.status.as_str(), run.mode, run.judge)?;
-    writeln!(out, "- Started: {}", run.started_at.as_deref().unwrap_or("not started"))?;
+    writeln!(
+        out,
+        "- Run: #{} ({}), mode {}, judge: {}",
+        run.id,
+        run.status.as_str(),
+        run.mode,
+        run.judge
+    )?;
+    writeln!(
+        out,
+        "- Started: {}",
+        run.started_at.as_deref().unwrap_or("not started")
+    )?;
     if let Some(notes) = &run.notes {
         writeln!(out, "- Notes: {}", escape(notes))?;
     }
     writeln!(out)?;
 
     writeln!(out, "## Summary\n")?;
-    writeln!(out, "| Metric | Mean | 95% CI | Median | % below 0.5 | Scored | Skipped | Errors |")?;
+    writeln!(
+        out,
+        "| Metric | Mean | 95% CI | Median | % below 0.5 | Scored | Skipped | Errors |"
+    )?;
     writeln!(out, "|---|---:|---|---:|---:|---:|---:|---:|")?;
     for id in &run.metrics {
-        let Some(m) = view.summary.metrics.get(id) else { continue };
+        let Some(m) = view.summary.metrics.get(id) else {
+            continue;
+        };
         let s = &m.stats;
-        let arrow = if s.lower_is_better { " (lower is better)" } else { "" };
+        let arrow = if s.lower_is_better {
+            " (lower is better)"
+        } else {
+            ""
+        };
         let ci = match (s.ci95_low, s.ci95_high) {
             (Some(lo), Some(hi)) => format!("{lo:.3} – {hi:.3}"),
             _ => "–".into(),
@@ -37,7 +62,9 @@ pub fn write(view: &RunView, out: &mut impl Write) -> io::Result<()> {
             "| {id}{arrow} | {} | {ci} | {} | {} | {} | {} | {} |",
             num(s.mean),
             num(s.median),
-            s.share_below_half.map(|p| format!("{:.0}%", p * 100.0)).unwrap_or_else(|| "–".into()),
+            s.share_below_half
+                .map(|p| format!("{:.0}%", p * 100.0))
+                .unwrap_or_else(|| "–".into()),
             s.n,
             s.skipped,
             s.errors
@@ -55,7 +82,13 @@ pub fn write(view: &RunView, out: &mut impl Write) -> io::Result<()> {
     if !view.summary.errors.is_empty() {
         writeln!(out, "### Items that could not be scored\n")?;
         for e in &view.summary.errors {
-            writeln!(out, "- {} on {} item(s): {}", e.metric, e.count, escape(&e.message))?;
+            writeln!(
+                out,
+                "- {} on {} item(s): {}",
+                e.metric,
+                e.count,
+                escape(&e.message)
+            )?;
         }
         writeln!(out)?;
     }
@@ -71,7 +104,9 @@ pub fn write(view: &RunView, out: &mut impl Write) -> io::Result<()> {
 }
 
 fn write_diagnosis(view: &RunView, out: &mut impl Write) -> io::Result<()> {
-    let Some(d) = &view.summary.diagnosis else { return Ok(()) };
+    let Some(d) = &view.summary.diagnosis else {
+        return Ok(());
+    };
     writeln!(out, "## Diagnosis\n")?;
     match d.primary_stage {
         Some(stage) => writeln!(
@@ -81,19 +116,40 @@ fn write_diagnosis(view: &RunView, out: &mut impl Write) -> io::Result<()> {
             d.items_checked,
             stage.label()
         )?,
-        None => writeln!(out, "No systematic failure pattern was found in {} checked items.\n", d.items_checked)?,
+        None => writeln!(
+            out,
+            "No systematic failure pattern was found in {} checked items.\n",
+            d.items_checked
+        )?,
     }
     if !d.patterns.is_empty() {
-        writeln!(out, "| Pattern | Stage | Items | Share |\n|---|---|---:|---:|")?;
+        writeln!(
+            out,
+            "| Pattern | Stage | Items | Share |\n|---|---|---:|---:|"
+        )?;
         for p in &d.patterns {
-            writeln!(out, "| {} {} | {} | {} | {:.0}% |", p.letter, p.name, p.stage.label(), p.count, p.share * 100.0)?;
+            writeln!(
+                out,
+                "| {} {} | {} | {} | {:.0}% |",
+                p.letter,
+                p.name,
+                p.stage.label(),
+                p.count,
+                p.share * 100.0
+            )?;
         }
         writeln!(out)?;
     }
     if !d.actions.is_empty() {
         writeln!(out, "## Action items\n")?;
         for (rank, a) in d.actions.iter().enumerate() {
-            writeln!(out, "### {}. {} ({:?} impact)\n", rank + 1, a.title, a.impact)?;
+            writeln!(
+                out,
+                "### {}. {} ({:?} impact)\n",
+                rank + 1,
+                a.title,
+                a.impact
+            )?;
             writeln!(out, "- **What's wrong:** {}", a.whats_wrong)?;
             writeln!(out, "- **Why it happened:** {}", a.why)?;
             if let Some(example) = &a.example {
@@ -111,20 +167,39 @@ fn write_worst(view: &RunView, out: &mut impl Write) -> io::Result<()> {
     }
     writeln!(out, "## Worst items\n")?;
     for item in &view.worst {
-        let label = item.item.id.clone().unwrap_or_else(|| format!("#{}", item.ordinal + 1));
+        let label = item
+            .item
+            .id
+            .clone()
+            .unwrap_or_else(|| format!("#{}", item.ordinal + 1));
         writeln!(out, "### Item {}\n", escape(&label))?;
         writeln!(out, "**Question:** {}\n", escape(&item.item.question))?;
         match &item.item.answer {
             Some(answer) => writeln!(out, "**Answer:** {}\n", escape(&excerpt(answer, 400)))?,
             None => writeln!(out, "**Answer:** (none)\n")?,
         }
-        let mut scored: Vec<_> = item.results.iter().filter(|r| r.status == Status::Ok).collect();
+        let mut scored: Vec<_> = item
+            .results
+            .iter()
+            .filter(|r| r.status == Status::Ok)
+            .collect();
         scored.sort_by(|a, b| a.score.unwrap_or(1.0).total_cmp(&b.score.unwrap_or(1.0)));
         for r in scored.iter().take(4) {
-            writeln!(out, "- {} = {}: {}", r.metric, num(r.score), escape(&r.explanation))?;
+            writeln!(
+                out,
+                "- {} = {}: {}",
+                r.metric,
+                num(r.score),
+                escape(&r.explanation)
+            )?;
         }
         for r in item.results.iter().filter(|r| r.status == Status::Error) {
-            writeln!(out, "- {} could not be scored: {}", r.metric, escape(&r.explanation))?;
+            writeln!(
+                out,
+                "- {} could not be scored: {}",
+                r.metric,
+                escape(&r.explanation)
+            )?;
         }
         writeln!(out)?;
     }
@@ -151,7 +226,8 @@ pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         match c {
-            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '!' | '|' | '~' | '$' => {
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '!'
+            | '|' | '~' | '$' => {
                 out.push('\\');
                 out.push(c);
             }
@@ -173,7 +249,10 @@ mod tests {
     #[test]
     fn escape_neutralises_markdown_and_html() {
         assert_eq!(escape("a|b"), "a\\|b");
-        assert_eq!(escape("<script>x</script>"), "&lt;script&gt;x&lt;/script&gt;");
+        assert_eq!(
+            escape("<script>x</script>"),
+            "&lt;script&gt;x&lt;/script&gt;"
+        );
         assert_eq!(escape("*bold* [link](u)"), "\\*bold\\* \\[link\\]\\(u\\)");
         assert_eq!(escape("line1\nline2"), "line1 line2");
     }

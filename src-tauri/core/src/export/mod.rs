@@ -48,10 +48,18 @@ impl ExportFormat {
 }
 
 /// Writes `base.<ext>` for each format and returns the paths written.
-pub fn write_all(store: &mut Store, run_id: i64, base: &Path, formats: &[ExportFormat]) -> Result<Vec<PathBuf>> {
+pub fn write_all(
+    store: &mut Store,
+    run_id: i64,
+    base: &Path,
+    formats: &[ExportFormat],
+) -> Result<Vec<PathBuf>> {
     let view = RunView::load(store, run_id)?;
     if let Some(parent) = base.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|source| Error::Write { path: parent.to_path_buf(), source })?;
+        std::fs::create_dir_all(parent).map_err(|source| Error::Write {
+            path: parent.to_path_buf(),
+            source,
+        })?;
     }
     let mut written = Vec::new();
     for format in formats {
@@ -63,9 +71,15 @@ pub fn write_all(store: &mut Store, run_id: i64, base: &Path, formats: &[ExportF
 }
 
 pub fn write_one(store: &Store, view: &RunView, format: ExportFormat, path: &Path) -> Result<()> {
-    let file = std::fs::File::create(path).map_err(|source| Error::Write { path: path.to_path_buf(), source })?;
+    let file = std::fs::File::create(path).map_err(|source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let mut out = std::io::BufWriter::new(file);
-    let io = |source| Error::Write { path: path.to_path_buf(), source };
+    let io = |source| Error::Write {
+        path: path.to_path_buf(),
+        source,
+    };
     match format {
         ExportFormat::Json => json_out::write(store, view, &mut out)?,
         ExportFormat::Csv => csv_out::write(store, view, &mut out)?,
@@ -76,7 +90,10 @@ pub fn write_one(store: &Store, view: &RunView, format: ExportFormat, path: &Pat
 }
 
 fn with_extension(base: &Path, ext: &str) -> PathBuf {
-    let mut name = base.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    let mut name = base
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
     name.push(".");
     name.push(ext);
     base.with_file_name(name)

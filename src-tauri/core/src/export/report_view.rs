@@ -377,9 +377,14 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
     let judge = judge_facts(store, &run.judge)?;
     let recorded = store::results::prompt_versions(store.conn(), run.id)?;
     let semantic_used = if recorded.is_empty() {
-        matches!(crate::semantic::availability(), crate::semantic::Availability::Loaded { .. })
+        matches!(
+            crate::semantic::availability(),
+            crate::semantic::Availability::Loaded { .. }
+        )
     } else {
-        recorded.iter().any(|v| v == judge::offline::SEMANTIC_PROMPT_VERSION)
+        recorded
+            .iter()
+            .any(|v| v == judge::offline::SEMANTIC_PROMPT_VERSION)
     };
     let prompt_versions = if judged_metrics.is_empty() {
         Vec::new()
@@ -396,7 +401,8 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
             .collect()
     };
     let totals: RunTotals = store::runs::totals(store.conn(), run.id)?;
-    let semantic_model = (judge.offline && semantic_used).then(|| crate::semantic::MODEL_NAME.to_string());
+    let semantic_model =
+        (judge.offline && semantic_used).then(|| crate::semantic::MODEL_NAME.to_string());
     let offline_caveat = (judge.offline && !judged_metrics.is_empty()).then(|| {
         format!(
             "The judged scores in this report come from Ragnosis's built-in offline judge ({}), not from a \

@@ -26,7 +26,10 @@ pub struct ItemView {
 impl ItemView {
     pub fn load(store: &Store, run_id: i64, item_id: i64) -> Result<ItemView> {
         let stored = store::items::get(store.conn(), item_id)?;
-        let results = store::results::for_item(store.conn(), run_id, item_id)?.into_iter().map(|r| r.result).collect();
+        let results = store::results::for_item(store.conn(), run_id, item_id)?
+            .into_iter()
+            .map(|r| r.result)
+            .collect();
         Ok(ItemView {
             item_id,
             ordinal: stored.ordinal,
@@ -66,6 +69,11 @@ impl RunView {
             .into_iter()
             .map(|(item_id, _)| ItemView::load(store, run_id, item_id))
             .collect::<Result<Vec<_>>>()?;
-        Ok(RunView { run, dataset, summary, worst })
+        Ok(RunView {
+            run,
+            dataset,
+            summary,
+            worst,
+        })
     }
 }

@@ -25,10 +25,26 @@ pub struct KnownServer {
 }
 
 pub const KNOWN_SERVERS: [KnownServer; 4] = [
-    KnownServer { product: "Ollama", profile_name: "ollama", port: 11434 },
-    KnownServer { product: "LM Studio", profile_name: "lm-studio", port: 1234 },
-    KnownServer { product: "llama.cpp server", profile_name: "llama-cpp", port: 8080 },
-    KnownServer { product: "vLLM", profile_name: "vllm", port: 8000 },
+    KnownServer {
+        product: "Ollama",
+        profile_name: "ollama",
+        port: 11434,
+    },
+    KnownServer {
+        product: "LM Studio",
+        profile_name: "lm-studio",
+        port: 1234,
+    },
+    KnownServer {
+        product: "llama.cpp server",
+        profile_name: "llama-cpp",
+        port: 8080,
+    },
+    KnownServer {
+        product: "vLLM",
+        profile_name: "vllm",
+        port: 8000,
+    },
 ];
 
 /// A server that answered, with the models it lists.
@@ -73,7 +89,10 @@ async fn probe(server: KnownServer) -> Option<LocalServer> {
         timeout_secs: PROBE_TIMEOUT.as_secs().max(1) as u32,
         ..profile_for(server.profile_name, &base_url, "unknown")
     };
-    let models = tokio::time::timeout(PROBE_TIMEOUT, discover_models(&profile, None)).await.ok()?.ok()?;
+    let models = tokio::time::timeout(PROBE_TIMEOUT, discover_models(&profile, None))
+        .await
+        .ok()?
+        .ok()?;
     Some(LocalServer {
         product: server.product.to_string(),
         profile_name: server.profile_name.to_string(),

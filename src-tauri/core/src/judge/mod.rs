@@ -10,8 +10,8 @@ pub mod accounting;
 pub mod cache;
 pub mod connect;
 pub mod limiter;
-pub mod local;
 pub mod llm;
+pub mod local;
 pub mod offline;
 pub mod open;
 pub mod parse;
@@ -57,8 +57,10 @@ impl ProviderKind {
     pub fn parse(s: &str) -> Option<ProviderKind> {
         match s.trim().to_ascii_lowercase().as_str() {
             "offline" => Some(ProviderKind::Offline),
-            "openai" | "openai-compatible" | "openai_compatible" | "ollama" | "vllm" | "lmstudio" | "llamacpp"
-            | "openrouter" | "groq" | "gemini" => Some(ProviderKind::OpenAi),
+            "openai" | "openai-compatible" | "openai_compatible" | "ollama" | "vllm"
+            | "lmstudio" | "llamacpp" | "openrouter" | "groq" | "gemini" => {
+                Some(ProviderKind::OpenAi)
+            }
             "azure" | "azure-openai" | "azure_openai" => Some(ProviderKind::AzureOpenAi),
             "anthropic" | "claude" => Some(ProviderKind::Anthropic),
             _ => None,
@@ -135,7 +137,9 @@ pub enum JudgeError {
     Auth { status: u16 },
     #[error("cannot reach the judge: {0}")]
     Connection(String),
-    #[error("the judge's answer is not valid JSON for this task even after a repair attempt: {message}")]
+    #[error(
+        "the judge's answer is not valid JSON for this task even after a repair attempt: {message}"
+    )]
     Unparseable { message: String, raw: String },
     #[error("the run was cancelled")]
     Cancelled,
@@ -175,7 +179,11 @@ pub struct CallContext {
 
 impl Default for CallContext {
     fn default() -> Self {
-        CallContext { progress: Arc::new(NoProgress), cancel: CancelToken::new(), use_cache: true }
+        CallContext {
+            progress: Arc::new(NoProgress),
+            cancel: CancelToken::new(),
+            use_cache: true,
+        }
     }
 }
 

@@ -70,17 +70,24 @@ pub fn open_judge(store: &Store, name: &str, keyring: &dyn SecretStore) -> Resul
 
 /// Builds the judge for a profile that may differ from the stored one (calibration runs
 /// the same profile at other temperatures).
-pub fn open_profile(store: &Store, profile: &JudgeProfile, keyring: &dyn SecretStore) -> Result<Arc<dyn Judge>> {
+pub fn open_profile(
+    store: &Store,
+    profile: &JudgeProfile,
+    keyring: &dyn SecretStore,
+) -> Result<Arc<dyn Judge>> {
     let profile = profile.clone();
     if profile.kind == ProviderKind::Offline.as_str() {
         return llm::build_judge(&profile, None, None).map_err(Error::from);
     }
-    let key = secrets::find_key(&env_store_for(&profile), keyring, &profile.name).or_else(|e| match e {
-        // Local servers (Ollama, LM Studio) work without a key, so an unreachable
-        // keyring must not stop them.
-        secrets::SecretError::Unavailable(..) => Ok(None),
-        other => Err(other),
-    })?;
+    let key =
+        secrets::find_key(&env_store_for(&profile), keyring, &profile.name).or_else(
+            |e| match e {
+                // Local servers (Ollama, LM Studio) work without a key, so an unreachable
+                // keyring must not stop them.
+                secrets::SecretError::Unavailable(..) => Ok(None),
+                other => Err(other),
+            },
+        )?;
     // Always attached: `--no-cache` skips cache reads per call (CallContext::use_cache)
     // but fresh verdicts are still stored for next time.
     let cache = Some(Arc::new(JudgeCache::open(store.path())?));

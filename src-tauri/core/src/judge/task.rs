@@ -18,21 +18,43 @@ pub enum Task {
     /// 1–5 short information needs of the question (no answers, no new facts).
     Aspects { question: String },
     /// Usefulness of each chunk for answering the question, all chunks in one call.
-    ChunkRelevance { question: String, chunks: Vec<String> },
+    ChunkRelevance {
+        question: String,
+        chunks: Vec<String>,
+    },
     /// For each aspect: does some chunk support it?
-    Coverage { question: String, aspects: Vec<String>, chunks: Vec<String> },
+    Coverage {
+        question: String,
+        aspects: Vec<String>,
+        chunks: Vec<String>,
+    },
     /// Judgements of the answer text alone: intent alignment, aspects addressed,
     /// clarity, coherence, conciseness.
-    AnswerReview { question: String, answer: String, aspects: Vec<String> },
+    AnswerReview {
+        question: String,
+        answer: String,
+        aspects: Vec<String>,
+    },
     /// The answer's atomic claims labelled against the chunks (strict on entities and
     /// dates), the chunks the answer draws on, and subtle contradictions.
-    Grounding { question: String, answer: String, chunks: Vec<String> },
+    Grounding {
+        question: String,
+        answer: String,
+        chunks: Vec<String>,
+    },
     /// The answer's reasoning hops, whether the chunks suffice, whether it abstains.
-    Reasoning { question: String, answer: String, chunks: Vec<String> },
+    Reasoning {
+        question: String,
+        answer: String,
+        chunks: Vec<String>,
+    },
     /// Atomic claims of a text (an answer or a ground truth).
     Claims { question: String, text: String },
     /// Entailment of each claim by each passage: `labels[claim][passage]`.
-    ClaimLabels { claims: Vec<String>, passages: Vec<String> },
+    ClaimLabels {
+        claims: Vec<String>,
+        passages: Vec<String>,
+    },
 }
 
 impl Task {

@@ -73,7 +73,17 @@ const fn item(
     needs: &'static [Field],
     description: &'static str,
 ) -> MetricSpec {
-    MetricSpec { id, family, name, needs, judge: false, lower_is_better: false, scope: Scope::Item, synthesised: false, description }
+    MetricSpec {
+        id,
+        family,
+        name,
+        needs,
+        judge: false,
+        lower_is_better: false,
+        scope: Scope::Item,
+        synthesised: false,
+        description,
+    }
 }
 
 const fn judged(mut spec: MetricSpec) -> MetricSpec {
@@ -212,14 +222,19 @@ pub enum SelectionError {
     #[error("unknown metric or family '{0}' (see `ragnosis list-metrics`)")]
     Unknown(String),
     #[error("'{name}' is ambiguous: it could be {}", candidates.join(" or "))]
-    Ambiguous { name: String, candidates: Vec<String> },
+    Ambiguous {
+        name: String,
+        candidates: Vec<String>,
+    },
     #[error("no metrics selected")]
     Empty,
 }
 
 /// Resolves a list of ids, bare names or family names into metric specs, in catalogue
 /// order, without duplicates.
-pub fn resolve_selection<S: AsRef<str>>(entries: &[S]) -> Result<Vec<&'static MetricSpec>, SelectionError> {
+pub fn resolve_selection<S: AsRef<str>>(
+    entries: &[S],
+) -> Result<Vec<&'static MetricSpec>, SelectionError> {
     let mut chosen: Vec<&'static str> = Vec::new();
     for entry in entries {
         let entry = entry.as_ref().trim();
@@ -246,7 +261,10 @@ pub fn resolve_selection<S: AsRef<str>>(entries: &[S]) -> Result<Vec<&'static Me
         }
         chosen.extend(matched.iter().map(|m| m.id));
     }
-    let selected: Vec<_> = CATALOGUE.iter().filter(|m| chosen.contains(&m.id)).collect();
+    let selected: Vec<_> = CATALOGUE
+        .iter()
+        .filter(|m| chosen.contains(&m.id))
+        .collect();
     if selected.is_empty() {
         return Err(SelectionError::Empty);
     }
@@ -261,7 +279,11 @@ mod tests {
     fn ids_are_family_dot_name_and_unique() {
         let mut seen = std::collections::HashSet::new();
         for m in catalogue() {
-            assert_eq!(m.id, format!("{}.{}", m.family.as_str(), m.name), "id must be family.name");
+            assert_eq!(
+                m.id,
+                format!("{}.{}", m.family.as_str(), m.name),
+                "id must be family.name"
+            );
             assert!(seen.insert(m.id), "duplicate id {}", m.id);
         }
     }
@@ -284,6 +306,9 @@ mod tests {
     fn unknown_entry_is_rejected_by_name() {
         let err = resolve_selection(&["token_f1", "nonsense"]).unwrap_err();
         assert_eq!(err, SelectionError::Unknown("nonsense".into()));
-        assert_eq!(resolve_selection::<&str>(&[]).unwrap_err(), SelectionError::Empty);
+        assert_eq!(
+            resolve_selection::<&str>(&[]).unwrap_err(),
+            SelectionError::Empty
+        );
     }
 }

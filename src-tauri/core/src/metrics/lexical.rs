@@ -160,7 +160,11 @@ fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
             "the contexts have no content words to compare with the answer",
         );
     }
-    let recall_base = if drawn_on.is_empty() { &context_set } else { &drawn_on };
+    let recall_base = if drawn_on.is_empty() {
+        &context_set
+    } else {
+        &drawn_on
+    };
     let (mut shared, mut answer_only): (Vec<&str>, Vec<&str>) = answer_set
         .iter()
         .map(String::as_str)
@@ -168,7 +172,8 @@ fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
     shared.sort_unstable();
     answer_only.sort_unstable();
     let precision = shared.len() as f64 / answer_set.len() as f64;
-    let recall = shared.iter().filter(|w| recall_base.contains(**w)).count() as f64 / recall_base.len() as f64;
+    let recall = shared.iter().filter(|w| recall_base.contains(**w)).count() as f64
+        / recall_base.len() as f64;
     let f1 = if shared.is_empty() {
         0.0
     } else {

@@ -79,7 +79,10 @@ fn token_overlap_is_f1_of_content_word_sets() {
     // P = 1, R = 3/4, F1 = 2*0.75/1.75 = 6/7.
     let it = item(
         "The Nile is the longest river.",
-        &["The Nile flows in Africa.", "The Nile is the longest river on Earth."],
+        &[
+            "The Nile flows in Africa.",
+            "The Nile is the longest river on Earth.",
+        ],
     );
     assert!((score("ragvue.token_overlap", &it) - 6.0 / 7.0).abs() < 1e-12);
     let none = item("Bananas are yellow.", &["The Nile flows in Africa."]);
@@ -100,8 +103,12 @@ fn token_overlap_does_not_collapse_when_the_contexts_are_long() {
     // A real SQuAD 2.0 article (shared/data): an answer made of one of its sentences,
     // against the whole article as five chunks. Recall over every context word gave
     // about 0.05 here whatever the answer.
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/squad2-sample/dev-v2.0-articles-1-8.json");
-    let squad: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/squad2-sample/dev-v2.0-articles-1-8.json"
+    );
+    let squad: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let chunks: Vec<String> = squad["data"][0]["paragraphs"]
         .as_array()
         .unwrap()
@@ -114,8 +121,14 @@ fn token_overlap_does_not_collapse_when_the_contexts_are_long() {
     let answer = crate::text::sentences(&chunks[2])[0].to_string();
     let refs: Vec<&str> = chunks.iter().map(String::as_str).collect();
     let grounded = score("ragvue.token_overlap", &item(&answer, &refs));
-    assert!(grounded > 0.6, "a sentence taken from the contexts overlaps them: {grounded}");
-    let unrelated = score("ragvue.token_overlap", &item("Bananas ripen quickly in warm kitchens.", &refs));
+    assert!(
+        grounded > 0.6,
+        "a sentence taken from the contexts overlaps them: {grounded}"
+    );
+    let unrelated = score(
+        "ragvue.token_overlap",
+        &item("Bananas ripen quickly in warm kitchens.", &refs),
+    );
     assert!(unrelated < 0.2, "{unrelated}");
 }
 

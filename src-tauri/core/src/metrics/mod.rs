@@ -104,7 +104,10 @@ pub struct MetricConfig {
 
 impl Default for MetricConfig {
     fn default() -> Self {
-        MetricConfig { k: 10, citation_pattern: citation::DEFAULT_PATTERN.to_string() }
+        MetricConfig {
+            k: 10,
+            citation_pattern: citation::DEFAULT_PATTERN.to_string(),
+        }
     }
 }
 
@@ -122,13 +125,19 @@ pub fn skip_reason(missing: &[Field]) -> String {
         _ => {
             let (last, rest) = names.split_last().unwrap();
             let rest: Vec<&str> = rest.iter().map(|n| strip_article(n)).collect();
-            format!("the item has no {} or {}", rest.join(", "), strip_article(last))
+            format!(
+                "the item has no {} or {}",
+                rest.join(", "),
+                strip_article(last)
+            )
         }
     }
 }
 
 fn strip_article(s: &str) -> &str {
-    s.strip_prefix("an ").or_else(|| s.strip_prefix("a ")).unwrap_or(s)
+    s.strip_prefix("an ")
+        .or_else(|| s.strip_prefix("a "))
+        .unwrap_or(s)
 }
 
 /// Computes one judge-free metric for one item: `Skipped` when fields are missing,

@@ -58,7 +58,10 @@ impl WeightProfile {
     }
 
     fn from_pairs(name: &str, pairs: &[(&str, f64)]) -> WeightProfile {
-        WeightProfile { name: name.into(), weights: pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect() }
+        WeightProfile {
+            name: name.into(),
+            weights: pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+        }
     }
 }
 
@@ -94,32 +97,55 @@ pub fn answer_overall(scores: &BTreeMap<String, f64>, profile: &WeightProfile) -
 /// The overall results for an item from its other results (only `ok` ones count).
 pub fn synthesise(id: &str, results: &[MetricResult], profile: &WeightProfile) -> MetricResult {
     let ok = |metric: &str| {
-        results.iter().find(|r| r.metric == metric && r.status == super::Status::Ok).and_then(|r| r.score)
+        results
+            .iter()
+            .find(|r| r.metric == metric && r.status == super::Status::Ok)
+            .and_then(|r| r.score)
     };
     match id {
         "ragvue.retrieval_overall" => {
-            let (rr, rc) = (ok("ragvue.retrieval_relevance"), ok("ragvue.retrieval_coverage"));
+            let (rr, rc) = (
+                ok("ragvue.retrieval_relevance"),
+                ok("ragvue.retrieval_coverage"),
+            );
             match retrieval_overall(rr, rc) {
                 Some(score) => MetricResult::ok(
                     id,
                     score,
-                    format!("Harmonic mean of retrieval relevance ({}) and coverage ({}).", show(rr), show(rc)),
+                    format!(
+                        "Harmonic mean of retrieval relevance ({}) and coverage ({}).",
+                        show(rr),
+                        show(rc)
+                    ),
                     json!({ "retrieval_relevance": rr, "retrieval_coverage": rc }),
                 ),
-                None => MetricResult::skipped(id, "neither retrieval relevance nor coverage was scored for this item"),
+                None => MetricResult::skipped(
+                    id,
+                    "neither retrieval relevance nor coverage was scored for this item",
+                ),
             }
         }
         "ragvue.answer_overall" => {
-            let present: BTreeMap<String, f64> =
-                profile.weights.keys().filter_map(|m| ok(m).map(|s| (m.clone(), s))).collect();
+            let present: BTreeMap<String, f64> = profile
+                .weights
+                .keys()
+                .filter_map(|m| ok(m).map(|s| (m.clone(), s)))
+                .collect();
             match answer_overall(&present, profile) {
                 Some(score) => MetricResult::ok(
                     id,
                     score,
-                    format!("Weighted mean of {} answer metrics (profile {}).", present.len(), profile.name),
+                    format!(
+                        "Weighted mean of {} answer metrics (profile {}).",
+                        present.len(),
+                        profile.name
+                    ),
                     json!({ "profile": profile.name, "inputs": present }),
                 ),
-                None => MetricResult::skipped(id, "none of the weighted answer metrics was scored for this item"),
+                None => MetricResult::skipped(
+                    id,
+                    "none of the weighted answer metrics was scored for this item",
+                ),
             }
         }
         _ => MetricResult::error(id, format!("{id} is not a synthesised metric")),
@@ -127,7 +153,8 @@ pub fn synthesise(id: &str, results: &[MetricResult], profile: &WeightProfile) -
 }
 
 fn show(v: Option<f64>) -> String {
-    v.map(|v| format!("{v:.2}")).unwrap_or_else(|| "not scored".into())
+    v.map(|v| format!("{v:.2}"))
+        .unwrap_or_else(|| "not scored".into())
 }
 
 #[cfg(test)]
@@ -141,9 +168,16 @@ mod tests {
     #[test]
     fn retrieval_overall_worked_check() {
         let v = retrieval_overall(Some(0.5), Some(1.0)).unwrap();
-        assert!((v - 0.6667).abs() < 1e-4, "RR 0.5, RC 1.0 → 0.6667, got {v}");
+        assert!(
+            (v - 0.6667).abs() < 1e-4,
+            "RR 0.5, RC 1.0 → 0.6667, got {v}"
+        );
         assert_eq!(retrieval_overall(Some(0.0), Some(1.0)), Some(0.0));
-        assert_eq!(retrieval_overall(None, Some(0.4)), Some(0.4), "the one present passes through");
+        assert_eq!(
+            retrieval_overall(None, Some(0.4)),
+            Some(0.4),
+            "the one present passes through"
+        );
     }
 
     #[test]
@@ -157,7 +191,10 @@ mod tests {
         ]);
         assert!((answer_overall(&all, &p).unwrap() - 0.865).abs() < 1e-9);
         let two = scores(&[("ragvue.answer_relevance", 0.8), ("ragvue.clarity", 1.0)]);
-        assert!((answer_overall(&two, &p).unwrap() - 0.8286).abs() < 1e-4, "weights renormalised over AR and CL");
+        assert!(
+            (answer_overall(&two, &p).unwrap() - 0.8286).abs() < 1e-4,
+            "weights renormalised over AR and CL"
+        );
     }
 
     #[test]
@@ -167,8 +204,15 @@ mod tests {
             MetricResult::error("ragvue.strict_faithfulness", "judge failed"),
             MetricResult::ok("ragvue.clarity", 1.0, "", serde_json::Value::Null),
         ];
-        let r = synthesise("ragvue.answer_overall", &results, &WeightProfile::ragvue_paper());
-        assert!((r.score.unwrap() - 0.8286).abs() < 1e-4, "the failed faithfulness is left out, not counted as 0");
+        let r = synthesise(
+            "ragvue.answer_overall",
+            &results,
+            &WeightProfile::ragvue_paper(),
+        );
+        assert!(
+            (r.score.unwrap() - 0.8286).abs() < 1e-4,
+            "the failed faithfulness is left out, not counted as 0"
+        );
     }
 
     #[test]

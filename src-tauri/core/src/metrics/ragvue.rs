@@ -24,25 +24,52 @@ pub fn retrieval_relevance(id: &str, chunks: &[ChunkScore], tau: f64) -> MetricR
         "{relevant} of {} retrieved chunks are useful for the question (relevance ≥ {tau}).",
         chunks.len()
     );
-    MetricResult::ok(id, score, explanation, json!({ "tau": tau, "chunks": chunks }))
+    MetricResult::ok(
+        id,
+        score,
+        explanation,
+        json!({ "tau": tau, "chunks": chunks }),
+    )
 }
 
 pub fn retrieval_coverage(id: &str, aspects: &[AspectCoverage]) -> MetricResult {
     if aspects.is_empty() {
-        return MetricResult::error(id, "the judge found no aspects in the question to check coverage against");
+        return MetricResult::error(
+            id,
+            "the judge found no aspects in the question to check coverage against",
+        );
     }
     let covered = aspects.iter().filter(|a| a.covered).count();
-    let missing: Vec<&str> = aspects.iter().filter(|a| !a.covered).map(|a| a.aspect.as_str()).collect();
+    let missing: Vec<&str> = aspects
+        .iter()
+        .filter(|a| !a.covered)
+        .map(|a| a.aspect.as_str())
+        .collect();
     let explanation = if missing.is_empty() {
-        format!("The retrieved chunks cover all {} parts of the question.", aspects.len())
+        format!(
+            "The retrieved chunks cover all {} parts of the question.",
+            aspects.len()
+        )
     } else {
-        format!("The retrieved chunks cover {covered} of {} parts of the question; missing: {}.", aspects.len(), missing.join("; "))
+        format!(
+            "The retrieved chunks cover {covered} of {} parts of the question; missing: {}.",
+            aspects.len(),
+            missing.join("; ")
+        )
     };
-    MetricResult::ok(id, covered as f64 / aspects.len() as f64, explanation, json!({ "aspects": aspects }))
+    MetricResult::ok(
+        id,
+        covered as f64 / aspects.len() as f64,
+        explanation,
+        json!({ "aspects": aspects }),
+    )
 }
 
 pub fn answer_relevance(id: &str, review: &AnswerReview) -> MetricResult {
-    let mut explanation = format!("The answer's alignment with what was asked is {:.2}.", review.relevance);
+    let mut explanation = format!(
+        "The answer's alignment with what was asked is {:.2}.",
+        review.relevance
+    );
     if !review.missing_parts.is_empty() {
         explanation.push_str(&format!(" Missing: {}.", review.missing_parts.join("; ")));
     }
@@ -59,23 +86,47 @@ pub fn answer_relevance(id: &str, review: &AnswerReview) -> MetricResult {
 
 pub fn answer_completeness(id: &str, review: &AnswerReview) -> MetricResult {
     if review.aspects.is_empty() {
-        return MetricResult::error(id, "the judge returned no aspects to check the answer against");
+        return MetricResult::error(
+            id,
+            "the judge returned no aspects to check the answer against",
+        );
     }
     let addressed = review.aspects.iter().filter(|a| a.addressed).count();
-    let missing: Vec<&str> = review.aspects.iter().filter(|a| !a.addressed).map(|a| a.aspect.as_str()).collect();
+    let missing: Vec<&str> = review
+        .aspects
+        .iter()
+        .filter(|a| !a.addressed)
+        .map(|a| a.aspect.as_str())
+        .collect();
     let explanation = if missing.is_empty() {
-        format!("The answer addresses all {} parts of the question.", review.aspects.len())
+        format!(
+            "The answer addresses all {} parts of the question.",
+            review.aspects.len()
+        )
     } else {
-        format!("The answer addresses {addressed} of {} parts; not addressed: {}.", review.aspects.len(), missing.join("; "))
+        format!(
+            "The answer addresses {addressed} of {} parts; not addressed: {}.",
+            review.aspects.len(),
+            missing.join("; ")
+        )
     };
-    MetricResult::ok(id, addressed as f64 / review.aspects.len() as f64, explanation, json!({ "aspects": review.aspects }))
+    MetricResult::ok(
+        id,
+        addressed as f64 / review.aspects.len() as f64,
+        explanation,
+        json!({ "aspects": review.aspects }),
+    )
 }
 
 pub fn clarity(id: &str, review: &AnswerReview) -> MetricResult {
     let explanation = if review.clarity_issues.is_empty() {
         format!("The answer reads clearly ({:.2}).", review.clarity)
     } else {
-        format!("Clarity {:.2}: {}.", review.clarity, review.clarity_issues.join("; "))
+        format!(
+            "Clarity {:.2}: {}.",
+            review.clarity,
+            review.clarity_issues.join("; ")
+        )
     };
     MetricResult::ok(
         id,
@@ -89,18 +140,34 @@ pub fn coherence(id: &str, review: &AnswerReview) -> MetricResult {
     let explanation = if review.coherence_issues.is_empty() {
         "The answer's reasoning holds together.".to_string()
     } else {
-        format!("Coherence problems: {}.", review.coherence_issues.join("; "))
+        format!(
+            "Coherence problems: {}.",
+            review.coherence_issues.join("; ")
+        )
     };
-    MetricResult::ok(id, review.coherence, explanation, json!({ "issues": review.coherence_issues }))
+    MetricResult::ok(
+        id,
+        review.coherence,
+        explanation,
+        json!({ "issues": review.coherence_issues }),
+    )
 }
 
 pub fn answer_conciseness(id: &str, review: &AnswerReview) -> MetricResult {
     let explanation = if review.conciseness_issues.is_empty() {
         "The answer has no repetition or filler.".to_string()
     } else {
-        format!("Conciseness problems: {}.", review.conciseness_issues.join("; "))
+        format!(
+            "Conciseness problems: {}.",
+            review.conciseness_issues.join("; ")
+        )
     };
-    MetricResult::ok(id, review.conciseness, explanation, json!({ "issues": review.conciseness_issues }))
+    MetricResult::ok(
+        id,
+        review.conciseness,
+        explanation,
+        json!({ "issues": review.conciseness_issues }),
+    )
 }
 
 /// Strict faithfulness, with RAGVUE's safety net applied here rather than trusted to the
@@ -110,7 +177,8 @@ pub fn strict_faithfulness(id: &str, grounding: &Grounding, contexts: &[String])
     if grounding.claims.is_empty() {
         return MetricResult::skipped(id, "the answer makes no factual claims to check");
     }
-    let normalised_contexts: Vec<String> = contexts.iter().map(|c| text::normalize_squad(c)).collect();
+    let normalised_contexts: Vec<String> =
+        contexts.iter().map(|c| text::normalize_squad(c)).collect();
     let mut claims = Vec::with_capacity(grounding.claims.len());
     let (mut supported, mut partial, mut full) = (0usize, 0usize, 0usize);
     for claim in &grounding.claims {
@@ -157,11 +225,24 @@ pub fn context_utilization(id: &str, grounding: &Grounding, chunk_count: usize) 
     if chunk_count == 0 {
         return MetricResult::skipped(id, "there are no retrieved chunks");
     }
-    let mut used: Vec<usize> = grounding.used_chunks.iter().copied().filter(|i| *i < chunk_count).collect();
+    let mut used: Vec<usize> = grounding
+        .used_chunks
+        .iter()
+        .copied()
+        .filter(|i| *i < chunk_count)
+        .collect();
     used.sort_unstable();
     used.dedup();
-    let explanation = format!("The answer draws on {} of {chunk_count} retrieved chunks.", used.len());
-    MetricResult::ok(id, used.len() as f64 / chunk_count as f64, explanation, json!({ "used_chunks": used }))
+    let explanation = format!(
+        "The answer draws on {} of {chunk_count} retrieved chunks.",
+        used.len()
+    );
+    MetricResult::ok(
+        id,
+        used.len() as f64 / chunk_count as f64,
+        explanation,
+        json!({ "used_chunks": used }),
+    )
 }
 
 pub fn implicit_contradiction(id: &str, grounding: &Grounding) -> MetricResult {
@@ -177,11 +258,19 @@ pub fn implicit_contradiction(id: &str, grounding: &Grounding) -> MetricResult {
     let explanation = if grounding.contradictions.is_empty() {
         "No subtle mismatches with the contexts were found.".to_string()
     } else {
-        let kinds: Vec<String> =
-            grounding.contradictions.iter().map(|c| format!("{} ({})", c.kind.replace('_', " "), c.severity)).collect();
+        let kinds: Vec<String> = grounding
+            .contradictions
+            .iter()
+            .map(|c| format!("{} ({})", c.kind.replace('_', " "), c.severity))
+            .collect();
         format!("Subtle mismatches with the contexts: {}.", kinds.join(", "))
     };
-    MetricResult::ok(id, (1.0 - penalty).max(0.0), explanation, json!({ "contradictions": grounding.contradictions }))
+    MetricResult::ok(
+        id,
+        (1.0 - penalty).max(0.0),
+        explanation,
+        json!({ "contradictions": grounding.contradictions }),
+    )
 }
 
 /// 1 when the answer's behaviour matches the evidence: it answers when the contexts
@@ -206,12 +295,21 @@ pub fn multi_hop_faithfulness(id: &str, reasoning: &Reasoning) -> MetricResult {
     if reasoning.hops.is_empty() {
         return MetricResult::skipped(id, "the answer has no reasoning steps to check");
     }
-    let good = reasoning.hops.iter().filter(|h| h.grounded && h.follows).count();
+    let good = reasoning
+        .hops
+        .iter()
+        .filter(|h| h.grounded && h.follows)
+        .count();
     let explanation = format!(
         "{good} of {} reasoning steps are backed by the contexts and follow from the previous step.",
         reasoning.hops.len()
     );
-    MetricResult::ok(id, good as f64 / reasoning.hops.len() as f64, explanation, json!({ "hops": reasoning.hops }))
+    MetricResult::ok(
+        id,
+        good as f64 / reasoning.hops.len() as f64,
+        explanation,
+        json!({ "hops": reasoning.hops }),
+    )
 }
 
 #[cfg(test)]
@@ -220,7 +318,13 @@ mod tests {
     use crate::judge::task::{Contradiction, GroundedClaim, Hop};
 
     fn claim(text: &str, support: Support) -> GroundedClaim {
-        GroundedClaim { claim: text.into(), support, reason: "judge says so".into(), chunk: None, unconfirmed_anchors: vec![] }
+        GroundedClaim {
+            claim: text.into(),
+            support,
+            reason: "judge says so".into(),
+            chunk: None,
+            unconfirmed_anchors: vec![],
+        }
     }
 
     #[test]
@@ -228,7 +332,11 @@ mod tests {
         let chunks: Vec<ChunkScore> = [0.9, 0.7, 0.69, 0.1]
             .iter()
             .enumerate()
-            .map(|(i, r)| ChunkScore { index: i, relevance: *r, reason: String::new() })
+            .map(|(i, r)| ChunkScore {
+                index: i,
+                relevance: *r,
+                reason: String::new(),
+            })
             .collect();
         let r = retrieval_relevance("ragvue.retrieval_relevance", &chunks, 0.7);
         assert_eq!(r.score, Some(0.5), "0.9 and 0.7 pass τ=0.7; 0.69 does not");
@@ -237,28 +345,56 @@ mod tests {
     #[test]
     fn verbatim_claim_is_rescued_by_the_safety_net() {
         let grounding = Grounding {
-            claims: vec![claim("Gold has the symbol Au.", Support::FullyHallucinated), claim("It is blue.", Support::FullyHallucinated)],
+            claims: vec![
+                claim("Gold has the symbol Au.", Support::FullyHallucinated),
+                claim("It is blue.", Support::FullyHallucinated),
+            ],
             used_chunks: vec![],
             contradictions: vec![],
         };
-        let r = strict_faithfulness("sf", &grounding, &["Gold has the symbol Au, number 79.".into()]);
-        assert_eq!(r.score, Some(0.5), "the verbatim claim becomes supported, the other stays hallucinated");
+        let r = strict_faithfulness(
+            "sf",
+            &grounding,
+            &["Gold has the symbol Au, number 79.".into()],
+        );
+        assert_eq!(
+            r.score,
+            Some(0.5),
+            "the verbatim claim becomes supported, the other stays hallucinated"
+        );
         assert_eq!(r.details["claims"][0]["verbatim_rescue"], true);
     }
 
     #[test]
     fn no_claims_is_skipped_not_zero() {
-        let r = strict_faithfulness("sf", &Grounding { claims: vec![], used_chunks: vec![], contradictions: vec![] }, &[]);
+        let r = strict_faithfulness(
+            "sf",
+            &Grounding {
+                claims: vec![],
+                used_chunks: vec![],
+                contradictions: vec![],
+            },
+            &[],
+        );
         assert_eq!(r.status, crate::metrics::Status::Skipped);
         assert_eq!(r.score, None);
     }
 
     #[test]
     fn negative_rejection_rewards_matching_behaviour_only() {
-        let mk = |sufficient, abstains| Reasoning { hops: vec![], contexts_sufficient: sufficient, answer_abstains: abstains, reason: String::new() };
+        let mk = |sufficient, abstains| Reasoning {
+            hops: vec![],
+            contexts_sufficient: sufficient,
+            answer_abstains: abstains,
+            reason: String::new(),
+        };
         assert_eq!(negative_rejection("nr", &mk(true, false)).score, Some(1.0));
         assert_eq!(negative_rejection("nr", &mk(false, true)).score, Some(1.0));
-        assert_eq!(negative_rejection("nr", &mk(false, false)).score, Some(0.0), "answering without evidence is over-confidence");
+        assert_eq!(
+            negative_rejection("nr", &mk(false, false)).score,
+            Some(0.0),
+            "answering without evidence is over-confidence"
+        );
         assert_eq!(negative_rejection("nr", &mk(true, true)).score, Some(0.0));
     }
 
@@ -268,8 +404,16 @@ mod tests {
             claims: vec![],
             used_chunks: vec![],
             contradictions: vec![
-                Contradiction { kind: "negation_flip".into(), severity: "medium".into(), explanation: String::new() },
-                Contradiction { kind: "magnitude_shift".into(), severity: "low".into(), explanation: String::new() },
+                Contradiction {
+                    kind: "negation_flip".into(),
+                    severity: "medium".into(),
+                    explanation: String::new(),
+                },
+                Contradiction {
+                    kind: "magnitude_shift".into(),
+                    severity: "low".into(),
+                    explanation: String::new(),
+                },
             ],
         };
         assert_eq!(implicit_contradiction("ic", &g).score, Some(0.25));
@@ -277,14 +421,29 @@ mod tests {
 
     #[test]
     fn multi_hop_counts_grounded_and_connected_hops() {
-        let hop = |g, f| Hop { step: "s".into(), grounded: g, follows: f, chunk: None, reason: String::new() };
-        let r = Reasoning { hops: vec![hop(true, true), hop(true, false), hop(false, true)], contexts_sufficient: true, answer_abstains: false, reason: String::new() };
+        let hop = |g, f| Hop {
+            step: "s".into(),
+            grounded: g,
+            follows: f,
+            chunk: None,
+            reason: String::new(),
+        };
+        let r = Reasoning {
+            hops: vec![hop(true, true), hop(true, false), hop(false, true)],
+            contexts_sufficient: true,
+            answer_abstains: false,
+            reason: String::new(),
+        };
         assert!((multi_hop_faithfulness("mh", &r).score.unwrap() - 1.0 / 3.0).abs() < 1e-9);
     }
 
     #[test]
     fn context_utilization_ignores_out_of_range_and_duplicate_indices() {
-        let g = Grounding { claims: vec![], used_chunks: vec![0, 0, 2, 7], contradictions: vec![] };
+        let g = Grounding {
+            claims: vec![],
+            used_chunks: vec![0, 0, 2, 7],
+            contradictions: vec![],
+        };
         assert_eq!(context_utilization("cu", &g, 4).score, Some(0.5));
     }
 }

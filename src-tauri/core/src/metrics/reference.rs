@@ -75,7 +75,10 @@ fn semantic_metric(id: &str, answer: &str, truth: &str) -> MetricResult {
     MetricResult::ok(
         id,
         score,
-        format!("The answer and the ground truth {reading} (cosine {cosine:.2}, {}).", crate::semantic::MODEL_NAME),
+        format!(
+            "The answer and the ground truth {reading} (cosine {cosine:.2}, {}).",
+            crate::semantic::MODEL_NAME
+        ),
         json!({ "cosine": cosine, "model": crate::semantic::MODEL_NAME }),
     )
 }

@@ -33,7 +33,11 @@ impl Mode {
     }
 }
 
-const RETRIEVAL: &[&str] = &["ragvue.retrieval_relevance", "ragvue.retrieval_coverage", "ragvue.retrieval_overall"];
+const RETRIEVAL: &[&str] = &[
+    "ragvue.retrieval_relevance",
+    "ragvue.retrieval_coverage",
+    "ragvue.retrieval_overall",
+];
 const RANKING: &[&str] = &["reference.recall_at_k", "reference.mrr_at_k"];
 
 /// Every metric a run of this mode may use (the run's metric list).
@@ -52,8 +56,15 @@ pub fn candidates(mode: Mode) -> Vec<&'static MetricSpec> {
 /// Whether `spec` runs on `item` in agentic mode, and the reason either way.
 pub fn choose(spec: &MetricSpec, item: &Item) -> (bool, String) {
     let has = |f: Field| item.has(f);
-    if !has(Field::Answer) && !has(Field::Contexts) && !has(Field::GroundTruth) && !has(Field::Ranking) {
-        return (false, "the item has only a question: there is nothing to evaluate".into());
+    if !has(Field::Answer)
+        && !has(Field::Contexts)
+        && !has(Field::GroundTruth)
+        && !has(Field::Ranking)
+    {
+        return (
+            false,
+            "the item has only a question: there is nothing to evaluate".into(),
+        );
     }
     let missing = metrics::missing_fields(item, spec.needs);
     let why = match spec.family {
@@ -62,7 +73,9 @@ pub fn choose(spec: &MetricSpec, item: &Item) -> (bool, String) {
         }
         Family::RagChecker => "the item has a ground-truth answer and an answer",
         Family::Citation => "the item has a gold citation id and an answer",
-        Family::Reference if spec.needs.contains(&Field::Ranking) => "the item has ranked retrieved ids and a gold id",
+        Family::Reference if spec.needs.contains(&Field::Ranking) => {
+            "the item has ranked retrieved ids and a gold id"
+        }
         Family::Reference => "the item has a ground-truth answer and an answer",
         _ if RETRIEVAL.contains(&spec.id) => "the item has retrieved contexts",
         _ if spec.needs.contains(&Field::Contexts) && spec.needs.contains(&Field::Answer) => {
@@ -73,7 +86,10 @@ pub fn choose(spec: &MetricSpec, item: &Item) -> (bool, String) {
     if missing.is_empty() {
         (true, why.to_string())
     } else {
-        (false, format!("not chosen: {}", metrics::skip_reason(&missing)))
+        (
+            false,
+            format!("not chosen: {}", metrics::skip_reason(&missing)),
+        )
     }
 }
 
@@ -86,45 +102,75 @@ mod tests {
         Item {
             question: "What is the chemical symbol for gold?".into(),
             answer: answer.map(String::from),
-            contexts: contexts.iter().map(|t| Context { id: None, text: t.to_string() }).collect(),
+            contexts: contexts
+                .iter()
+                .map(|t| Context {
+                    id: None,
+                    text: t.to_string(),
+                })
+                .collect(),
             ..Default::default()
         }
     }
 
     fn chosen(item: &Item) -> Vec<&'static str> {
-        candidates(Mode::Agentic).into_iter().filter(|m| choose(m, item).0).map(|m| m.id).collect()
+        candidates(Mode::Agentic)
+            .into_iter()
+            .filter(|m| choose(m, item).0)
+            .map(|m| m.id)
+            .collect()
     }
 
     #[test]
     fn answer_and_contexts_choose_retrieval_answer_and_grounding_metrics() {
         let got = chosen(&item(Some("Au"), &["Gold has the symbol Au."]));
-        for id in ["ragvue.retrieval_relevance", "ragvue.answer_relevance", "ragvue.strict_faithfulness", "ragvue.retrieval_overall"] {
+        for id in [
+            "ragvue.retrieval_relevance",
+            "ragvue.answer_relevance",
+            "ragvue.strict_faithfulness",
+            "ragvue.retrieval_overall",
+        ] {
             assert!(got.contains(&id), "{id} chosen: {got:?}");
         }
-        assert!(!got.iter().any(|m| m.starts_with("ragchecker.") || m.starts_with("citation.")), "no GT, no citation label");
+        assert!(
+            !got.iter()
+                .any(|m| m.starts_with("ragchecker.") || m.starts_with("citation.")),
+            "no GT, no citation label"
+        );
     }
 
     #[test]
     fn agentic_skips_answer_metrics_when_answer_is_empty() {
         let got = chosen(&item(None, &["Mars is called the Red Planet."]));
         assert!(got.contains(&"ragvue.retrieval_relevance"));
-        assert!(!got.contains(&"ragvue.answer_relevance") && !got.contains(&"ragvue.strict_faithfulness"));
+        assert!(
+            !got.contains(&"ragvue.answer_relevance")
+                && !got.contains(&"ragvue.strict_faithfulness")
+        );
         let spec = metrics::find("ragvue.answer_relevance").unwrap();
-        assert_eq!(choose(spec, &item(None, &["x"])).1, "not chosen: the item has no answer");
+        assert_eq!(
+            choose(spec, &item(None, &["x"])).1,
+            "not chosen: the item has no answer"
+        );
     }
 
     #[test]
     fn answer_only_chooses_answer_metrics_but_no_grounding() {
         let got = chosen(&item(Some("Yes"), &[]));
         assert!(got.contains(&"ragvue.answer_relevance") && got.contains(&"ragvue.clarity"));
-        assert!(!got.contains(&"ragvue.retrieval_relevance") && !got.contains(&"ragvue.strict_faithfulness"));
+        assert!(
+            !got.contains(&"ragvue.retrieval_relevance")
+                && !got.contains(&"ragvue.strict_faithfulness")
+        );
     }
 
     #[test]
     fn question_only_item_runs_nothing_with_a_reason() {
         let q = item(None, &[]);
         assert!(chosen(&q).is_empty());
-        assert!(choose(metrics::find("ragvue.clarity").unwrap(), &q).1.contains("only a question"));
+        assert!(choose(metrics::find("ragvue.clarity").unwrap(), &q)
+            .1
+            .contains("only a question"));
     }
 
     #[test]
@@ -139,7 +185,10 @@ mod tests {
 
     #[test]
     fn retrieval_only_mode_has_no_answer_metrics() {
-        let ids: Vec<_> = candidates(Mode::RetrievalOnly).iter().map(|m| m.id).collect();
+        let ids: Vec<_> = candidates(Mode::RetrievalOnly)
+            .iter()
+            .map(|m| m.id)
+            .collect();
         assert!(ids.contains(&"ragvue.retrieval_relevance") && ids.contains(&"reference.mrr_at_k"));
         assert!(!ids.iter().any(|m| m.contains("answer")));
     }

@@ -12,7 +12,7 @@
 
 use std::sync::Mutex;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::item::{Item, Label, RagCheckerLabels};
@@ -42,7 +42,7 @@ pub struct ItemOutcome {
     pub accounting: Accounting,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Accounting {
     /// Judge calls that went to the judge (not answered from the cache).
     pub calls: u64,
@@ -89,7 +89,10 @@ impl Asker<'_> {
         }
         drop(acc);
         if let Ok(j) = &outcome {
-            self.prompt_versions.lock().unwrap().insert(j.prompt_version.clone());
+            self.prompt_versions
+                .lock()
+                .unwrap()
+                .insert(j.prompt_version.clone());
         }
         outcome.map(|j| j.verdict)
     }
@@ -121,14 +124,24 @@ impl Needs {
         Needs {
             chunks: has("ragvue.retrieval_relevance"),
             coverage: has("ragvue.retrieval_coverage"),
-            review: ["ragvue.answer_relevance", "ragvue.answer_completeness", "ragvue.clarity", "ragvue.coherence", "ragvue.answer_conciseness"]
-                .iter()
-                .any(|m| has(m)),
+            review: [
+                "ragvue.answer_relevance",
+                "ragvue.answer_completeness",
+                "ragvue.clarity",
+                "ragvue.coherence",
+                "ragvue.answer_conciseness",
+            ]
+            .iter()
+            .any(|m| has(m)),
             completeness: has("ragvue.answer_completeness"),
             grounding: ragchecker
-                || ["ragvue.strict_faithfulness", "ragvue.context_utilization", "ragvue.implicit_contradiction"]
-                    .iter()
-                    .any(|m| has(m)),
+                || [
+                    "ragvue.strict_faithfulness",
+                    "ragvue.context_utilization",
+                    "ragvue.implicit_contradiction",
+                ]
+                .iter()
+                .any(|m| has(m)),
             reasoning: has("ragvue.negative_rejection") || has("ragvue.multi_hop_faithfulness"),
             ragchecker,
         }
@@ -143,7 +156,9 @@ pub fn planned_tasks(item: &Item, metrics: &[&'static MetricSpec]) -> Vec<Task> 
         .iter()
         .copied()
         .filter(|m| m.judge && !m.synthesised && metrics::missing_fields(item, m.needs).is_empty())
-        .filter(|m| !(m.family == Family::RagChecker && item.has(crate::item::Field::RagCheckerLabels)))
+        .filter(|m| {
+            !(m.family == Family::RagChecker && item.has(crate::item::Field::RagCheckerLabels))
+        })
         .collect();
     if judged.is_empty() {
         return Vec::new();
@@ -152,33 +167,71 @@ pub fn planned_tasks(item: &Item, metrics: &[&'static MetricSpec]) -> Vec<Task> 
     let question = item.question.clone();
     let answer = item.answer.clone().unwrap_or_default();
     let chunks: Vec<String> = item.contexts.iter().map(|c| c.text.clone()).collect();
-    let aspects = if item.aspects.is_empty() { vec![question.clone()] } else { item.aspects.clone() };
+    let aspects = if item.aspects.is_empty() {
+        vec![question.clone()]
+    } else {
+        item.aspects.clone()
+    };
     let mut tasks = Vec::new();
     if (needs.coverage || needs.completeness) && item.aspects.is_empty() {
-        tasks.push(Task::Aspects { question: question.clone() });
+        tasks.push(Task::Aspects {
+            question: question.clone(),
+        });
     }
     if needs.chunks {
-        tasks.push(Task::ChunkRelevance { question: question.clone(), chunks: chunks.clone() });
+        tasks.push(Task::ChunkRelevance {
+            question: question.clone(),
+            chunks: chunks.clone(),
+        });
     }
     if needs.grounding {
-        tasks.push(Task::Grounding { question: question.clone(), answer: answer.clone(), chunks: chunks.clone() });
+        tasks.push(Task::Grounding {
+            question: question.clone(),
+            answer: answer.clone(),
+            chunks: chunks.clone(),
+        });
     }
     if needs.reasoning {
-        tasks.push(Task::Reasoning { question: question.clone(), answer: answer.clone(), chunks: chunks.clone() });
+        tasks.push(Task::Reasoning {
+            question: question.clone(),
+            answer: answer.clone(),
+            chunks: chunks.clone(),
+        });
     }
     if needs.coverage {
-        tasks.push(Task::Coverage { question: question.clone(), aspects: aspects.clone(), chunks: chunks.clone() });
+        tasks.push(Task::Coverage {
+            question: question.clone(),
+            aspects: aspects.clone(),
+            chunks: chunks.clone(),
+        });
     }
     if needs.review {
-        let review_aspects = if needs.completeness { aspects } else { Vec::new() };
-        tasks.push(Task::AnswerReview { question: question.clone(), answer: answer.clone(), aspects: review_aspects });
+        let review_aspects = if needs.completeness {
+            aspects
+        } else {
+            Vec::new()
+        };
+        tasks.push(Task::AnswerReview {
+            question: question.clone(),
+            answer: answer.clone(),
+            aspects: review_aspects,
+        });
     }
     if needs.ragchecker {
         let gt = item.ground_truth.clone().unwrap_or_default();
-        tasks.push(Task::Claims { question, text: gt.clone() });
+        tasks.push(Task::Claims {
+            question,
+            text: gt.clone(),
+        });
         // The label matrices depend on the extracted claims; estimate with the texts.
-        tasks.push(Task::ClaimLabels { claims: vec![answer.clone()], passages: vec![gt.clone()] });
-        tasks.push(Task::ClaimLabels { claims: vec![gt], passages: vec![answer] });
+        tasks.push(Task::ClaimLabels {
+            claims: vec![answer.clone()],
+            passages: vec![gt.clone()],
+        });
+        tasks.push(Task::ClaimLabels {
+            claims: vec![gt],
+            passages: vec![answer],
+        });
     }
     tasks
 }
@@ -199,16 +252,27 @@ pub async fn evaluate_item(
     for spec in metrics {
         let missing = metrics::missing_fields(item, spec.needs);
         if !missing.is_empty() {
-            results.push(MetricResult::skipped(spec.id, metrics::skip_reason(&missing)));
+            results.push(MetricResult::skipped(
+                spec.id,
+                metrics::skip_reason(&missing),
+            ));
         } else if spec.synthesised {
             synthesised.push(spec);
-        } else if spec.judge && !(spec.family == Family::RagChecker && item.has(crate::item::Field::RagCheckerLabels)) {
+        } else if spec.judge
+            && !(spec.family == Family::RagChecker
+                && item.has(crate::item::Field::RagCheckerLabels))
+        {
             judged.push(spec);
         } else {
             results.push(metrics::compute(spec, item, &settings.metric_config));
         }
     }
-    let asker = Asker { judge, ctx, accounting: Mutex::new(Accounting::default()), prompt_versions: Mutex::default() };
+    let asker = Asker {
+        judge,
+        ctx,
+        accounting: Mutex::new(Accounting::default()),
+        prompt_versions: Mutex::default(),
+    };
     if !judged.is_empty() {
         results.extend(judge_metrics(item, &judged, &asker, settings).await);
     }
@@ -217,11 +281,23 @@ pub async fn evaluate_item(
     }
     let accounting = asker.accounting.into_inner().unwrap_or_default();
     let versions = asker.prompt_versions.into_inner().unwrap_or_default();
-    let prompt_version = (!versions.is_empty()).then(|| versions.into_iter().collect::<Vec<_>>().join(","));
-    ItemOutcome { item_id, results, judge_config: judge.identity().config_key(), prompt_version, accounting }
+    let prompt_version =
+        (!versions.is_empty()).then(|| versions.into_iter().collect::<Vec<_>>().join(","));
+    ItemOutcome {
+        item_id,
+        results,
+        judge_config: judge.identity().config_key(),
+        prompt_version,
+        accounting,
+    }
 }
 
-async fn judge_metrics(item: &Item, judged: &[&'static MetricSpec], asker: &Asker<'_>, settings: &EngineSettings) -> Vec<MetricResult> {
+async fn judge_metrics(
+    item: &Item,
+    judged: &[&'static MetricSpec],
+    asker: &Asker<'_>,
+    settings: &EngineSettings,
+) -> Vec<MetricResult> {
     let needs = Needs::of(item, judged);
     let question = item.question.clone();
     let answer = item.answer.clone().unwrap_or_default();
@@ -232,26 +308,45 @@ async fn judge_metrics(item: &Item, judged: &[&'static MetricSpec], asker: &Aske
     // Phase 1: everything that depends only on the item.
     let (aspects, chunk_scores, grounding, reasoning, gt_claims) = tokio::join!(
         maybe(needs_aspects, || async {
-            match asker.ask(Task::Aspects { question: question.clone() }).await? {
+            match asker
+                .ask(Task::Aspects {
+                    question: question.clone(),
+                })
+                .await?
+            {
                 Verdict::Aspects { aspects } => Ok(aspects),
                 other => Err(wrong_verdict("aspects", &other)),
             }
         }),
         maybe(needs.chunks, || async {
-            match asker.ask(Task::ChunkRelevance { question: question.clone(), chunks: chunks.clone() }).await? {
+            match asker
+                .ask(Task::ChunkRelevance {
+                    question: question.clone(),
+                    chunks: chunks.clone(),
+                })
+                .await?
+            {
                 Verdict::ChunkRelevance { chunks } => Ok(chunks),
                 other => Err(wrong_verdict("chunk relevance", &other)),
             }
         }),
         maybe(needs.grounding, || async {
-            let task = Task::Grounding { question: question.clone(), answer: answer.clone(), chunks: chunks.clone() };
+            let task = Task::Grounding {
+                question: question.clone(),
+                answer: answer.clone(),
+                chunks: chunks.clone(),
+            };
             match asker.ask(task).await? {
                 Verdict::Grounding(g) => Ok(g),
                 other => Err(wrong_verdict("grounding", &other)),
             }
         }),
         maybe(needs.reasoning, || async {
-            let task = Task::Reasoning { question: question.clone(), answer: answer.clone(), chunks: chunks.clone() };
+            let task = Task::Reasoning {
+                question: question.clone(),
+                answer: answer.clone(),
+                chunks: chunks.clone(),
+            };
             match asker.ask(task).await? {
                 Verdict::Reasoning(r) => Ok(r),
                 other => Err(wrong_verdict("reasoning", &other)),
@@ -259,7 +354,13 @@ async fn judge_metrics(item: &Item, judged: &[&'static MetricSpec], asker: &Aske
         }),
         maybe(needs.ragchecker, || async {
             let text = item.ground_truth.clone().unwrap_or_default();
-            match asker.ask(Task::Claims { question: question.clone(), text }).await? {
+            match asker
+                .ask(Task::Claims {
+                    question: question.clone(),
+                    text,
+                })
+                .await?
+            {
                 Verdict::Claims { claims } => Ok(claims),
                 other => Err(wrong_verdict("claims", &other)),
             }
@@ -271,14 +372,22 @@ async fn judge_metrics(item: &Item, judged: &[&'static MetricSpec], asker: &Aske
     };
 
     // Phase 2: what needs the aspects or the claims.
-    let aspect_list = aspects.as_ref().and_then(|a| a.as_ref().ok()).cloned().unwrap_or_default();
+    let aspect_list = aspects
+        .as_ref()
+        .and_then(|a| a.as_ref().ok())
+        .cloned()
+        .unwrap_or_default();
     let aspects_failed = aspects.as_ref().and_then(|a| a.as_ref().err()).cloned();
     let (coverage, review, labels) = tokio::join!(
         maybe(needs.coverage, || async {
             if let Some(e) = &aspects_failed {
                 return Err(e.clone());
             }
-            let task = Task::Coverage { question: question.clone(), aspects: aspect_list.clone(), chunks: chunks.clone() };
+            let task = Task::Coverage {
+                question: question.clone(),
+                aspects: aspect_list.clone(),
+                chunks: chunks.clone(),
+            };
             match asker.ask(task).await? {
                 Verdict::Coverage { aspects } => Ok(aspects),
                 other => Err(wrong_verdict("coverage", &other)),
@@ -287,14 +396,27 @@ async fn judge_metrics(item: &Item, judged: &[&'static MetricSpec], asker: &Aske
         maybe(needs.review, || async {
             // Completeness needs the aspects; the other review scores do not, so a failed
             // aspect extraction only fails completeness (handled below).
-            let review_aspects = if needs.completeness { aspect_list.clone() } else { Vec::new() };
-            let task = Task::AnswerReview { question: question.clone(), answer: answer.clone(), aspects: review_aspects };
+            let review_aspects = if needs.completeness {
+                aspect_list.clone()
+            } else {
+                Vec::new()
+            };
+            let task = Task::AnswerReview {
+                question: question.clone(),
+                answer: answer.clone(),
+                aspects: review_aspects,
+            };
             match asker.ask(task).await? {
                 Verdict::AnswerReview(r) => Ok(r),
                 other => Err(wrong_verdict("answer review", &other)),
             }
         }),
-        maybe(needs.ragchecker, || ragchecker_labels(item, asker, grounding.as_ref(), gt_claims.as_ref())),
+        maybe(needs.ragchecker, || ragchecker_labels(
+            item,
+            asker,
+            grounding.as_ref(),
+            gt_claims.as_ref()
+        )),
     );
 
     let mut results = Vec::with_capacity(judged.len());
@@ -305,14 +427,19 @@ async fn judge_metrics(item: &Item, judged: &[&'static MetricSpec], asker: &Aske
                 labelled.ragchecker = Some(l.clone());
                 ragchecker::compute(spec.id, &labelled)
             }),
-            _ => ragvue_metric(spec.id, item, settings, &Verdicts {
-                chunk_scores: chunk_scores.as_ref(),
-                coverage: coverage.as_ref(),
-                review: review.as_ref(),
-                aspects_failed: aspects_failed.as_ref(),
-                grounding: grounding.as_ref(),
-                reasoning: reasoning.as_ref(),
-            }),
+            _ => ragvue_metric(
+                spec.id,
+                item,
+                settings,
+                &Verdicts {
+                    chunk_scores: chunk_scores.as_ref(),
+                    coverage: coverage.as_ref(),
+                    review: review.as_ref(),
+                    aspects_failed: aspects_failed.as_ref(),
+                    grounding: grounding.as_ref(),
+                    reasoning: reasoning.as_ref(),
+                },
+            ),
         });
     }
     results
@@ -330,9 +457,9 @@ struct Verdicts<'a> {
 fn ragvue_metric(id: &str, item: &Item, settings: &EngineSettings, v: &Verdicts) -> MetricResult {
     let contexts: Vec<String> = item.contexts.iter().map(|c| c.text.clone()).collect();
     match id {
-        "ragvue.retrieval_relevance" => {
-            from(v.chunk_scores, id, |c| ragvue::retrieval_relevance(id, c, settings.tau.unwrap_or(ragvue::DEFAULT_TAU)))
-        }
+        "ragvue.retrieval_relevance" => from(v.chunk_scores, id, |c| {
+            ragvue::retrieval_relevance(id, c, settings.tau.unwrap_or(ragvue::DEFAULT_TAU))
+        }),
         "ragvue.retrieval_coverage" => from(v.coverage, id, |c| ragvue::retrieval_coverage(id, c)),
         "ragvue.answer_relevance" => from(v.review, id, |r| ragvue::answer_relevance(id, r)),
         "ragvue.answer_completeness" => match v.aspects_failed {
@@ -342,11 +469,19 @@ fn ragvue_metric(id: &str, item: &Item, settings: &EngineSettings, v: &Verdicts)
         "ragvue.clarity" => from(v.review, id, |r| ragvue::clarity(id, r)),
         "ragvue.coherence" => from(v.review, id, |r| ragvue::coherence(id, r)),
         "ragvue.answer_conciseness" => from(v.review, id, |r| ragvue::answer_conciseness(id, r)),
-        "ragvue.strict_faithfulness" => from(v.grounding, id, |g| ragvue::strict_faithfulness(id, g, &contexts)),
-        "ragvue.context_utilization" => from(v.grounding, id, |g| ragvue::context_utilization(id, g, contexts.len())),
-        "ragvue.implicit_contradiction" => from(v.grounding, id, |g| ragvue::implicit_contradiction(id, g)),
+        "ragvue.strict_faithfulness" => from(v.grounding, id, |g| {
+            ragvue::strict_faithfulness(id, g, &contexts)
+        }),
+        "ragvue.context_utilization" => from(v.grounding, id, |g| {
+            ragvue::context_utilization(id, g, contexts.len())
+        }),
+        "ragvue.implicit_contradiction" => {
+            from(v.grounding, id, |g| ragvue::implicit_contradiction(id, g))
+        }
         "ragvue.negative_rejection" => from(v.reasoning, id, |r| ragvue::negative_rejection(id, r)),
-        "ragvue.multi_hop_faithfulness" => from(v.reasoning, id, |r| ragvue::multi_hop_faithfulness(id, r)),
+        "ragvue.multi_hop_faithfulness" => {
+            from(v.reasoning, id, |r| ragvue::multi_hop_faithfulness(id, r))
+        }
         _ => MetricResult::error(id, format!("{id} has no judged computation")),
     }
 }
@@ -370,7 +505,11 @@ async fn ragchecker_labels(
         None => Vec::new(),
     };
     let chunks: Vec<String> = item.contexts.iter().map(|c| c.text.clone()).collect();
-    let with = |first: &str| std::iter::once(first.to_string()).chain(chunks.iter().cloned()).collect::<Vec<_>>();
+    let with = |first: &str| {
+        std::iter::once(first.to_string())
+            .chain(chunks.iter().cloned())
+            .collect::<Vec<_>>()
+    };
     let gt = item.ground_truth.clone().unwrap_or_default();
     let answer = item.answer.clone().unwrap_or_default();
     let (response_side, gt_side) = tokio::join!(
@@ -393,13 +532,25 @@ async fn ragchecker_labels(
     })
 }
 
-async fn label_matrix(asker: &Asker<'_>, claims: &[String], passages: Vec<String>) -> Result<Vec<Vec<Label>>, JudgeError> {
+async fn label_matrix(
+    asker: &Asker<'_>,
+    claims: &[String],
+    passages: Vec<String>,
+) -> Result<Vec<Vec<Label>>, JudgeError> {
     if claims.is_empty() {
         return Ok(Vec::new());
     }
     let width = passages.len();
-    match asker.ask(Task::ClaimLabels { claims: claims.to_vec(), passages }).await? {
-        Verdict::ClaimLabels { labels } if labels.len() == claims.len() && labels.iter().all(|r| r.len() == width) => {
+    match asker
+        .ask(Task::ClaimLabels {
+            claims: claims.to_vec(),
+            passages,
+        })
+        .await?
+    {
+        Verdict::ClaimLabels { labels }
+            if labels.len() == claims.len() && labels.iter().all(|r| r.len() == width) =>
+        {
             Ok(labels)
         }
         Verdict::ClaimLabels { .. } => Err(JudgeError::Unparseable {
@@ -422,11 +573,18 @@ where
     }
 }
 
-fn from<T>(verdict: Option<&Result<T, JudgeError>>, id: &str, f: impl FnOnce(&T) -> MetricResult) -> MetricResult {
+fn from<T>(
+    verdict: Option<&Result<T, JudgeError>>,
+    id: &str,
+    f: impl FnOnce(&T) -> MetricResult,
+) -> MetricResult {
     match verdict {
         Some(Ok(v)) => f(v),
         Some(Err(e)) => judge_error(id, e),
-        None => MetricResult::error(id, "internal: the judge task this metric needs was not planned"),
+        None => MetricResult::error(
+            id,
+            "internal: the judge task this metric needs was not planned",
+        ),
     }
 }
 

@@ -123,9 +123,14 @@ pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
     let specs = selected_metrics(request)?;
     let metric_ids: Vec<String> = specs.iter().map(|m| m.id.to_string()).collect();
     store::datasets::get(store.conn(), request.dataset_id)?;
-    let chosen = request.selection.apply(&store::items::ids(store.conn(), request.dataset_id)?);
+    let chosen = request
+        .selection
+        .apply(&store::items::ids(store.conn(), request.dataset_id)?);
     if chosen.is_empty() {
-        return Err(Error::Invalid(format!("dataset {} has no items to evaluate", request.dataset_id)));
+        return Err(Error::Invalid(format!(
+            "dataset {} has no items to evaluate",
+            request.dataset_id
+        )));
     }
     let config = serde_json::to_value(RunConfig {
         mode: request.mode,
@@ -157,8 +162,12 @@ pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
 }
 
 pub fn run_config(run: &store::runs::RunRow) -> Result<RunConfig> {
-    serde_json::from_value(run.config.clone())
-        .map_err(|e| Error::Invalid(format!("run {} has an unreadable configuration: {e}", run.id)))
+    serde_json::from_value(run.config.clone()).map_err(|e| {
+        Error::Invalid(format!(
+            "run {} has an unreadable configuration: {e}",
+            run.id
+        ))
+    })
 }
 
 /// Evaluates every missing cell of a run with `judge`, committing as items complete,
@@ -173,11 +182,21 @@ pub fn execute(
 ) -> Result<RunOutcome> {
     let run = store::runs::get(store.conn(), run_id)?;
     if run.status == RunStatus::Done {
-        return Ok(RunOutcome { run_id, status: RunStatus::Done, written: 0, reused: 0, accounting: Accounting::default() });
+        return Ok(RunOutcome {
+            run_id,
+            status: RunStatus::Done,
+            written: 0,
+            reused: 0,
+            accounting: Accounting::default(),
+        });
     }
     let config = run_config(&run)?;
-    let specs: Vec<&'static MetricSpec> =
-        run.metrics.iter().filter_map(|id| metrics::find(id)).filter(|m| m.scope == Scope::Item).collect();
+    let specs: Vec<&'static MetricSpec> = run
+        .metrics
+        .iter()
+        .filter_map(|id| metrics::find(id))
+        .filter(|m| m.scope == Scope::Item)
+        .collect();
     store::runs::mark_started(store.conn(), run_id)?;
     let started = Instant::now();
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -185,7 +204,15 @@ pub fn execute(
         .enable_all()
         .build()
         .map_err(|e| Error::Invalid(format!("cannot start the run's worker threads: {e}")))?;
-    let outcome = runtime.block_on(evaluate_pending(store, run_id, &specs, &config, judge, progress.clone(), cancel));
+    let outcome = runtime.block_on(evaluate_pending(
+        store,
+        run_id,
+        &specs,
+        &config,
+        judge,
+        progress.clone(),
+        cancel,
+    ));
     let mut totals: RunTotals = store::runs::totals(store.conn(), run_id)?;
     if let Ok(o) = &outcome {
         add_accounting(&mut totals, &o.accounting);
@@ -193,10 +220,16 @@ pub fn execute(
     totals.seconds += started.elapsed().as_secs_f64();
     store::runs::set_totals(store.conn(), run_id, &serde_json::to_value(totals)?)?;
     let (status, message) = match &outcome {
-        Ok(o) if o.status == RunStatus::Cancelled && cancel.is_cancelled() => (o.status, Some("cancelled by the user".to_string())),
-        Ok(o) if o.status == RunStatus::Cancelled => {
-            (o.status, Some(format!("stopped: the budget of ${:.2} would be exceeded", config.budget_usd.unwrap_or(0.0))))
+        Ok(o) if o.status == RunStatus::Cancelled && cancel.is_cancelled() => {
+            (o.status, Some("cancelled by the user".to_string()))
         }
+        Ok(o) if o.status == RunStatus::Cancelled => (
+            o.status,
+            Some(format!(
+                "stopped: the budget of ${:.2} would be exceeded",
+                config.budget_usd.unwrap_or(0.0)
+            )),
+        ),
         Ok(o) => (o.status, None),
         Err(e) => (RunStatus::Failed, Some(e.to_string())),
     };
@@ -204,10 +237,15 @@ pub fn execute(
         store::runs::mark_ended(store.conn(), run_id, status, message.as_deref())?;
         return outcome;
     }
-    progress.report(Progress::Started { stage: "statistics".into(), total: None });
+    progress.report(Progress::Started {
+        stage: "statistics".into(),
+        total: None,
+    });
     analysis::summarize_and_store(store, run_id)?;
     store::runs::mark_ended(store.conn(), run_id, RunStatus::Done, None)?;
-    progress.report(Progress::Finished { stage: "run".into() });
+    progress.report(Progress::Finished {
+        stage: "run".into(),
+    });
     outcome
 }
 
@@ -242,30 +280,54 @@ async fn evaluate_pending(
     let item_ids = store::run_items::item_ids(store.conn(), run_id)?;
     let done = store::results::done_pairs(store.conn(), run_id)?;
     let total = item_ids.len() as u64;
-    progress.report(Progress::Started { stage: "evaluating".into(), total: Some(total) });
+    progress.report(Progress::Started {
+        stage: "evaluating".into(),
+        total: Some(total),
+    });
     let settings = Arc::new(EngineSettings {
         metric_config: config.metric_config.clone(),
         tau: config.tau,
         weights: config.weights.clone(),
     });
-    let ctx = CallContext { progress: progress.clone(), cancel: cancel.clone(), use_cache: config.use_cache };
+    let ctx = CallContext {
+        progress: progress.clone(),
+        cancel: cancel.clone(),
+        use_cache: config.use_cache,
+    };
     let parallel = (judge_parallelism(judge.as_ref()) * 2).max(4);
 
-    let mut outcome = RunOutcome { run_id, status: RunStatus::Done, written: 0, reused: 0, accounting: Accounting::default() };
+    let mut outcome = RunOutcome {
+        run_id,
+        status: RunStatus::Done,
+        written: 0,
+        reused: 0,
+        accounting: Accounting::default(),
+    };
     let mut finished = 0u64;
-    let mut in_flight: JoinSet<(engine::ItemOutcome, Vec<MetricResult>, Vec<(&'static str, String)>)> = JoinSet::new();
-    let mut pending_writes: Vec<(engine::ItemOutcome, Vec<MetricResult>, Vec<(&'static str, String)>)> = Vec::new();
+    let mut in_flight: JoinSet<(
+        engine::ItemOutcome,
+        Vec<MetricResult>,
+        Vec<(&'static str, String)>,
+    )> = JoinSet::new();
+    let mut pending_writes: Vec<(
+        engine::ItemOutcome,
+        Vec<MetricResult>,
+        Vec<(&'static str, String)>,
+    )> = Vec::new();
     let mut last_commit = Instant::now();
     let mut queue = item_ids.chunks(LOAD_CHUNK);
     let mut loaded: std::collections::VecDeque<Job> = Default::default();
     let mut stopped = false;
     // Which item each task evaluates, so a crashed task still yields that item's results.
-    let mut launched: std::collections::HashMap<tokio::task::Id, (i64, Vec<&'static str>)> = Default::default();
+    let mut launched: std::collections::HashMap<tokio::task::Id, (i64, Vec<&'static str>)> =
+        Default::default();
 
     loop {
         // Launch while there is room, work, and no reason to stop.
         while !stopped && in_flight.len() < parallel {
-            if cancel.is_cancelled() || over_budget(config, &outcome.accounting, finished, in_flight.len()) {
+            if cancel.is_cancelled()
+                || over_budget(config, &outcome.accounting, finished, in_flight.len())
+            {
                 stopped = true;
                 break;
             }
@@ -286,13 +348,22 @@ async fn evaluate_pending(
             let ids: Vec<&'static str> = job.metrics.iter().map(|m| m.id).collect();
             let item_id = job.item_id;
             let handle = in_flight.spawn(async move {
-                let result =
-                    engine::evaluate_item(job.item_id, &job.item, &job.metrics, judge.as_ref(), &ctx, &settings).await;
+                let result = engine::evaluate_item(
+                    job.item_id,
+                    &job.item,
+                    &job.metrics,
+                    judge.as_ref(),
+                    &ctx,
+                    &settings,
+                )
+                .await;
                 (result, job.not_chosen, job.reasons)
             });
             launched.insert(handle.id(), (item_id, ids));
         }
-        let Some(joined) = in_flight.join_next_with_id().await else { break };
+        let Some(joined) = in_flight.join_next_with_id().await else {
+            break;
+        };
         let item = match joined {
             Ok((id, item)) => {
                 launched.remove(&id);
@@ -306,10 +377,16 @@ async fn evaluate_pending(
         outcome.accounting.add(&item.0.accounting);
         pending_writes.push(item);
         finished += 1;
-        if pending_writes.len() >= COMMIT_EVERY_ITEMS || last_commit.elapsed() >= COMMIT_EVERY || in_flight.is_empty() {
+        if pending_writes.len() >= COMMIT_EVERY_ITEMS
+            || last_commit.elapsed() >= COMMIT_EVERY
+            || in_flight.is_empty()
+        {
             outcome.written += commit(store, run_id, &mut pending_writes)?;
             last_commit = Instant::now();
-            progress.report(Progress::Advanced { done: finished, total: Some(total) });
+            progress.report(Progress::Advanced {
+                done: finished,
+                total: Some(total),
+            });
             progress.report(Progress::Totals {
                 calls: outcome.accounting.calls,
                 cache_hits: outcome.accounting.cache_hits,
@@ -319,7 +396,10 @@ async fn evaluate_pending(
         }
     }
     outcome.written += commit(store, run_id, &mut pending_writes)?;
-    progress.report(Progress::Advanced { done: finished, total: Some(total) });
+    progress.report(Progress::Advanced {
+        done: finished,
+        total: Some(total),
+    });
     if stopped || finished < total {
         outcome.status = RunStatus::Cancelled;
     }
@@ -337,8 +417,14 @@ fn judge_parallelism(judge: &dyn Judge) -> usize {
 /// True when launching one more item would likely pass the budget: cost so far plus
 /// the average cost per finished item for each item in flight and the next one.
 fn over_budget(config: &RunConfig, acc: &Accounting, finished: u64, in_flight: usize) -> bool {
-    let Some(budget) = config.budget_usd else { return false };
-    let per_item = if finished > 0 { acc.cost_usd / finished as f64 } else { 0.0 };
+    let Some(budget) = config.budget_usd else {
+        return false;
+    };
+    let per_item = if finished > 0 {
+        acc.cost_usd / finished as f64
+    } else {
+        0.0
+    };
     acc.cost_usd + per_item * (in_flight as f64 + 1.0) > budget
 }
 
@@ -349,7 +435,13 @@ fn job_for(
     done: &std::collections::HashSet<(i64, String)>,
     reused: &mut u64,
 ) -> Job {
-    let mut job = Job { item_id: stored.id, item: stored.item, metrics: Vec::new(), not_chosen: Vec::new(), reasons: Vec::new() };
+    let mut job = Job {
+        item_id: stored.id,
+        item: stored.item,
+        metrics: Vec::new(),
+        not_chosen: Vec::new(),
+        reasons: Vec::new(),
+    };
     for spec in specs {
         if done.contains(&(job.item_id, spec.id.to_string())) {
             *reused += 1;
@@ -370,7 +462,11 @@ fn job_for(
     job
 }
 
-type Finished = (engine::ItemOutcome, Vec<MetricResult>, Vec<(&'static str, String)>);
+type Finished = (
+    engine::ItemOutcome,
+    Vec<MetricResult>,
+    Vec<(&'static str, String)>,
+);
 
 /// A task that panicked: every metric it was computing becomes an error for its item,
 /// and the run goes on.
@@ -378,13 +474,27 @@ fn crashed_item(item_id: i64, metric_ids: &[&'static str], e: &tokio::task::Join
     // JoinError reads "task 12 panicked with message \"...\"": keep only the message so
     // identical failures group together.
     let text = e.to_string();
-    let why = text.split_once("with message ").map(|(_, m)| m.trim_matches('"').to_string()).unwrap_or(text);
+    let why = text
+        .split_once("with message ")
+        .map(|(_, m)| m.trim_matches('"').to_string())
+        .unwrap_or(text);
     let results = metric_ids
         .iter()
-        .map(|id| MetricResult::error(id, format!("internal error while evaluating this item: {why}")))
+        .map(|id| {
+            MetricResult::error(
+                id,
+                format!("internal error while evaluating this item: {why}"),
+            )
+        })
         .collect();
     (
-        engine::ItemOutcome { item_id, results, judge_config: String::new(), prompt_version: None, accounting: Accounting::default() },
+        engine::ItemOutcome {
+            item_id,
+            results,
+            judge_config: String::new(),
+            prompt_version: None,
+            accounting: Accounting::default(),
+        },
         Vec::new(),
         Vec::new(),
     )
@@ -403,9 +513,22 @@ fn commit(store: &mut Store, run_id: i64, pending: &mut Vec<Finished>) -> Result
                     attach_reason(&mut result, why);
                 }
                 let judged = metrics::find(&result.metric).is_some_and(|m| m.judge);
-                let (config, version) =
-                    if judged { (outcome.judge_config.as_str(), outcome.prompt_version.as_deref()) } else { ("", None) };
-                if store::results::insert_versioned(tx, run_id, outcome.item_id, config, version, &result)? {
+                let (config, version) = if judged {
+                    (
+                        outcome.judge_config.as_str(),
+                        outcome.prompt_version.as_deref(),
+                    )
+                } else {
+                    ("", None)
+                };
+                if store::results::insert_versioned(
+                    tx,
+                    run_id,
+                    outcome.item_id,
+                    config,
+                    version,
+                    &result,
+                )? {
                     written += 1;
                 }
             }
@@ -444,8 +567,12 @@ pub fn estimate(
 ) -> Result<crate::judge::plan::JudgePlan> {
     let run = store::runs::get(store.conn(), run_id)?;
     let config = run_config(&run)?;
-    let specs: Vec<&'static MetricSpec> =
-        run.metrics.iter().filter_map(|id| metrics::find(id)).filter(|m| m.scope == Scope::Item).collect();
+    let specs: Vec<&'static MetricSpec> = run
+        .metrics
+        .iter()
+        .filter_map(|id| metrics::find(id))
+        .filter(|m| m.scope == Scope::Item)
+        .collect();
     let done = store::results::done_pairs(store.conn(), run_id)?;
     let item_ids = store::run_items::item_ids(store.conn(), run_id)?;
     let (tasks, _) = planned_work(store, &specs, config.mode, &item_ids, &done)?;
@@ -489,12 +616,28 @@ pub struct Preview {
 }
 
 /// Plans `request` against `profile` without storing anything.
-pub fn preview(store: &Store, request: &RunRequest, profile: &store::judge_profiles::JudgeProfile) -> Result<Preview> {
+pub fn preview(
+    store: &Store,
+    request: &RunRequest,
+    profile: &store::judge_profiles::JudgeProfile,
+) -> Result<Preview> {
     let specs = selected_metrics(request)?;
     store::datasets::get(store.conn(), request.dataset_id)?;
-    let chosen = request.selection.apply(&store::items::ids(store.conn(), request.dataset_id)?);
-    let item_specs: Vec<&'static MetricSpec> = specs.iter().copied().filter(|m| m.scope == Scope::Item).collect();
-    let (tasks, cells) = planned_work(store, &item_specs, request.mode, &chosen, &Default::default())?;
+    let chosen = request
+        .selection
+        .apply(&store::items::ids(store.conn(), request.dataset_id)?);
+    let item_specs: Vec<&'static MetricSpec> = specs
+        .iter()
+        .copied()
+        .filter(|m| m.scope == Scope::Item)
+        .collect();
+    let (tasks, cells) = planned_work(
+        store,
+        &item_specs,
+        request.mode,
+        &chosen,
+        &Default::default(),
+    )?;
     let cache = crate::judge::cache::JudgeCache::open(store.path())?;
     Ok(Preview {
         items: chosen.len() as u64,

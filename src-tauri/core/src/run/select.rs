@@ -45,25 +45,43 @@ mod tests {
 
     #[test]
     fn limit_keeps_the_first_items() {
-        let s = Selection { limit: Some(3), ..Default::default() };
+        let s = Selection {
+            limit: Some(3),
+            ..Default::default()
+        };
         assert_eq!(s.apply(&[10, 11, 12, 13, 14]), vec![10, 11, 12]);
     }
 
     #[test]
     fn sample_is_reproducible_ordered_and_sized() {
         let ids: Vec<i64> = (0..1000).collect();
-        let s = Selection { sample: Some(50), seed: 7, ..Default::default() };
+        let s = Selection {
+            sample: Some(50),
+            seed: 7,
+            ..Default::default()
+        };
         let a = s.apply(&ids);
         assert_eq!(a.len(), 50);
         assert_eq!(a, s.apply(&ids), "same seed, same sample");
-        assert!(a.windows(2).all(|w| w[0] < w[1]), "sample keeps file order without repeats");
-        let other = Selection { seed: 8, ..s.clone() }.apply(&ids);
+        assert!(
+            a.windows(2).all(|w| w[0] < w[1]),
+            "sample keeps file order without repeats"
+        );
+        let other = Selection {
+            seed: 8,
+            ..s.clone()
+        }
+        .apply(&ids);
         assert_ne!(a, other, "another seed draws another sample");
     }
 
     #[test]
     fn sample_larger_than_data_takes_everything() {
-        let s = Selection { sample: Some(10), seed: 1, ..Default::default() };
+        let s = Selection {
+            sample: Some(10),
+            seed: 1,
+            ..Default::default()
+        };
         assert_eq!(s.apply(&[1, 2, 3]), vec![1, 2, 3]);
     }
 }

@@ -16,7 +16,11 @@ pub fn put(conn: &Connection, run_id: i64, kind: &str, json: &serde_json::Value)
 
 pub fn get(conn: &Connection, run_id: i64, kind: &str) -> Result<Option<serde_json::Value>> {
     let text: Option<String> = conn
-        .query_row("SELECT json FROM analyses WHERE run_id = ?1 AND kind = ?2", params![run_id, kind], |r| r.get(0))
+        .query_row(
+            "SELECT json FROM analyses WHERE run_id = ?1 AND kind = ?2",
+            params![run_id, kind],
+            |r| r.get(0),
+        )
         .optional()?;
     Ok(match text {
         Some(t) => Some(serde_json::from_str(&t)?),

@@ -34,7 +34,11 @@ pub struct Aggregate {
 
 /// Every item of a run in run order, with its mean `ok` score (metrics listed in
 /// `lower_is_better` flipped, so high always means good) and its count of errors.
-pub fn aggregates(conn: &Connection, run_id: i64, lower_is_better: &[&str]) -> Result<Vec<Aggregate>> {
+pub fn aggregates(
+    conn: &Connection,
+    run_id: i64,
+    lower_is_better: &[&str],
+) -> Result<Vec<Aggregate>> {
     let flipped = serde_json::to_string(lower_is_better)?;
     let mut stmt = conn.prepare(
         "SELECT ri.position, ri.item_id,
@@ -49,7 +53,12 @@ pub fn aggregates(conn: &Connection, run_id: i64, lower_is_better: &[&str]) -> R
     )?;
     let rows = stmt
         .query_map(params![run_id, flipped], |r| {
-            Ok(Aggregate { position: r.get(0)?, item_id: r.get(1)?, goodness: r.get(2)?, errors: r.get(3)? })
+            Ok(Aggregate {
+                position: r.get(0)?,
+                item_id: r.get(1)?,
+                goodness: r.get(2)?,
+                errors: r.get(3)?,
+            })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
@@ -62,7 +71,14 @@ pub fn replace(conn: &Connection, run_id: i64, rows: &[IndexRow]) -> Result<()> 
         "INSERT INTO case_index (run_id, position, item_id, goodness, errors, patterns) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
     for row in rows {
-        stmt.execute(params![run_id, row.position, row.item_id, row.goodness, row.errors, row.patterns])?;
+        stmt.execute(params![
+            run_id,
+            row.position,
+            row.item_id,
+            row.goodness,
+            row.errors,
+            row.patterns
+        ])?;
     }
     Ok(())
 }
@@ -153,11 +169,19 @@ fn where_clause(filter: &Filter, values: &mut Vec<Value>) -> String {
         // Not correlated either: the index yields its matching rowids once.
         Some(TextMatch::Indexed(phrase)) => {
             values.push(Value::Text(phrase.clone()));
-            sql.push_str(&format!(" AND c.item_id IN (SELECT rowid FROM item_search WHERE item_search MATCH ?{})", values.len()));
+            sql.push_str(&format!(
+                " AND c.item_id IN (SELECT rowid FROM item_search WHERE item_search MATCH ?{})",
+                values.len()
+            ));
         }
         Some(TextMatch::Items(items)) => {
-            values.push(Value::Text(serde_json::to_string(items).unwrap_or_else(|_| "[]".into())));
-            sql.push_str(&format!(" AND c.item_id IN (SELECT value FROM json_each(?{}))", values.len()));
+            values.push(Value::Text(
+                serde_json::to_string(items).unwrap_or_else(|_| "[]".into()),
+            ));
+            sql.push_str(&format!(
+                " AND c.item_id IN (SELECT value FROM json_each(?{}))",
+                values.len()
+            ));
         }
         None => {}
     }
@@ -179,7 +203,9 @@ pub fn text_match(conn: &Connection, dataset_id: i64, text: &str) -> Result<Text
          ORDER BY ordinal",
     )?;
     let pattern = format!("%{}%", escape_like(text));
-    let ids = stmt.query_map(params![dataset_id, pattern], |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
+    let ids = stmt
+        .query_map(params![dataset_id, pattern], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
     Ok(TextMatch::Items(ids))
 }
 
@@ -193,7 +219,9 @@ pub fn text_hits(conn: &Connection, dataset_id: i64, text: &str) -> Result<Vec<i
                 "SELECT i.id FROM item_search s JOIN items i ON i.id = s.rowid
                  WHERE item_search MATCH ?2 AND i.dataset_id = ?1 ORDER BY i.ordinal",
             )?;
-            let ids = stmt.query_map(params![dataset_id, phrase], |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
+            let ids = stmt
+                .query_map(params![dataset_id, phrase], |r| r.get(0))?
+                .collect::<rusqlite::Result<Vec<i64>>>()?;
             Ok(ids)
         }
     }
@@ -210,8 +238,11 @@ fn phrase(text: &str) -> String {
 
 /// Puts a dataset's questions and answers into the search index, once.
 fn ensure_searchable(conn: &Connection, dataset_id: i64) -> Result<()> {
-    let indexed: bool =
-        conn.query_row("SELECT EXISTS (SELECT 1 FROM item_search_datasets WHERE dataset_id = ?1)", [dataset_id], |r| r.get(0))?;
+    let indexed: bool = conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM item_search_datasets WHERE dataset_id = ?1)",
+        [dataset_id],
+        |r| r.get(0),
+    )?;
     if indexed {
         return Ok(());
     }
@@ -220,7 +251,10 @@ fn ensure_searchable(conn: &Connection, dataset_id: i64) -> Result<()> {
         "INSERT INTO item_search (rowid, question, answer) SELECT id, question, coalesce(answer, '') FROM items WHERE dataset_id = ?1",
         [dataset_id],
     )?;
-    tx.execute("INSERT INTO item_search_datasets (dataset_id) VALUES (?1)", [dataset_id])?;
+    tx.execute(
+        "INSERT INTO item_search_datasets (dataset_id) VALUES (?1)",
+        [dataset_id],
+    )?;
     tx.commit()?;
     Ok(())
 }
@@ -246,19 +280,36 @@ pub fn count(conn: &Connection, run_id: i64, filter: &Filter) -> Result<i64> {
 }
 
 /// One page of the cases matching `filter`, in `order`.
-pub fn page(conn: &Connection, run_id: i64, filter: &Filter, order: &Order, offset: i64, limit: i64) -> Result<Vec<CaseRow>> {
+pub fn page(
+    conn: &Connection,
+    run_id: i64,
+    filter: &Filter,
+    order: &Order,
+    offset: i64,
+    limit: i64,
+) -> Result<Vec<CaseRow>> {
     let mut rows = match order {
         Order::Position => index_page(conn, run_id, filter, "c.position", offset, limit)?,
-        Order::Worst => index_page(conn, run_id, filter, "c.goodness IS NULL, c.goodness, c.position", offset, limit)?,
-        Order::Metric { metric, descending } => metric_page(conn, run_id, filter, metric, *descending, offset, limit)?,
+        Order::Worst => index_page(
+            conn,
+            run_id,
+            filter,
+            "c.goodness IS NULL, c.goodness, c.position",
+            offset,
+            limit,
+        )?,
+        Order::Metric { metric, descending } => {
+            metric_page(conn, run_id, filter, metric, *descending, offset, limit)?
+        }
     };
     let mut text = conn.prepare_cached(
         "SELECT external_id, substr(question, 1, ?2), substr(answer, 1, ?3) FROM items WHERE id = ?1",
     )?;
     for row in &mut rows {
-        let (external_id, question, answer) = text.query_row(params![row.item_id, QUESTION_CHARS, ANSWER_CHARS], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })?;
+        let (external_id, question, answer) = text
+            .query_row(params![row.item_id, QUESTION_CHARS, ANSWER_CHARS], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?;
         row.external_id = external_id;
         row.question = question;
         row.answer = answer;
@@ -282,7 +333,14 @@ fn index_row(r: &rusqlite::Row) -> rusqlite::Result<CaseRow> {
 }
 
 /// A page ordered by columns of the index itself (run order, worst first).
-fn index_page(conn: &Connection, run_id: i64, filter: &Filter, order_by: &str, offset: i64, limit: i64) -> Result<Vec<CaseRow>> {
+fn index_page(
+    conn: &Connection,
+    run_id: i64,
+    filter: &Filter,
+    order_by: &str,
+    offset: i64,
+    limit: i64,
+) -> Result<Vec<CaseRow>> {
     let mut values = vec![Value::Integer(run_id)];
     let clause = where_clause(filter, &mut values);
     values.push(Value::Integer(limit));
@@ -293,7 +351,9 @@ fn index_page(conn: &Connection, run_id: i64, filter: &Filter, order_by: &str, o
         n - 1
     );
     let mut stmt = conn.prepare(&sql)?;
-    let rows = stmt.query_map(params_from_iter(values), index_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let rows = stmt
+        .query_map(params_from_iter(values), index_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -310,13 +370,16 @@ fn metric_page(
     offset: i64,
     limit: i64,
 ) -> Result<Vec<CaseRow>> {
-    let scored_from = "results s JOIN case_index c ON c.run_id = s.run_id AND c.item_id = s.item_id";
+    let scored_from =
+        "results s JOIN case_index c ON c.run_id = s.run_id AND c.item_id = s.item_id";
     let mut values = vec![Value::Integer(run_id)];
     let clause = where_clause(filter, &mut values);
     values.push(Value::Text(metric.to_string()));
     let m = values.len();
     // `score >= 0` selects the partial index results_case_scores (see migration 0003).
-    let scored_where = format!("s.run_id = ?1 AND s.metric = ?{m} AND s.status = 'ok' AND s.score >= 0 AND {clause}");
+    let scored_where = format!(
+        "s.run_id = ?1 AND s.metric = ?{m} AND s.status = 'ok' AND s.score >= 0 AND {clause}"
+    );
     let direction = if descending { "DESC" } else { "ASC" };
     let mut page_values = values.clone();
     page_values.push(Value::Integer(limit));
@@ -326,21 +389,27 @@ fn metric_page(
         "SELECT {INDEX_COLUMNS} FROM {scored_from} WHERE {scored_where} ORDER BY s.score {direction}, c.position LIMIT ?{} OFFSET ?{n}",
         n - 1
     );
-    let mut rows =
-        conn.prepare(&sql)?.query_map(params_from_iter(page_values), index_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut rows = conn
+        .prepare(&sql)?
+        .query_map(params_from_iter(page_values), index_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     if rows.len() as i64 == limit {
         return Ok(rows);
     }
     // The scored items ran out within or before this page: continue with the others.
     let scored_total = if rows.is_empty() {
         let sql = format!("SELECT COUNT(*) FROM {scored_from} WHERE {scored_where}");
-        conn.query_row(&sql, params_from_iter(values.clone()), |r| r.get::<_, i64>(0))?
+        conn.query_row(&sql, params_from_iter(values.clone()), |r| {
+            r.get::<_, i64>(0)
+        })?
     } else {
         offset + rows.len() as i64
     };
     let mut rest_values = values;
     rest_values.push(Value::Integer(limit - rows.len() as i64));
-    rest_values.push(Value::Integer((offset + rows.len() as i64 - scored_total).max(0)));
+    rest_values.push(Value::Integer(
+        (offset + rows.len() as i64 - scored_total).max(0),
+    ));
     let n = rest_values.len();
     let sql = format!(
         "SELECT {INDEX_COLUMNS} FROM case_index c WHERE {clause}
@@ -349,7 +418,11 @@ fn metric_page(
          ORDER BY c.position LIMIT ?{} OFFSET ?{n}",
         n - 1
     );
-    rows.extend(conn.prepare(&sql)?.query_map(params_from_iter(rest_values), index_row)?.collect::<rusqlite::Result<Vec<_>>>()?);
+    rows.extend(
+        conn.prepare(&sql)?
+            .query_map(params_from_iter(rest_values), index_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?,
+    );
     Ok(rows)
 }
 
@@ -366,7 +439,12 @@ pub struct Cell {
 }
 
 /// The cells of `metrics` for `item_ids` (a page), in no particular order.
-pub fn cells(conn: &Connection, run_id: i64, item_ids: &[i64], metrics: &[String]) -> Result<Vec<Cell>> {
+pub fn cells(
+    conn: &Connection,
+    run_id: i64,
+    item_ids: &[i64],
+    metrics: &[String],
+) -> Result<Vec<Cell>> {
     if item_ids.is_empty() || metrics.is_empty() {
         return Ok(Vec::new());
     }

@@ -60,28 +60,49 @@ pub fn finish(
 }
 
 pub fn get(conn: &Connection, id: i64) -> Result<DatasetRow> {
-    conn.query_row(&format!("SELECT {COLUMNS} FROM datasets WHERE id = ?1"), [id], from_row)
-        .optional()?
-        .ok_or_else(|| Error::NotFound { what: "dataset", id: id.to_string() })
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM datasets WHERE id = ?1"),
+        [id],
+        from_row,
+    )
+    .optional()?
+    .ok_or_else(|| Error::NotFound {
+        what: "dataset",
+        id: id.to_string(),
+    })
 }
 
 /// Ready datasets, newest first.
 pub fn list(conn: &Connection) -> Result<Vec<DatasetRow>> {
-    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM datasets WHERE status = 'ready' ORDER BY id DESC"))?;
-    let rows = stmt.query_map([], from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM datasets WHERE status = 'ready' ORDER BY id DESC"
+    ))?;
+    let rows = stmt
+        .query_map([], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
 /// The validation report stored with the dataset, as JSON text.
 pub fn report_json(conn: &Connection, id: i64) -> Result<String> {
-    conn.query_row("SELECT report_json FROM datasets WHERE id = ?1", [id], |r| r.get(0))
-        .optional()?
-        .ok_or_else(|| Error::NotFound { what: "dataset", id: id.to_string() })
+    conn.query_row(
+        "SELECT report_json FROM datasets WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    )
+    .optional()?
+    .ok_or_else(|| Error::NotFound {
+        what: "dataset",
+        id: id.to_string(),
+    })
 }
 
 pub fn delete(conn: &Connection, id: i64) -> Result<()> {
     // The search index holds no foreign key (it is a virtual table): clear it first.
-    conn.execute("DELETE FROM item_search WHERE rowid IN (SELECT id FROM items WHERE dataset_id = ?1)", [id])?;
+    conn.execute(
+        "DELETE FROM item_search WHERE rowid IN (SELECT id FROM items WHERE dataset_id = ?1)",
+        [id],
+    )?;
     conn.execute("DELETE FROM datasets WHERE id = ?1", [id])?;
     Ok(())
 }

@@ -82,14 +82,16 @@ pub fn insert(
     Ok(conn.last_insert_rowid())
 }
 
-const COLUMNS: &str = "id, dataset_id, ordinal, source_line, content_hash, external_id, question, answer,
+const COLUMNS: &str =
+    "id, dataset_id, ordinal, source_line, content_hash, external_id, question, answer,
     contexts_json, ground_truth, citation_label, retrieved_ids_json, extra_json, metadata_json";
 
 fn from_row(row: &Row) -> rusqlite::Result<StoredItem> {
     fn json<T: serde::de::DeserializeOwned>(row: &Row, idx: usize) -> rusqlite::Result<T> {
         let text: String = row.get(idx)?;
-        serde_json::from_str(&text)
-            .map_err(|e| rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, Box::new(e)))
+        serde_json::from_str(&text).map_err(|e| {
+            rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, Box::new(e))
+        })
     }
     let extra: Extra = json(row, 12)?;
     let contexts: Vec<Context> = json(row, 8)?;
@@ -118,9 +120,16 @@ fn from_row(row: &Row) -> rusqlite::Result<StoredItem> {
 }
 
 pub fn get(conn: &Connection, id: i64) -> Result<StoredItem> {
-    conn.query_row(&format!("SELECT {COLUMNS} FROM items WHERE id = ?1"), [id], from_row)
-        .optional()?
-        .ok_or_else(|| Error::NotFound { what: "item", id: id.to_string() })
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM items WHERE id = ?1"),
+        [id],
+        from_row,
+    )
+    .optional()?
+    .ok_or_else(|| Error::NotFound {
+        what: "item",
+        id: id.to_string(),
+    })
 }
 
 /// Items with the given row ids, returned in the order of `ids`.
@@ -130,7 +139,10 @@ pub fn get_many(conn: &Connection, ids: &[i64]) -> Result<Vec<StoredItem>> {
         .map(|id| {
             stmt.query_row([id], from_row)
                 .optional()?
-                .ok_or_else(|| Error::NotFound { what: "item", id: id.to_string() })
+                .ok_or_else(|| Error::NotFound {
+                    what: "item",
+                    id: id.to_string(),
+                })
         })
         .collect()
 }
@@ -138,27 +150,42 @@ pub fn get_many(conn: &Connection, ids: &[i64]) -> Result<Vec<StoredItem>> {
 /// Row ids of a dataset's items in file order.
 pub fn ids(conn: &Connection, dataset_id: i64) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare("SELECT id FROM items WHERE dataset_id = ?1 ORDER BY ordinal")?;
-    let ids = stmt.query_map([dataset_id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
+    let ids = stmt
+        .query_map([dataset_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
     Ok(ids)
 }
 
 pub fn count(conn: &Connection, dataset_id: i64) -> Result<i64> {
-    Ok(conn.query_row("SELECT COUNT(*) FROM items WHERE dataset_id = ?1", [dataset_id], |r| r.get(0))?)
+    Ok(conn.query_row(
+        "SELECT COUNT(*) FROM items WHERE dataset_id = ?1",
+        [dataset_id],
+        |r| r.get(0),
+    )?)
 }
 
 /// The first `limit` items of a dataset from `offset`, for previews.
-pub fn page(conn: &Connection, dataset_id: i64, offset: i64, limit: i64) -> Result<Vec<StoredItem>> {
+pub fn page(
+    conn: &Connection,
+    dataset_id: i64,
+    offset: i64,
+    limit: i64,
+) -> Result<Vec<StoredItem>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS} FROM items WHERE dataset_id = ?1 ORDER BY ordinal LIMIT ?2 OFFSET ?3"
     ))?;
-    let rows = stmt.query_map(params![dataset_id, limit, offset], from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let rows = stmt
+        .query_map(params![dataset_id, limit, offset], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
 /// Calls `f` with every item of a dataset in file order, reading one row at a time so a
 /// large dataset never sits in memory.
 pub fn for_each(conn: &Connection, dataset_id: i64, mut f: impl FnMut(StoredItem)) -> Result<()> {
-    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM items WHERE dataset_id = ?1 ORDER BY ordinal"))?;
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM items WHERE dataset_id = ?1 ORDER BY ordinal"
+    ))?;
     let mut rows = stmt.query([dataset_id])?;
     while let Some(row) = rows.next()? {
         f(from_row(row)?);

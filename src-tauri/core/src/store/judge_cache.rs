@@ -27,7 +27,9 @@ pub struct NewEntry<'a> {
 }
 
 pub fn get(conn: &Connection, key: &str) -> Result<Option<CachedVerdict>> {
-    let mut stmt = conn.prepare_cached("SELECT verdict_json, input_tokens, output_tokens FROM judge_cache WHERE key = ?1")?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT verdict_json, input_tokens, output_tokens FROM judge_cache WHERE key = ?1",
+    )?;
     Ok(stmt
         .query_row([key], |r| {
             Ok(CachedVerdict {

@@ -74,14 +74,25 @@ pub fn upsert(conn: &Connection, p: &JudgeProfile) -> Result<()> {
 }
 
 pub fn get(conn: &Connection, name: &str) -> Result<JudgeProfile> {
-    conn.query_row(&format!("SELECT {COLUMNS} FROM judge_profiles WHERE name = ?1"), [name], from_row)
-        .optional()?
-        .ok_or_else(|| Error::NotFound { what: "judge profile", id: name.to_string() })
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM judge_profiles WHERE name = ?1"),
+        [name],
+        from_row,
+    )
+    .optional()?
+    .ok_or_else(|| Error::NotFound {
+        what: "judge profile",
+        id: name.to_string(),
+    })
 }
 
 pub fn list(conn: &Connection) -> Result<Vec<JudgeProfile>> {
-    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM judge_profiles ORDER BY name"))?;
-    let rows = stmt.query_map([], from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM judge_profiles ORDER BY name"
+    ))?;
+    let rows = stmt
+        .query_map([], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
 

@@ -10,6 +10,7 @@ pub mod cases;
 pub mod datasets;
 pub mod items;
 pub mod judge_cache;
+pub mod judge_checks;
 pub mod judge_profiles;
 pub mod results;
 pub mod run_items;
@@ -25,13 +26,13 @@ use rusqlite_migration::{Migrations, M};
 use crate::error::{Error, Result};
 use crate::paths;
 
-static MIGRATIONS: LazyLock<Migrations<'static>> =
-    LazyLock::new(|| {
+static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     Migrations::new(vec![
         M::up(include_str!("migrations/0001_init.sql")),
         M::up(include_str!("migrations/0002_judges.sql")),
         M::up(include_str!("migrations/0003_case_index.sql")),
         M::up(include_str!("migrations/0004_item_search.sql")),
+        M::up(include_str!("migrations/0005_judge_checks.sql")),
     ])
 });
 
@@ -43,7 +44,10 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the database in a Ragnosis home directory.
     pub fn open(home: &Path) -> Result<Store> {
-        std::fs::create_dir_all(home).map_err(|source| Error::Write { path: home.to_path_buf(), source })?;
+        std::fs::create_dir_all(home).map_err(|source| Error::Write {
+            path: home.to_path_buf(),
+            source,
+        })?;
         Self::open_file(&paths::database_path(home))
     }
 
@@ -59,7 +63,10 @@ impl Store {
         conn.pragma_update(None, "cache_size", -65_536)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         MIGRATIONS.to_latest(&mut conn)?;
-        Ok(Store { conn, path: path.to_path_buf() })
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+        })
     }
 
     pub fn path(&self) -> &Path {
@@ -89,7 +96,9 @@ mod tests {
 
     #[test]
     fn migrations_are_valid() {
-        MIGRATIONS.validate().expect("embedded migrations must apply to an empty database");
+        MIGRATIONS
+            .validate()
+            .expect("embedded migrations must apply to an empty database");
     }
 
     #[test]
@@ -97,9 +106,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("home")).unwrap();
         assert!(store.path().exists());
-        let mode: String = store.conn().query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        let mode: String = store
+            .conn()
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(mode, "wal");
-        let fk: i64 = store.conn().query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        let fk: i64 = store
+            .conn()
+            .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
+            .unwrap();
         assert_eq!(fk, 1);
     }
 }

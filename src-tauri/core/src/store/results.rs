@@ -32,7 +32,13 @@ pub struct ItemScores {
     pub scores: BTreeMap<String, f64>,
 }
 
-pub fn insert(conn: &Connection, run_id: i64, item_id: i64, judge_config: &str, result: &MetricResult) -> Result<bool> {
+pub fn insert(
+    conn: &Connection,
+    run_id: i64,
+    item_id: i64,
+    judge_config: &str,
+    result: &MetricResult,
+) -> Result<bool> {
     insert_versioned(conn, run_id, item_id, judge_config, None, result)
 }
 
@@ -70,9 +76,14 @@ pub fn prompt_versions(conn: &Connection, run_id: i64) -> Result<Vec<String>> {
     let mut stmt = conn.prepare(
         "SELECT DISTINCT prompt_version FROM results WHERE run_id = ?1 AND prompt_version IS NOT NULL ORDER BY 1",
     )?;
-    let versions = stmt.query_map([run_id], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let versions = stmt
+        .query_map([run_id], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     // An item judged under several versions stores them joined by ",".
-    let mut split: Vec<String> = versions.iter().flat_map(|v| v.split(',').map(str::to_string)).collect();
+    let mut split: Vec<String> = versions
+        .iter()
+        .flat_map(|v| v.split(',').map(str::to_string))
+        .collect();
     split.sort();
     split.dedup();
     Ok(split)
@@ -82,14 +93,17 @@ pub fn prompt_versions(conn: &Connection, run_id: i64) -> Result<Vec<String>> {
 pub fn done_pairs(conn: &Connection, run_id: i64) -> Result<HashSet<(i64, String)>> {
     let mut stmt = conn.prepare("SELECT item_id, metric FROM results WHERE run_id = ?1")?;
     let pairs = stmt
-        .query_map([run_id], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?)))?
+        .query_map([run_id], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?
         .collect::<rusqlite::Result<HashSet<_>>>()?;
     Ok(pairs)
 }
 
 fn status_of(row: &Row, idx: usize) -> rusqlite::Result<Status> {
     let s: String = row.get(idx)?;
-    Status::parse(&s).ok_or_else(|| rusqlite::Error::InvalidColumnType(idx, s, rusqlite::types::Type::Text))
+    Status::parse(&s)
+        .ok_or_else(|| rusqlite::Error::InvalidColumnType(idx, s, rusqlite::types::Type::Text))
 }
 
 /// Every item's cell for one metric, in run order.
@@ -100,7 +114,13 @@ pub fn scores(conn: &Connection, run_id: i64, metric: &str) -> Result<Vec<ScoreC
          WHERE r.run_id = ?1 AND r.metric = ?2 ORDER BY ri.position",
     )?;
     let cells = stmt
-        .query_map(params![run_id, metric], |r| Ok(ScoreCell { item_id: r.get(0)?, score: r.get(1)?, status: status_of(r, 2)? }))?
+        .query_map(params![run_id, metric], |r| {
+            Ok(ScoreCell {
+                item_id: r.get(0)?,
+                score: r.get(1)?,
+                status: status_of(r, 2)?,
+            })
+        })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(cells)
 }
@@ -127,13 +147,21 @@ pub fn for_item(conn: &Connection, run_id: i64, item_id: i64) -> Result<Vec<Stor
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM results WHERE run_id = ?1 AND item_id = ?2 ORDER BY id"
     ))?;
-    let rows = stmt.query_map(params![run_id, item_id], result_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let rows = stmt
+        .query_map(params![run_id, item_id], result_from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
 /// Every result of one metric in a run, keyed by item (for dataset-level metrics).
-pub fn for_metric(conn: &Connection, run_id: i64, metric: &str) -> Result<HashMap<i64, MetricResult>> {
-    let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM results WHERE run_id = ?1 AND metric = ?2"))?;
+pub fn for_metric(
+    conn: &Connection,
+    run_id: i64,
+    metric: &str,
+) -> Result<HashMap<i64, MetricResult>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM results WHERE run_id = ?1 AND metric = ?2"
+    ))?;
     let rows = stmt
         .query_map(params![run_id, metric], result_from_row)?
         .map(|r| r.map(|s| (s.item_id, s.result)))
@@ -143,16 +171,24 @@ pub fn for_metric(conn: &Connection, run_id: i64, metric: &str) -> Result<HashMa
 
 /// Number of results per status in a run.
 pub fn status_counts(conn: &Connection, run_id: i64) -> Result<HashMap<String, i64>> {
-    let mut stmt = conn.prepare("SELECT status, COUNT(*) FROM results WHERE run_id = ?1 GROUP BY status")?;
+    let mut stmt =
+        conn.prepare("SELECT status, COUNT(*) FROM results WHERE run_id = ?1 GROUP BY status")?;
     let counts = stmt
-        .query_map([run_id], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?
+        .query_map([run_id], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+        })?
         .collect::<rusqlite::Result<HashMap<_, _>>>()?;
     Ok(counts)
 }
 
 /// Items ranked worst first by their mean `ok` score, with lower-is-better metrics
 /// flipped so that a high value always means good.
-pub fn worst_items(conn: &Connection, run_id: i64, lower_is_better: &[&str], limit: i64) -> Result<Vec<(i64, f64)>> {
+pub fn worst_items(
+    conn: &Connection,
+    run_id: i64,
+    lower_is_better: &[&str],
+    limit: i64,
+) -> Result<Vec<(i64, f64)>> {
     let flipped = serde_json::to_string(lower_is_better)?;
     let mut stmt = conn.prepare(
         "SELECT item_id,
@@ -161,7 +197,9 @@ pub fn worst_items(conn: &Connection, run_id: i64, lower_is_better: &[&str], lim
          GROUP BY item_id ORDER BY goodness ASC, item_id ASC LIMIT ?3",
     )?;
     let rows = stmt
-        .query_map(params![run_id, flipped, limit], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .query_map(params![run_id, flipped, limit], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
@@ -173,7 +211,9 @@ pub fn skip_reasons(conn: &Connection, run_id: i64, metric: &str) -> Result<Vec<
          GROUP BY explanation ORDER BY COUNT(*) DESC, explanation",
     )?;
     let rows = stmt
-        .query_map(params![run_id, metric], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64)))?
+        .query_map(params![run_id, metric], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as u64))
+        })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
@@ -182,7 +222,11 @@ pub fn skip_reasons(conn: &Connection, run_id: i64, metric: &str) -> Result<Vec<
 /// are absent. Errors and skips are left out: they are not scores. Should a cell ever
 /// hold results of more than one judge configuration, their mean stands for it, so a
 /// reader always gets one score per (item, metric).
-pub fn ok_scores_by_item(conn: &Connection, run_id: i64, metrics: &[&str]) -> Result<Vec<ItemScores>> {
+pub fn ok_scores_by_item(
+    conn: &Connection,
+    run_id: i64,
+    metrics: &[&str],
+) -> Result<Vec<ItemScores>> {
     let wanted = serde_json::to_string(metrics)?;
     let mut stmt = conn.prepare_cached(
         "SELECT ri.position, r.item_id, r.metric, AVG(r.score) FROM results r
@@ -197,7 +241,10 @@ pub fn ok_scores_by_item(conn: &Connection, run_id: i64, metrics: &[&str]) -> Re
     while let Some(row) = rows.next()? {
         let position: i64 = row.get(0)?;
         if last_position != Some(position) {
-            items.push(ItemScores { item_id: row.get(1)?, scores: BTreeMap::new() });
+            items.push(ItemScores {
+                item_id: row.get(1)?,
+                scores: BTreeMap::new(),
+            });
             last_position = Some(position);
         }
         if let Some(item) = items.last_mut() {
@@ -213,6 +260,8 @@ pub fn judge_configs(conn: &Connection, run_id: i64) -> Result<Vec<String>> {
     let mut stmt = conn.prepare(
         "SELECT DISTINCT judge_config FROM results WHERE run_id = ?1 AND judge_config <> '' ORDER BY judge_config",
     )?;
-    let rows = stmt.query_map([run_id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+    let rows = stmt
+        .query_map([run_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<String>>>()?;
     Ok(rows)
 }

@@ -6,7 +6,8 @@ use rusqlite::{params, Connection};
 use crate::error::Result;
 
 pub fn insert_all(conn: &Connection, run_id: i64, item_ids: &[i64]) -> Result<()> {
-    let mut stmt = conn.prepare_cached("INSERT INTO run_items (run_id, position, item_id) VALUES (?1, ?2, ?3)")?;
+    let mut stmt = conn
+        .prepare_cached("INSERT INTO run_items (run_id, position, item_id) VALUES (?1, ?2, ?3)")?;
     for (position, item_id) in item_ids.iter().enumerate() {
         stmt.execute(params![run_id, position as i64, item_id])?;
     }
@@ -14,8 +15,11 @@ pub fn insert_all(conn: &Connection, run_id: i64, item_ids: &[i64]) -> Result<()
 }
 
 pub fn item_ids(conn: &Connection, run_id: i64) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare("SELECT item_id FROM run_items WHERE run_id = ?1 ORDER BY position")?;
-    let ids = stmt.query_map([run_id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<i64>>>()?;
+    let mut stmt =
+        conn.prepare("SELECT item_id FROM run_items WHERE run_id = ?1 ORDER BY position")?;
+    let ids = stmt
+        .query_map([run_id], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
     Ok(ids)
 }
 
@@ -38,7 +42,12 @@ pub fn keys(conn: &Connection, run_id: i64) -> Result<Vec<RunItemKey>> {
     )?;
     let keys = stmt
         .query_map(params![run_id], |r| {
-            Ok(RunItemKey { item_id: r.get(0)?, ordinal: r.get(1)?, external_id: r.get(2)?, content_hash: r.get(3)? })
+            Ok(RunItemKey {
+                item_id: r.get(0)?,
+                ordinal: r.get(1)?,
+                external_id: r.get(2)?,
+                content_hash: r.get(3)?,
+            })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(keys)

@@ -61,7 +61,9 @@ pub struct RunRow {
 impl RunRow {
     /// What people call the run: its label, or "Run 3".
     pub fn name(&self) -> String {
-        self.label.clone().unwrap_or_else(|| format!("Run {}", self.id))
+        self.label
+            .clone()
+            .unwrap_or_else(|| format!("Run {}", self.id))
     }
 }
 
@@ -78,7 +80,8 @@ pub struct NewRun<'a> {
     pub item_count: i64,
 }
 
-const COLUMNS: &str = "id, dataset_id, label, version, notes, mode, metrics_json, judge, config_json, status,
+const COLUMNS: &str =
+    "id, dataset_id, label, version, notes, mode, metrics_json, judge, config_json, status,
     message, item_count, created_at, started_at, finished_at";
 
 fn from_row(row: &Row) -> rusqlite::Result<RunRow> {
@@ -129,15 +132,24 @@ pub fn insert(conn: &Connection, run: &NewRun) -> Result<i64> {
 }
 
 pub fn get(conn: &Connection, id: i64) -> Result<RunRow> {
-    conn.query_row(&format!("SELECT {COLUMNS} FROM runs WHERE id = ?1"), [id], from_row)
-        .optional()?
-        .ok_or_else(|| Error::NotFound { what: "run", id: id.to_string() })
+    conn.query_row(
+        &format!("SELECT {COLUMNS} FROM runs WHERE id = ?1"),
+        [id],
+        from_row,
+    )
+    .optional()?
+    .ok_or_else(|| Error::NotFound {
+        what: "run",
+        id: id.to_string(),
+    })
 }
 
 /// All runs, newest first.
 pub fn list(conn: &Connection) -> Result<Vec<RunRow>> {
     let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM runs ORDER BY id DESC"))?;
-    let rows = stmt.query_map([], from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let rows = stmt
+        .query_map([], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(rows)
 }
 
@@ -149,7 +161,12 @@ pub fn mark_started(conn: &Connection, id: i64) -> Result<()> {
     Ok(())
 }
 
-pub fn mark_ended(conn: &Connection, id: i64, status: RunStatus, message: Option<&str>) -> Result<()> {
+pub fn mark_ended(
+    conn: &Connection,
+    id: i64,
+    status: RunStatus,
+    message: Option<&str>,
+) -> Result<()> {
     conn.execute(
         "UPDATE runs SET status = ?2, message = ?3, finished_at = ?4 WHERE id = ?1",
         params![id, status.as_str(), message, super::now()],
@@ -158,12 +175,17 @@ pub fn mark_ended(conn: &Connection, id: i64, status: RunStatus, message: Option
 }
 
 pub fn set_totals(conn: &Connection, id: i64, totals: &serde_json::Value) -> Result<()> {
-    conn.execute("UPDATE runs SET totals_json = ?2 WHERE id = ?1", params![id, serde_json::to_string(totals)?])?;
+    conn.execute(
+        "UPDATE runs SET totals_json = ?2 WHERE id = ?1",
+        params![id, serde_json::to_string(totals)?],
+    )?;
     Ok(())
 }
 
 /// The run's accumulated totals (calls, tokens, cost, seconds), zero when none yet.
 pub fn totals<T: serde::de::DeserializeOwned + Default>(conn: &Connection, id: i64) -> Result<T> {
-    let text: String = conn.query_row("SELECT totals_json FROM runs WHERE id = ?1", [id], |r| r.get(0))?;
+    let text: String = conn.query_row("SELECT totals_json FROM runs WHERE id = ?1", [id], |r| {
+        r.get(0)
+    })?;
     Ok(serde_json::from_str(&text).unwrap_or_default())
 }

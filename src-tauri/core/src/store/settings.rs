@@ -5,7 +5,11 @@ use rusqlite::{params, Connection, OptionalExtension};
 use crate::error::Result;
 
 pub fn get(conn: &Connection, key: &str) -> Result<Option<String>> {
-    Ok(conn.query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| r.get(0)).optional()?)
+    Ok(conn
+        .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
+            r.get(0)
+        })
+        .optional()?)
 }
 
 pub fn set(conn: &Connection, key: &str, value: &str) -> Result<()> {

@@ -282,7 +282,8 @@ impl FailurePattern {
             FailurePattern::Incomplete => {
                 let ac = get(ANSWER_COMPLETENESS)?;
                 let rc = get(RETRIEVAL_COVERAGE);
-                let declined_rightly = get(NEGATIVE_REJECTION) == Some(1.0) && rc.is_some_and(|rc| rc < CRITICAL);
+                let declined_rightly =
+                    get(NEGATIVE_REJECTION) == Some(1.0) && rc.is_some_and(|rc| rc < CRITICAL);
                 if ac >= INCOMPLETE || declined_rightly {
                     return None;
                 }

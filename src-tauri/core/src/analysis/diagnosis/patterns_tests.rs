@@ -131,10 +131,16 @@ fn incomplete_fires_below_point_six_on_completeness_whatever_retrieval_covered()
         &[(ANSWER_COMPLETENESS, 0.6), (RETRIEVAL_COVERAGE, 0.0)]
     ));
     assert!(
-        fires(Incomplete, &[(ANSWER_COMPLETENESS, 0.5), (RETRIEVAL_COVERAGE, 1.0)]),
+        fires(
+            Incomplete,
+            &[(ANSWER_COMPLETENESS, 0.5), (RETRIEVAL_COVERAGE, 1.0)]
+        ),
         "half an answer although the answer was retrieved (nw-022 of the example)"
     );
-    assert!(fires(Incomplete, &[(ANSWER_COMPLETENESS, 0.0)]), "coverage is not needed");
+    assert!(
+        fires(Incomplete, &[(ANSWER_COMPLETENESS, 0.0)]),
+        "coverage is not needed"
+    );
 }
 
 #[test]
@@ -144,10 +150,17 @@ fn a_correct_abstention_is_not_incomplete() {
         (RETRIEVAL_COVERAGE, 0.0),
         (NEGATIVE_REJECTION, 1.0),
     ];
-    assert!(!fires(Incomplete, &abstention), "nw-021 of the example declined rightly");
+    assert!(
+        !fires(Incomplete, &abstention),
+        "nw-021 of the example declined rightly"
+    );
     assert!(fires(
         Incomplete,
-        &[(ANSWER_COMPLETENESS, 0.0), (RETRIEVAL_COVERAGE, 1.0), (NEGATIVE_REJECTION, 1.0)]
+        &[
+            (ANSWER_COMPLETENESS, 0.0),
+            (RETRIEVAL_COVERAGE, 1.0),
+            (NEGATIVE_REJECTION, 1.0)
+        ]
     ));
 }
 

@@ -127,7 +127,9 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
         // is skipped, so the real name after it is checked on its own.
         let weak_opener = t.initial
             && !evidence.capitalised_somewhere(&t.lower)
-            && tokens.get(i + 1).is_some_and(|n| is_name_connector(&n.lower));
+            && tokens
+                .get(i + 1)
+                .is_some_and(|n| is_name_connector(&n.lower));
         if is_name_token(t, evidence) && !weak_opener {
             let mut end = i + 1;
             loop {
@@ -249,7 +251,11 @@ mod tests {
             "Use the Northwind Ride app to update.",
             &["Update the firmware with the Northwind Ride app."],
         );
-        assert_eq!(got, vec![("Northwind Ride".to_string(), AnchorKind::Entity)], "{got:?}");
+        assert_eq!(
+            got,
+            vec![("Northwind Ride".to_string(), AnchorKind::Entity)],
+            "{got:?}"
+        );
     }
 
     #[test]

@@ -118,7 +118,10 @@ fn split_questions(question: &str) -> Vec<String> {
     // background to the question, not something the answer must cover. When any sentence
     // asks, only the asking ones are parts.
     let asks = sentences.iter().any(|s| s.trim_end().ends_with('?'));
-    for sentence in sentences.iter().filter(|s| !asks || s.trim_end().ends_with('?')) {
+    for sentence in sentences
+        .iter()
+        .filter(|s| !asks || s.trim_end().ends_with('?'))
+    {
         let words: Vec<&str> = sentence.split_whitespace().collect();
         let mut start = 0;
         for i in 1..words.len() {
@@ -308,7 +311,11 @@ mod tests {
         let got = extract("I won't ride over the winter. How should I store the battery?");
         assert_eq!(got.len(), 1, "{got:?}");
         assert!(got[0].contains("store the battery"), "{got:?}");
-        assert_eq!(extract("List the planets."), ["planets"], "a request without a question mark still counts");
+        assert_eq!(
+            extract("List the planets."),
+            ["planets"],
+            "a request without a question mark still counts"
+        );
     }
 
     #[test]

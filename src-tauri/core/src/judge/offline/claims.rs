@@ -118,21 +118,41 @@ pub fn is_abstention_sentence(sentence: &str) -> bool {
 /// cover shipping", "They list the service centres but say nothing about …").
 fn describes_sources(sentence: &str) -> bool {
     const SUBJECTS: &[&str] = &[
-        "they", "the documents", "the provided documents", "these documents", "the context", "the contexts",
-        "the provided context", "the sources", "the passages", "the retrieved", "the information provided",
-        "the provided information", "the documentation", "the text", "the excerpts", "it only", "they only",
+        "they",
+        "the documents",
+        "the provided documents",
+        "these documents",
+        "the context",
+        "the contexts",
+        "the provided context",
+        "the sources",
+        "the passages",
+        "the retrieved",
+        "the information provided",
+        "the provided information",
+        "the documentation",
+        "the text",
+        "the excerpts",
+        "it only",
+        "they only",
     ];
     const VERBS: &[&str] = &[
-        "list", "mention", "say", "cover", "describe", "discuss", "explain", "contain", "include", "talk",
-        "state", "address", "refer", "only", "focus", "deal",
+        "list", "mention", "say", "cover", "describe", "discuss", "explain", "contain", "include",
+        "talk", "state", "address", "refer", "only", "focus", "deal",
     ];
     let lower = sentence.trim().to_lowercase();
-    let Some(rest) = SUBJECTS.iter().find_map(|s| lower.strip_prefix(s).filter(|r| r.starts_with(' '))) else {
+    let Some(rest) = SUBJECTS
+        .iter()
+        .find_map(|s| lower.strip_prefix(s).filter(|r| r.starts_with(' ')))
+    else {
         return false;
     };
-    rest.split_whitespace()
-        .take(3)
-        .any(|w| VERBS.iter().any(|v| w.trim_matches(|c: char| !c.is_alphanumeric()).starts_with(v)))
+    rest.split_whitespace().take(3).any(|w| {
+        VERBS.iter().any(|v| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .starts_with(v)
+        })
+    })
 }
 
 /// True when the sentence asserts nothing checkable: a question, or no content word,
@@ -171,11 +191,30 @@ pub fn yes_no(text: &str) -> Option<bool> {
 /// it opens with an auxiliary or modal verb rather than a wh-word.
 pub fn asks_yes_no(question: &str) -> bool {
     let tokens = lexicon::tokens(question);
-    let Some(first) = tokens.first() else { return false };
+    let Some(first) = tokens.first() else {
+        return false;
+    };
     matches!(
         first.lower.as_str(),
-        "is" | "are" | "was" | "were" | "am" | "do" | "does" | "did" | "can" | "could" | "will" | "would"
-            | "should" | "shall" | "may" | "might" | "must" | "has" | "have" | "had"
+        "is" | "are"
+            | "was"
+            | "were"
+            | "am"
+            | "do"
+            | "does"
+            | "did"
+            | "can"
+            | "could"
+            | "will"
+            | "would"
+            | "should"
+            | "shall"
+            | "may"
+            | "might"
+            | "must"
+            | "has"
+            | "have"
+            | "had"
     )
 }
 
@@ -326,7 +365,8 @@ mod tests {
     #[test]
     fn an_abstention_and_its_account_of_the_documents_make_no_claims() {
         // nw-021 of the bundled example: a correct abstention is not a hallucination.
-        let answer = "I don't know based on the provided documents. They list the service centres and how \
+        let answer =
+            "I don't know based on the provided documents. They list the service centres and how \
                       to book a service, but say nothing about gift cards.";
         assert!(split(answer).is_empty(), "{:?}", split(answer));
         assert!(abstains(answer));

@@ -30,8 +30,15 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
     // The claim must assert the very thing the evidence denies: sharing a word further
     // along ("do not switch the bike off" against "the bike must stay on") is agreement
     // in other words, not a flip.
-    let denied_head = s.negated_heads().into_iter().any(|n| claim_norms.contains(n));
-    let evidence_negates = s.negated_norms().into_iter().filter(|n| claim_norms.contains(n)).count();
+    let denied_head = s
+        .negated_heads()
+        .into_iter()
+        .any(|n| claim_norms.contains(n));
+    let evidence_negates = s
+        .negated_norms()
+        .into_iter()
+        .filter(|n| claim_norms.contains(n))
+        .count();
     if !claim.asserts_negation() && denied_head && evidence_negates > 0 {
         return Some(Conflict {
             kind: "negation_flip",
@@ -135,12 +142,18 @@ mod tests {
 
     #[test]
     fn sharing_a_word_with_a_denial_is_not_a_flip() {
-        let e = Evidence::new(&["An update takes about 10 minutes; do not switch the bike off while it runs."]);
+        let e = Evidence::new(&[
+            "An update takes about 10 minutes; do not switch the bike off while it runs.",
+        ]);
         let s = &e.passages[0].sentences[e.passages[0].sentences.len() - 1];
         let c = negation_flip(&claim("The bike must stay on while it runs.", &e), s);
         assert!(c.is_none(), "the claim restates the instruction: {c:?}");
         let flipped = negation_flip(&claim("You can switch the bike off while it runs.", &e), s);
-        assert_eq!(flipped.map(|c| c.kind), Some("negation_flip"), "switching off is what the evidence denies");
+        assert_eq!(
+            flipped.map(|c| c.kind),
+            Some("negation_flip"),
+            "switching off is what the evidence denies"
+        );
     }
 
     #[test]

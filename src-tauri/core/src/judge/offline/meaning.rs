@@ -72,13 +72,19 @@ mod tests {
     fn chunk_bands_rise_with_similarity_and_stay_in_range() {
         let points = [-0.3, 0.0, 0.1, 0.2, 0.35, 0.5, 0.55, 0.62, 0.7, 1.0];
         let bands: Vec<f64> = points.iter().map(|c| chunk_band(*c)).collect();
-        assert!(bands.windows(2).all(|w| w[0] <= w[1]), "monotone: {bands:?}");
+        assert!(
+            bands.windows(2).all(|w| w[0] <= w[1]),
+            "monotone: {bands:?}"
+        );
         assert_eq!(bands[0], 0.0);
         assert!(bands[3] <= 0.2, "unrelated stays irrelevant");
         assert!((0.3..=0.6).contains(&bands[4]), "background");
         assert!(bands[5] >= 0.7, "useful from 0.5");
         assert!(bands[7] >= 0.9 && bands[9] == 1.0, "answering passages");
         let answers: Vec<f64> = points.iter().map(|c| answer_band(*c)).collect();
-        assert!(answers.windows(2).all(|w| w[0] <= w[1]), "monotone: {answers:?}");
+        assert!(
+            answers.windows(2).all(|w| w[0] <= w[1]),
+            "monotone: {answers:?}"
+        );
     }
 }

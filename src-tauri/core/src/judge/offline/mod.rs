@@ -152,7 +152,13 @@ impl OfflineJudge {
                 question,
                 answer,
                 chunks,
-            } => Verdict::Reasoning(reasoning::reason(question, answer, chunks, &self.params, sem)),
+            } => Verdict::Reasoning(reasoning::reason(
+                question,
+                answer,
+                chunks,
+                &self.params,
+                sem,
+            )),
             Task::Claims { text, .. } => Verdict::Claims {
                 claims: claims::split(text),
             },
@@ -170,22 +176,31 @@ impl OfflineJudge {
 fn without_citations(task: &Task) -> std::borrow::Cow<'_, Task> {
     use std::borrow::Cow;
     static PATTERN: std::sync::LazyLock<Option<std::sync::Arc<regex::Regex>>> =
-        std::sync::LazyLock::new(|| crate::metrics::citation::compile_pattern(crate::metrics::citation::DEFAULT_PATTERN).ok());
-    let Some(pattern) = PATTERN.as_ref() else { return Cow::Borrowed(task) };
+        std::sync::LazyLock::new(|| {
+            crate::metrics::citation::compile_pattern(crate::metrics::citation::DEFAULT_PATTERN)
+                .ok()
+        });
+    let Some(pattern) = PATTERN.as_ref() else {
+        return Cow::Borrowed(task);
+    };
     let strip = |text: &String| -> Option<String> {
         if !pattern.is_match(text) {
             return None;
         }
         let cleaned = pattern.replace_all(text, "");
         // "... 2 years [W01]." leaves "... 2 years ." behind: close the gap.
-        let tidy = cleaned.replace(" .", ".").replace(" ,", ",").replace(" ;", ";").replace("  ", " ");
+        let tidy = cleaned
+            .replace(" .", ".")
+            .replace(" ,", ",")
+            .replace(" ;", ";")
+            .replace("  ", " ");
         Some(tidy.trim().to_string())
     };
     let mut owned = task.clone();
     let changed = match &mut owned {
-        Task::AnswerReview { answer, .. } | Task::Grounding { answer, .. } | Task::Reasoning { answer, .. } => {
-            strip(answer).map(|a| *answer = a).is_some()
-        }
+        Task::AnswerReview { answer, .. }
+        | Task::Grounding { answer, .. }
+        | Task::Reasoning { answer, .. } => strip(answer).map(|a| *answer = a).is_some(),
         Task::Claims { text, .. } => strip(text).map(|t| *text = t).is_some(),
         _ => false,
     };

@@ -10,13 +10,13 @@
 //!
 //! Owns: that verdict. Must not: define support or coverage (`support`, `relevance`).
 
-use crate::semantic::SemanticModel;
 use super::evidence::{Evidence, Sentence};
 use super::grounding::{answer_claims, reason as support_reason, support_of};
 use super::support::{assess, SupportParams};
 use super::{aspects, claims, relevance};
 use crate::item::Label;
 use crate::judge::task::{Hop, Reasoning};
+use crate::semantic::SemanticModel;
 
 pub fn reason(
     question: &str,
@@ -67,7 +67,8 @@ pub fn reason(
     // answer says, and aspect matching misses parts asked with a pronoun ("does it cost
     // anything" answered by "a free first service").
     let all_backed = !hops.is_empty() && hops.iter().all(|h| h.grounded);
-    let contexts_sufficient = !chunks.is_empty() && ((!needs.is_empty() && missing.is_empty()) || all_backed);
+    let contexts_sufficient =
+        !chunks.is_empty() && ((!needs.is_empty() && missing.is_empty()) || all_backed);
     let answer_abstains = claims::abstains(answer);
 
     let backed = hops.iter().filter(|h| h.grounded && h.follows).count();
@@ -161,6 +162,9 @@ mod tests {
             "Yes, there is a service centre in Seattle, open six days a week.",
             &["Northwind has service centres in Portland, Denver, Austin and Chicago."],
         );
-        assert!(!invented.contexts_sufficient, "an unbacked answer proves nothing: {invented:?}");
+        assert!(
+            !invented.contexts_sufficient,
+            "an unbacked answer proves nothing: {invented:?}"
+        );
     }
 }

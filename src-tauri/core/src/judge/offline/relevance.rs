@@ -19,8 +19,8 @@ use std::collections::HashSet;
 use super::claims;
 use super::evidence::{self, Evidence, Sentence};
 use super::meaning;
-use crate::semantic::SemanticModel;
 use crate::judge::task::{AspectCoverage, ChunkScore};
+use crate::semantic::SemanticModel;
 
 /// A question's content words with their weights over the item's chunks.
 struct Query {
@@ -49,7 +49,12 @@ impl Query {
             return 0.0;
         }
         let norm = super::lexicon::normalise(norm_or_word);
-        self.terms.iter().filter(|t| t.0 == norm).map(|t| t.2).sum::<f64>() / total
+        self.terms
+            .iter()
+            .filter(|t| t.0 == norm)
+            .map(|t| t.2)
+            .sum::<f64>()
+            / total
     }
 
     /// Weighted share of the query found in the sentence, and the words found.
@@ -75,31 +80,59 @@ impl Query {
 fn quantity_cue(aspect: &str) -> Option<&'static str> {
     let lower = aspect.trim_start().to_lowercase();
     let rest = lower.strip_prefix("how ")?;
-    ["long", "much", "many", "old", "far", "often"].into_iter().find(|cue| rest.starts_with(&format!("{cue} ")))
+    ["long", "much", "many", "old", "far", "often"]
+        .into_iter()
+        .find(|cue| rest.starts_with(&format!("{cue} ")))
 }
 
 /// Whether `s` states the kind of quantity `cue` asks for: a number followed by a unit
 /// of time for "long" (or of age, distance, frequency), any number for "much"/"many".
 fn states_quantity(s: &Sentence, cue: &str) -> bool {
-    const TIME: &[&str] = &["second", "minute", "hour", "day", "week", "month", "year", "decade"];
-    const DISTANCE: &[&str] = &["km", "kilometre", "kilometer", "mile", "metre", "meter", "m", "ft", "feet", "yard"];
-    const FREQUENCY: &[&str] = &["every", "daily", "weekly", "monthly", "yearly", "annually", "once", "twice", "time"];
+    const TIME: &[&str] = &[
+        "second", "minute", "hour", "day", "week", "month", "year", "decade",
+    ];
+    const DISTANCE: &[&str] = &[
+        "km",
+        "kilometre",
+        "kilometer",
+        "mile",
+        "metre",
+        "meter",
+        "m",
+        "ft",
+        "feet",
+        "yard",
+    ];
+    const FREQUENCY: &[&str] = &[
+        "every", "daily", "weekly", "monthly", "yearly", "annually", "once", "twice", "time",
+    ];
     let numbers: Vec<usize> = s
         .tokens
         .iter()
         .enumerate()
-        .filter(|(_, t)| t.lower.chars().any(|c| c.is_ascii_digit()) || t.norm.chars().all(|c| c.is_ascii_digit()) && !t.norm.is_empty())
+        .filter(|(_, t)| {
+            t.lower.chars().any(|c| c.is_ascii_digit())
+                || t.norm.chars().all(|c| c.is_ascii_digit()) && !t.norm.is_empty()
+        })
         .map(|(i, _)| i)
         .collect();
     let unit_after = |units: &[&str]| {
         numbers.iter().any(|&i| {
-            s.tokens[i + 1..].iter().take(2).any(|t| units.iter().any(|u| t.lower.trim_end_matches('s') == *u))
+            s.tokens[i + 1..]
+                .iter()
+                .take(2)
+                .any(|t| units.iter().any(|u| t.lower.trim_end_matches('s') == *u))
         })
     };
     match cue {
         "long" | "old" => unit_after(TIME),
         "far" => unit_after(DISTANCE),
-        "often" => unit_after(TIME) || s.tokens.iter().any(|t| FREQUENCY.contains(&t.lower.as_str())),
+        "often" => {
+            unit_after(TIME)
+                || s.tokens
+                    .iter()
+                    .any(|t| FREQUENCY.contains(&t.lower.as_str()))
+        }
         _ => !numbers.is_empty(),
     }
 }
@@ -141,7 +174,11 @@ fn quoted(words: &[&str], max: usize) -> String {
 }
 
 /// One score per chunk, in chunk order.
-pub fn score_chunks(question: &str, chunks: &[String], sem: Option<&SemanticModel>) -> Vec<ChunkScore> {
+pub fn score_chunks(
+    question: &str,
+    chunks: &[String],
+    sem: Option<&SemanticModel>,
+) -> Vec<ChunkScore> {
     let lexical = lexical_chunk_scores(question, chunks);
     let Some(model) = sem else { return lexical };
     let evidence = Evidence::new(chunks);
@@ -234,7 +271,11 @@ const ASPECT_COVERAGE: f64 = 0.5;
 /// For each aspect: the chunk whose sentence best matches it, covered when that sentence
 /// holds enough of the aspect and every number and name in it — or, with the semantic
 /// model, states the aspect in other words and still has its numbers and names.
-pub fn coverage(aspects: &[String], chunks: &[String], sem: Option<&SemanticModel>) -> Vec<AspectCoverage> {
+pub fn coverage(
+    aspects: &[String],
+    chunks: &[String],
+    sem: Option<&SemanticModel>,
+) -> Vec<AspectCoverage> {
     let evidence = Evidence::new(chunks);
     let sentences: Vec<(usize, &Sentence)> = evidence
         .passages
@@ -267,12 +308,15 @@ pub fn coverage(aspects: &[String], chunks: &[String], sem: Option<&SemanticMode
                     }
                 }
             }
-            let lexically_covered = best.is_some_and(|b| b.2 >= ASPECT_COVERAGE) && !query.terms.is_empty();
+            let lexically_covered =
+                best.is_some_and(|b| b.2 >= ASPECT_COVERAGE) && !query.terms.is_empty();
             if let (false, Some(model)) = (lexically_covered, sem) {
                 let cosines = model.similarities(&semantic_query(aspect, aspects), &texts);
                 let stated = sentences.iter().zip(&cosines).filter(|((_, s), cosine)| {
                     **cosine >= meaning::ASPECT_STATED
-                        && anchors.iter().all(|a| a.norms.iter().all(|n| s.norms.contains(n)))
+                        && anchors
+                            .iter()
+                            .all(|a| a.norms.iter().all(|n| s.norms.contains(n)))
                 });
                 if let Some(((chunk, s), _)) = stated.max_by(|a, b| a.1.total_cmp(b.1)) {
                     best = Some((*chunk, s, 1.0));
@@ -303,7 +347,9 @@ pub fn coverage(aspects: &[String], chunks: &[String], sem: Option<&SemanticMode
 /// leans on a pronoun ("whether it cost anything"), the aspect followed by the first
 /// aspect, which names what "it" is.
 fn semantic_query(aspect: &str, aspects: &[String]) -> String {
-    const PRONOUNS: &[&str] = &["it", "its", "they", "them", "their", "this", "that", "these", "those"];
+    const PRONOUNS: &[&str] = &[
+        "it", "its", "they", "them", "their", "this", "that", "these", "those",
+    ];
     let leans = aspect
         .split(|c: char| !c.is_alphanumeric())
         .any(|w| PRONOUNS.contains(&w.to_lowercase().as_str()));
@@ -324,10 +370,18 @@ mod tests {
     #[test]
     fn a_duration_answers_how_long() {
         let chunk = "Use only the supplied charger. A full charge of the 625 Wh pack from empty takes about 5 hours.";
-        let got = coverage(&["How long does it take to fully charge the battery".to_string()], &chunks(&[chunk]), None);
+        let got = coverage(
+            &["How long does it take to fully charge the battery".to_string()],
+            &chunks(&[chunk]),
+            None,
+        );
         assert!(got[0].covered, "{got:?}");
         let no_duration = "Use only the supplied charger. Charging the pack from empty is simple.";
-        let got = coverage(&["How long does it take to fully charge the battery".to_string()], &chunks(&[no_duration]), None);
+        let got = coverage(
+            &["How long does it take to fully charge the battery".to_string()],
+            &chunks(&[no_duration]),
+            None,
+        );
         assert!(!got[0].covered, "no duration, no answer: {got:?}");
     }
 
@@ -338,7 +392,8 @@ mod tests {
             &chunks(&[
                 "The SI unit of electric current is the ampere (A).",
                 "The Eiffel Tower is in Paris, France.",
-            ]), None,
+            ]),
+            None,
         );
         assert_eq!(scores.iter().map(|s| s.index).collect::<Vec<_>>(), [0, 1]);
         assert!(
@@ -362,7 +417,8 @@ mod tests {
     fn partial_overlap_is_background() {
         let s = score_chunks(
             "Which planet is known as the Red Planet?",
-            &chunks(&["Jupiter is the largest planet."]), None,
+            &chunks(&["Jupiter is the largest planet."]),
+            None,
         );
         assert!((0.2..=0.6).contains(&s[0].relevance), "{:?}", s[0]);
     }

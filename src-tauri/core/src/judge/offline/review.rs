@@ -40,7 +40,12 @@ fn round2(x: f64) -> f64 {
     (x.clamp(0.0, 1.0) * 100.0).round() / 100.0
 }
 
-pub fn review(question: &str, answer: &str, aspects: &[String], sem: Option<&SemanticModel>) -> AnswerReview {
+pub fn review(
+    question: &str,
+    answer: &str,
+    aspects: &[String],
+    sem: Option<&SemanticModel>,
+) -> AnswerReview {
     let mut verdict = lexical_review(question, answer, aspects);
     if let Some(model) = sem {
         refine_with_meaning(&mut verdict, question, answer.trim(), model);
@@ -51,8 +56,16 @@ pub fn review(question: &str, answer: &str, aspects: &[String], sem: Option<&Sem
 /// Raises what words alone missed: relevance, aspects addressed, sentences wrongly
 /// called off-topic. Abstentions and bare yes/no answers keep their lexical verdict
 /// (their meaning is the refusal or the polarity, not the topic).
-fn refine_with_meaning(verdict: &mut AnswerReview, question: &str, answer: &str, model: &SemanticModel) {
-    if !answer.chars().any(char::is_alphanumeric) || claims::abstains(answer) || claims::yes_no(answer).is_some() {
+fn refine_with_meaning(
+    verdict: &mut AnswerReview,
+    question: &str,
+    answer: &str,
+    model: &SemanticModel,
+) {
+    if !answer.chars().any(char::is_alphanumeric)
+        || claims::abstains(answer)
+        || claims::yes_no(answer).is_some()
+    {
         return;
     }
     let sentences = text::sentences(answer);
@@ -65,13 +78,20 @@ fn refine_with_meaning(verdict: &mut AnswerReview, question: &str, answer: &str,
         i.is_none_or(|i| cosines[i + 1] < meaning::OFF_TOPIC)
     });
     for aspect in verdict.aspects.iter_mut().filter(|a| !a.addressed) {
-        let Some((i, cosine)) = meaning::closest(model, &aspect.aspect, &sentences) else { continue };
+        let Some((i, cosine)) = meaning::closest(model, &aspect.aspect, &sentences) else {
+            continue;
+        };
         if cosine >= meaning::ASPECT_STATED {
             aspect.addressed = true;
             aspect.evidence = evidence::quote(sentences[i], 20);
         }
     }
-    verdict.missing_parts = verdict.aspects.iter().filter(|a| !a.addressed).map(|a| a.aspect.clone()).collect();
+    verdict.missing_parts = verdict
+        .aspects
+        .iter()
+        .filter(|a| !a.addressed)
+        .map(|a| a.aspect.clone())
+        .collect();
     let addressed_share = if verdict.aspects.is_empty() {
         1.0
     } else {

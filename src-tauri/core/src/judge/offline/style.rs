@@ -225,7 +225,8 @@ pub(super) fn conciseness(
 
 /// The `n`-word phrase said most often (first met wins a tie), with its count.
 fn most_repeated_phrase(words: &[String], n: usize) -> Option<(String, usize)> {
-    let mut counts: std::collections::HashMap<&[String], (usize, usize)> = std::collections::HashMap::new();
+    let mut counts: std::collections::HashMap<&[String], (usize, usize)> =
+        std::collections::HashMap::new();
     for (i, gram) in words.windows(n).enumerate() {
         counts.entry(gram).or_insert((0, i)).0 += 1;
     }
@@ -273,7 +274,13 @@ mod tests {
             None,
         );
         assert!(r.conciseness < 0.5, "{r:?}");
-        assert!(r.conciseness_issues.iter().any(|i| i.contains("supplied 4 a")), "{:?}", r.conciseness_issues);
+        assert!(
+            r.conciseness_issues
+                .iter()
+                .any(|i| i.contains("supplied 4 a")),
+            "{:?}",
+            r.conciseness_issues
+        );
         let once = review(
             "Which charger should I use for my battery?",
             "Use the supplied 4 A Northwind charger. Charge between 10 °C and 30 °C.",

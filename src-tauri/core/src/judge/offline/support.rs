@@ -249,8 +249,15 @@ pub fn assess(
     let scope_cov = share(false, &in_scope);
     // What the judged passages themselves contribute: their share of the predicate,
     // so a passage that only repeats the claim's name does not entail it.
-    let has_predicate = claim.terms.iter().any(|(n, _)| !anchor_norms.contains(n.as_str()));
-    let passage_share = if has_predicate { share(true, &in_scope) } else { scope_cov };
+    let has_predicate = claim
+        .terms
+        .iter()
+        .any(|(n, _)| !anchor_norms.contains(n.as_str()));
+    let passage_share = if has_predicate {
+        share(true, &in_scope)
+    } else {
+        scope_cov
+    };
 
     // The best-matching sentence in scope: most of the claim, then most of the
     // question's words (for a bare answer), then most anchors.

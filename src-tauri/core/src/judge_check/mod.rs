@@ -1,0 +1,778 @@
+//! The judge check: how far a judge agrees with people, measured on a labelled sample
+//! shipped with Ragnosis, so a user knows how much to trust the scores it gives.
+//!
+//! Every task goes through the same judge protocol the metrics use, so the figures
+//! describe the judge as the metrics see it:
+//! - claim tasks (attribution, claim support, expert claims): the judge splits the text
+//!   into claims (`Claims`) and labels them against the passages (`ClaimLabels`); the
+//!   text counts as supported when it has a claim and every claim is entailed. Figure:
+//!   balanced accuracy against the human label.
+//! - answerability: the question's information needs (`Aspects`) checked against the
+//!   paragraph (`Coverage`), as `ragvue.retrieval_coverage` does; the covered share is
+//!   the score. Figure: AUROC against "answerable".
+//! - similarity: claim-level F1 between the two sentences (each one's claims checked
+//!   against the other). The protocol has no graded similarity question, and this is how
+//!   a judge compares an answer with a reference in RAGChecker's metrics. Figure:
+//!   Spearman's rho against the human rating.
+//! - diagnosis: each designed item is evaluated like an agentic run and its failure
+//!   patterns are read; the figure is how often they name the designed failure, and how
+//!   often anything fires on a good item.
+//!
+//! A judge call that fails leaves its case out of the figure and is counted as an error
+//! with the first message kept: a failure is never scored as a disagreement.
+//!
+//! Owns: running the sample through a judge and the figures. Must not: store anything
+//! (`store::judge_checks` does) or choose a judge (`judge::open` does).
+
+pub mod figures;
+pub mod sample;
+
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use crate::analysis::diagnosis::{self, FailurePattern};
+use crate::error::{Error, Result};
+use crate::judge::{CallContext, Judge, JudgeError, Task, Verdict};
+use crate::metrics::Status;
+use crate::progress::{CancelToken, Progress, ProgressSink};
+use crate::run::engine::{self, Accounting, EngineSettings};
+use crate::run::{agentic, Mode};
+pub use figures::Estimate;
+use sample::{Case, ClaimCase, DesignedCase};
+
+/// The tasks of the check with a human label to agree with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckTask {
+    Attribution,
+    ClaimSupport,
+    ExpertClaims,
+    Answerability,
+    Similarity,
+}
+
+impl CheckTask {
+    pub const ALL: [CheckTask; 5] = [
+        CheckTask::Attribution,
+        CheckTask::ClaimSupport,
+        CheckTask::ExpertClaims,
+        CheckTask::Answerability,
+        CheckTask::Similarity,
+    ];
+
+    /// What the task asks, for people, with the data set it comes from.
+    pub fn title(self) -> &'static str {
+        match self {
+            CheckTask::Attribution => "Is a reply backed by its source? (BEGIN dialogues)",
+            CheckTask::ClaimSupport => "Is a claim backed by the page it cites? (WiCE, Wikipedia)",
+            CheckTask::ExpertClaims => "Is an expert's claim backed by its passages? (ExpertQA)",
+            CheckTask::Answerability => "Can the passage answer the question? (SQuAD 2.0)",
+            CheckTask::Similarity => "How alike are two sentences? (STS-B)",
+        }
+    }
+
+    pub fn measure(self) -> Measure {
+        match self {
+            CheckTask::Answerability => Measure::Auroc,
+            CheckTask::Similarity => Measure::Spearman,
+            _ => Measure::BalancedAccuracy,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    BalancedAccuracy,
+    Auroc,
+    Spearman,
+}
+
+impl Measure {
+    pub fn label(self) -> &'static str {
+        match self {
+            Measure::BalancedAccuracy => "balanced accuracy",
+            Measure::Auroc => "AUROC",
+            Measure::Spearman => "Spearman",
+        }
+    }
+}
+
+/// Agreement on one task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskFigure {
+    pub task: CheckTask,
+    pub measure: Measure,
+    /// None when no case could be judged (or the judged ones hold one class only).
+    pub estimate: Option<Estimate>,
+    /// Cases judged.
+    pub n: u64,
+    /// Cases left out because a judge call failed.
+    pub errors: u64,
+    pub first_error: Option<String>,
+}
+
+/// How the diagnosis did on one designed failure shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShapeFigure {
+    pub shape: String,
+    /// What counts as naming it, for people: "A", "C or F", "not C, D or H", "nothing".
+    pub expected: String,
+    pub named: u64,
+    pub n: u64,
+    pub errors: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DiagnosisFigure {
+    pub shapes: Vec<ShapeFigure>,
+    /// Designed failures (every shape but "good") whose failure was named.
+    pub named: u64,
+    pub designed: u64,
+    /// Good items on which some pattern fired.
+    pub false_alarms: u64,
+    pub good: u64,
+}
+
+/// A finished judge check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeCheck {
+    pub profile: String,
+    /// The judge's `config_key`: checks are matched to runs by it.
+    pub judge_config: String,
+    pub model: String,
+    pub prompt_versions: Vec<String>,
+    pub sample_version: String,
+    pub checked_at: String,
+    pub seconds: f64,
+    pub tasks: Vec<TaskFigure>,
+    /// Balanced accuracy over the claims of the three claim tasks together: the one
+    /// figure reports cite.
+    pub claims: Option<Estimate>,
+    pub claims_n: u64,
+    pub diagnosis: DiagnosisFigure,
+    pub accounting: Accounting,
+}
+
+impl JudgeCheck {
+    /// One sentence for a report's methodology and the judge's line in the window.
+    pub fn headline(&self) -> String {
+        let claims = match self.claims {
+            Some(e) => format!(
+                "agreed with human labels on {:.2} of claims (balanced accuracy, 95% CI {:.2}–{:.2}, n = {})",
+                e.value, e.ci_low, e.ci_high, self.claims_n
+            ),
+            None => "could not be compared with human labels on claims (every claim call failed)".to_string(),
+        };
+        let d = &self.diagnosis;
+        format!(
+            "On Ragnosis's judge check ({}), this judge {claims} and named the designed failure in {} of {} built cases, with a false alarm on {} of {} good ones.",
+            &self.checked_at[..self.checked_at.len().min(10)],
+            d.named,
+            d.designed,
+            d.false_alarms,
+            d.good
+        )
+    }
+
+    pub fn task(&self, task: CheckTask) -> Option<&TaskFigure> {
+        self.tasks.iter().find(|t| t.task == task)
+    }
+}
+
+/// What judging one case gave.
+enum Outcome {
+    Claim {
+        task: CheckTask,
+        predicted: bool,
+        supported: bool,
+    },
+    Answerability {
+        covered: f64,
+        answerable: bool,
+    },
+    Similarity {
+        f1: f64,
+        human: f64,
+    },
+    Designed {
+        shape: String,
+        expect: Vec<String>,
+        patterns: Vec<FailurePattern>,
+    },
+    Failed {
+        task: Option<CheckTask>,
+        shape: Option<String>,
+        message: String,
+    },
+}
+
+/// Calls the judge, keeping the accounting and the prompt versions that answered.
+struct Ledger {
+    accounting: Mutex<Accounting>,
+    prompt_versions: Mutex<BTreeSet<String>>,
+}
+
+impl Ledger {
+    async fn ask(
+        &self,
+        judge: &dyn Judge,
+        ctx: &CallContext,
+        task: Task,
+    ) -> std::result::Result<Verdict, JudgeError> {
+        let outcome = judge.judge(&task, ctx).await;
+        let mut acc = self.accounting.lock().unwrap();
+        match &outcome {
+            Ok(j) if j.cached => acc.cache_hits += 1,
+            Ok(j) => {
+                acc.calls += 1;
+                acc.input_tokens += j.usage.input_tokens;
+                acc.output_tokens += j.usage.output_tokens;
+                acc.cost_usd += j.cost_usd;
+            }
+            Err(_) => acc.failures += 1,
+        }
+        drop(acc);
+        if let Ok(j) = &outcome {
+            self.prompt_versions
+                .lock()
+                .unwrap()
+                .insert(j.prompt_version.clone());
+        }
+        outcome.map(|j| j.verdict)
+    }
+
+    async fn claims(
+        &self,
+        judge: &dyn Judge,
+        ctx: &CallContext,
+        text: &str,
+    ) -> std::result::Result<Vec<String>, JudgeError> {
+        match self
+            .ask(
+                judge,
+                ctx,
+                Task::Claims {
+                    question: String::new(),
+                    text: text.to_string(),
+                },
+            )
+            .await?
+        {
+            Verdict::Claims { claims } => Ok(claims),
+            other => Err(unexpected("claims", &other)),
+        }
+    }
+
+    /// The share of `claims` entailed by some passage.
+    async fn entailed(
+        &self,
+        judge: &dyn Judge,
+        ctx: &CallContext,
+        claims: Vec<String>,
+        passages: Vec<String>,
+    ) -> std::result::Result<f64, JudgeError> {
+        let n = claims.len();
+        if n == 0 {
+            return Ok(0.0);
+        }
+        match self
+            .ask(judge, ctx, Task::ClaimLabels { claims, passages })
+            .await?
+        {
+            Verdict::ClaimLabels { labels } if labels.len() == n => Ok(labels
+                .iter()
+                .filter(|row| row.iter().any(|l| l.is_entailment()))
+                .count()
+                as f64
+                / n as f64),
+            Verdict::ClaimLabels { labels } => Err(JudgeError::Unparseable {
+                message: format!("{} label rows for {n} claims", labels.len()),
+                raw: String::new(),
+            }),
+            other => Err(unexpected("claim_labels", &other)),
+        }
+    }
+}
+
+fn unexpected(expected: &str, got: &Verdict) -> JudgeError {
+    JudgeError::Unparseable {
+        message: format!("expected a {expected} verdict, got {}", got.kind().as_str()),
+        raw: String::new(),
+    }
+}
+
+async fn judge_case(case: Case, judge: &dyn Judge, ctx: &CallContext, ledger: &Ledger) -> Outcome {
+    let failed = |task: Option<CheckTask>, shape: Option<String>, e: JudgeError| Outcome::Failed {
+        task,
+        shape,
+        message: e.to_string(),
+    };
+    match case {
+        Case::Attribution(c) => claim_case(CheckTask::Attribution, c, judge, ctx, ledger).await,
+        Case::ClaimSupport(c) => claim_case(CheckTask::ClaimSupport, c, judge, ctx, ledger).await,
+        Case::ExpertClaims(c) => claim_case(CheckTask::ExpertClaims, c, judge, ctx, ledger).await,
+        Case::Answerability {
+            question,
+            passage,
+            answerable,
+        } => match answerability(&question, passage, judge, ctx, ledger).await {
+            Ok(covered) => Outcome::Answerability {
+                covered,
+                answerable,
+            },
+            Err(e) => failed(Some(CheckTask::Answerability), None, e),
+        },
+        Case::Similarity { a, b, score } => match similarity(&a, &b, judge, ctx, ledger).await {
+            Ok(f1) => Outcome::Similarity { f1, human: score },
+            Err(e) => failed(Some(CheckTask::Similarity), None, e),
+        },
+        Case::Diagnosis(d) => designed(d, judge, ctx, ledger).await,
+    }
+}
+
+async fn claim_case(
+    task: CheckTask,
+    case: ClaimCase,
+    judge: &dyn Judge,
+    ctx: &CallContext,
+    ledger: &Ledger,
+) -> Outcome {
+    let verdict = async {
+        let claims = ledger.claims(judge, ctx, &case.text).await?;
+        // A text with no claim (a greeting, a question) has nothing attributable.
+        if claims.is_empty() {
+            return Ok::<bool, JudgeError>(false);
+        }
+        Ok(ledger.entailed(judge, ctx, claims, case.passages).await? == 1.0)
+    };
+    match verdict.await {
+        Ok(predicted) => Outcome::Claim {
+            task,
+            predicted,
+            supported: case.supported,
+        },
+        Err(e) => Outcome::Failed {
+            task: Some(task),
+            shape: None,
+            message: e.to_string(),
+        },
+    }
+}
+
+async fn answerability(
+    question: &str,
+    passage: String,
+    judge: &dyn Judge,
+    ctx: &CallContext,
+    ledger: &Ledger,
+) -> std::result::Result<f64, JudgeError> {
+    let aspects = match ledger
+        .ask(
+            judge,
+            ctx,
+            Task::Aspects {
+                question: question.to_string(),
+            },
+        )
+        .await?
+    {
+        Verdict::Aspects { aspects } if !aspects.is_empty() => aspects,
+        Verdict::Aspects { .. } => {
+            return Err(JudgeError::Unparseable {
+                message: "no information need found in the question".into(),
+                raw: String::new(),
+            })
+        }
+        other => return Err(unexpected("aspects", &other)),
+    };
+    let task = Task::Coverage {
+        question: question.to_string(),
+        aspects,
+        chunks: vec![passage],
+    };
+    match ledger.ask(judge, ctx, task).await? {
+        Verdict::Coverage { aspects } if !aspects.is_empty() => {
+            Ok(aspects.iter().filter(|a| a.covered).count() as f64 / aspects.len() as f64)
+        }
+        Verdict::Coverage { .. } => Err(JudgeError::Unparseable {
+            message: "coverage of no aspect".into(),
+            raw: String::new(),
+        }),
+        other => Err(unexpected("coverage", &other)),
+    }
+}
+
+async fn similarity(
+    a: &str,
+    b: &str,
+    judge: &dyn Judge,
+    ctx: &CallContext,
+    ledger: &Ledger,
+) -> std::result::Result<f64, JudgeError> {
+    // A sentence the judge finds no claim in is compared as a whole.
+    let or_whole = |claims: Vec<String>, text: &str| {
+        if claims.is_empty() {
+            vec![text.to_string()]
+        } else {
+            claims
+        }
+    };
+    let claims_a = or_whole(ledger.claims(judge, ctx, a).await?, a);
+    let claims_b = or_whole(ledger.claims(judge, ctx, b).await?, b);
+    let precision = ledger
+        .entailed(judge, ctx, claims_a, vec![b.to_string()])
+        .await?;
+    let recall = ledger
+        .entailed(judge, ctx, claims_b, vec![a.to_string()])
+        .await?;
+    Ok(if precision + recall == 0.0 {
+        0.0
+    } else {
+        2.0 * precision * recall / (precision + recall)
+    })
+}
+
+async fn designed(
+    case: DesignedCase,
+    judge: &dyn Judge,
+    ctx: &CallContext,
+    ledger: &Ledger,
+) -> Outcome {
+    let item = case.item.to_item();
+    let metrics: Vec<_> = agentic::candidates(Mode::Agentic)
+        .into_iter()
+        .filter(|m| agentic::choose(m, &item).0)
+        .collect();
+    let outcome =
+        engine::evaluate_item(0, &item, &metrics, judge, ctx, &EngineSettings::default()).await;
+    ledger.accounting.lock().unwrap().add(&outcome.accounting);
+    if let Some(v) = &outcome.prompt_version {
+        ledger
+            .prompt_versions
+            .lock()
+            .unwrap()
+            .extend(v.split(',').map(str::to_string));
+    }
+    if let Some(error) = outcome.results.iter().find(|r| r.status == Status::Error) {
+        return Outcome::Failed {
+            task: None,
+            shape: Some(case.shape),
+            message: format!("{}: {}", error.metric, error.explanation),
+        };
+    }
+    Outcome::Designed {
+        shape: case.shape,
+        expect: case.expect,
+        patterns: diagnosis::patterns_of(&outcome.results),
+    }
+}
+
+/// Whether `patterns` name the failure `expect` describes (see `sample::DesignedCase`).
+pub fn names(expect: &[String], patterns: &[FailurePattern]) -> bool {
+    let fired = |letter: &str| patterns.iter().any(|p| letter.starts_with(p.letter()));
+    let wanted: Vec<&String> = expect.iter().filter(|e| !e.starts_with('!')).collect();
+    let forbidden: Vec<&str> = expect.iter().filter_map(|e| e.strip_prefix('!')).collect();
+    if expect.is_empty() {
+        return patterns.is_empty();
+    }
+    (wanted.is_empty() || wanted.iter().any(|w| fired(w))) && !forbidden.iter().any(|f| fired(f))
+}
+
+fn describe(expect: &[String]) -> String {
+    let wanted: Vec<&str> = expect
+        .iter()
+        .filter(|e| !e.starts_with('!'))
+        .map(String::as_str)
+        .collect();
+    let forbidden: Vec<&str> = expect.iter().filter_map(|e| e.strip_prefix('!')).collect();
+    let list = |xs: &[&str], last: &str| match xs {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., end] => format!("{} {last} {end}", init.join(", ")),
+    };
+    match (wanted.is_empty(), forbidden.is_empty()) {
+        (true, true) => "no pattern".into(),
+        (false, true) => list(&wanted, "or"),
+        (true, false) => format!("not {}", list(&forbidden, "or")),
+        (false, false) => format!("{}, not {}", list(&wanted, "or"), list(&forbidden, "or")),
+    }
+}
+
+/// Runs the whole sample through `judge`; `profile` names the judge for the record.
+/// Cancelling stops the judge's calls and returns `Error::Cancelled` with nothing kept.
+pub fn run(
+    profile: &str,
+    judge: Arc<dyn Judge>,
+    progress: Arc<dyn ProgressSink>,
+    cancel: &CancelToken,
+) -> Result<JudgeCheck> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| {
+            Error::Invalid(format!(
+                "cannot start the judge check's worker threads: {e}"
+            ))
+        })?;
+    runtime.block_on(run_async(profile, judge, progress, cancel))
+}
+
+async fn run_async(
+    profile: &str,
+    judge: Arc<dyn Judge>,
+    progress: Arc<dyn ProgressSink>,
+    cancel: &CancelToken,
+) -> Result<JudgeCheck> {
+    let started = Instant::now();
+    let cases = sample::cases();
+    let total = cases.len() as u64;
+    progress.report(Progress::Started {
+        stage: "judge check".into(),
+        total: Some(total),
+    });
+    let ledger = Arc::new(Ledger {
+        accounting: Mutex::default(),
+        prompt_versions: Mutex::default(),
+    });
+    let ctx = CallContext {
+        progress: progress.clone(),
+        cancel: cancel.clone(),
+        use_cache: true,
+    };
+    // Cases in flight: twice what the judge takes at once, so it never waits on us.
+    let permits = Arc::new(Semaphore::new((judge.concurrency() * 2).max(2)));
+    let mut set = JoinSet::new();
+    for case in cases {
+        let (judge, ctx, ledger, permits) =
+            (judge.clone(), ctx.clone(), ledger.clone(), permits.clone());
+        set.spawn(async move {
+            let _permit = permits
+                .acquire_owned()
+                .await
+                .expect("the semaphore is never closed");
+            judge_case(case, judge.as_ref(), &ctx, &ledger).await
+        });
+    }
+    let mut outcomes = Vec::with_capacity(total as usize);
+    while let Some(joined) = set.join_next().await {
+        let outcome = joined
+            .map_err(|e| Error::Invalid(format!("a judge check task stopped unexpectedly: {e}")))?;
+        outcomes.push(outcome);
+        progress.report(Progress::Advanced {
+            done: outcomes.len() as u64,
+            total: Some(total),
+        });
+        if outcomes.len() % 20 == 0 {
+            let a = *ledger.accounting.lock().unwrap();
+            progress.report(Progress::Totals {
+                calls: a.calls,
+                cache_hits: a.cache_hits,
+                failures: a.failures,
+                cost_usd: a.cost_usd,
+            });
+        }
+    }
+    if cancel.is_cancelled() {
+        return Err(Error::Cancelled);
+    }
+    let accounting = *ledger.accounting.lock().unwrap();
+    let prompt_versions = ledger
+        .prompt_versions
+        .lock()
+        .unwrap()
+        .iter()
+        .cloned()
+        .collect();
+    let identity = judge.identity();
+    let (tasks, claims, claims_n) = task_figures(&outcomes);
+    progress.report(Progress::Finished {
+        stage: "judge check".into(),
+    });
+    Ok(JudgeCheck {
+        profile: profile.to_string(),
+        judge_config: identity.config_key(),
+        model: identity.model.clone(),
+        prompt_versions,
+        sample_version: sample::version(),
+        checked_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        seconds: started.elapsed().as_secs_f64(),
+        tasks,
+        claims,
+        claims_n,
+        diagnosis: diagnosis_figure(&outcomes),
+        accounting,
+    })
+}
+
+fn task_figures(outcomes: &[Outcome]) -> (Vec<TaskFigure>, Option<Estimate>, u64) {
+    let mut tasks = Vec::new();
+    let mut pooled: Vec<(bool, bool)> = Vec::new();
+    for task in CheckTask::ALL {
+        let failures: Vec<&String> = outcomes
+            .iter()
+            .filter_map(|o| match o {
+                Outcome::Failed {
+                    task: Some(t),
+                    message,
+                    ..
+                } if *t == task => Some(message),
+                _ => None,
+            })
+            .collect();
+        let (estimate, n) = match task.measure() {
+            Measure::BalancedAccuracy => {
+                let pairs: Vec<(bool, bool)> = outcomes
+                    .iter()
+                    .filter_map(|o| match o {
+                        Outcome::Claim {
+                            task: t,
+                            predicted,
+                            supported,
+                        } if *t == task => Some((*predicted, *supported)),
+                        _ => None,
+                    })
+                    .collect();
+                pooled.extend(&pairs);
+                (
+                    figures::estimate(&pairs, figures::balanced_accuracy),
+                    pairs.len(),
+                )
+            }
+            Measure::Auroc => {
+                let pairs: Vec<(f64, bool)> = outcomes
+                    .iter()
+                    .filter_map(|o| match o {
+                        Outcome::Answerability {
+                            covered,
+                            answerable,
+                        } => Some((*covered, *answerable)),
+                        _ => None,
+                    })
+                    .collect();
+                (figures::estimate(&pairs, figures::auroc), pairs.len())
+            }
+            Measure::Spearman => {
+                let pairs: Vec<(f64, f64)> = outcomes
+                    .iter()
+                    .filter_map(|o| match o {
+                        Outcome::Similarity { f1, human } => Some((*f1, *human)),
+                        _ => None,
+                    })
+                    .collect();
+                (figures::estimate(&pairs, figures::spearman), pairs.len())
+            }
+        };
+        tasks.push(TaskFigure {
+            task,
+            measure: task.measure(),
+            estimate,
+            n: n as u64,
+            errors: failures.len() as u64,
+            first_error: failures.first().map(|m| m.to_string()),
+        });
+    }
+    let claims = figures::estimate(&pooled, figures::balanced_accuracy);
+    (tasks, claims, pooled.len() as u64)
+}
+
+fn diagnosis_figure(outcomes: &[Outcome]) -> DiagnosisFigure {
+    let mut shapes: Vec<ShapeFigure> = Vec::new();
+    let mut figure = DiagnosisFigure {
+        shapes: Vec::new(),
+        named: 0,
+        designed: 0,
+        false_alarms: 0,
+        good: 0,
+    };
+    // Shapes in the sample's order, so the table reads the same every time.
+    for case in sample::cases() {
+        if let Case::Diagnosis(d) = case {
+            if !shapes.iter().any(|s| s.shape == d.shape) {
+                shapes.push(ShapeFigure {
+                    shape: d.shape.clone(),
+                    expected: describe(&d.expect),
+                    named: 0,
+                    n: 0,
+                    errors: 0,
+                });
+            }
+        }
+    }
+    for outcome in outcomes {
+        match outcome {
+            Outcome::Designed {
+                shape,
+                expect,
+                patterns,
+            } => {
+                let Some(s) = shapes.iter_mut().find(|s| &s.shape == shape) else {
+                    continue;
+                };
+                let named = names(expect, patterns);
+                s.n += 1;
+                s.named += named as u64;
+                if expect.is_empty() {
+                    figure.good += 1;
+                    figure.false_alarms += !named as u64;
+                } else {
+                    figure.designed += 1;
+                    figure.named += named as u64;
+                }
+            }
+            Outcome::Failed {
+                shape: Some(shape), ..
+            } => {
+                if let Some(s) = shapes.iter_mut().find(|s| &s.shape == shape) {
+                    s.errors += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    figure.shapes = shapes;
+    figure
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(xs: &[&str]) -> Vec<String> {
+        xs.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_designed_failure_is_named_by_any_expected_pattern_and_no_forbidden_one() {
+        use FailurePattern::*;
+        assert!(names(
+            &strings(&["C", "F"]),
+            &[RetrievalMiss, SubtleDistortion]
+        ));
+        assert!(!names(&strings(&["C", "F"]), &[RetrievalMiss]));
+        assert!(
+            names(&strings(&["!C", "!D", "!H"]), &[RetrievalMiss]),
+            "a declined item may show the retrieval miss"
+        );
+        assert!(!names(&strings(&["!C", "!D", "!H"]), &[Hallucination]));
+        assert!(names(&[], &[]), "a good item is named by silence");
+        assert!(
+            !names(&[], &[GenerationQuality]),
+            "anything on a good item is a false alarm"
+        );
+    }
+
+    #[test]
+    fn expectations_read_as_plain_words() {
+        assert_eq!(describe(&strings(&["A"])), "A");
+        assert_eq!(describe(&strings(&["C", "F"])), "C or F");
+        assert_eq!(describe(&strings(&["!C", "!D", "!H"])), "not C, D or H");
+        assert_eq!(describe(&[]), "no pattern");
+    }
+}
