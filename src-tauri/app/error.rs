@@ -19,7 +19,11 @@ pub struct CommandError {
 
 impl From<ragnosis_core::Error> for CommandError {
     fn from(e: ragnosis_core::Error) -> Self {
-        CommandError { code: e.code(), message: e.to_string(), detail: None }
+        CommandError {
+            code: e.code(),
+            message: e.to_string(),
+            detail: None,
+        }
     }
 }
 
@@ -47,7 +51,11 @@ impl From<ragnosis_report::Error> for CommandError {
 
 impl CommandError {
     pub fn new(code: &str, message: impl Into<String>) -> Self {
-        CommandError { code: code.into(), message: message.into(), detail: None }
+        CommandError {
+            code: code.into(),
+            message: message.into(),
+            detail: None,
+        }
     }
 
     pub fn internal(message: impl Into<String>) -> Self {

@@ -38,6 +38,8 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::judges::discover_judge_models,
         commands::judges::detect_local_judges,
         commands::judges::offline_judge_status,
+        commands::judges::judge_checks,
+        commands::judges::run_judge_check,
         commands::settings::get_theme,
         commands::settings::set_theme,
         commands::compare::compare_runs,

@@ -31,14 +31,24 @@ impl AppState {
     }
 
     /// As `open`, with keys kept in `secrets` (tests use an in-memory store).
-    pub fn with_secrets(home: Option<&Path>, secrets: Arc<dyn SecretStore>) -> ragnosis_core::Result<AppState> {
+    pub fn with_secrets(
+        home: Option<&Path>,
+        secrets: Arc<dyn SecretStore>,
+    ) -> ragnosis_core::Result<AppState> {
         let home = paths::home_dir(home);
         let store = Store::open(&home)?;
-        Ok(AppState { home, store: Mutex::new(store), runs: Arc::new(ActiveRuns::default()), secrets })
+        Ok(AppState {
+            home,
+            store: Mutex::new(store),
+            runs: Arc::new(ActiveRuns::default()),
+            secrets,
+        })
     }
 
     pub fn store(&self) -> Result<MutexGuard<'_, Store>, CommandError> {
-        self.store.lock().map_err(|_| CommandError::internal("the database lock was poisoned by an earlier failure"))
+        self.store.lock().map_err(|_| {
+            CommandError::internal("the database lock was poisoned by an earlier failure")
+        })
     }
 
     /// A connection of its own, for work that takes long (runs, imports).
@@ -55,17 +65,30 @@ pub struct ActiveRuns(Mutex<HashMap<i64, CancelToken>>);
 impl ActiveRuns {
     /// Registers `run_id`; fails with code `busy` when it is already executing.
     pub fn start(self: &Arc<Self>, run_id: i64) -> Result<ActiveRun, CommandError> {
-        let mut runs = self.0.lock().map_err(|_| CommandError::internal("the run registry was poisoned"))?;
+        let mut runs = self
+            .0
+            .lock()
+            .map_err(|_| CommandError::internal("the run registry was poisoned"))?;
         if runs.contains_key(&run_id) {
-            return Err(CommandError::new("busy", format!("run {run_id} is already running")));
+            return Err(CommandError::new(
+                "busy",
+                format!("run {run_id} is already running"),
+            ));
         }
         let token = CancelToken::new();
         runs.insert(run_id, token.clone());
-        Ok(ActiveRun { runs: self.clone(), run_id, token })
+        Ok(ActiveRun {
+            runs: self.clone(),
+            run_id,
+            token,
+        })
     }
 
     pub fn is_active(&self, run_id: i64) -> bool {
-        self.0.lock().map(|r| r.contains_key(&run_id)).unwrap_or(false)
+        self.0
+            .lock()
+            .map(|r| r.contains_key(&run_id))
+            .unwrap_or(false)
     }
 
     /// Asks a run to stop; false when it is not executing here.

@@ -30,11 +30,17 @@ fn tauri_driver() -> Option<PathBuf> {
         std::env::var_os("CARGO_HOME").map(|h| PathBuf::from(h).join("bin/tauri-driver")),
         std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo/bin/tauri-driver")),
     ];
-    candidates.into_iter().flatten().find(|p| p.exists()).or_else(|| which("tauri-driver"))
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.exists())
+        .or_else(|| which("tauri-driver"))
 }
 
 fn which(name: &str) -> Option<PathBuf> {
-    std::env::split_paths(&std::env::var_os("PATH")?).map(|d| d.join(name)).find(|p| p.exists())
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| p.exists())
 }
 
 /// The drivers and display the test needs, or the reason it cannot run.
@@ -43,7 +49,8 @@ fn prerequisites() -> Result<PathBuf, String> {
         return Err("no DISPLAY (run under xvfb-run)".into());
     }
     which("WebKitWebDriver").ok_or("WebKitWebDriver is not installed (apt webkit2gtk-driver)")?;
-    tauri_driver().ok_or_else(|| "tauri-driver is not installed (cargo install tauri-driver)".into())
+    tauri_driver()
+        .ok_or_else(|| "tauri-driver is not installed (cargo install tauri-driver)".into())
 }
 
 fn skip_or_fail(reason: String) {
@@ -71,11 +78,17 @@ fn start() -> Option<Start> {
         }
     };
     let _display = DISPLAY_LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    Some(Start { tauri_driver, _display, sandbox: Sandbox::new() })
+    Some(Start {
+        tauri_driver,
+        _display,
+        sandbox: Sandbox::new(),
+    })
 }
 
 fn asset(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/examples").join(path)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("assets/examples")
+        .join(path)
 }
 
 /// A temp dir holding the app's data (`home/`) and a private HOME and XDG dirs, so the
@@ -87,7 +100,13 @@ struct Sandbox {
 impl Sandbox {
     fn new() -> Sandbox {
         let dir = tempfile::tempdir().unwrap();
-        for sub in ["home", "user", "user/.config", "user/.local/share", "user/.cache"] {
+        for sub in [
+            "home",
+            "user",
+            "user/.config",
+            "user/.local/share",
+            "user/.cache",
+        ] {
             std::fs::create_dir_all(dir.path().join(sub)).unwrap();
         }
         Sandbox { dir }
@@ -124,9 +143,21 @@ fn shot(session: &Session, name: &str) {
 
 /// The window's geometry on the X display (x, y, width, height).
 fn window_geometry(title: &str) -> Option<(i32, i32, i32, i32)> {
-    let out = Command::new("xdotool").args(["search", "--name", &format!("^{title}$"), "getwindowgeometry", "--shell"]).output().ok()?;
+    let out = Command::new("xdotool")
+        .args([
+            "search",
+            "--name",
+            &format!("^{title}$"),
+            "getwindowgeometry",
+            "--shell",
+        ])
+        .output()
+        .ok()?;
     let text = String::from_utf8_lossy(&out.stdout);
-    let field = |name: &str| text.lines().find_map(|l| l.strip_prefix(&format!("{name}="))?.parse::<i32>().ok());
+    let field = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}="))?.parse::<i32>().ok())
+    };
     Some((field("X")?, field("Y")?, field("WIDTH")?, field("HEIGHT")?))
 }
 
@@ -135,8 +166,12 @@ fn window_geometry(title: &str) -> Option<(i32, i32, i32, i32)> {
 /// dragging from a file manager would. Returns why it could not, when it could not.
 fn drop_for_real(file: &Path) -> Result<(), String> {
     which("xdotool").ok_or("xdotool is not installed")?;
-    let python = ["/usr/bin/python3", "python3"].into_iter().find(|p| Path::new(p).exists() || which(p).is_some()).unwrap();
-    let (x, y, w, h) = window_geometry("Ragnosis").ok_or("the app window was not found on the display")?;
+    let python = ["/usr/bin/python3", "python3"]
+        .into_iter()
+        .find(|p| Path::new(p).exists() || which(p).is_some())
+        .unwrap();
+    let (x, y, w, h) =
+        window_geometry("Ragnosis").ok_or("the app window was not found on the display")?;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shell/drag_source.py");
     let mut source = Command::new(python)
         .arg(&script)
@@ -147,7 +182,9 @@ fn drop_for_real(file: &Path) -> Result<(), String> {
         .spawn()
         .map_err(|e| format!("cannot start the drag source: {e}"))?;
     let mut ready = String::new();
-    std::io::BufReader::new(source.stdout.take().unwrap()).read_line(&mut ready).map_err(|e| e.to_string())?;
+    std::io::BufReader::new(source.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .map_err(|e| e.to_string())?;
     if ready.trim() != "ready" {
         let _ = source.kill();
         return Err("the drag source did not come up (is python3-gi installed?)".into());
@@ -173,7 +210,10 @@ fn drop_for_real(file: &Path) -> Result<(), String> {
     ]
     .to_vec();
     let args: Vec<&str> = moves.iter().flat_map(|m| m.split(' ')).collect();
-    let status = Command::new("xdotool").args(&args).status().map_err(|e| e.to_string())?;
+    let status = Command::new("xdotool")
+        .args(&args)
+        .status()
+        .map_err(|e| e.to_string())?;
     let start = Instant::now();
     while start.elapsed() < Duration::from_secs(10) {
         if let Ok(Some(_)) = source.try_wait() {
@@ -192,7 +232,16 @@ fn drop_for_real(file: &Path) -> Result<(), String> {
 /// Imports `file` into the store at `home`, as the CLI would have before launch.
 fn import(home: &Path, file: &Path, name: Option<&str>) -> i64 {
     let mut store = Store::open(home).unwrap();
-    ragnosis_core::import::import_file(&mut store, file, name, &ImportLimits::default(), &NoProgress).unwrap().dataset.id
+    ragnosis_core::import::import_file(
+        &mut store,
+        file,
+        name,
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap()
+    .dataset
+    .id
 }
 
 /// A finished agentic run of the dataset with the offline judge, made through the core.
@@ -204,21 +253,52 @@ fn offline_run(home: &Path, dataset_id: i64, label: &str) -> i64 {
         label: Some(label.into()),
         ..Default::default()
     };
-    let judge = ragnosis_core::judge::open::open_judge(&store, "offline", &ragnosis_core::secrets::MemoryStore::default()).unwrap();
-    ragnosis_core::run::evaluate(&mut store, &request, judge, std::sync::Arc::new(NoProgress), &CancelToken::new()).unwrap().run_id
+    let judge = ragnosis_core::judge::open::open_judge(
+        &store,
+        "offline",
+        &ragnosis_core::secrets::MemoryStore::default(),
+    )
+    .unwrap();
+    ragnosis_core::run::evaluate(
+        &mut store,
+        &request,
+        judge,
+        std::sync::Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap()
+    .run_id
 }
 
 #[test]
 fn window_lists_imported_datasets_and_imports_the_example() {
-    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
     // A dataset imported beforehand, as the CLI would have left it.
-    import(&sandbox.home(), &asset("ragvue/agentic.jsonl"), Some("RAGVUE agentic"));
+    import(
+        &sandbox.home(),
+        &asset("ragvue/agentic.jsonl"),
+        Some("RAGVUE agentic"),
+    );
     let (_driver, session) = sandbox.launch(&tauri_driver);
 
     let rows = session.wait_for("[data-testid=dataset-row]", 1, Duration::from_secs(30));
-    assert_eq!(rows.len(), 1, "exactly the one dataset imported before launch is listed");
+    assert_eq!(
+        rows.len(),
+        1,
+        "exactly the one dataset imported before launch is listed"
+    );
     let text = session.text(&rows[0]);
-    assert!(text.contains("RAGVUE agentic") && text.contains('8'), "the row shows the name and the 8 items: {text}");
+    assert!(
+        text.contains("RAGVUE agentic") && text.contains('8'),
+        "the row shows the name and the 8 items: {text}"
+    );
     shot(&session, "home-one-dataset.png");
 
     session.click_on("[data-testid=try-example]", SHORT);
@@ -227,17 +307,32 @@ fn window_lists_imported_datasets_and_imports_the_example() {
     session.click_on("[data-testid=nav-home]", SHORT);
     let rows = session.wait_for("[data-testid=dataset-row]", 2, Duration::from_secs(30));
     let texts: Vec<String> = rows.iter().map(|r| session.text(r)).collect();
-    assert!(texts.iter().any(|t| t.contains("Northwind")), "the example dataset appears in the list: {texts:?}");
+    assert!(
+        texts.iter().any(|t| t.contains("Northwind")),
+        "the example dataset appears in the list: {texts:?}"
+    );
     shot(&session, "home-after-example.png");
 
     // What the window showed is what the database holds.
     let store = Store::open(&sandbox.home()).unwrap();
-    assert_eq!(ragnosis_core::store::datasets::list(store.conn()).unwrap().len(), 2);
+    assert_eq!(
+        ragnosis_core::store::datasets::list(store.conn())
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 #[test]
 fn workflow_from_a_dropped_file_to_an_exported_report() {
-    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
     let file = sandbox.path("northwind-help-desk.jsonl");
     std::fs::copy(asset("ragnosis-example.jsonl"), &file).unwrap();
     let (_driver, session) = sandbox.launch(&tauri_driver);
@@ -246,10 +341,17 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
 
     // 1. Drop the file on the window: a real XDND drop from a GTK drag source.
     drop_for_real(&file).unwrap_or_else(|why| panic!("the real drop could not be made: {why}"));
-    let accepted = session.wait_for_text("[data-testid=report-accepted]", "24", Duration::from_secs(30));
+    let accepted = session.wait_for_text(
+        "[data-testid=report-accepted]",
+        "24",
+        Duration::from_secs(30),
+    );
     assert_eq!(accepted.trim(), "24");
     session.wait_for_text("[data-testid=dataset-name]", "northwind-help-desk", SHORT);
-    assert_eq!(session.text(&session.wait_for("[data-testid=report-format]", 1, SHORT)[0]), "JSONL");
+    assert_eq!(
+        session.text(&session.wait_for("[data-testid=report-format]", 1, SHORT)[0]),
+        "JSONL"
+    );
     session.wait_for("[data-testid=preview-row]", 20, SHORT);
     session.wait_for_text("[data-testid=measurable]", "retrieval relevance", SHORT);
     shot(&session, "workflow-2-data.png");
@@ -295,14 +397,28 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     session.click_on("[data-testid=export-to-path]:not([disabled])", SHORT);
     session.wait_for_text("[data-testid=export-done]", "baseline-report.md", SHORT);
     shot(&session, "workflow-7-reports.png");
-    let markdown = std::fs::read_to_string(&target).expect("the exported report exists where the user asked");
-    assert!(markdown.contains("# Ragnosis evaluation: baseline"), "{markdown}");
-    assert!(markdown.contains("## Summary"), "the report has its summary heading");
+    let markdown =
+        std::fs::read_to_string(&target).expect("the exported report exists where the user asked");
+    assert!(
+        markdown.contains("# Ragnosis evaluation: baseline"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("## Summary"),
+        "the report has its summary heading"
+    );
 }
 
 #[test]
 fn hostile_text_in_a_dataset_is_shown_as_text_and_runs_no_script() {
-    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
     let img = "<img src=x onerror=window.__pwned=1>";
     let script = "<script>window.__pwned=1</script>";
     let file = sandbox.path("hostile.jsonl");
@@ -318,17 +434,34 @@ fn hostile_text_in_a_dataset_is_shown_as_text_and_runs_no_script() {
     let (_driver, session) = sandbox.launch(&tauri_driver);
     let pwned = || session.execute("return typeof window.__pwned", json!([]));
 
-    session.wait_for_text("[data-testid=dataset-table]", "hostile <b>name</b>", Duration::from_secs(30));
+    session.wait_for_text(
+        "[data-testid=dataset-table]",
+        "hostile <b>name</b>",
+        Duration::from_secs(30),
+    );
     session.click_on("[data-testid=dataset-row] button.open", SHORT);
     let preview = session.wait_for_text("[data-testid=preview-table]", img, SHORT);
-    assert!(preview.contains(script), "the question's markup is visible as text: {preview}");
+    assert!(
+        preview.contains(script),
+        "the question's markup is visible as text: {preview}"
+    );
     shot(&session, "hostile-data.png");
 
     session.click_on("[data-testid=nav-results]", SHORT);
-    session.click_on(&format!("[data-testid=run-row][data-run-id=\"{run_id}\"] button"), SHORT);
-    session.click_on("[data-testid=case-row] button.open", Duration::from_secs(30));
+    session.click_on(
+        &format!("[data-testid=run-row][data-run-id=\"{run_id}\"] button"),
+        SHORT,
+    );
+    session.click_on(
+        "[data-testid=case-row] button.open",
+        Duration::from_secs(30),
+    );
     let question = session.wait_for_text("[data-testid=case-question]", img, SHORT);
-    assert_eq!(question, format!("What is {img} and {script}?"), "exactly the text, nothing parsed");
+    assert_eq!(
+        question,
+        format!("What is {img} and {script}?"),
+        "exactly the text, nothing parsed"
+    );
     session.wait_for_text("[data-testid=case-answer]", script, SHORT);
     session.wait_for_text("[data-testid=contexts]", img, SHORT);
     let injected = session.execute(
@@ -343,7 +476,14 @@ fn hostile_text_in_a_dataset_is_shown_as_text_and_runs_no_script() {
 
 #[test]
 fn a_run_interrupted_by_closing_the_app_can_be_resumed() {
-    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
     {
         // What closing the app mid-run leaves: a run marked running with nothing executing it.
         let dataset_id = import(&sandbox.home(), &asset("ragvue/agentic.jsonl"), None);
@@ -358,7 +498,11 @@ fn a_run_interrupted_by_closing_the_app_can_be_resumed() {
         ragnosis_core::store::runs::mark_started(store.conn(), run_id).unwrap();
     }
     let (_driver, session) = sandbox.launch(&tauri_driver);
-    session.wait_for_text("[data-testid=interrupted]", "interrupted", Duration::from_secs(30));
+    session.wait_for_text(
+        "[data-testid=interrupted]",
+        "interrupted",
+        Duration::from_secs(30),
+    );
     shot(&session, "resume-home.png");
     session.click_on("[data-testid=resume-interrupted]", SHORT);
     session.wait_for("[data-testid=run-progress]", 1, SHORT);
@@ -368,27 +512,54 @@ fn a_run_interrupted_by_closing_the_app_can_be_resumed() {
     session.wait_for("[data-testid=summary-cards]", 1, SHORT);
     let store = Store::open(&sandbox.home()).unwrap();
     let runs = ragnosis_core::store::runs::list(store.conn()).unwrap();
-    assert_eq!(runs[0].status, ragnosis_core::store::runs::RunStatus::Done, "the resumed run finished");
+    assert_eq!(
+        runs[0].status,
+        ragnosis_core::store::runs::RunStatus::Done,
+        "the resumed run finished"
+    );
 }
 
 #[test]
 fn two_runs_of_a_dataset_compare_in_the_runs_screen() {
-    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
     // Two agentic runs of one dataset: a re-run, as after changing nothing but the date.
-    let dataset = import(&sandbox.home(), &asset("ragvue/agentic.jsonl"), Some("RAGVUE agentic"));
-    let runs: Vec<i64> = ["first", "second"].iter().map(|label| offline_run(&sandbox.home(), dataset, label)).collect();
+    let dataset = import(
+        &sandbox.home(),
+        &asset("ragvue/agentic.jsonl"),
+        Some("RAGVUE agentic"),
+    );
+    let runs: Vec<i64> = ["first", "second"]
+        .iter()
+        .map(|label| offline_run(&sandbox.home(), dataset, label))
+        .collect();
     let (_driver, session) = sandbox.launch(&tauri_driver);
     session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
     session.click_on("[data-testid=nav-runs]", SHORT);
     for id in &runs {
-        session.click_on(&format!("[data-testid=run-row][data-run-id=\"{id}\"] input[type=checkbox]"), SHORT);
+        session.click_on(
+            &format!("[data-testid=run-row][data-run-id=\"{id}\"] input[type=checkbox]"),
+            SHORT,
+        );
     }
     let table = session.wait_for_text("[data-testid=compare]", "8 items matched", SHORT);
-    assert!(table.contains("second") && table.contains("first"), "both runs are named: {table}");
+    assert!(
+        table.contains("second") && table.contains("first"),
+        "both runs are named: {table}"
+    );
     let rows = session.wait_for("[data-testid=compare-table] tbody tr", 1, SHORT);
     let first = session.text(&rows[0]);
     // The same items and judge: every mean is unchanged, so nothing is flagged.
-    assert!(first.contains("+0.000") && first.contains("ok"), "a re-run shows no change: {first}");
+    assert!(
+        first.contains("+0.000") && first.contains("ok"),
+        "a re-run shows no change: {first}"
+    );
     session.wait_for("[data-testid=compare] img", 1, SHORT);
     shot(&session, "runs-compare.png");
 }
@@ -412,7 +583,14 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn settings_store_a_key_in_the_keyring_and_connect_to_a_judge_with_it() {
-    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
     if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
         return skip_or_fail("no D-Bus session: the OS keyring is not reachable".into());
     }
@@ -449,54 +627,132 @@ fn settings_store_a_key_in_the_keyring_and_connect_to_a_judge_with_it() {
     session.type_into(&field("judge-key"), &key);
     session.click_on("[data-testid=store-key]:not([disabled])", SHORT);
     session.wait_for_text("[data-testid=key-status]", "stored in", SHORT);
-    let value = session.execute("return document.querySelector('[data-testid=judge-key]').value", json!([]));
-    assert_eq!(value, json!(""), "the key field is emptied once the key is stored");
+    let value = session.execute(
+        "return document.querySelector('[data-testid=judge-key]').value",
+        json!([]),
+    );
+    assert_eq!(
+        value,
+        json!(""),
+        "the key field is emptied once the key is stored"
+    );
     session.click_on("[data-testid=test-judge]:not([disabled])", SHORT);
     let check = session.wait_for_text("[data-testid=judge-check]", "Connected", LONG);
     assert!(!check.contains("Not connected"), "{check}");
     session.click_on("[data-testid=discover-models]:not([disabled])", SHORT);
     session.wait_for_text("[data-testid=models-found]", "2 models found", LONG);
     let page = session.execute("return document.documentElement.outerHTML", json!([]));
-    assert!(!page.as_str().unwrap().contains(&key), "the key is nowhere in the page");
+    assert!(
+        !page.as_str().unwrap().contains(&key),
+        "the key is nowhere in the page"
+    );
     shot(&session, "settings-judge.png");
 
     // The dark theme applies at once and is remembered.
     session.click_on("[data-testid=theme-dark]", SHORT);
-    let theme = session.execute("return document.documentElement.dataset.theme ?? null", json!([]));
+    let theme = session.execute(
+        "return document.documentElement.dataset.theme ?? null",
+        json!([]),
+    );
     assert_eq!(theme, json!("dark"));
     shot(&session, "settings-dark.png");
 
     let stats = sim.stats();
-    assert!(stats.authorization_headers_seen.iter().any(|h| h == &format!("authorization: Bearer {key}")), "{:?}", stats.authorization_headers_seen);
+    assert!(
+        stats
+            .authorization_headers_seen
+            .iter()
+            .any(|h| h == &format!("authorization: Bearer {key}")),
+        "{:?}",
+        stats.authorization_headers_seen
+    );
     assert_eq!(stats.key_leaks, 0, "the key only travelled in its header");
     for file in files_under(&sandbox.home()) {
         let bytes = std::fs::read(&file).unwrap_or_default();
-        assert!(!String::from_utf8_lossy(&bytes).contains(&key), "the key reached the disk in {}", file.display());
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains(&key),
+            "the key reached the disk in {}",
+            file.display()
+        );
     }
     // Leave the shared test keyring as we found it.
-    ragnosis_core::secrets::SecretStore::delete(&ragnosis_core::secrets::KeyringStore, &profile).ok();
+    ragnosis_core::secrets::SecretStore::delete(&ragnosis_core::secrets::KeyringStore, &profile)
+        .ok();
 }
 
 #[test]
 fn settings_find_a_local_model_server_and_save_it_as_a_judge() {
-    let Some(Start { tauri_driver, _display, sandbox }) = start() else { return };
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
     // The judge simulator plays Ollama on its default port, 11434, of this machine.
-    let sim = ragnosis_judge_sim::Simulator::start(ragnosis_judge_sim::SimConfig { port: 11434, ..Default::default() })
-        .expect("port 11434 (Ollama's default) must be free for this test");
+    let sim = ragnosis_judge_sim::Simulator::start(ragnosis_judge_sim::SimConfig {
+        port: 11434,
+        ..Default::default()
+    })
+    .expect("port 11434 (Ollama's default) must be free for this test");
     let (_driver, session) = sandbox.launch(&tauri_driver);
     session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
     let home = session.wait_for_text("[data-testid=home-judge]", "offline judge", SHORT);
     if std::env::var("RAGNOSIS_MODEL").as_deref() == Ok("required") {
-        assert!(home.contains("all-MiniLM-L6-v2"), "Home names the semantic model in use: {home}");
+        assert!(
+            home.contains("all-MiniLM-L6-v2"),
+            "Home names the semantic model in use: {home}"
+        );
     }
     session.click_on("[data-testid=nav-settings]", SHORT);
     session.wait_for_text("[data-testid=offline-status]", "semantic model", SHORT);
     session.click_on("[data-testid=find-local]:not([disabled])", SHORT);
-    let found = session.wait_for_text("[data-testid=local-servers]", "Ollama at http://127.0.0.1:11434/v1", LONG);
-    assert!(found.contains("sim-judge-large, sim-judge-small"), "its models are listed: {found}");
+    let found = session.wait_for_text(
+        "[data-testid=local-servers]",
+        "Ollama at http://127.0.0.1:11434/v1",
+        LONG,
+    );
+    assert!(
+        found.contains("sim-judge-large, sim-judge-small"),
+        "its models are listed: {found}"
+    );
     session.click_on("[data-testid=add-local]", SHORT);
     session.wait_for_text("[data-testid=judge-table]", "ollama", SHORT);
     session.wait_for_text("[data-testid=local-servers]", "saved as ollama", SHORT);
     shot(&session, "settings-local-server.png");
+
+    // The judge check of the new profile: the shipped sample through the server.
+    session.click_on("[data-testid=run-check-ollama]:not([disabled])", SHORT);
+    let headline = session.wait_for_text(
+        "[data-testid=check-headline]",
+        "agreed with human labels on",
+        LONG,
+    );
+    assert!(
+        headline.contains("n = 180"),
+        "the claim figure says how many claims: {headline}"
+    );
+    let figures = session.wait_for_text("[data-testid=check-figures]", "retrieval miss", SHORT);
+    assert!(
+        figures.contains("Can the passage answer the question?"),
+        "{figures}"
+    );
+    session.wait_for_text("[data-testid=check-ollama]", "of claims", SHORT);
+    assert!(
+        sim.stats().calls >= 979,
+        "the check went through the server"
+    );
+    shot(&session, "settings-judge-check.png");
+
+    // The offline judge's check is what Home quotes beside the judge runs use.
+    session.click_on("[data-testid=run-check-offline]:not([disabled])", SHORT);
+    session.wait_for_text("[data-testid=check-offline]", "of claims", LONG);
+    session.click_on("[data-testid=nav-home]", SHORT);
+    session.wait_for_text(
+        "[data-testid=home-judge]",
+        "Its last judge check: it agrees with people on",
+        SHORT,
+    );
     drop(sim);
 }

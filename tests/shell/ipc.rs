@@ -11,7 +11,9 @@ use ragnosis_core::secrets::MemoryStore;
 use ragnosis_desktop::state::AppState;
 use serde_json::{json, Value};
 use tauri::ipc::{CallbackFn, InvokeBody, InvokeResponseBody};
-use tauri::test::{get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY};
+use tauri::test::{
+    get_ipc_response, mock_builder, mock_context, noop_assets, MockRuntime, INVOKE_KEY,
+};
 use tauri::webview::InvokeRequest;
 use tauri::WebviewWindow;
 
@@ -26,18 +28,31 @@ struct Shell {
 }
 
 fn shell(home: &Path) -> Shell {
-    let state = AppState::with_secrets(Some(home), Arc::new(MemoryStore::default())).expect("store opens in a temp dir");
+    let state = AppState::with_secrets(Some(home), Arc::new(MemoryStore::default()))
+        .expect("store opens in a temp dir");
     let sent: Sent = Arc::default();
     let record = sent.clone();
     let base = mock_builder().channel_interceptor(move |_webview, callback, _index, body| {
         if let InvokeResponseBody::Json(text) = body {
-            record.lock().unwrap().push((callback.0, serde_json::from_str(text).unwrap()));
+            record
+                .lock()
+                .unwrap()
+                .push((callback.0, serde_json::from_str(text).unwrap()));
         }
         true
     });
-    let app = ragnosis_desktop::builder(base, state).build(mock_context(noop_assets())).expect("app builds with the mock runtime");
-    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default()).build().unwrap();
-    Shell { _app: app, webview, sent, home: home.to_path_buf() }
+    let app = ragnosis_desktop::builder(base, state)
+        .build(mock_context(noop_assets()))
+        .expect("app builds with the mock runtime");
+    let webview = tauri::WebviewWindowBuilder::new(&app, "main", Default::default())
+        .build()
+        .unwrap();
+    Shell {
+        _app: app,
+        webview,
+        sent,
+        home: home.to_path_buf(),
+    }
 }
 
 impl Shell {
@@ -58,23 +73,35 @@ impl Shell {
     }
 
     fn ok(&self, cmd: &str, args: Value) -> Value {
-        self.invoke(cmd, args.clone()).unwrap_or_else(|e| panic!("{cmd}({args}) failed: {e}"))
+        self.invoke(cmd, args.clone())
+            .unwrap_or_else(|e| panic!("{cmd}({args}) failed: {e}"))
     }
 
     fn example(&self) -> i64 {
-        self.ok("import_example", Value::Null)["dataset"]["id"].as_i64().unwrap()
+        self.ok("import_example", Value::Null)["dataset"]["id"]
+            .as_i64()
+            .unwrap()
     }
 
     /// Waits for the channel's `ended` event and returns every event sent on it.
     fn events_until_ended(&self, channel: u32) -> Vec<Value> {
         let start = Instant::now();
         loop {
-            let events: Vec<Value> =
-                self.sent.lock().unwrap().iter().filter(|(c, _)| *c == channel).map(|(_, v)| v.clone()).collect();
+            let events: Vec<Value> = self
+                .sent
+                .lock()
+                .unwrap()
+                .iter()
+                .filter(|(c, _)| *c == channel)
+                .map(|(_, v)| v.clone())
+                .collect();
             if events.iter().any(|e| e["kind"] == "ended") {
                 return events;
             }
-            assert!(start.elapsed() < Duration::from_secs(120), "the run did not end within 2 minutes: {events:?}");
+            assert!(
+                start.elapsed() < Duration::from_secs(120),
+                "the run did not end within 2 minutes: {events:?}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -83,10 +110,25 @@ impl Shell {
 /// The error shape every command rejects with: a non-empty code and message, nothing else
 /// but an optional detail.
 fn assert_error(err: &Value, code: &str) {
-    let obj = err.as_object().unwrap_or_else(|| panic!("an error is a JSON object, got {err}"));
-    assert_eq!(obj.get("code").and_then(Value::as_str), Some(code), "error code of {err}");
-    assert!(obj.get("message").and_then(Value::as_str).is_some_and(|m| !m.trim().is_empty()), "a message: {err}");
-    assert!(obj.keys().all(|k| ["code", "message", "detail"].contains(&k.as_str())), "only code, message, detail: {err}");
+    let obj = err
+        .as_object()
+        .unwrap_or_else(|| panic!("an error is a JSON object, got {err}"));
+    assert_eq!(
+        obj.get("code").and_then(Value::as_str),
+        Some(code),
+        "error code of {err}"
+    );
+    assert!(
+        obj.get("message")
+            .and_then(Value::as_str)
+            .is_some_and(|m| !m.trim().is_empty()),
+        "a message: {err}"
+    );
+    assert!(
+        obj.keys()
+            .all(|k| ["code", "message", "detail"].contains(&k.as_str())),
+        "only code, message, detail: {err}"
+    );
 }
 
 fn request(dataset_id: i64, mode: &str) -> Value {
@@ -101,7 +143,11 @@ fn ragvue_example() -> PathBuf {
 fn finished_run(s: &Shell, dataset_id: i64, channel: u32) -> i64 {
     let run_id = s.ok("start_run", json!({ "request": request(dataset_id, "agentic"), "onProgress": format!("__CHANNEL__:{channel}") }));
     let events = s.events_until_ended(channel);
-    assert_eq!(events.last().unwrap()["status"], "done", "the offline run finishes: {events:?}");
+    assert_eq!(
+        events.last().unwrap()["status"],
+        "done",
+        "the offline run finishes: {events:?}"
+    );
     run_id.as_i64().unwrap()
 }
 
@@ -118,13 +164,19 @@ fn import_example_stores_the_bundled_set_with_its_report_and_lists_it() {
     let s = shell(home.path());
     let imported = s.ok("import_example", Value::Null);
     let count = imported["dataset"]["item_count"].as_i64().unwrap();
-    assert!(count >= 20, "the example set has at least 20 items, got {count}");
+    assert!(
+        count >= 20,
+        "the example set has at least 20 items, got {count}"
+    );
     assert_eq!(imported["report"]["format"], "JSONL");
     assert_eq!(imported["report"]["items_accepted"], count);
     let listed = s.ok("list_datasets", Value::Null);
     assert_eq!(listed.as_array().unwrap().len(), 1);
     assert_eq!(listed[0]["id"], imported["dataset"]["id"]);
-    assert!(home.path().join("ragnosis.db").exists(), "data lives in the chosen home");
+    assert!(
+        home.path().join("ragnosis.db").exists(),
+        "data lives in the chosen home"
+    );
 }
 
 #[test]
@@ -132,12 +184,22 @@ fn import_file_imports_a_dropped_file_and_reports_rejected_lines() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
     let file = home.path().join("dropped.jsonl");
-    std::fs::write(&file, "{\"question\": \"Q1?\", \"answer\": \"A\"}\nnot json\n{\"answer\": \"no question\"}\n").unwrap();
+    std::fs::write(
+        &file,
+        "{\"question\": \"Q1?\", \"answer\": \"A\"}\nnot json\n{\"answer\": \"no question\"}\n",
+    )
+    .unwrap();
     let imported = s.ok("import_file", json!({ "path": file.display().to_string() }));
-    assert_eq!(imported["dataset"]["name"], "dropped", "named after the file");
+    assert_eq!(
+        imported["dataset"]["name"], "dropped",
+        "named after the file"
+    );
     assert_eq!(imported["dataset"]["item_count"], 1);
     let report = &imported["report"];
-    assert_eq!(report["rejected_count"], 2, "bad JSON and a missing question are rejected, not dropped silently");
+    assert_eq!(
+        report["rejected_count"], 2,
+        "bad JSON and a missing question are rejected, not dropped silently"
+    );
     assert_eq!(report["rejected"][0]["line"], 2);
 }
 
@@ -145,20 +207,45 @@ fn import_file_imports_a_dropped_file_and_reports_rejected_lines() {
 fn import_file_errors_name_the_problem() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
-    assert_error(&s.invoke("import_file", json!({ "path": "relative.jsonl" })).unwrap_err(), "invalid");
+    assert_error(
+        &s.invoke("import_file", json!({ "path": "relative.jsonl" }))
+            .unwrap_err(),
+        "invalid",
+    );
     let missing = home.path().join("missing.jsonl");
-    assert_error(&s.invoke("import_file", json!({ "path": missing.display().to_string() })).unwrap_err(), "dataset.unreadable");
+    assert_error(
+        &s.invoke(
+            "import_file",
+            json!({ "path": missing.display().to_string() }),
+        )
+        .unwrap_err(),
+        "dataset.unreadable",
+    );
     let empty = home.path().join("empty.jsonl");
     std::fs::write(&empty, "").unwrap();
-    assert_error(&s.invoke("import_file", json!({ "path": empty.display().to_string() })).unwrap_err(), "dataset.empty_file");
-    assert_eq!(s.ok("list_datasets", Value::Null), json!([]), "a failed import stores nothing");
+    assert_error(
+        &s.invoke(
+            "import_file",
+            json!({ "path": empty.display().to_string() }),
+        )
+        .unwrap_err(),
+        "dataset.empty_file",
+    );
+    assert_eq!(
+        s.ok("list_datasets", Value::Null),
+        json!([]),
+        "a failed import stores nothing"
+    );
 }
 
 #[test]
 fn dataset_report_reach_and_items_describe_a_stored_dataset() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
-    let imported = s.ok("import_file", json!({ "path": ragvue_example().display().to_string() }));
+    let imported = s.ok(
+        "import_file",
+        json!({ "path": ragvue_example().display().to_string() }),
+    );
     let id = imported["dataset"]["id"].as_i64().unwrap();
 
     let report = s.ok("dataset_report", json!({ "datasetId": id }));
@@ -167,12 +254,27 @@ fn dataset_report_reach_and_items_describe_a_stored_dataset() {
 
     let reach = s.ok("dataset_reach", json!({ "datasetId": id }));
     assert_eq!(reach["items"], 8);
-    let of = |metric: &str| reach["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == metric).unwrap().clone();
+    let of = |metric: &str| {
+        reach["metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["metric"] == metric)
+            .unwrap()
+            .clone()
+    };
     assert!(of("ragvue.retrieval_relevance")["items"].as_u64().unwrap() > 0);
-    assert_eq!(of("reference.token_f1")["items"], 0, "the RAGVUE examples carry no ground truth");
+    assert_eq!(
+        of("reference.token_f1")["items"],
+        0,
+        "the RAGVUE examples carry no ground truth"
+    );
     assert_eq!(of("reference.token_f1")["absent"], json!(["GT"]));
 
-    let page = s.ok("dataset_items", json!({ "datasetId": id, "offset": 2, "limit": 3 }));
+    let page = s.ok(
+        "dataset_items",
+        json!({ "datasetId": id, "offset": 2, "limit": 3 }),
+    );
     assert_eq!(page["total"], 8);
     assert_eq!(page["items"].as_array().unwrap().len(), 3);
     assert_eq!(page["items"][0]["ordinal"], 2);
@@ -183,9 +285,17 @@ fn dataset_commands_report_a_missing_dataset_as_not_found() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
     for cmd in ["dataset_report", "dataset_reach"] {
-        assert_error(&s.invoke(cmd, json!({ "datasetId": 999 })).unwrap_err(), "not_found");
+        assert_error(
+            &s.invoke(cmd, json!({ "datasetId": 999 })).unwrap_err(),
+            "not_found",
+        );
     }
-    let err = s.invoke("dataset_items", json!({ "datasetId": 999, "offset": 0, "limit": 10 })).unwrap_err();
+    let err = s
+        .invoke(
+            "dataset_items",
+            json!({ "datasetId": 999, "offset": 0, "limit": 10 }),
+        )
+        .unwrap_err();
     assert_error(&err, "not_found");
 }
 
@@ -194,7 +304,12 @@ fn list_metrics_gives_the_catalogue_with_needs_badges() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
     let metrics = s.ok("list_metrics", Value::Null);
-    let faith = metrics.as_array().unwrap().iter().find(|m| m["id"] == "ragvue.strict_faithfulness").unwrap();
+    let faith = metrics
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["id"] == "ragvue.strict_faithfulness")
+        .unwrap();
     assert_eq!(faith["needs"], json!(["A", "C"]));
     assert_eq!(faith["judge"], true);
     assert_eq!(faith["family"], "ragvue");
@@ -220,8 +335,15 @@ fn preview_run_plans_without_storing_a_run() {
     assert_eq!(plan["items"], 10, "limit applies before planning");
     assert_eq!(plan["offline"], true);
     assert_eq!(plan["cost_low"], 0.0, "the offline judge is free");
-    assert!(plan["cells"].as_u64().unwrap() > 10, "several metrics per item");
-    assert_eq!(s.ok("list_runs", Value::Null), json!([]), "a preview leaves no run behind");
+    assert!(
+        plan["cells"].as_u64().unwrap() > 10,
+        "several metrics per item"
+    );
+    assert_eq!(
+        s.ok("list_runs", Value::Null),
+        json!([]),
+        "a preview leaves no run behind"
+    );
 }
 
 #[test]
@@ -229,13 +351,25 @@ fn preview_run_rejects_bad_requests_with_their_codes() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
     let id = s.example();
-    assert_error(&s.invoke("preview_run", json!({ "request": request(id, "psychic") })).unwrap_err(), "invalid");
+    assert_error(
+        &s.invoke("preview_run", json!({ "request": request(id, "psychic") }))
+            .unwrap_err(),
+        "invalid",
+    );
     let mut manual = request(id, "manual");
     manual["metrics"] = json!([]);
-    assert_error(&s.invoke("preview_run", json!({ "request": manual })).unwrap_err(), "metrics.selection");
+    assert_error(
+        &s.invoke("preview_run", json!({ "request": manual }))
+            .unwrap_err(),
+        "metrics.selection",
+    );
     let mut unknown_judge = request(id, "agentic");
     unknown_judge["judge"] = json!("nobody");
-    assert_error(&s.invoke("preview_run", json!({ "request": unknown_judge })).unwrap_err(), "not_found");
+    assert_error(
+        &s.invoke("preview_run", json!({ "request": unknown_judge }))
+            .unwrap_err(),
+        "not_found",
+    );
 }
 
 #[test]
@@ -243,17 +377,36 @@ fn start_run_streams_progress_and_finishes_in_the_background() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
     let id = s.example();
-    let run_id = s.ok("start_run", json!({ "request": request(id, "agentic"), "onProgress": "__CHANNEL__:41" }));
+    let run_id = s.ok(
+        "start_run",
+        json!({ "request": request(id, "agentic"), "onProgress": "__CHANNEL__:41" }),
+    );
     let events = s.events_until_ended(41);
     let kinds: Vec<&str> = events.iter().filter_map(|e| e["kind"].as_str()).collect();
-    assert!(kinds.contains(&"started") && kinds.contains(&"advanced") && kinds.contains(&"totals"), "{kinds:?}");
-    let advanced = events.iter().rev().find(|e| e["kind"] == "advanced").unwrap();
-    assert_eq!(advanced["done"], advanced["total"], "the last count covers every item");
+    assert!(
+        kinds.contains(&"started") && kinds.contains(&"advanced") && kinds.contains(&"totals"),
+        "{kinds:?}"
+    );
+    let advanced = events
+        .iter()
+        .rev()
+        .find(|e| e["kind"] == "advanced")
+        .unwrap();
+    assert_eq!(
+        advanced["done"], advanced["total"],
+        "the last count covers every item"
+    );
     let ended = events.last().unwrap();
-    assert_eq!((ended["run_id"].clone(), ended["status"].clone()), (run_id.clone(), json!("done")));
+    assert_eq!(
+        (ended["run_id"].clone(), ended["status"].clone()),
+        (run_id.clone(), json!("done"))
+    );
     let runs = s.ok("list_runs", Value::Null);
     assert_eq!(runs[0]["id"], run_id);
-    assert_eq!((runs[0]["active"].clone(), runs[0]["resumable"].clone()), (json!(false), json!(false)));
+    assert_eq!(
+        (runs[0]["active"].clone(), runs[0]["resumable"].clone()),
+        (json!(false), json!(false))
+    );
     assert_eq!(runs[0]["offline"], true);
 }
 
@@ -264,7 +417,12 @@ fn start_run_with_an_unknown_judge_fails_before_creating_a_run() {
     let id = s.example();
     let mut req = request(id, "agentic");
     req["judge"] = json!("missing-profile");
-    let err = s.invoke("start_run", json!({ "request": req, "onProgress": "__CHANNEL__:3" })).unwrap_err();
+    let err = s
+        .invoke(
+            "start_run",
+            json!({ "request": req, "onProgress": "__CHANNEL__:3" }),
+        )
+        .unwrap_err();
     assert_error(&err, "not_found");
     assert_eq!(s.ok("list_runs", Value::Null), json!([]));
 }
@@ -279,34 +437,69 @@ fn cancel_stops_a_run_that_resume_then_completes() {
         .map(|i| format!("{{\"question\": \"What is item {i}?\", \"answer\": \"Item {i} is a bolt.\", \"ground_truth\": \"A bolt {i}.\"}}\n"))
         .collect();
     std::fs::write(&file, lines).unwrap();
-    let id = s.ok("import_file", json!({ "path": file.display().to_string() }))["dataset"]["id"].as_i64().unwrap();
+    let id = s.ok("import_file", json!({ "path": file.display().to_string() }))["dataset"]["id"]
+        .as_i64()
+        .unwrap();
     let mut req = request(id, "manual");
     // Cheap metrics, so the run's length is set by the item count, not by a model.
     req["metrics"] = json!(["reference.exact_match", "reference.token_f1"]);
-    let run_id = s.ok("start_run", json!({ "request": req, "onProgress": "__CHANNEL__:5" }));
+    let run_id = s.ok(
+        "start_run",
+        json!({ "request": req, "onProgress": "__CHANNEL__:5" }),
+    );
     s.ok("cancel_run", json!({ "runId": run_id }));
     let ended = s.events_until_ended(5).last().unwrap().clone();
     assert_eq!(ended["status"], "cancelled");
     let run = s.ok("get_run", json!({ "runId": run_id }));
-    assert_eq!((run["run"]["resumable"].clone(), run["partial"].clone()), (json!(true), json!(true)));
+    assert_eq!(
+        (run["run"]["resumable"].clone(), run["partial"].clone()),
+        (json!(true), json!(true))
+    );
 
-    s.ok("resume_run", json!({ "runId": run_id, "onProgress": "__CHANNEL__:6" }));
+    s.ok(
+        "resume_run",
+        json!({ "runId": run_id, "onProgress": "__CHANNEL__:6" }),
+    );
     assert_eq!(s.events_until_ended(6).last().unwrap()["status"], "done");
     let run = s.ok("get_run", json!({ "runId": run_id }));
     assert_eq!(run["summary"]["items"], 3000);
-    let exact = run["summary"]["metrics"].as_array().unwrap().iter().find(|m| m["metric"] == "reference.exact_match").unwrap().clone();
-    assert_eq!(exact["n"], 3000, "every item scored exactly once across the two executions");
+    let exact = run["summary"]["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == "reference.exact_match")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        exact["n"], 3000,
+        "every item scored exactly once across the two executions"
+    );
 }
 
 #[test]
 fn cancel_and_resume_errors() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
-    assert_error(&s.invoke("cancel_run", json!({ "runId": 7 })).unwrap_err(), "not_running");
-    assert_error(&s.invoke("resume_run", json!({ "runId": 7, "onProgress": "__CHANNEL__:1" })).unwrap_err(), "not_found");
+    assert_error(
+        &s.invoke("cancel_run", json!({ "runId": 7 })).unwrap_err(),
+        "not_running",
+    );
+    assert_error(
+        &s.invoke(
+            "resume_run",
+            json!({ "runId": 7, "onProgress": "__CHANNEL__:1" }),
+        )
+        .unwrap_err(),
+        "not_found",
+    );
     let id = s.example();
     let run_id = finished_run(&s, id, 2);
-    let err = s.invoke("resume_run", json!({ "runId": run_id, "onProgress": "__CHANNEL__:3" })).unwrap_err();
+    let err = s
+        .invoke(
+            "resume_run",
+            json!({ "runId": run_id, "onProgress": "__CHANNEL__:3" }),
+        )
+        .unwrap_err();
     assert_error(&err, "invalid");
 }
 
@@ -337,8 +530,14 @@ fn a_run_left_running_by_a_closed_app_lists_as_resumable() {
     let runs = s.ok("list_runs", Value::Null);
     assert_eq!(runs[0]["id"], run_id);
     assert_eq!(runs[0]["status"], "running");
-    assert_eq!((runs[0]["active"].clone(), runs[0]["resumable"].clone()), (json!(false), json!(true)));
-    s.ok("resume_run", json!({ "runId": run_id, "onProgress": "__CHANNEL__:9" }));
+    assert_eq!(
+        (runs[0]["active"].clone(), runs[0]["resumable"].clone()),
+        (json!(false), json!(true))
+    );
+    s.ok(
+        "resume_run",
+        json!({ "runId": run_id, "onProgress": "__CHANNEL__:9" }),
+    );
     assert_eq!(s.events_until_ended(9).last().unwrap()["status"], "done");
 }
 
@@ -362,8 +561,14 @@ fn get_run_gives_summary_cards_metric_rows_and_diagnosis() {
         }
     }
     let errors: u64 = rows.iter().map(|r| r["errors"].as_u64().unwrap()).sum();
-    assert_eq!(summary["errors"], errors, "the errors card sums the metric rows");
-    assert_error(&s.invoke("get_run", json!({ "runId": 999 })).unwrap_err(), "not_found");
+    assert_eq!(
+        summary["errors"], errors,
+        "the errors card sums the metric rows"
+    );
+    assert_error(
+        &s.invoke("get_run", json!({ "runId": 999 })).unwrap_err(),
+        "not_found",
+    );
 }
 
 #[test]
@@ -374,31 +579,58 @@ fn list_cases_pages_sorts_and_filters_a_run() {
     let run_id = finished_run(&s, id, 12);
     let query = |extra: Value| {
         let mut q = json!({ "order": "position", "offset": 0, "limit": 5, "columns": ["ragvue.token_overlap"] });
-        q.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        q.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
         s.ok("list_cases", json!({ "runId": run_id, "query": q }))
     };
     let first = query(json!({}));
     assert_eq!(first["total"], 24);
     assert_eq!(first["rows"].as_array().unwrap().len(), 5);
     assert_eq!(first["rows"][0]["position"], 0);
-    assert_eq!(first["rows"][0]["cells"][0]["metric"], "ragvue.token_overlap");
+    assert_eq!(
+        first["rows"][0]["cells"][0]["metric"],
+        "ragvue.token_overlap"
+    );
 
-    let sorted = query(json!({ "order": "metric", "sort_metric": "ragvue.token_overlap", "descending": true, "limit": 24 }));
+    let sorted = query(
+        json!({ "order": "metric", "sort_metric": "ragvue.token_overlap", "descending": true, "limit": 24 }),
+    );
     let scores: Vec<f64> = sorted["rows"]
         .as_array()
         .unwrap()
         .iter()
-        .filter_map(|r| r["cells"].as_array().unwrap().iter().find(|c| c["metric"] == "ragvue.token_overlap")?["score"].as_f64())
+        .filter_map(|r| {
+            r["cells"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["metric"] == "ragvue.token_overlap")?["score"]
+                .as_f64()
+        })
         .collect();
-    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "descending by token overlap: {scores:?}");
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "descending by token overlap: {scores:?}"
+    );
 
-    let ranged = query(json!({ "score_metric": "ragvue.token_overlap", "min": 0.0, "max": 0.2, "limit": 24 }));
+    let ranged = query(
+        json!({ "score_metric": "ragvue.token_overlap", "min": 0.0, "max": 0.2, "limit": 24 }),
+    );
     for row in ranged["rows"].as_array().unwrap() {
-        let cell = row["cells"].as_array().unwrap().iter().find(|c| c["metric"] == "ragvue.token_overlap").unwrap();
+        let cell = row["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["metric"] == "ragvue.token_overlap")
+            .unwrap();
         assert!(cell["score"].as_f64().unwrap() <= 0.2, "{row}");
     }
     let searched = query(json!({ "text": "WARRANTY" }));
-    assert!(searched["total"].as_i64().unwrap() >= 1, "case-insensitive search finds the warranty questions");
+    assert!(
+        searched["total"].as_i64().unwrap() >= 1,
+        "case-insensitive search finds the warranty questions"
+    );
     assert_eq!(query(json!({ "text": "zzz-no-such-text" }))["total"], 0);
     assert_eq!(query(json!({ "order": "worst" }))["total"], 24);
 }
@@ -415,10 +647,18 @@ fn list_cases_rejects_unknown_orders_metrics_and_patterns() {
         json!({ "order": "position", "pattern": "Z", "offset": 0, "limit": 5 }),
         json!({ "order": "position", "score_metric": "ragvue.clarity", "min": 0.8, "max": 0.2, "offset": 0, "limit": 5 }),
     ] {
-        assert_error(&s.invoke("list_cases", json!({ "runId": run_id, "query": bad })).unwrap_err(), "invalid");
+        assert_error(
+            &s.invoke("list_cases", json!({ "runId": run_id, "query": bad }))
+                .unwrap_err(),
+            "invalid",
+        );
     }
     let ok = json!({ "order": "position", "offset": 0, "limit": 5 });
-    assert_error(&s.invoke("list_cases", json!({ "runId": 999, "query": ok })).unwrap_err(), "not_found");
+    assert_error(
+        &s.invoke("list_cases", json!({ "runId": 999, "query": ok }))
+            .unwrap_err(),
+        "not_found",
+    );
 }
 
 #[test]
@@ -427,19 +667,34 @@ fn get_case_shows_the_item_its_results_and_inspectable_json() {
     let s = shell(home.path());
     let id = s.example();
     let run_id = finished_run(&s, id, 14);
-    let page = s.ok("list_cases", json!({ "runId": run_id, "query": { "order": "position", "offset": 0, "limit": 1 } }));
+    let page = s.ok(
+        "list_cases",
+        json!({ "runId": run_id, "query": { "order": "position", "offset": 0, "limit": 1 } }),
+    );
     let item_id = page["rows"][0]["item_id"].clone();
     let case = s.ok("get_case", json!({ "runId": run_id, "itemId": item_id }));
     assert_eq!(case["question"], "How long is the warranty on the frame?");
-    assert_eq!(case["offline"], true, "the case carries the offline-judge flag for its badge");
+    assert_eq!(
+        case["offline"], true,
+        "the case carries the offline-judge flag for its badge"
+    );
     assert_eq!(case["contexts"].as_array().unwrap().len(), 3);
     assert!(!case["results"].as_array().unwrap().is_empty());
-    let json: Value = serde_json::from_str(case["json"].as_str().unwrap()).expect("Inspect JSON is valid JSON");
+    let json: Value =
+        serde_json::from_str(case["json"].as_str().unwrap()).expect("Inspect JSON is valid JSON");
     assert_eq!(json["item_id"], item_id);
 
     let other = s.example();
-    let foreign = s.ok("dataset_items", json!({ "datasetId": other, "offset": 0, "limit": 1 }))["items"][0]["item_id"].clone();
-    assert_error(&s.invoke("get_case", json!({ "runId": run_id, "itemId": foreign })).unwrap_err(), "not_found");
+    let foreign = s.ok(
+        "dataset_items",
+        json!({ "datasetId": other, "offset": 0, "limit": 1 }),
+    )["items"][0]["item_id"]
+        .clone();
+    assert_error(
+        &s.invoke("get_case", json!({ "runId": run_id, "itemId": foreign }))
+            .unwrap_err(),
+        "not_found",
+    );
 }
 
 #[test]
@@ -449,18 +704,42 @@ fn export_run_writes_markdown_where_asked() {
     let id = s.example();
     let run_id = finished_run(&s, id, 15);
     let target = s.home.join("reports/baseline.md");
-    let written = s.ok("export_run", json!({ "runId": run_id, "path": target.display().to_string(), "format": "markdown" }));
-    assert_eq!(written["paths"], json!([target.display().to_string()]), "the chosen name, no doubled extension");
+    let written = s.ok(
+        "export_run",
+        json!({ "runId": run_id, "path": target.display().to_string(), "format": "markdown" }),
+    );
+    assert_eq!(
+        written["paths"],
+        json!([target.display().to_string()]),
+        "the chosen name, no doubled extension"
+    );
     let text = std::fs::read_to_string(&target).unwrap();
     assert!(text.contains("## Summary"), "{text}");
 
     let csv = s.home.join("baseline");
-    let written = s.ok("export_run", json!({ "runId": run_id, "path": csv.display().to_string(), "format": "csv" }));
-    assert_eq!(written["paths"], json!([format!("{}.csv", csv.display())]), "the extension is added when missing");
+    let written = s.ok(
+        "export_run",
+        json!({ "runId": run_id, "path": csv.display().to_string(), "format": "csv" }),
+    );
+    assert_eq!(
+        written["paths"],
+        json!([format!("{}.csv", csv.display())]),
+        "the extension is added when missing"
+    );
 
-    let err = s.invoke("export_run", json!({ "runId": run_id, "path": "report.md", "format": "markdown" })).unwrap_err();
+    let err = s
+        .invoke(
+            "export_run",
+            json!({ "runId": run_id, "path": "report.md", "format": "markdown" }),
+        )
+        .unwrap_err();
     assert_error(&err, "invalid");
-    let err = s.invoke("export_run", json!({ "runId": 999, "path": target.display().to_string(), "format": "json" })).unwrap_err();
+    let err = s
+        .invoke(
+            "export_run",
+            json!({ "runId": 999, "path": target.display().to_string(), "format": "json" }),
+        )
+        .unwrap_err();
     assert_error(&err, "not_found");
 }
 
@@ -476,46 +755,106 @@ fn profile(name: &str, base_url: &str) -> Value {
 fn judge_profiles_are_saved_listed_and_deleted() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
-    let saved = s.ok("save_judge", json!({ "profile": profile(" gpt ", "https://api.openai.com/v1") }));
+    let saved = s.ok(
+        "save_judge",
+        json!({ "profile": profile(" gpt ", "https://api.openai.com/v1") }),
+    );
     assert_eq!(saved["name"], "gpt", "the name is trimmed");
     assert_eq!(saved["price_output"], 0.6);
     let judges = s.ok("list_judges", Value::Null);
-    assert_eq!(judges.as_array().unwrap().iter().map(|j| j["name"].clone()).collect::<Vec<_>>(), vec![json!("offline"), json!("gpt")]);
+    assert_eq!(
+        judges
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|j| j["name"].clone())
+            .collect::<Vec<_>>(),
+        vec![json!("offline"), json!("gpt")]
+    );
     s.ok("delete_judge", json!({ "name": "gpt" }));
-    assert_eq!(s.ok("list_judges", Value::Null).as_array().unwrap().len(), 1);
+    assert_eq!(
+        s.ok("list_judges", Value::Null).as_array().unwrap().len(),
+        1
+    );
 }
 
 #[test]
 fn judge_profile_errors() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
-    assert_error(&s.invoke("save_judge", json!({ "profile": profile("offline", "https://x.test/v1") })).unwrap_err(), "invalid");
-    assert_error(&s.invoke("save_judge", json!({ "profile": profile("  ", "https://x.test/v1") })).unwrap_err(), "invalid");
+    assert_error(
+        &s.invoke(
+            "save_judge",
+            json!({ "profile": profile("offline", "https://x.test/v1") }),
+        )
+        .unwrap_err(),
+        "invalid",
+    );
+    assert_error(
+        &s.invoke(
+            "save_judge",
+            json!({ "profile": profile("  ", "https://x.test/v1") }),
+        )
+        .unwrap_err(),
+        "invalid",
+    );
     let mut bad_kind = profile("k", "https://x.test/v1");
     bad_kind["kind"] = json!("telepathy");
-    assert_error(&s.invoke("save_judge", json!({ "profile": bad_kind })).unwrap_err(), "judge");
+    assert_error(
+        &s.invoke("save_judge", json!({ "profile": bad_kind }))
+            .unwrap_err(),
+        "judge",
+    );
     let mut negative = profile("p", "https://x.test/v1");
     negative["price_input"] = json!(-1.0);
-    assert_error(&s.invoke("save_judge", json!({ "profile": negative })).unwrap_err(), "invalid");
-    assert_error(&s.invoke("delete_judge", json!({ "name": "nobody" })).unwrap_err(), "not_found");
+    assert_error(
+        &s.invoke("save_judge", json!({ "profile": negative }))
+            .unwrap_err(),
+        "invalid",
+    );
+    assert_error(
+        &s.invoke("delete_judge", json!({ "name": "nobody" }))
+            .unwrap_err(),
+        "not_found",
+    );
 }
 
 #[test]
 fn a_key_is_stored_reported_and_forgotten_but_never_returned() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
-    s.ok("save_judge", json!({ "profile": profile("gpt", "https://api.openai.com/v1") }));
+    s.ok(
+        "save_judge",
+        json!({ "profile": profile("gpt", "https://api.openai.com/v1") }),
+    );
     let before = s.ok("judge_key_status", json!({ "name": "gpt" }));
-    assert_eq!((before["stored"].clone(), before["backend"].clone()), (json!(false), json!("memory")));
+    assert_eq!(
+        (before["stored"].clone(), before["backend"].clone()),
+        (json!(false), json!("memory"))
+    );
     assert_eq!(before["env_var"], "RAGNOSIS_GPT_API_KEY");
-    let stored = s.ok("store_judge_key", json!({ "name": "gpt", "key": "sk-test-secret-123456" }));
+    let stored = s.ok(
+        "store_judge_key",
+        json!({ "name": "gpt", "key": "sk-test-secret-123456" }),
+    );
     assert_eq!(stored["stored"], true);
-    for answer in [&stored, &s.ok("judge_key_status", json!({ "name": "gpt" })), &s.ok("list_judges", Value::Null)] {
-        assert!(!answer.to_string().contains("secret-123456"), "the key never comes back: {answer}");
+    for answer in [
+        &stored,
+        &s.ok("judge_key_status", json!({ "name": "gpt" })),
+        &s.ok("list_judges", Value::Null),
+    ] {
+        assert!(
+            !answer.to_string().contains("secret-123456"),
+            "the key never comes back: {answer}"
+        );
     }
     let forgotten = s.ok("forget_judge_key", json!({ "name": "gpt" }));
     assert_eq!(forgotten["stored"], false);
-    assert_error(&s.invoke("store_judge_key", json!({ "name": "gpt", "key": "   " })).unwrap_err(), "invalid");
+    assert_error(
+        &s.invoke("store_judge_key", json!({ "name": "gpt", "key": "   " }))
+            .unwrap_err(),
+        "invalid",
+    );
 }
 
 #[test]
@@ -525,16 +864,36 @@ fn test_judge_and_discover_models_answer_for_offline_and_explain_an_unreachable_
     let mut offline = profile("offline", "");
     offline["kind"] = json!("offline");
     let check = s.ok("test_judge", json!({ "profile": offline.clone() }));
-    assert_eq!((check["ok"].clone(), check["structured_output_parsed"].clone()), (json!(true), json!(true)));
-    assert_eq!(s.ok("discover_judge_models", json!({ "profile": offline })).as_array().unwrap().len(), 1);
+    assert_eq!(
+        (
+            check["ok"].clone(),
+            check["structured_output_parsed"].clone()
+        ),
+        (json!(true), json!(true))
+    );
+    assert_eq!(
+        s.ok("discover_judge_models", json!({ "profile": offline }))
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
 
     // Nothing listens on port 9 of this machine: the test says so instead of failing the call.
     let down = profile("down", "http://127.0.0.1:9/v1");
     let check = s.ok("test_judge", json!({ "profile": down.clone() }));
     assert_eq!(check["ok"], false);
     assert!(!check["message"].as_str().unwrap().is_empty());
-    assert_error(&s.invoke("discover_judge_models", json!({ "profile": down })).unwrap_err(), "judge");
-    assert_error(&s.invoke("test_judge", json!({ "profile": profile("", "http://x") })).unwrap_err(), "invalid");
+    assert_error(
+        &s.invoke("discover_judge_models", json!({ "profile": down }))
+            .unwrap_err(),
+        "judge",
+    );
+    assert_error(
+        &s.invoke("test_judge", json!({ "profile": profile("", "http://x") }))
+            .unwrap_err(),
+        "invalid",
+    );
 }
 
 #[test]
@@ -546,9 +905,18 @@ fn the_theme_is_remembered() {
         assert_eq!(s.ok("set_theme", json!({ "theme": "dark" })), "dark");
     }
     let s = shell(home.path());
-    assert_eq!(s.ok("get_theme", Value::Null), "dark", "kept in the store across launches");
-    let err = s.invoke("set_theme", json!({ "theme": "neon" })).unwrap_err();
-    assert!(err.is_string() || err.get("code").is_some(), "an unknown theme is rejected: {err}");
+    assert_eq!(
+        s.ok("get_theme", Value::Null),
+        "dark",
+        "kept in the store across launches"
+    );
+    let err = s
+        .invoke("set_theme", json!({ "theme": "neon" }))
+        .unwrap_err();
+    assert!(
+        err.is_string() || err.get("code").is_some(),
+        "an unknown theme is rejected: {err}"
+    );
 }
 
 #[test]
@@ -563,22 +931,55 @@ fn two_runs_compare_with_flags_and_a_trend_and_charts_follow_them() {
     let rows = c["metrics"].as_array().unwrap();
     assert!(!rows.is_empty());
     for row in rows {
-        assert!(["green", "not_compared"].contains(&row["flag"].as_str().unwrap()), "identical runs show no regression: {row}");
+        assert!(
+            ["green", "not_compared"].contains(&row["flag"].as_str().unwrap()),
+            "identical runs show no regression: {row}"
+        );
         if row["pairs"].as_u64().unwrap() > 0 {
             assert_eq!(row["delta"], 0.0);
         }
     }
     let trend = s.ok("run_trend", json!({ "datasetId": id }));
-    assert_eq!(trend.as_array().unwrap().iter().map(|p| p["run_id"].clone()).collect::<Vec<_>>(), vec![json!(a), json!(b)]);
+    assert_eq!(
+        trend
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["run_id"].clone())
+            .collect::<Vec<_>>(),
+        vec![json!(a), json!(b)]
+    );
     let charts = s.ok("run_charts", json!({ "runId": b }));
     for chart in charts.as_array().unwrap() {
         assert!(chart["svg"].as_str().unwrap().contains("<svg"), "{chart}");
     }
-    assert_error(&s.invoke("compare_runs", json!({ "a": a, "b": a, "threshold": 0.05 })).unwrap_err(), "invalid");
-    assert_error(&s.invoke("compare_runs", json!({ "a": a, "b": 999, "threshold": 0.05 })).unwrap_err(), "not_found");
-    assert_error(&s.invoke("compare_runs", json!({ "a": a, "b": b, "threshold": -1.0 })).unwrap_err(), "invalid");
-    assert_error(&s.invoke("run_trend", json!({ "datasetId": 999 })).unwrap_err(), "not_found");
-    assert_error(&s.invoke("run_charts", json!({ "runId": 999 })).unwrap_err(), "not_found");
+    assert_error(
+        &s.invoke("compare_runs", json!({ "a": a, "b": a, "threshold": 0.05 }))
+            .unwrap_err(),
+        "invalid",
+    );
+    assert_error(
+        &s.invoke(
+            "compare_runs",
+            json!({ "a": a, "b": 999, "threshold": 0.05 }),
+        )
+        .unwrap_err(),
+        "not_found",
+    );
+    assert_error(
+        &s.invoke("compare_runs", json!({ "a": a, "b": b, "threshold": -1.0 }))
+            .unwrap_err(),
+        "invalid",
+    );
+    assert_error(
+        &s.invoke("run_trend", json!({ "datasetId": 999 }))
+            .unwrap_err(),
+        "not_found",
+    );
+    assert_error(
+        &s.invoke("run_charts", json!({ "runId": 999 })).unwrap_err(),
+        "not_found",
+    );
 }
 
 #[test]
@@ -588,7 +989,10 @@ fn export_run_writes_a_pdf_report() {
     let id = s.example();
     let run_id = finished_run(&s, id, 23);
     let target = s.home.join("report.pdf");
-    let written = s.ok("export_run", json!({ "runId": run_id, "path": target.display().to_string(), "format": "pdf" }));
+    let written = s.ok(
+        "export_run",
+        json!({ "runId": run_id, "path": target.display().to_string(), "format": "pdf" }),
+    );
     assert_eq!(written["paths"], json!([target.display().to_string()]));
     let bytes = std::fs::read(&target).unwrap();
     assert!(bytes.starts_with(b"%PDF"), "a PDF file");
@@ -597,23 +1001,40 @@ fn export_run_writes_a_pdf_report() {
 #[test]
 fn a_model_server_on_a_default_local_port_is_offered_as_a_ready_profile() {
     // The judge simulator plays vLLM on its default port, 8000, of this machine.
-    let sim = ragnosis_judge_sim::Simulator::start(ragnosis_judge_sim::SimConfig { port: 8000, ..Default::default() })
-        .expect("port 8000 (vLLM's default) must be free for this test");
+    let sim = ragnosis_judge_sim::Simulator::start(ragnosis_judge_sim::SimConfig {
+        port: 8000,
+        ..Default::default()
+    })
+    .expect("port 8000 (vLLM's default) must be free for this test");
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
     let found = s.ok("detect_local_judges", Value::Null);
     let servers = found.as_array().unwrap();
-    let vllm = servers.iter().find(|f| f["product"] == "vLLM").unwrap_or_else(|| panic!("vLLM found: {found}"));
+    let vllm = servers
+        .iter()
+        .find(|f| f["product"] == "vLLM")
+        .unwrap_or_else(|| panic!("vLLM found: {found}"));
     assert_eq!(vllm["base_url"], "http://127.0.0.1:8000/v1");
-    assert_eq!(vllm["models"], json!(["sim-judge-large", "sim-judge-small"]));
+    assert_eq!(
+        vllm["models"],
+        json!(["sim-judge-large", "sim-judge-small"])
+    );
     assert_eq!(vllm["already_saved"], false);
     let profile = vllm["profile"].clone();
-    assert_eq!((profile["name"].clone(), profile["model"].clone()), (json!("vllm"), json!("sim-judge-large")));
+    assert_eq!(
+        (profile["name"].clone(), profile["model"].clone()),
+        (json!("vllm"), json!("sim-judge-large"))
+    );
 
     // Saving the offered profile as it is works, and the next search says so.
     s.ok("save_judge", json!({ "profile": profile }));
     let again = s.ok("detect_local_judges", Value::Null);
-    let vllm = again.as_array().unwrap().iter().find(|f| f["product"] == "vLLM").unwrap();
+    let vllm = again
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["product"] == "vLLM")
+        .unwrap();
     assert_eq!(vllm["already_saved"], true);
     drop(sim);
 }
@@ -625,10 +1046,17 @@ fn the_offline_judge_says_whether_its_semantic_model_is_in_use() {
     let status = s.ok("offline_judge_status", Value::Null);
     let notice = status["notice"].as_str().unwrap();
     match status["semantic_model"].as_str() {
-        Some(model) => assert!(notice.contains(model) && notice.contains("in use"), "{status}"),
+        Some(model) => assert!(
+            notice.contains(model) && notice.contains("in use"),
+            "{status}"
+        ),
         None => {
             assert!(notice.contains("not in use"), "{status}");
-            assert_ne!(std::env::var("RAGNOSIS_MODEL").as_deref(), Ok("required"), "the model must load here: {status}");
+            assert_ne!(
+                std::env::var("RAGNOSIS_MODEL").as_deref(),
+                Ok("required"),
+                "the model must load here: {status}"
+            );
         }
     }
 }

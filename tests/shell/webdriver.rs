@@ -23,9 +23,14 @@ impl Driver {
         let port = free_port();
         let native_port = free_port();
         let mut cmd = Command::new(tauri_driver);
-        cmd.args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit());
+        cmd.args([
+            "--port",
+            &port.to_string(),
+            "--native-port",
+            &native_port.to_string(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit());
         for (k, v) in envs {
             cmd.env(k, v);
         }
@@ -44,13 +49,20 @@ impl Drop for Driver {
 }
 
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 fn wait_for_port(port: u16, limit: Duration) {
     let start = Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(start.elapsed() < limit, "nothing listens on port {port} after {limit:?}");
+        assert!(
+            start.elapsed() < limit,
+            "nothing listens on port {port} after {limit:?}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -63,7 +75,10 @@ pub struct Session {
 impl Session {
     /// Opens the app window. Retries while WebKitWebDriver is still starting.
     pub fn open(driver: &Driver, application: &Path) -> Session {
-        let http = reqwest::blocking::Client::builder().timeout(Duration::from_secs(60)).build().unwrap();
+        let http = reqwest::blocking::Client::builder()
+            .timeout(Duration::from_secs(60))
+            .build()
+            .unwrap();
         let url = format!("http://127.0.0.1:{}", driver.port);
         let caps = json!({"capabilities": {"alwaysMatch": {"tauri:options": {"application": application}}}});
         let start = Instant::now();
@@ -72,7 +87,10 @@ impl Session {
             if let Ok(r) = response {
                 let body: Value = r.json().unwrap_or(Value::Null);
                 if let Some(id) = body["value"]["sessionId"].as_str() {
-                    return Session { http, base: format!("{url}/session/{id}") };
+                    return Session {
+                        http,
+                        base: format!("{url}/session/{id}"),
+                    };
                 }
                 if start.elapsed() > Duration::from_secs(60) {
                     panic!("could not open a WebDriver session: {body}");
@@ -87,17 +105,33 @@ impl Session {
         if let Some(body) = body {
             req = req.json(&body);
         }
-        let body: Value = req.send().expect("webdriver request").json().expect("webdriver JSON");
+        let body: Value = req
+            .send()
+            .expect("webdriver request")
+            .json()
+            .expect("webdriver JSON");
         if let Some(error) = body["value"].get("error") {
-            panic!("webdriver {path} failed: {error} {}", body["value"]["message"]);
+            panic!(
+                "webdriver {path} failed: {error} {}",
+                body["value"]["message"]
+            );
         }
         body["value"].clone()
     }
 
     /// Elements matching a CSS selector (possibly none).
     pub fn find_all(&self, css: &str) -> Vec<String> {
-        let found = self.call(reqwest::Method::POST, "/elements", Some(json!({"using": "css selector", "value": css})));
-        found.as_array().unwrap().iter().map(|e| e[ELEMENT_KEY].as_str().unwrap().to_string()).collect()
+        let found = self.call(
+            reqwest::Method::POST,
+            "/elements",
+            Some(json!({"using": "css selector", "value": css})),
+        );
+        found
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e[ELEMENT_KEY].as_str().unwrap().to_string())
+            .collect()
     }
 
     /// Waits until at least `n` elements match, returning them.
@@ -110,18 +144,32 @@ impl Session {
             }
             if start.elapsed() > limit {
                 let page = self.execute("return document.body.innerText", json!([]));
-                panic!("expected {n} × `{css}` within {limit:?}, found {}; page text: {page}", found.len());
+                panic!(
+                    "expected {n} × `{css}` within {limit:?}, found {}; page text: {page}",
+                    found.len()
+                );
             }
             std::thread::sleep(Duration::from_millis(150));
         }
     }
 
     pub fn text(&self, element: &str) -> String {
-        self.call(reqwest::Method::GET, &format!("/element/{element}/text"), None).as_str().unwrap_or("").to_string()
+        self.call(
+            reqwest::Method::GET,
+            &format!("/element/{element}/text"),
+            None,
+        )
+        .as_str()
+        .unwrap_or("")
+        .to_string()
     }
 
     pub fn click(&self, element: &str) {
-        self.call(reqwest::Method::POST, &format!("/element/{element}/click"), Some(json!({})));
+        self.call(
+            reqwest::Method::POST,
+            &format!("/element/{element}/click"),
+            Some(json!({})),
+        );
     }
 
     /// Clicks the first element matching `css`, waiting for it to appear.
@@ -132,8 +180,16 @@ impl Session {
 
     /// Replaces the text of an input with `text`, as typing would.
     pub fn type_into(&self, element: &str, text: &str) {
-        self.call(reqwest::Method::POST, &format!("/element/{element}/clear"), Some(json!({})));
-        self.call(reqwest::Method::POST, &format!("/element/{element}/value"), Some(json!({ "text": text })));
+        self.call(
+            reqwest::Method::POST,
+            &format!("/element/{element}/clear"),
+            Some(json!({})),
+        );
+        self.call(
+            reqwest::Method::POST,
+            &format!("/element/{element}/value"),
+            Some(json!({ "text": text })),
+        );
     }
 
     /// Waits until the first element matching `css` has text containing `needle`.
@@ -155,14 +211,20 @@ impl Session {
     }
 
     pub fn execute(&self, script: &str, args: Value) -> Value {
-        self.call(reqwest::Method::POST, "/execute/sync", Some(json!({"script": script, "args": args})))
+        self.call(
+            reqwest::Method::POST,
+            "/execute/sync",
+            Some(json!({"script": script, "args": args})),
+        )
     }
 
     /// Saves a PNG of the window to `path`.
     pub fn screenshot(&self, path: &Path) {
         use base64::Engine;
         let data = self.call(reqwest::Method::GET, "/screenshot", None);
-        let png = base64::engine::general_purpose::STANDARD.decode(data.as_str().unwrap()).unwrap();
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(data.as_str().unwrap())
+            .unwrap();
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, png).unwrap();
     }
@@ -176,5 +238,7 @@ impl Drop for Session {
 
 /// Where e2e screenshots go: `target/e2e-screenshots/`.
 pub fn screenshot_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target").join("e2e-screenshots")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("target")
+        .join("e2e-screenshots")
 }

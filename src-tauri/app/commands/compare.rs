@@ -13,16 +13,27 @@ use crate::state::AppState;
 /// Run `b` against run `a`: per-metric deltas with 95% intervals, flipped items and
 /// red / amber / green flags at `threshold`.
 #[tauri::command(async)]
-pub fn compare_runs(state: State<'_, AppState>, a: i64, b: i64, threshold: f64) -> CommandResult<ComparisonView> {
+pub fn compare_runs(
+    state: State<'_, AppState>,
+    a: i64,
+    b: i64,
+    threshold: f64,
+) -> CommandResult<ComparisonView> {
     if a == b {
-        return Err(CommandError::invalid("choose two different runs to compare"));
+        return Err(CommandError::invalid(
+            "choose two different runs to compare",
+        ));
     }
     let mut store = state.store()?;
     let comparison = compare::compare_runs(&store, a, b, threshold)?;
-    let options = ReportOptions { baseline: Some(a), threshold, worst: 0, ..ReportOptions::default() };
+    let options = ReportOptions {
+        baseline: Some(a),
+        threshold,
+        worst: 0,
+        ..ReportOptions::default()
+    };
     let view = ReportView::load(&mut store, b, &options)?;
-    let chart = ragnosis_report::charts::for_report(&view)
-        ?
+    let chart = ragnosis_report::charts::for_report(&view)?
         .into_iter()
         .find(|c| c.file == "deltas.svg")
         .map(ChartSvg::from);
@@ -37,13 +48,26 @@ pub fn run_charts(state: State<'_, AppState>, run_id: i64) -> CommandResult<Vec<
     if store::runs::get(store.conn(), run_id)?.status != RunStatus::Done {
         return Ok(Vec::new());
     }
-    let view = ReportView::load(&mut store, run_id, &ReportOptions { worst: 0, ..ReportOptions::default() })?;
-    Ok(ragnosis_report::charts::for_report(&view)?.into_iter().map(ChartSvg::from).collect())
+    let view = ReportView::load(
+        &mut store,
+        run_id,
+        &ReportOptions {
+            worst: 0,
+            ..ReportOptions::default()
+        },
+    )?;
+    Ok(ragnosis_report::charts::for_report(&view)?
+        .into_iter()
+        .map(ChartSvg::from)
+        .collect())
 }
 
 /// The finished runs of a dataset, oldest first, with every metric's mean.
 #[tauri::command(async)]
 pub fn run_trend(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<Vec<TrendPoint>> {
     let store = state.store()?;
-    Ok(analysis::trend::of_dataset(store.conn(), dataset_id)?.into_iter().map(TrendPoint::from).collect())
+    Ok(analysis::trend::of_dataset(store.conn(), dataset_id)?
+        .into_iter()
+        .map(TrendPoint::from)
+        .collect())
 }

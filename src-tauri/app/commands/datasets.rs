@@ -11,7 +11,9 @@ use ragnosis_core::{import, measurable};
 use tauri::State;
 
 use crate::error::{CommandError, CommandResult};
-use crate::models::datasets::{Dataset, DatasetReach, DatasetReport, ItemPreview, ItemsPage, Report};
+use crate::models::datasets::{
+    Dataset, DatasetReach, DatasetReport, ItemPreview, ItemsPage, Report,
+};
 use crate::state::AppState;
 
 /// The bundled example set, compiled in so "Try the example" works from any install.
@@ -24,15 +26,20 @@ const MAX_PREVIEW: i64 = 200;
 #[tauri::command(async)]
 pub fn list_datasets(state: State<'_, AppState>) -> CommandResult<Vec<Dataset>> {
     let store = state.store()?;
-    Ok(store::datasets::list(store.conn())?.into_iter().map(Dataset::from).collect())
+    Ok(store::datasets::list(store.conn())?
+        .into_iter()
+        .map(Dataset::from)
+        .collect())
 }
 
 #[tauri::command(async)]
 pub fn import_example(state: State<'_, AppState>) -> CommandResult<DatasetReport> {
     let dir = state.home.join("examples");
-    std::fs::create_dir_all(&dir).map_err(|e| CommandError::internal(format!("cannot create {}: {e}", dir.display())))?;
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| CommandError::internal(format!("cannot create {}: {e}", dir.display())))?;
     let path = dir.join("ragnosis-example.jsonl");
-    std::fs::write(&path, EXAMPLE).map_err(|e| CommandError::internal(format!("cannot write {}: {e}", path.display())))?;
+    std::fs::write(&path, EXAMPLE)
+        .map_err(|e| CommandError::internal(format!("cannot write {}: {e}", path.display())))?;
     import_path(&state, &path, Some(EXAMPLE_NAME))
 }
 
@@ -42,7 +49,10 @@ pub fn import_example(state: State<'_, AppState>) -> CommandResult<DatasetReport
 pub fn import_file(state: State<'_, AppState>, path: String) -> CommandResult<DatasetReport> {
     let path = Path::new(&path);
     if !path.is_absolute() {
-        return Err(CommandError::invalid(format!("'{}' is not an absolute path", path.display())));
+        return Err(CommandError::invalid(format!(
+            "'{}' is not an absolute path",
+            path.display()
+        )));
     }
     import_path(&state, path, None)
 }
@@ -50,8 +60,17 @@ pub fn import_file(state: State<'_, AppState>, path: String) -> CommandResult<Da
 fn import_path(state: &AppState, path: &Path, name: Option<&str>) -> CommandResult<DatasetReport> {
     // Its own connection: a large import must not stop the window from reading.
     let mut store = state.open_store()?;
-    let imported = import::import_file(&mut store, path, name, &ImportLimits::default(), &NoProgress)?;
-    Ok(DatasetReport { dataset: imported.dataset.into(), report: Some(imported.report.into()) })
+    let imported = import::import_file(
+        &mut store,
+        path,
+        name,
+        &ImportLimits::default(),
+        &NoProgress,
+    )?;
+    Ok(DatasetReport {
+        dataset: imported.dataset.into(),
+        report: Some(imported.report.into()),
+    })
 }
 
 #[tauri::command(async)]
@@ -60,8 +79,14 @@ pub fn dataset_report(state: State<'_, AppState>, dataset_id: i64) -> CommandRes
     let dataset = store::datasets::get(store.conn(), dataset_id)?;
     let json = store::datasets::report_json(store.conn(), dataset_id)?;
     // A dataset stored before reports were kept has "{}": no report rather than an error.
-    let report = serde_json::from_str::<ValidationReport>(&json).ok().filter(|r| !r.file.is_empty()).map(Report::from);
-    Ok(DatasetReport { dataset: dataset.into(), report })
+    let report = serde_json::from_str::<ValidationReport>(&json)
+        .ok()
+        .filter(|r| !r.file.is_empty())
+        .map(Report::from);
+    Ok(DatasetReport {
+        dataset: dataset.into(),
+        report,
+    })
 }
 
 #[tauri::command(async)]
@@ -72,7 +97,12 @@ pub fn dataset_reach(state: State<'_, AppState>, dataset_id: i64) -> CommandResu
 }
 
 #[tauri::command(async)]
-pub fn dataset_items(state: State<'_, AppState>, dataset_id: i64, offset: i64, limit: i64) -> CommandResult<ItemsPage> {
+pub fn dataset_items(
+    state: State<'_, AppState>,
+    dataset_id: i64,
+    offset: i64,
+    limit: i64,
+) -> CommandResult<ItemsPage> {
     let store = state.store()?;
     let conn = store.conn();
     store::datasets::get(conn, dataset_id)?;

@@ -36,12 +36,19 @@ pub fn preview_run(state: State<'_, AppState>, request: RunRequestInput) -> Comm
     let store = state.store()?;
     let profile = judges::profile(&store, &request.judge)?;
     let offline = profile.kind == "offline";
-    Ok(RunPlan::new(run::preview(&store, &request, &profile)?, offline))
+    Ok(RunPlan::new(
+        run::preview(&store, &request, &profile)?,
+        offline,
+    ))
 }
 
 /// Plans the run, starts it on a background thread and returns its id at once.
 #[tauri::command(async)]
-pub fn start_run(state: State<'_, AppState>, request: RunRequestInput, on_progress: Channel<RunEvent>) -> CommandResult<i64> {
+pub fn start_run(
+    state: State<'_, AppState>,
+    request: RunRequestInput,
+    on_progress: Channel<RunEvent>,
+) -> CommandResult<i64> {
     let request = request.into_request()?;
     let (run_id, judge) = {
         let mut store = state.store()?;
@@ -56,12 +63,18 @@ pub fn start_run(state: State<'_, AppState>, request: RunRequestInput, on_progre
 /// Continues a run that stopped (cancelled, failed, or left running by a closed app):
 /// every result already stored is kept, only the missing ones are computed.
 #[tauri::command(async)]
-pub fn resume_run(state: State<'_, AppState>, run_id: i64, on_progress: Channel<RunEvent>) -> CommandResult<()> {
+pub fn resume_run(
+    state: State<'_, AppState>,
+    run_id: i64,
+    on_progress: Channel<RunEvent>,
+) -> CommandResult<()> {
     let judge = {
         let store = state.store()?;
         let run = store::runs::get(store.conn(), run_id)?;
         if run.status == RunStatus::Done {
-            return Err(CommandError::invalid(format!("run {run_id} is done: there is nothing to resume")));
+            return Err(CommandError::invalid(format!(
+                "run {run_id} is done: there is nothing to resume"
+            )));
         }
         judges::open_judge(&store, &run.judge, state.secrets.as_ref())?
     };
@@ -74,11 +87,19 @@ pub fn cancel_run(state: State<'_, AppState>, run_id: i64) -> CommandResult<()> 
     if state.runs.cancel(run_id) {
         Ok(())
     } else {
-        Err(CommandError::new("not_running", format!("run {run_id} is not running in this window")))
+        Err(CommandError::new(
+            "not_running",
+            format!("run {run_id} is not running in this window"),
+        ))
     }
 }
 
-fn spawn_execution(state: &AppState, run_id: i64, judge: Arc<dyn Judge>, channel: Channel<RunEvent>) -> CommandResult<()> {
+fn spawn_execution(
+    state: &AppState,
+    run_id: i64,
+    judge: Arc<dyn Judge>,
+    channel: Channel<RunEvent>,
+) -> CommandResult<()> {
     let active = state.runs.start(run_id)?;
     let home = state.home.clone();
     std::thread::Builder::new()
@@ -88,18 +109,32 @@ fn spawn_execution(state: &AppState, run_id: i64, judge: Arc<dyn Judge>, channel
     Ok(())
 }
 
-fn execute_in_background(home: &Path, active: ActiveRun, judge: Arc<dyn Judge>, channel: Channel<RunEvent>) {
+fn execute_in_background(
+    home: &Path,
+    active: ActiveRun,
+    judge: Arc<dyn Judge>,
+    channel: Channel<RunEvent>,
+) {
     let run_id = active.run_id;
     let sink = Arc::new(ChannelSink(channel.clone()));
-    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| execute(home, run_id, judge, sink, &active.token)));
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        execute(home, run_id, judge, sink, &active.token)
+    }));
     let (status, message) = match outcome {
         Ok(Ok(ended)) => ended,
         Ok(Err(e)) => ("failed".to_string(), Some(e.message)),
-        Err(_) => ("failed".to_string(), Some("the run stopped on an internal error; it can be resumed".to_string())),
+        Err(_) => (
+            "failed".to_string(),
+            Some("the run stopped on an internal error; it can be resumed".to_string()),
+        ),
     };
     // Unregister before the last event, so a window reacting to it sees the run inactive.
     drop(active);
-    let _ = channel.send(RunEvent::Ended { run_id, status, message });
+    let _ = channel.send(RunEvent::Ended {
+        run_id,
+        status,
+        message,
+    });
 }
 
 /// Executes the run on its own connection, then indexes its cases for the Results
@@ -118,6 +153,9 @@ fn execute(
     let row = store::runs::get(store.conn(), run_id)?;
     match executed {
         Ok(_) => Ok((row.status.as_str().to_string(), row.message)),
-        Err(e) => Ok(("failed".to_string(), Some(row.message.unwrap_or_else(|| e.to_string())))),
+        Err(e) => Ok((
+            "failed".to_string(),
+            Some(row.message.unwrap_or_else(|| e.to_string())),
+        )),
     }
 }

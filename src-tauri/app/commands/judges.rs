@@ -2,15 +2,23 @@
 //! each profile's key in the OS keyring (stored / forgotten, never read back to the
 //! window); a one-call connection test; model discovery.
 
+use std::sync::Arc;
+
 use ragnosis_core::judge::{connect, llm, local, open as judges};
-use ragnosis_core::semantic;
+use ragnosis_core::judge_check;
+use ragnosis_core::progress::CancelToken;
 use ragnosis_core::secrets::{self, ApiKey, SecretError, SecretStore};
+use ragnosis_core::semantic;
 use ragnosis_core::store::{self, judge_profiles::JudgeProfile};
+use tauri::ipc::Channel;
 use tauri::State;
 
 use crate::error::{CommandError, CommandResult};
-use crate::models::runs::JudgeProfileInfo;
-use crate::models::settings::{ConnectionCheck, KeyStatus, LocalJudge, OfflineJudgeStatus};
+use crate::models::runs::{JudgeProfileInfo, RunEvent};
+use crate::models::settings::{
+    ConnectionCheck, JudgeCheckView, KeyStatus, LocalJudge, OfflineJudgeStatus,
+};
+use crate::progress::ChannelSink;
 use crate::state::AppState;
 
 /// The offline judge first, then the stored profiles by name.
@@ -18,7 +26,11 @@ use crate::state::AppState;
 pub fn list_judges(state: State<'_, AppState>) -> CommandResult<Vec<JudgeProfileInfo>> {
     let store = state.store()?;
     let mut profiles = vec![JudgeProfileInfo::from(judges::offline_profile())];
-    profiles.extend(store::judge_profiles::list(store.conn())?.into_iter().map(JudgeProfileInfo::from));
+    profiles.extend(
+        store::judge_profiles::list(store.conn())?
+            .into_iter()
+            .map(JudgeProfileInfo::from),
+    );
     Ok(profiles)
 }
 
@@ -31,21 +43,30 @@ fn checked(profile: JudgeProfileInfo) -> CommandResult<JudgeProfile> {
         return Err(CommandError::invalid("the profile needs a name"));
     }
     if profile.name == judges::OFFLINE {
-        return Err(CommandError::invalid("\"offline\" is the built-in judge; choose another name"));
+        return Err(CommandError::invalid(
+            "\"offline\" is the built-in judge; choose another name",
+        ));
     }
     let prices = [profile.price_input, profile.price_output];
     if prices.iter().flatten().any(|p| !p.is_finite() || *p < 0.0) {
-        return Err(CommandError::invalid("prices are USD per million tokens, 0 or more"));
+        return Err(CommandError::invalid(
+            "prices are USD per million tokens, 0 or more",
+        ));
     }
     if profile.concurrency == 0 || profile.timeout_secs == 0 {
-        return Err(CommandError::invalid("concurrency and timeout must be at least 1"));
+        return Err(CommandError::invalid(
+            "concurrency and timeout must be at least 1",
+        ));
     }
     llm::identity_of(&profile)?;
     Ok(profile)
 }
 
 #[tauri::command(async)]
-pub fn save_judge(state: State<'_, AppState>, profile: JudgeProfileInfo) -> CommandResult<JudgeProfileInfo> {
+pub fn save_judge(
+    state: State<'_, AppState>,
+    profile: JudgeProfileInfo,
+) -> CommandResult<JudgeProfileInfo> {
     let profile = checked(profile)?;
     let store = state.store()?;
     store::judge_profiles::upsert(store.conn(), &profile)?;
@@ -57,7 +78,10 @@ pub fn save_judge(state: State<'_, AppState>, profile: JudgeProfileInfo) -> Comm
 pub fn delete_judge(state: State<'_, AppState>, name: String) -> CommandResult<()> {
     let store = state.store()?;
     if !store::judge_profiles::delete(store.conn(), &name)? {
-        return Err(CommandError::new("not_found", format!("judge profile {name} does not exist")));
+        return Err(CommandError::new(
+            "not_found",
+            format!("judge profile {name} does not exist"),
+        ));
     }
     // The profile is gone either way; a keyring that cannot be reached keeps the key.
     let _ = state.secrets.delete(&name);
@@ -85,7 +109,11 @@ pub fn judge_key_status(state: State<'_, AppState>, name: String) -> KeyStatus {
 
 /// Stores `key` for the profile in the OS keyring. The key goes in and never comes back.
 #[tauri::command(async)]
-pub fn store_judge_key(state: State<'_, AppState>, name: String, key: String) -> CommandResult<KeyStatus> {
+pub fn store_judge_key(
+    state: State<'_, AppState>,
+    name: String,
+    key: String,
+) -> CommandResult<KeyStatus> {
     let key = ApiKey::new(key).ok_or_else(|| CommandError::invalid("the key is empty"))?;
     state.secrets.set(&name, &key)?;
     Ok(key_status(state.secrets.as_ref(), &name))
@@ -100,7 +128,11 @@ pub fn forget_judge_key(state: State<'_, AppState>, name: String) -> CommandResu
 /// The key a profile would use: the environment first, then the keyring; an
 /// unreachable keyring means "no key" (local servers need none).
 fn key_for(state: &AppState, profile: &JudgeProfile) -> CommandResult<Option<ApiKey>> {
-    match secrets::find_key(&judges::env_store_for(profile), state.secrets.as_ref(), &profile.name) {
+    match secrets::find_key(
+        &judges::env_store_for(profile),
+        state.secrets.as_ref(),
+        &profile.name,
+    ) {
         Ok(key) => Ok(key),
         Err(SecretError::Unavailable(..)) => Ok(None),
         Err(e) => Err(e.into()),
@@ -109,7 +141,10 @@ fn key_for(state: &AppState, profile: &JudgeProfile) -> CommandResult<Option<Api
 
 /// One tiny judge call through the profile as the form has it (saved or not).
 #[tauri::command]
-pub async fn test_judge(state: State<'_, AppState>, profile: JudgeProfileInfo) -> CommandResult<ConnectionCheck> {
+pub async fn test_judge(
+    state: State<'_, AppState>,
+    profile: JudgeProfileInfo,
+) -> CommandResult<ConnectionCheck> {
     let profile = checked_or_offline(profile)?;
     let key = key_for(&state, &profile)?;
     let r = connect::test_connection(&profile, key).await;
@@ -124,7 +159,10 @@ pub async fn test_judge(state: State<'_, AppState>, profile: JudgeProfileInfo) -
 
 /// The models (Azure: deployments) the profile's service offers.
 #[tauri::command]
-pub async fn discover_judge_models(state: State<'_, AppState>, profile: JudgeProfileInfo) -> CommandResult<Vec<String>> {
+pub async fn discover_judge_models(
+    state: State<'_, AppState>,
+    profile: JudgeProfileInfo,
+) -> CommandResult<Vec<String>> {
     let profile = checked_or_offline(profile)?;
     let key = key_for(&state, &profile)?;
     Ok(connect::discover_models(&profile, key).await?)
@@ -146,12 +184,22 @@ pub async fn detect_local_judges(state: State<'_, AppState>) -> CommandResult<Ve
     Ok(servers
         .into_iter()
         .map(|server| {
-            let already_saved = store::judge_profiles::get(store.conn(), &server.profile_name).is_ok();
-            let profile = server
-                .models
-                .first()
-                .map(|model| JudgeProfileInfo::from(local::profile_for(&server.profile_name, &server.base_url, model)));
-            LocalJudge { product: server.product, base_url: server.base_url, models: server.models, profile, already_saved }
+            let already_saved =
+                store::judge_profiles::get(store.conn(), &server.profile_name).is_ok();
+            let profile = server.models.first().map(|model| {
+                JudgeProfileInfo::from(local::profile_for(
+                    &server.profile_name,
+                    &server.base_url,
+                    model,
+                ))
+            });
+            LocalJudge {
+                product: server.product,
+                base_url: server.base_url,
+                models: server.models,
+                profile,
+                already_saved,
+            }
         })
         .collect())
 }
@@ -161,7 +209,57 @@ pub async fn detect_local_judges(state: State<'_, AppState>) -> CommandResult<Ve
 pub fn offline_judge_status() -> OfflineJudgeStatus {
     let availability = semantic::availability();
     OfflineJudgeStatus {
-        semantic_model: matches!(availability, semantic::Availability::Loaded { .. }).then(|| semantic::MODEL_NAME.to_string()),
+        semantic_model: matches!(availability, semantic::Availability::Loaded { .. })
+            .then(|| semantic::MODEL_NAME.to_string()),
         notice: availability.notice(),
     }
+}
+
+/// The latest judge check of every profile (the offline judge first), marked `current`
+/// when it was made with the profile's present model and temperature.
+#[tauri::command(async)]
+pub fn judge_checks(state: State<'_, AppState>) -> CommandResult<Vec<JudgeCheckView>> {
+    let store = state.store()?;
+    let mut profiles = vec![judges::offline_profile()];
+    profiles.extend(store::judge_profiles::list(store.conn())?);
+    let mut views = Vec::new();
+    for profile in profiles {
+        if let Some(check) = store::judge_checks::latest_for_profile(store.conn(), &profile.name)? {
+            let current =
+                llm::identity_of(&profile).is_ok_and(|id| id.config_key() == check.judge_config);
+            views.push(JudgeCheckView::new(&check, current));
+        }
+    }
+    Ok(views)
+}
+
+/// Runs the judge check for a profile: the shipped labelled sample through that judge,
+/// progress on the channel, the figures stored with the profile and returned.
+#[tauri::command]
+pub async fn run_judge_check(
+    state: State<'_, AppState>,
+    profile: String,
+    on_progress: Channel<RunEvent>,
+) -> CommandResult<JudgeCheckView> {
+    let judge = {
+        let store = state.store()?;
+        judges::open_judge(&store, &profile, state.secrets.as_ref())?
+    };
+    let check = tauri::async_runtime::spawn_blocking(move || {
+        judge_check::run(
+            &profile,
+            judge,
+            Arc::new(ChannelSink(on_progress)),
+            &CancelToken::new(),
+        )
+    })
+    .await
+    .map_err(|e| {
+        CommandError::new(
+            "internal",
+            format!("the judge check stopped unexpectedly: {e}"),
+        )
+    })??;
+    store::judge_checks::insert(state.store()?.conn(), &check)?;
+    Ok(JudgeCheckView::new(&check, true))
 }

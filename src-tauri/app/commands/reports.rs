@@ -13,10 +13,18 @@ use crate::state::AppState;
 /// Writes the run to `path` (absolute; the extension of the format is added when it is
 /// missing) and returns what was written.
 #[tauri::command(async)]
-pub fn export_run(state: State<'_, AppState>, run_id: i64, path: String, format: ReportFormat) -> CommandResult<Exported> {
+pub fn export_run(
+    state: State<'_, AppState>,
+    run_id: i64,
+    path: String,
+    format: ReportFormat,
+) -> CommandResult<Exported> {
     let path = PathBuf::from(path.trim());
     if !path.is_absolute() || path.file_name().is_none() {
-        return Err(CommandError::invalid(format!("'{}' is not an absolute file path", path.display())));
+        return Err(CommandError::invalid(format!(
+            "'{}' is not an absolute file path",
+            path.display()
+        )));
     }
     // Both writers append the format's extension to a base name.
     let base = strip_extension(&path, format.extension());
@@ -25,12 +33,17 @@ pub fn export_run(state: State<'_, AppState>, run_id: i64, path: String, format:
     let written = match format.export_format() {
         Some(format) => export::write_all(&mut store, run_id, &base, &[format])?,
         None => {
-            let options = ReportOptions { generated_at: ragnosis_report::date_line(None), ..ReportOptions::default() };
+            let options = ReportOptions {
+                generated_at: ragnosis_report::date_line(None),
+                ..ReportOptions::default()
+            };
             let view = ReportView::load(&mut store, run_id, &options)?;
             ragnosis_report::write(&view, &[ragnosis_report::Format::Pdf], &base)?
         }
     };
-    Ok(Exported { paths: written.iter().map(|p| p.display().to_string()).collect() })
+    Ok(Exported {
+        paths: written.iter().map(|p| p.display().to_string()).collect(),
+    })
 }
 
 fn strip_extension(path: &Path, extension: &str) -> PathBuf {
@@ -47,8 +60,18 @@ mod tests {
 
     #[test]
     fn the_chosen_name_is_kept_without_a_doubled_extension() {
-        assert_eq!(strip_extension(Path::new("/tmp/r.md"), "md"), Path::new("/tmp/r"));
-        assert_eq!(strip_extension(Path::new("/tmp/r.MD"), "md"), Path::new("/tmp/r"));
-        assert_eq!(strip_extension(Path::new("/tmp/r.v2"), "md"), Path::new("/tmp/r.v2"), "other dots stay");
+        assert_eq!(
+            strip_extension(Path::new("/tmp/r.md"), "md"),
+            Path::new("/tmp/r")
+        );
+        assert_eq!(
+            strip_extension(Path::new("/tmp/r.MD"), "md"),
+            Path::new("/tmp/r")
+        );
+        assert_eq!(
+            strip_extension(Path::new("/tmp/r.v2"), "md"),
+            Path::new("/tmp/r.v2"),
+            "other dots stay"
+        );
     }
 }

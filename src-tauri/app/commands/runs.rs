@@ -12,10 +12,19 @@ use crate::models::runs::{RunDetail, RunInfo, SummaryView};
 use crate::state::AppState;
 
 fn stored_summary(store: &Store, run_id: i64) -> CommandResult<Option<RunSummary>> {
-    Ok(store::analyses::get(store.conn(), run_id, analysis::SUMMARY)?.and_then(|json| serde_json::from_value(json).ok()))
+    Ok(
+        store::analyses::get(store.conn(), run_id, analysis::SUMMARY)?
+            .and_then(|json| serde_json::from_value(json).ok()),
+    )
 }
 
-fn info(store: &Store, state: &AppState, run: RunRow, dataset_name: String, summary: Option<&RunSummary>) -> CommandResult<RunInfo> {
+fn info(
+    store: &Store,
+    state: &AppState,
+    run: RunRow,
+    dataset_name: String,
+    summary: Option<&RunSummary>,
+) -> CommandResult<RunInfo> {
     let totals: RunTotals = store::runs::totals(store.conn(), run.id)?;
     let active = state.runs.is_active(run.id);
     Ok(RunInfo::new(run, dataset_name, active, totals, summary))
@@ -37,7 +46,11 @@ pub fn list_runs(state: State<'_, AppState>) -> CommandResult<Vec<RunInfo>> {
             }
         };
         // Only a finished run's stored summary is current (resume recomputes it at the end).
-        let summary = if run.status == RunStatus::Done { stored_summary(&store, run.id)? } else { None };
+        let summary = if run.status == RunStatus::Done {
+            stored_summary(&store, run.id)?
+        } else {
+            None
+        };
         rows.push(info(&store, &state, run, name, summary.as_ref())?);
     }
     Ok(rows)
@@ -51,9 +64,16 @@ pub fn get_run(state: State<'_, AppState>, run_id: i64) -> CommandResult<RunDeta
     let run = store::runs::get(store.conn(), run_id)?;
     let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
     let partial = run.status != RunStatus::Done;
-    let summary =
-        if partial { analysis::summarize(&store, run_id)? } else { analysis::load_summary(&mut store, run_id)? };
+    let summary = if partial {
+        analysis::summarize(&store, run_id)?
+    } else {
+        analysis::load_summary(&mut store, run_id)?
+    };
     let order = run.metrics.clone();
     let run = info(&store, &state, run, dataset.name, Some(&summary))?;
-    Ok(RunDetail { run, summary: Some(SummaryView::new(summary, &order)), partial })
+    Ok(RunDetail {
+        run,
+        summary: Some(SummaryView::new(summary, &order)),
+        partial,
+    })
 }

@@ -12,7 +12,9 @@ const THEME: &str = "theme";
 #[tauri::command(async)]
 pub fn get_theme(state: State<'_, AppState>) -> CommandResult<Theme> {
     let store = state.store()?;
-    Ok(store::settings::get(store.conn(), THEME)?.map(|t| Theme::parse(&t)).unwrap_or(Theme::System))
+    Ok(store::settings::get(store.conn(), THEME)?
+        .map(|t| Theme::parse(&t))
+        .unwrap_or(Theme::System))
 }
 
 #[tauri::command(async)]

@@ -44,7 +44,9 @@ pub struct CaseQueryInput {
 }
 
 fn known_metric(id: &str) -> Result<String, CommandError> {
-    metrics::find(id).map(|m| m.id.to_string()).ok_or_else(|| CommandError::invalid(format!("unknown metric '{id}'")))
+    metrics::find(id)
+        .map(|m| m.id.to_string())
+        .ok_or_else(|| CommandError::invalid(format!("unknown metric '{id}'")))
 }
 
 impl CaseQueryInput {
@@ -52,32 +54,61 @@ impl CaseQueryInput {
         let order = match (self.order.as_str(), self.sort_metric) {
             ("position", _) => Order::Position,
             ("worst", _) => Order::Worst,
-            ("metric", Some(metric)) => Order::Metric { metric: known_metric(&metric)?, descending: self.descending },
-            ("metric", None) => return Err(CommandError::invalid("sorting by a metric needs sort_metric")),
+            ("metric", Some(metric)) => Order::Metric {
+                metric: known_metric(&metric)?,
+                descending: self.descending,
+            },
+            ("metric", None) => {
+                return Err(CommandError::invalid(
+                    "sorting by a metric needs sort_metric",
+                ))
+            }
             (other, _) => {
-                return Err(CommandError::invalid(format!("unknown order '{other}': use position, worst or metric")))
+                return Err(CommandError::invalid(format!(
+                    "unknown order '{other}': use position, worst or metric"
+                )))
             }
         };
         let score = match self.score_metric {
             Some(metric) => {
                 let (min, max) = (self.min.unwrap_or(0.0), self.max.unwrap_or(1.0));
                 if !(min.is_finite() && max.is_finite()) || min > max {
-                    return Err(CommandError::invalid(format!("the score range {min} – {max} is empty")));
+                    return Err(CommandError::invalid(format!(
+                        "the score range {min} – {max} is empty"
+                    )));
                 }
-                Some(ScoreRange { metric: known_metric(&metric)?, min, max })
+                Some(ScoreRange {
+                    metric: known_metric(&metric)?,
+                    min,
+                    max,
+                })
             }
             None => None,
         };
         let pattern = match self.pattern.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(p) => {
-                let letter = p.chars().next().filter(|c| p.len() == 1 && ('A'..='H').contains(c));
-                Some(letter.ok_or_else(|| CommandError::invalid(format!("unknown failure pattern '{p}': use A to H")))?)
+                let letter = p
+                    .chars()
+                    .next()
+                    .filter(|c| p.len() == 1 && ('A'..='H').contains(c));
+                Some(letter.ok_or_else(|| {
+                    CommandError::invalid(format!("unknown failure pattern '{p}': use A to H"))
+                })?)
             }
         };
-        let columns = self.columns.iter().map(|c| known_metric(c)).collect::<Result<Vec<_>, _>>()?;
+        let columns = self
+            .columns
+            .iter()
+            .map(|c| known_metric(c))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(CaseQuery {
-            filter: CaseFilter { score, pattern, errors_only: self.errors_only, text: self.text },
+            filter: CaseFilter {
+                score,
+                pattern,
+                errors_only: self.errors_only,
+                text: self.text,
+            },
             order,
             offset: self.offset,
             limit: self.limit,
@@ -130,7 +161,11 @@ impl From<CasePage> for CaseList {
                     .cells
                     .iter()
                     .filter(|c| c.item_id == r.item_id)
-                    .map(|c| CaseCell { metric: c.metric.clone(), score: c.score, status: c.status.clone() })
+                    .map(|c| CaseCell {
+                        metric: c.metric.clone(),
+                        score: c.score,
+                        status: c.status.clone(),
+                    })
                     .collect(),
                 position: r.position,
                 item_id: r.item_id,
@@ -142,7 +177,11 @@ impl From<CasePage> for CaseList {
                 patterns: r.patterns,
             })
             .collect();
-        CaseList { total: page.total, offset: page.offset, rows }
+        CaseList {
+            total: page.total,
+            offset: page.offset,
+            rows,
+        }
     }
 }
 
@@ -235,11 +274,17 @@ pub struct CaseDetail {
 }
 
 fn ok_details<'a>(results: &'a [MetricResult], metric: &str) -> Option<&'a Value> {
-    results.iter().find(|r| r.metric == metric && r.status == Status::Ok).map(|r| &r.details)
+    results
+        .iter()
+        .find(|r| r.metric == metric && r.status == Status::Ok)
+        .map(|r| &r.details)
 }
 
 fn text(v: &Value, key: &str) -> Option<String> {
-    v.get(key).and_then(Value::as_str).map(String::from).filter(|s| !s.is_empty())
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(String::from)
+        .filter(|s| !s.is_empty())
 }
 
 fn index(v: &Value, key: &str) -> Option<u32> {
@@ -248,11 +293,15 @@ fn index(v: &Value, key: &str) -> Option<u32> {
 
 impl CaseDetail {
     pub fn new(run_id: i64, view: ItemView, patterns: Vec<FailurePattern>, offline: bool) -> Self {
-        let json = serde_json::to_string_pretty(&view).unwrap_or_else(|e| format!("(cannot show this item as JSON: {e})"));
+        let json = serde_json::to_string_pretty(&view)
+            .unwrap_or_else(|e| format!("(cannot show this item as JSON: {e})"));
         let results = &view.results;
         let relevance = ok_details(results, "ragvue.retrieval_relevance");
-        let chunk_scores: Vec<&Value> =
-            relevance.and_then(|d| d.get("chunks")).and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default();
+        let chunk_scores: Vec<&Value> = relevance
+            .and_then(|d| d.get("chunks"))
+            .and_then(Value::as_array)
+            .map(|a| a.iter().collect())
+            .unwrap_or_default();
         let used: Option<Vec<u64>> = ok_details(results, "ragvue.context_utilization")
             .and_then(|d| d.get("used_chunks"))
             .and_then(Value::as_array)
@@ -263,12 +312,16 @@ impl CaseDetail {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let score = chunk_scores.iter().find(|s| s.get("index").and_then(Value::as_u64) == Some(i as u64));
+                let score = chunk_scores
+                    .iter()
+                    .find(|s| s.get("index").and_then(Value::as_u64) == Some(i as u64));
                 ContextView {
                     index: i as u32,
                     id: c.id.clone(),
                     text: c.text.clone(),
-                    relevance: score.and_then(|s| s.get("relevance")).and_then(Value::as_f64),
+                    relevance: score
+                        .and_then(|s| s.get("relevance"))
+                        .and_then(Value::as_f64),
                     relevance_reason: score.and_then(|s| text(s, "reason")),
                     used: used.as_ref().map(|u| u.contains(&(i as u64))),
                 }
@@ -286,7 +339,10 @@ impl CaseDetail {
                             support: text(c, "support").unwrap_or_else(|| "unknown".into()),
                             reason: text(c, "reason").unwrap_or_default(),
                             chunk: index(c, "chunk"),
-                            verbatim_rescue: c.get("verbatim_rescue").and_then(Value::as_bool).unwrap_or(false),
+                            verbatim_rescue: c
+                                .get("verbatim_rescue")
+                                .and_then(Value::as_bool)
+                                .unwrap_or(false),
                         })
                     })
                     .collect()
@@ -294,16 +350,26 @@ impl CaseDetail {
             .unwrap_or_default();
         let mut aspects: Vec<AspectView> = Vec::new();
         let mut merge = |metric: &str, flag: &str| {
-            let Some(list) = ok_details(results, metric).and_then(|d| d.get("aspects")).and_then(Value::as_array) else {
+            let Some(list) = ok_details(results, metric)
+                .and_then(|d| d.get("aspects"))
+                .and_then(Value::as_array)
+            else {
                 return;
             };
             for a in list {
-                let Some(name) = text(a, "aspect") else { continue };
+                let Some(name) = text(a, "aspect") else {
+                    continue;
+                };
                 let value = a.get(flag).and_then(Value::as_bool);
                 let at = match aspects.iter().position(|x| x.aspect == name) {
                     Some(at) => at,
                     None => {
-                        aspects.push(AspectView { aspect: name, covered: None, addressed: None, evidence: None });
+                        aspects.push(AspectView {
+                            aspect: name,
+                            covered: None,
+                            addressed: None,
+                            evidence: None,
+                        });
                         aspects.len() - 1
                     }
                 };

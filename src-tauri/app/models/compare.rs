@@ -20,7 +20,13 @@ pub struct RunSide {
 
 impl From<RunRef> for RunSide {
     fn from(r: RunRef) -> Self {
-        RunSide { title: r.title(), id: r.id, dataset: r.dataset, judge: r.judge, items: r.items }
+        RunSide {
+            title: r.title(),
+            id: r.id,
+            dataset: r.dataset,
+            judge: r.judge,
+            items: r.items,
+        }
     }
 }
 
@@ -36,7 +42,13 @@ pub struct Flip {
 
 impl From<&FlippedItem> for Flip {
     fn from(f: &FlippedItem) -> Self {
-        Flip { label: f.label.clone(), item_id_a: f.item_id_a, item_id_b: f.item_id_b, score_a: f.score_a, score_b: f.score_b }
+        Flip {
+            label: f.label.clone(),
+            item_id_a: f.item_id_a,
+            item_id_b: f.item_id_b,
+            score_a: f.score_a,
+            score_b: f.score_b,
+        }
     }
 }
 
@@ -62,11 +74,24 @@ pub struct DeltaRow {
 impl From<MetricDelta> for DeltaRow {
     fn from(m: MetricDelta) -> Self {
         DeltaRow {
-            flag: serde_json::to_value(m.flag).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+            flag: serde_json::to_value(m.flag)
+                .ok()
+                .and_then(|v| v.as_str().map(String::from))
+                .unwrap_or_default(),
             to_fail_count: m.to_fail.len() as u64,
-            to_fail: m.to_fail.iter().take(FLIPS_LISTED).map(Flip::from).collect(),
+            to_fail: m
+                .to_fail
+                .iter()
+                .take(FLIPS_LISTED)
+                .map(Flip::from)
+                .collect(),
             to_pass_count: m.to_pass.len() as u64,
-            to_pass: m.to_pass.iter().take(FLIPS_LISTED).map(Flip::from).collect(),
+            to_pass: m
+                .to_pass
+                .iter()
+                .take(FLIPS_LISTED)
+                .map(Flip::from)
+                .collect(),
             metric: m.metric,
             lower_is_better: m.lower_is_better,
             pairs: m.pairs,
@@ -91,7 +116,12 @@ pub struct ChartSvg {
 
 impl From<ragnosis_report::charts::Chart> for ChartSvg {
     fn from(c: ragnosis_report::charts::Chart) -> Self {
-        ChartSvg { file: c.file.to_string(), title: c.title, caption: c.caption, svg: c.svg }
+        ChartSvg {
+            file: c.file.to_string(),
+            title: c.title,
+            caption: c.caption,
+            svg: c.svg,
+        }
     }
 }
 
@@ -146,7 +176,11 @@ impl From<ragnosis_core::analysis::trend::TrendRun> for TrendPoint {
             title: t.run.name(),
             version: t.run.version,
             created_at: t.run.created_at,
-            means: t.means.into_iter().map(|(metric, value)| crate::models::runs::DatasetMetric { metric, value }).collect(),
+            means: t
+                .means
+                .into_iter()
+                .map(|(metric, value)| crate::models::runs::DatasetMetric { metric, value })
+                .collect(),
         }
     }
 }

@@ -134,7 +134,11 @@ impl From<ValidationReport> for Report {
         Report {
             format: r.format.as_ref().map(format_label),
             schema: r.schema.map(|s| schema_label(s).to_string()),
-            mapping: r.mapping.into_iter().map(|(field, sources)| MappedField { field, sources }).collect(),
+            mapping: r
+                .mapping
+                .into_iter()
+                .map(|(field, sources)| MappedField { field, sources })
+                .collect(),
             items_read: r.items_read,
             items_accepted: r.items_accepted,
             rejected_count: r.rejected_count,
@@ -142,20 +146,39 @@ impl From<ValidationReport> for Report {
                 .rejected
                 .into_iter()
                 .take(LISTED)
-                .map(|x| Rejection { line: x.line, byte_offset: x.byte_offset, reason: x.reason })
+                .map(|x| Rejection {
+                    line: x.line,
+                    byte_offset: x.byte_offset,
+                    reason: x.reason,
+                })
                 .collect(),
             warning_count: r.warning_count,
-            warnings: r.warnings.into_iter().take(LISTED).map(|w| LineNote { line: w.line, message: w.message }).collect(),
+            warnings: r
+                .warnings
+                .into_iter()
+                .take(LISTED)
+                .map(|w| LineNote {
+                    line: w.line,
+                    message: w.message,
+                })
+                .collect(),
             duplicate_count: r.duplicates.len() as u64,
             duplicates: r
                 .duplicates
                 .into_iter()
                 .take(LISTED)
-                .map(|d| DuplicateLine { line: d.line, first_line: d.first_line })
+                .map(|d| DuplicateLine {
+                    line: d.line,
+                    first_line: d.first_line,
+                })
                 .collect(),
             coverage: counts
                 .into_iter()
-                .map(|(f, n)| FieldCount { field: field_name(f), badge: f.badge().into(), items: n })
+                .map(|(f, n)| FieldCount {
+                    field: field_name(f),
+                    badge: f.badge().into(),
+                    items: n,
+                })
                 .collect(),
             language: r.language,
             oversize_contexts: r.oversize_contexts,
@@ -166,7 +189,10 @@ impl From<ValidationReport> for Report {
 }
 
 pub fn field_name(field: ragnosis_core::item::Field) -> String {
-    serde_json::to_value(field).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+    serde_json::to_value(field)
+        .ok()
+        .and_then(|v| v.as_str().map(String::from))
+        .unwrap_or_default()
 }
 
 /// A dataset with its report, right after an import or when the Data screen opens.

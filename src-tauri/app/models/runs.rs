@@ -154,16 +154,24 @@ impl RunRequestInput {
         };
         if let Some(budget) = self.budget_usd {
             if !budget.is_finite() || budget < 0.0 {
-                return Err(CommandError::invalid("the budget must be a positive amount of USD"));
+                return Err(CommandError::invalid(
+                    "the budget must be a positive amount of USD",
+                ));
             }
         }
         if self.limit == Some(0) || self.sample == Some(0) {
-            return Err(CommandError::invalid("limit and sample must be at least 1 item"));
+            return Err(CommandError::invalid(
+                "limit and sample must be at least 1 item",
+            ));
         }
         Ok(RunRequest {
             dataset_id: self.dataset_id,
             mode,
-            metrics: if mode == Mode::Manual { self.metrics } else { Vec::new() },
+            metrics: if mode == Mode::Manual {
+                self.metrics
+            } else {
+                Vec::new()
+            },
             label: trimmed(self.label),
             version: trimmed(self.version),
             notes: trimmed(self.notes),
@@ -221,16 +229,35 @@ impl RunPlan {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RunEvent {
     /// A stage began; `total` items when known.
-    Started { stage: String, total: Option<u64> },
+    Started {
+        stage: String,
+        total: Option<u64>,
+    },
     /// `done` items are finished and stored.
-    Advanced { done: u64, total: Option<u64> },
+    Advanced {
+        done: u64,
+        total: Option<u64>,
+    },
     /// Something to read now: a retry, a wait for a rate limit.
-    Notice { message: String },
+    Notice {
+        message: String,
+    },
     /// Running judge totals of this execution.
-    Totals { calls: u64, cache_hits: u64, failures: u64, cost_usd: f64 },
-    Finished { stage: String },
+    Totals {
+        calls: u64,
+        cache_hits: u64,
+        failures: u64,
+        cost_usd: f64,
+    },
+    Finished {
+        stage: String,
+    },
     /// The last message: the run stopped (done, cancelled, failed) and is no longer active.
-    Ended { run_id: i64, status: String, message: Option<String> },
+    Ended {
+        run_id: i64,
+        status: String,
+        message: Option<String>,
+    },
 }
 
 impl From<ragnosis_core::progress::Progress> for RunEvent {
@@ -241,9 +268,17 @@ impl From<ragnosis_core::progress::Progress> for RunEvent {
             Progress::Advanced { done, total } => RunEvent::Advanced { done, total },
             Progress::Notice { message } => RunEvent::Notice { message },
             Progress::Finished { stage } => RunEvent::Finished { stage },
-            Progress::Totals { calls, cache_hits, failures, cost_usd } => {
-                RunEvent::Totals { calls, cache_hits, failures, cost_usd }
-            }
+            Progress::Totals {
+                calls,
+                cache_hits,
+                failures,
+                cost_usd,
+            } => RunEvent::Totals {
+                calls,
+                cache_hits,
+                failures,
+                cost_usd,
+            },
         }
     }
 }
@@ -306,8 +341,18 @@ pub struct RunInfo {
 }
 
 impl RunInfo {
-    pub fn new(run: RunRow, dataset_name: String, active: bool, totals: RunTotals, summary: Option<&RunSummary>) -> Self {
-        let mean = |id: &str| summary.and_then(|s| s.metrics.get(id)).and_then(|m| m.stats.mean);
+    pub fn new(
+        run: RunRow,
+        dataset_name: String,
+        active: bool,
+        totals: RunTotals,
+        summary: Option<&RunSummary>,
+    ) -> Self {
+        let mean = |id: &str| {
+            summary
+                .and_then(|s| s.metrics.get(id))
+                .and_then(|m| m.stats.mean)
+        };
         RunInfo {
             offline: run.judge == ragnosis_core::judge::open::OFFLINE,
             resumable: !active && run.status != RunStatus::Done,
@@ -444,12 +489,18 @@ impl From<Diagnosis> for DiagnosisView {
                 .into_iter()
                 .map(|a| ActionItem {
                     pattern: a.pattern.map(|p| p.letter().to_string()),
-                    impact: serde_json::to_value(a.impact).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default(),
+                    impact: serde_json::to_value(a.impact)
+                        .ok()
+                        .and_then(|v| v.as_str().map(String::from))
+                        .unwrap_or_default(),
                     title: a.title,
                     whats_wrong: a.whats_wrong,
                     why: a.why,
                     how_to_fix: a.how_to_fix,
-                    example: a.example.map(|e| ActionExample { item_id: e.item_id, question: e.question }),
+                    example: a.example.map(|e| ActionExample {
+                        item_id: e.item_id,
+                        question: e.question,
+                    }),
                     count: a.count,
                     share: a.share,
                 })
@@ -494,7 +545,11 @@ impl SummaryView {
                 ci95_low: s.ci95_low,
                 ci95_high: s.ci95_high,
                 lower_is_better: s.lower_is_better,
-                skip_reasons: m.skip_reasons.into_iter().map(|(reason, count)| SkipReason { reason, count }).collect(),
+                skip_reasons: m
+                    .skip_reasons
+                    .into_iter()
+                    .map(|(reason, count)| SkipReason { reason, count })
+                    .collect(),
             });
         }
         SummaryView {
@@ -509,7 +564,12 @@ impl SummaryView {
             error_groups: summary
                 .errors
                 .into_iter()
-                .map(|e| ErrorGroup { metric: e.metric, count: e.count, message: e.message, item_ids: e.item_ids })
+                .map(|e| ErrorGroup {
+                    metric: e.metric,
+                    count: e.count,
+                    message: e.message,
+                    item_ids: e.item_ids,
+                })
                 .collect(),
             diagnosis: summary.diagnosis.map(DiagnosisView::from),
         }

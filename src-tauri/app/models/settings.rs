@@ -73,3 +73,100 @@ pub struct OfflineJudgeStatus {
     /// One sentence for the window.
     pub notice: String,
 }
+
+/// One task's agreement with human labels in a judge check.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct CheckFigure {
+    /// What the task asks, with its data set.
+    pub title: String,
+    /// "balanced accuracy", "AUROC", "Spearman".
+    pub measure: String,
+    /// Null when no case could be judged.
+    pub value: Option<f64>,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    pub n: u64,
+    pub errors: u64,
+    pub first_error: Option<String>,
+}
+
+/// How the diagnosis did on one designed failure shape.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct CheckShape {
+    pub shape: String,
+    /// What counts as naming it: "A", "C or F", "not C, D or H", "no pattern".
+    pub expected: String,
+    pub named: u64,
+    pub n: u64,
+    pub errors: u64,
+}
+
+/// A profile's latest judge check, as Settings and Home show it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct JudgeCheckView {
+    pub profile: String,
+    pub model: String,
+    pub checked_at: String,
+    /// The check was made with the profile's current model and temperature.
+    pub current: bool,
+    pub headline: String,
+    /// Balanced accuracy over every claim of the sample.
+    pub claims: Option<f64>,
+    pub claims_n: u64,
+    pub named: u64,
+    pub designed: u64,
+    pub false_alarms: u64,
+    pub good: u64,
+    pub figures: Vec<CheckFigure>,
+    pub shapes: Vec<CheckShape>,
+    pub calls: u64,
+    pub cost_usd: f64,
+    pub seconds: f64,
+}
+
+impl JudgeCheckView {
+    pub fn new(check: &ragnosis_core::judge_check::JudgeCheck, current: bool) -> Self {
+        let d = &check.diagnosis;
+        JudgeCheckView {
+            profile: check.profile.clone(),
+            model: check.model.clone(),
+            checked_at: check.checked_at.clone(),
+            current,
+            headline: check.headline(),
+            claims: check.claims.map(|e| e.value),
+            claims_n: check.claims_n,
+            named: d.named,
+            designed: d.designed,
+            false_alarms: d.false_alarms,
+            good: d.good,
+            figures: check
+                .tasks
+                .iter()
+                .map(|t| CheckFigure {
+                    title: t.task.title().to_string(),
+                    measure: t.measure.label().to_string(),
+                    value: t.estimate.map(|e| e.value),
+                    ci_low: t.estimate.map(|e| e.ci_low),
+                    ci_high: t.estimate.map(|e| e.ci_high),
+                    n: t.n,
+                    errors: t.errors,
+                    first_error: t.first_error.clone(),
+                })
+                .collect(),
+            shapes: d
+                .shapes
+                .iter()
+                .map(|s| CheckShape {
+                    shape: s.shape.clone(),
+                    expected: s.expected.clone(),
+                    named: s.named,
+                    n: s.n,
+                    errors: s.errors,
+                })
+                .collect(),
+            calls: check.accounting.calls,
+            cost_usd: check.accounting.cost_usd,
+            seconds: check.seconds,
+        }
+    }
+}

@@ -604,3 +604,91 @@ fn a_local_server_on_a_default_port_is_detected_and_becomes_a_profile() {
     );
     drop(sim);
 }
+
+/// `judge-check` through a model server: every case goes over HTTP, a case whose calls
+/// keep failing is an error left out of its figure (never a disagreement), and the
+/// figures are stored with the profile.
+#[test]
+fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let sim = Simulator::start(SimConfig {
+        faults: FaultRules {
+            // One WiCE claim of the shipped sample: its judge calls always come back
+            // as prose, even when repaired.
+            when_contains: vec![ContainsRule {
+                text: "The panel in Bruges is in the best condition".into(),
+                fault: Fault::MalformedJson,
+            }],
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .expect("simulator starts");
+    add_sim_judge(&home, &sim, 8);
+
+    let o = run(&home, &["judge-check", "sim", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let check: Value = serde_json::from_slice(&o.stdout).expect("--json prints the check");
+    let task = |name: &str| {
+        check["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["task"] == name)
+            .unwrap()
+            .clone()
+    };
+    let wice = task("claim_support");
+    assert_eq!(
+        (wice["n"].as_u64(), wice["errors"].as_u64()),
+        (Some(59), Some(1)),
+        "{wice}"
+    );
+    assert!(
+        wice["first_error"]
+            .as_str()
+            .unwrap()
+            .contains("not valid JSON"),
+        "{wice}"
+    );
+    for name in [
+        "attribution",
+        "expert_claims",
+        "answerability",
+        "similarity",
+    ] {
+        assert_eq!(task(name)["n"], 60, "{name}");
+        assert!(task(name)["estimate"]["value"].is_number(), "{name}");
+    }
+    assert_eq!(check["judge_config"], "sim:sim-judge-small@0");
+    assert!(
+        check["accounting"]["input_tokens"].as_u64().unwrap() > 0,
+        "tokens are counted"
+    );
+    let stats = sim.stats();
+    assert!(
+        stats.calls >= 979,
+        "every case went to the server: {} calls",
+        stats.calls
+    );
+
+    let store = Store::open(&home).unwrap();
+    let stored = store::judge_checks::latest_for_profile(store.conn(), "sim")
+        .unwrap()
+        .expect("the check is stored");
+    assert_eq!(stored.checked_at, check["checked_at"].as_str().unwrap());
+
+    // The human-readable table names the tasks and the designed shapes.
+    let o = run(&home, &["judge-check", "sim"]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    for expected in [
+        "Is a reply backed by its source?",
+        "retrieval_miss",
+        "first error:",
+        "agreed with human labels on",
+    ] {
+        assert!(out.contains(expected), "{expected} missing from:\n{out}");
+    }
+}

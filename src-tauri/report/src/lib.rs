@@ -119,10 +119,16 @@ pub fn path_for(base: &Path, format: Format) -> PathBuf {
 /// `base` with `ext`, kept when `base` already ends in it (any other file a report run
 /// writes beside its reports, such as a comparison's `.json`, is named the same way).
 pub fn with_extension(base: &Path, ext: &str) -> PathBuf {
-    if base.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext)) {
+    if base
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+    {
         return base.to_path_buf();
     }
-    let mut name = base.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "report".into());
+    let mut name = base
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_else(|| "report".into());
     name.push(".");
     name.push(ext);
     base.with_file_name(name)
@@ -135,7 +141,11 @@ pub fn date_line(explicit: Option<String>) -> String {
     if let Some(text) = explicit {
         return text;
     }
-    let epoch = std::env::var("SOURCE_DATE_EPOCH").ok().and_then(|s| s.trim().parse::<i64>().ok());
-    let when = epoch.and_then(|s| chrono::DateTime::from_timestamp(s, 0)).unwrap_or_else(chrono::Utc::now);
+    let epoch = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<i64>().ok());
+    let when = epoch
+        .and_then(|s| chrono::DateTime::from_timestamp(s, 0))
+        .unwrap_or_else(chrono::Utc::now);
     when.format("%Y-%m-%d %H:%M UTC").to_string()
 }

@@ -22,12 +22,18 @@ const COPIES: usize = 10;
 
 fn main() {
     let sim = Simulator::start(SimConfig {
-        faults: FaultRules { latency_ms: (LATENCY_S * 1000.0) as u64, ..Default::default() },
+        faults: FaultRules {
+            latency_ms: (LATENCY_S * 1000.0) as u64,
+            ..Default::default()
+        },
         ..Default::default()
     })
     .expect("simulator starts");
     let dir = tempfile::tempdir().unwrap();
-    let examples = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/examples/ragvue/agentic.jsonl");
+    let examples = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/examples/ragvue/agentic.jsonl"
+    );
     let source = std::fs::read_to_string(examples).unwrap();
     let mut lines = String::new();
     for copy in 0..COPIES {
@@ -43,8 +49,14 @@ fn main() {
     std::fs::write(&file, lines).unwrap();
 
     let mut store = Store::open(dir.path()).unwrap();
-    let imported =
-        ragnosis_core::import::import_file(&mut store, &file, None, &ImportLimits::default(), &NoProgress).unwrap();
+    let imported = ragnosis_core::import::import_file(
+        &mut store,
+        &file,
+        None,
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap();
     store::judge_profiles::upsert(
         store.conn(),
         &JudgeProfile {
@@ -71,13 +83,34 @@ fn main() {
         ..Default::default()
     };
     let started = Instant::now();
-    let outcome = run::evaluate(&mut store, &request, judge, Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    let outcome = run::evaluate(
+        &mut store,
+        &request,
+        judge,
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
     let wall = started.elapsed().as_secs_f64();
     let stats = sim.stats();
     let bound = stats.calls as f64 * LATENCY_S / CONCURRENCY as f64;
-    println!("items: {}, status: {:?}", imported.report.items_accepted, outcome.status);
-    println!("judge calls: {} ({} per item), max in flight at the simulator: {}", stats.calls, stats.calls as f64 / imported.report.items_accepted as f64, stats.max_in_flight);
+    println!(
+        "items: {}, status: {:?}",
+        imported.report.items_accepted, outcome.status
+    );
+    println!(
+        "judge calls: {} ({} per item), max in flight at the simulator: {}",
+        stats.calls,
+        stats.calls as f64 / imported.report.items_accepted as f64,
+        stats.max_in_flight
+    );
     println!("by task: {:?}", stats.by_task);
-    println!("wall time: {wall:.2} s; bound calls × latency ÷ concurrency = {bound:.2} s; ratio {:.2}", wall / bound);
-    println!("cost (simulated prices): ${:.4}", outcome.accounting.cost_usd);
+    println!(
+        "wall time: {wall:.2} s; bound calls × latency ÷ concurrency = {bound:.2} s; ratio {:.2}",
+        wall / bound
+    );
+    println!(
+        "cost (simulated prices): ${:.4}",
+        outcome.accounting.cost_usd
+    );
 }

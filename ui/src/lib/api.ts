@@ -16,6 +16,7 @@ import type {
   DatasetReport,
   Exported,
   ItemsPage,
+  JudgeCheckView,
   JudgeProfileInfo,
   KeyStatus,
   LocalJudge,
@@ -196,6 +197,16 @@ export function detectLocalJudges(): Promise<LocalJudge[]> {
 
 export function offlineJudgeStatus(): Promise<OfflineJudgeStatus> {
   return call<OfflineJudgeStatus>('offline_judge_status');
+}
+
+/** The latest judge check of each profile that has one. */
+export function judgeChecks(): Promise<JudgeCheckView[]> {
+  return call<JudgeCheckView[]>('judge_checks');
+}
+
+/** Runs a profile's judge on the shipped labelled sample; progress arrives through `onEvent`. */
+export function runJudgeCheck(profile: string, onEvent: (event: RunEvent) => void): Promise<JudgeCheckView> {
+  return call<JudgeCheckView>('run_judge_check', { profile, onProgress: channel(onEvent) });
 }
 
 export function getTheme(): Promise<Theme> {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formFor, formOf, profileFromForm, providerOf, PROVIDERS } from './judges';
+import { checkSummary, formFor, formOf, profileFromForm, providerOf, PROVIDERS } from './judges';
+import type { JudgeCheckView } from './types';
 
 const ollama = PROVIDERS.find((p) => p.id === 'ollama')!;
 
@@ -56,5 +57,23 @@ describe('providers', () => {
     const result = profileFromForm(form);
     if (!('profile' in result)) throw new Error(result.problem);
     expect(formOf(result.profile)).toEqual(form);
+  });
+});
+
+describe('checkSummary', () => {
+  const check: JudgeCheckView = {
+    profile: 'offline', model: 'm', checked_at: '2026-11-23T20:00:00Z', current: true, headline: '',
+    claims: 0.7312, claims_n: 180, named: 18, designed: 40, false_alarms: 1, good: 5,
+    figures: [], shapes: [], calls: 979, cost_usd: 0, seconds: 9,
+  };
+
+  it('gives claim agreement and failures named', () => {
+    expect(checkSummary(check)).toBe('agrees with people on 0.73 of claims; names 18 of 40 designed failures');
+  });
+
+  it('says when the profile changed since the check, and when no claim could be judged', () => {
+    expect(checkSummary({ ...check, current: false, claims: null })).toBe(
+      'claims: no figure; names 18 of 40 designed failures (checked with an earlier model or temperature)',
+    );
   });
 });

@@ -2,7 +2,7 @@
 // Gemini, Ollama, any OpenAI-compatible URL) and turning the form's text fields into a
 // profile, with a sentence for the first thing to fix.
 
-import type { JudgeProfileInfo } from './types';
+import type { JudgeCheckView, JudgeProfileInfo } from './types';
 
 export interface Provider {
   id: string;
@@ -137,4 +137,14 @@ export function profileFromForm(f: JudgeForm): { profile: JudgeProfileInfo } | {
       builtin: false,
     },
   };
+}
+
+/**
+ * A judge check in a few words for the judge table and Home: agreement on claims and
+ * designed failures named, with "older model" when the profile has changed since.
+ */
+export function checkSummary(check: JudgeCheckView): string {
+  const claims = check.claims === null ? 'claims: no figure' : `agrees with people on ${check.claims.toFixed(2)} of claims`;
+  const stale = check.current ? '' : ' (checked with an earlier model or temperature)';
+  return `${claims}; names ${check.named} of ${check.designed} designed failures${stale}`;
 }

@@ -128,6 +128,9 @@ pub struct Methodology {
     pub prompt_versions: Vec<String>,
     /// The offline judge's embedded semantic model, when it took part in this run.
     pub semantic_model: Option<String>,
+    /// What the latest judge check of this run's judge found, in one sentence; what to
+    /// do when there is none.
+    pub judge_check: String,
     pub offline_caveat: Option<String>,
     pub calibration: String,
     pub settings: Vec<Setting>,
@@ -437,8 +440,16 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
         }));
     }
     let privacy = privacy_line(&judge, &judged_metrics, &totals);
+    let judge_configs = store::results::judge_configs(store.conn(), run.id)?;
+    let judge_check = judge_check_line(
+        store,
+        &judge_configs,
+        &prompt_versions,
+        judged_metrics.is_empty(),
+    )?;
     Ok(Methodology {
-        judge_configs: store::results::judge_configs(store.conn(), run.id)?,
+        judge_check,
+        judge_configs,
         calibration: calibration_line(store, run.id)?,
         settings: settings(run)?,
         judge,
@@ -536,6 +547,41 @@ fn privacy_line(judge: &JudgeFacts, judged_metrics: &[String], totals: &RunTotal
             judge.profile
         ),
     }
+}
+
+/// The latest judge check of the judge behind this run's results: same configuration,
+/// and (when both recorded one) a prompt version in common, so a check of the lexical
+/// offline judge is not cited for a run the semantic one judged.
+fn judge_check_line(
+    store: &Store,
+    judge_configs: &[String],
+    prompt_versions: &[String],
+    no_judge: bool,
+) -> Result<String> {
+    if no_judge {
+        return Ok("Not needed: no metric of this run asks a judge.".into());
+    }
+    for config in judge_configs {
+        let Some(check) = store::judge_checks::latest_for_config(store.conn(), config)? else {
+            continue;
+        };
+        let shares_version = check.prompt_versions.is_empty()
+            || prompt_versions.is_empty()
+            || check
+                .prompt_versions
+                .iter()
+                .any(|v| prompt_versions.contains(v));
+        if shares_version {
+            return Ok(format!(
+                "{} (Sample {}; run it again in Settings → Judges or with `ragnosis judge-check`.)",
+                check.headline(),
+                check.sample_version
+            ));
+        }
+    }
+    Ok("No judge check of this judge is on record, so how far its verdicts agree with people is unmeasured here: \
+        run `ragnosis judge-check` or Settings → Judges → Check this judge, then write the report again."
+        .into())
 }
 
 fn calibration_line(store: &Store, run_id: i64) -> Result<String> {

@@ -329,6 +329,7 @@ pub fn methodology(view: &ReportView) -> MethodologySection {
             m.judge_configs.join(", ")
         },
     ));
+    judge.push(field("Judge check", m.judge_check.clone()));
     judge.push(field(
         "Prompt versions",
         if m.prompt_versions.is_empty() {

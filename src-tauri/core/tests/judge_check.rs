@@ -1,0 +1,206 @@
+//! The judge check end to end in-process: the shipped labelled sample through the
+//! offline judge (words and anchors only, the judge every install has), the figures
+//! stored in a real SQLite file, and a report's methodology citing them.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ragnosis_core::dataset::ImportLimits;
+use ragnosis_core::export::{ReportOptions, ReportView};
+use ragnosis_core::judge::offline::{self, OfflineJudge};
+use ragnosis_core::judge_check::{self, CheckTask, JudgeCheck, Measure};
+use ragnosis_core::progress::{CancelToken, NoProgress, Progress, RecordedProgress};
+use ragnosis_core::run::{self, Mode, RunRequest};
+use ragnosis_core::store::{self, Store};
+
+fn lexical_check() -> (JudgeCheck, Vec<Progress>) {
+    let progress = Arc::new(RecordedProgress::default());
+    let check = judge_check::run(
+        "offline",
+        Arc::new(OfflineJudge::default()),
+        progress.clone(),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    let events = progress.0.lock().unwrap().clone();
+    (check, events)
+}
+
+#[test]
+fn offline_judge_check_measures_every_task_against_human_labels() {
+    let (check, events) = lexical_check();
+    for task in CheckTask::ALL {
+        let figure = check.task(task).unwrap();
+        assert_eq!(
+            (figure.n, figure.errors),
+            (60, 0),
+            "{task:?}: every case judged"
+        );
+        let e = figure
+            .estimate
+            .unwrap_or_else(|| panic!("{task:?} has a figure"));
+        assert!(
+            e.ci_low <= e.value && e.value <= e.ci_high,
+            "{task:?}: {e:?}"
+        );
+        assert_eq!(figure.measure, task.measure());
+    }
+    assert_eq!(
+        check.task(CheckTask::Similarity).unwrap().measure,
+        Measure::Spearman
+    );
+    // What the dev sets measured for the word-level judge: clearly above chance on
+    // attribution, so a broken claim pipeline (everything unsupported) cannot pass.
+    let begin = check
+        .task(CheckTask::Attribution)
+        .unwrap()
+        .estimate
+        .unwrap();
+    assert!(begin.ci_low > 0.6, "BEGIN attribution agreement {begin:?}");
+    assert_eq!(check.claims_n, 180);
+    assert!(check.claims.unwrap().value > 0.6, "{:?}", check.claims);
+    assert_eq!(
+        check.prompt_versions,
+        vec![offline::PROMPT_VERSION.to_string()]
+    );
+    assert_eq!(check.judge_config, "offline");
+
+    let d = &check.diagnosis;
+    assert_eq!((d.designed, d.good), (40, 5));
+    let shape = |name: &str| {
+        d.shapes
+            .iter()
+            .find(|s| s.shape == name)
+            .unwrap_or_else(|| panic!("shape {name}"))
+    };
+    // Passages from other articles are the failure the word-level judge sees best.
+    assert_eq!(
+        shape("retrieval_miss").named,
+        5,
+        "{:?}",
+        shape("retrieval_miss")
+    );
+    assert_eq!(shape("retrieval_miss").expected, "A");
+    assert_eq!(shape("correct_abstention").expected, "not C, D or H");
+    assert!(d.named <= d.designed && d.false_alarms <= d.good);
+
+    assert!(
+        matches!(
+            events.first(),
+            Some(Progress::Started {
+                total: Some(345),
+                ..
+            })
+        ),
+        "{:?}",
+        events.first()
+    );
+    let advanced = events
+        .iter()
+        .filter(|e| matches!(e, Progress::Advanced { .. }))
+        .count();
+    assert_eq!(advanced, 345, "one step per case");
+    assert!(check.headline().contains("n = 180"), "{}", check.headline());
+}
+
+#[test]
+fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let example =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/examples/ragvue/agentic.jsonl");
+    let dataset = ragnosis_core::import::import_file(
+        &mut store,
+        &example,
+        Some("ragvue"),
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap()
+    .dataset
+    .id;
+    let request = RunRequest {
+        dataset_id: dataset,
+        mode: Mode::Agentic,
+        ..Default::default()
+    };
+    // The lexical judge, so the run's prompt version is the one the check records.
+    let outcome = run::evaluate(
+        &mut store,
+        &request,
+        Arc::new(OfflineJudge::default()),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    let options = ReportOptions {
+        generated_at: "2026-11-23T00:00:00Z".into(),
+        worst: 3,
+        baseline: None,
+        threshold: 0.05,
+    };
+
+    let before = ReportView::load(&mut store, outcome.run_id, &options).unwrap();
+    assert!(
+        before.methodology.judge_check.starts_with("No judge check"),
+        "{}",
+        before.methodology.judge_check
+    );
+
+    let (check, _) = lexical_check();
+    store::judge_checks::insert(store.conn(), &check).unwrap();
+    let stored = store::judge_checks::latest_for_config(store.conn(), "offline")
+        .unwrap()
+        .unwrap();
+    // JSON keeps floats to within their last bit, so compare what people read.
+    assert_eq!(
+        (stored.headline(), &stored.diagnosis, stored.claims_n),
+        (check.headline(), &check.diagnosis, check.claims_n)
+    );
+    let by_profile = store::judge_checks::latest_for_profile(store.conn(), "offline")
+        .unwrap()
+        .unwrap();
+    assert_eq!(by_profile.checked_at, check.checked_at);
+
+    let after = ReportView::load(&mut store, outcome.run_id, &options).unwrap();
+    assert!(
+        after.methodology.judge_check.contains(&check.headline()),
+        "{}",
+        after.methodology.judge_check
+    );
+
+    // A check of another prompt version (the semantic offline judge) is not cited.
+    let mut other = check.clone();
+    other.prompt_versions = vec![offline::SEMANTIC_PROMPT_VERSION.to_string()];
+    let dir2 = tempfile::tempdir().unwrap();
+    let mut store2 = Store::open(dir2.path()).unwrap();
+    let dataset2 = ragnosis_core::import::import_file(
+        &mut store2,
+        &example,
+        Some("ragvue"),
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap()
+    .dataset
+    .id;
+    let run2 = run::evaluate(
+        &mut store2,
+        &RunRequest {
+            dataset_id: dataset2,
+            mode: Mode::Agentic,
+            ..Default::default()
+        },
+        Arc::new(OfflineJudge::default()),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    store::judge_checks::insert(store2.conn(), &other).unwrap();
+    let view = ReportView::load(&mut store2, run2.run_id, &options).unwrap();
+    assert!(
+        view.methodology.judge_check.starts_with("No judge check"),
+        "{}",
+        view.methodology.judge_check
+    );
+}
