@@ -5,6 +5,10 @@
 # RAGNOSIS_HOME chooses where the database lives (default: the platform data dir).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The semantic model's weights of this checkout (installed by setup.sh). Named here, not
+# left to the path compiled into the binary: a build cache shared between checkouts can
+# hold a binary compiled in another directory.
+export RAGNOSIS_MODEL_DIR="${RAGNOSIS_MODEL_DIR:-$PWD/assets/models/all-minilm-l6-v2}"
 
 bash scripts/setup.sh --app
 exec cargo run --locked -p ragnosis-desktop "$@"

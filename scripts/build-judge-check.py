@@ -38,8 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "assets" / "judge-check"
 
 LICENCES = {
-    "begin-dev": ["begin-dev/cmu-dog/LICENSE", "begin-dev/topicalchat/LICENSE", "begin-dev/SOURCE"],
-    "wice-dev": ["wice-dev/LICENSE.md", "wice-dev/SOURCE"],
+    "begin-dev": ["begin-dev/cmu-dog/LICENSE", "begin-dev/cmu-dog/NOTICE", "begin-dev/topicalchat/LICENSE",
+                  "begin-dev/topicalchat/NOTICE", "begin-dev/SOURCE", "begin-dev/UPSTREAM_README.md"],
+    "wice-dev": ["wice-dev/LICENSE.md", "wice-dev/SOURCE", "wice-dev/UPSTREAM_README_data.md"],
     "expertqa-val": ["expertqa-val/LICENSE", "expertqa-val/SOURCE"],
     "squad2": ["squad2-sample/LICENSE_NOTE.md", "squad2-sample/SOURCE"],
     "stsb-train": ["stsb-train/LICENSE.txt", "stsb-train/readme.txt", "stsb-train/SOURCE"],

@@ -53,6 +53,10 @@ fn is_name_connector(lower: &str) -> bool {
 /// word is a stop word. A sentence-initial capital is ambiguous, so it counts only when
 /// the evidence also capitalises the word mid-sentence, or never writes it in lower
 /// case and it is not a common sentence opener ("Several", "However", "Clearly").
+///
+/// A capital alone does not make a name: title case ("our Return Policy") capitalises
+/// common words. A mid-sentence capital whose word the evidence writes only in lower
+/// case is such a word, not a name the evidence must repeat exactly.
 fn is_name_token(t: &Token, evidence: &Evidence) -> bool {
     if !t.capitalised || t.negator || !t.content || vocabulary::month(&t.lower).is_some() {
         return false;
@@ -61,7 +65,7 @@ fn is_name_token(t: &Token, evidence: &Evidence) -> bool {
         return false;
     }
     if !t.initial {
-        return true;
+        return evidence.capitalised_somewhere(&t.lower) || !evidence.lowercase_somewhere(&t.lower);
     }
     if vocabulary::is_common_opener(&t.lower) {
         return false;
@@ -75,6 +79,17 @@ fn is_year(lower: &str) -> bool {
     digits.len() == 4
         && digits.chars().all(|c| c.is_ascii_digit())
         && (1000..=2100).contains(&digits.parse::<u32>().unwrap_or(0))
+}
+
+/// A number that is part of a hyphenated word ("12-year-old", "3-day", "COVID-19")
+/// describes or names something; it is not a quantity the evidence must state on its
+/// own ("a boy of twelve" supports "a 12-year-old boy" in other words). Its words still
+/// count towards coverage.
+fn in_compound(tokens: &[Token], i: usize) -> bool {
+    let t = &tokens[i];
+    let letters = |t: &Token| t.lower.chars().any(char::is_alphabetic);
+    (t.hyphen_after && tokens.get(i + 1).is_some_and(letters))
+        || (t.hyphen_before && i > 0 && letters(&tokens[i - 1]))
 }
 
 fn number_kind(t: &Token) -> Option<AnchorKind> {
@@ -101,6 +116,10 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i];
+        if in_compound(tokens, i) && number_kind(t).is_some() {
+            i += 1;
+            continue;
+        }
         if let Some(kind) = number_kind(t) {
             out.push(Anchor {
                 text: t.surface.clone(),
@@ -225,6 +244,45 @@ mod tests {
         assert!(got.contains(&("2010".into(), AnchorKind::Year)));
         assert!(got.contains(&("96".into(), AnchorKind::Number)));
         assert!(got.contains(&("1".into(), AnchorKind::Number)));
+    }
+
+    #[test]
+    fn a_number_inside_a_hyphenated_word_is_no_anchor() {
+        let got = anchors(
+            "The 12-year-old boy rode a 3-day tour in 2019.",
+            &["A boy of twelve rode the tour."],
+        );
+        assert_eq!(
+            got,
+            vec![("2019".to_string(), AnchorKind::Year)],
+            "only the year stands alone"
+        );
+        let got = anchors("It took 12 days.", &[]);
+        assert_eq!(
+            got,
+            vec![("12".to_string(), AnchorKind::Number)],
+            "a bare number still is one"
+        );
+    }
+
+    #[test]
+    fn title_case_common_words_are_not_names() {
+        let evidence = ["Read the return policy before you send a bike back."];
+        let got = anchors("Our Return Policy gives you 30 days.", &evidence);
+        assert!(got.iter().all(|(_, k)| *k != AnchorKind::Entity), "{got:?}");
+        let got = anchors(
+            "Northwind ships from Portland.",
+            &["Orders ship from Portland, Oregon."],
+        );
+        assert!(
+            got.contains(&("Portland".into(), AnchorKind::Entity)),
+            "{got:?}"
+        );
+        let got = anchors("It ships from Portland.", &["It ships from the port."]);
+        assert!(
+            got.contains(&("Portland".into(), AnchorKind::Entity)),
+            "a name the evidence lacks stays one: {got:?}"
+        );
     }
 
     #[test]

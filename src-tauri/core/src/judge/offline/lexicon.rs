@@ -31,6 +31,10 @@ pub struct Token {
     /// A comma, colon, semicolon, bracket or quote separates it from the previous word
     /// ("Paris, France"); hyphens and slashes do not ("year-round").
     pub after_punctuation: bool,
+    /// A hyphen joins it to the previous word ("12-year-old": "year", "old").
+    pub hyphen_before: bool,
+    /// A hyphen joins it to the next word ("12-year-old": "12", "year").
+    pub hyphen_after: bool,
 }
 
 /// Splits one sentence into tokens with the same boundaries as `text::words`.
@@ -66,7 +70,15 @@ fn push_token(out: &mut Vec<Token>, surface: &str, gap: &str) {
     let lower = surface.to_lowercase().replace('\u{2019}', "'");
     let negator = is_negator(&lower);
     let content = !negator && !text::is_stop_word(&lower) && !is_filler_word(&lower);
+    let hyphen_before = !out.is_empty() && gap == "-";
+    if hyphen_before {
+        if let Some(previous) = out.last_mut() {
+            previous.hyphen_after = true;
+        }
+    }
     out.push(Token {
+        hyphen_before,
+        hyphen_after: false,
         surface: surface.to_string(),
         norm: normalise(&lower),
         capitalised: surface.chars().next().is_some_and(char::is_uppercase),

@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 
 use super::anchors::{self, Anchor};
-use super::conflicts::{negation_flip, substitution, Conflict};
+use super::conflicts::{aligned_swap, negation_flip, reversal, substitution, Conflict};
 use super::evidence::{Evidence, Sentence};
 use super::vocabulary;
 use crate::item::Label;
@@ -30,6 +30,10 @@ pub struct SupportParams {
     /// Share of the claim the best evidence sentence must cover before a differing
     /// anchor there counts as a substitution (so unrelated sentences are not compared).
     pub related_coverage: f64,
+    /// Share of the claim the best sentence must cover for the claim to count as a
+    /// restatement of it, where an opposite word or a name or number swapped in from
+    /// elsewhere in the item is a contradiction.
+    pub restated_coverage: f64,
     /// Share of the claim's predicate words (those outside its names and numbers) the
     /// judged passage itself must cover, when the other passages of the item supply
     /// the rest.
@@ -47,6 +51,7 @@ impl Default for SupportParams {
             passage_coverage: 0.2,
             partial_coverage: 0.4,
             related_coverage: 0.4,
+            restated_coverage: 0.7,
         }
     }
 }
@@ -306,12 +311,39 @@ pub fn assess(
         && scope
             .iter()
             .any(|&p| evidence.passages[p].contains_squad(&claim.squad));
-    let conflict = best.and_then(|(_, s, cov)| {
-        negation_flip(claim, s).or_else(|| {
-            (cov >= params.related_coverage)
-                .then(|| substitution(claim, &missing, s, evidence))
-                .flatten()
+    // Anchors the best sentence lacks. When the claim restates that sentence closely,
+    // a name or number of the claim found only elsewhere in the item, where the sentence
+    // has another of its kind, is a swap ("$57,000" for the sentence's "$38,000"), even
+    // though the item does mention it.
+    let locally_missing: Vec<&Anchor> = best
+        .map(|(_, s, _)| {
+            claim
+                .anchors
+                .iter()
+                .filter(|a| !a.norms.iter().all(|n| s.norms.contains(n)))
+                .collect()
         })
+        .unwrap_or_default();
+    let conflict = best.and_then(|(_, s, cov)| {
+        negation_flip(claim, s)
+            .or_else(|| {
+                (cov >= params.restated_coverage)
+                    .then(|| reversal(claim, s))
+                    .flatten()
+            })
+            .or_else(|| {
+                (cov >= params.related_coverage)
+                    .then(|| substitution(claim, &missing, s, evidence))
+                    .flatten()
+            })
+            .or_else(|| {
+                (cov >= params.restated_coverage)
+                    .then(|| {
+                        substitution(claim, &locally_missing, s, evidence)
+                            .or_else(|| aligned_swap(claim, s))
+                    })
+                    .flatten()
+            })
     });
     let context_ok = claim.context.is_empty()
         || best.is_some_and(|(_, s, _)| {
