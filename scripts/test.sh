@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 # left to the path compiled into the binary: a build cache shared between checkouts can
 # hold a binary compiled in another directory.
 export RAGNOSIS_MODEL_DIR="${RAGNOSIS_MODEL_DIR:-$PWD/assets/models/all-minilm-l6-v2}"
+# The dev data sets beside the repository, read by tests; named for the same reason.
+export RAGNOSIS_SHARED_DATA="${RAGNOSIS_SHARED_DATA:-$(cd .. && pwd)/shared/data}"
 
 bash scripts/setup.sh --test
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"

@@ -119,7 +119,7 @@ fn main() -> std::io::Result<()> {
         .position(|a| a == "--data")
         .and_then(|i| args.get(i + 1))
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"));
+        .unwrap_or_else(ragnosis_core::paths::shared_data_dir);
     let wice = calibration::load_wice_dev(&data)?;
     let cmu = calibration::load_begin(&data.join("begin-dev/cmu-dog/begin_dev_cmu.tsv"))?;
     let tc = calibration::load_begin(&data.join("begin-dev/topicalchat/begin_dev_tc.tsv"))?;

@@ -4,8 +4,6 @@
 //! AUROC (scores). Prints a table; decides nothing.
 //!     cargo run --release -p ragnosis-core --example support_signals [-- --limit N]
 
-use std::path::PathBuf;
-
 use ragnosis_core::judge::offline::calibration::{self, LabelledClaim};
 use ragnosis_core::judge::offline::OfflineJudge;
 use ragnosis_core::text;
@@ -77,7 +75,7 @@ fn main() {
         .position(|a| a == "--limit")
         .and_then(|i| args.get(i + 1)?.parse().ok())
         .unwrap_or(400usize);
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+    let data = ragnosis_core::paths::shared_data_dir();
     let model = ragnosis_core::semantic::shared().expect("the semantic model must be installed");
     let judge = OfflineJudge::default();
     let sets = [

@@ -84,8 +84,16 @@ fn offline_judge_check_measures_every_task_against_human_labels() {
     assert_eq!(shape("correct_abstention").expected, "not C, D or H");
     // Floors from the rules that catch them (an opposite word, a value swapped within the
     // restated sentence): before those rules both shapes were named 0 of 5 times.
-    assert!(shape("reversed_fact").named >= 3, "{:?}", shape("reversed_fact"));
-    assert!(shape("swapped_entity").named >= 1, "{:?}", shape("swapped_entity"));
+    assert!(
+        shape("reversed_fact").named >= 3,
+        "{:?}",
+        shape("reversed_fact")
+    );
+    assert!(
+        shape("swapped_entity").named >= 1,
+        "{:?}",
+        shape("swapped_entity")
+    );
     assert!(d.named <= d.designed && d.false_alarms <= d.good);
 
     assert!(

@@ -15,7 +15,7 @@ const MEASURED_BEGIN: f64 = 0.925;
 const TOLERANCE: f64 = 0.03;
 
 fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data")
+    ragnosis_core::paths::shared_data_dir()
 }
 
 #[test]

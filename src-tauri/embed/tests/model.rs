@@ -95,7 +95,13 @@ fn similarity_follows_human_judgements_on_sts_b() {
 }
 
 fn stsb_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/stsb-train/train.tsv")
+    // RAGNOSIS_SHARED_DATA (set by scripts/test.sh) wins over the compiled-in path, so a
+    // binary from another checkout's build reads this checkout's data.
+    std::env::var_os("RAGNOSIS_SHARED_DATA")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"))
+        .join("stsb-train/train.tsv")
 }
 
 /// (sentence 1, sentence 2, score) from GLUE's STS-B TSV (score, then the two sentences

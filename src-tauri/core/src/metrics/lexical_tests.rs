@@ -103,10 +103,7 @@ fn token_overlap_does_not_collapse_when_the_contexts_are_long() {
     // A real SQuAD 2.0 article (shared/data): an answer made of one of its sentences,
     // against the whole article as five chunks. Recall over every context word gave
     // about 0.05 here whatever the answer.
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/squad2-sample/dev-v2.0-articles-1-8.json"
-    );
+    let path = crate::paths::shared_data_dir().join("squad2-sample/dev-v2.0-articles-1-8.json");
     let squad: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let chunks: Vec<String> = squad["data"][0]["paragraphs"]

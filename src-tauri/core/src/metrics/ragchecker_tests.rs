@@ -25,8 +25,7 @@ const IDS: [&str; 11] = [
 ];
 
 fn example_path() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/ragchecker-example/claims_and_labels.json")
+    crate::paths::shared_data_dir().join("ragchecker-example/claims_and_labels.json")
 }
 
 /// Claims in the file are (subject, predicate, object) triplets: joined with a space.

@@ -252,8 +252,8 @@ fn every_task_kind_is_answered_on_empty_inputs() {
 
 /// The RAGVUE example items, read from the shared data directory.
 fn ragvue_items(file: &str) -> Vec<(String, String, Vec<String>)> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/ragvue-examples")
+    let path = crate::paths::shared_data_dir()
+        .join("ragvue-examples")
         .join(file);
     let raw = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     raw.lines()
