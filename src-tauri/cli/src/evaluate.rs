@@ -204,12 +204,13 @@ fn run_with(
         budget_usd: common.budget,
         use_cache: !common.no_cache,
     };
-    let run_id = run::plan(&mut store, &request)?;
     if common.plan {
-        let estimate = run::estimate(&store, run_id, &profile)?;
-        print::plan(run_id, &profile, &estimate);
+        // A plan stores nothing: no "planned" run is left behind per look.
+        let preview = run::preview(&store, &request, &profile)?;
+        print::plan(dataset_id, &profile, &preview);
         return Ok(());
     }
+    let run_id = run::plan(&mut store, &request)?;
     let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
     if judge.identity().is_offline()
         && !matches!(

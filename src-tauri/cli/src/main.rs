@@ -142,6 +142,7 @@ impl From<Error> for Failure {
 }
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     match dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -209,7 +210,12 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                     serde_json::to_string_pretty(&runs).map_err(Error::from)?
                 );
             } else {
-                print::runs(&runs);
+                let mut rows = Vec::with_capacity(runs.len());
+                for run in runs {
+                    let totals = store::runs::totals(store.conn(), run.id)?;
+                    rows.push((run, totals));
+                }
+                print::runs(&rows);
             }
         }
         Command::Show { run, json } => {
@@ -248,6 +254,18 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
     Ok(())
 }
 
+/// `ragnosis runs | head`: when the reader goes away, end quietly like other command-line
+/// tools instead of panicking on the failed write. Rust ignores SIGPIPE by default, so
+/// every print would report "Broken pipe" with a backtrace.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 pub fn import_checked(
     store: &mut Store,
     file: &std::path::Path,
@@ -257,8 +275,10 @@ pub fn import_checked(
     let imported = import::import_file(store, file, name, &ImportLimits::default(), progress)?;
     if imported.report.items_accepted == 0 {
         print::import_report(&imported);
+        // The command fails, so it leaves nothing behind: no empty dataset to clean up.
+        store::datasets::delete(store.conn(), imported.dataset.id)?;
         return Err(Error::Invalid(format!(
-            "{} has no valid items",
+            "{} has no valid items; nothing was stored",
             file.display()
         )));
     }

@@ -2,8 +2,9 @@
 
 use ragnosis_core::export::RunView;
 use ragnosis_core::import::Imported;
-use ragnosis_core::judge::plan::JudgePlan;
+use ragnosis_core::item::Field;
 use ragnosis_core::metrics::MetricSpec;
+use ragnosis_core::run::{Preview, RunTotals};
 use ragnosis_core::store::{datasets::DatasetRow, judge_profiles::JudgeProfile, runs::RunRow};
 
 pub fn import_report(imported: &Imported) {
@@ -55,8 +56,8 @@ pub fn import_report_short(imported: &Imported) {
     );
     if r.rejected_count > 0 {
         eprintln!(
-            "  {} line(s) were rejected: see `ragnosis import {} --json` for the full report",
-            r.rejected_count, r.file
+            "  {} line(s) were rejected; `ragnosis datasets` lists what was stored, and importing with --json prints the full report",
+            r.rejected_count
         );
     }
 }
@@ -83,6 +84,11 @@ pub fn datasets(rows: &[DatasetRow]) {
 }
 
 pub fn metric_list(specs: &[MetricSpec]) {
+    let legend: Vec<String> = Field::ALL
+        .iter()
+        .map(|f| format!("{} = {}", f.badge(), f.describe()))
+        .collect();
+    println!("needs: {}\n", legend.join("; "));
     println!(
         "{:<42} {:<11} {:<22} {:<6} description",
         "id", "family", "needs", "judge"
@@ -100,24 +106,35 @@ pub fn metric_list(specs: &[MetricSpec]) {
     }
 }
 
-pub fn runs(rows: &[RunRow]) {
+pub fn runs(rows: &[(RunRow, RunTotals)]) {
     if rows.is_empty() {
-        println!("No runs yet. Start one with `ragnosis eval`.");
+        println!("No runs yet. Start one with `ragnosis agentic FILE` or `ragnosis eval`.");
         return;
     }
     println!(
-        "{:>4}  {:>7}  {:<10} {:>6}  {:<24} {:<10} created",
-        "id", "dataset", "status", "items", "label", "version"
+        "{:>4}  {:>7}  {:<10} {:<14} {:<16} {:>6} {:>9}  {:<20} created",
+        "id", "dataset", "status", "mode", "judge", "items", "cost", "label"
     );
-    for r in rows {
+    for (r, totals) in rows {
+        // A run whose judged metrics never asked anything (all from supplied labels or
+        // judge-free) used no judge, whatever its profile says.
+        let judge = if totals.calls + totals.cache_hits + totals.failures == 0
+            && r.status.as_str() == "done"
+        {
+            "none asked".to_string()
+        } else {
+            truncate(&r.judge, 16)
+        };
         println!(
-            "{:>4}  {:>7}  {:<10} {:>6}  {:<24} {:<10} {}",
+            "{:>4}  {:>7}  {:<10} {:<14} {:<16} {:>6} {:>9}  {:<20} {}",
             r.id,
             r.dataset_id,
             r.status.as_str(),
+            r.mode,
+            judge,
             r.item_count,
-            truncate(r.label.as_deref().unwrap_or("-"), 24),
-            truncate(r.version.as_deref().unwrap_or("-"), 10),
+            format!("${:.4}", totals.cost_usd),
+            truncate(r.label.as_deref().unwrap_or("-"), 20),
             r.created_at
         );
     }
@@ -281,15 +298,20 @@ fn truncate(s: &str, max: usize) -> String {
     }
 }
 
-pub fn plan(run_id: i64, profile: &JudgeProfile, plan: &JudgePlan) {
+pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview) {
+    let plan = &preview.judge;
     let cost = match (plan.cost_low, plan.cost_high) {
         (Some(lo), Some(hi)) => format!("${lo:.4} – ${hi:.4}"),
         _ => "unknown (no price for this model: set --price-input/--price-output on the profile)"
             .into(),
     };
     println!(
-        "Plan for run #{run_id} with judge {} ({}):",
+        "Plan for dataset #{dataset_id} with judge {} ({}):",
         profile.name, profile.model
+    );
+    println!(
+        "  items:         {} ({} metric evaluations)",
+        preview.items, preview.cells
     );
     println!(
         "  judge calls:   {} ({} answered from the cache)",
@@ -304,7 +326,7 @@ pub fn plan(run_id: i64, profile: &JudgeProfile, plan: &JudgePlan) {
         "  duration:      ~{:.0} s at concurrency {}",
         plan.duration_secs, profile.concurrency
     );
-    println!("Nothing was sent. Start it with `ragnosis resume {run_id}`.");
+    println!("Nothing was sent and no run was stored. Run the same command with --dataset {dataset_id} and without --plan to start it.");
 }
 
 pub fn calibration(c: &ragnosis_core::analysis::calibration::Calibration) {

@@ -268,3 +268,104 @@ fn sample_and_limit_choose_the_evaluated_items() {
     assert_eq!(view["run"]["item_count"], 5);
     assert_eq!(view["summary"]["metrics"]["reference.bleu"]["n"], 5);
 }
+
+/// CLI conventions a new user runs into: a closed pipe, a file that is not a list of
+/// items, the metric legend, and what `runs` tells about each run.
+mod conventions {
+    use std::io::Read;
+    use std::process::Stdio;
+
+    use super::*;
+
+    #[test]
+    fn output_into_a_closed_pipe_ends_quietly_without_a_panic() {
+        let home = tempfile::tempdir().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+            .arg("--home")
+            .arg(home.path())
+            .args(["list-metrics"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before the first line is written, as `| head -0` would.
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert!(
+            !err.contains("panicked") && !err.contains("Broken pipe"),
+            "{err}"
+        );
+        assert_ne!(status.code(), Some(101), "no panic exit: {status:?}");
+    }
+
+    #[test]
+    fn a_json_object_without_items_is_refused_and_stores_nothing() {
+        let home = tempfile::tempdir().unwrap();
+        let file = home.path().join("settings.json");
+        std::fs::write(&file, r#"{"foo": 1}"#).unwrap();
+        let o = ragnosis(home.path(), &["import", file.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let said = format!("{}{}", stdout(&o), stderr(&o));
+        assert!(
+            said.contains("(its fields: foo)") && said.contains("nothing was stored"),
+            "{said}"
+        );
+        let listed = ragnosis(home.path(), &["datasets", "--json"]);
+        let datasets: Value = serde_json::from_slice(&listed.stdout).unwrap();
+        assert_eq!(
+            datasets,
+            Value::Array(vec![]),
+            "no empty dataset is left behind"
+        );
+    }
+
+    #[test]
+    fn list_metrics_explains_the_needs_letters() {
+        let home = tempfile::tempdir().unwrap();
+        let o = ragnosis(home.path(), &["list-metrics"]);
+        let text = stdout(&o);
+        assert!(
+            text.contains("GT = a ground-truth answer") && text.contains("C = retrieved contexts"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn runs_names_mode_judge_and_cost_and_a_plan_stores_no_run() {
+        let home = tempfile::tempdir().unwrap();
+        let file = example("ragnosis-example.jsonl");
+        let planned = ragnosis(home.path(), &["agentic", file.to_str().unwrap(), "--plan"]);
+        assert!(planned.status.success(), "{}", stderr(&planned));
+        assert!(
+            stdout(&planned).contains("no run was stored"),
+            "{}",
+            stdout(&planned)
+        );
+        let runs: Value =
+            serde_json::from_slice(&ragnosis(home.path(), &["runs", "--json"]).stdout).unwrap();
+        assert_eq!(
+            runs,
+            Value::Array(vec![]),
+            "looking at a plan leaves no planned run"
+        );
+
+        let o = ragnosis(
+            home.path(),
+            &["eval", "--dataset", "1", "--metrics", "citation"],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let listed = stdout(&ragnosis(home.path(), &["runs"]));
+        let row = listed.lines().nth(1).unwrap_or_default();
+        assert!(
+            row.contains("manual") && row.contains("none asked") && row.contains("$0.0000"),
+            "{listed}"
+        );
+    }
+}

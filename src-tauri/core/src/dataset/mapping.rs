@@ -34,6 +34,20 @@ struct Slot {
     value: Value,
 }
 
+/// Why a record without any question field is rejected, naming the fields it does have
+/// so a file that is not a list of items at all (`{"foo": 1}`) says so.
+fn missing_question(unknown: &Map<String, Value>) -> String {
+    if unknown.is_empty() {
+        return "missing question".to_string();
+    }
+    let fields: Vec<&str> = unknown.keys().map(String::as_str).take(8).collect();
+    format!(
+        "missing question: no field named {} (its fields: {}); a JSON file needs a list of items or an object holding one, such as {{\"data\": [...]}}",
+        super::aliases::question_aliases().join(", "),
+        fields.join(", ")
+    )
+}
+
 /// Maps `record` onto an `Item`, or returns why the record is rejected.
 pub(crate) fn map_record(
     record: Map<String, Value>,
@@ -99,7 +113,7 @@ pub(crate) fn map_record(
 
     let mut take = |canon: Canon| slots[canon as usize].take();
     let Some(question) = take(Canon::Question) else {
-        return Err("missing question".to_string());
+        return Err(missing_question(&metadata));
     };
     let question = values::text(&question.key, question.value, Numbers::Warn, &mut warnings)?
         .ok_or_else(|| "missing question".to_string())?;
@@ -247,6 +261,16 @@ mod tests {
             "missing question"
         );
         assert_eq!(map(json!({"answer": "a"})).unwrap_err(), "missing question");
+    }
+
+    #[test]
+    fn a_record_of_unknown_fields_names_them_and_the_question_fields_looked_for() {
+        let err = map(json!({"foo": 1})).unwrap_err();
+        assert!(
+            err.starts_with("missing question: no field named question"),
+            "{err}"
+        );
+        assert!(err.contains("(its fields: foo)"), "{err}");
     }
 
     #[test]
