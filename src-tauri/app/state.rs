@@ -5,6 +5,7 @@
 //! Long work never holds the shared store: a run or an import opens its own connection
 //! (`AppState::open_store`), so the window keeps reading while SQLite (WAL) writes.
 
+use ragnosis_core::ErrorCode;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -71,7 +72,7 @@ impl ActiveRuns {
             .map_err(|_| CommandError::internal("the run registry was poisoned"))?;
         if runs.contains_key(&run_id) {
             return Err(CommandError::new(
-                "busy",
+                ErrorCode::Busy,
                 format!("run {run_id} is already running"),
             ));
         }

@@ -887,13 +887,77 @@ fn test_judge_and_discover_models_answer_for_offline_and_explain_an_unreachable_
     assert_error(
         &s.invoke("discover_judge_models", json!({ "profile": down }))
             .unwrap_err(),
-        "judge",
+        "judge.unreachable",
     );
     assert_error(
         &s.invoke("test_judge", json!({ "profile": profile("", "http://x") }))
             .unwrap_err(),
         "invalid",
     );
+}
+
+/// A failed connection test carries the error code the window offers a fix by: a refused
+/// key, a rate limit with the wait the service asked for, an unreadable reply with the
+/// reply itself.
+#[test]
+fn a_failed_connection_test_names_its_error_code_with_what_the_window_needs() {
+    use ragnosis_judge_sim::{ContainsRule, Fault, FaultRules, SimConfig, Simulator};
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let check_with = |fault: Fault| {
+        let sim = Simulator::start(SimConfig {
+            faults: FaultRules {
+                when_contains: vec![ContainsRule {
+                    text: "2+2".into(),
+                    fault,
+                }],
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap();
+        s.ok(
+            "test_judge",
+            json!({ "profile": profile("sim", &sim.base_url()) }),
+        )
+    };
+
+    let auth = check_with(Fault::Status {
+        status: 401,
+        retry_after: None,
+        body: None,
+    });
+    assert_eq!(auth["ok"], false);
+    assert_eq!(auth["error"]["code"], "judge.auth", "{auth}");
+    assert!(
+        auth["error"].get("retry_helps").is_none(),
+        "the same key will not work: {auth}"
+    );
+
+    let limited = check_with(Fault::Status {
+        status: 429,
+        retry_after: Some("7".into()),
+        body: None,
+    });
+    assert_eq!(limited["error"]["code"], "judge.rate_limited", "{limited}");
+    assert_eq!(limited["error"]["retry_after_secs"], 7, "{limited}");
+    assert_eq!(limited["error"]["retry_helps"], true);
+
+    let garbled = check_with(Fault::MalformedJson);
+    assert_eq!(garbled["error"]["code"], "judge.bad_reply", "{garbled}");
+    assert!(
+        !garbled["error"]["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .is_empty(),
+        "the reply itself is there to inspect: {garbled}"
+    );
+
+    let fine = s.ok(
+        "test_judge",
+        json!({ "profile": profile("down", "http://127.0.0.1:9/v1") }),
+    );
+    assert_eq!(fine["error"]["code"], "judge.unreachable", "{fine}");
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use ragnosis_core::analysis::diagnosis;
 use ragnosis_core::export::ItemView;
 use ragnosis_core::judge::open::OFFLINE;
+use ragnosis_core::ErrorCode;
 use ragnosis_core::{cases, store};
 use tauri::State;
 
@@ -33,7 +34,7 @@ pub fn get_case(
     let run = store::runs::get(store.conn(), run_id)?;
     if !store::run_items::item_ids(store.conn(), run_id)?.contains(&item_id) {
         return Err(CommandError::new(
-            "not_found",
+            ErrorCode::NotFound,
             format!("item {item_id} is not part of run {run_id}"),
         ));
     }

@@ -7,6 +7,7 @@
 //! that is removed when its thread ends. A run whose process died (the app closed
 //! mid-run) stays `running` in the store, is not registered, and so shows as resumable.
 
+use ragnosis_core::ErrorCode;
 use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::Arc;
@@ -88,7 +89,7 @@ pub fn cancel_run(state: State<'_, AppState>, run_id: i64) -> CommandResult<()> 
         Ok(())
     } else {
         Err(CommandError::new(
-            "not_running",
+            ErrorCode::NotRunning,
             format!("run {run_id} is not running in this window"),
         ))
     }

@@ -2,6 +2,7 @@
 //! each profile's key in the OS keyring (stored / forgotten, never read back to the
 //! window); a one-call connection test; model discovery.
 
+use ragnosis_core::ErrorCode;
 use std::sync::Arc;
 
 use ragnosis_core::judge::{connect, llm, local, open as judges};
@@ -79,7 +80,7 @@ pub fn delete_judge(state: State<'_, AppState>, name: String) -> CommandResult<(
     let store = state.store()?;
     if !store::judge_profiles::delete(store.conn(), &name)? {
         return Err(CommandError::new(
-            "not_found",
+            ErrorCode::NotFound,
             format!("judge profile {name} does not exist"),
         ));
     }
@@ -154,6 +155,9 @@ pub async fn test_judge(
         model: r.model,
         structured_output_parsed: r.structured_output_parsed,
         message: r.message,
+        error: r
+            .error
+            .map(|e| CommandError::from(ragnosis_core::Error::from(e))),
     })
 }
 
@@ -256,7 +260,7 @@ pub async fn run_judge_check(
     .await
     .map_err(|e| {
         CommandError::new(
-            "internal",
+            ErrorCode::Internal,
             format!("the judge check stopped unexpectedly: {e}"),
         )
     })??;

@@ -50,6 +50,8 @@ pub struct ConnectionCheck {
     pub model: String,
     pub structured_output_parsed: bool,
     pub message: String,
+    /// Why it failed, with the code the window offers a fix by.
+    pub error: Option<crate::error::CommandError>,
 }
 
 /// A model server found on this machine, and the profile Ragnosis would save for it.

@@ -151,7 +151,11 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
         Err(Failure::Core(e)) => {
-            eprintln!("error: {e}");
+            // The code in brackets is `ErrorCode`'s: stable, for scripts to branch on.
+            eprintln!("error [{}]: {e}", e.code());
+            if let Some(raw) = e.detail() {
+                eprintln!("the judge's reply was:\n{raw}");
+            }
             ExitCode::from(if e.is_input_error() { 2 } else { 3 })
         }
     }

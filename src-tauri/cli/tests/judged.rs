@@ -692,3 +692,40 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
         assert!(out.contains(expected), "{expected} missing from:\n{out}");
     }
 }
+
+/// A refused key fails every call alike: the check stops at the first, says why with the
+/// error code, and stores nothing.
+#[test]
+fn judge_check_with_a_refused_key_stops_with_the_auth_code_and_stores_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let sim = simulator(0);
+    sim.set_faults(FaultRules {
+        when_contains: vec![ContainsRule {
+            text: "".into(),
+            fault: Fault::Status {
+                status: 401,
+                retry_after: None,
+                body: None,
+            },
+        }],
+        ..Default::default()
+    });
+    add_sim_judge(&home, &sim, 4);
+    let o = run(&home, &["judge-check", "sim"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("error [judge.auth]"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(
+        sim.stats().calls < 100,
+        "it stopped early: {} calls",
+        sim.stats().calls
+    );
+    let store = Store::open(&home).unwrap();
+    assert!(store::judge_checks::latest_for_profile(store.conn(), "sim")
+        .unwrap()
+        .is_none());
+}

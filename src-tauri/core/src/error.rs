@@ -1,7 +1,9 @@
 //! The core's error type. Every variant carries enough to tell the user what happened
-//! and where; `code()` is the stable string the CLI and the desktop UI branch on.
+//! and where; `code()` is the stable `ErrorCode` the CLI and the desktop UI branch on.
 
 use std::path::PathBuf;
+
+pub use crate::error_code::ErrorCode;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -40,20 +42,40 @@ pub enum Error {
 }
 
 impl Error {
-    /// A stable, machine-readable code ("dataset.empty_file", "store", "not_found", ...).
-    pub fn code(&self) -> String {
+    /// The stable code a consumer branches on (see `ErrorCode`).
+    pub fn code(&self) -> ErrorCode {
+        use crate::dataset::DatasetError as D;
         match self {
-            Error::Io { .. } => "io".into(),
-            Error::Dataset(e) => format!("dataset.{}", e.code()),
-            Error::Store(_) | Error::Migration(_) => "store".into(),
-            Error::Selection(_) => "metrics.selection".into(),
-            Error::NotFound { .. } => "not_found".into(),
-            Error::Invalid(_) => "invalid".into(),
-            Error::Cancelled => "cancelled".into(),
-            Error::Json(_) => "json".into(),
-            Error::Write { .. } => "write".into(),
-            Error::Judge(_) => "judge".into(),
-            Error::Secret(_) => "secret".into(),
+            Error::Io { .. } => ErrorCode::Io,
+            Error::Dataset(e) => match e {
+                D::EmptyFile { .. } => ErrorCode::DatasetEmptyFile,
+                D::BinaryFile { .. } => ErrorCode::DatasetBinaryFile,
+                D::TooLarge { .. } => ErrorCode::DatasetTooLarge,
+                D::UnsupportedShape { .. } => ErrorCode::DatasetUnsupportedShape,
+                D::Unreadable { .. } => ErrorCode::DatasetUnreadable,
+                D::Aborted(_) => ErrorCode::DatasetAborted,
+            },
+            Error::Store(_) | Error::Migration(_) => ErrorCode::Store,
+            Error::Selection(_) => ErrorCode::MetricsSelection,
+            Error::NotFound { .. } => ErrorCode::NotFound,
+            Error::Invalid(_) => ErrorCode::Invalid,
+            Error::Cancelled => ErrorCode::Cancelled,
+            Error::Json(_) => ErrorCode::Json,
+            Error::Write { .. } => ErrorCode::Write,
+            Error::Judge(e) => e.code(),
+            Error::Secret(_) => ErrorCode::Secret,
+        }
+    }
+
+    /// What a consumer may show beside the message: the judge's raw reply when it could
+    /// not be read (keys never appear in it: providers' bodies are scrubbed).
+    pub fn detail(&self) -> Option<String> {
+        match self {
+            Error::Judge(e) => e
+                .raw_output()
+                .filter(|raw| !raw.is_empty())
+                .map(str::to_string),
+            _ => None,
         }
     }
 

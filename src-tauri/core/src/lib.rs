@@ -11,6 +11,7 @@ pub mod analysis;
 pub mod cases;
 pub mod dataset;
 pub mod error;
+pub mod error_code;
 pub mod export;
 pub mod import;
 pub mod item;
@@ -26,5 +27,5 @@ pub mod semantic;
 pub mod store;
 pub mod text;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorCode, Result};
 pub use item::{Context, Item};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toAppError, UNKNOWN_CODE } from './errors';
+import { offerFor, toAppError, UNKNOWN_CODE } from './errors';
 
 describe('toAppError', () => {
   it('keeps a command error object as it is, because the shell already sends { code, message, detail }', () => {
@@ -50,5 +50,20 @@ describe('toAppError', () => {
 
   it('serialises a structured detail to JSON so it can be shown as text', () => {
     expect(toAppError({ code: 'invalid', message: 'bad', detail: { line: 3 } }).detail).toBe('{"line":3}');
+  });
+});
+
+describe('offerFor', () => {
+  it('offers a key fix for a refused key, the wait for a rate limit, and the reply for a bad reply', () => {
+    expect(offerFor({ code: 'judge.auth', message: 'm' })?.kind).toBe('fix_key');
+    expect(offerFor({ code: 'judge.rate_limited', message: 'm', retry_after_secs: 7 })?.text).toContain('in 7 s');
+    expect(offerFor({ code: 'judge.rate_limited', message: 'm' })?.text).toContain('in a minute');
+    expect(offerFor({ code: 'judge.bad_reply', message: 'm', detail: 'not json' })?.kind).toBe('inspect_reply');
+    expect(offerFor({ code: 'store', message: 'm' })).toBeNull();
+  });
+
+  it('keeps the wait and whether a retry helps through normalisation', () => {
+    const sent = { code: 'judge.rate_limited', message: 'slow down', retry_after_secs: 30, retry_helps: true };
+    expect(toAppError(sent)).toEqual(sent);
   });
 });

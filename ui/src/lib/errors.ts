@@ -34,8 +34,49 @@ export function toAppError(thrown: unknown): AppError {
     const record = thrown as Record<string, unknown>;
     const code = nonEmptyString(record.code) ?? UNKNOWN_CODE;
     const message = nonEmptyString(record.message) ?? FALLBACK_MESSAGE;
+    const error: AppError = { code, message };
     const detail = detailText(record.detail);
-    return detail === undefined ? { code, message } : { code, message, detail };
+    if (detail !== undefined) error.detail = detail;
+    if (typeof record.retry_after_secs === 'number') error.retry_after_secs = record.retry_after_secs;
+    if (record.retry_helps === true) error.retry_helps = true;
+    return error;
   }
   return { code: UNKNOWN_CODE, message: FALLBACK_MESSAGE };
+}
+
+/**
+ * The codes the window offers something for (each is an `ErrorCode` of the core; a Rust
+ * test checks that they exist there).
+ */
+export const JUDGE_AUTH = 'judge.auth';
+export const JUDGE_RATE_LIMITED = 'judge.rate_limited';
+export const JUDGE_BAD_REPLY = 'judge.bad_reply';
+
+/** What the window offers beside an error, by its code. */
+export type Offer =
+  | { kind: 'fix_key'; text: string }
+  | { kind: 'wait'; text: string }
+  | { kind: 'inspect_reply'; text: string }
+  | null;
+
+export function offerFor(error: AppError): Offer {
+  switch (error.code) {
+    case JUDGE_AUTH:
+      return { kind: 'fix_key', text: "The judge service refused this profile's key. Store the right key and test again." };
+    case JUDGE_RATE_LIMITED: {
+      const wait = error.retry_after_secs;
+      const when = wait === undefined || wait === null ? 'in a minute' : `in ${wait} s, as the service asks`;
+      return {
+        kind: 'wait',
+        text: `The service is limiting requests. Try again ${when}, or lower this profile's requests per minute.`,
+      };
+    }
+    case JUDGE_BAD_REPLY:
+      return {
+        kind: 'inspect_reply',
+        text: 'The judge answered, but not in the form asked for. Inspect its reply below; another model usually helps.',
+      };
+    default:
+      return null;
+  }
 }

@@ -23,6 +23,9 @@ pub struct ConnectionReport {
     pub structured_output_parsed: bool,
     /// One sentence for the user: what worked, or what failed and what to check.
     pub message: String,
+    /// Why it failed, for a consumer that offers a fix by its code.
+    #[serde(skip)]
+    pub error: Option<JudgeError>,
 }
 
 fn quick_options() -> JudgeOptions {
@@ -37,12 +40,13 @@ fn quick_options() -> JudgeOptions {
 /// One small judge call through the profile, with no cache.
 pub async fn test_connection(profile: &JudgeProfile, key: Option<ApiKey>) -> ConnectionReport {
     let started = Instant::now();
-    let fail = |message: String| ConnectionReport {
+    let fail = |message: String, error: JudgeError| ConnectionReport {
         ok: false,
         latency_ms: started.elapsed().as_millis() as u64,
         model: profile.model.clone(),
         structured_output_parsed: false,
         message,
+        error: Some(error),
     };
     match identity_of(profile) {
         Ok(identity) if identity.kind == ProviderKind::Offline => {
@@ -52,14 +56,15 @@ pub async fn test_connection(profile: &JudgeProfile, key: Option<ApiKey>) -> Con
                 model: identity.model,
                 structured_output_parsed: true,
                 message: "the offline judge needs no connection".into(),
+                error: None,
             }
         }
         Ok(_) => {}
-        Err(e) => return fail(e.to_string()),
+        Err(e) => return fail(e.to_string(), e),
     }
     let judge = match LlmJudge::with_options(profile, key, None, quick_options()) {
         Ok(judge) => judge,
-        Err(e) => return fail(e.to_string()),
+        Err(e) => return fail(e.to_string(), e),
     };
     let task = Task::Aspects {
         question: "What is 2+2?".into(),
@@ -78,11 +83,12 @@ pub async fn test_connection(profile: &JudgeProfile, key: Option<ApiKey>) -> Con
             } else {
                 "connected; the judge answered with valid JSON".into()
             },
+            error: None,
         },
         Err(e @ JudgeError::Unparseable { .. }) => {
-            fail(format!("connected, but {e}; try another model"))
+            fail(format!("connected, but {e}; try another model"), e)
         }
-        Err(e) => fail(e.to_string()),
+        Err(e) => fail(e.to_string(), e),
     }
 }
 

@@ -129,8 +129,12 @@ pub struct Judgement {
 pub enum JudgeError {
     #[error("the judge did not answer within {0:?}")]
     Timeout(Duration),
-    #[error("the judge kept rate-limiting requests (HTTP 429) after {attempts} attempts")]
-    RateLimited { attempts: u32 },
+    #[error("the judge kept rate-limiting requests (HTTP 429) after {attempts} attempts{}", retry_after_secs.map(|s| format!("; it asks to wait {s} s")).unwrap_or_default())]
+    RateLimited {
+        attempts: u32,
+        /// How long the service last asked to wait (Retry-After), when it said.
+        retry_after_secs: Option<u64>,
+    },
     #[error("the judge answered HTTP {status}: {body}")]
     Http { status: u16, body: String },
     #[error("the judge rejected the API key (HTTP {status}); check the key for this profile")]
@@ -157,6 +161,22 @@ impl JudgeError {
             self,
             JudgeError::Timeout(_) | JudgeError::RateLimited { .. } | JudgeError::Connection(_)
         ) || matches!(self, JudgeError::Http { status, .. } if *status >= 500 || *status == 408)
+    }
+
+    /// The consumer-facing code of this failure.
+    pub fn code(&self) -> crate::ErrorCode {
+        use crate::ErrorCode as C;
+        match self {
+            JudgeError::Timeout(_) => C::JudgeTimeout,
+            JudgeError::RateLimited { .. } => C::JudgeRateLimited,
+            JudgeError::Http { .. } => C::JudgeHttp,
+            JudgeError::Auth { .. } => C::JudgeAuth,
+            JudgeError::Connection(_) => C::JudgeUnreachable,
+            JudgeError::Unparseable { .. } => C::JudgeBadReply,
+            JudgeError::Cancelled => C::Cancelled,
+            JudgeError::BudgetExceeded { .. } => C::BudgetExceeded,
+            JudgeError::Config(_) => C::JudgeConfig,
+        }
     }
 
     /// The judge's raw output, kept so the user can see what came back.

@@ -92,7 +92,12 @@ where
         };
         if !failure.retryable || made >= max_attempts {
             return Err(match failure.error {
-                JudgeError::RateLimited { .. } => JudgeError::RateLimited { attempts: made },
+                JudgeError::RateLimited {
+                    retry_after_secs, ..
+                } => JudgeError::RateLimited {
+                    attempts: made,
+                    retry_after_secs,
+                },
                 other => other,
             });
         }
@@ -217,7 +222,10 @@ mod tests {
     fn retry_after_wins_over_backoff_but_is_capped() {
         let policy = RetryPolicy::default();
         let asked = |secs| ProviderError {
-            error: JudgeError::RateLimited { attempts: 1 },
+            error: JudgeError::RateLimited {
+                attempts: 1,
+                retry_after_secs: None,
+            },
             retry_after: Some(Duration::from_secs(secs)),
             retryable: true,
         };

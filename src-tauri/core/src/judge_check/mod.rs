@@ -209,6 +209,7 @@ enum Outcome {
         task: Option<CheckTask>,
         shape: Option<String>,
         message: String,
+        error: Option<JudgeError>,
     },
 }
 
@@ -312,6 +313,7 @@ async fn judge_case(case: Case, judge: &dyn Judge, ctx: &CallContext, ledger: &L
         task,
         shape,
         message: e.to_string(),
+        error: Some(e),
     };
     match case {
         Case::Attribution(c) => claim_case(CheckTask::Attribution, c, judge, ctx, ledger).await,
@@ -361,6 +363,7 @@ async fn claim_case(
             task: Some(task),
             shape: None,
             message: e.to_string(),
+            error: Some(e),
         },
     }
 }
@@ -464,6 +467,7 @@ async fn designed(
             task: None,
             shape: Some(case.shape),
             message: format!("{}: {}", error.metric, error.explanation),
+            error: None,
         };
     }
     Outcome::Designed {
@@ -564,6 +568,17 @@ async fn run_async(
     while let Some(joined) = set.join_next().await {
         let outcome = joined
             .map_err(|e| Error::Invalid(format!("a judge check task stopped unexpectedly: {e}")))?;
+        // A refused key or an unusable profile fails every call alike: stop at the first
+        // and say so, rather than report a check made of nothing but errors.
+        if let Outcome::Failed {
+            error: Some(e @ (JudgeError::Auth { .. } | JudgeError::Config(_))),
+            ..
+        } = &outcome
+        {
+            cancel.cancel();
+            set.abort_all();
+            return Err(Error::Judge(e.clone()));
+        }
         outcomes.push(outcome);
         progress.report(Progress::Advanced {
             done: outcomes.len() as u64,

@@ -90,7 +90,13 @@ async fn endless_rate_limits_give_up_after_the_configured_attempts() {
     let result = judge(&profile(&sim), None, 3)
         .judge(&claims_task("Mars is red."), &CallContext::default())
         .await;
-    assert_eq!(result.unwrap_err(), JudgeError::RateLimited { attempts: 3 });
+    assert_eq!(
+        result.unwrap_err(),
+        JudgeError::RateLimited {
+            attempts: 3,
+            retry_after_secs: Some(0)
+        }
+    );
     assert_eq!(sim.stats().calls, 3);
 }
 

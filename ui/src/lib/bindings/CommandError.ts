@@ -2,12 +2,23 @@
 
 export type CommandError = { 
 /**
- * Stable and machine-readable: the core's codes ("dataset.empty_file", "store",
- * "not_found", "invalid", "judge", "secret", ...) plus the shell's own ("busy",
- * "internal").
+ * One of `ragnosis_core::ErrorCode` ("judge.auth", "dataset.empty_file", "invalid",
+ * ...): stable and machine-readable; the window branches on some of them.
  */
 code: string, 
 /**
  * For people; never contains a key.
  */
-message: string, detail?: string, };
+message: string, 
+/**
+ * The judge's raw reply when it could not be read ("judge.bad_reply").
+ */
+detail?: string, 
+/**
+ * How long the judge service asked to wait ("judge.rate_limited"), when it said.
+ */
+retry_after_secs?: number, 
+/**
+ * `true` when trying the same thing again (later) may succeed; absent otherwise.
+ */
+retry_helps?: boolean, };

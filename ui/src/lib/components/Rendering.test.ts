@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
 import DiagnosisPanel from './DiagnosisPanel.svelte';
+import ErrorAlert from './ErrorAlert.svelte';
 import MetricTable from './MetricTable.svelte';
 import RunTable from './RunTable.svelte';
 import type { DiagnosisView, MetricRow, RunInfo } from '../types';
@@ -94,5 +95,27 @@ describe('RunTable', () => {
     expect(body).toContain('interrupted');
     expect(body).toContain('data-testid="resume-run"');
     expect(body).not.toContain('<script>');
+  });
+});
+
+describe('ErrorAlert', () => {
+  it('opens a bad reply for inspection, as text', () => {
+    const { body } = render(ErrorAlert, {
+      props: { error: { code: 'judge.bad_reply', message: 'not JSON', detail: HOSTILE } },
+    });
+    expect(body).toContain('Inspect the reply');
+    expect(body).toContain('data-testid="offer-inspect_reply"');
+    expect(body).not.toContain('<script>');
+    expect(body).toContain('&lt;script>');
+  });
+
+  it('offers to enter the key again for a refused key, and the wait for a rate limit', () => {
+    const auth = render(ErrorAlert, { props: { error: { code: 'judge.auth', message: 'refused' }, onfixkey: () => {} } }).body;
+    expect(auth).toContain('data-testid="fix-key"');
+    const limited = render(ErrorAlert, {
+      props: { error: { code: 'judge.rate_limited', message: 'slow', retry_after_secs: 12, retry_helps: true } },
+    }).body;
+    expect(limited).toContain('Try again in 12 s');
+    expect(limited).not.toContain('fix-key');
   });
 });

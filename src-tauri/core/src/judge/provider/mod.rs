@@ -151,11 +151,17 @@ pub(crate) fn status_error(
     let code = status.as_u16();
     match code {
         401 | 403 => ProviderError::fatal(JudgeError::Auth { status: code }),
-        429 => ProviderError {
-            error: JudgeError::RateLimited { attempts: 1 },
-            retry_after: retry_after(headers),
-            retryable: true,
-        },
+        429 => {
+            let wait = retry_after(headers);
+            ProviderError {
+                error: JudgeError::RateLimited {
+                    attempts: 1,
+                    retry_after_secs: wait.map(|w| w.as_secs()),
+                },
+                retry_after: wait,
+                retryable: true,
+            }
+        }
         _ => {
             let body = scrub(body, key);
             let body = if body.is_empty() {
