@@ -108,7 +108,7 @@ impl Shell {
 }
 
 /// The error shape every command rejects with: a non-empty code and message, nothing else
-/// but an optional detail.
+/// but an optional detail, wait and whether a retry helps.
 fn assert_error(err: &Value, code: &str) {
     let obj = err
         .as_object()
@@ -125,9 +125,15 @@ fn assert_error(err: &Value, code: &str) {
         "a message: {err}"
     );
     assert!(
-        obj.keys()
-            .all(|k| ["code", "message", "detail"].contains(&k.as_str())),
-        "only code, message, detail: {err}"
+        obj.keys().all(|k| [
+            "code",
+            "message",
+            "detail",
+            "retry_after_secs",
+            "retry_helps"
+        ]
+        .contains(&k.as_str())),
+        "only code, message, detail, retry_after_secs, retry_helps: {err}"
     );
 }
 
@@ -803,8 +809,26 @@ fn judge_profile_errors() {
     assert_error(
         &s.invoke("save_judge", json!({ "profile": bad_kind }))
             .unwrap_err(),
-        "judge",
+        "invalid",
     );
+    // The same rule and the same words as `ragnosis judges add` (tests/cli judged.rs)
+    // and the store itself: one check for every way in.
+    let mut hot = profile("hot", "https://x.test/v1");
+    hot["temperature"] = json!(7.0);
+    let refused = s
+        .invoke("save_judge", json!({ "profile": hot }))
+        .unwrap_err();
+    assert_error(&refused, "invalid");
+    assert_eq!(
+        refused["message"],
+        "invalid input: the temperature must be between 0 and 2"
+    );
+    assert!(s
+        .ok("list_judges", Value::Null)
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|j| j["name"] != "hot"));
     let mut negative = profile("p", "https://x.test/v1");
     negative["price_input"] = json!(-1.0);
     assert_error(

@@ -35,30 +35,9 @@ pub fn list_judges(state: State<'_, AppState>) -> CommandResult<Vec<JudgeProfile
     Ok(profiles)
 }
 
-/// A profile the form sent, checked: a name that is not the built-in one, and a
-/// provider, URL and model the judge layer accepts.
+/// A profile the form sent, checked by the one rule set every saving path uses.
 fn checked(profile: JudgeProfileInfo) -> CommandResult<JudgeProfile> {
-    let mut profile = JudgeProfile::from(profile);
-    profile.name = profile.name.trim().to_string();
-    if profile.name.is_empty() {
-        return Err(CommandError::invalid("the profile needs a name"));
-    }
-    if profile.name == judges::OFFLINE {
-        return Err(CommandError::invalid(
-            "\"offline\" is the built-in judge; choose another name",
-        ));
-    }
-    let prices = [profile.price_input, profile.price_output];
-    if prices.iter().flatten().any(|p| !p.is_finite() || *p < 0.0) {
-        return Err(CommandError::invalid(
-            "prices are USD per million tokens, 0 or more",
-        ));
-    }
-    if profile.concurrency == 0 || profile.timeout_secs == 0 {
-        return Err(CommandError::invalid(
-            "concurrency and timeout must be at least 1",
-        ));
-    }
+    let profile = JudgeProfile::from(profile).checked()?;
     llm::identity_of(&profile)?;
     Ok(profile)
 }

@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::Path;
 
 use clap::Subcommand;
-use ragnosis_core::judge::{connect, local, open, ProviderKind};
+use ragnosis_core::judge::{connect, local, open};
 use ragnosis_core::secrets::{self, ApiKey, KeyringStore, SecretStore};
 use ragnosis_core::store::{self, judge_profiles::JudgeProfile, Store};
 use ragnosis_core::Error;
@@ -117,26 +117,9 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
             price_output,
             api_version,
         } => {
-            let kind = ProviderKind::parse(&kind)
-                .filter(|k| *k != ProviderKind::Offline)
-                .ok_or_else(|| {
-                    Error::Invalid(format!(
-                        "unknown judge kind '{kind}' (use openai, azure or anthropic)"
-                    ))
-                })?;
-            if name == open::OFFLINE || name.trim().is_empty() {
-                return Err(Error::Invalid(format!(
-                    "'{name}' cannot be used as a profile name"
-                )));
-            }
-            if !(0.0..=2.0).contains(&temperature) || concurrency == 0 {
-                return Err(Error::Invalid(
-                    "temperature must be 0–2 and concurrency at least 1".into(),
-                ));
-            }
             let profile = JudgeProfile {
                 name: name.clone(),
-                kind: kind.as_str().into(),
+                kind,
                 base_url,
                 model,
                 temperature,
@@ -147,8 +130,10 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
                 price_input,
                 price_output,
                 api_version,
-            };
+            }
+            .checked()?;
             store::judge_profiles::upsert(store.conn(), &profile)?;
+            let name = &profile.name;
             println!("saved judge profile {name}; store its key with `ragnosis keys set {name}` (reads stdin)");
         }
         JudgesCommand::Remove { name } => {

@@ -729,3 +729,55 @@ fn judge_check_with_a_refused_key_stops_with_the_auth_code_and_stores_nothing() 
         .unwrap()
         .is_none());
 }
+
+/// `judges add` refuses what the window and the IPC layer refuse, in the same words.
+#[test]
+fn an_invalid_profile_is_refused_with_the_shared_rule() {
+    let home = tempfile::tempdir().unwrap();
+    let o = run(
+        home.path(),
+        &[
+            "judges",
+            "add",
+            "hot",
+            "--kind",
+            "openai",
+            "--base-url",
+            "https://x.test/v1",
+            "--model",
+            "m",
+            "--temperature",
+            "7",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr)
+            .contains("error [invalid]: invalid input: the temperature must be between 0 and 2"),
+        "{}",
+        text(&o.stderr)
+    );
+    let o = run(
+        home.path(),
+        &[
+            "judges",
+            "add",
+            "t",
+            "--kind",
+            "openai",
+            "--base-url",
+            "x.test",
+            "--model",
+            "m",
+            "--timeout",
+            "0",
+        ],
+    );
+    assert!(text(&o.stderr).contains("http://"), "{}", text(&o.stderr));
+    let listed = run(home.path(), &["judges", "list"]);
+    assert!(
+        !text(&listed.stdout).contains("hot"),
+        "nothing stored: {}",
+        text(&listed.stdout)
+    );
+}

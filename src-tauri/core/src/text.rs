@@ -365,3 +365,29 @@ mod tests {
         }
     }
 }
+
+/// Inline citation markers. Lives here, not with the citation metrics, because the
+/// offline judge strips them too and the judge must not depend on a metric family.
+/// Accepts `[ID: 17]`, `[ID 17]`, `[17]`, `[doc17]`, `[doc-17]`, `【17】` and lists such as
+/// `[1, 2]` or `[ID: 3; ID: 7]`. Group 1 holds the ids of the `ID:` form (any word-like
+/// id, e.g. `[ID: abc-1]`); group 2 the bare form, whose ids must contain a digit so that
+/// `[sic]` or `[optional]` are not taken for citations.
+pub const CITATION_PATTERN: &str = concat!(
+    r"(?i)[\[【]\s*(?:",
+    r"id(?:\s*[:：#]\s*|\s+)([\w.\-]+(?:\s*[,;]\s*(?:id(?:\s*[:：#]\s*|\s+))?[\w.\-]+)*)",
+    r"|((?:doc(?:ument)?\s*[-_:#]?\s*)?[\w.\-]*\d[\w.\-]*",
+    r"(?:\s*[,;]\s*(?:doc(?:ument)?\s*[-_:#]?\s*)?[\w.\-]*\d[\w.\-]*)*)",
+    r")\s*[\]】]"
+);
+
+static CITATION_REGEX: std::sync::LazyLock<std::sync::Arc<regex::Regex>> =
+    std::sync::LazyLock::new(|| {
+        std::sync::Arc::new(
+            regex::Regex::new(CITATION_PATTERN).expect("CITATION_PATTERN is a valid regex"),
+        )
+    });
+
+/// The compiled citation pattern, shared.
+pub fn citation_regex() -> std::sync::Arc<regex::Regex> {
+    std::sync::Arc::clone(&CITATION_REGEX)
+}

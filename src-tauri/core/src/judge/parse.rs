@@ -48,29 +48,13 @@ pub fn payload_json(verdict: &Verdict) -> Value {
 }
 
 /// Deserialises a payload (the shape the prompts ask for) into the `Verdict` of `kind`.
-pub fn from_payload(kind: TaskKind, payload: Value) -> Result<Verdict, String> {
+fn from_payload(kind: TaskKind, payload: Value) -> Result<Verdict, String> {
     let Value::Object(mut map) = payload else {
         return Err("the reply is not a JSON object".into());
     };
     map.insert("verdict".into(), Value::String(kind.as_str().into()));
     serde_json::from_value(Value::Object(map))
         .map_err(|e| format!("the JSON does not have the required shape ({e})"))
-}
-
-/// Finds the first JSON value in `text` that parses, preferring objects; tolerates code
-/// fences, prose around the JSON and trailing commas.
-pub fn extract_json(text: &str) -> Result<Value, String> {
-    let found = find_json(text)?;
-    match (
-        found.values.into_iter().next(),
-        found.truncated,
-        found.syntax_error,
-    ) {
-        (Some(value), _, _) => Ok(value),
-        (None, true, _) => Err(TRUNCATED.into()),
-        (None, false, Some(e)) => Err(format!("the reply is not valid JSON ({e})")),
-        (None, false, None) => Err("the reply contains no JSON object".into()),
-    }
 }
 
 /// The JSON values a reply holds, and what went wrong with the rest.

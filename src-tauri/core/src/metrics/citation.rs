@@ -2,7 +2,7 @@
 //! answer cites inline, compare them with the item's gold article id, and summarise a
 //! whole dataset as a multi-class classification (accuracy, macro P/R/F1, confusion).
 //!
-//! Owns: the default citation pattern, id normalisation, the per-item 0/1 metrics and the
+//! Owns: id normalisation, the per-item 0/1 metrics and the
 //! dataset summary. Must not: call a judge or read storage. Compiled patterns are cached
 //! by their text, so a run over millions of items compiles each pattern once.
 //!
@@ -22,21 +22,9 @@ use serde_json::{json, Value};
 use super::{MetricConfig, MetricResult};
 use crate::item::Item;
 
-/// Accepts `[ID: 17]`, `[ID 17]`, `[17]`, `[doc17]`, `[doc-17]`, `【17】` and lists such as
-/// `[1, 2]` or `[ID: 3; ID: 7]`. Group 1 holds the ids of the `ID:` form (any word-like
-/// id, e.g. `[ID: abc-1]`); group 2 the bare form, whose ids must contain a digit so that
-/// `[sic]` or `[optional]` are not taken for citations.
-pub const DEFAULT_PATTERN: &str = concat!(
-    r"(?i)[\[【]\s*(?:",
-    r"id(?:\s*[:：#]\s*|\s+)([\w.\-]+(?:\s*[,;]\s*(?:id(?:\s*[:：#]\s*|\s+))?[\w.\-]+)*)",
-    r"|((?:doc(?:ument)?\s*[-_:#]?\s*)?[\w.\-]*\d[\w.\-]*",
-    r"(?:\s*[,;]\s*(?:doc(?:ument)?\s*[-_:#]?\s*)?[\w.\-]*\d[\w.\-]*)*)",
-    r")\s*[\]】]"
-);
-
-static DEFAULT_REGEX: LazyLock<Arc<Regex>> = LazyLock::new(|| {
-    Arc::new(Regex::new(DEFAULT_PATTERN).expect("DEFAULT_PATTERN is a valid regex"))
-});
+/// The default citation pattern (see `text::CITATION_PATTERN`): shared with the offline
+/// judge, which strips citation markers before reading claims.
+pub use crate::text::CITATION_PATTERN as DEFAULT_PATTERN;
 
 /// A compiled pattern, or the sentence explaining why it does not compile.
 type Compiled = Result<Arc<Regex>, String>;
@@ -52,7 +40,7 @@ const PATTERN_CACHE_LIMIT: usize = 64;
 /// sentence for the user naming the pattern.
 pub fn compile_pattern(pattern: &str) -> Result<Arc<Regex>, String> {
     if pattern == DEFAULT_PATTERN {
-        return Ok(Arc::clone(&DEFAULT_REGEX));
+        return Ok(crate::text::citation_regex());
     }
     let mut cache = PATTERN_CACHE
         .lock()

@@ -4,6 +4,7 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::judge::ProviderKind;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JudgeProfile {
@@ -21,6 +22,52 @@ pub struct JudgeProfile {
     pub price_input: Option<f64>,
     pub price_output: Option<f64>,
     pub api_version: Option<String>,
+}
+
+impl JudgeProfile {
+    /// The profile as it will be stored: text fields trimmed, the kind in its canonical
+    /// spelling, every rule checked. The window, the CLI and the IPC layer all save
+    /// through here (and `upsert` refuses anything else), so they accept and refuse the
+    /// same profiles with the same words. The model may be empty: a new profile is probed
+    /// for its models before one is chosen.
+    pub fn checked(mut self) -> Result<JudgeProfile> {
+        let invalid = |message: &str| Err(Error::Invalid(message.to_string()));
+        self.name = self.name.trim().to_string();
+        self.base_url = self.base_url.trim().to_string();
+        self.model = self.model.trim().to_string();
+        if self.name.is_empty() {
+            return invalid("the profile needs a name");
+        }
+        if self.name == crate::judge::open::OFFLINE {
+            return invalid("\"offline\" is the built-in judge; choose another name");
+        }
+        match ProviderKind::parse(&self.kind) {
+            Some(kind) if kind != ProviderKind::Offline => self.kind = kind.as_str().to_string(),
+            _ => {
+                return Err(Error::Invalid(format!(
+                    "unknown judge kind '{}' (use openai, azure or anthropic)",
+                    self.kind
+                )))
+            }
+        }
+        if !(self.base_url.starts_with("http://") || self.base_url.starts_with("https://")) {
+            return invalid("the base URL must start with http:// or https://");
+        }
+        if !(0.0..=2.0).contains(&self.temperature) {
+            return invalid("the temperature must be between 0 and 2");
+        }
+        if self.concurrency == 0 || self.timeout_secs == 0 {
+            return invalid("concurrency and timeout must be at least 1");
+        }
+        if self.rpm == Some(0) || self.tpm == Some(0) {
+            return invalid("requests and tokens per minute must be at least 1 when set");
+        }
+        let prices = [self.price_input, self.price_output];
+        if prices.iter().flatten().any(|p| !p.is_finite() || *p < 0.0) {
+            return invalid("prices are USD per million tokens, 0 or more");
+        }
+        Ok(self)
+    }
 }
 
 const COLUMNS: &str =
@@ -43,8 +90,9 @@ fn from_row(row: &Row) -> rusqlite::Result<JudgeProfile> {
     })
 }
 
-/// Inserts or replaces the profile with this name.
+/// Inserts or replaces the profile with this name, after `JudgeProfile::checked`.
 pub fn upsert(conn: &Connection, p: &JudgeProfile) -> Result<()> {
+    let p = &p.clone().checked()?;
     conn.execute(
         &format!(
             "INSERT INTO judge_profiles ({COLUMNS}, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
@@ -99,4 +147,68 @@ pub fn list(conn: &Connection) -> Result<Vec<JudgeProfile>> {
 /// Removes a profile; returns whether it existed.
 pub fn delete(conn: &Connection, name: &str) -> Result<bool> {
     Ok(conn.execute("DELETE FROM judge_profiles WHERE name = ?1", [name])? == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile() -> JudgeProfile {
+        JudgeProfile {
+            name: " gpt ".into(),
+            kind: "OpenAI".into(),
+            base_url: " https://api.openai.com/v1 ".into(),
+            model: "gpt-4o-mini".into(),
+            temperature: 0.0,
+            concurrency: 4,
+            rpm: None,
+            tpm: None,
+            timeout_secs: 60,
+            price_input: Some(0.15),
+            price_output: Some(0.6),
+            api_version: None,
+        }
+    }
+
+    #[test]
+    fn a_checked_profile_is_trimmed_and_its_kind_spelled_one_way() {
+        let p = profile().checked().unwrap();
+        assert_eq!(
+            (p.name.as_str(), p.kind.as_str(), p.base_url.as_str()),
+            ("gpt", "openai", "https://api.openai.com/v1")
+        );
+    }
+
+    #[test]
+    fn each_rule_refuses_with_its_own_sentence() {
+        let refused = |change: fn(&mut JudgeProfile)| {
+            let mut p = profile();
+            change(&mut p);
+            p.checked().unwrap_err().to_string()
+        };
+        assert!(refused(|p| p.temperature = 7.0).contains("temperature must be between 0 and 2"));
+        assert!(refused(|p| p.name = "offline".into()).contains("built-in judge"));
+        assert!(refused(|p| p.kind = "gpt".into()).contains("unknown judge kind 'gpt'"));
+        assert!(refused(|p| p.base_url = "api.openai.com".into()).contains("http://"));
+        assert!(refused(|p| p.timeout_secs = 0).contains("at least 1"));
+        assert!(refused(|p| p.price_input = Some(-1.0)).contains("0 or more"));
+        assert!(refused(|p| p.rpm = Some(0)).contains("per minute"));
+        assert!(refused(|p| p.temperature = f64::NAN).contains("temperature"));
+    }
+
+    #[test]
+    fn the_store_refuses_a_profile_that_fails_the_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::open(dir.path()).unwrap();
+        let mut bad = profile();
+        bad.temperature = 7.0;
+        assert!(upsert(store.conn(), &bad).is_err());
+        assert!(list(store.conn()).unwrap().is_empty(), "nothing was stored");
+        upsert(store.conn(), &profile()).unwrap();
+        assert_eq!(
+            get(store.conn(), "gpt").unwrap().kind,
+            "openai",
+            "stored as checked"
+        );
+    }
 }

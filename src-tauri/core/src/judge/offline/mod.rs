@@ -171,18 +171,11 @@ impl OfflineJudge {
 
 /// The task with citation markers ("[ID: W01]", "[F01]", "[1][3]") removed from the
 /// answer: they point at a passage and assert nothing, and read as words they would be
-/// unconfirmed names in every cited claim. The pattern is the citation metrics' own, so
-/// what counts as a citation is decided in one place.
+/// unconfirmed names in every cited claim. The pattern is the citation metrics' own
+/// (`text::CITATION_PATTERN`), so what counts as a citation is decided in one place.
 fn without_citations(task: &Task) -> std::borrow::Cow<'_, Task> {
     use std::borrow::Cow;
-    static PATTERN: std::sync::LazyLock<Option<std::sync::Arc<regex::Regex>>> =
-        std::sync::LazyLock::new(|| {
-            crate::metrics::citation::compile_pattern(crate::metrics::citation::DEFAULT_PATTERN)
-                .ok()
-        });
-    let Some(pattern) = PATTERN.as_ref() else {
-        return Cow::Borrowed(task);
-    };
+    let pattern = crate::text::citation_regex();
     let strip = |text: &String| -> Option<String> {
         if !pattern.is_match(text) {
             return None;

@@ -99,15 +99,6 @@ impl OpenAiProvider {
         })
     }
 
-    /// The structured-output format the next request will use.
-    pub fn current_format(&self) -> StructuredOutput {
-        match self.mode.load(Ordering::Relaxed) {
-            SCHEMA => StructuredOutput::JsonSchema,
-            OBJECT => StructuredOutput::JsonObject,
-            _ => StructuredOutput::Off,
-        }
-    }
-
     fn chat_url(&self, model: &str) -> String {
         match &self.endpoint {
             Endpoint::OpenAi => join(&self.base, "chat/completions"),
