@@ -400,7 +400,7 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     let markdown =
         std::fs::read_to_string(&target).expect("the exported report exists where the user asked");
     assert!(
-        markdown.contains("# Ragnosis evaluation: baseline"),
+        markdown.contains("# baseline") && markdown.contains("## Executive summary"),
         "{markdown}"
     );
     assert!(

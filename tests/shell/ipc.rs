@@ -703,6 +703,85 @@ fn get_case_shows_the_item_its_results_and_inspectable_json() {
     );
 }
 
+/// The window's Markdown and PDF of one run come from one model: every section of the
+/// Markdown is in the PDF, and so is every figure of its metric table.
+#[test]
+fn the_markdown_and_the_pdf_of_a_run_carry_the_same_sections_and_figures() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let run_id = finished_run(&s, id, 16);
+    let export = |name: &str, format: &str| {
+        let path = s.home.join(name);
+        s.ok(
+            "export_run",
+            json!({ "runId": run_id, "path": path.display().to_string(), "format": format }),
+        );
+        path
+    };
+    let md = std::fs::read_to_string(export("r.md", "markdown")).unwrap();
+    let pdf = export("r.pdf", "pdf");
+    let text = match std::process::Command::new("pdftotext")
+        .args(["-enc", "UTF-8"])
+        .arg(&pdf)
+        .arg("-")
+        .output()
+    {
+        Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout).into_owned(),
+        other => {
+            assert!(
+                std::env::var("RAGNOSIS_E2E").as_deref() != Ok("required"),
+                "pdftotext: {other:?}"
+            );
+            return;
+        }
+    };
+    let squeeze = |t: &str| {
+        t.replace('\u{200B}', "")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let pdf_text = squeeze(&text);
+    let unescape = |t: &str| t.replace('\\', "");
+    let sections: Vec<String> = md
+        .lines()
+        .filter_map(|l| l.strip_prefix("## "))
+        .map(unescape)
+        .collect();
+    assert!(sections.len() >= 5, "{sections:?}");
+    for section in &sections {
+        assert!(
+            pdf_text.contains(&squeeze(section)),
+            "section `{section}` is in the Markdown but not the PDF"
+        );
+    }
+    let table: String = md
+        .split("\n## ")
+        .find(|part| part.starts_with("Metrics"))
+        .unwrap()
+        .to_string();
+    let figures: Vec<&str> = table
+        .split(|c: char| c == '|' || c.is_whitespace())
+        .filter(|w| {
+            w.len() >= 4
+                && w.starts_with(|c: char| c.is_ascii_digit())
+                && w.contains('.')
+                && w.chars().all(|c| c.is_ascii_digit() || c == '.')
+        })
+        .collect();
+    assert!(
+        figures.len() >= 10,
+        "the metric table has figures: {figures:?}"
+    );
+    for figure in figures {
+        assert!(
+            pdf_text.contains(figure),
+            "figure {figure} is in the Markdown's metric table but not the PDF"
+        );
+    }
+}
+
 #[test]
 fn export_run_writes_markdown_where_asked() {
     let home = tempfile::tempdir().unwrap();
@@ -715,12 +794,18 @@ fn export_run_writes_markdown_where_asked() {
         json!({ "runId": run_id, "path": target.display().to_string(), "format": "markdown" }),
     );
     assert_eq!(
-        written["paths"],
-        json!([target.display().to_string()]),
-        "the chosen name, no doubled extension"
+        written["paths"][0],
+        json!(target.display().to_string()),
+        "the chosen name, no doubled extension; the charts follow"
+    );
+    assert!(
+        written["paths"].as_array().unwrap()[1..]
+            .iter()
+            .all(|p| p.as_str().unwrap().ends_with(".svg")),
+        "{written}"
     );
     let text = std::fs::read_to_string(&target).unwrap();
-    assert!(text.contains("## Summary"), "{text}");
+    assert!(text.contains("## Executive summary"), "{text}");
 
     let csv = s.home.join("baseline");
     let written = s.ok(

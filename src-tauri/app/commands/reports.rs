@@ -1,5 +1,5 @@
-//! Reports: export a run as Markdown, JSON or CSV (core `export`) or as a PDF (the report
-//! crate) to a file the user chose.
+//! Reports: export a run as JSON or CSV (core `export`) or as the stakeholder report,
+//! Markdown with charts or PDF (the report crate), to a file the user chose.
 
 use std::path::{Path, PathBuf};
 
@@ -30,16 +30,19 @@ pub fn export_run(
     let base = strip_extension(&path, format.extension());
     // Its own connection: exporting a large run must not stop the window from reading.
     let mut store = state.open_store()?;
-    let written = match format.export_format() {
-        Some(format) => export::write_all(&mut store, run_id, &base, &[format])?,
-        None => {
+    let written = match (format.export_format(), format.report_format()) {
+        (Some(format), _) => export::write_all(&mut store, run_id, &base, &[format])?,
+        (None, Some(report)) => {
+            // Markdown and PDF come from one model (the report crate's), so the two
+            // files of one run carry the same sections and figures.
             let options = ReportOptions {
                 generated_at: ragnosis_report::date_line(None),
                 ..ReportOptions::default()
             };
             let view = ReportView::load(&mut store, run_id, &options)?;
-            ragnosis_report::write(&view, &[ragnosis_report::Format::Pdf], &base)?
+            ragnosis_report::write(&view, &[report], &base)?
         }
+        (None, None) => return Err(CommandError::internal("an export format with no writer")),
     };
     Ok(Exported {
         paths: written.iter().map(|p| p.display().to_string()).collect(),

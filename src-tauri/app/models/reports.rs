@@ -15,20 +15,29 @@ pub enum ReportFormat {
 }
 
 impl ReportFormat {
-    /// The core's export format; `None` for the PDF, which the report crate writes.
+    /// The core's data format; `None` for the report's formats.
     pub fn export_format(self) -> Option<ExportFormat> {
         match self {
-            ReportFormat::Markdown => Some(ExportFormat::Markdown),
             ReportFormat::Json => Some(ExportFormat::Json),
             ReportFormat::Csv => Some(ExportFormat::Csv),
-            ReportFormat::Pdf => None,
+            ReportFormat::Markdown | ReportFormat::Pdf => None,
+        }
+    }
+
+    /// The report crate's format: the stakeholder report as Markdown or PDF.
+    pub fn report_format(self) -> Option<ragnosis_report::Format> {
+        match self {
+            ReportFormat::Markdown => Some(ragnosis_report::Format::Markdown),
+            ReportFormat::Pdf => Some(ragnosis_report::Format::Pdf),
+            ReportFormat::Json | ReportFormat::Csv => None,
         }
     }
 
     pub fn extension(self) -> &'static str {
-        match self.export_format() {
-            Some(f) => f.extension(),
-            None => "pdf",
+        match (self.export_format(), self.report_format()) {
+            (Some(f), _) => f.extension(),
+            (None, Some(f)) => f.extension(),
+            (None, None) => "",
         }
     }
 }

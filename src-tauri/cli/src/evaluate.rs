@@ -16,7 +16,10 @@ use ragnosis_core::semantic;
 use ragnosis_core::store::{self, judge_profiles::JudgeProfile, runs::RunStatus, Store};
 use ragnosis_core::Error;
 
-use crate::{cancel_on_ctrl_c, import_checked, parse_formats, print, Failure, OutputArgs};
+use crate::{
+    cancel_on_ctrl_c, import_checked, parse_formats, print, write_outputs, Failure, OutputArgs,
+    Outputs,
+};
 
 /// What both `eval` and `agentic` accept.
 #[derive(Args, Clone)]
@@ -314,14 +317,23 @@ pub fn resume(
     let name = judge.unwrap_or(run.judge.clone());
     let judge = open::open_profile(&store, &judge_config(&store, &name)?, &KeyringStore)?;
     let outcome = run::execute(&mut store, run_id, judge, progress, &cancel_on_ctrl_c())?;
-    finish(&mut store, outcome, None, &[], &[])
+    finish(
+        &mut store,
+        outcome,
+        None,
+        &Outputs {
+            data: Vec::new(),
+            markdown: false,
+        },
+        &[],
+    )
 }
 
 fn finish(
     store: &mut Store,
     outcome: run::RunOutcome,
     out_base: Option<&Path>,
-    formats: &[export::ExportFormat],
+    formats: &Outputs,
     thresholds: &[(String, f64)],
 ) -> Result<(), Failure> {
     let view = export::RunView::load(store, outcome.run_id)?;
@@ -337,7 +349,7 @@ fn finish(
         return Err(Error::Cancelled.into());
     }
     if let Some(base) = out_base {
-        for path in export::write_all(store, outcome.run_id, base, formats)? {
+        for path in write_outputs(store, outcome.run_id, base, formats)? {
             eprintln!("wrote {}", path.display());
         }
     }

@@ -241,8 +241,8 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             format,
         } => {
             let mut store = Store::open(&home)?;
-            let formats = parse_formats(&format)?;
-            for path in export::write_all(&mut store, run, &out_base, &formats)? {
+            let outputs = parse_formats(&format)?;
+            for path in write_outputs(&mut store, run, &out_base, &outputs)? {
                 println!("wrote {}", path.display());
             }
         }
@@ -289,15 +289,43 @@ pub fn import_checked(
     Ok(imported)
 }
 
-pub fn parse_formats(list: &str) -> Result<Vec<ExportFormat>, Error> {
-    list.split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| {
-            ExportFormat::parse(s).ok_or_else(|| {
+/// What `--format` asks to write: data files (json, csv) from core's export, and the
+/// report as Markdown with its charts (md) from the report crate, the one writer of
+/// everything meant for people.
+pub struct Outputs {
+    pub data: Vec<ExportFormat>,
+    pub markdown: bool,
+}
+
+pub fn parse_formats(list: &str) -> Result<Outputs, Error> {
+    let mut outputs = Outputs {
+        data: Vec::new(),
+        markdown: false,
+    };
+    for s in list.split(',').filter(|s| !s.trim().is_empty()) {
+        if matches!(s.trim().to_ascii_lowercase().as_str(), "md" | "markdown") {
+            outputs.markdown = true;
+        } else {
+            outputs.data.push(ExportFormat::parse(s).ok_or_else(|| {
                 Error::Invalid(format!("unknown export format '{s}' (use json, md, csv)"))
-            })
-        })
-        .collect()
+            })?);
+        }
+    }
+    Ok(outputs)
+}
+
+/// Writes `base.<ext>` for every output asked for, and returns the paths written.
+pub fn write_outputs(
+    store: &mut Store,
+    run_id: i64,
+    base: &std::path::Path,
+    outputs: &Outputs,
+) -> Result<Vec<PathBuf>, Error> {
+    let mut written = export::write_all(store, run_id, base, &outputs.data)?;
+    if outputs.markdown {
+        written.extend(report::markdown(store, run_id, base)?);
+    }
+    Ok(written)
 }
 
 /// First Ctrl-C cancels the run cleanly (it stays resumable); a second one exits.

@@ -139,6 +139,26 @@ fn parse(list: &str, json_allowed: bool) -> Result<(Vec<Format>, bool), Failure>
     Ok((formats, json))
 }
 
+/// The run's report as Markdown with its charts at `base.md` (what `--format md` of
+/// `eval`, `agentic` and `export` writes): the same model as the PDF.
+pub fn markdown(store: &mut Store, run_id: i64, base: &Path) -> Result<Vec<PathBuf>, Error> {
+    let options = ReportOptions {
+        generated_at: ragnosis_report::date_line(None),
+        ..ReportOptions::default()
+    };
+    let view = ReportView::load(store, run_id, &options)?;
+    if let Some(parent) = base.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|source| Error::Write {
+            path: parent.to_path_buf(),
+            source,
+        })?;
+    }
+    ragnosis_report::write(&view, &[Format::Markdown], base).map_err(|e| match failure(e, base) {
+        Failure::Core(e) => e,
+        Failure::Threshold(m) => Error::Invalid(m),
+    })
+}
+
 /// A report error as the CLI reports it: chart and typesetting failures are runtime
 /// failures of writing `base` (exit 3), not input errors.
 fn failure(e: ragnosis_report::Error, base: &Path) -> Failure {

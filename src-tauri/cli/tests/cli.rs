@@ -112,14 +112,20 @@ fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
     assert_eq!(lines.count(), 24, "one CSV row per item");
 
     let md = std::fs::read_to_string(out.with_extension("md")).unwrap();
+    // The report's Markdown (the report crate's, as the PDF), with its charts beside it.
     for heading in [
-        "# Ragnosis evaluation: demo",
-        "## Summary",
-        "## Worst items",
-        "## Metric definitions",
+        "# demo",
+        "## Executive summary",
+        "## Metrics",
+        "## Diagnosis",
+        "### Metric definitions",
     ] {
         assert!(md.contains(heading), "markdown has `{heading}`");
     }
+    assert!(
+        out.with_file_name("example-means.svg").exists(),
+        "the charts are written beside the Markdown"
+    );
 }
 
 #[test]

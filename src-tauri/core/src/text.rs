@@ -391,3 +391,41 @@ static CITATION_REGEX: std::sync::LazyLock<std::sync::Arc<regex::Regex>> =
 pub fn citation_regex() -> std::sync::Arc<regex::Regex> {
     std::sync::Arc::clone(&CITATION_REGEX)
 }
+
+/// Escapes Markdown and HTML so data text renders literally; newlines become spaces so
+/// a value never breaks a table row or a list item.
+pub fn escape_markdown(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '{' | '}' | '[' | ']' | '(' | ')' | '#' | '+' | '-' | '!'
+            | '|' | '~' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '\r' => {}
+            '\n' => out.push(' '),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod markdown_tests {
+    use super::escape_markdown as escape;
+
+    #[test]
+    fn escape_neutralises_markdown_and_html() {
+        assert_eq!(escape("a|b"), "a\\|b");
+        assert_eq!(
+            escape("<script>x</script>"),
+            "&lt;script&gt;x&lt;/script&gt;"
+        );
+        assert_eq!(escape("*bold* [link](u)"), "\\*bold\\* \\[link\\]\\(u\\)");
+        assert_eq!(escape("line1\nline2"), "line1 line2");
+    }
+}

@@ -1,14 +1,14 @@
-//! Writing a run out: JSON (everything, streamed), CSV (one row per item, one column per
-//! metric) and Markdown (a readable summary with the worst items).
+//! Writing a run out as data: JSON (everything, streamed) and CSV (one row per item, one
+//! column per metric).
 //!
-//! Owns: file formats. Reads through `store` and `analysis`; never recomputes a metric.
-//! The stakeholder report (Markdown with charts, PDF) lives in the `ragnosis-report`
-//! crate and reads `ReportView`, which wraps the same `RunView`.
+//! Owns: data file formats and the views every output reads (`RunView`, `ReportView`).
+//! Reads through `store` and `analysis`; never recomputes a metric. Everything written
+//! for people — the report as Markdown with charts or as PDF — is the `ragnosis-report`
+//! crate's, from `ReportView`: one model, so a run's Markdown and PDF say the same.
 
 mod csv_out;
 pub mod evidence;
 mod json_out;
-mod markdown;
 pub mod report_view;
 mod view;
 
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::store::Store;
 
-pub use markdown::escape as escape_markdown;
+pub use crate::text::escape_markdown;
 pub use report_view::{ReportOptions, ReportView};
 pub use view::{ItemView, RunView};
 
@@ -25,7 +25,6 @@ pub use view::{ItemView, RunView};
 pub enum ExportFormat {
     Json,
     Csv,
-    Markdown,
 }
 
 impl ExportFormat {
@@ -33,7 +32,6 @@ impl ExportFormat {
         match s.trim().to_ascii_lowercase().as_str() {
             "json" => Some(ExportFormat::Json),
             "csv" => Some(ExportFormat::Csv),
-            "md" | "markdown" => Some(ExportFormat::Markdown),
             _ => None,
         }
     }
@@ -42,7 +40,6 @@ impl ExportFormat {
         match self {
             ExportFormat::Json => "json",
             ExportFormat::Csv => "csv",
-            ExportFormat::Markdown => "md",
         }
     }
 }
@@ -83,7 +80,6 @@ pub fn write_one(store: &Store, view: &RunView, format: ExportFormat, path: &Pat
     match format {
         ExportFormat::Json => json_out::write(store, view, &mut out)?,
         ExportFormat::Csv => csv_out::write(store, view, &mut out)?,
-        ExportFormat::Markdown => markdown::write(view, &mut out).map_err(io)?,
     }
     std::io::Write::flush(&mut out).map_err(io)?;
     Ok(())
