@@ -17,6 +17,13 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 echo "== UI: type check and unit tests"
 (cd ui && npm run check --silent && npm test --silent)
 
+echo "== Rust formatting (rustfmt.toml)"
+if cargo fmt --version >/dev/null 2>&1; then
+  cargo fmt --all --check
+else
+  echo "note: rustfmt is not installed (rustup component add rustfmt); formatting not checked"
+fi
+
 echo "== Rust workspace (e2e in the real window, keys in a real Secret Service)"
 export RAGNOSIS_E2E=required RAGNOSIS_KEYRING=required RAGNOSIS_MODEL=required
 # gnome-keyring keeps its files under XDG dirs: point them at a throwaway place so the

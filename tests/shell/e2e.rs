@@ -404,8 +404,8 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
         "{markdown}"
     );
     assert!(
-        markdown.contains("## Summary"),
-        "the report has its summary heading"
+        markdown.contains("## Diagnosis") && markdown.contains("## Methodology"),
+        "the report has its diagnosis and methodology"
     );
 }
 
