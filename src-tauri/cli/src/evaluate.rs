@@ -337,7 +337,11 @@ fn finish(
     thresholds: &[(String, f64)],
 ) -> Result<(), Failure> {
     let view = export::RunView::load(store, outcome.run_id)?;
-    print::run_summary(&view);
+    let totals: run::RunTotals = store::runs::totals(store.conn(), outcome.run_id)?;
+    print::run_summary(
+        &view,
+        totals.calls + totals.cache_hits + totals.failures > 0,
+    );
     if outcome.status != RunStatus::Done {
         let run = store::runs::get(store.conn(), outcome.run_id)?;
         eprintln!(

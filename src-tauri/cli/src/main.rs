@@ -231,7 +231,11 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                     serde_json::to_string_pretty(&view).map_err(Error::from)?
                 );
             } else {
-                print::run_summary(&view);
+                let totals: ragnosis_core::run::RunTotals = store::runs::totals(store.conn(), run)?;
+                print::run_summary(
+                    &view,
+                    totals.calls + totals.cache_hits + totals.failures > 0,
+                );
             }
         }
         Command::Resume { run, judge } => evaluate::resume(&home, run, judge, progress)?,

@@ -153,7 +153,9 @@ fn offline_judge_description() -> String {
     }
 }
 
-pub fn run_summary(view: &RunView) {
+/// `judge_asked`: whether any judge call was made (or answered from the cache) for the
+/// run; a run scored from supplied labels and judge-free metrics names no judge.
+pub fn run_summary(view: &RunView, judge_asked: bool) {
     let run = &view.run;
     println!(
         "\nRun #{} on \"{}\": {} items, status {}, judge {}{}",
@@ -161,7 +163,9 @@ pub fn run_summary(view: &RunView) {
         view.dataset.name,
         run.item_count,
         run.status.as_str(),
-        if run.judge == "offline" {
+        if !judge_asked && run.status.as_str() == "done" {
+            "none asked (supplied labels and judge-free metrics only)".to_string()
+        } else if run.judge == "offline" {
             offline_judge_description()
         } else {
             run.judge.clone()

@@ -147,6 +147,11 @@ fn ragchecker_example_yields_all_eleven_metrics_without_a_judge() {
         ],
     );
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("judge none asked"),
+        "scored from the supplied labels, so no judge is named: {}",
+        stdout(&o)
+    );
     let json: Value =
         serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
             .unwrap();

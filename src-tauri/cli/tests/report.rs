@@ -85,7 +85,7 @@ fn compare_writes_json_and_a_comparison_report() {
     eval(home.path(), &["--label", "k10"]);
     eval(home.path(), &["--label", "k1", "--k", "1"]);
     let out = home.path().join("cmp");
-    ragnosis(
+    let o = ragnosis(
         home.path(),
         &[
             "compare",
@@ -116,6 +116,17 @@ fn compare_writes_json_and_a_comparison_report() {
     );
     let md = std::fs::read_to_string(home.path().join("cmp.md")).unwrap();
     assert!(md.contains("## Comparison") && md.contains("### Change per metric"));
+    // The terminal says what changed, not only which files were written.
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("24 items matched") && said.contains("reference.recall_at_k"),
+        "{said}"
+    );
+    assert!(
+        said.lines()
+            .any(|l| l.contains("reference.recall_at_k") && l.contains(" -0.")),
+        "{said}"
+    );
 }
 
 #[test]
