@@ -545,6 +545,49 @@ async fn run_async(
         accounting: Mutex::default(),
         prompt_versions: Mutex::default(),
     });
+    let outcomes = judge_all(cases, &judge, &ledger, &progress, cancel).await?;
+    if cancel.is_cancelled() {
+        return Err(Error::Cancelled);
+    }
+    let accounting = *ledger.accounting.lock().unwrap();
+    let prompt_versions = ledger
+        .prompt_versions
+        .lock()
+        .unwrap()
+        .iter()
+        .cloned()
+        .collect();
+    let identity = judge.identity();
+    let (tasks, claims, claims_n) = task_figures(&outcomes);
+    progress.report(Progress::Finished {
+        stage: "judge check".into(),
+    });
+    Ok(JudgeCheck {
+        profile: profile.to_string(),
+        judge_config: identity.config_key(),
+        model: identity.model.clone(),
+        prompt_versions,
+        sample_version: sample::version(),
+        checked_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        seconds: started.elapsed().as_secs_f64(),
+        tasks,
+        claims,
+        claims_n,
+        diagnosis: diagnosis_figure(&outcomes),
+        accounting,
+    })
+}
+
+/// Judges every case, a bounded number at once, reporting progress; stops at the first
+/// failure that would fail every call (a refused key, an unusable profile).
+async fn judge_all(
+    cases: Vec<Case>,
+    judge: &Arc<dyn Judge>,
+    ledger: &Arc<Ledger>,
+    progress: &Arc<dyn ProgressSink>,
+    cancel: &CancelToken,
+) -> Result<Vec<Outcome>> {
+    let total = cases.len() as u64;
     let ctx = CallContext {
         progress: progress.clone(),
         cancel: cancel.clone(),
@@ -594,36 +637,7 @@ async fn run_async(
             });
         }
     }
-    if cancel.is_cancelled() {
-        return Err(Error::Cancelled);
-    }
-    let accounting = *ledger.accounting.lock().unwrap();
-    let prompt_versions = ledger
-        .prompt_versions
-        .lock()
-        .unwrap()
-        .iter()
-        .cloned()
-        .collect();
-    let identity = judge.identity();
-    let (tasks, claims, claims_n) = task_figures(&outcomes);
-    progress.report(Progress::Finished {
-        stage: "judge check".into(),
-    });
-    Ok(JudgeCheck {
-        profile: profile.to_string(),
-        judge_config: identity.config_key(),
-        model: identity.model.clone(),
-        prompt_versions,
-        sample_version: sample::version(),
-        checked_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        seconds: started.elapsed().as_secs_f64(),
-        tasks,
-        claims,
-        claims_n,
-        diagnosis: diagnosis_figure(&outcomes),
-        accounting,
-    })
+    Ok(outcomes)
 }
 
 fn task_figures(outcomes: &[Outcome]) -> (Vec<TaskFigure>, Option<Estimate>, u64) {
