@@ -8,22 +8,9 @@ use ragnosis_core::judge::offline::calibration::{self, LabelledClaim};
 use ragnosis_core::judge::offline::OfflineJudge;
 use ragnosis_core::text;
 
+/// The judge check's AUROC (ties count half); 0.5 when one class is missing.
 fn auroc(scores: &[(f64, bool)]) -> f64 {
-    let pos: Vec<f64> = scores.iter().filter(|s| s.1).map(|s| s.0).collect();
-    let neg: Vec<f64> = scores.iter().filter(|s| !s.1).map(|s| s.0).collect();
-    let mut wins = 0.0;
-    for p in &pos {
-        for n in &neg {
-            wins += if p > n {
-                1.0
-            } else if p == n {
-                0.5
-            } else {
-                0.0
-            };
-        }
-    }
-    wins / (pos.len() * neg.len()).max(1) as f64
+    ragnosis_core::judge_check::figures::auroc(scores).unwrap_or(0.5)
 }
 
 fn load_expertqa(path: &std::path::Path) -> Vec<LabelledClaim> {

@@ -10,6 +10,7 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::stats::quantile;
+use crate::judge::offline::calibration::Confusion;
 
 const RESAMPLES: usize = 1000;
 const SEED: u64 = 0x5eed_c4ec;
@@ -23,19 +24,15 @@ pub struct Estimate {
     pub ci_high: f64,
 }
 
-/// Mean of the true positive and true negative rates of `(predicted, actual)` pairs.
+/// Mean of the true positive and true negative rates of `(predicted, actual)` pairs (the
+/// offline judge's calibration `Confusion`); undefined with one class only.
 pub fn balanced_accuracy(pairs: &[(bool, bool)]) -> Option<f64> {
-    let (mut tp, mut pos, mut tn, mut neg) = (0usize, 0usize, 0usize, 0usize);
+    let mut confusion = Confusion::default();
     for &(predicted, actual) in pairs {
-        if actual {
-            pos += 1;
-            tp += predicted as usize;
-        } else {
-            neg += 1;
-            tn += !predicted as usize;
-        }
+        confusion.add(predicted, actual);
     }
-    (pos > 0 && neg > 0).then(|| (tp as f64 / pos as f64 + tn as f64 / neg as f64) / 2.0)
+    let negatives = confusion.n() - confusion.positives();
+    (confusion.positives() > 0 && negatives > 0).then(|| confusion.balanced_accuracy())
 }
 
 /// Probability that a random positive scores above a random negative (ties count half).

@@ -40,7 +40,7 @@ use crate::error::{Error, Result};
 use crate::judge::{CallContext, Judge, JudgeError, Task, Verdict};
 use crate::metrics::Status;
 use crate::progress::{CancelToken, Progress, ProgressSink};
-use crate::run::engine::{self, Accounting, EngineSettings};
+use crate::run::engine::{self, Accounting, Asker, EngineSettings};
 use crate::run::{agentic, Mode};
 pub use figures::Estimate;
 use sample::{Case, ClaimCase, DesignedCase};
@@ -213,91 +213,52 @@ enum Outcome {
     },
 }
 
-/// Calls the judge, keeping the accounting and the prompt versions that answered.
+/// What every case's calls cost together, and the prompt versions that answered.
+#[derive(Default)]
 struct Ledger {
     accounting: Mutex<Accounting>,
     prompt_versions: Mutex<BTreeSet<String>>,
 }
 
 impl Ledger {
-    async fn ask(
-        &self,
-        judge: &dyn Judge,
-        ctx: &CallContext,
-        task: Task,
-    ) -> std::result::Result<Verdict, JudgeError> {
-        let outcome = judge.judge(&task, ctx).await;
-        let mut acc = self.accounting.lock().unwrap();
-        match &outcome {
-            Ok(j) if j.cached => acc.cache_hits += 1,
-            Ok(j) => {
-                acc.calls += 1;
-                acc.input_tokens += j.usage.input_tokens;
-                acc.output_tokens += j.usage.output_tokens;
-                acc.cost_usd += j.cost_usd;
-            }
-            Err(_) => acc.failures += 1,
-        }
-        drop(acc);
-        if let Ok(j) = &outcome {
-            self.prompt_versions
-                .lock()
-                .unwrap()
-                .insert(j.prompt_version.clone());
-        }
-        outcome.map(|j| j.verdict)
+    fn absorb(&self, spent: &Accounting, versions: impl IntoIterator<Item = String>) {
+        self.accounting.lock().unwrap().add(spent);
+        self.prompt_versions.lock().unwrap().extend(versions);
     }
+}
 
-    async fn claims(
-        &self,
-        judge: &dyn Judge,
-        ctx: &CallContext,
-        text: &str,
-    ) -> std::result::Result<Vec<String>, JudgeError> {
-        match self
-            .ask(
-                judge,
-                ctx,
-                Task::Claims {
-                    question: String::new(),
-                    text: text.to_string(),
-                },
-            )
-            .await?
-        {
-            Verdict::Claims { claims } => Ok(claims),
-            other => Err(unexpected("claims", &other)),
-        }
+async fn claims_of(asker: &Asker<'_>, text: &str) -> std::result::Result<Vec<String>, JudgeError> {
+    let task = Task::Claims {
+        question: String::new(),
+        text: text.to_string(),
+    };
+    match asker.ask(task).await? {
+        Verdict::Claims { claims } => Ok(claims),
+        other => Err(unexpected("claims", &other)),
     }
+}
 
-    /// The share of `claims` entailed by some passage.
-    async fn entailed(
-        &self,
-        judge: &dyn Judge,
-        ctx: &CallContext,
-        claims: Vec<String>,
-        passages: Vec<String>,
-    ) -> std::result::Result<f64, JudgeError> {
-        let n = claims.len();
-        if n == 0 {
-            return Ok(0.0);
-        }
-        match self
-            .ask(judge, ctx, Task::ClaimLabels { claims, passages })
-            .await?
-        {
-            Verdict::ClaimLabels { labels } if labels.len() == n => Ok(labels
-                .iter()
-                .filter(|row| row.iter().any(|l| l.is_entailment()))
-                .count()
-                as f64
-                / n as f64),
-            Verdict::ClaimLabels { labels } => Err(JudgeError::Unparseable {
-                message: format!("{} label rows for {n} claims", labels.len()),
-                raw: String::new(),
-            }),
-            other => Err(unexpected("claim_labels", &other)),
-        }
+/// The share of `claims` entailed by some passage.
+async fn entailed(
+    asker: &Asker<'_>,
+    claims: Vec<String>,
+    passages: Vec<String>,
+) -> std::result::Result<f64, JudgeError> {
+    let n = claims.len();
+    if n == 0 {
+        return Ok(0.0);
+    }
+    match asker.ask(Task::ClaimLabels { claims, passages }).await? {
+        Verdict::ClaimLabels { labels } if labels.len() == n => Ok(labels
+            .iter()
+            .filter(|row| row.iter().any(|l| l.is_entailment()))
+            .count() as f64
+            / n as f64),
+        Verdict::ClaimLabels { labels } => Err(JudgeError::Unparseable {
+            message: format!("{} label rows for {n} claims", labels.len()),
+            raw: String::new(),
+        }),
+        other => Err(unexpected("claim_labels", &other)),
     }
 }
 
@@ -309,6 +270,18 @@ fn unexpected(expected: &str, got: &Verdict) -> JudgeError {
 }
 
 async fn judge_case(case: Case, judge: &dyn Judge, ctx: &CallContext, ledger: &Ledger) -> Outcome {
+    if let Case::Diagnosis(d) = case {
+        return designed(d, judge, ctx, ledger).await;
+    }
+    let asker = Asker::new(judge, ctx);
+    let outcome = judge_labelled(case, &asker).await;
+    let (spent, versions) = asker.into_spent();
+    ledger.absorb(&spent, versions);
+    outcome
+}
+
+/// A case with a human label, through the judge protocol.
+async fn judge_labelled(case: Case, asker: &Asker<'_>) -> Outcome {
     let failed = |task: Option<CheckTask>, shape: Option<String>, e: JudgeError| Outcome::Failed {
         task,
         shape,
@@ -316,42 +289,36 @@ async fn judge_case(case: Case, judge: &dyn Judge, ctx: &CallContext, ledger: &L
         error: Some(e),
     };
     match case {
-        Case::Attribution(c) => claim_case(CheckTask::Attribution, c, judge, ctx, ledger).await,
-        Case::ClaimSupport(c) => claim_case(CheckTask::ClaimSupport, c, judge, ctx, ledger).await,
-        Case::ExpertClaims(c) => claim_case(CheckTask::ExpertClaims, c, judge, ctx, ledger).await,
+        Case::Attribution(c) => claim_case(CheckTask::Attribution, c, asker).await,
+        Case::ClaimSupport(c) => claim_case(CheckTask::ClaimSupport, c, asker).await,
+        Case::ExpertClaims(c) => claim_case(CheckTask::ExpertClaims, c, asker).await,
         Case::Answerability {
             question,
             passage,
             answerable,
-        } => match answerability(&question, passage, judge, ctx, ledger).await {
+        } => match answerability(&question, passage, asker).await {
             Ok(covered) => Outcome::Answerability {
                 covered,
                 answerable,
             },
             Err(e) => failed(Some(CheckTask::Answerability), None, e),
         },
-        Case::Similarity { a, b, score } => match similarity(&a, &b, judge, ctx, ledger).await {
+        Case::Similarity { a, b, score } => match similarity(&a, &b, asker).await {
             Ok(f1) => Outcome::Similarity { f1, human: score },
             Err(e) => failed(Some(CheckTask::Similarity), None, e),
         },
-        Case::Diagnosis(d) => designed(d, judge, ctx, ledger).await,
+        Case::Diagnosis(_) => unreachable!("designed cases are evaluated as items"),
     }
 }
 
-async fn claim_case(
-    task: CheckTask,
-    case: ClaimCase,
-    judge: &dyn Judge,
-    ctx: &CallContext,
-    ledger: &Ledger,
-) -> Outcome {
+async fn claim_case(task: CheckTask, case: ClaimCase, asker: &Asker<'_>) -> Outcome {
     let verdict = async {
-        let claims = ledger.claims(judge, ctx, &case.text).await?;
+        let claims = claims_of(asker, &case.text).await?;
         // A text with no claim (a greeting, a question) has nothing attributable.
         if claims.is_empty() {
             return Ok::<bool, JudgeError>(false);
         }
-        Ok(ledger.entailed(judge, ctx, claims, case.passages).await? == 1.0)
+        Ok(entailed(asker, claims, case.passages).await? == 1.0)
     };
     match verdict.await {
         Ok(predicted) => Outcome::Claim {
@@ -371,18 +338,12 @@ async fn claim_case(
 async fn answerability(
     question: &str,
     passage: String,
-    judge: &dyn Judge,
-    ctx: &CallContext,
-    ledger: &Ledger,
+    asker: &Asker<'_>,
 ) -> std::result::Result<f64, JudgeError> {
-    let aspects = match ledger
-        .ask(
-            judge,
-            ctx,
-            Task::Aspects {
-                question: question.to_string(),
-            },
-        )
+    let aspects = match asker
+        .ask(Task::Aspects {
+            question: question.to_string(),
+        })
         .await?
     {
         Verdict::Aspects { aspects } if !aspects.is_empty() => aspects,
@@ -399,7 +360,7 @@ async fn answerability(
         aspects,
         chunks: vec![passage],
     };
-    match ledger.ask(judge, ctx, task).await? {
+    match asker.ask(task).await? {
         Verdict::Coverage { aspects } if !aspects.is_empty() => {
             Ok(aspects.iter().filter(|a| a.covered).count() as f64 / aspects.len() as f64)
         }
@@ -411,13 +372,7 @@ async fn answerability(
     }
 }
 
-async fn similarity(
-    a: &str,
-    b: &str,
-    judge: &dyn Judge,
-    ctx: &CallContext,
-    ledger: &Ledger,
-) -> std::result::Result<f64, JudgeError> {
+async fn similarity(a: &str, b: &str, asker: &Asker<'_>) -> std::result::Result<f64, JudgeError> {
     // A sentence the judge finds no claim in is compared as a whole.
     let or_whole = |claims: Vec<String>, text: &str| {
         if claims.is_empty() {
@@ -426,14 +381,10 @@ async fn similarity(
             claims
         }
     };
-    let claims_a = or_whole(ledger.claims(judge, ctx, a).await?, a);
-    let claims_b = or_whole(ledger.claims(judge, ctx, b).await?, b);
-    let precision = ledger
-        .entailed(judge, ctx, claims_a, vec![b.to_string()])
-        .await?;
-    let recall = ledger
-        .entailed(judge, ctx, claims_b, vec![a.to_string()])
-        .await?;
+    let claims_a = or_whole(claims_of(asker, a).await?, a);
+    let claims_b = or_whole(claims_of(asker, b).await?, b);
+    let precision = entailed(asker, claims_a, vec![b.to_string()]).await?;
+    let recall = entailed(asker, claims_b, vec![a.to_string()]).await?;
     Ok(if precision + recall == 0.0 {
         0.0
     } else {
@@ -454,14 +405,12 @@ async fn designed(
         .collect();
     let outcome =
         engine::evaluate_item(0, &item, &metrics, judge, ctx, &EngineSettings::default()).await;
-    ledger.accounting.lock().unwrap().add(&outcome.accounting);
-    if let Some(v) = &outcome.prompt_version {
-        ledger
-            .prompt_versions
-            .lock()
-            .unwrap()
-            .extend(v.split(',').map(str::to_string));
-    }
+    let versions = outcome
+        .prompt_version
+        .iter()
+        .flat_map(|v| v.split(','))
+        .map(str::to_string);
+    ledger.absorb(&outcome.accounting, versions);
     if let Some(error) = outcome.results.iter().find(|r| r.status == Status::Error) {
         return Outcome::Failed {
             task: None,
@@ -541,10 +490,7 @@ async fn run_async(
         stage: "judge check".into(),
         total: Some(total),
     });
-    let ledger = Arc::new(Ledger {
-        accounting: Mutex::default(),
-        prompt_versions: Mutex::default(),
-    });
+    let ledger = Arc::new(Ledger::default());
     let outcomes = judge_all(cases, &judge, &ledger, &progress, cancel).await?;
     if cancel.is_cancelled() {
         return Err(Error::Cancelled);

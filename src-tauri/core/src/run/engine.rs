@@ -64,17 +64,34 @@ impl Accounting {
     }
 }
 
-/// Asks the judge, keeping the accounting. One place maps a verdict to the type a
-/// metric needs.
-struct Asker<'a> {
+/// Asks the judge, keeping the accounting and the prompt versions that answered. Every
+/// judge call of a run or a judge check goes through one.
+pub(crate) struct Asker<'a> {
     judge: &'a dyn Judge,
     ctx: &'a CallContext,
     accounting: Mutex<Accounting>,
     prompt_versions: Mutex<std::collections::BTreeSet<String>>,
 }
 
-impl Asker<'_> {
-    async fn ask(&self, task: Task) -> Result<Verdict, JudgeError> {
+impl<'a> Asker<'a> {
+    pub(crate) fn new(judge: &'a dyn Judge, ctx: &'a CallContext) -> Asker<'a> {
+        Asker {
+            judge,
+            ctx,
+            accounting: Mutex::default(),
+            prompt_versions: Mutex::default(),
+        }
+    }
+
+    /// What the calls cost, and the prompt versions of the verdicts.
+    pub(crate) fn into_spent(self) -> (Accounting, std::collections::BTreeSet<String>) {
+        (
+            self.accounting.into_inner().unwrap_or_default(),
+            self.prompt_versions.into_inner().unwrap_or_default(),
+        )
+    }
+
+    pub(crate) async fn ask(&self, task: Task) -> Result<Verdict, JudgeError> {
         let outcome = self.judge.judge(&task, self.ctx).await;
         let mut acc = self.accounting.lock().unwrap();
         match &outcome {
@@ -267,20 +284,14 @@ pub async fn evaluate_item(
             results.push(metrics::compute(spec, item, &settings.metric_config));
         }
     }
-    let asker = Asker {
-        judge,
-        ctx,
-        accounting: Mutex::new(Accounting::default()),
-        prompt_versions: Mutex::default(),
-    };
+    let asker = Asker::new(judge, ctx);
     if !judged.is_empty() {
         results.extend(judge_metrics(item, &judged, &asker, settings).await);
     }
     for spec in synthesised {
         results.push(overall::synthesise(spec.id, &results, &settings.weights));
     }
-    let accounting = asker.accounting.into_inner().unwrap_or_default();
-    let versions = asker.prompt_versions.into_inner().unwrap_or_default();
+    let (accounting, versions) = asker.into_spent();
     let prompt_version =
         (!versions.is_empty()).then(|| versions.into_iter().collect::<Vec<_>>().join(","));
     ItemOutcome {
