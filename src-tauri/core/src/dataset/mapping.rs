@@ -13,7 +13,7 @@
 use serde_json::{Map, Value};
 
 use super::aliases::{classify, Canon, SourceFields, CANON_COUNT};
-use super::values::{self, is_absent, Numbers};
+use super::values::{self, is_absent};
 use super::ImportLimits;
 use crate::item::{Item, RagCheckerLabels};
 
@@ -115,31 +115,30 @@ pub(crate) fn map_record(
     let Some(question) = take(Canon::Question) else {
         return Err(missing_question(&metadata));
     };
-    let question = values::text(&question.key, question.value, Numbers::Warn, &mut warnings)?
+    let question = values::text(&question.key, question.value, &mut warnings)?
         .ok_or_else(|| "missing question".to_string())?;
 
     let mut item = Item {
         question,
         ..Item::default()
     };
-    let text_of = |slot: Option<Slot>, numbers, warnings: &mut Vec<String>| match slot {
-        Some(s) => values::text(&s.key, s.value, numbers, warnings),
+    let text_of = |slot: Option<Slot>, warnings: &mut Vec<String>| match slot {
+        Some(s) => values::text(&s.key, s.value, warnings),
         None => Ok(None),
     };
-    item.id = text_of(take(Canon::Id), Numbers::Silent, &mut warnings)?;
-    item.answer = text_of(take(Canon::Answer), Numbers::Warn, &mut warnings)?;
-    item.ground_truth = text_of(take(Canon::GroundTruth), Numbers::Warn, &mut warnings)?;
-    item.citation_label = text_of(take(Canon::CitationLabel), Numbers::Silent, &mut warnings)?;
+    item.id = text_of(take(Canon::Id), &mut warnings)?;
+    item.answer = text_of(take(Canon::Answer), &mut warnings)?;
+    item.ground_truth = text_of(take(Canon::GroundTruth), &mut warnings)?;
+    item.citation_label = text_of(take(Canon::CitationLabel), &mut warnings)?;
 
-    let list_of = |slot: Option<Slot>, numbers, warnings: &mut Vec<String>| match slot {
-        Some(s) => values::string_list(&s.key, s.value, numbers, warnings),
+    let list_of = |slot: Option<Slot>, warnings: &mut Vec<String>| match slot {
+        Some(s) => values::string_list(&s.key, s.value, warnings),
         None => Ok(Vec::new()),
     };
-    item.reference_contexts =
-        list_of(take(Canon::ReferenceContexts), Numbers::Warn, &mut warnings)?;
-    item.retrieved_ids = list_of(take(Canon::RetrievedIds), Numbers::Silent, &mut warnings)?;
-    item.gold_context_ids = list_of(take(Canon::GoldContextIds), Numbers::Silent, &mut warnings)?;
-    item.aspects = list_of(take(Canon::Aspects), Numbers::Warn, &mut warnings)?;
+    item.reference_contexts = list_of(take(Canon::ReferenceContexts), &mut warnings)?;
+    item.retrieved_ids = list_of(take(Canon::RetrievedIds), &mut warnings)?;
+    item.gold_context_ids = list_of(take(Canon::GoldContextIds), &mut warnings)?;
+    item.aspects = list_of(take(Canon::Aspects), &mut warnings)?;
 
     let mut oversize_contexts = 0;
     if let Some(slot) = take(Canon::Contexts) {
@@ -172,8 +171,7 @@ pub(crate) fn map_record(
     }
     if item.id.is_none() {
         if let Some(id) = metadata.get("id").filter(|v| !is_absent(v)) {
-            item.id = values::text("metadata.id", id.clone(), Numbers::Silent, &mut warnings)
-                .unwrap_or(None);
+            item.id = values::text("metadata.id", id.clone(), &mut warnings).unwrap_or(None);
             if item.id.is_some() {
                 sources.note_metadata_id();
             }
@@ -311,7 +309,15 @@ mod tests {
             m.item.retrieved_ids,
             vec!["3".to_string(), "12".to_string()]
         );
-        assert!(m.warnings.is_empty(), "numeric ids convert silently");
+        // One rule (DATA.md): converted and reported, once per field.
+        assert_eq!(
+            m.warnings,
+            vec![
+                "`ranked_ids` has 2 entries that are numbers or booleans; converted to text"
+                    .to_string(),
+                "`gt_context_id` is a number; converted to text".to_string(),
+            ]
+        );
     }
 
     #[test]

@@ -37,28 +37,21 @@ pub(crate) fn is_absent(v: &Value) -> bool {
     }
 }
 
-/// How numbers are taken where text is expected: ids are routinely numeric, so only
-/// prose fields warn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Numbers {
-    Warn,
-    Silent,
-}
-
 /// Text from a scalar; `None` when blank. `field` names the value in messages.
+///
+/// One rule for every field (DATA.md): a number or boolean where text is expected is
+/// converted and reported as a warning — an id (`gold_id: 17`) as much as an answer
+/// (`ground_truth: 5`). A list reports it once, not once per entry.
 pub(crate) fn text(
     field: &str,
     v: Value,
-    numbers: Numbers,
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>, String> {
     match v {
         Value::Null => Ok(None),
         Value::String(s) => Ok((!is_blank(&s)).then_some(s)),
         Value::Number(_) | Value::Bool(_) => {
-            if numbers == Numbers::Warn {
-                warnings.push(format!("`{field}` is {}; converted to text", type_name(&v)));
-            }
+            warnings.push(format!("`{field}` is {}; converted to text", type_name(&v)));
             Ok(Some(scalar_to_string(v)))
         }
         Value::Array(_) | Value::Object(_) => {
@@ -82,9 +75,9 @@ fn scalar_to_string(v: Value) -> String {
 pub(crate) fn string_list(
     field: &str,
     v: Value,
-    numbers: Numbers,
     warnings: &mut Vec<String>,
 ) -> Result<Vec<String>, String> {
+    let listed = matches!(v, Value::Array(_));
     let elements = match v {
         Value::Array(a) => a,
         scalar @ (Value::String(_) | Value::Number(_) | Value::Bool(_)) => vec![scalar],
@@ -94,6 +87,14 @@ pub(crate) fn string_list(
         }
     };
     let mut out = Vec::with_capacity(elements.len());
+    let mut converted = Vec::new();
+    let label = |i: usize| {
+        if listed {
+            format!("{field}[{i}]")
+        } else {
+            field.to_string()
+        }
+    };
     for (i, element) in elements.into_iter().enumerate() {
         let piece = match element {
             Value::String(s) => (!is_blank(&s)).then_some(s),
@@ -102,13 +103,25 @@ pub(crate) fn string_list(
                 let inner = take_text_key(&mut o)
                     .or_else(|| ["id", "doc_id"].iter().find_map(|k| o.shift_remove(*k)))
                     .ok_or_else(|| format!("`{field}[{i}]` is an object without text or id"))?;
-                text(&format!("{field}[{i}]"), inner, numbers, warnings)?
+                text(&label(i), inner, &mut converted)?
             }
-            other => text(&format!("{field}[{i}]"), other, numbers, warnings)?,
+            other => text(&label(i), other, &mut converted)?,
         };
         out.extend(piece);
     }
+    warn_once(field, converted, warnings);
     Ok(out)
+}
+
+/// One warning for a list whose entries were converted.
+fn warn_once(field: &str, converted: Vec<String>, warnings: &mut Vec<String>) {
+    match converted.len() {
+        0 => {}
+        1 => warnings.extend(converted),
+        n => warnings.push(format!(
+            "`{field}` has {n} entries that are numbers or booleans; converted to text"
+        )),
+    }
 }
 
 /// Removes and returns the chunk text of a `{text|content|page_content}` object.
@@ -145,6 +158,7 @@ pub(crate) fn contexts(
         contexts: Vec::with_capacity(elements.len()),
         extras: Vec::new(),
     };
+    let mut converted = Vec::new();
     for (i, element) in elements.into_iter().enumerate() {
         let (id, text_value, extra) = match element {
             Value::Object(mut o) => {
@@ -156,7 +170,7 @@ pub(crate) fn contexts(
                 };
                 let id = match id {
                     Some(Value::String(s)) => (!is_blank(&s)).then_some(s),
-                    Some(v) => text(&format!("{field}[{i}].id"), v, Numbers::Silent, warnings)?,
+                    Some(v) => text(&format!("{field}[{i}].id"), v, &mut converted)?,
                     None => None,
                 };
                 (id, text_value, (!o.is_empty()).then_some(Value::Object(o)))
@@ -177,7 +191,7 @@ pub(crate) fn contexts(
                 } else {
                     field.to_string()
                 };
-                let text = text(&label, other, Numbers::Warn, warnings)?;
+                let text = text(&label, other, &mut converted)?;
                 if text.is_none() {
                     warnings.push(format!("`{label}` is empty and was skipped"));
                 }
@@ -193,6 +207,7 @@ pub(crate) fn contexts(
         }
         chunks.contexts.push(Context { id, text });
     }
+    warn_once(field, converted, warnings);
     Ok(chunks)
 }
 
