@@ -115,36 +115,37 @@ fn offline_judge_check_measures_every_task_against_human_labels() {
     assert!(check.headline().contains("n = 180"), "{}", check.headline());
 }
 
+/// The RAGVUE examples evaluated agentically by the lexical offline judge (so the run's
+/// prompt version is the one `lexical_check` records), in a fresh home; the run's id.
+fn evaluated_example(store: &mut Store) -> i64 {
+    let example =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/examples/ragvue/agentic.jsonl");
+    let limits = ImportLimits::default();
+    let imported =
+        ragnosis_core::import::import_file(store, &example, Some("ragvue"), &limits, &NoProgress)
+            .unwrap();
+    let request = RunRequest {
+        dataset_id: imported.dataset.id,
+        mode: Mode::Agentic,
+        ..Default::default()
+    };
+    let judge = Arc::new(OfflineJudge::default());
+    run::evaluate(
+        store,
+        &request,
+        judge,
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap()
+    .run_id
+}
+
 #[test]
 fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();
-    let example =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/examples/ragvue/agentic.jsonl");
-    let dataset = ragnosis_core::import::import_file(
-        &mut store,
-        &example,
-        Some("ragvue"),
-        &ImportLimits::default(),
-        &NoProgress,
-    )
-    .unwrap()
-    .dataset
-    .id;
-    let request = RunRequest {
-        dataset_id: dataset,
-        mode: Mode::Agentic,
-        ..Default::default()
-    };
-    // The lexical judge, so the run's prompt version is the one the check records.
-    let outcome = run::evaluate(
-        &mut store,
-        &request,
-        Arc::new(OfflineJudge::default()),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let run_id = evaluated_example(&mut store);
     let options = ReportOptions {
         generated_at: "2026-11-23T00:00:00Z".into(),
         worst: 3,
@@ -152,7 +153,7 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
         threshold: 0.05,
     };
 
-    let before = ReportView::load(&mut store, outcome.run_id, &options).unwrap();
+    let before = ReportView::load(&mut store, run_id, &options).unwrap();
     assert!(
         before.methodology.judge_check.starts_with("No judge check"),
         "{}",
@@ -174,7 +175,7 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
         .unwrap();
     assert_eq!(by_profile.checked_at, check.checked_at);
 
-    let after = ReportView::load(&mut store, outcome.run_id, &options).unwrap();
+    let after = ReportView::load(&mut store, run_id, &options).unwrap();
     assert!(
         after.methodology.judge_check.contains(&check.headline()),
         "{}",
@@ -186,30 +187,9 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
     other.prompt_versions = vec![offline::SEMANTIC_PROMPT_VERSION.to_string()];
     let dir2 = tempfile::tempdir().unwrap();
     let mut store2 = Store::open(dir2.path()).unwrap();
-    let dataset2 = ragnosis_core::import::import_file(
-        &mut store2,
-        &example,
-        Some("ragvue"),
-        &ImportLimits::default(),
-        &NoProgress,
-    )
-    .unwrap()
-    .dataset
-    .id;
-    let run2 = run::evaluate(
-        &mut store2,
-        &RunRequest {
-            dataset_id: dataset2,
-            mode: Mode::Agentic,
-            ..Default::default()
-        },
-        Arc::new(OfflineJudge::default()),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let run2 = evaluated_example(&mut store2);
     store::judge_checks::insert(store2.conn(), &other).unwrap();
-    let view = ReportView::load(&mut store2, run2.run_id, &options).unwrap();
+    let view = ReportView::load(&mut store2, run2, &options).unwrap();
     assert!(
         view.methodology.judge_check.starts_with("No judge check"),
         "{}",
