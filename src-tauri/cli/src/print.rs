@@ -156,6 +156,15 @@ fn offline_judge_description() -> String {
 /// `judge_asked`: whether any judge call was made (or answered from the cache) for the
 /// run; a run scored from supplied labels and judge-free metrics names no judge.
 pub fn run_summary(view: &RunView, judge_asked: bool) {
+    run_header(view, judge_asked);
+    metric_table(view);
+    if let Some(d) = &view.summary.diagnosis {
+        diagnosis(d);
+    }
+    failures(view);
+}
+
+fn run_header(view: &RunView, judge_asked: bool) {
     let run = &view.run;
     println!(
         "\nRun #{} on \"{}\": {} items, status {}, judge {}{}",
@@ -175,6 +184,11 @@ pub fn run_summary(view: &RunView, judge_asked: bool) {
             .map(|l| format!(", label {l}"))
             .unwrap_or_default()
     );
+}
+
+/// One row per measured metric; metrics not applicable to the data, one line per reason.
+fn metric_table(view: &RunView) {
+    let run = &view.run;
     println!(
         "{:<48} {:>6} {:>13} {:>6} {:>5} {:>6} {:>5} {:>5}",
         "metric", "mean", "95% CI", "median", "<0.5", "scored", "skip", "err"
@@ -230,8 +244,13 @@ pub fn run_summary(view: &RunView, judge_asked: bool) {
     {
         println!("↓ lower is better");
     }
+    not_measured(&not_applicable);
+}
+
+/// Metrics that scored nothing and failed nowhere, one line per reason.
+fn not_measured(not_applicable: &[(&str, &str)]) {
     let mut reasons: Vec<&str> = Vec::new();
-    for (_, reason) in &not_applicable {
+    for (_, reason) in not_applicable {
         if !reasons.contains(reason) {
             reasons.push(reason);
         }
@@ -244,32 +263,36 @@ pub fn run_summary(view: &RunView, judge_asked: bool) {
             .collect();
         println!("- not measured ({reason}): {}", ids.join(", "));
     }
-    if let Some(d) = &view.summary.diagnosis {
+}
+
+fn diagnosis(d: &ragnosis_core::analysis::diagnosis::Diagnosis) {
+    println!(
+        "\nDiagnosis ({} of {} checked items show a failure pattern)",
+        d.items_with_patterns, d.items_checked
+    );
+    if let Some(stage) = d.primary_stage {
+        println!("  primary failing stage: {}", stage.label());
+    }
+    for p in &d.patterns {
         println!(
-            "\nDiagnosis ({} of {} checked items show a failure pattern)",
-            d.items_with_patterns, d.items_checked
+            "  {} {:<22} {:>4} items ({:.0}%)  {}",
+            p.letter,
+            p.name,
+            p.count,
+            p.share * 100.0,
+            p.stage.label()
         );
-        if let Some(stage) = d.primary_stage {
-            println!("  primary failing stage: {}", stage.label());
-        }
-        for p in &d.patterns {
-            println!(
-                "  {} {:<22} {:>4} items ({:.0}%)  {}",
-                p.letter,
-                p.name,
-                p.count,
-                p.share * 100.0,
-                p.stage.label()
-            );
-        }
-        for (rank, a) in d.actions.iter().enumerate() {
-            println!("  {}. [{:?}] {}", rank + 1, a.impact, a.title);
-            println!("     how to fix: {}", a.how_to_fix);
-            if let Some(example) = &a.example {
-                println!("     example: {}", example.question);
-            }
+    }
+    for (rank, a) in d.actions.iter().enumerate() {
+        println!("  {}. [{:?}] {}", rank + 1, a.impact, a.title);
+        println!("     how to fix: {}", a.how_to_fix);
+        if let Some(example) = &a.example {
+            println!("     example: {}", example.question);
         }
     }
+}
+
+fn failures(view: &RunView) {
     // One line per distinct failure, naming the metrics it hit.
     let mut failures: Vec<(&str, Vec<&str>, u64)> = Vec::new();
     for e in &view.summary.errors {
