@@ -312,6 +312,101 @@ fn failures(view: &RunView) {
     }
 }
 
+/// The comparison on the terminal: what changed per metric and what is flagged, so the
+/// answer does not require opening a file.
+pub fn comparison(c: &ragnosis_core::analysis::compare::Comparison) {
+    println!(
+        "Run #{} (B) against run #{} (A): {} items matched ({} only in A, {} only in B); regression threshold {}",
+        c.b.id, c.a.id, c.matched, c.only_in_a, c.only_in_b, c.threshold
+    );
+    println!(
+        "  {:<40} {:>7} {:>7} {:>8} {:>19}  flag",
+        "metric", "A", "B", "B − A", "95% CI of change"
+    );
+    for m in &c.metrics {
+        let ci = match (m.ci95_low, m.ci95_high) {
+            (Some(lo), Some(hi)) => format!("[{lo:+.3}, {hi:+.3}]"),
+            _ => "–".into(),
+        };
+        let delta = m
+            .delta
+            .map(|d| format!("{d:+.3}"))
+            .unwrap_or_else(|| "–".into());
+        println!(
+            "  {:<40} {:>7} {:>7} {:>8} {:>19}  {}",
+            m.metric,
+            num(m.mean_a),
+            num(m.mean_b),
+            delta,
+            ci,
+            m.flag.label()
+        );
+    }
+}
+
+/// A figure with its 95% interval, two decimals.
+fn figure(e: Option<ragnosis_core::judge_check::Estimate>) -> String {
+    match e {
+        Some(e) => format!("{:.2}  [{:.2}, {:.2}]", e.value, e.ci_low, e.ci_high),
+        None => "—".into(),
+    }
+}
+
+pub fn judge_check(check: &ragnosis_core::judge_check::JudgeCheck) {
+    println!(
+        "Judge check of '{}' ({}), sample {}",
+        check.profile, check.model, check.sample_version
+    );
+    println!(
+        "  {:<62} {:<18} {:<20} {:>4} {:>6}",
+        "task", "measure", "figure [95% CI]", "n", "errors"
+    );
+    for t in &check.tasks {
+        println!(
+            "  {:<62} {:<18} {:<20} {:>4} {:>6}",
+            t.task.title(),
+            t.measure.label(),
+            figure(t.estimate),
+            t.n,
+            t.errors
+        );
+        if let Some(e) = &t.first_error {
+            println!("      first error: {e}");
+        }
+    }
+    println!(
+        "  {:<62} {:<18} {:<20} {:>4}",
+        "all claims together",
+        "balanced accuracy",
+        figure(check.claims),
+        check.claims_n
+    );
+    let d = &check.diagnosis;
+    println!("\n  Diagnosis of designed items: the failure named in {} of {}; false alarms on {} of {} good items", d.named, d.designed, d.false_alarms, d.good);
+    println!(
+        "  {:<22} {:<22} {:>6} {:>6}",
+        "shape", "named by", "named", "errors"
+    );
+    for s in &d.shapes {
+        println!(
+            "  {:<22} {:<22} {:>3}/{:<2} {:>6}",
+            s.shape, s.expected, s.named, s.n, s.errors
+        );
+    }
+    let a = &check.accounting;
+    println!(
+        "\n  {} judge calls ({} from the cache, {} failed), {} tokens in, {} out, ${:.4}, {:.0} s",
+        a.calls,
+        a.cache_hits,
+        a.failures,
+        a.input_tokens,
+        a.output_tokens,
+        a.cost_usd,
+        check.seconds
+    );
+    println!("\n{}", check.headline());
+}
+
 fn num(v: Option<f64>) -> String {
     v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into())
 }

@@ -81,7 +81,7 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
     });
     let mut written = Vec::new();
     let comparison = compare::compare_runs(&store, args.run_a, args.run_b, args.threshold)?;
-    print_comparison(&comparison);
+    crate::print::comparison(&comparison);
     if json {
         let path = ragnosis_report::with_extension(&base, "json");
         let text = serde_json::to_string_pretty(&comparison).map_err(Error::from)?;
@@ -110,39 +110,6 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
     }
     print_written(written);
     Ok(())
-}
-
-/// The comparison on the terminal: what changed per metric and what is flagged, so the
-/// answer does not require opening a file.
-fn print_comparison(c: &compare::Comparison) {
-    println!(
-        "Run #{} (B) against run #{} (A): {} items matched ({} only in A, {} only in B); regression threshold {}",
-        c.b.id, c.a.id, c.matched, c.only_in_a, c.only_in_b, c.threshold
-    );
-    println!(
-        "  {:<40} {:>7} {:>7} {:>8} {:>19}  flag",
-        "metric", "A", "B", "B − A", "95% CI of change"
-    );
-    let num = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "–".into());
-    for m in &c.metrics {
-        let ci = match (m.ci95_low, m.ci95_high) {
-            (Some(lo), Some(hi)) => format!("[{lo:+.3}, {hi:+.3}]"),
-            _ => "–".into(),
-        };
-        let delta = m
-            .delta
-            .map(|d| format!("{d:+.3}"))
-            .unwrap_or_else(|| "–".into());
-        println!(
-            "  {:<40} {:>7} {:>7} {:>8} {:>19}  {}",
-            m.metric,
-            num(m.mean_a),
-            num(m.mean_b),
-            delta,
-            ci,
-            m.flag.label()
-        );
-    }
 }
 
 /// Report formats, and whether `json` was asked for (only `compare` accepts it).

@@ -465,15 +465,7 @@ pub fn run(
     progress: Arc<dyn ProgressSink>,
     cancel: &CancelToken,
 ) -> Result<JudgeCheck> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| {
-            Error::Invalid(format!(
-                "cannot start the judge check's worker threads: {e}"
-            ))
-        })?;
+    let runtime = crate::run::worker_runtime("the judge check")?;
     runtime.block_on(run_async(profile, judge, progress, cancel))
 }
 

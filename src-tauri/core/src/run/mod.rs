@@ -199,11 +199,7 @@ pub fn execute(
         .collect();
     store::runs::mark_started(store.conn(), run_id)?;
     let started = Instant::now();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Invalid(format!("cannot start the run's worker threads: {e}")))?;
+    let runtime = worker_runtime("the run")?;
     let outcome = runtime.block_on(evaluate_pending(
         store,
         run_id,
@@ -247,6 +243,17 @@ pub fn execute(
         stage: "run".into(),
     });
     outcome
+}
+
+/// The runtime judge calls run on: two worker threads (the machines Ragnosis targets
+/// have few cores; the judge's own concurrency limit does the rest). `what` names the job
+/// in the error.
+pub(crate) fn worker_runtime(what: &str) -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| Error::Invalid(format!("cannot start {what}'s worker threads: {e}")))
 }
 
 fn add_accounting(totals: &mut RunTotals, a: &Accounting) {
