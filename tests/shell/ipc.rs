@@ -340,7 +340,7 @@ fn preview_run_plans_without_storing_a_run() {
     let plan = s.ok("preview_run", json!({ "request": req }));
     assert_eq!(plan["items"], 10, "limit applies before planning");
     assert_eq!(plan["offline"], true);
-    assert_eq!(plan["cost_low"], 0.0, "the offline judge is free");
+    assert_eq!(plan["judge"]["cost_low"], 0.0, "the offline judge is free");
     assert!(
         plan["cells"].as_u64().unwrap() > 10,
         "several metrics per item"
@@ -891,10 +891,13 @@ fn judge_profile_errors() {
     );
     let mut bad_kind = profile("k", "https://x.test/v1");
     bad_kind["kind"] = json!("telepathy");
-    assert_error(
-        &s.invoke("save_judge", json!({ "profile": bad_kind }))
-            .unwrap_err(),
-        "invalid",
+    let refused = s
+        .invoke("save_judge", json!({ "profile": bad_kind }))
+        .unwrap_err();
+    assert_error(&refused, "invalid");
+    assert_eq!(
+        refused["message"],
+        "invalid input: unknown judge kind 'telepathy' (use openai, azure or anthropic)"
     );
     // The same rule and the same words as `ragnosis judges add` (tests/cli judged.rs)
     // and the store itself: one check for every way in.

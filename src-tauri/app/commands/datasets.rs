@@ -7,13 +7,12 @@ use std::path::Path;
 use ragnosis_core::dataset::{ImportLimits, ValidationReport};
 use ragnosis_core::progress::NoProgress;
 use ragnosis_core::store;
+use ragnosis_core::store::datasets::DatasetRow;
 use ragnosis_core::{import, measurable};
 use tauri::State;
 
 use crate::error::{CommandError, CommandResult};
-use crate::models::datasets::{
-    Dataset, DatasetReach, DatasetReport, ItemPreview, ItemsPage, Report,
-};
+use crate::models::datasets::{DatasetReach, DatasetReport, ItemPreview, ItemsPage, Report};
 use crate::state::AppState;
 
 /// The bundled example set, compiled in so "Try the example" works from any install.
@@ -24,12 +23,9 @@ const EXAMPLE_NAME: &str = "Northwind Cycles help desk (example)";
 const MAX_PREVIEW: i64 = 200;
 
 #[tauri::command(async)]
-pub fn list_datasets(state: State<'_, AppState>) -> CommandResult<Vec<Dataset>> {
+pub fn list_datasets(state: State<'_, AppState>) -> CommandResult<Vec<DatasetRow>> {
     let store = state.store()?;
-    Ok(store::datasets::list(store.conn())?
-        .into_iter()
-        .map(Dataset::from)
-        .collect())
+    Ok(store::datasets::list(store.conn())?)
 }
 
 #[tauri::command(async)]
@@ -68,7 +64,7 @@ fn import_path(state: &AppState, path: &Path, name: Option<&str>) -> CommandResu
         &NoProgress,
     )?;
     Ok(DatasetReport {
-        dataset: imported.dataset.into(),
+        dataset: imported.dataset,
         report: Some(imported.report.into()),
     })
 }
@@ -83,10 +79,7 @@ pub fn dataset_report(state: State<'_, AppState>, dataset_id: i64) -> CommandRes
         .ok()
         .filter(|r| !r.file.is_empty())
         .map(Report::from);
-    Ok(DatasetReport {
-        dataset: dataset.into(),
-        report,
-    })
+    Ok(DatasetReport { dataset, report })
 }
 
 #[tauri::command(async)]

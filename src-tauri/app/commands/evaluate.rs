@@ -23,6 +23,7 @@ use crate::error::{CommandError, CommandResult};
 use crate::models::runs::{MetricInfo, RunEvent, RunPlan, RunRequestInput};
 use crate::progress::ChannelSink;
 use crate::state::{ActiveRun, AppState};
+use ragnosis_core::judge::ProviderKind;
 
 #[tauri::command(async)]
 pub fn list_metrics() -> Vec<MetricInfo> {
@@ -36,11 +37,10 @@ pub fn preview_run(state: State<'_, AppState>, request: RunRequestInput) -> Comm
     let request = request.into_request()?;
     let store = state.store()?;
     let profile = judges::profile(&store, &request.judge)?;
-    let offline = profile.kind == "offline";
-    Ok(RunPlan::new(
-        run::preview(&store, &request, &profile)?,
-        offline,
-    ))
+    Ok(RunPlan {
+        preview: run::preview(&store, &request, &profile)?,
+        offline: profile.kind == ProviderKind::Offline,
+    })
 }
 
 /// Plans the run, starts it on a background thread and returns its id at once.

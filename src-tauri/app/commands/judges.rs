@@ -11,6 +11,7 @@ use ragnosis_core::progress::CancelToken;
 use ragnosis_core::secrets::{self, ApiKey, SecretError, SecretStore};
 use ragnosis_core::semantic;
 use ragnosis_core::store::{self, judge_profiles::JudgeProfile};
+use serde_json::Value;
 use tauri::ipc::Channel;
 use tauri::State;
 
@@ -35,19 +36,24 @@ pub fn list_judges(state: State<'_, AppState>) -> CommandResult<Vec<JudgeProfile
     Ok(profiles)
 }
 
-/// A profile the form sent, checked by the one rule set every saving path uses.
-fn checked(profile: JudgeProfileInfo) -> CommandResult<JudgeProfile> {
-    let profile = JudgeProfile::from(profile).checked()?;
+/// The profile the form sent (a `JudgeProfileInfo`), checked by the one rule set every
+/// saving path uses. Read here rather than by Tauri's argument parsing so that a field
+/// the core refuses (an unknown kind) comes back as `invalid` with the core's sentence,
+/// the same as `ragnosis judges add` prints.
+fn read_form(profile: Value) -> CommandResult<JudgeProfile> {
+    serde_json::from_value(profile)
+        .map_err(|e| CommandError::from(ragnosis_core::Error::Invalid(e.to_string())))
+}
+
+fn checked(profile: JudgeProfile) -> CommandResult<JudgeProfile> {
+    let profile = profile.checked()?;
     llm::identity_of(&profile)?;
     Ok(profile)
 }
 
 #[tauri::command(async)]
-pub fn save_judge(
-    state: State<'_, AppState>,
-    profile: JudgeProfileInfo,
-) -> CommandResult<JudgeProfileInfo> {
-    let profile = checked(profile)?;
+pub fn save_judge(state: State<'_, AppState>, profile: Value) -> CommandResult<JudgeProfileInfo> {
+    let profile = checked(read_form(profile)?)?;
     let store = state.store()?;
     store::judge_profiles::upsert(store.conn(), &profile)?;
     Ok(store::judge_profiles::get(store.conn(), &profile.name)?.into())
@@ -123,7 +129,7 @@ fn key_for(state: &AppState, profile: &JudgeProfile) -> CommandResult<Option<Api
 #[tauri::command]
 pub async fn test_judge(
     state: State<'_, AppState>,
-    profile: JudgeProfileInfo,
+    profile: Value,
 ) -> CommandResult<ConnectionCheck> {
     let profile = checked_or_offline(profile)?;
     let key = key_for(&state, &profile)?;
@@ -144,14 +150,15 @@ pub async fn test_judge(
 #[tauri::command]
 pub async fn discover_judge_models(
     state: State<'_, AppState>,
-    profile: JudgeProfileInfo,
+    profile: Value,
 ) -> CommandResult<Vec<String>> {
     let profile = checked_or_offline(profile)?;
     let key = key_for(&state, &profile)?;
     Ok(connect::discover_models(&profile, key).await?)
 }
 
-fn checked_or_offline(profile: JudgeProfileInfo) -> CommandResult<JudgeProfile> {
+fn checked_or_offline(profile: Value) -> CommandResult<JudgeProfile> {
+    let profile = read_form(profile)?;
     if profile.name == judges::OFFLINE {
         return Ok(judges::offline_profile());
     }

@@ -297,109 +297,6 @@ impl CaseDetail {
             .unwrap_or_else(|e| format!("(cannot show this item as JSON: {e})"));
         let results = &view.results;
         let relevance = ok_details(results, "ragvue.retrieval_relevance");
-        let chunk_scores: Vec<&Value> = relevance
-            .and_then(|d| d.get("chunks"))
-            .and_then(Value::as_array)
-            .map(|a| a.iter().collect())
-            .unwrap_or_default();
-        let used: Option<Vec<u64>> = ok_details(results, "ragvue.context_utilization")
-            .and_then(|d| d.get("used_chunks"))
-            .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_u64).collect());
-        let contexts = view
-            .item
-            .contexts
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let score = chunk_scores
-                    .iter()
-                    .find(|s| s.get("index").and_then(Value::as_u64) == Some(i as u64));
-                ContextView {
-                    index: i as u32,
-                    id: c.id.clone(),
-                    text: c.text.clone(),
-                    relevance: score
-                        .and_then(|s| s.get("relevance"))
-                        .and_then(Value::as_f64),
-                    relevance_reason: score.and_then(|s| text(s, "reason")),
-                    used: used.as_ref().map(|u| u.contains(&(i as u64))),
-                }
-            })
-            .collect();
-        let claims = ok_details(results, "ragvue.strict_faithfulness")
-            .and_then(|d| d.get("claims"))
-            .and_then(Value::as_array)
-            .map(|claims| {
-                claims
-                    .iter()
-                    .filter_map(|c| {
-                        Some(ClaimView {
-                            claim: text(c, "claim")?,
-                            support: text(c, "support").unwrap_or_else(|| "unknown".into()),
-                            reason: text(c, "reason").unwrap_or_default(),
-                            chunk: index(c, "chunk"),
-                            verbatim_rescue: c
-                                .get("verbatim_rescue")
-                                .and_then(Value::as_bool)
-                                .unwrap_or(false),
-                        })
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut aspects: Vec<AspectView> = Vec::new();
-        let mut merge = |metric: &str, flag: &str| {
-            let Some(list) = ok_details(results, metric)
-                .and_then(|d| d.get("aspects"))
-                .and_then(Value::as_array)
-            else {
-                return;
-            };
-            for a in list {
-                let Some(name) = text(a, "aspect") else {
-                    continue;
-                };
-                let value = a.get(flag).and_then(Value::as_bool);
-                let at = match aspects.iter().position(|x| x.aspect == name) {
-                    Some(at) => at,
-                    None => {
-                        aspects.push(AspectView {
-                            aspect: name,
-                            covered: None,
-                            addressed: None,
-                            evidence: None,
-                        });
-                        aspects.len() - 1
-                    }
-                };
-                let entry = &mut aspects[at];
-                if flag == "covered" {
-                    entry.covered = value;
-                } else {
-                    entry.addressed = value;
-                }
-                if entry.evidence.is_none() {
-                    entry.evidence = text(a, "evidence");
-                }
-            }
-        };
-        merge("ragvue.retrieval_coverage", "covered");
-        merge("ragvue.answer_completeness", "addressed");
-        let result_views = results
-            .iter()
-            .map(|r| {
-                let spec = metrics::find(&r.metric);
-                ResultView {
-                    metric: r.metric.clone(),
-                    score: r.score,
-                    status: r.status.as_str().into(),
-                    explanation: r.explanation.clone(),
-                    lower_is_better: spec.is_some_and(|s| s.lower_is_better),
-                    judged: spec.is_some_and(|s| s.judge),
-                }
-            })
-            .collect();
         CaseDetail {
             run_id,
             item_id: view.item_id,
@@ -409,13 +306,129 @@ impl CaseDetail {
             answer: view.item.answer.clone(),
             ground_truth: view.item.ground_truth.clone(),
             relevance_threshold: relevance.and_then(|d| d.get("tau")).and_then(Value::as_f64),
-            contexts,
-            claims,
-            aspects,
-            results: result_views,
+            contexts: contexts(&view),
+            claims: claims(results),
+            aspects: aspects(results),
+            results: results.iter().map(ResultView::from).collect(),
             patterns: patterns.into_iter().map(PatternBadge::from).collect(),
             offline,
             json,
+        }
+    }
+}
+
+/// Each retrieved chunk with its judged relevance and whether the answer used it.
+fn contexts(view: &ItemView) -> Vec<ContextView> {
+    let results = &view.results;
+    let chunk_scores: Vec<&Value> = ok_details(results, "ragvue.retrieval_relevance")
+        .and_then(|d| d.get("chunks"))
+        .and_then(Value::as_array)
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let used: Option<Vec<u64>> = ok_details(results, "ragvue.context_utilization")
+        .and_then(|d| d.get("used_chunks"))
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_u64).collect());
+    view.item
+        .contexts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let score = chunk_scores
+                .iter()
+                .find(|s| s.get("index").and_then(Value::as_u64) == Some(i as u64));
+            ContextView {
+                index: i as u32,
+                id: c.id.clone(),
+                text: c.text.clone(),
+                relevance: score
+                    .and_then(|s| s.get("relevance"))
+                    .and_then(Value::as_f64),
+                relevance_reason: score.and_then(|s| text(s, "reason")),
+                used: used.as_ref().map(|u| u.contains(&(i as u64))),
+            }
+        })
+        .collect()
+}
+
+/// The answer's claims as strict faithfulness labelled them.
+fn claims(results: &[MetricResult]) -> Vec<ClaimView> {
+    let Some(claims) = ok_details(results, "ragvue.strict_faithfulness")
+        .and_then(|d| d.get("claims"))
+        .and_then(Value::as_array)
+    else {
+        return Vec::new();
+    };
+    claims
+        .iter()
+        .filter_map(|c| {
+            Some(ClaimView {
+                claim: text(c, "claim")?,
+                support: text(c, "support").unwrap_or_else(|| "unknown".into()),
+                reason: text(c, "reason").unwrap_or_default(),
+                chunk: index(c, "chunk"),
+                verbatim_rescue: c
+                    .get("verbatim_rescue")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            })
+        })
+        .collect()
+}
+
+/// The question's aspects, merged from retrieval coverage (covered by the chunks?) and
+/// answer completeness (addressed by the answer?).
+fn aspects(results: &[MetricResult]) -> Vec<AspectView> {
+    let mut aspects: Vec<AspectView> = Vec::new();
+    for (metric, covered) in [
+        ("ragvue.retrieval_coverage", true),
+        ("ragvue.answer_completeness", false),
+    ] {
+        let flag = if covered { "covered" } else { "addressed" };
+        let list = ok_details(results, metric)
+            .and_then(|d| d.get("aspects"))
+            .and_then(Value::as_array);
+        for a in list.into_iter().flatten() {
+            let Some(name) = text(a, "aspect") else {
+                continue;
+            };
+            let at = match aspects.iter().position(|x| x.aspect == name) {
+                Some(at) => at,
+                None => {
+                    aspects.push(AspectView {
+                        aspect: name,
+                        covered: None,
+                        addressed: None,
+                        evidence: None,
+                    });
+                    aspects.len() - 1
+                }
+            };
+            let entry = &mut aspects[at];
+            let value = a.get(flag).and_then(Value::as_bool);
+            if covered {
+                entry.covered = value;
+            } else {
+                entry.addressed = value;
+            }
+            if entry.evidence.is_none() {
+                entry.evidence = text(a, "evidence");
+            }
+        }
+    }
+    aspects
+}
+
+impl From<&MetricResult> for ResultView {
+    fn from(r: &MetricResult) -> Self {
+        let spec = metrics::find(&r.metric);
+        ResultView {
+            metric: r.metric.clone(),
+            score: r.score,
+            status: r.status.as_str().into(),
+            explanation: r.explanation.clone(),
+            lower_is_better: spec.is_some_and(|s| s.lower_is_better),
+            judged: spec.is_some_and(|s| s.judge),
         }
     }
 }

@@ -31,28 +31,6 @@ impl From<RunRef> for RunSide {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct Flip {
-    /// The user's id of the item, or "#N".
-    pub label: String,
-    pub item_id_a: i64,
-    pub item_id_b: i64,
-    pub score_a: f64,
-    pub score_b: f64,
-}
-
-impl From<&FlippedItem> for Flip {
-    fn from(f: &FlippedItem) -> Self {
-        Flip {
-            label: f.label.clone(),
-            item_id_a: f.item_id_a,
-            item_id_b: f.item_id_b,
-            score_a: f.score_a,
-            score_b: f.score_b,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct DeltaRow {
     pub metric: String,
     pub lower_is_better: bool,
@@ -66,9 +44,9 @@ pub struct DeltaRow {
     /// "red" (regression), "amber" (maybe), "green", "not_compared".
     pub flag: String,
     pub to_fail_count: u64,
-    pub to_fail: Vec<Flip>,
+    pub to_fail: Vec<FlippedItem>,
     pub to_pass_count: u64,
-    pub to_pass: Vec<Flip>,
+    pub to_pass: Vec<FlippedItem>,
 }
 
 impl From<MetricDelta> for DeltaRow {
@@ -79,19 +57,9 @@ impl From<MetricDelta> for DeltaRow {
                 .and_then(|v| v.as_str().map(String::from))
                 .unwrap_or_default(),
             to_fail_count: m.to_fail.len() as u64,
-            to_fail: m
-                .to_fail
-                .iter()
-                .take(FLIPS_LISTED)
-                .map(Flip::from)
-                .collect(),
+            to_fail: m.to_fail.iter().take(FLIPS_LISTED).cloned().collect(),
             to_pass_count: m.to_pass.len() as u64,
-            to_pass: m
-                .to_pass
-                .iter()
-                .take(FLIPS_LISTED)
-                .map(Flip::from)
-                .collect(),
+            to_pass: m.to_pass.iter().take(FLIPS_LISTED).cloned().collect(),
             metric: m.metric,
             lower_is_better: m.lower_is_better,
             pairs: m.pairs,

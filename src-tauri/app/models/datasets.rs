@@ -3,7 +3,7 @@
 //! be long (rejected lines, warnings, duplicates) are capped here, with exact counts
 //! beside them, so a 100 000-line report never crosses the IPC boundary whole.
 
-use ragnosis_core::dataset::{Format, Schema, ValidationReport};
+use ragnosis_core::dataset::{Duplicate, Format, Rejected, Schema, ValidationReport, Warning};
 use ragnosis_core::measurable::Measurable;
 use ragnosis_core::store::datasets::DatasetRow;
 use ragnosis_core::store::items::StoredItem;
@@ -12,49 +12,6 @@ use ts_rs::TS;
 
 /// Rows of each report list sent to the window; the report says how many there are.
 pub const LISTED: usize = 200;
-
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct Dataset {
-    pub id: i64,
-    pub name: String,
-    pub source_path: Option<String>,
-    pub imported_at: String,
-    pub item_count: i64,
-    /// Detected input schema ("ragvue", "ragas", "rag_checker", "rag_citations", "custom").
-    pub schema: Option<String>,
-}
-
-impl From<DatasetRow> for Dataset {
-    fn from(d: DatasetRow) -> Self {
-        Dataset {
-            id: d.id,
-            name: d.name,
-            source_path: d.source_path,
-            imported_at: d.imported_at,
-            item_count: d.item_count,
-            schema: d.schema,
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct Rejection {
-    pub line: u64,
-    pub byte_offset: u64,
-    pub reason: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct LineNote {
-    pub line: u64,
-    pub message: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct DuplicateLine {
-    pub line: u64,
-    pub first_line: u64,
-}
 
 /// One canonical field and where it came from in the file.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -88,11 +45,11 @@ pub struct Report {
     pub items_accepted: u64,
     pub rejected_count: u64,
     /// The first `LISTED` rejected lines.
-    pub rejected: Vec<Rejection>,
+    pub rejected: Vec<Rejected>,
     pub warning_count: u64,
-    pub warnings: Vec<LineNote>,
+    pub warnings: Vec<Warning>,
     pub duplicate_count: u64,
-    pub duplicates: Vec<DuplicateLine>,
+    pub duplicates: Vec<Duplicate>,
     pub coverage: Vec<FieldCount>,
     pub language: Option<String>,
     pub oversize_contexts: u64,
@@ -142,36 +99,11 @@ impl From<ValidationReport> for Report {
             items_read: r.items_read,
             items_accepted: r.items_accepted,
             rejected_count: r.rejected_count,
-            rejected: r
-                .rejected
-                .into_iter()
-                .take(LISTED)
-                .map(|x| Rejection {
-                    line: x.line,
-                    byte_offset: x.byte_offset,
-                    reason: x.reason,
-                })
-                .collect(),
+            rejected: r.rejected.into_iter().take(LISTED).collect(),
             warning_count: r.warning_count,
-            warnings: r
-                .warnings
-                .into_iter()
-                .take(LISTED)
-                .map(|w| LineNote {
-                    line: w.line,
-                    message: w.message,
-                })
-                .collect(),
+            warnings: r.warnings.into_iter().take(LISTED).collect(),
             duplicate_count: r.duplicates.len() as u64,
-            duplicates: r
-                .duplicates
-                .into_iter()
-                .take(LISTED)
-                .map(|d| DuplicateLine {
-                    line: d.line,
-                    first_line: d.first_line,
-                })
-                .collect(),
+            duplicates: r.duplicates.into_iter().take(LISTED).collect(),
             coverage: counts
                 .into_iter()
                 .map(|(f, n)| FieldCount {
@@ -198,7 +130,7 @@ pub fn field_name(field: ragnosis_core::item::Field) -> String {
 /// A dataset with its report, right after an import or when the Data screen opens.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct DatasetReport {
-    pub dataset: Dataset,
+    pub dataset: DatasetRow,
     /// None for datasets imported before reports were stored.
     pub report: Option<Report>,
 }

@@ -2,7 +2,9 @@
 //! catalogue, judge profiles, a run request and its plan, progress events, and a run
 //! with its summary and diagnosis. Mapped from core types; nothing is computed here.
 
-use ragnosis_core::analysis::{Diagnosis, RunSummary};
+use ragnosis_core::analysis::stats::MetricStats;
+use ragnosis_core::analysis::{Diagnosis, ErrorGroup, RunSummary};
+use ragnosis_core::judge::ProviderKind;
 use ragnosis_core::metrics::{MetricSpec, Scope};
 use ragnosis_core::run::{Mode, Preview, RunRequest, RunTotals, Selection};
 use ragnosis_core::store::judge_profiles::JudgeProfile;
@@ -48,60 +50,19 @@ impl From<&MetricSpec> for MetricInfo {
 /// A judge profile without its key (keys never leave the keyring through the shell).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct JudgeProfileInfo {
-    pub name: String,
-    /// "offline", "openai", "azure", "anthropic".
-    pub kind: String,
-    pub base_url: String,
-    pub model: String,
-    pub temperature: f64,
-    pub concurrency: u32,
-    pub rpm: Option<u32>,
-    pub tpm: Option<u32>,
-    pub timeout_secs: u32,
-    /// USD per million input / output tokens; null when unknown.
-    pub price_input: Option<f64>,
-    pub price_output: Option<f64>,
-    pub api_version: Option<String>,
+    #[serde(flatten)]
+    pub profile: JudgeProfile,
     /// The built-in offline judge: always present, not editable.
     #[serde(default)]
     pub builtin: bool,
 }
 
 impl From<JudgeProfile> for JudgeProfileInfo {
-    fn from(p: JudgeProfile) -> Self {
+    fn from(profile: JudgeProfile) -> Self {
         JudgeProfileInfo {
-            builtin: p.kind == "offline" && p.name == ragnosis_core::judge::open::OFFLINE,
-            name: p.name,
-            kind: p.kind,
-            base_url: p.base_url,
-            model: p.model,
-            temperature: p.temperature,
-            concurrency: p.concurrency,
-            rpm: p.rpm,
-            tpm: p.tpm,
-            timeout_secs: p.timeout_secs,
-            price_input: p.price_input,
-            price_output: p.price_output,
-            api_version: p.api_version,
-        }
-    }
-}
-
-impl From<JudgeProfileInfo> for JudgeProfile {
-    fn from(p: JudgeProfileInfo) -> Self {
-        JudgeProfile {
-            name: p.name,
-            kind: p.kind,
-            base_url: p.base_url,
-            model: p.model,
-            temperature: p.temperature,
-            concurrency: p.concurrency,
-            rpm: p.rpm,
-            tpm: p.tpm,
-            timeout_secs: p.timeout_secs,
-            price_input: p.price_input,
-            price_output: p.price_output,
-            api_version: p.api_version,
+            builtin: profile.kind == ProviderKind::Offline
+                && profile.name == ragnosis_core::judge::open::OFFLINE,
+            profile,
         }
     }
 }
@@ -190,38 +151,10 @@ impl RunRequestInput {
 /// The plan panel: what a run would do, before it starts.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct RunPlan {
-    pub items: u64,
-    pub metrics: Vec<String>,
-    pub cells: u64,
-    /// Judge calls to make (after the cache) and those the cache answers.
-    pub calls: u64,
-    pub cache_hits: u64,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    /// USD range; null when the judge's price is unknown.
-    pub cost_low: Option<f64>,
-    pub cost_high: Option<f64>,
-    pub duration_secs: f64,
+    #[serde(flatten)]
+    pub preview: Preview,
     /// The built-in offline judge runs in-process: no cost, no network.
     pub offline: bool,
-}
-
-impl RunPlan {
-    pub fn new(p: Preview, offline: bool) -> Self {
-        RunPlan {
-            items: p.items,
-            metrics: p.metrics,
-            cells: p.cells,
-            calls: p.judge.calls,
-            cache_hits: p.judge.cache_hits,
-            input_tokens: p.judge.input_tokens,
-            output_tokens: p.judge.output_tokens,
-            cost_low: p.judge.cost_low,
-            cost_high: p.judge.cost_high,
-            duration_secs: p.judge.duration_secs,
-            offline,
-        }
-    }
 }
 
 /// One progress message of a run, streamed over the run's channel.
@@ -283,58 +216,20 @@ impl From<ragnosis_core::progress::Progress> for RunEvent {
     }
 }
 
-/// Judge totals over every execution of a run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, TS)]
-pub struct Totals {
-    pub calls: u64,
-    pub cache_hits: u64,
-    pub failures: u64,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    pub cost_usd: f64,
-    pub seconds: f64,
-}
-
-impl From<RunTotals> for Totals {
-    fn from(t: RunTotals) -> Self {
-        Totals {
-            calls: t.calls,
-            cache_hits: t.cache_hits,
-            failures: t.failures,
-            input_tokens: t.input_tokens,
-            output_tokens: t.output_tokens,
-            cost_usd: t.cost_usd,
-            seconds: t.seconds,
-        }
-    }
-}
-
 /// A run as the history table and the Results header show it.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct RunInfo {
-    pub id: i64,
-    pub dataset_id: i64,
+    #[serde(flatten)]
+    pub run: RunRow,
     pub dataset_name: String,
-    pub label: Option<String>,
-    pub version: Option<String>,
-    pub notes: Option<String>,
-    pub mode: String,
-    pub judge: String,
     /// Scored by the built-in offline judge: its scores carry an "offline judge" badge.
     pub offline: bool,
-    /// "planned", "running", "cancelled", "failed", "done".
-    pub status: String,
-    pub message: Option<String>,
-    pub item_count: i64,
-    pub metrics: Vec<String>,
-    pub created_at: String,
-    pub started_at: Option<String>,
-    pub finished_at: Option<String>,
     /// Being executed by this app right now.
     pub active: bool,
     /// Not done and not active: it can be resumed (e.g. the app closed mid-run).
     pub resumable: bool,
-    pub totals: Totals,
+    /// Judge totals over every execution of the run.
+    pub totals: RunTotals,
     /// Key scores from the stored summary, when there is one.
     pub retrieval_overall: Option<f64>,
     pub answer_overall: Option<f64>,
@@ -356,25 +251,12 @@ impl RunInfo {
         RunInfo {
             offline: run.judge == ragnosis_core::judge::open::OFFLINE,
             resumable: !active && run.status != RunStatus::Done,
-            status: run.status.as_str().into(),
             retrieval_overall: mean("ragvue.retrieval_overall"),
             answer_overall: mean("ragvue.answer_overall"),
-            id: run.id,
-            dataset_id: run.dataset_id,
+            run,
             dataset_name,
-            label: run.label,
-            version: run.version,
-            notes: run.notes,
-            mode: run.mode,
-            judge: run.judge,
-            message: run.message,
-            item_count: run.item_count,
-            metrics: run.metrics,
-            created_at: run.created_at,
-            started_at: run.started_at,
-            finished_at: run.finished_at,
             active,
-            totals: totals.into(),
+            totals,
         }
     }
 }
@@ -388,21 +270,8 @@ pub struct SkipReason {
 /// One row of the metric table. Errors and skips are counted, never averaged in.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct MetricRow {
-    pub metric: String,
-    pub n: u64,
-    pub skipped: u64,
-    pub errors: u64,
-    pub mean: Option<f64>,
-    pub std: Option<f64>,
-    pub median: Option<f64>,
-    pub p25: Option<f64>,
-    pub p75: Option<f64>,
-    pub min: Option<f64>,
-    pub max: Option<f64>,
-    pub share_below_half: Option<f64>,
-    pub ci95_low: Option<f64>,
-    pub ci95_high: Option<f64>,
-    pub lower_is_better: bool,
+    #[serde(flatten)]
+    pub stats: MetricStats,
     pub skip_reasons: Vec<SkipReason>,
 }
 
@@ -410,15 +279,6 @@ pub struct MetricRow {
 pub struct DatasetMetric {
     pub metric: String,
     pub value: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct ErrorGroup {
-    pub metric: String,
-    pub count: u64,
-    pub message: String,
-    /// Up to 20 of the items concerned.
-    pub item_ids: Vec<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -528,23 +388,8 @@ impl SummaryView {
         let mut by_id = summary.metrics;
         for id in order {
             let Some(m) = by_id.remove(id) else { continue };
-            let s = m.stats;
             metrics.push(MetricRow {
-                metric: id.clone(),
-                n: s.n,
-                skipped: s.skipped,
-                errors: s.errors,
-                mean: s.mean,
-                std: s.std,
-                median: s.median,
-                p25: s.p25,
-                p75: s.p75,
-                min: s.min,
-                max: s.max,
-                share_below_half: s.share_below_half,
-                ci95_low: s.ci95_low,
-                ci95_high: s.ci95_high,
-                lower_is_better: s.lower_is_better,
+                stats: m.stats,
                 skip_reasons: m
                     .skip_reasons
                     .into_iter()
@@ -554,23 +399,14 @@ impl SummaryView {
         }
         SummaryView {
             items: summary.items,
-            errors: metrics.iter().map(|m| m.errors).sum(),
+            errors: metrics.iter().map(|m| m.stats.errors).sum(),
             metrics,
             dataset_metrics: summary
                 .dataset_metrics
                 .into_iter()
                 .map(|(metric, value)| DatasetMetric { metric, value })
                 .collect(),
-            error_groups: summary
-                .errors
-                .into_iter()
-                .map(|e| ErrorGroup {
-                    metric: e.metric,
-                    count: e.count,
-                    message: e.message,
-                    item_ids: e.item_ids,
-                })
-                .collect(),
+            error_groups: summary.errors,
             diagnosis: summary.diagnosis.map(DiagnosisView::from),
         }
     }

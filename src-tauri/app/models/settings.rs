@@ -1,5 +1,6 @@
 //! Settings: appearance, and the state of a judge profile's key (never the key itself).
 
+use ragnosis_core::judge_check::ShapeFigure;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -92,17 +93,6 @@ pub struct CheckFigure {
     pub first_error: Option<String>,
 }
 
-/// How the diagnosis did on one designed failure shape.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct CheckShape {
-    pub shape: String,
-    /// What counts as naming it: "A", "C or F", "not C, D or H", "no pattern".
-    pub expected: String,
-    pub named: u64,
-    pub n: u64,
-    pub errors: u64,
-}
-
 /// A profile's latest judge check, as Settings and Home show it.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct JudgeCheckView {
@@ -120,7 +110,7 @@ pub struct JudgeCheckView {
     pub false_alarms: u64,
     pub good: u64,
     pub figures: Vec<CheckFigure>,
-    pub shapes: Vec<CheckShape>,
+    pub shapes: Vec<ShapeFigure>,
     pub calls: u64,
     pub cost_usd: f64,
     pub seconds: f64,
@@ -155,17 +145,7 @@ impl JudgeCheckView {
                     first_error: t.first_error.clone(),
                 })
                 .collect(),
-            shapes: d
-                .shapes
-                .iter()
-                .map(|s| CheckShape {
-                    shape: s.shape.clone(),
-                    expected: s.expected.clone(),
-                    named: s.named,
-                    n: s.n,
-                    errors: s.errors,
-                })
-                .collect(),
+            shapes: d.shapes.clone(),
             calls: check.accounting.calls,
             cost_usd: check.accounting.cost_usd,
             seconds: check.seconds,

@@ -166,7 +166,7 @@ fn run_with(
         ))
     })?;
     let thresholds = parse_thresholds(common.fail_under.as_deref())?;
-    if let Some(b) = common.budget.filter(|b| !(*b >= 0.0)) {
+    if let Some(b) = common.budget.filter(|b| b.is_nan() || *b < 0.0) {
         return Err(Error::Invalid(format!("--budget must be a positive amount, got {b}")).into());
     }
     let mut store = Store::open(home)?;

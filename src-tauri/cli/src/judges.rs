@@ -99,7 +99,11 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
                 };
                 println!(
                     "{:<20} {:<10} {:<36} {:<24} {:>5}  {key}",
-                    p.name, p.kind, p.base_url, p.model, p.temperature
+                    p.name,
+                    p.kind.as_str(),
+                    p.base_url,
+                    p.model,
+                    p.temperature
                 );
             }
         }
@@ -119,7 +123,7 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
         } => {
             let profile = JudgeProfile {
                 name: name.clone(),
-                kind,
+                kind: kind.parse().map_err(Error::Invalid)?,
                 base_url,
                 model,
                 temperature,

@@ -774,6 +774,27 @@ fn an_invalid_profile_is_refused_with_the_shared_rule() {
         ],
     );
     assert!(text(&o.stderr).contains("http://"), "{}", text(&o.stderr));
+    let o = run(
+        home.path(),
+        &[
+            "judges",
+            "add",
+            "k",
+            "--kind",
+            "telepathy",
+            "--base-url",
+            "https://x.test/v1",
+            "--model",
+            "m",
+        ],
+    );
+    assert!(
+        text(&o.stderr).contains(
+            "error [invalid]: invalid input: unknown judge kind 'telepathy' (use openai, azure or anthropic)"
+        ),
+        "the window says the same (tests/shell/ipc.rs): {}",
+        text(&o.stderr)
+    );
     let listed = run(home.path(), &["judges", "list"]);
     assert!(
         !text(&listed.stdout).contains("hot"),

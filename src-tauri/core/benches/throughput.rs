@@ -62,7 +62,7 @@ impl Lcg {
                 s.push(' ');
             }
             s.push_str(WORDS[self.next() % WORDS.len()]);
-            if self.next() % 9 == 0 {
+            if self.next().is_multiple_of(9) {
                 s.push('.');
             }
         }

@@ -131,8 +131,7 @@ fn main() {
 fn sweep(lexical: &[(f64, bool)], cosine: &[(f64, bool)], overlap: &[(f64, bool)]) {
     let ba = |pred: &dyn Fn(usize) -> bool| {
         let (mut tp, mut tn, mut p, mut n) = (0.0, 0.0, 0.0, 0.0);
-        for i in 0..lexical.len() {
-            let actual = lexical[i].1;
+        for (i, &(_, actual)) in lexical.iter().enumerate() {
             if actual {
                 p += 1.0;
                 if pred(i) {

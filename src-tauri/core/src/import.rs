@@ -65,7 +65,7 @@ pub fn import_file(
             )
             .and_then(|_| {
                 stored += 1;
-                if stored % BATCH == 0 {
+                if stored.is_multiple_of(BATCH) {
                     conn.execute_batch("COMMIT; BEGIN")?;
                     progress.report(Progress::Advanced {
                         done: stored,
@@ -103,14 +103,11 @@ pub fn import_file(
         }
     };
     let mapping = serde_json::to_string(&report.mapping)?;
-    let schema = report
-        .schema
-        .map(|s| {
-            serde_json::to_value(s)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-        })
-        .flatten();
+    let schema = report.schema.and_then(|s| {
+        serde_json::to_value(s)
+            .ok()
+            .and_then(|v| v.as_str().map(String::from))
+    });
     store::datasets::finish(
         conn,
         dataset_id,

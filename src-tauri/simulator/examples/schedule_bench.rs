@@ -61,7 +61,7 @@ fn main() {
         store.conn(),
         &JudgeProfile {
             name: "sim".into(),
-            kind: "openai".into(),
+            kind: ragnosis_core::judge::ProviderKind::OpenAi,
             base_url: sim.base_url(),
             model: "sim-judge-small".into(),
             temperature: 0.0,

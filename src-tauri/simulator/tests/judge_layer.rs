@@ -31,7 +31,7 @@ pub fn start_sim() -> SimHandle {
 pub fn profile(sim: &SimHandle) -> JudgeProfile {
     JudgeProfile {
         name: "sim".into(),
-        kind: "openai".into(),
+        kind: ragnosis_core::judge::ProviderKind::OpenAi,
         base_url: sim.base_url(),
         model: "sim-judge-small".into(),
         temperature: 0.0,

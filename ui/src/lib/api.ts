@@ -11,7 +11,7 @@ import type {
   ChartSvg,
   ComparisonView,
   ConnectionCheck,
-  Dataset,
+  DatasetRow,
   DatasetReach,
   DatasetReport,
   Exported,
@@ -58,8 +58,8 @@ async function call<T>(command: string, args?: InvokeArgs): Promise<T> {
 // Datasets ---------------------------------------------------------------------------
 
 /** All stored datasets, newest first. */
-export function listDatasets(): Promise<Dataset[]> {
-  return call<Dataset[]>('list_datasets');
+export function listDatasets(): Promise<DatasetRow[]> {
+  return call<DatasetRow[]>('list_datasets');
 }
 
 /** Imports the bundled example set (assets/examples/ragnosis-example.jsonl). */

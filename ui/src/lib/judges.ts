@@ -2,13 +2,12 @@
 // Gemini, Ollama, any OpenAI-compatible URL) and turning the form's text fields into a
 // profile, with a sentence for the first thing to fix.
 
-import type { JudgeCheckView, JudgeProfileInfo } from './types';
+import type { JudgeCheckView, JudgeProfileInfo, ProviderKind } from './types';
 
 export interface Provider {
   id: string;
   label: string;
-  /** The shell's provider kind. */
-  kind: string;
+  kind: ProviderKind;
   baseUrl: string;
   model: string;
   needsKey: boolean;
@@ -24,7 +23,7 @@ export const PROVIDERS: Provider[] = [
 ];
 
 /** The preset a stored profile most likely came from. */
-export function providerOf(profile: { kind: string; base_url: string }): Provider {
+export function providerOf(profile: { kind: ProviderKind; base_url: string }): Provider {
   const url = profile.base_url.toLowerCase();
   if (profile.kind === 'anthropic') return PROVIDERS[1]!;
   if (profile.kind === 'azure') return PROVIDERS[2]!;
@@ -92,33 +91,36 @@ function number(text: string): number | null | 'invalid' {
   return Number.isFinite(n) ? n : 'invalid';
 }
 
-/** The profile the form describes, or what to fix first. */
+/**
+ * The profile the form describes, or what to fix first. Only turning text into numbers
+ * happens here: every rule about a profile (its name, URL, temperature range, prices)
+ * is the core's `JudgeProfile::checked`, whose sentence the window shows when saving or
+ * testing is refused, so the window, the CLI and IPC refuse the same profiles alike.
+ */
 export function profileFromForm(f: JudgeForm): { profile: JudgeProfileInfo } | { problem: string } {
   const provider = PROVIDERS.find((p) => p.id === f.provider) ?? PROVIDERS[5]!;
   const name = f.name.trim();
-  if (name === '') return { problem: 'Give the profile a name.' };
-  if (name === 'offline') return { problem: '“offline” is the built-in judge; choose another name.' };
-  if (!/^https?:\/\//.test(f.baseUrl.trim())) return { problem: 'The base URL starts with http:// or https://.' };
+  // The core lets a profile have no model yet (its server is asked for the list), but a
+  // profile saved without one could not score anything.
   if (f.model.trim() === '') return { problem: 'Name the model (or use Discover models).' };
-  const temperature = number(f.temperature);
-  if (temperature === 'invalid' || temperature === null || temperature < 0 || temperature > 2) {
-    return { problem: 'Temperature is a number from 0 to 2.' };
-  }
-  const whole = (text: string, what: string, required: boolean): number | null | string => {
+  const decimal = (text: string, what: string, required: boolean): number | null | string => {
     const n = number(text);
     if (n === null) return required ? `${what} is required.` : null;
-    if (n === 'invalid' || !Number.isInteger(n) || n < 1) return `${what} is a whole number of at least 1.`;
-    return n;
+    return n === 'invalid' ? `${what} is not a number.` : n;
   };
+  const whole = (text: string, what: string, required: boolean): number | null | string => {
+    const n = decimal(text, what, required);
+    return typeof n === 'number' && !Number.isInteger(n) ? `${what} is a whole number.` : n;
+  };
+  const temperature = decimal(f.temperature, 'The temperature', true);
   const concurrency = whole(f.concurrency, 'Concurrency', true);
   const rpm = whole(f.rpm, 'Requests per minute', false);
   const tpm = whole(f.tpm, 'Tokens per minute', false);
   const timeout = whole(f.timeoutSecs, 'The timeout', true);
-  for (const v of [concurrency, rpm, tpm, timeout]) if (typeof v === 'string') return { problem: v };
-  const priceInput = number(f.priceInput);
-  const priceOutput = number(f.priceOutput);
-  if (priceInput === 'invalid' || priceOutput === 'invalid' || (priceInput ?? 0) < 0 || (priceOutput ?? 0) < 0) {
-    return { problem: 'Prices are USD per million tokens, 0 or more (empty when unknown).' };
+  const priceInput = decimal(f.priceInput, 'The input price', false);
+  const priceOutput = decimal(f.priceOutput, 'The output price', false);
+  for (const v of [temperature, concurrency, rpm, tpm, timeout, priceInput, priceOutput]) {
+    if (typeof v === 'string') return { problem: v };
   }
   return {
     profile: {
@@ -126,13 +128,13 @@ export function profileFromForm(f: JudgeForm): { profile: JudgeProfileInfo } | {
       kind: provider.kind,
       base_url: f.baseUrl.trim(),
       model: f.model.trim(),
-      temperature,
+      temperature: temperature as number,
       concurrency: concurrency as number,
       rpm: rpm as number | null,
       tpm: tpm as number | null,
       timeout_secs: timeout as number,
-      price_input: priceInput,
-      price_output: priceOutput,
+      price_input: priceInput as number | null,
+      price_output: priceOutput as number | null,
       api_version: f.apiVersion.trim() === '' ? null : f.apiVersion.trim(),
       builtin: false,
     },

@@ -1,5 +1,5 @@
 // Shapes exchanged with the Tauri shell. They are generated from the Rust types
-// (src-tauri/app/models, ts-rs) into ./bindings, which a Rust test keeps in sync; this
+// (the core's own types and the app's few view shapes, ts-rs) into ./bindings, which a Rust test keeps in sync; this
 // module only re-exports them under the names the UI uses.
 
 export type * from './bindings';

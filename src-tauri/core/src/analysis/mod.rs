@@ -49,6 +49,7 @@ pub struct MetricSummary {
 
 /// Errors of one metric, grouped so a thousand identical failures read as one line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ErrorGroup {
     pub metric: String,
     pub count: u64,

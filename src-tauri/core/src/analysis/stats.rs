@@ -6,6 +6,7 @@ use statrs::distribution::{ContinuousCDF, StudentsT};
 /// A run's figures for one metric. Only `ok` results enter the numbers; skipped and
 /// errored items are counted beside them, never averaged in as zeros.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricStats {
     pub metric: String,
     pub n: u64,

@@ -88,6 +88,7 @@ pub enum Schema {
 
 /// A line (or JSON array element, or CSV row) that was not imported, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Rejected {
     /// 1-based line number where the record starts.
     pub line: u64,
@@ -107,6 +108,7 @@ impl fmt::Display for Rejected {
 
 /// Something the user should know about an imported record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Warning {
     pub line: u64,
     pub message: String,
@@ -119,6 +121,7 @@ impl fmt::Display for Warning {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Duplicate {
     pub line: u64,
     pub first_line: u64,

@@ -469,12 +469,12 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
 fn judge_facts(store: &Store, name: &str) -> Result<JudgeFacts> {
     match open::profile(store, name) {
         Ok(p) => {
-            let offline = ProviderKind::parse(&p.kind) == Some(ProviderKind::Offline);
-            let url = match ProviderKind::parse(&p.kind) {
-                Some(ProviderKind::OpenAi) if p.base_url.trim().is_empty() => {
+            let offline = p.kind == ProviderKind::Offline;
+            let url = match p.kind {
+                ProviderKind::OpenAi if p.base_url.trim().is_empty() => {
                     judge::provider::openai::DEFAULT_BASE_URL
                 }
-                Some(ProviderKind::Anthropic) if p.base_url.trim().is_empty() => {
+                ProviderKind::Anthropic if p.base_url.trim().is_empty() => {
                     judge::provider::anthropic::DEFAULT_BASE_URL
                 }
                 _ => p.base_url.as_str(),
@@ -482,7 +482,7 @@ fn judge_facts(store: &Store, name: &str) -> Result<JudgeFacts> {
             Ok(JudgeFacts {
                 host: (!offline).then(|| host_of(url)).filter(|h| !h.is_empty()),
                 profile: p.name,
-                kind: p.kind,
+                kind: p.kind.as_str().into(),
                 model: p.model,
                 temperature: p.temperature,
                 offline,

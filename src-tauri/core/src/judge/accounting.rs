@@ -121,7 +121,7 @@ pub fn is_local(kind: ProviderKind, base_url: &str) -> bool {
 /// The price used for a profile: its own prices, else free when local, else the table.
 /// `None` when unknown (costs are then shown as unknown, not as 0).
 pub fn price_for(profile: &JudgeProfile) -> Option<Price> {
-    let kind = ProviderKind::parse(&profile.kind).unwrap_or(ProviderKind::OpenAi);
+    let kind = profile.kind;
     let table = if is_local(kind, &profile.base_url) {
         Some(Price::FREE)
     } else {
@@ -162,9 +162,10 @@ mod tests {
     use super::*;
 
     fn profile(kind: &str, base_url: &str, model: &str) -> JudgeProfile {
+        let kind = ProviderKind::parse(kind).unwrap();
         JudgeProfile {
             name: "p".into(),
-            kind: kind.into(),
+            kind,
             base_url: base_url.into(),
             model: model.into(),
             temperature: 0.0,

@@ -54,7 +54,7 @@ pub fn build_judge(
     key: Option<ApiKey>,
     cache: Option<Arc<JudgeCache>>,
 ) -> Result<Arc<dyn Judge>, JudgeError> {
-    match kind_of(profile)? {
+    match profile.kind {
         ProviderKind::Offline => Ok(Arc::new(OfflineJudge::standard())),
         _ => Ok(Arc::new(LlmJudge::new(profile, key, cache)?)),
     }
@@ -62,7 +62,7 @@ pub fn build_judge(
 
 /// The identity a profile's verdicts are stored under.
 pub fn identity_of(profile: &JudgeProfile) -> Result<JudgeIdentity, JudgeError> {
-    let kind = kind_of(profile)?;
+    let kind = profile.kind;
     if kind == ProviderKind::Offline {
         return Ok(JudgeIdentity::offline());
     }
@@ -72,15 +72,6 @@ pub fn identity_of(profile: &JudgeProfile) -> Result<JudgeIdentity, JudgeError> 
         base_url: profile.base_url.trim().to_string(),
         model: profile.model.trim().to_string(),
         temperature: profile.temperature,
-    })
-}
-
-fn kind_of(profile: &JudgeProfile) -> Result<ProviderKind, JudgeError> {
-    ProviderKind::parse(&profile.kind).ok_or_else(|| {
-        JudgeError::Config(format!(
-            "unknown judge kind {:?} in profile {}",
-            profile.kind, profile.name
-        ))
     })
 }
 

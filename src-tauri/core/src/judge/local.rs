@@ -107,7 +107,7 @@ async fn probe(server: KnownServer) -> Option<LocalServer> {
 pub fn profile_for(name: &str, base_url: &str, model: &str) -> JudgeProfile {
     JudgeProfile {
         name: name.to_string(),
-        kind: ProviderKind::OpenAi.as_str().into(),
+        kind: ProviderKind::OpenAi,
         base_url: base_url.to_string(),
         model: model.to_string(),
         temperature: 0.0,

@@ -31,16 +31,23 @@ use crate::progress::{CancelToken, NoProgress, ProgressSink};
 
 pub use task::{Task, TaskKind, Verdict};
 
-/// Which kind of service a judge profile talks to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// Which kind of service a judge profile talks to. Spelled `offline`, `openai`, `azure`
+/// and `anthropic` wherever it is written (the store, the window, the CLI); reading also
+/// accepts the products people name (`ollama`, `claude`, ...), so every way in refuses
+/// an unknown kind with the same sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum ProviderKind {
     /// The deterministic judge built into Ragnosis; no network.
+    #[serde(rename = "offline")]
     Offline,
     /// Any OpenAI-compatible chat completions API: OpenAI, Ollama, vLLM, LM Studio,
     /// llama.cpp server, OpenRouter, Groq, Gemini's OpenAI endpoint.
+    #[serde(rename = "openai")]
     OpenAi,
+    #[serde(rename = "azure")]
     AzureOpenAi,
+    #[serde(rename = "anthropic")]
     Anthropic,
 }
 
@@ -65,6 +72,23 @@ impl ProviderKind {
             "anthropic" | "claude" => Some(ProviderKind::Anthropic),
             _ => None,
         }
+    }
+}
+
+impl std::str::FromStr for ProviderKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ProviderKind, String> {
+        ProviderKind::parse(s)
+            .ok_or_else(|| format!("unknown judge kind '{s}' (use openai, azure or anthropic)"))
+    }
+}
+
+impl<'de> Deserialize<'de> for ProviderKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ProviderKind, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
     }
 }
 

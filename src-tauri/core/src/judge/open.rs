@@ -17,7 +17,7 @@ pub const OFFLINE: &str = "offline";
 pub fn offline_profile() -> JudgeProfile {
     JudgeProfile {
         name: OFFLINE.into(),
-        kind: ProviderKind::Offline.as_str().into(),
+        kind: ProviderKind::Offline,
         base_url: String::new(),
         model: super::offline::MODEL.into(),
         temperature: 0.0,
@@ -42,7 +42,7 @@ pub fn profile(store: &Store, name: &str) -> Result<JudgeProfile> {
 /// The provider's conventional key variable, read when `RAGNOSIS_<PROFILE>_API_KEY` is unset.
 pub fn conventional_key_var(profile: &JudgeProfile) -> Option<&'static str> {
     let url = profile.base_url.to_ascii_lowercase();
-    match ProviderKind::parse(&profile.kind)? {
+    match profile.kind {
         ProviderKind::Anthropic => Some("ANTHROPIC_API_KEY"),
         ProviderKind::AzureOpenAi => Some("AZURE_OPENAI_API_KEY"),
         ProviderKind::OpenAi if url.contains("openrouter") => Some("OPENROUTER_API_KEY"),
@@ -76,7 +76,7 @@ pub fn open_profile(
     keyring: &dyn SecretStore,
 ) -> Result<Arc<dyn Judge>> {
     let profile = profile.clone();
-    if profile.kind == ProviderKind::Offline.as_str() {
+    if profile.kind == ProviderKind::Offline {
         return llm::build_judge(&profile, None, None).map_err(Error::from);
     }
     let key =

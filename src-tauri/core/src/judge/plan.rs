@@ -19,6 +19,7 @@ pub const ASSUMED_LATENCY_SECS: f64 = 4.0;
 const REPAIR_SHARE: f64 = 0.1;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct JudgePlan {
     /// Calls to make (tasks not in the cache).
     pub calls: u64,
@@ -119,7 +120,7 @@ mod tests {
     fn profile() -> JudgeProfile {
         JudgeProfile {
             name: "hosted".into(),
-            kind: "openai".into(),
+            kind: crate::judge::ProviderKind::OpenAi,
             base_url: "https://api.openai.com/v1".into(),
             model: "gpt-4o-mini".into(),
             temperature: 0.0,

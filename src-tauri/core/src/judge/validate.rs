@@ -6,7 +6,10 @@
 
 use std::collections::HashSet;
 
-use super::task::{AspectAddressed, AspectCoverage, Task, Verdict};
+use super::task::{
+    AnswerReview, AspectAddressed, AspectCoverage, ChunkScore, Grounding, Task, Verdict,
+};
+use crate::item::Label;
 
 /// How far outside [0, 1] a score may stray and still be clamped rather than rejected.
 const SCORE_TOLERANCE: f64 = 0.05;
@@ -24,120 +27,22 @@ const SEVERITIES: [&str; 3] = ["low", "medium", "high"];
 /// Returns the verdict, tidied, when it fits the task.
 pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
     match (task, verdict) {
-        (Task::Aspects { .. }, Verdict::Aspects { aspects }) => {
-            let mut seen = HashSet::new();
-            let aspects: Vec<String> = aspects
-                .into_iter()
-                .map(|a| a.trim().to_string())
-                .filter(|a| !a.is_empty() && seen.insert(a.to_lowercase()))
-                .take(5)
-                .collect();
-            if aspects.is_empty() {
-                return Err("\"aspects\" must list at least one information need".into());
-            }
-            Ok(Verdict::Aspects { aspects })
-        }
-        (
-            Task::ChunkRelevance {
-                chunks: task_chunks,
-                ..
-            },
-            Verdict::ChunkRelevance { mut chunks },
-        ) => {
-            expect_count(
-                "chunk scores in \"chunks\"",
-                task_chunks.len(),
-                chunks.len(),
-            )?;
-            let mut seen = HashSet::new();
-            for c in &mut chunks {
-                index_in_range("chunks[].index", c.index, task_chunks.len())?;
-                if !seen.insert(c.index) {
-                    return Err(format!("chunk index {} is scored twice", c.index));
-                }
-                c.relevance = unit("relevance", c.relevance)?;
-            }
-            chunks.sort_by_key(|c| c.index);
-            Ok(Verdict::ChunkRelevance { chunks })
+        (Task::Aspects { .. }, Verdict::Aspects { aspects }) => needs(aspects),
+        (Task::ChunkRelevance { chunks: asked, .. }, Verdict::ChunkRelevance { chunks }) => {
+            chunk_relevance(asked, chunks)
         }
         (
             Task::Coverage {
-                aspects: task_aspects,
+                aspects: asked,
                 chunks,
                 ..
             },
             Verdict::Coverage { aspects },
-        ) => {
-            expect_count("entries in \"aspects\"", task_aspects.len(), aspects.len())?;
-            let mut aspects = align(
-                task_aspects,
-                aspects,
-                |a| &a.aspect,
-                |a, text| a.aspect = text,
-            );
-            for a in &mut aspects {
-                optional_index("aspects[].chunk", a.chunk, chunks.len())?;
-                tidy_coverage(a);
-            }
-            Ok(Verdict::Coverage { aspects })
+        ) => coverage(asked, chunks.len(), aspects),
+        (Task::AnswerReview { aspects: asked, .. }, Verdict::AnswerReview(review)) => {
+            answer_review(asked, review)
         }
-        (
-            Task::AnswerReview {
-                aspects: task_aspects,
-                ..
-            },
-            Verdict::AnswerReview(mut review),
-        ) => {
-            review.relevance = unit("relevance", review.relevance)?;
-            review.clarity = unit("clarity", review.clarity)?;
-            review.coherence = unit("coherence", review.coherence)?;
-            review.conciseness = unit("conciseness", review.conciseness)?;
-            if task_aspects.is_empty() {
-                review.aspects.clear();
-            } else {
-                expect_count(
-                    "entries in \"aspects\"",
-                    task_aspects.len(),
-                    review.aspects.len(),
-                )?;
-                let aspects = std::mem::take(&mut review.aspects);
-                review.aspects = align(
-                    task_aspects,
-                    aspects,
-                    |a| &a.aspect,
-                    |a, text| a.aspect = text,
-                );
-                review.aspects.iter_mut().for_each(tidy_addressed);
-            }
-            Ok(Verdict::AnswerReview(review))
-        }
-        (Task::Grounding { chunks, .. }, Verdict::Grounding(mut g)) => {
-            for claim in &g.claims {
-                optional_index("claims[].chunk", claim.chunk, chunks.len())?;
-            }
-            g.claims.retain(|c| !c.claim.trim().is_empty());
-            for &i in &g.used_chunks {
-                index_in_range("used_chunks", i, chunks.len())?;
-            }
-            g.used_chunks.sort_unstable();
-            g.used_chunks.dedup();
-            for c in &g.contradictions {
-                if !CONTRADICTION_KINDS.contains(&c.kind.as_str()) {
-                    return Err(format!(
-                        "contradiction kind {:?} is not one of {}",
-                        c.kind,
-                        CONTRADICTION_KINDS.join(", ")
-                    ));
-                }
-                if !SEVERITIES.contains(&c.severity.as_str()) {
-                    return Err(format!(
-                        "contradiction severity {:?} is not low, medium or high",
-                        c.severity
-                    ));
-                }
-            }
-            Ok(Verdict::Grounding(g))
-        }
+        (Task::Grounding { chunks, .. }, Verdict::Grounding(g)) => grounding(chunks.len(), g),
         (Task::Reasoning { chunks, .. }, Verdict::Reasoning(r)) => {
             for hop in &r.hops {
                 optional_index("hops[].chunk", hop.chunk, chunks.len())?;
@@ -153,21 +58,7 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
             Ok(Verdict::Claims { claims })
         }
         (Task::ClaimLabels { claims, passages }, Verdict::ClaimLabels { labels }) => {
-            expect_count(
-                "rows in \"labels\" (one per claim)",
-                claims.len(),
-                labels.len(),
-            )?;
-            for (i, row) in labels.iter().enumerate() {
-                if row.len() != passages.len() {
-                    return Err(format!(
-                        "row {i} of \"labels\" has {} labels but there are {} passages",
-                        row.len(),
-                        passages.len()
-                    ));
-                }
-            }
-            Ok(Verdict::ClaimLabels { labels })
+            claim_labels(claims.len(), passages.len(), labels)
         }
         (task, verdict) => Err(format!(
             "the reply answers a {} task, not {}",
@@ -175,6 +66,113 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
             task.kind().as_str()
         )),
     }
+}
+
+/// The question's information needs: trimmed, distinct, at most five, at least one.
+fn needs(aspects: Vec<String>) -> Result<Verdict, String> {
+    let mut seen = HashSet::new();
+    let aspects: Vec<String> = aspects
+        .into_iter()
+        .map(|a| a.trim().to_string())
+        .filter(|a| !a.is_empty() && seen.insert(a.to_lowercase()))
+        .take(5)
+        .collect();
+    if aspects.is_empty() {
+        return Err("\"aspects\" must list at least one information need".into());
+    }
+    Ok(Verdict::Aspects { aspects })
+}
+
+/// One score per chunk asked about, each chunk once, sorted by index.
+fn chunk_relevance(asked: &[String], mut chunks: Vec<ChunkScore>) -> Result<Verdict, String> {
+    expect_count("chunk scores in \"chunks\"", asked.len(), chunks.len())?;
+    let mut seen = HashSet::new();
+    for c in &mut chunks {
+        index_in_range("chunks[].index", c.index, asked.len())?;
+        if !seen.insert(c.index) {
+            return Err(format!("chunk index {} is scored twice", c.index));
+        }
+        c.relevance = unit("relevance", c.relevance)?;
+    }
+    chunks.sort_by_key(|c| c.index);
+    Ok(Verdict::ChunkRelevance { chunks })
+}
+
+fn coverage(
+    asked: &[String],
+    chunk_count: usize,
+    aspects: Vec<AspectCoverage>,
+) -> Result<Verdict, String> {
+    expect_count("entries in \"aspects\"", asked.len(), aspects.len())?;
+    let mut aspects = align(asked, aspects, |a| &a.aspect, |a, text| a.aspect = text);
+    for a in &mut aspects {
+        optional_index("aspects[].chunk", a.chunk, chunk_count)?;
+        tidy_coverage(a);
+    }
+    Ok(Verdict::Coverage { aspects })
+}
+
+fn answer_review(asked: &[String], mut review: AnswerReview) -> Result<Verdict, String> {
+    review.relevance = unit("relevance", review.relevance)?;
+    review.clarity = unit("clarity", review.clarity)?;
+    review.coherence = unit("coherence", review.coherence)?;
+    review.conciseness = unit("conciseness", review.conciseness)?;
+    if asked.is_empty() {
+        review.aspects.clear();
+    } else {
+        expect_count("entries in \"aspects\"", asked.len(), review.aspects.len())?;
+        let aspects = std::mem::take(&mut review.aspects);
+        review.aspects = align(asked, aspects, |a| &a.aspect, |a, text| a.aspect = text);
+        review.aspects.iter_mut().for_each(tidy_addressed);
+    }
+    Ok(Verdict::AnswerReview(review))
+}
+
+/// Chunk references in range, empty claims dropped, contradictions of known kinds.
+fn grounding(chunk_count: usize, mut g: Grounding) -> Result<Verdict, String> {
+    for claim in &g.claims {
+        optional_index("claims[].chunk", claim.chunk, chunk_count)?;
+    }
+    g.claims.retain(|c| !c.claim.trim().is_empty());
+    for &i in &g.used_chunks {
+        index_in_range("used_chunks", i, chunk_count)?;
+    }
+    g.used_chunks.sort_unstable();
+    g.used_chunks.dedup();
+    for c in &g.contradictions {
+        if !CONTRADICTION_KINDS.contains(&c.kind.as_str()) {
+            return Err(format!(
+                "contradiction kind {:?} is not one of {}",
+                c.kind,
+                CONTRADICTION_KINDS.join(", ")
+            ));
+        }
+        if !SEVERITIES.contains(&c.severity.as_str()) {
+            return Err(format!(
+                "contradiction severity {:?} is not low, medium or high",
+                c.severity
+            ));
+        }
+    }
+    Ok(Verdict::Grounding(g))
+}
+
+/// One row per claim, one label per passage in every row.
+fn claim_labels(
+    claims: usize,
+    passages: usize,
+    labels: Vec<Vec<Label>>,
+) -> Result<Verdict, String> {
+    expect_count("rows in \"labels\" (one per claim)", claims, labels.len())?;
+    for (i, row) in labels.iter().enumerate() {
+        if row.len() != passages {
+            return Err(format!(
+                "row {i} of \"labels\" has {} labels but there are {passages} passages",
+                row.len(),
+            ));
+        }
+    }
+    Ok(Verdict::ClaimLabels { labels })
 }
 
 /// A score in [0, 1]; tiny overshoots are clamped, NaN and infinities rejected.

@@ -119,6 +119,7 @@ pub struct TaskFigure {
 
 /// How the diagnosis did on one designed failure shape.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ShapeFigure {
     pub shape: String,
     /// What counts as naming it, for people: "A", "C or F", "not C, D or H", "nothing".

@@ -17,7 +17,7 @@ use serde_json::json;
 
 use crate::item::{Item, Label, RagCheckerLabels};
 use crate::judge::task::{AnswerReview, AspectCoverage, ChunkScore, Grounding, Reasoning};
-use crate::judge::{CallContext, Judge, JudgeError, Task, Verdict};
+use crate::judge::{CallContext, Judge, JudgeError, Task, TaskKind, Verdict};
 use crate::metrics::overall::{self, WeightProfile};
 use crate::metrics::{self, ragchecker, ragvue, Family, MetricConfig, MetricResult, MetricSpec};
 
@@ -115,9 +115,9 @@ impl<'a> Asker<'a> {
     }
 }
 
-fn wrong_verdict(expected: &str, got: &Verdict) -> JudgeError {
+fn wrong_verdict(expected: &str, got: TaskKind) -> JudgeError {
     JudgeError::Unparseable {
-        message: format!("expected a {expected} verdict, got {}", got.kind().as_str()),
+        message: format!("expected a {expected} verdict, got {}", got.as_str()),
         raw: String::new(),
     }
 }
@@ -310,150 +310,192 @@ async fn judge_metrics(
     settings: &EngineSettings,
 ) -> Vec<MetricResult> {
     let needs = Needs::of(item, judged);
-    let question = item.question.clone();
-    let answer = item.answer.clone().unwrap_or_default();
-    let chunks: Vec<String> = item.contexts.iter().map(|c| c.text.clone()).collect();
-    let user_aspects = (!item.aspects.is_empty()).then(|| item.aspects.clone());
-    let needs_aspects = (needs.coverage || needs.completeness) && user_aspects.is_none();
-
-    // Phase 1: everything that depends only on the item.
-    let (aspects, chunk_scores, grounding, reasoning, gt_claims) = tokio::join!(
-        maybe(needs_aspects, || async {
-            match asker
-                .ask(Task::Aspects {
-                    question: question.clone(),
-                })
-                .await?
-            {
-                Verdict::Aspects { aspects } => Ok(aspects),
-                other => Err(wrong_verdict("aspects", &other)),
-            }
-        }),
-        maybe(needs.chunks, || async {
-            match asker
-                .ask(Task::ChunkRelevance {
-                    question: question.clone(),
-                    chunks: chunks.clone(),
-                })
-                .await?
-            {
-                Verdict::ChunkRelevance { chunks } => Ok(chunks),
-                other => Err(wrong_verdict("chunk relevance", &other)),
-            }
-        }),
-        maybe(needs.grounding, || async {
-            let task = Task::Grounding {
-                question: question.clone(),
-                answer: answer.clone(),
-                chunks: chunks.clone(),
-            };
-            match asker.ask(task).await? {
-                Verdict::Grounding(g) => Ok(g),
-                other => Err(wrong_verdict("grounding", &other)),
-            }
-        }),
-        maybe(needs.reasoning, || async {
-            let task = Task::Reasoning {
-                question: question.clone(),
-                answer: answer.clone(),
-                chunks: chunks.clone(),
-            };
-            match asker.ask(task).await? {
-                Verdict::Reasoning(r) => Ok(r),
-                other => Err(wrong_verdict("reasoning", &other)),
-            }
-        }),
-        maybe(needs.ragchecker, || async {
-            let text = item.ground_truth.clone().unwrap_or_default();
-            match asker
-                .ask(Task::Claims {
-                    question: question.clone(),
-                    text,
-                })
-                .await?
-            {
-                Verdict::Claims { claims } => Ok(claims),
-                other => Err(wrong_verdict("claims", &other)),
-            }
-        }),
-    );
-    let aspects: Option<Result<Vec<String>, JudgeError>> = match user_aspects {
-        Some(a) => Some(Ok(a)),
-        None => aspects,
+    let first = ask_about_item(item, &needs, asker).await;
+    let aspects_failed = first.aspects.as_ref().and_then(|a| a.as_ref().err());
+    let second = ask_about_aspects_and_claims(item, &needs, asker, &first).await;
+    let verdicts = Verdicts {
+        chunk_scores: first.chunk_scores.as_ref(),
+        coverage: second.coverage.as_ref(),
+        review: second.review.as_ref(),
+        aspects_failed,
+        grounding: first.grounding.as_ref(),
+        reasoning: first.reasoning.as_ref(),
     };
-
-    // Phase 2: what needs the aspects or the claims.
-    let aspect_list = aspects
-        .as_ref()
-        .and_then(|a| a.as_ref().ok())
-        .cloned()
-        .unwrap_or_default();
-    let aspects_failed = aspects.as_ref().and_then(|a| a.as_ref().err()).cloned();
-    let (coverage, review, labels) = tokio::join!(
-        maybe(needs.coverage, || async {
-            if let Some(e) = &aspects_failed {
-                return Err(e.clone());
-            }
-            let task = Task::Coverage {
-                question: question.clone(),
-                aspects: aspect_list.clone(),
-                chunks: chunks.clone(),
-            };
-            match asker.ask(task).await? {
-                Verdict::Coverage { aspects } => Ok(aspects),
-                other => Err(wrong_verdict("coverage", &other)),
-            }
-        }),
-        maybe(needs.review, || async {
-            // Completeness needs the aspects; the other review scores do not, so a failed
-            // aspect extraction only fails completeness (handled below).
-            let review_aspects = if needs.completeness {
-                aspect_list.clone()
-            } else {
-                Vec::new()
-            };
-            let task = Task::AnswerReview {
-                question: question.clone(),
-                answer: answer.clone(),
-                aspects: review_aspects,
-            };
-            match asker.ask(task).await? {
-                Verdict::AnswerReview(r) => Ok(r),
-                other => Err(wrong_verdict("answer review", &other)),
-            }
-        }),
-        maybe(needs.ragchecker, || ragchecker_labels(
-            item,
-            asker,
-            grounding.as_ref(),
-            gt_claims.as_ref()
-        )),
-    );
-
-    let mut results = Vec::with_capacity(judged.len());
-    for spec in judged {
-        results.push(match spec.family {
-            Family::RagChecker => from(labels.as_ref(), spec.id, |l| {
+    judged
+        .iter()
+        .map(|spec| match spec.family {
+            Family::RagChecker => from(second.labels.as_ref(), spec.id, |l| {
                 let mut labelled = item.clone();
                 labelled.ragchecker = Some(l.clone());
                 ragchecker::compute(spec.id, &labelled)
             }),
-            _ => ragvue_metric(
-                spec.id,
-                item,
-                settings,
-                &Verdicts {
-                    chunk_scores: chunk_scores.as_ref(),
-                    coverage: coverage.as_ref(),
-                    review: review.as_ref(),
-                    aspects_failed: aspects_failed.as_ref(),
-                    grounding: grounding.as_ref(),
-                    reasoning: reasoning.as_ref(),
-                },
-            ),
-        });
+            _ => ragvue_metric(spec.id, item, settings, &verdicts),
+        })
+        .collect()
+}
+
+type Asked<T> = Option<Result<T, JudgeError>>;
+
+/// The verdicts that depend only on the item (asked at once).
+struct FirstPhase {
+    /// The user's own aspects when the item has them, else the judge's.
+    aspects: Asked<Vec<String>>,
+    chunk_scores: Asked<Vec<ChunkScore>>,
+    grounding: Asked<Grounding>,
+    reasoning: Asked<Reasoning>,
+    /// The ground truth's claims (RAGChecker).
+    gt_claims: Asked<Vec<String>>,
+}
+
+/// The verdicts that need the aspects or the claims of the first phase.
+struct SecondPhase {
+    coverage: Asked<Vec<AspectCoverage>>,
+    review: Asked<AnswerReview>,
+    labels: Asked<RagCheckerLabels>,
+}
+
+/// Asks `task` and takes its verdict apart with `pick`; a verdict of another kind is a
+/// reply that did not answer the task.
+async fn ask_for<T>(
+    asker: &Asker<'_>,
+    task: Task,
+    what: &str,
+    pick: fn(Verdict) -> Result<T, TaskKind>,
+) -> Result<T, JudgeError> {
+    pick(asker.ask(task).await?).map_err(|got| wrong_verdict(what, got))
+}
+
+async fn ask_about_item(item: &Item, needs: &Needs, asker: &Asker<'_>) -> FirstPhase {
+    let question = || item.question.clone();
+    let answer = || item.answer.clone().unwrap_or_default();
+    let chunks = || {
+        item.contexts
+            .iter()
+            .map(|c| c.text.clone())
+            .collect::<Vec<_>>()
+    };
+    let user_aspects = (!item.aspects.is_empty()).then(|| item.aspects.clone());
+    let needs_aspects = (needs.coverage || needs.completeness) && user_aspects.is_none();
+    let (aspects, chunk_scores, grounding, reasoning, gt_claims) = tokio::join!(
+        maybe(needs_aspects, || {
+            let task = Task::Aspects {
+                question: question(),
+            };
+            ask_for(asker, task, "aspects", |v| match v {
+                Verdict::Aspects { aspects } => Ok(aspects),
+                other => Err(other.kind()),
+            })
+        }),
+        maybe(needs.chunks, || {
+            let task = Task::ChunkRelevance {
+                question: question(),
+                chunks: chunks(),
+            };
+            ask_for(asker, task, "chunk relevance", |v| match v {
+                Verdict::ChunkRelevance { chunks } => Ok(chunks),
+                other => Err(other.kind()),
+            })
+        }),
+        maybe(needs.grounding, || {
+            let task = Task::Grounding {
+                question: question(),
+                answer: answer(),
+                chunks: chunks(),
+            };
+            ask_for(asker, task, "grounding", |v| match v {
+                Verdict::Grounding(g) => Ok(g),
+                other => Err(other.kind()),
+            })
+        }),
+        maybe(needs.reasoning, || {
+            let task = Task::Reasoning {
+                question: question(),
+                answer: answer(),
+                chunks: chunks(),
+            };
+            ask_for(asker, task, "reasoning", |v| match v {
+                Verdict::Reasoning(r) => Ok(r),
+                other => Err(other.kind()),
+            })
+        }),
+        maybe(needs.ragchecker, || {
+            let task = Task::Claims {
+                question: question(),
+                text: item.ground_truth.clone().unwrap_or_default(),
+            };
+            ask_for(asker, task, "claims", |v| match v {
+                Verdict::Claims { claims } => Ok(claims),
+                other => Err(other.kind()),
+            })
+        }),
+    );
+    FirstPhase {
+        aspects: user_aspects.map(Ok).or(aspects),
+        chunk_scores,
+        grounding,
+        reasoning,
+        gt_claims,
     }
-    results
+}
+
+async fn ask_about_aspects_and_claims(
+    item: &Item,
+    needs: &Needs,
+    asker: &Asker<'_>,
+    first: &FirstPhase,
+) -> SecondPhase {
+    let aspect_list = first
+        .aspects
+        .as_ref()
+        .and_then(|a| a.as_ref().ok())
+        .cloned()
+        .unwrap_or_default();
+    let aspects_failed = first.aspects.as_ref().and_then(|a| a.as_ref().err());
+    let (coverage, review, labels) = tokio::join!(
+        maybe(needs.coverage, || async {
+            if let Some(e) = aspects_failed {
+                return Err(e.clone());
+            }
+            let task = Task::Coverage {
+                question: item.question.clone(),
+                aspects: aspect_list.clone(),
+                chunks: item.contexts.iter().map(|c| c.text.clone()).collect(),
+            };
+            ask_for(asker, task, "coverage", |v| match v {
+                Verdict::Coverage { aspects } => Ok(aspects),
+                other => Err(other.kind()),
+            })
+            .await
+        }),
+        maybe(needs.review, || {
+            // Completeness needs the aspects; the other review scores do not, so a failed
+            // aspect extraction only fails completeness (see `ragvue_metric`).
+            let task = Task::AnswerReview {
+                question: item.question.clone(),
+                answer: item.answer.clone().unwrap_or_default(),
+                aspects: if needs.completeness {
+                    aspect_list.clone()
+                } else {
+                    Vec::new()
+                },
+            };
+            ask_for(asker, task, "answer review", |v| match v {
+                Verdict::AnswerReview(r) => Ok(r),
+                other => Err(other.kind()),
+            })
+        }),
+        maybe(needs.ragchecker, || ragchecker_labels(
+            item,
+            asker,
+            first.grounding.as_ref(),
+            first.gt_claims.as_ref()
+        )),
+    );
+    SecondPhase {
+        coverage,
+        review,
+        labels,
+    }
 }
 
 struct Verdicts<'a> {
@@ -568,7 +610,7 @@ async fn label_matrix(
             message: "the label matrix does not match the claims and passages".into(),
             raw: String::new(),
         }),
-        other => Err(wrong_verdict("claim labels", &other)),
+        other => Err(wrong_verdict("claim labels", other.kind())),
     }
 }
 

@@ -89,6 +89,7 @@ pub struct RunConfig {
 
 /// Totals over every execution of a run (a resumed run adds to them).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunTotals {
     pub calls: u64,
     pub cache_hits: u64,
@@ -311,16 +312,8 @@ async fn evaluate_pending(
         accounting: Accounting::default(),
     };
     let mut finished = 0u64;
-    let mut in_flight: JoinSet<(
-        engine::ItemOutcome,
-        Vec<MetricResult>,
-        Vec<(&'static str, String)>,
-    )> = JoinSet::new();
-    let mut pending_writes: Vec<(
-        engine::ItemOutcome,
-        Vec<MetricResult>,
-        Vec<(&'static str, String)>,
-    )> = Vec::new();
+    let mut in_flight: JoinSet<Finished> = JoinSet::new();
+    let mut pending_writes: Vec<Finished> = Vec::new();
     let mut last_commit = Instant::now();
     let mut queue = item_ids.chunks(LOAD_CHUNK);
     let mut loaded: std::collections::VecDeque<Job> = Default::default();
@@ -469,6 +462,8 @@ fn job_for(
     job
 }
 
+/// An evaluated item waiting to be stored: its outcome, the metrics the agent did not
+/// choose for it (stored as skipped), and why each was chosen or not.
 type Finished = (
     engine::ItemOutcome,
     Vec<MetricResult>,
@@ -611,6 +606,7 @@ fn planned_work(
 /// What running a request would do, computed before anything is stored, so the user
 /// sees the plan (and can change it) without leaving a run behind.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Preview {
     /// Items after limit / sample.
     pub items: u64,

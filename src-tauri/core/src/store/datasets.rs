@@ -6,6 +6,7 @@ use serde::Serialize;
 use crate::error::{Error, Result};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetRow {
     pub id: i64,
     pub name: String,

@@ -7,10 +7,10 @@ use crate::error::{Error, Result};
 use crate::judge::ProviderKind;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct JudgeProfile {
     pub name: String,
-    /// `ProviderKind::as_str()`: openai, azure, anthropic, offline.
-    pub kind: String,
+    pub kind: ProviderKind,
     pub base_url: String,
     pub model: String,
     pub temperature: f64,
@@ -25,8 +25,7 @@ pub struct JudgeProfile {
 }
 
 impl JudgeProfile {
-    /// The profile as it will be stored: text fields trimmed, the kind in its canonical
-    /// spelling, every rule checked. The window, the CLI and the IPC layer all save
+    /// The profile as it will be stored: text fields trimmed, every rule checked. The window, the CLI and the IPC layer all save
     /// through here (and `upsert` refuses anything else), so they accept and refuse the
     /// same profiles with the same words. The model may be empty: a new profile is probed
     /// for its models before one is chosen.
@@ -41,14 +40,10 @@ impl JudgeProfile {
         if self.name == crate::judge::open::OFFLINE {
             return invalid("\"offline\" is the built-in judge; choose another name");
         }
-        match ProviderKind::parse(&self.kind) {
-            Some(kind) if kind != ProviderKind::Offline => self.kind = kind.as_str().to_string(),
-            _ => {
-                return Err(Error::Invalid(format!(
-                    "unknown judge kind '{}' (use openai, azure or anthropic)",
-                    self.kind
-                )))
-            }
+        if self.kind == ProviderKind::Offline {
+            return invalid(
+                "the offline judge is built in; a saved profile uses openai, azure or anthropic",
+            );
         }
         if !(self.base_url.starts_with("http://") || self.base_url.starts_with("https://")) {
             return invalid("the base URL must start with http:// or https://");
@@ -76,7 +71,12 @@ const COLUMNS: &str =
 fn from_row(row: &Row) -> rusqlite::Result<JudgeProfile> {
     Ok(JudgeProfile {
         name: row.get(0)?,
-        kind: row.get(1)?,
+        kind: {
+            let kind: String = row.get(1)?;
+            kind.parse().map_err(|e: String| {
+                rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, e.into())
+            })?
+        },
         base_url: row.get(2)?,
         model: row.get(3)?,
         temperature: row.get(4)?,
@@ -104,7 +104,7 @@ pub fn upsert(conn: &Connection, p: &JudgeProfile) -> Result<()> {
         ),
         params![
             p.name,
-            p.kind,
+            p.kind.as_str(),
             p.base_url,
             p.model,
             p.temperature,
@@ -156,7 +156,7 @@ mod tests {
     fn profile() -> JudgeProfile {
         JudgeProfile {
             name: " gpt ".into(),
-            kind: "OpenAI".into(),
+            kind: ProviderKind::OpenAi,
             base_url: " https://api.openai.com/v1 ".into(),
             model: "gpt-4o-mini".into(),
             temperature: 0.0,
@@ -171,12 +171,29 @@ mod tests {
     }
 
     #[test]
-    fn a_checked_profile_is_trimmed_and_its_kind_spelled_one_way() {
+    fn a_checked_profile_is_trimmed() {
         let p = profile().checked().unwrap();
         assert_eq!(
-            (p.name.as_str(), p.kind.as_str(), p.base_url.as_str()),
-            ("gpt", "openai", "https://api.openai.com/v1")
+            (p.name.as_str(), p.base_url.as_str()),
+            ("gpt", "https://api.openai.com/v1")
         );
+    }
+
+    #[test]
+    fn a_kind_is_written_one_way_and_read_by_the_names_people_use() {
+        let json = serde_json::to_value(profile()).unwrap();
+        assert_eq!(json["kind"], "openai");
+        let read = |kind: &str| {
+            let mut json = json.clone();
+            json["kind"] = kind.into();
+            serde_json::from_value::<JudgeProfile>(json).map(|p| p.kind)
+        };
+        assert_eq!(read("Ollama").unwrap(), ProviderKind::OpenAi);
+        assert_eq!(read("azure").unwrap(), ProviderKind::AzureOpenAi);
+        assert!(read("gpt")
+            .unwrap_err()
+            .to_string()
+            .contains("unknown judge kind 'gpt' (use openai, azure or anthropic)"));
     }
 
     #[test]
@@ -188,7 +205,7 @@ mod tests {
         };
         assert!(refused(|p| p.temperature = 7.0).contains("temperature must be between 0 and 2"));
         assert!(refused(|p| p.name = "offline".into()).contains("built-in judge"));
-        assert!(refused(|p| p.kind = "gpt".into()).contains("unknown judge kind 'gpt'"));
+        assert!(refused(|p| p.kind = ProviderKind::Offline).contains("built in"));
         assert!(refused(|p| p.base_url = "api.openai.com".into()).contains("http://"));
         assert!(refused(|p| p.timeout_secs = 0).contains("at least 1"));
         assert!(refused(|p| p.price_input = Some(-1.0)).contains("0 or more"));
@@ -206,8 +223,8 @@ mod tests {
         assert!(list(store.conn()).unwrap().is_empty(), "nothing was stored");
         upsert(store.conn(), &profile()).unwrap();
         assert_eq!(
-            get(store.conn(), "gpt").unwrap().kind,
-            "openai",
+            get(store.conn(), "gpt").unwrap().name,
+            "gpt",
             "stored as checked"
         );
     }

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 /// Where a run is in its life. `Planned`, `Running` (when found on open: the process
 /// died), `Cancelled` and `Failed` runs can be resumed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum RunStatus {
     Planned,
@@ -40,6 +41,7 @@ impl RunStatus {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunRow {
     pub id: i64,
     pub dataset_id: i64,

@@ -57,7 +57,7 @@ async fn openai_key_travels_only_as_a_bearer_header() {
 async fn azure_key_travels_only_in_the_api_key_header() {
     let sim = guarded_sim();
     let profile = JudgeProfile {
-        kind: "azure".into(),
+        kind: ragnosis_core::judge::ProviderKind::AzureOpenAi,
         base_url: sim.root_url(),
         model: "gpt-4o-deploy".into(),
         ..super::profile(&sim)
@@ -83,7 +83,7 @@ async fn azure_key_travels_only_in_the_api_key_header() {
 async fn anthropic_key_travels_only_in_the_x_api_key_header() {
     let sim = guarded_sim();
     let profile = JudgeProfile {
-        kind: "anthropic".into(),
+        kind: ragnosis_core::judge::ProviderKind::Anthropic,
         base_url: sim.root_url(),
         ..super::profile(&sim)
     };

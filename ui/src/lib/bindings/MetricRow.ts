@@ -4,4 +4,8 @@ import type { SkipReason } from "./SkipReason";
 /**
  * One row of the metric table. Errors and skips are counted, never averaged in.
  */
-export type MetricRow = { metric: string, n: number, skipped: number, errors: number, mean: number | null, std: number | null, median: number | null, p25: number | null, p75: number | null, min: number | null, max: number | null, share_below_half: number | null, ci95_low: number | null, ci95_high: number | null, lower_is_better: boolean, skip_reasons: Array<SkipReason>, };
+export type MetricRow = { skip_reasons: Array<SkipReason>, metric: string, n: number, skipped: number, errors: number, mean: number | null, std: number | null, median: number | null, p25: number | null, p75: number | null, min: number | null, max: number | null, share_below_half: number | null, 
+/**
+ * 95% confidence interval of the mean (Student's t); needs n ≥ 2.
+ */
+ci95_low: number | null, ci95_high: number | null, lower_is_better: boolean, };

@@ -3,15 +3,17 @@
 import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
 import DatasetTable from './DatasetTable.svelte';
-import type { Dataset } from '../types';
+import type { DatasetRow } from '../types';
 
-const dataset = (over: Partial<Dataset>): Dataset => ({
+const dataset = (over: Partial<DatasetRow>): DatasetRow => ({
   id: 1,
   name: 'ragnosis-example.jsonl',
   item_count: 24,
   schema: 'custom',
   imported_at: '2025-11-21T21:05:09.123Z',
   source_path: '/tmp/ragnosis-example.jsonl',
+  file_hash: null,
+  status: 'ready',
   ...over,
 });
 

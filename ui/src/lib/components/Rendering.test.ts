@@ -80,6 +80,7 @@ describe('RunTable', () => {
     message: null,
     item_count: 24,
     metrics: [],
+    config: {},
     created_at: '2025-11-21T21:05:09.123Z',
     started_at: null,
     finished_at: null,

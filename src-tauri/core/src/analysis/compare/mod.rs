@@ -88,6 +88,7 @@ impl Flag {
 
 /// A matched item that crossed the pass line.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FlippedItem {
     /// The user's id, or "#N" (position in the file, from 1) when the item has none.
     pub label: String,

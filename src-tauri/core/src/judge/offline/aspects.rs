@@ -77,12 +77,7 @@ fn focus(question: &str) -> String {
                     "much" | "many" | "long" | "old" | "far" | "big" | "often"
                 )
             });
-        if quantity
-            || lower[0] == "why"
-            || lower[0] == "when"
-            || lower[0] == "where"
-            || (lower[0] == "how" && !quantity)
-        {
+        if quantity || matches!(lower[0].as_str(), "why" | "when" | "where" | "how") {
             return q.to_string();
         }
         start = 1;

@@ -218,83 +218,22 @@ pub fn assess(
     if claim.is_empty() || scope.is_empty() {
         return Assessment::nothing(Label::Neutral);
     }
-    let weights: Vec<f64> = claim.terms.iter().map(|(n, _)| evidence.idf(n)).collect();
-    let anchor_norms: HashSet<&str> = claim
-        .anchors
-        .iter()
-        .flat_map(|a| a.norms.iter().map(String::as_str))
-        .collect();
-    // Weighted share of the claim's words (or of its predicate words) that `covered` finds.
-    let share = |predicate_only: bool, covered: &dyn Fn(&str) -> bool| -> f64 {
-        let mut found = 0.0;
-        let mut total = 0.0;
-        for ((n, _), w) in claim.terms.iter().zip(&weights) {
-            if predicate_only && anchor_norms.contains(n.as_str()) {
-                continue;
-            }
-            total += w;
-            if covered(n) {
-                found += w;
-            }
-        }
-        if total == 0.0 {
-            1.0
-        } else {
-            found / total
-        }
-    };
-    let in_item = |n: &str| evidence.contains(n);
-    let in_scope = |n: &str| {
-        scope
-            .iter()
-            .any(|&p| evidence.passages[p].norms.contains(n))
-    };
-    let item_cov = share(false, &in_item);
-    let predicate_cov = share(true, &in_item);
-    let scope_cov = share(false, &in_scope);
+    let m = Measure::new(claim, evidence, scope);
+    let item_cov = m.share(false, |n| evidence.contains(n));
+    let predicate_cov = m.share(true, |n| evidence.contains(n));
+    let scope_cov = m.share(false, |n| m.in_scope(n));
     // What the judged passages themselves contribute: their share of the predicate,
     // so a passage that only repeats the claim's name does not entail it.
     let has_predicate = claim
         .terms
         .iter()
-        .any(|(n, _)| !anchor_norms.contains(n.as_str()));
+        .any(|(n, _)| !m.anchor_norms.contains(n.as_str()));
     let passage_share = if has_predicate {
-        share(true, &in_scope)
+        m.share(true, |n| m.in_scope(n))
     } else {
         scope_cov
     };
-
-    // The best-matching sentence in scope: most of the claim, then most of the
-    // question's words (for a bare answer), then most anchors.
-    let context_share = |s: &Sentence| {
-        if claim.context.is_empty() {
-            return 0.0;
-        }
-        claim
-            .context
-            .iter()
-            .filter(|n| s.norms.contains(n.as_str()))
-            .count() as f64
-            / claim.context.len() as f64
-    };
-    let mut best: Option<(usize, &Sentence, f64)> = None;
-    let mut best_rank = f64::MIN;
-    for &p in &scope {
-        for s in &evidence.passages[p].sentences {
-            let cov = share(false, &|n| s.norms.contains(n));
-            let anchors_here = claim
-                .anchors
-                .iter()
-                .filter(|a| a.norms.iter().all(|n| s.norms.contains(n)))
-                .count();
-            let rank = cov + 0.3 * context_share(s) + 0.01 * anchors_here as f64;
-            if rank > best_rank {
-                best_rank = rank;
-                best = Some((p, s, cov));
-            }
-        }
-    }
-
+    let best = m.best_sentence();
     let missing: Vec<&Anchor> = claim
         .anchors
         .iter()
@@ -303,57 +242,15 @@ pub fn assess(
     let missing_words: Vec<String> = claim
         .terms
         .iter()
-        .filter(|(n, _)| !in_scope(n))
+        .filter(|(n, _)| !m.in_scope(n))
         .map(|(_, s)| s.clone())
         .collect();
     let verbatim = claim.squad.split(' ').count() >= 2
         && !claim.terms.is_empty()
-        && scope
+        && m.scope
             .iter()
             .any(|&p| evidence.passages[p].contains_squad(&claim.squad));
-    // Anchors the best sentence lacks. When the claim restates that sentence closely,
-    // a name or number of the claim found only elsewhere in the item, where the sentence
-    // has another of its kind, is a swap ("$57,000" for the sentence's "$38,000"), even
-    // though the item does mention it.
-    let locally_missing: Vec<&Anchor> = best
-        .map(|(_, s, _)| {
-            claim
-                .anchors
-                .iter()
-                .filter(|a| !a.norms.iter().all(|n| s.norms.contains(n)))
-                .collect()
-        })
-        .unwrap_or_default();
-    let conflict = best.and_then(|(_, s, cov)| {
-        negation_flip(claim, s)
-            .or_else(|| {
-                (cov >= params.restated_coverage)
-                    .then(|| reversal(claim, s))
-                    .flatten()
-            })
-            .or_else(|| {
-                (cov >= params.related_coverage)
-                    .then(|| substitution(claim, &missing, s, evidence))
-                    .flatten()
-            })
-            .or_else(|| {
-                (cov >= params.restated_coverage)
-                    .then(|| {
-                        substitution(claim, &locally_missing, s, evidence)
-                            .or_else(|| aligned_swap(claim, s))
-                    })
-                    .flatten()
-            })
-    });
-    let context_ok = claim.context.is_empty()
-        || best.is_some_and(|(_, s, _)| {
-            context_share(s) > 0.0
-                && (claim.context_anchors.is_empty()
-                    || claim
-                        .context_anchors
-                        .iter()
-                        .any(|a| a.norms.iter().all(|n| s.norms.contains(n))))
-        });
+    let conflict = best.and_then(|best| m.conflict(best, &missing, params));
 
     let label = if verbatim {
         Label::Entailment
@@ -364,7 +261,7 @@ pub fn assess(
         && predicate_cov >= params.predicate_coverage
         && passage_share >= params.passage_coverage
         && missing.is_empty()
-        && context_ok
+        && m.context_ok(best)
     {
         Label::Entailment
     } else {
@@ -379,5 +276,151 @@ pub fn assess(
         missing_words,
         conflict,
         verbatim,
+    }
+}
+
+/// A claim measured against the passages in scope: the pieces `assess` combines.
+struct Measure<'a> {
+    claim: &'a Claim,
+    evidence: &'a Evidence,
+    scope: Vec<usize>,
+    /// Inverse document frequency of each of the claim's words, in `claim.terms` order.
+    weights: Vec<f64>,
+    /// Words that belong to the claim's names and numbers (the rest is its predicate).
+    anchor_norms: HashSet<&'a str>,
+}
+
+/// The best-matching sentence: its passage, the sentence, and the claim's share in it.
+type Best<'a> = (usize, &'a Sentence, f64);
+
+impl<'a> Measure<'a> {
+    fn new(claim: &'a Claim, evidence: &'a Evidence, scope: Vec<usize>) -> Measure<'a> {
+        Measure {
+            weights: claim.terms.iter().map(|(n, _)| evidence.idf(n)).collect(),
+            anchor_norms: claim
+                .anchors
+                .iter()
+                .flat_map(|a| a.norms.iter().map(String::as_str))
+                .collect(),
+            claim,
+            evidence,
+            scope,
+        }
+    }
+
+    /// Weighted share of the claim's words (or of its predicate words) that `covered` finds.
+    fn share(&self, predicate_only: bool, covered: impl Fn(&str) -> bool) -> f64 {
+        let mut found = 0.0;
+        let mut total = 0.0;
+        for ((n, _), w) in self.claim.terms.iter().zip(&self.weights) {
+            if predicate_only && self.anchor_norms.contains(n.as_str()) {
+                continue;
+            }
+            total += w;
+            if covered(n) {
+                found += w;
+            }
+        }
+        if total == 0.0 {
+            1.0
+        } else {
+            found / total
+        }
+    }
+
+    fn in_scope(&self, n: &str) -> bool {
+        self.scope
+            .iter()
+            .any(|&p| self.evidence.passages[p].norms.contains(n))
+    }
+
+    /// The share of the question's words (kept for a bare answer) the sentence has.
+    fn context_share(&self, s: &Sentence) -> f64 {
+        let context = &self.claim.context;
+        if context.is_empty() {
+            return 0.0;
+        }
+        context
+            .iter()
+            .filter(|n| s.norms.contains(n.as_str()))
+            .count() as f64
+            / context.len() as f64
+    }
+
+    /// The best-matching sentence in scope: most of the claim, then most of the
+    /// question's words (for a bare answer), then most anchors.
+    fn best_sentence(&self) -> Option<Best<'a>> {
+        let mut best: Option<Best<'a>> = None;
+        let mut best_rank = f64::MIN;
+        for &p in &self.scope {
+            for s in &self.evidence.passages[p].sentences {
+                let cov = self.share(false, |n| s.norms.contains(n));
+                let anchors_here = self
+                    .claim
+                    .anchors
+                    .iter()
+                    .filter(|a| a.norms.iter().all(|n| s.norms.contains(n)))
+                    .count();
+                let rank = cov + 0.3 * self.context_share(s) + 0.01 * anchors_here as f64;
+                if rank > best_rank {
+                    best_rank = rank;
+                    best = Some((p, s, cov));
+                }
+            }
+        }
+        best
+    }
+
+    /// A contradiction with the best sentence. `missing` are the claim's anchors found
+    /// nowhere in the item. When the claim restates the sentence closely, a name or
+    /// number found only elsewhere in the item, where the sentence has another of its
+    /// kind, is a swap too ("$57,000" for the sentence's "$38,000"), even though the
+    /// item does mention it.
+    fn conflict(
+        &self,
+        best: Best<'_>,
+        missing: &[&Anchor],
+        params: &SupportParams,
+    ) -> Option<Conflict> {
+        let (claim, evidence) = (self.claim, self.evidence);
+        let (_, s, cov) = best;
+        let restated = cov >= params.restated_coverage;
+        let locally_missing = || -> Vec<&Anchor> {
+            claim
+                .anchors
+                .iter()
+                .filter(|a| !a.norms.iter().all(|n| s.norms.contains(n)))
+                .collect()
+        };
+        negation_flip(claim, s)
+            .or_else(|| restated.then(|| reversal(claim, s)).flatten())
+            .or_else(|| {
+                (cov >= params.related_coverage)
+                    .then(|| substitution(claim, missing, s, evidence))
+                    .flatten()
+            })
+            .or_else(|| {
+                restated
+                    .then(|| {
+                        substitution(claim, &locally_missing(), s, evidence)
+                            .or_else(|| aligned_swap(claim, s))
+                    })
+                    .flatten()
+            })
+    }
+
+    /// A bare answer must sit in a sentence that shares the question's words (and its
+    /// names, when it has any).
+    fn context_ok(&self, best: Option<Best<'_>>) -> bool {
+        let claim = self.claim;
+        claim.context.is_empty()
+            || best.is_some_and(|(_, s, _)| {
+                self.context_share(s) > 0.0
+                    && (claim.context_anchors.is_empty()
+                        || claim
+                            .context_anchors
+                            .iter()
+                            .any(|a| a.norms.iter().all(|n| s.norms.contains(n))))
+            })
     }
 }

@@ -3,8 +3,8 @@
 /**
  * How the diagnosis did on one designed failure shape.
  */
-export type CheckShape = { shape: string, 
+export type ShapeFigure = { shape: string, 
 /**
- * What counts as naming it: "A", "C or F", "not C, D or H", "no pattern".
+ * What counts as naming it, for people: "A", "C or F", "not C, D or H", "nothing".
  */
 expected: string, named: number, n: number, errors: number, };
