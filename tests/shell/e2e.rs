@@ -615,6 +615,21 @@ fn settings_store_a_key_in_the_keyring_and_connect_to_a_judge_with_it() {
     session.type_into(&field("judge-name"), &profile);
     session.type_into(&field("judge-base-url"), &sim.base_url());
     session.type_into(&field("judge-model"), "sim-judge-1");
+    // A rule of the core refuses the profile, in the core's words (the CLI and IPC tests
+    // expect the same sentence), and nothing is saved.
+    session.type_into(&field("judge-temperature"), "7");
+    session.click_on("[data-testid=save-judge]:not([disabled])", SHORT);
+    session.wait_for_text(
+        "[data-testid=error]",
+        "the temperature must be between 0 and 2",
+        SHORT,
+    );
+    let table = session.wait_for("[data-testid=judge-table]", 1, SHORT)[0].clone();
+    assert!(
+        !session.text(&table).contains(&profile),
+        "a refused profile is not listed"
+    );
+    session.type_into(&field("judge-temperature"), "0");
     session.click_on("[data-testid=save-judge]:not([disabled])", SHORT);
     session.wait_for_text("[data-testid=judge-table]", &profile, SHORT);
     session.wait_for_text("[data-testid=key-status]", "not stored", SHORT);
