@@ -26,7 +26,7 @@ fi
 
 echo "== Rust lints (clippy, warnings are errors)"
 # Checks every crate and target without building them; on a cold cache it adds the
-# dependencies' type checking (about 8 minutes of CPU on two cores) to the build below.
+# dependencies' type checking (about 8–9 minutes on two cores) to the build below.
 if ! cargo clippy --version >/dev/null 2>&1 && command -v rustup >/dev/null 2>&1; then
   rustup component add clippy
 fi

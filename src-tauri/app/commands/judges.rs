@@ -46,9 +46,7 @@ fn read_form(profile: Value) -> CommandResult<JudgeProfile> {
 }
 
 fn checked(profile: JudgeProfile) -> CommandResult<JudgeProfile> {
-    let profile = profile.checked()?;
-    llm::identity_of(&profile)?;
-    Ok(profile)
+    Ok(profile.checked()?)
 }
 
 #[tauri::command(async)]
@@ -215,8 +213,7 @@ pub fn judge_checks(state: State<'_, AppState>) -> CommandResult<Vec<JudgeCheckV
     let mut views = Vec::new();
     for profile in profiles {
         if let Some(check) = store::judge_checks::latest_for_profile(store.conn(), &profile.name)? {
-            let current =
-                llm::identity_of(&profile).is_ok_and(|id| id.config_key() == check.judge_config);
+            let current = llm::identity_of(&profile).config_key() == check.judge_config;
             views.push(JudgeCheckView::new(&check, current));
         }
     }

@@ -48,19 +48,15 @@ pub async fn test_connection(profile: &JudgeProfile, key: Option<ApiKey>) -> Con
         message,
         error: Some(error),
     };
-    match identity_of(profile) {
-        Ok(identity) if identity.kind == ProviderKind::Offline => {
-            return ConnectionReport {
-                ok: true,
-                latency_ms: 0,
-                model: identity.model,
-                structured_output_parsed: true,
-                message: "the offline judge needs no connection".into(),
-                error: None,
-            }
-        }
-        Ok(_) => {}
-        Err(e) => return fail(e.to_string(), e),
+    if profile.kind == ProviderKind::Offline {
+        return ConnectionReport {
+            ok: true,
+            latency_ms: 0,
+            model: identity_of(profile).model,
+            structured_output_parsed: true,
+            message: "the offline judge needs no connection".into(),
+            error: None,
+        };
     }
     let judge = match LlmJudge::with_options(profile, key, None, quick_options()) {
         Ok(judge) => judge,
@@ -98,7 +94,7 @@ pub async fn discover_models(
     profile: &JudgeProfile,
     key: Option<ApiKey>,
 ) -> Result<Vec<String>, JudgeError> {
-    if identity_of(profile)?.kind == ProviderKind::Offline {
+    if profile.kind == ProviderKind::Offline {
         return Ok(vec![super::offline::MODEL.to_string()]);
     }
     // Listing needs no model; give the builder one so a fresh profile can be probed.

@@ -61,18 +61,17 @@ pub fn build_judge(
 }
 
 /// The identity a profile's verdicts are stored under.
-pub fn identity_of(profile: &JudgeProfile) -> Result<JudgeIdentity, JudgeError> {
-    let kind = profile.kind;
-    if kind == ProviderKind::Offline {
-        return Ok(JudgeIdentity::offline());
+pub fn identity_of(profile: &JudgeProfile) -> JudgeIdentity {
+    if profile.kind == ProviderKind::Offline {
+        return JudgeIdentity::offline();
     }
-    Ok(JudgeIdentity {
+    JudgeIdentity {
         name: profile.name.clone(),
-        kind,
+        kind: profile.kind,
         base_url: profile.base_url.trim().to_string(),
         model: profile.model.trim().to_string(),
         temperature: profile.temperature,
-    })
+    }
 }
 
 pub struct LlmJudge {
@@ -118,7 +117,7 @@ impl LlmJudge {
         cache: Option<Arc<JudgeCache>>,
         options: JudgeOptions,
     ) -> Result<LlmJudge, JudgeError> {
-        let identity = identity_of(profile)?;
+        let identity = identity_of(profile);
         if identity.model.is_empty() {
             return Err(JudgeError::Config(format!(
                 "profile {} names no model",

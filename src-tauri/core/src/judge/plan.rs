@@ -38,7 +38,7 @@ pub fn estimate(
     tasks: &[Task],
     cache: Option<&JudgeCache>,
 ) -> Result<JudgePlan, JudgeError> {
-    let identity = identity_of(profile)?;
+    let identity = identity_of(profile);
     let mut plan = JudgePlan {
         calls: 0,
         cache_hits: 0,
@@ -146,7 +146,7 @@ mod tests {
         let before = estimate(&profile(), &tasks, Some(&cache)).unwrap();
         assert_eq!((before.calls, before.cache_hits), (4, 0));
 
-        let identity = identity_of(&profile()).unwrap();
+        let identity = identity_of(&profile());
         let messages = render(&tasks[0]);
         let key = JudgeCache::key(&identity, prompt_version(tasks[0].kind()), &messages);
         let verdict = Verdict::Aspects {
