@@ -36,6 +36,11 @@ pub struct Common {
     /// Ask the judge again even for verdicts in the cache.
     #[arg(long)]
     no_cache: bool,
+    /// Scored examples for ragalyst.answer_correctness: a JSONL file of
+    /// {"answer", "reference", "score"} lines, at most 8 (default: the shipped set,
+    /// assets/few-shot/answer-correctness.jsonl).
+    #[arg(long, value_name = "FILE")]
+    few_shot: Option<std::path::PathBuf>,
     /// Show calls, tokens, cost and time without calling any judge.
     #[arg(long)]
     plan: bool,
@@ -169,6 +174,10 @@ fn run_with(
     if let Some(b) = common.budget.filter(|b| b.is_nan() || *b < 0.0) {
         return Err(Error::Invalid(format!("--budget must be a positive amount, got {b}")).into());
     }
+    let few_shot = match &common.few_shot {
+        Some(path) => ragnosis_core::judge::few_shot::read(path).map_err(Error::Invalid)?,
+        None => ragnosis_core::judge::few_shot::default_examples(),
+    };
     let mut store = Store::open(home)?;
     let profile = open::profile(&store, &common.judge)?; // an unknown judge is an input error
     let calibration: Vec<JudgeProfile> = match &common.calibrate {
@@ -206,6 +215,7 @@ fn run_with(
         tau,
         budget_usd: common.budget,
         use_cache: !common.no_cache,
+        few_shot,
     };
     if common.plan {
         // A plan stores nothing: no "planned" run is left behind per look.

@@ -8,6 +8,7 @@
 pub mod calibration;
 pub mod compare;
 pub mod diagnosis;
+pub mod insights;
 pub mod stages;
 pub mod stats;
 pub mod trend;
@@ -73,6 +74,61 @@ pub struct RunSummary {
     /// with `None`.
     #[serde(default)]
     pub diagnosis: Option<Diagnosis>,
+    /// RAGalyst's failure taxonomy counted over the items whose answer correctness was
+    /// below 0.9; present when answer correctness ran.
+    #[serde(default)]
+    pub taxonomy: Option<TaxonomyCounts>,
+}
+
+/// How many low-correctness items each failure category applies to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaxonomyCounts {
+    /// Items with a taxonomy (correctness below 0.9).
+    pub items: u64,
+    /// (category, items it applies to), in the taxonomy's order; `missed_top_ranked`
+    /// (judge-free: the gold context was not retrieved) last, when items had rankings.
+    pub counts: Vec<(String, u64)>,
+}
+
+fn taxonomy_counts(store: &Store, run_id: i64) -> Result<TaxonomyCounts> {
+    let results = store::results::for_metric(store.conn(), run_id, "ragalyst.answer_correctness")?;
+    let mut items = 0;
+    let mut counts: Vec<(String, u64)> = crate::judge::task::FAILURE_CATEGORIES
+        .iter()
+        .map(|c| (c.to_string(), 0))
+        .collect();
+    let mut missed: Option<u64> = None;
+    for result in results.values().filter(|r| r.status == Status::Ok) {
+        let Some(failures) = result.details.get("failures").and_then(|f| f.as_array()) else {
+            continue;
+        };
+        if failures.is_empty() {
+            continue;
+        }
+        items += 1;
+        for failure in failures {
+            if failure.get("applies").and_then(|a| a.as_bool()) == Some(true) {
+                let category = failure
+                    .get("category")
+                    .and_then(|c| c.as_str())
+                    .unwrap_or("");
+                if let Some(slot) = counts.iter_mut().find(|(c, _)| c == category) {
+                    slot.1 += 1;
+                }
+            }
+        }
+        if let Some(m) = result
+            .details
+            .get("missed_top_ranked")
+            .and_then(|m| m.as_bool())
+        {
+            *missed.get_or_insert(0) += u64::from(m);
+        }
+    }
+    if let Some(m) = missed {
+        counts.push(("missed_top_ranked".into(), m));
+    }
+    Ok(TaxonomyCounts { items, counts })
 }
 
 /// Computes the run's summary from its stored results and stores it.
@@ -106,6 +162,7 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
         dataset_details: BTreeMap::new(),
         errors: Vec::new(),
         diagnosis: None,
+        taxonomy: None,
     };
     let specs: Vec<_> = run
         .metrics
@@ -167,6 +224,9 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
     }
     if specs.iter().any(|s| s.family == Family::Ragvue && s.judge) {
         summary.diagnosis = Some(diagnosis::diagnose(store, run_id)?);
+    }
+    if specs.iter().any(|s| s.id == "ragalyst.answer_correctness") {
+        summary.taxonomy = Some(taxonomy_counts(store, run_id)?);
     }
     Ok(summary)
 }

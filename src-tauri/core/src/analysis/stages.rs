@@ -8,8 +8,11 @@
 //! scored in this run, each read so that higher is better (a lower-is-better metric
 //! counts as 1 − mean). Every metric weighs the same. Left out on purpose: the
 //! synthesised overalls (they would count their inputs twice), readability (a style
-//! measure: technical answers read "hard" without being wrong) and dataset-level
-//! scores. A stage with none of its metrics in the run has no score and no band.
+//! measure: technical answers read "hard" without being wrong), the surface-overlap
+//! reference metrics (exact match, token F1, ROUGE-L, BLEU: a correct long-form answer
+//! scores low on them, so averaging them in called generation "critical" on runs whose
+//! answers were right) and dataset-level scores. A stage with none of its metrics in the
+//! run has no score and no band.
 //!
 //! Bands (METRICS.md): ≥ 0.75 good, 0.50–0.74 needs attention, < 0.50 critical.
 
@@ -61,7 +64,10 @@ pub fn stage_of(metric: &str) -> Option<PipelineStage> {
         | "ragchecker.claim_recall"
         | "ragchecker.context_precision"
         | "reference.recall_at_k"
-        | "reference.mrr_at_k" => Retrieval,
+        | "reference.mrr_at_k"
+        | "ragxplain.context_relevancy"
+        | "ragxplain.context_recall"
+        | "ragalyst.answerability" => Retrieval,
         "ragvue.strict_faithfulness"
         | "ragvue.context_utilization"
         | "ragvue.negative_rejection"
@@ -77,7 +83,8 @@ pub fn stage_of(metric: &str) -> Option<PipelineStage> {
         | "citation.strict_accuracy"
         | "citation.lenient_accuracy"
         | "citation.no_citation_rate"
-        | "citation.multi_citation_rate" => Grounding,
+        | "citation.multi_citation_rate"
+        | "ragxplain.context_adherence" => Grounding,
         "ragvue.answer_relevance"
         | "ragvue.answer_completeness"
         | "ragvue.clarity"
@@ -87,11 +94,11 @@ pub fn stage_of(metric: &str) -> Option<PipelineStage> {
         | "ragchecker.precision"
         | "ragchecker.recall"
         | "ragchecker.f1"
-        | "reference.exact_match"
-        | "reference.token_f1"
-        | "reference.rouge_l"
-        | "reference.bleu"
-        | "reference.semantic_similarity" => Generation,
+        | "reference.semantic_similarity"
+        | "ragxplain.answer_relevancy"
+        | "ragxplain.factuality"
+        | "ragxplain.grading_note"
+        | "ragalyst.answer_correctness" => Generation,
         _ => return None,
     })
 }
@@ -196,6 +203,7 @@ mod tests {
             dataset_details: BTreeMap::new(),
             errors: vec![],
             diagnosis: None,
+            taxonomy: None,
         }
     }
 

@@ -186,6 +186,7 @@ mod tests {
         assert_eq!(cache.get(&key, TaskKind::Aspects).unwrap(), None);
         let verdict = Verdict::Aspects {
             aspects: vec!["the sum".into()],
+            structure_note: vec![],
         };
         let usage = Usage {
             input_tokens: 100,

@@ -206,7 +206,11 @@ fn list_field(kind: TaskKind) -> Option<&'static str> {
         TaskKind::ChunkRelevance => Some("chunks"),
         TaskKind::Claims => Some("claims"),
         TaskKind::ClaimLabels => Some("labels"),
-        TaskKind::AnswerReview | TaskKind::Grounding | TaskKind::Reasoning => None,
+        TaskKind::AnswerReview
+        | TaskKind::Grounding
+        | TaskKind::Reasoning
+        | TaskKind::Scorecard
+        | TaskKind::Insights => None,
     }
 }
 
@@ -240,6 +244,19 @@ fn normalise(kind: TaskKind, payload: &mut Value) {
             for contradiction in array_items(payload, "contradictions") {
                 snake_case_field(contradiction, "kind");
                 snake_case_field(contradiction, "severity");
+            }
+        }
+        TaskKind::Insights => {
+            for action in array_items(payload, "actions") {
+                snake_case_field(action, "impact");
+            }
+        }
+        TaskKind::Scorecard => {
+            for score in array_items(payload, "scores") {
+                snake_case_field(score, "criterion");
+            }
+            for check in array_items(payload, "failures") {
+                snake_case_field(check, "category");
             }
         }
         TaskKind::ClaimLabels => {

@@ -88,7 +88,8 @@ fn a_bare_array_stands_for_a_single_list_reply() {
     assert_eq!(
         v,
         Verdict::Aspects {
-            aspects: vec!["when it opened".into(), "who built it".into()]
+            aspects: vec!["when it opened".into(), "who built it".into()],
+            structure_note: vec![],
         }
     );
 }
@@ -303,6 +304,7 @@ fn payloads_of_every_kind_parse_back_against_their_task() {
             },
             Verdict::Aspects {
                 aspects: s(&["need"]),
+                structure_note: s(&["One sentence naming the need."]),
             },
         ),
         (
@@ -421,6 +423,73 @@ fn payloads_of_every_kind_parse_back_against_their_task() {
                 labels: vec![vec![Label::Entailment, Label::Neutral]],
             },
         ),
+        (
+            Task::Scorecard(Box::new(ScorecardTask {
+                question: "q".into(),
+                answer: "x".into(),
+                chunks: chunks.clone(),
+                ground_truth: "g".into(),
+                structure_note: vec![],
+                criteria: vec![Criterion::ContextRecall, Criterion::AnswerCorrectness],
+                examples: vec![],
+                taxonomy: true,
+            })),
+            Verdict::Scorecard(Scorecard {
+                scores: vec![
+                    CriterionScore {
+                        criterion: Criterion::ContextRecall,
+                        score: 0.6,
+                        rationale: "r".into(),
+                    },
+                    CriterionScore {
+                        criterion: Criterion::AnswerCorrectness,
+                        score: 0.35,
+                        rationale: "r".into(),
+                    },
+                ],
+                failures: FAILURE_CATEGORIES
+                    .iter()
+                    .map(|c| FailureCheck {
+                        category: c.to_string(),
+                        applies: *c == "not_extracted",
+                        explanation: "e".into(),
+                    })
+                    .collect(),
+            }),
+        ),
+        (
+            Task::Insights(Box::new(InsightsTask {
+                metrics: vec![MetricBrief {
+                    metric: "ragvue.clarity".into(),
+                    description: "d".into(),
+                    mean: 0.4,
+                    n: 3,
+                    lower_is_better: false,
+                    low: vec![ItemBrief {
+                        question: "Why is the sky blue?".into(),
+                        score: 0.1,
+                        explanation: "e".into(),
+                    }],
+                    high: vec![],
+                }],
+                baseline: vec![],
+            })),
+            Verdict::Insights(InsightsVerdict {
+                insights: vec![MetricInsight {
+                    metric: "ragvue.clarity".into(),
+                    text: "Clarity is low.".into(),
+                }],
+                actions: vec![ActionBrief {
+                    impact: "high".into(),
+                    metric: "ragvue.clarity".into(),
+                    title: "t".into(),
+                    whats_wrong: "w".into(),
+                    why: "y".into(),
+                    example_question: "Why is the sky blue?".into(),
+                    how_to_fix: "f".into(),
+                }],
+            }),
+        ),
     ];
     assert_eq!(cases.len(), TaskKind::ALL.len());
     for (task, verdict) in cases {
@@ -431,4 +500,98 @@ fn payloads_of_every_kind_parse_back_against_their_task() {
             "{reply}"
         );
     }
+}
+
+/// The insights task of a run that scored clarity on one question.
+fn insights_task() -> Task {
+    use crate::judge::task::*;
+    Task::Insights(Box::new(InsightsTask {
+        metrics: vec![MetricBrief {
+            metric: "ragvue.clarity".into(),
+            description: "d".into(),
+            mean: 0.4,
+            n: 3,
+            lower_is_better: false,
+            low: vec![ItemBrief {
+                question: "Why is the sky blue?".into(),
+                score: 0.1,
+                explanation: "e".into(),
+            }],
+            high: vec![],
+        }],
+        baseline: vec![],
+    }))
+}
+
+const ACTION: &str = r#"{"impact":"High","metric":"ragvue.clarity","title":"t","whats_wrong":"w","why":"y","example_question":"Why is the sky blue?","how_to_fix":"f"}"#;
+
+#[test]
+fn an_insight_reply_naming_a_question_not_in_the_run_is_rejected() {
+    let good = format!(
+        r#"{{"insights":[{{"metric":"ragvue.clarity","text":"x"}}],"actions":[{ACTION}]}}"#
+    );
+    let Verdict::Insights(v) = parse_verdict(&insights_task(), &good).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(v.actions[0].impact, "high", "impact names are normalised");
+    let invented = good.replace(
+        "\"example_question\":\"Why is the sky blue?\"",
+        "\"example_question\":\"Why is grass green?\"",
+    );
+    let err = parse_verdict(&insights_task(), &invented).unwrap_err();
+    assert!(err.contains("not a question of this run"), "{err}");
+}
+
+#[test]
+fn an_insight_reply_naming_a_metric_that_did_not_run_is_rejected() {
+    let action = ACTION.replace(
+        "\"metric\":\"ragvue.clarity\"",
+        "\"metric\":\"ragvue.coherence\"",
+    );
+    let reply = format!(
+        r#"{{"insights":[{{"metric":"ragvue.clarity","text":"x"}}],"actions":[{action}]}}"#
+    );
+    let err = parse_verdict(&insights_task(), &reply).unwrap_err();
+    assert!(err.contains("did not run"), "{err}");
+    let reply = r#"{"insights":[{"metric":"ragvue.clarity","text":"x"},{"metric":"ragvue.made_up","text":"y"}],"actions":[]}"#;
+    let err = parse_verdict(&insights_task(), reply).unwrap_err();
+    assert!(err.contains("ragvue.made_up"), "{err}");
+    let five = format!(
+        r#"{{"insights":[{{"metric":"ragvue.clarity","text":"x"}}],"actions":[{ACTION},{ACTION},{ACTION},{ACTION},{ACTION}]}}"#
+    );
+    assert!(parse_verdict(&insights_task(), &five)
+        .unwrap_err()
+        .contains("at most 4"));
+}
+
+#[test]
+fn scorecard_ratings_snap_to_the_rubric_and_low_correctness_needs_every_category() {
+    use crate::judge::task::*;
+    let task = Task::Scorecard(Box::new(ScorecardTask {
+        question: "q".into(),
+        answer: "a".into(),
+        chunks: vec![],
+        ground_truth: "g".into(),
+        structure_note: vec![],
+        criteria: vec![Criterion::Factuality, Criterion::AnswerCorrectness],
+        examples: vec![],
+        taxonomy: true,
+    }));
+    let high = r#"{"scores":[{"criterion":"Factuality","score":0.73,"rationale":"r"},{"criterion":"answer_correctness","score":0.95,"rationale":"r"}],"failures":[]}"#;
+    let Verdict::Scorecard(card) = parse_verdict(&task, high).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!(
+        card.scores[0].score, 0.8,
+        "0.73 is read as the rubric's 0.8"
+    );
+    assert_eq!(card.scores[1].score, 0.95, "correctness stays continuous");
+    let low = high.replace("0.95", "0.4");
+    let err = parse_verdict(&task, &low).unwrap_err();
+    assert!(err.contains("not_extracted is missing"), "{err}");
+    let missing =
+        r#"{"scores":[{"criterion":"factuality","score":0.6,"rationale":"r"}],"failures":[]}"#;
+    assert!(parse_verdict(&task, missing)
+        .unwrap_err()
+        .contains("answer_correctness"));
 }

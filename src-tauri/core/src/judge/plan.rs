@@ -98,7 +98,7 @@ pub fn estimate(
 pub fn expected_output_tokens(task: &Task) -> u64 {
     let n = |v: &Vec<String>| v.len() as u64;
     let reply = match task {
-        Task::Aspects { .. } => 40,
+        Task::Aspects { .. } => 70,
         Task::ChunkRelevance { chunks, .. } => 15 + 30 * n(chunks),
         Task::Coverage { aspects, .. } => 15 + 35 * n(aspects),
         Task::AnswerReview { aspects, .. } => 180 + 35 * n(aspects),
@@ -107,6 +107,11 @@ pub fn expected_output_tokens(task: &Task) -> u64 {
         Task::Reasoning { answer, .. } => 80 + estimate_tokens(answer) * 3 / 2,
         Task::Claims { text, .. } => 15 + estimate_tokens(text) * 6 / 5,
         Task::ClaimLabels { claims, passages } => 10 + 4 * n(claims) * n(passages).max(1),
+        Task::Insights(run) => 120 + 110 * run.metrics.len() as u64 + 400,
+        // A score and a sentence per criterion, and ten taxonomy entries when asked.
+        Task::Scorecard(card) => {
+            20 + 35 * card.criteria.len() as u64 + if card.taxonomy { 250 } else { 0 }
+        }
     };
     reply.max(20)
 }
@@ -151,6 +156,7 @@ mod tests {
         let key = JudgeCache::key(&identity, prompt_version(tasks[0].kind()), &messages);
         let verdict = Verdict::Aspects {
             aspects: vec!["x".into()],
+            structure_note: vec![],
         };
         cache
             .put(

@@ -5,7 +5,10 @@
 //! Tasks are grouped so an item with question, answer and contexts needs at most seven
 //! calls for the whole RAGVUE family: aspects are extracted once and shared by coverage
 //! and completeness; all chunks are scored in one call; one grounding call yields the
-//! claims, the chunks used and the implicit contradictions.
+//! claims, the chunks used and the implicit contradictions. The aspects call also writes
+//! the grading note (the expected structure of the answer), and one scorecard call rates
+//! every RAGXplain criterion and RAGalyst's answer correctness with its failure taxonomy,
+//! so the two families add one call to an item, not eight.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,7 +18,8 @@ use crate::item::Label;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "task", rename_all = "snake_case")]
 pub enum Task {
-    /// 1–5 short information needs of the question (no answers, no new facts).
+    /// 1–5 short information needs of the question (no answers, no new facts), and a
+    /// 1–2 point note on the structure an ideal answer has (RAGXplain's grading note).
     Aspects { question: String },
     /// Usefulness of each chunk for answering the question, all chunks in one call.
     ChunkRelevance {
@@ -55,6 +59,208 @@ pub enum Task {
         claims: Vec<String>,
         passages: Vec<String>,
     },
+    /// Rubric ratings of the answer and the contexts (RAGXplain) and answer correctness
+    /// against the ground truth (RAGalyst), each criterion asked only when its metric
+    /// runs. With `taxonomy`, an answer rated below 0.9 on correctness also gets every
+    /// failure category checked.
+    Scorecard(Box<ScorecardTask>),
+    /// A run-level task: plain-language insights on the weaker metrics and at most four
+    /// ranked action items, from the run's own statistics and example items.
+    Insights(Box<InsightsTask>),
+}
+
+/// What the insights call is given: the run's metrics (mean below 0.95 each), their
+/// lowest and highest items, and the rule table's action items as a baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InsightsTask {
+    pub metrics: Vec<MetricBrief>,
+    pub baseline: Vec<ActionBrief>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricBrief {
+    pub metric: String,
+    pub description: String,
+    pub mean: f64,
+    pub n: u64,
+    pub lower_is_better: bool,
+    pub low: Vec<ItemBrief>,
+    pub high: Vec<ItemBrief>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemBrief {
+    pub question: String,
+    pub score: f64,
+    pub explanation: String,
+}
+
+/// An action item as the judge writes it. `example_question` must be a question of the
+/// run and `metric` a metric that ran.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActionBrief {
+    /// high, medium or low.
+    pub impact: String,
+    pub metric: String,
+    pub title: String,
+    pub whats_wrong: String,
+    pub why: String,
+    pub example_question: String,
+    pub how_to_fix: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MetricInsight {
+    pub metric: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct InsightsVerdict {
+    pub insights: Vec<MetricInsight>,
+    pub actions: Vec<ActionBrief>,
+}
+
+/// Metrics whose mean reaches this get no insight: "strong; changing it will not move
+/// much" (METRICS.md).
+pub const STRONG_MEAN: f64 = 0.95;
+
+/// What a scorecard call is given. Empty texts are fields the item lacks; the criteria
+/// asked never need them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScorecardTask {
+    pub question: String,
+    pub answer: String,
+    pub chunks: Vec<String>,
+    pub ground_truth: String,
+    /// The grading note from the aspects call; empty unless `grading_note` is asked.
+    pub structure_note: Vec<String>,
+    pub criteria: Vec<Criterion>,
+    /// Scored examples for answer correctness (at most eight).
+    pub examples: Vec<CorrectnessExample>,
+    pub taxonomy: bool,
+}
+
+/// One thing a scorecard rates. The RAGXplain criteria use the 0.2-step rubric; answer
+/// correctness is continuous.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Criterion {
+    ContextRelevancy,
+    ContextAdherence,
+    AnswerRelevancy,
+    ContextRecall,
+    Factuality,
+    GradingNote,
+    AnswerCorrectness,
+}
+
+impl Criterion {
+    pub const ALL: [Criterion; 7] = [
+        Criterion::ContextRelevancy,
+        Criterion::ContextAdherence,
+        Criterion::AnswerRelevancy,
+        Criterion::ContextRecall,
+        Criterion::Factuality,
+        Criterion::GradingNote,
+        Criterion::AnswerCorrectness,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Criterion::ContextRelevancy => "context_relevancy",
+            Criterion::ContextAdherence => "context_adherence",
+            Criterion::AnswerRelevancy => "answer_relevancy",
+            Criterion::ContextRecall => "context_recall",
+            Criterion::Factuality => "factuality",
+            Criterion::GradingNote => "grading_note",
+            Criterion::AnswerCorrectness => "answer_correctness",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Criterion> {
+        Criterion::ALL.into_iter().find(|c| c.as_str() == s.trim())
+    }
+
+    /// The metric this criterion scores.
+    pub fn metric_id(self) -> &'static str {
+        match self {
+            Criterion::ContextRelevancy => "ragxplain.context_relevancy",
+            Criterion::ContextAdherence => "ragxplain.context_adherence",
+            Criterion::AnswerRelevancy => "ragxplain.answer_relevancy",
+            Criterion::ContextRecall => "ragxplain.context_recall",
+            Criterion::Factuality => "ragxplain.factuality",
+            Criterion::GradingNote => "ragxplain.grading_note",
+            Criterion::AnswerCorrectness => "ragalyst.answer_correctness",
+        }
+    }
+
+    pub fn of_metric(id: &str) -> Option<Criterion> {
+        Criterion::ALL.into_iter().find(|c| c.metric_id() == id)
+    }
+
+    /// RAGXplain criteria are rated on {0.2, 0.4, 0.6, 0.8, 1.0}.
+    pub fn is_rubric(self) -> bool {
+        self != Criterion::AnswerCorrectness
+    }
+}
+
+/// A scored pair shown to the judge as a calibration example for answer correctness.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CorrectnessExample {
+    pub answer: String,
+    pub reference: String,
+    pub score: f64,
+}
+
+/// The failure categories of RAGalyst's taxonomy, checked for answers rated below 0.9 on
+/// correctness. The first four blame retrieval and the RAG setup, the next five the
+/// model.
+pub const FAILURE_CATEGORIES: [&str; 10] = [
+    "not_extracted",
+    "wrong_format",
+    "under_specificity",
+    "over_specificity",
+    "factual_contradiction",
+    "factual_fabrication",
+    "instruction_inconsistency",
+    "context_inconsistency",
+    "logical_inconsistency",
+    "other",
+];
+
+/// Correctness below this gets a failure taxonomy.
+pub const TAXONOMY_BELOW: f64 = 0.9;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CriterionScore {
+    pub criterion: Criterion,
+    pub score: f64,
+    #[serde(default)]
+    pub rationale: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FailureCheck {
+    pub category: String,
+    pub applies: bool,
+    #[serde(default)]
+    pub explanation: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scorecard {
+    pub scores: Vec<CriterionScore>,
+    /// Every failure category, or none when correctness was not asked, not below 0.9, or
+    /// the taxonomy was not asked.
+    #[serde(default)]
+    pub failures: Vec<FailureCheck>,
+}
+
+impl Scorecard {
+    pub fn score(&self, criterion: Criterion) -> Option<&CriterionScore> {
+        self.scores.iter().find(|s| s.criterion == criterion)
+    }
 }
 
 impl Task {
@@ -69,6 +275,8 @@ impl Task {
             Task::Reasoning { .. } => TaskKind::Reasoning,
             Task::Claims { .. } => TaskKind::Claims,
             Task::ClaimLabels { .. } => TaskKind::ClaimLabels,
+            Task::Scorecard(_) => TaskKind::Scorecard,
+            Task::Insights(_) => TaskKind::Insights,
         }
     }
 }
@@ -84,10 +292,12 @@ pub enum TaskKind {
     Reasoning,
     Claims,
     ClaimLabels,
+    Scorecard,
+    Insights,
 }
 
 impl TaskKind {
-    pub const ALL: [TaskKind; 8] = [
+    pub const ALL: [TaskKind; 10] = [
         TaskKind::Aspects,
         TaskKind::ChunkRelevance,
         TaskKind::Coverage,
@@ -96,6 +306,8 @@ impl TaskKind {
         TaskKind::Reasoning,
         TaskKind::Claims,
         TaskKind::ClaimLabels,
+        TaskKind::Scorecard,
+        TaskKind::Insights,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -108,6 +320,8 @@ impl TaskKind {
             TaskKind::Reasoning => "reasoning",
             TaskKind::Claims => "claims",
             TaskKind::ClaimLabels => "claim_labels",
+            TaskKind::Scorecard => "scorecard",
+            TaskKind::Insights => "insights",
         }
     }
 
@@ -239,14 +453,29 @@ pub struct Reasoning {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Verdict {
-    Aspects { aspects: Vec<String> },
-    ChunkRelevance { chunks: Vec<ChunkScore> },
-    Coverage { aspects: Vec<AspectCoverage> },
+    Aspects {
+        aspects: Vec<String>,
+        /// The grading note: 1–2 points on the structure of an ideal answer.
+        #[serde(default)]
+        structure_note: Vec<String>,
+    },
+    ChunkRelevance {
+        chunks: Vec<ChunkScore>,
+    },
+    Coverage {
+        aspects: Vec<AspectCoverage>,
+    },
     AnswerReview(AnswerReview),
     Grounding(Grounding),
     Reasoning(Reasoning),
-    Claims { claims: Vec<String> },
-    ClaimLabels { labels: Vec<Vec<Label>> },
+    Claims {
+        claims: Vec<String>,
+    },
+    ClaimLabels {
+        labels: Vec<Vec<Label>>,
+    },
+    Scorecard(Scorecard),
+    Insights(InsightsVerdict),
 }
 
 impl Verdict {
@@ -260,6 +489,8 @@ impl Verdict {
             Verdict::Reasoning(_) => TaskKind::Reasoning,
             Verdict::Claims { .. } => TaskKind::Claims,
             Verdict::ClaimLabels { .. } => TaskKind::ClaimLabels,
+            Verdict::Scorecard(_) => TaskKind::Scorecard,
+            Verdict::Insights(_) => TaskKind::Insights,
         }
     }
 }

@@ -7,7 +7,8 @@
 use std::collections::HashSet;
 
 use super::task::{
-    AnswerReview, AspectAddressed, AspectCoverage, ChunkScore, Grounding, Task, Verdict,
+    AnswerReview, AspectAddressed, AspectCoverage, ChunkScore, Criterion, Grounding, InsightsTask,
+    InsightsVerdict, Scorecard, ScorecardTask, Task, Verdict, FAILURE_CATEGORIES, TAXONOMY_BELOW,
 };
 use crate::item::Label;
 
@@ -27,7 +28,13 @@ const SEVERITIES: [&str; 3] = ["low", "medium", "high"];
 /// Returns the verdict, tidied, when it fits the task.
 pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
     match (task, verdict) {
-        (Task::Aspects { .. }, Verdict::Aspects { aspects }) => needs(aspects),
+        (
+            Task::Aspects { .. },
+            Verdict::Aspects {
+                aspects,
+                structure_note,
+            },
+        ) => needs(aspects, structure_note),
         (Task::ChunkRelevance { chunks: asked, .. }, Verdict::ChunkRelevance { chunks }) => {
             chunk_relevance(asked, chunks)
         }
@@ -60,6 +67,8 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
         (Task::ClaimLabels { claims, passages }, Verdict::ClaimLabels { labels }) => {
             claim_labels(claims.len(), passages.len(), labels)
         }
+        (Task::Scorecard(asked), Verdict::Scorecard(card)) => scorecard(asked, card),
+        (Task::Insights(asked), Verdict::Insights(reply)) => insights(asked, reply),
         (task, verdict) => Err(format!(
             "the reply answers a {} task, not {}",
             verdict.kind().as_str(),
@@ -68,8 +77,9 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
     }
 }
 
-/// The question's information needs: trimmed, distinct, at most five, at least one.
-fn needs(aspects: Vec<String>) -> Result<Verdict, String> {
+/// The question's information needs: trimmed, distinct, at most five, at least one; the
+/// grading note trimmed to at most three points (the prompt asks for one or two).
+fn needs(aspects: Vec<String>, structure_note: Vec<String>) -> Result<Verdict, String> {
     let mut seen = HashSet::new();
     let aspects: Vec<String> = aspects
         .into_iter()
@@ -80,7 +90,157 @@ fn needs(aspects: Vec<String>) -> Result<Verdict, String> {
     if aspects.is_empty() {
         return Err("\"aspects\" must list at least one information need".into());
     }
-    Ok(Verdict::Aspects { aspects })
+    let structure_note = structure_note
+        .into_iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .take(3)
+        .collect();
+    Ok(Verdict::Aspects {
+        aspects,
+        structure_note,
+    })
+}
+
+/// Exactly the criteria asked, each once, in the task's order; rubric scores on the
+/// 0.2 grid; the failure taxonomy complete when correctness is below 0.9, else dropped.
+fn scorecard(asked: &ScorecardTask, mut card: Scorecard) -> Result<Verdict, String> {
+    let mut scores = Vec::with_capacity(asked.criteria.len());
+    for criterion in &asked.criteria {
+        let mut found = card.scores.iter().filter(|s| s.criterion == *criterion);
+        let Some(score) = found.next() else {
+            return Err(format!(
+                "\"scores\" has no entry for {}",
+                criterion.as_str()
+            ));
+        };
+        if found.next().is_some() {
+            return Err(format!("{} is scored twice", criterion.as_str()));
+        }
+        let mut score = score.clone();
+        score.score = unit(criterion.as_str(), score.score)?;
+        if criterion.is_rubric() {
+            score.score = on_rubric(score.score);
+        }
+        scores.push(score);
+    }
+    if let Some(extra) = card
+        .scores
+        .iter()
+        .find(|s| !asked.criteria.contains(&s.criterion))
+    {
+        return Err(format!(
+            "{} was not asked for; score only the listed criteria",
+            extra.criterion.as_str()
+        ));
+    }
+    let low_correctness = scores
+        .iter()
+        .any(|s| s.criterion == Criterion::AnswerCorrectness && s.score < TAXONOMY_BELOW);
+    if asked.taxonomy && low_correctness {
+        for check in &card.failures {
+            if !FAILURE_CATEGORIES.contains(&check.category.as_str()) {
+                return Err(format!(
+                    "failure category {:?} is not one of {}",
+                    check.category,
+                    FAILURE_CATEGORIES.join(", ")
+                ));
+            }
+        }
+        let mut ordered = Vec::with_capacity(FAILURE_CATEGORIES.len());
+        for category in FAILURE_CATEGORIES {
+            let Some(check) = card.failures.iter().find(|f| f.category == category) else {
+                return Err(format!(
+                    "\"failures\" must check every category; {category} is missing"
+                ));
+            };
+            ordered.push(check.clone());
+        }
+        card.failures = ordered;
+    } else {
+        card.failures.clear();
+    }
+    card.scores = scores;
+    Ok(Verdict::Scorecard(card))
+}
+
+/// The most action items a run's advice lists: more would bury the first fix.
+pub const MAX_ACTIONS: usize = 4;
+
+/// One insight per metric asked about and none for others; at most four actions, each
+/// naming a metric that ran and a question that exists in the run; actions ordered high
+/// to low impact.
+fn insights(asked: &InsightsTask, mut reply: InsightsVerdict) -> Result<Verdict, String> {
+    let ran: HashSet<&str> = asked
+        .metrics
+        .iter()
+        .map(|m| m.metric.as_str())
+        .chain(asked.baseline.iter().map(|a| a.metric.as_str()))
+        .collect();
+    let questions: HashSet<&str> = asked
+        .metrics
+        .iter()
+        .flat_map(|m| m.low.iter().chain(&m.high))
+        .map(|i| i.question.trim())
+        .chain(asked.baseline.iter().map(|a| a.example_question.trim()))
+        .collect();
+    let mut ordered = Vec::with_capacity(asked.metrics.len());
+    for brief in &asked.metrics {
+        let Some(found) = reply.insights.iter().find(|i| i.metric == brief.metric) else {
+            return Err(format!("\"insights\" has no entry for {}", brief.metric));
+        };
+        if found.text.trim().is_empty() {
+            return Err(format!("the insight for {} is empty", brief.metric));
+        }
+        ordered.push(found.clone());
+    }
+    if let Some(other) = reply
+        .insights
+        .iter()
+        .find(|i| !asked.metrics.iter().any(|m| m.metric == i.metric))
+    {
+        return Err(format!(
+            "the insight names {:?}, which is not a metric of this run's data",
+            other.metric
+        ));
+    }
+    reply.insights = ordered;
+    if reply.actions.len() > MAX_ACTIONS {
+        return Err(format!(
+            "there are {} action items; give at most {MAX_ACTIONS}",
+            reply.actions.len()
+        ));
+    }
+    for action in &mut reply.actions {
+        if !["high", "medium", "low"].contains(&action.impact.as_str()) {
+            return Err(format!(
+                "impact {:?} is not high, medium or low",
+                action.impact
+            ));
+        }
+        if !ran.contains(action.metric.as_str()) {
+            return Err(format!(
+                "the action item \"{}\" names {:?}, a metric that did not run",
+                action.title, action.metric
+            ));
+        }
+        if !questions.contains(action.example_question.trim()) {
+            return Err(format!(
+                "the example question {:?} is not a question of this run; copy one from the data",
+                action.example_question
+            ));
+        }
+        action.example_question = action.example_question.trim().to_string();
+    }
+    let rank = |impact: &str| ["high", "medium", "low"].iter().position(|i| *i == impact);
+    reply.actions.sort_by_key(|a| rank(&a.impact));
+    Ok(Verdict::Insights(reply))
+}
+
+/// The nearest step of RAGXplain's rubric {0.2, 0.4, 0.6, 0.8, 1.0}: its lowest band is
+/// 0.2, so a judge's 0 reads as 0.2.
+pub fn on_rubric(x: f64) -> f64 {
+    ((x * 5.0).round() / 5.0).clamp(0.2, 1.0)
 }
 
 /// One score per chunk asked about, each chunk once, sorted by index.

@@ -347,7 +347,7 @@ async fn answerability(
         })
         .await?
     {
-        Verdict::Aspects { aspects } if !aspects.is_empty() => aspects,
+        Verdict::Aspects { aspects, .. } if !aspects.is_empty() => aspects,
         Verdict::Aspects { .. } => {
             return Err(JudgeError::Unparseable {
                 message: "no information need found in the question".into(),

@@ -152,6 +152,25 @@ static CATALOGUE: &[MetricSpec] = &[
         "Word overlap (F1 of content-word sets) between the answer and the retrieved contexts."),
     item("ragvue.context_similarity", Family::Ragvue, "context_similarity", &[Answer, Contexts],
         "TF-IDF cosine similarity between the answer and the retrieved contexts."),
+    // Family 2, the RAGXplain metric diamond: 0.2-step rubric ratings from one scorecard
+    // call per item (the grading note comes with the aspects).
+    judged(item("ragxplain.context_relevancy", Family::Ragxplain, "context_relevancy", &[Question, Contexts],
+        "How well the retrieved context, as a whole, serves the question (rubric 0.2-1.0); chunks cut mid-sentence count against it.")),
+    judged(item("ragxplain.context_adherence", Family::Ragxplain, "context_adherence", &[Answer, Contexts],
+        "Whether the answer comes only from the retrieved context, with no outside facts or assumptions (rubric 0.2-1.0).")),
+    judged(item("ragxplain.answer_relevancy", Family::Ragxplain, "answer_relevancy", &[Question, Answer],
+        "Whether the answer addresses the question directly and completely (rubric 0.2-1.0).")),
+    judged(item("ragxplain.context_recall", Family::Ragxplain, "context_recall", &[Contexts, GroundTruth],
+        "Whether the retrieved context holds what the ground-truth answer needs (rubric 0.2-1.0).")),
+    judged(item("ragxplain.factuality", Family::Ragxplain, "factuality", &[Question, Answer, GroundTruth],
+        "Whether the answer carries the ground truth's essential information without misleading errors (rubric 0.2-1.0).")),
+    judged(item("ragxplain.grading_note", Family::Ragxplain, "grading_note", &[Question, Answer],
+        "Whether the answer has the structure a good answer to this question has, per a grading note written from the question (rubric 0.2-1.0).")),
+    // Family 5, RAGalyst: correctness against the reference and answerability.
+    judged(item("ragalyst.answer_correctness", Family::Ragalyst, "answer_correctness", &[Answer, GroundTruth],
+        "How correct the answer is against the ground truth, on a continuous 0-1 scale with anchors and scored examples; low answers get a failure taxonomy.")),
+    judged(item("ragalyst.answerability", Family::Ragalyst, "answerability", &[Question, Contexts],
+        "1 when the retrieved context alone holds everything needed to answer the question, else 0.")),
     // Family 3, RAGChecker claim metrics: supplied labels, or a judge extracts them.
     judged(item("ragchecker.precision", Family::RagChecker, "precision", RC_ANSWER,
         "Share of the answer's claims that the ground truth entails.")),

@@ -13,6 +13,7 @@ pub mod overall;
 pub mod ragchecker;
 pub mod ragvue;
 pub mod reference;
+pub mod scorecard;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -3,7 +3,9 @@
 //! Agentic mode looks at what each item carries and runs what that supports: contexts →
 //! retrieval metrics; an answer → answer metrics; both → grounding metrics; beyond
 //! RAGVUE, a ground truth → RAGChecker and reference-answer metrics, a citation label →
-//! citation metrics, ranked ids → ranking metrics. Each chosen metric records why; each
+//! citation metrics, ranked ids → ranking metrics; RAGXplain's diamond and RAGalyst by
+//! the same rule (a ground truth → answer correctness, factuality and context recall;
+//! contexts → answerability). Each chosen metric records why; each
 //! metric not chosen records why not. An item with only a question runs nothing.
 
 use serde::{Deserialize, Serialize};
@@ -77,6 +79,13 @@ pub fn choose(spec: &MetricSpec, item: &Item) -> (bool, String) {
             "the item has ranked retrieved ids and a gold id"
         }
         Family::Reference => "the item has a ground-truth answer and an answer",
+        Family::Ragalyst if spec.needs.contains(&Field::GroundTruth) => {
+            "the item has a ground-truth answer to check the answer's correctness against"
+        }
+        Family::Ragalyst => "the item has retrieved contexts, so their sufficiency can be judged",
+        Family::Ragxplain if spec.needs.contains(&Field::GroundTruth) => {
+            "the item has a ground-truth answer to compare with"
+        }
         _ if RETRIEVAL.contains(&spec.id) => "the item has retrieved contexts",
         _ if spec.needs.contains(&Field::Contexts) && spec.needs.contains(&Field::Answer) => {
             "the item has an answer and contexts, so grounding can be checked"
@@ -181,6 +190,33 @@ mod tests {
         let got = chosen(&it);
         assert!(got.contains(&"ragchecker.precision") && got.contains(&"reference.token_f1"));
         assert!(got.contains(&"citation.strict_accuracy"));
+    }
+
+    #[test]
+    fn ground_truth_adds_correctness_factuality_and_recall_and_contexts_answerability() {
+        let mut it = item(Some("Au"), &["Gold has the symbol Au."]);
+        let without = chosen(&it);
+        assert!(without.contains(&"ragalyst.answerability"));
+        assert!(!without.contains(&"ragalyst.answer_correctness"));
+        assert!(!without.contains(&"ragxplain.factuality"));
+        it.ground_truth = Some("Au".into());
+        let with = chosen(&it);
+        for id in [
+            "ragalyst.answer_correctness",
+            "ragxplain.factuality",
+            "ragxplain.context_recall",
+        ] {
+            assert!(with.contains(&id), "{id} chosen: {with:?}");
+        }
+        let why = choose(metrics::find("ragalyst.answer_correctness").unwrap(), &it).1;
+        assert!(why.contains("ground-truth"), "{why}");
+        let no_contexts = item(Some("Au"), &[]);
+        let why = choose(
+            metrics::find("ragalyst.answerability").unwrap(),
+            &no_contexts,
+        )
+        .1;
+        assert_eq!(why, "not chosen: the item has no retrieved contexts");
     }
 
     #[test]

@@ -5,7 +5,10 @@
 //! phase 1 asks Aspects, ChunkRelevance, Grounding and Reasoning concurrently; phase 2
 //! asks Coverage and AnswerReview (both need the aspects) — six calls. RAGChecker
 //! metrics without supplied labels add three (GT claims and two label matrices); the
-//! answer's claims come from the Grounding verdict.
+//! answer's claims come from the Grounding verdict. RAGXplain and RAGalyst add one
+//! scorecard call in phase 2: the grading note comes with the aspects, answerability is
+//! the Reasoning verdict's sufficiency judgement, and the failure taxonomy is part of
+//! the scorecard — ten calls for the four families together.
 //!
 //! A failed task turns every metric that needed it into an error naming the failure,
 //! with the judge's raw output in the details; other metrics of the item still score.
@@ -16,10 +19,15 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::item::{Item, Label, RagCheckerLabels};
-use crate::judge::task::{AnswerReview, AspectCoverage, ChunkScore, Grounding, Reasoning};
+use crate::judge::task::{
+    AnswerReview, AspectCoverage, ChunkScore, CorrectnessExample, Criterion, Grounding, Reasoning,
+    Scorecard, ScorecardTask,
+};
 use crate::judge::{CallContext, Judge, JudgeError, Task, TaskKind, Verdict};
 use crate::metrics::overall::{self, WeightProfile};
-use crate::metrics::{self, ragchecker, ragvue, Family, MetricConfig, MetricResult, MetricSpec};
+use crate::metrics::{
+    self, ragchecker, ragvue, scorecard, Family, MetricConfig, MetricResult, MetricSpec,
+};
 
 /// Settings shared by every item of a run.
 #[derive(Debug, Clone, Default)]
@@ -27,6 +35,8 @@ pub struct EngineSettings {
     pub metric_config: MetricConfig,
     pub tau: Option<f64>,
     pub weights: WeightProfile,
+    /// Scored examples shown to the judge for answer correctness (at most eight).
+    pub few_shot: Vec<CorrectnessExample>,
 }
 
 /// What evaluating one item produced and cost.
@@ -131,6 +141,10 @@ struct Needs {
     grounding: bool,
     reasoning: bool,
     ragchecker: bool,
+    /// The grading note (asked with the aspects).
+    note: bool,
+    /// Scorecard criteria, in catalogue order; empty when no scorecard is needed.
+    criteria: Vec<Criterion>,
 }
 
 impl Needs {
@@ -159,16 +173,58 @@ impl Needs {
                 ]
                 .iter()
                 .any(|m| has(m)),
-            reasoning: has("ragvue.negative_rejection") || has("ragvue.multi_hop_faithfulness"),
+            reasoning: has("ragvue.negative_rejection")
+                || has("ragvue.multi_hop_faithfulness")
+                || has("ragalyst.answerability"),
             ragchecker,
+            note: has("ragxplain.grading_note"),
+            criteria: Criterion::ALL
+                .into_iter()
+                .filter(|c| has(c.metric_id()))
+                .collect(),
         }
     }
+
+    fn aspects(&self, item: &Item) -> bool {
+        ((self.coverage || self.completeness) && item.aspects.is_empty()) || self.note
+    }
 }
+
+/// The scorecard task for an item; `note` is the grading note when it is rated.
+fn scorecard_task(
+    item: &Item,
+    criteria: Vec<Criterion>,
+    note: Vec<String>,
+    few_shot: &[CorrectnessExample],
+) -> Task {
+    let correctness = criteria.contains(&Criterion::AnswerCorrectness);
+    Task::Scorecard(Box::new(ScorecardTask {
+        question: item.question.clone(),
+        answer: item.answer.clone().unwrap_or_default(),
+        chunks: item.contexts.iter().map(|c| c.text.clone()).collect(),
+        ground_truth: item.ground_truth.clone().unwrap_or_default(),
+        structure_note: note,
+        examples: if correctness {
+            few_shot.iter().take(MAX_EXAMPLES).cloned().collect()
+        } else {
+            Vec::new()
+        },
+        criteria,
+        taxonomy: correctness,
+    }))
+}
+
+/// The most scored examples a correctness prompt carries (RAGalyst uses up to eight).
+pub const MAX_EXAMPLES: usize = 8;
 
 /// The judge tasks evaluating `metrics` on `item` would ask, for planning. Tasks that
 /// depend on another verdict (coverage and review need the aspects) are estimated with
 /// the item's own aspects when it has them, else with the question as the one aspect.
-pub fn planned_tasks(item: &Item, metrics: &[&'static MetricSpec]) -> Vec<Task> {
+pub fn planned_tasks(
+    item: &Item,
+    metrics: &[&'static MetricSpec],
+    few_shot: &[CorrectnessExample],
+) -> Vec<Task> {
     let judged: Vec<&'static MetricSpec> = metrics
         .iter()
         .copied()
@@ -190,7 +246,7 @@ pub fn planned_tasks(item: &Item, metrics: &[&'static MetricSpec]) -> Vec<Task> 
         item.aspects.clone()
     };
     let mut tasks = Vec::new();
-    if (needs.coverage || needs.completeness) && item.aspects.is_empty() {
+    if needs.aspects(item) {
         tasks.push(Task::Aspects {
             question: question.clone(),
         });
@@ -233,6 +289,14 @@ pub fn planned_tasks(item: &Item, metrics: &[&'static MetricSpec]) -> Vec<Task> 
             answer: answer.clone(),
             aspects: review_aspects,
         });
+    }
+    if !needs.criteria.is_empty() {
+        let note = if needs.note {
+            vec![question.clone()]
+        } else {
+            Vec::new()
+        };
+        tasks.push(scorecard_task(item, needs.criteria.clone(), note, few_shot));
     }
     if needs.ragchecker {
         let gt = item.ground_truth.clone().unwrap_or_default();
@@ -312,7 +376,8 @@ async fn judge_metrics(
     let needs = Needs::of(item, judged);
     let first = ask_about_item(item, &needs, asker).await;
     let aspects_failed = first.aspects.as_ref().and_then(|a| a.as_ref().err());
-    let second = ask_about_aspects_and_claims(item, &needs, asker, &first).await;
+    let second =
+        ask_about_aspects_and_claims(item, &needs, asker, &first, &settings.few_shot).await;
     let verdicts = Verdicts {
         chunk_scores: first.chunk_scores.as_ref(),
         coverage: second.coverage.as_ref(),
@@ -329,6 +394,9 @@ async fn judge_metrics(
                 labelled.ragchecker = Some(l.clone());
                 ragchecker::compute(spec.id, &labelled)
             }),
+            Family::Ragxplain | Family::Ragalyst => {
+                scorecard_metric(spec.id, item, settings, &first, &second)
+            }
             _ => ragvue_metric(spec.id, item, settings, &verdicts),
         })
         .collect()
@@ -340,6 +408,8 @@ type Asked<T> = Option<Result<T, JudgeError>>;
 struct FirstPhase {
     /// The user's own aspects when the item has them, else the judge's.
     aspects: Asked<Vec<String>>,
+    /// The judge's grading note, asked with the aspects.
+    note: Asked<Vec<String>>,
     chunk_scores: Asked<Vec<ChunkScore>>,
     grounding: Asked<Grounding>,
     reasoning: Asked<Reasoning>,
@@ -352,6 +422,7 @@ struct SecondPhase {
     coverage: Asked<Vec<AspectCoverage>>,
     review: Asked<AnswerReview>,
     labels: Asked<RagCheckerLabels>,
+    scorecard: Asked<Scorecard>,
 }
 
 /// Asks `task` and takes its verdict apart with `pick`; a verdict of another kind is a
@@ -375,14 +446,16 @@ async fn ask_about_item(item: &Item, needs: &Needs, asker: &Asker<'_>) -> FirstP
             .collect::<Vec<_>>()
     };
     let user_aspects = (!item.aspects.is_empty()).then(|| item.aspects.clone());
-    let needs_aspects = (needs.coverage || needs.completeness) && user_aspects.is_none();
-    let (aspects, chunk_scores, grounding, reasoning, gt_claims) = tokio::join!(
-        maybe(needs_aspects, || {
+    let (read, chunk_scores, grounding, reasoning, gt_claims) = tokio::join!(
+        maybe(needs.aspects(item), || {
             let task = Task::Aspects {
                 question: question(),
             };
             ask_for(asker, task, "aspects", |v| match v {
-                Verdict::Aspects { aspects } => Ok(aspects),
+                Verdict::Aspects {
+                    aspects,
+                    structure_note,
+                } => Ok((aspects, structure_note)),
                 other => Err(other.kind()),
             })
         }),
@@ -429,8 +502,13 @@ async fn ask_about_item(item: &Item, needs: &Needs, asker: &Asker<'_>) -> FirstP
             })
         }),
     );
+    let split =
+        |pick: fn((Vec<String>, Vec<String>)) -> Vec<String>| read.clone().map(|r| r.map(pick));
+    let note = split(|(_, note)| note).filter(|_| needs.note);
+    let aspects = split(|(aspects, _)| aspects).filter(|_| needs.coverage || needs.completeness);
     FirstPhase {
         aspects: user_aspects.map(Ok).or(aspects),
+        note,
         chunk_scores,
         grounding,
         reasoning,
@@ -443,6 +521,7 @@ async fn ask_about_aspects_and_claims(
     needs: &Needs,
     asker: &Asker<'_>,
     first: &FirstPhase,
+    few_shot: &[CorrectnessExample],
 ) -> SecondPhase {
     let aspect_list = first
         .aspects
@@ -451,7 +530,16 @@ async fn ask_about_aspects_and_claims(
         .cloned()
         .unwrap_or_default();
     let aspects_failed = first.aspects.as_ref().and_then(|a| a.as_ref().err());
-    let (coverage, review, labels) = tokio::join!(
+    // A failed grading note fails only grading_note (see `scorecard_metric`): the other
+    // criteria are still asked.
+    let note = first.note.as_ref().and_then(|n| n.as_ref().ok()).cloned();
+    let criteria: Vec<Criterion> = needs
+        .criteria
+        .iter()
+        .copied()
+        .filter(|c| *c != Criterion::GradingNote || note.as_ref().is_some_and(|n| !n.is_empty()))
+        .collect();
+    let (coverage, review, labels, scorecard) = tokio::join!(
         maybe(needs.coverage, || async {
             if let Some(e) = aspects_failed {
                 return Err(e.clone());
@@ -490,12 +578,51 @@ async fn ask_about_aspects_and_claims(
             first.grounding.as_ref(),
             first.gt_claims.as_ref()
         )),
+        maybe(!criteria.is_empty(), || {
+            let task = scorecard_task(item, criteria.clone(), note.unwrap_or_default(), few_shot);
+            ask_for(asker, task, "scorecard", |v| match v {
+                Verdict::Scorecard(card) => Ok(card),
+                other => Err(other.kind()),
+            })
+        }),
     );
     SecondPhase {
         coverage,
         review,
         labels,
+        scorecard,
     }
+}
+
+fn scorecard_metric(
+    id: &str,
+    item: &Item,
+    settings: &EngineSettings,
+    first: &FirstPhase,
+    second: &SecondPhase,
+) -> MetricResult {
+    if id == "ragalyst.answerability" {
+        return from(first.reasoning.as_ref(), id, |r| {
+            scorecard::answerability(id, r)
+        });
+    }
+    let Some(criterion) = Criterion::of_metric(id) else {
+        return MetricResult::error(id, format!("{id} has no judged computation"));
+    };
+    let note: &[String] = match first.note.as_ref() {
+        Some(Err(e)) if criterion == Criterion::GradingNote => return judge_error(id, e),
+        Some(Ok(note)) => note,
+        _ => &[],
+    };
+    if criterion == Criterion::GradingNote && note.is_empty() {
+        return MetricResult::error(
+            id,
+            "the judge wrote no grading note for this question, so the answer's structure could not be rated",
+        );
+    }
+    from(second.scorecard.as_ref(), id, |card| {
+        scorecard::from_scorecard(criterion, card, note, item, settings.metric_config.k)
+    })
 }
 
 struct Verdicts<'a> {

@@ -18,6 +18,7 @@ use tokio::task::JoinSet;
 
 use crate::analysis;
 use crate::error::{Error, Result};
+use crate::judge::task::CorrectnessExample;
 use crate::judge::{CallContext, Judge};
 use crate::metrics::overall::WeightProfile;
 use crate::metrics::{self, MetricConfig, MetricResult, MetricSpec, Scope};
@@ -53,6 +54,9 @@ pub struct RunRequest {
     /// Stop launching judge calls once the run's cost would pass this many USD.
     pub budget_usd: Option<f64>,
     pub use_cache: bool,
+    /// Scored examples for answer correctness; the shipped set unless the user gives a
+    /// file (`--few-shot`, Settings).
+    pub few_shot: Vec<CorrectnessExample>,
 }
 
 impl Default for RunRequest {
@@ -71,6 +75,7 @@ impl Default for RunRequest {
             tau: None,
             budget_usd: None,
             use_cache: true,
+            few_shot: crate::judge::few_shot::default_examples(),
         }
     }
 }
@@ -85,6 +90,10 @@ pub struct RunConfig {
     pub tau: Option<f64>,
     pub budget_usd: Option<f64>,
     pub use_cache: bool,
+    /// Kept with the run so a resume shows the judge the same examples. Runs stored
+    /// before correctness existed read as none.
+    #[serde(default)]
+    pub few_shot: Vec<CorrectnessExample>,
 }
 
 /// Totals over every execution of a run (a resumed run adds to them).
@@ -141,6 +150,7 @@ pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
         tau: request.tau,
         budget_usd: request.budget_usd,
         use_cache: request.use_cache,
+        few_shot: request.few_shot.clone(),
     })?;
     store.transaction(|tx| {
         let run_id = store::runs::insert(
@@ -206,7 +216,7 @@ pub fn execute(
         run_id,
         &specs,
         &config,
-        judge,
+        judge.clone(),
         progress.clone(),
         cancel,
     ));
@@ -238,7 +248,22 @@ pub fn execute(
         stage: "statistics".into(),
         total: None,
     });
-    analysis::summarize_and_store(store, run_id)?;
+    let summary = analysis::summarize_and_store(store, run_id)?;
+    progress.report(Progress::Started {
+        stage: "insights".into(),
+        total: None,
+    });
+    let ctx = CallContext {
+        progress: progress.clone(),
+        cancel: cancel.clone(),
+        use_cache: config.use_cache,
+    };
+    runtime.block_on(analysis::insights::write(
+        store,
+        &summary,
+        judge.as_ref(),
+        &ctx,
+    ))?;
     store::runs::mark_ended(store.conn(), run_id, RunStatus::Done, None)?;
     progress.report(Progress::Finished {
         stage: "run".into(),
@@ -296,6 +321,7 @@ async fn evaluate_pending(
         metric_config: config.metric_config.clone(),
         tau: config.tau,
         weights: config.weights.clone(),
+        few_shot: config.few_shot.clone(),
     });
     let ctx = CallContext {
         progress: progress.clone(),
@@ -577,7 +603,13 @@ pub fn estimate(
         .collect();
     let done = store::results::done_pairs(store.conn(), run_id)?;
     let item_ids = store::run_items::item_ids(store.conn(), run_id)?;
-    let (tasks, _) = planned_work(store, &specs, config.mode, &item_ids, &done)?;
+    let (tasks, _) = planned_work(
+        store,
+        &specs,
+        (config.mode, &config.few_shot),
+        &item_ids,
+        &done,
+    )?;
     let cache = crate::judge::cache::JudgeCache::open(store.path())?;
     Ok(crate::judge::plan::estimate(profile, &tasks, Some(&cache))?)
 }
@@ -587,7 +619,7 @@ pub fn estimate(
 fn planned_work(
     store: &Store,
     specs: &[&'static MetricSpec],
-    mode: Mode,
+    (mode, few_shot): (Mode, &[CorrectnessExample]),
     item_ids: &[i64],
     done: &std::collections::HashSet<(i64, String)>,
 ) -> Result<(Vec<crate::judge::Task>, u64)> {
@@ -597,7 +629,7 @@ fn planned_work(
         for stored in store::items::get_many(store.conn(), chunk)? {
             let job = job_for(stored, specs, mode, done, &mut 0);
             cells += job.metrics.len() as u64;
-            tasks.extend(engine::planned_tasks(&job.item, &job.metrics));
+            tasks.extend(engine::planned_tasks(&job.item, &job.metrics, few_shot));
         }
     }
     Ok((tasks, cells))
@@ -637,7 +669,7 @@ pub fn preview(
     let (tasks, cells) = planned_work(
         store,
         &item_specs,
-        request.mode,
+        (request.mode, &request.few_shot),
         &chosen,
         &Default::default(),
     )?;

@@ -164,6 +164,33 @@ async fn every_task_kind_is_judged_through_the_simulator() {
             claims: vec![a.clone()],
             passages: chunks.clone(),
         },
+        Task::Scorecard(Box::new(ragnosis_core::judge::task::ScorecardTask {
+            question: q.clone(),
+            // Wrong year and no month: correctness below 0.9, so the taxonomy is asked.
+            answer: "It opened in 1936.".into(),
+            chunks: chunks.clone(),
+            ground_truth: "It opened on May 27, 1937.".into(),
+            structure_note: vec!["A single date.".into()],
+            criteria: ragnosis_core::judge::task::Criterion::ALL.to_vec(),
+            examples: ragnosis_core::judge::few_shot::default_examples(),
+            taxonomy: true,
+        })),
+        Task::Insights(Box::new(ragnosis_core::judge::task::InsightsTask {
+            metrics: vec![ragnosis_core::judge::task::MetricBrief {
+                metric: "ragvue.clarity".into(),
+                description: "How clear the answer reads.".into(),
+                mean: 0.4,
+                n: 2,
+                lower_is_better: false,
+                low: vec![ragnosis_core::judge::task::ItemBrief {
+                    question: q.clone(),
+                    score: 0.2,
+                    explanation: "Clarity 0.20: run-on sentence.".into(),
+                }],
+                high: vec![],
+            }],
+            baseline: vec![],
+        })),
     ];
     for task in &tasks {
         let judgement = judge
@@ -171,6 +198,10 @@ async fn every_task_kind_is_judged_through_the_simulator() {
             .await
             .unwrap_or_else(|e| panic!("{task:?}: {e}"));
         assert_eq!(judgement.verdict.kind(), task.kind());
+        if let ragnosis_core::judge::Verdict::Scorecard(card) = &judgement.verdict {
+            assert_eq!(card.scores.len(), 7, "every criterion asked is rated");
+            assert_eq!(card.failures.len(), 10, "every category is checked");
+        }
     }
     let stats = sim.stats();
     assert_eq!(

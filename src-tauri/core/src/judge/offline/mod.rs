@@ -29,11 +29,13 @@ mod claims;
 mod conflicts;
 mod evidence;
 mod grounding;
+mod insights;
 mod lexicon;
 mod meaning;
 mod reasoning;
 mod relevance;
 mod review;
+mod scorecard;
 mod style;
 mod support;
 #[cfg(test)]
@@ -56,9 +58,9 @@ use support::{assess, Claim};
 /// The offline judge's "model" name, part of every result's judge configuration.
 pub const MODEL: &str = "ragnosis-offline-1";
 /// Bumped whenever the offline judge's behaviour changes, so stale verdicts are not reused.
-pub const PROMPT_VERSION: &str = "offline-2";
+pub const PROMPT_VERSION: &str = "offline-3";
 /// The version of verdicts that also used the semantic model.
-pub const SEMANTIC_PROMPT_VERSION: &str = "offline-2+minilm";
+pub const SEMANTIC_PROMPT_VERSION: &str = "offline-3+minilm";
 
 /// The version the offline judge of this process writes: semantic when the model loads.
 pub fn current_prompt_version() -> &'static str {
@@ -129,6 +131,7 @@ impl OfflineJudge {
         match cleaned.as_ref() {
             Task::Aspects { question } => Verdict::Aspects {
                 aspects: aspects::extract(question),
+                structure_note: scorecard::structure_note(question),
             },
             Task::ChunkRelevance { question, chunks } => Verdict::ChunkRelevance {
                 chunks: relevance::score_chunks(question, chunks, sem),
@@ -165,6 +168,10 @@ impl OfflineJudge {
             Task::ClaimLabels { claims, passages } => Verdict::ClaimLabels {
                 labels: claim_labels(claims, passages, &self.params),
             },
+            Task::Scorecard(card) => {
+                Verdict::Scorecard(scorecard::scorecard(card, &self.params, sem))
+            }
+            Task::Insights(run) => Verdict::Insights(insights::write(run)),
         }
     }
 }
@@ -195,6 +202,7 @@ fn without_citations(task: &Task) -> std::borrow::Cow<'_, Task> {
         | Task::Grounding { answer, .. }
         | Task::Reasoning { answer, .. } => strip(answer).map(|a| *answer = a).is_some(),
         Task::Claims { text, .. } => strip(text).map(|t| *text = t).is_some(),
+        Task::Scorecard(card) => strip(&card.answer).map(|a| card.answer = a).is_some(),
         _ => false,
     };
     if changed {

@@ -21,13 +21,13 @@ fn judge(task: Task) -> Verdict {
 
 #[test]
 fn aspects_verdict_has_one_to_five_aspects() {
-    let Verdict::Aspects { aspects } = judge(Task::Aspects {
+    let Verdict::Aspects { aspects, .. } = judge(Task::Aspects {
         question: "What is the chemical symbol for gold?".into(),
     }) else {
         unreachable!()
     };
     assert!((1..=5).contains(&aspects.len()), "{aspects:?}");
-    let Verdict::Aspects { aspects } = judge(Task::Aspects {
+    let Verdict::Aspects { aspects, .. } = judge(Task::Aspects {
         question: String::new(),
     }) else {
         unreachable!()
@@ -245,6 +245,20 @@ fn every_task_kind_is_answered_on_empty_inputs() {
             claims: vec![],
             passages: vec![],
         },
+        Task::Scorecard(Box::new(crate::judge::task::ScorecardTask {
+            question: String::new(),
+            answer: String::new(),
+            chunks: vec![],
+            ground_truth: String::new(),
+            structure_note: vec![],
+            criteria: crate::judge::task::Criterion::ALL.to_vec(),
+            examples: vec![],
+            taxonomy: true,
+        })),
+        Task::Insights(Box::new(crate::judge::task::InsightsTask {
+            metrics: vec![],
+            baseline: vec![],
+        })),
     ];
     let kinds: Vec<TaskKind> = tasks.iter().map(|t| judge(t.clone()).kind()).collect();
     assert_eq!(kinds, TaskKind::ALL);
@@ -327,7 +341,7 @@ fn ragvue_examples_get_the_expected_faithfulness() {
 fn ragvue_examples_get_the_expected_answer_review() {
     for file in ["agentic.jsonl", "manual.jsonl"] {
         for (q, a, chunks) in ragvue_items(file) {
-            let Verdict::Aspects { aspects } = judge(Task::Aspects {
+            let Verdict::Aspects { aspects, .. } = judge(Task::Aspects {
                 question: q.clone(),
             }) else {
                 unreachable!()

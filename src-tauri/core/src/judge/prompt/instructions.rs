@@ -34,6 +34,8 @@ pub fn task_instructions(kind: TaskKind) -> &'static str {
         TaskKind::Reasoning => REASONING,
         TaskKind::Claims => CLAIMS,
         TaskKind::ClaimLabels => CLAIM_LABELS,
+        TaskKind::Scorecard => SCORECARD,
+        TaskKind::Insights => INSIGHTS,
     }
 }
 
@@ -43,9 +45,13 @@ reader, for example \"the year the bridge opened\". Give between 1 and 5 needs, 
 order the question raises them. Work from the question alone: do not answer it, do not \
 add facts, and do not invent needs it does not ask for. A simple factual question \
 usually has exactly one need.
+Then write \"structure_note\": one or two short points on the form a good reply to this \
+question takes, not its content: for example \"a single date\", \"a yes or no followed \
+by one sentence of reason\", \"a short list of the steps in order\", \"a comparison that \
+names both sides\". Say nothing about what the facts are.
 
 JSON shape:
-{\"aspects\": [\"<information need>\", \"<information need>\"]}";
+{\"aspects\": [\"<information need>\", \"<information need>\"], \"structure_note\": [\"<point about form>\"]}";
 
 const CHUNK_RELEVANCE: &str = "TASK: rate how useful each CHUNK block is for answering \
 the QUESTION block. Rate every chunk on its own, regardless of its position or of the \
@@ -162,6 +168,80 @@ passage in passage order.
 
 JSON shape:
 {\"labels\": [[\"Entailment\", \"Neutral\"], [\"Contradiction\", \"Neutral\"]]}";
+
+const SCORECARD: &str = "TASK: rate the material in the blocks on each criterion named \
+in the CRITERIA line of the user message, and on no other. The blocks are a QUESTION, \
+the system's ANSWER, the retrieved CHUNK blocks, a GROUND_TRUTH answer written by a \
+person, and NOTE blocks describing the form a good answer takes; blocks a criterion \
+does not use may be missing or empty.
+
+The first six criteria take one of five ratings: 1.0 excellent, 0.8 good with a small \
+flaw, 0.6 acceptable but with a clear gap, 0.4 poor, 0.2 failing.
+- context_relevancy: how well the chunks, taken together, serve the question. Rate down \
+for chunks about other things and for chunks cut off mid-sentence or mid-table, which \
+leave a fact without its subject.
+- context_adherence: whether everything the answer asserts comes from the chunks. Rate \
+down for facts, numbers or assumptions that appear in no chunk, even if they are true.
+- answer_relevancy: whether the answer replies to this question directly and fully, \
+without drifting to other topics.
+- context_recall: whether the chunks hold the information the GROUND_TRUTH answer needs. \
+Rate down for each essential fact of the ground truth that no chunk states.
+- factuality: whether the answer carries the essential information of the GROUND_TRUTH \
+without errors that would mislead a reader. Extra correct detail is fine.
+- grading_note: whether the answer has the form the NOTE blocks describe (length, list \
+or prose, what it leads with). Judge form only, not facts.
+
+answer_correctness is a number anywhere from 0 to 1 comparing the ANSWER with the \
+GROUND_TRUTH on meaning, not wording. Anchor points: 0 unrelated or opposite; 0.3 \
+touches the topic but little of it is right; 0.5 partly right with a real inaccuracy; \
+0.7 right apart from a minor error or omission; 1 fully accurate. Scored EXAMPLE blocks, \
+when present, show how these anchors apply; they are not part of the item.
+
+When the TAXONOMY line says yes and your answer_correctness is below 0.9, fill \
+\"failures\" with one entry for every category below, in this order, each with \
+\"applies\" true or false and one short sentence of \"explanation\":
+not_extracted (the chunks hold the answer but the answer does not use it), wrong_format \
+(the right content in a form the question did not ask for), under_specificity (too \
+vague or missing detail the ground truth has), over_specificity (narrower or more \
+detailed than asked, missing the general point), factual_contradiction (states the \
+opposite of the ground truth or the chunks), factual_fabrication (adds facts found \
+nowhere), instruction_inconsistency (ignores what the question asked for), \
+context_inconsistency (misreads the chunks), logical_inconsistency (its reasoning does \
+not hold together), other (a failure none of the others names). Otherwise \
+\"failures\" is an empty list.
+
+Give every rated criterion a one-sentence \"rationale\".
+
+JSON shape:
+{\"scores\": [{\"criterion\": \"factuality\", \"score\": 0.8, \"rationale\": \"<why>\"}], \
+\"failures\": [{\"category\": \"not_extracted\", \"applies\": false, \"explanation\": \"<why>\"}]}";
+
+const INSIGHTS: &str = "TASK: explain an evaluation run to the people who own the \
+system, who are not machine-learning specialists. The RUN block is JSON data: \
+\"metrics\" lists each weaker metric with what it measures, its mean over \"n\" items \
+(0 to 1; when \"lower_is_better\" is true a high mean is bad), and its lowest and \
+highest items with the question, score and the evaluator's explanation; \"baseline\" \
+lists action items a fixed rule table proposed.
+
+1. For every metric in \"metrics\", write an insight of three to five plain sentences: \
+what the number means for a user of the system, what the low items have in common, \
+what the high items do better, and where the problem most likely sits (search, \
+grounding in the passages, or answer writing). Refer only to items in the data; do not \
+invent figures.
+2. Then write at most four action items, most important first, each with an \
+\"impact\" of high, medium or low relative to the others (do not mark everything \
+high), the \"metric\" it would raise (one of the metric ids in the data), a short \
+\"title\", \"whats_wrong\", \"why\" it happens, an \"example_question\" copied \
+exactly from one of the questions in the data, and \"how_to_fix\" with concrete \
+settings (retrieval depth, reranking, chunk size and overlap, a sentence to add to the \
+prompt, an abstention rule, a token limit). Keep, improve or replace the baseline \
+items as the data warrants.
+
+JSON shape:
+{\"insights\": [{\"metric\": \"<metric id>\", \"text\": \"<three to five sentences>\"}], \
+\"actions\": [{\"impact\": \"high\", \"metric\": \"<metric id>\", \"title\": \"<title>\", \
+\"whats_wrong\": \"<what>\", \"why\": \"<why>\", \"example_question\": \"<a question from the data>\", \
+\"how_to_fix\": \"<concrete steps>\"}]}";
 
 /// The start of the follow-up message sent when a reply could not be used. The judge
 /// simulator recognises repair requests by it.

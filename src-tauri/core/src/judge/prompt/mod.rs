@@ -12,7 +12,7 @@ pub mod schema;
 
 use serde::{Deserialize, Serialize};
 
-use super::task::{Task, TaskKind};
+use super::task::{CorrectnessExample, Criterion, ScorecardTask, Task, TaskKind};
 pub use instructions::REPAIR_LEAD;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -56,7 +56,7 @@ impl Message {
 /// repair request changes.
 pub fn prompt_version(kind: TaskKind) -> &'static str {
     match kind {
-        TaskKind::Aspects => "aspects@1",
+        TaskKind::Aspects => "aspects@2",
         TaskKind::ChunkRelevance => "chunk_relevance@1",
         TaskKind::Coverage => "coverage@1",
         TaskKind::AnswerReview => "answer_review@1",
@@ -64,8 +64,14 @@ pub fn prompt_version(kind: TaskKind) -> &'static str {
         TaskKind::Reasoning => "reasoning@1",
         TaskKind::Claims => "claims@1",
         TaskKind::ClaimLabels => "claim_labels@1",
+        TaskKind::Scorecard => "scorecard@1",
+        TaskKind::Insights => "insights@1",
     }
 }
+
+/// Lines of a scorecard's user message naming what to rate; `parse_task` reads them back.
+const CRITERIA_LINE: &str = "CRITERIA: ";
+const TAXONOMY_LINE: &str = "TAXONOMY: ";
 
 /// The first line of every user message; names the task so replies can be checked and
 /// the simulator can tell tasks apart without guessing.
@@ -138,11 +144,82 @@ pub fn render(task: &Task) -> Vec<Message> {
                 passages.len()
             ));
         }
+        Task::Scorecard(card) => render_scorecard(&mut user, card),
+        // Structured run data travels as JSON inside one delimited block.
+        Task::Insights(run) => {
+            let json = serde_json::to_string_pretty(run).expect("insight tasks serialise");
+            blocks::write_block(&mut user, "RUN", &json);
+        }
     }
     vec![
         Message::system(system),
         Message::user(user.trim_end().to_string()),
     ]
+}
+
+fn render_scorecard(user: &mut String, card: &ScorecardTask) {
+    blocks::write_block(user, "QUESTION", &card.question);
+    blocks::write_block(user, "ANSWER", &card.answer);
+    write_numbered(user, "CHUNK", &card.chunks);
+    blocks::write_block(user, "GROUND_TRUTH", &card.ground_truth);
+    write_numbered(user, "NOTE", &card.structure_note);
+    for (i, example) in card.examples.iter().enumerate() {
+        blocks::write_block(user, &format!("EXAMPLE_ANSWER {i}"), &example.answer);
+        blocks::write_block(user, &format!("EXAMPLE_REFERENCE {i}"), &example.reference);
+        blocks::write_block(
+            user,
+            &format!("EXAMPLE_SCORE {i}"),
+            &example.score.to_string(),
+        );
+    }
+    let criteria: Vec<&str> = card.criteria.iter().map(|c| c.as_str()).collect();
+    user.push_str(&format!("{CRITERIA_LINE}{}\n", criteria.join(", ")));
+    user.push_str(&format!(
+        "{TAXONOMY_LINE}{}\n",
+        if card.taxonomy { "yes" } else { "no" }
+    ));
+}
+
+fn parse_scorecard(src: &str) -> Option<Task> {
+    let block = |from: usize, name: &str| blocks::read_block(src, from, name);
+    let (question, at) = block(0, "QUESTION")?;
+    let (answer, at) = block(at, "ANSWER")?;
+    let (chunks, at) = blocks::read_numbered(src, at, "CHUNK");
+    let (ground_truth, at) = block(at, "GROUND_TRUTH")?;
+    let (structure_note, mut at) = blocks::read_numbered(src, at, "NOTE");
+    let mut examples = Vec::new();
+    while let Some((answer, next)) = block(at, &format!("EXAMPLE_ANSWER {}", examples.len())) {
+        let i = examples.len();
+        let (reference, next) = block(next, &format!("EXAMPLE_REFERENCE {i}"))?;
+        let (score, next) = block(next, &format!("EXAMPLE_SCORE {i}"))?;
+        examples.push(CorrectnessExample {
+            answer,
+            reference,
+            score: score.trim().parse().ok()?,
+        });
+        at = next;
+    }
+    let line = |prefix: &str| {
+        src[at..]
+            .lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .map(str::trim)
+    };
+    let criteria = line(CRITERIA_LINE)?
+        .split(',')
+        .filter(|c| !c.trim().is_empty())
+        .map(Criterion::parse)
+        .collect::<Option<Vec<_>>>()?;
+    Some(Task::Scorecard(Box::new(ScorecardTask {
+        question,
+        answer,
+        chunks,
+        ground_truth,
+        structure_note,
+        criteria,
+        examples,
+        taxonomy: line(TAXONOMY_LINE)? == "yes",
+    })))
 }
 
 fn write_numbered(out: &mut String, name: &str, texts: &[String]) {
@@ -246,6 +323,8 @@ pub fn parse_task(messages: &[Message]) -> Option<Task> {
                 passages: numbered(at, "PASSAGE").0,
             }
         }
+        TaskKind::Scorecard => parse_scorecard(src)?,
+        TaskKind::Insights => Task::Insights(serde_json::from_str(&block(0, "RUN")?.0).ok()?),
     };
     Some(task)
 }

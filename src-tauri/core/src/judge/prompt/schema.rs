@@ -22,7 +22,7 @@ pub fn reply_schema(kind: TaskKind) -> Value {
     let boolean = json!({"type": "boolean"});
     let chunk_ref = json!({"type": ["integer", "null"]});
     match kind {
-        TaskKind::Aspects => object(&[("aspects", texts)]),
+        TaskKind::Aspects => object(&[("aspects", texts.clone()), ("structure_note", texts)]),
         TaskKind::ChunkRelevance => object(&[(
             "chunks",
             array(object(&[
@@ -105,6 +105,52 @@ pub fn reply_schema(kind: TaskKind) -> Value {
             ("reason", text),
         ]),
         TaskKind::Claims => object(&[("claims", texts)]),
+        TaskKind::Scorecard => {
+            let criteria: Vec<&str> = crate::judge::task::Criterion::ALL
+                .iter()
+                .map(|c| c.as_str())
+                .collect();
+            let categories = crate::judge::task::FAILURE_CATEGORIES;
+            object(&[
+                (
+                    "scores",
+                    array(object(&[
+                        ("criterion", json!({"type": "string", "enum": criteria})),
+                        ("score", unit),
+                        ("rationale", text.clone()),
+                    ])),
+                ),
+                (
+                    "failures",
+                    array(object(&[
+                        ("category", json!({"type": "string", "enum": categories})),
+                        ("applies", boolean),
+                        ("explanation", text),
+                    ])),
+                ),
+            ])
+        }
+        TaskKind::Insights => object(&[
+            (
+                "insights",
+                array(object(&[("metric", text.clone()), ("text", text.clone())])),
+            ),
+            (
+                "actions",
+                array(object(&[
+                    (
+                        "impact",
+                        json!({"type": "string", "enum": ["high", "medium", "low"]}),
+                    ),
+                    ("metric", text.clone()),
+                    ("title", text.clone()),
+                    ("whats_wrong", text.clone()),
+                    ("why", text.clone()),
+                    ("example_question", text.clone()),
+                    ("how_to_fix", text),
+                ])),
+            ),
+        ]),
         TaskKind::ClaimLabels => object(&[(
             "labels",
             array(array(

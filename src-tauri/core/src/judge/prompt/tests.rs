@@ -54,6 +54,46 @@ fn one_task_of_each_kind(text: &str) -> Vec<Task> {
             claims: vec![],
             passages: vec![],
         },
+        Task::Scorecard(Box::new(ScorecardTask {
+            question: "q".into(),
+            answer: text.into(),
+            chunks: s(&["c0", text]),
+            ground_truth: text.into(),
+            structure_note: s(&["a single year", text]),
+            criteria: Criterion::ALL.to_vec(),
+            examples: vec![CorrectnessExample {
+                answer: text.into(),
+                reference: "r".into(),
+                score: 0.7,
+            }],
+            taxonomy: true,
+        })),
+        Task::Scorecard(Box::new(ScorecardTask {
+            question: text.into(),
+            answer: "".into(),
+            chunks: vec![],
+            ground_truth: "".into(),
+            structure_note: vec![],
+            criteria: vec![Criterion::AnswerRelevancy],
+            examples: vec![],
+            taxonomy: false,
+        })),
+        Task::Insights(Box::new(crate::judge::task::InsightsTask {
+            metrics: vec![crate::judge::task::MetricBrief {
+                metric: "ragvue.clarity".into(),
+                description: text.into(),
+                mean: 0.4,
+                n: 3,
+                lower_is_better: false,
+                low: vec![crate::judge::task::ItemBrief {
+                    question: text.into(),
+                    score: 0.1,
+                    explanation: text.into(),
+                }],
+                high: vec![],
+            }],
+            baseline: vec![],
+        })),
     ]
 }
 

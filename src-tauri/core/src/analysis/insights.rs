@@ -1,0 +1,350 @@
+//! A run's advice in words: a plain-language insight for every metric whose mean is
+//! below 0.95, and at most four ranked action items (RAGXplain), written by the run's
+//! judge at the end of the run and kept in `analyses` under `insights`.
+//!
+//! The judge is given the run's own statistics, its lowest and highest items, and a
+//! baseline of action items from fixed rules (the failure-pattern table of `diagnosis`,
+//! then one rule per weak metric that no pattern reads, so runs of citation, reference,
+//! RAGChecker, RAGXplain or RAGalyst metrics get advice too). Its reply is validated
+//! (`judge::validate`): every example question must be one of the run's, every metric
+//! one that ran. The offline judge writes the insights from templates and keeps the
+//! baseline as it is; `source` says which happened. A judge that fails leaves the
+//! template insights and the baseline in place with the failure named in `error` —
+//! advice is never silently missing.
+//!
+//! Owns: choosing what the judge sees, the per-metric rule table, storing the result.
+
+use serde::{Deserialize, Serialize};
+
+use super::diagnosis::Impact;
+use super::RunSummary;
+use crate::error::Result;
+use crate::judge::task::{
+    ActionBrief, InsightsTask, InsightsVerdict, ItemBrief, MetricBrief, STRONG_MEAN,
+};
+use crate::judge::validate::MAX_ACTIONS;
+use crate::judge::{CallContext, Judge, Task, Verdict};
+use crate::metrics::{self, Scope};
+use crate::store::{self, Store};
+
+/// Kind under which insights are kept in `analyses`.
+pub const INSIGHTS: &str = "insights";
+
+/// Items of each end shown to the judge per metric.
+const EXAMPLES: usize = 2;
+/// Longest question or explanation passed on, in characters.
+const MAX_TEXT: usize = 400;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InsightSource {
+    /// A model judge wrote them, and its reply passed validation.
+    Judge,
+    /// Sentence templates over the run's statistics (offline judge, or the judge failed).
+    Templates,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunInsights {
+    pub source: InsightSource,
+    /// The judge configuration that wrote them.
+    pub judge: String,
+    /// One sentence for the reader on how these were written.
+    pub note: String,
+    pub insights: Vec<crate::judge::task::MetricInsight>,
+    /// Metrics at or above 0.95: "strong; changing it will not move much".
+    pub strong: Vec<String>,
+    pub actions: Vec<ActionBrief>,
+    /// Why the judge's own insights are not shown, when it failed.
+    #[serde(default)]
+    pub error: Option<String>,
+}
+
+/// Writes the run's insights with `judge` and stores them. Judge failures are recorded
+/// in the result, not returned: the run is done either way.
+pub async fn write(
+    store: &Store,
+    summary: &RunSummary,
+    judge: &dyn Judge,
+    ctx: &CallContext,
+) -> Result<RunInsights> {
+    let task = brief(store, summary)?;
+    let strong: Vec<String> = summary
+        .metrics
+        .iter()
+        .filter(|(_, m)| {
+            m.stats
+                .mean
+                .is_some_and(|mean| goodness(m.stats.lower_is_better, mean) >= STRONG_MEAN)
+        })
+        .map(|(id, _)| id.clone())
+        .collect();
+    let identity = judge.identity();
+    let templates = crate::judge::offline::OfflineJudge::default()
+        .verdict(&Task::Insights(Box::new(task.clone())));
+    let templates = match templates {
+        Verdict::Insights(v) => v,
+        _ => InsightsVerdict {
+            insights: vec![],
+            actions: task.baseline.clone(),
+        },
+    };
+    let (source, verdict, error) = if identity.is_offline() {
+        (InsightSource::Templates, templates, None)
+    } else if task.metrics.is_empty() && task.baseline.is_empty() {
+        (InsightSource::Templates, templates, None)
+    } else {
+        match judge
+            .judge(&Task::Insights(Box::new(task.clone())), ctx)
+            .await
+        {
+            Ok(j) => match j.verdict {
+                Verdict::Insights(v) => (InsightSource::Judge, v, None),
+                other => (
+                    InsightSource::Templates,
+                    templates,
+                    Some(format!(
+                        "the judge answered a {} task instead",
+                        other.kind().as_str()
+                    )),
+                ),
+            },
+            Err(e) => (InsightSource::Templates, templates, Some(e.to_string())),
+        }
+    };
+    let note = match (source, &error) {
+        (InsightSource::Judge, _) => format!(
+            "Written by the judge {} from this run's statistics and items; every example question and metric it names was checked against the run.",
+            identity.config_key()
+        ),
+        (InsightSource::Templates, None) => "Written from fixed templates over this run's statistics (offline judge: no model wrote these sentences); action items come from the fixed rule table.".to_string(),
+        (InsightSource::Templates, Some(e)) => format!(
+            "The judge could not write insights ({e}); these come from fixed templates over this run's statistics and the fixed rule table."
+        ),
+    };
+    let insights = RunInsights {
+        source,
+        judge: identity.config_key(),
+        note,
+        insights: verdict.insights,
+        strong,
+        actions: verdict.actions,
+        error,
+    };
+    store::analyses::put(
+        store.conn(),
+        summary.run_id,
+        INSIGHTS,
+        &serde_json::to_value(&insights)?,
+    )?;
+    Ok(insights)
+}
+
+/// The stored insights of a run, if it has any.
+pub fn load(store: &Store, run_id: i64) -> Result<Option<RunInsights>> {
+    Ok(
+        match store::analyses::get(store.conn(), run_id, INSIGHTS)? {
+            Some(json) => Some(serde_json::from_value(json)?),
+            None => None,
+        },
+    )
+}
+
+fn goodness(lower_is_better: bool, mean: f64) -> f64 {
+    if lower_is_better {
+        1.0 - mean
+    } else {
+        mean
+    }
+}
+
+/// What the judge is shown: weaker item metrics with examples, and the baseline.
+pub fn brief(store: &Store, summary: &RunSummary) -> Result<InsightsTask> {
+    let conn = store.conn();
+    let mut metrics_out = Vec::new();
+    for (id, m) in &summary.metrics {
+        let Some(spec) = metrics::find(id).filter(|s| s.scope == Scope::Item) else {
+            continue;
+        };
+        let Some(mean) = m.stats.mean else { continue };
+        if goodness(spec.lower_is_better, mean) >= STRONG_MEAN {
+            continue;
+        }
+        let results = store::results::for_metric(conn, summary.run_id, id)?;
+        let item = |s: &super::ItemScore| -> Result<ItemBrief> {
+            let question = store::items::get(conn, s.item_id)?.item.question;
+            let explanation = results
+                .get(&s.item_id)
+                .map(|r| r.explanation.clone())
+                .unwrap_or_default();
+            Ok(ItemBrief {
+                question: cut(&question),
+                score: s.score,
+                explanation: cut(&explanation),
+            })
+        };
+        // "Low" means bad: for lower-is-better metrics the worst items have the highest scores.
+        let (bad, good) = if spec.lower_is_better {
+            (&m.highest, &m.lowest)
+        } else {
+            (&m.lowest, &m.highest)
+        };
+        metrics_out.push(MetricBrief {
+            metric: id.clone(),
+            description: spec.description.to_string(),
+            mean,
+            n: m.stats.n,
+            lower_is_better: spec.lower_is_better,
+            low: bad.iter().take(EXAMPLES).map(item).collect::<Result<_>>()?,
+            high: good
+                .iter()
+                .take(EXAMPLES)
+                .map(item)
+                .collect::<Result<_>>()?,
+        });
+    }
+    let baseline = baseline(summary, &metrics_out);
+    Ok(InsightsTask {
+        metrics: metrics_out,
+        baseline,
+    })
+}
+
+fn cut(text: &str) -> String {
+    if text.chars().count() <= MAX_TEXT {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(MAX_TEXT).collect();
+    out.push('…');
+    out
+}
+
+/// The rule-table advice: the diagnosis's pattern actions, then one per weak metric no
+/// pattern reads, ranked by impact and capped at four.
+fn baseline(summary: &RunSummary, weak: &[MetricBrief]) -> Vec<ActionBrief> {
+    let mut actions: Vec<(Impact, ActionBrief)> = Vec::new();
+    if let Some(diagnosis) = &summary.diagnosis {
+        for a in diagnosis.actions.iter().filter(|a| a.pattern.is_some()) {
+            let Some(example) = &a.example else { continue };
+            let metric = example
+                .scores
+                .first()
+                .map(|s| s.metric.clone())
+                .unwrap_or_default();
+            actions.push((
+                a.impact,
+                ActionBrief {
+                    impact: impact_name(a.impact).into(),
+                    metric,
+                    title: a.title.clone(),
+                    whats_wrong: a.whats_wrong.clone(),
+                    why: a.why.clone(),
+                    example_question: cut(&example.question),
+                    how_to_fix: a.how_to_fix.clone(),
+                },
+            ));
+        }
+    }
+    let pattern_inputs = super::diagnosis::patterns::RULE_INPUTS;
+    for brief in weak
+        .iter()
+        .filter(|b| !pattern_inputs.contains(&b.metric.as_str()))
+    {
+        let Some(rule) = metric_rule(&brief.metric) else {
+            continue;
+        };
+        let Some(example) = brief.low.first() else {
+            continue;
+        };
+        if actions.iter().any(|(_, a)| a.title == rule.0) {
+            continue; // one action per rule, from the first (catalogue-order) metric
+        }
+        let g = goodness(brief.lower_is_better, brief.mean);
+        let impact = if g < 0.5 {
+            Impact::High
+        } else if g < 0.75 {
+            Impact::Medium
+        } else {
+            Impact::Low
+        };
+        actions.push((
+            impact,
+            ActionBrief {
+                impact: impact_name(impact).into(),
+                metric: brief.metric.clone(),
+                title: rule.0.into(),
+                whats_wrong: format!(
+                    "{} averages {:.2} over {} items.",
+                    brief.metric, brief.mean, brief.n
+                ),
+                why: rule.1.into(),
+                example_question: example.question.clone(),
+                how_to_fix: rule.2.into(),
+            },
+        ));
+    }
+    actions.sort_by_key(|(impact, _)| impact_rank(*impact));
+    actions.truncate(MAX_ACTIONS);
+    actions.into_iter().map(|(_, a)| a).collect()
+}
+
+fn impact_name(impact: Impact) -> &'static str {
+    match impact {
+        Impact::High => "high",
+        Impact::Medium => "medium",
+        Impact::Low | Impact::None => "low",
+    }
+}
+
+fn impact_rank(impact: Impact) -> u8 {
+    match impact {
+        Impact::High => 0,
+        Impact::Medium => 1,
+        Impact::Low => 2,
+        Impact::None => 3,
+    }
+}
+
+/// (title, why, how to fix) for a weak metric that the failure patterns do not read.
+fn metric_rule(metric: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    Some(match metric {
+        "ragxplain.context_relevancy" | "ragxplain.context_recall" | "ragalyst.answerability"
+        | "ragchecker.claim_recall" | "ragchecker.context_precision" | "reference.recall_at_k"
+        | "reference.mrr_at_k" => (
+            "Retrieve the passages the answers need",
+            "The retrieved passages often lack what a correct answer needs, so even a careful model cannot answer from them.",
+            "Raise top-k to 10-20 and add a reranker that keeps the best 5; add keyword (BM25) search beside vector search; re-chunk at 300-500 tokens with 10-20% overlap on paragraph boundaries; check the example's source document is indexed.",
+        ),
+        "ragxplain.context_adherence" | "ragchecker.hallucination" | "ragchecker.faithfulness"
+        | "ragchecker.noise_sensitivity_relevant" | "ragchecker.noise_sensitivity_irrelevant"
+        | "ragchecker.self_knowledge" => (
+            "Keep answers to what the passages say",
+            "The model adds facts from memory or from passages that do not apply, and nothing in the prompt stops it.",
+            "Add to the prompt: \"Use only facts stated in the passages; if they do not answer, say so.\" Set the temperature to 0-0.2, send fewer, better passages (top 3-5 after reranking), and ask for a passage number after each fact.",
+        ),
+        "ragalyst.answer_correctness" | "ragxplain.factuality" | "ragchecker.precision"
+        | "ragchecker.recall" | "ragchecker.f1" | "reference.semantic_similarity"
+        | "reference.token_f1" | "reference.exact_match" | "reference.rouge_l" | "reference.bleu" => (
+            "Bring answers in line with the reference answers",
+            "Answers miss or change facts the reference answers hold; this usually follows from passages that lack them or from answers that paraphrase loosely.",
+            "Compare the example's answer with its reference: if the passages lack the fact, fix retrieval (top-k, reranking); if they have it, add to the prompt \"State the specific facts, names and figures from the passages that answer the question\" and set the temperature to 0-0.2.",
+        ),
+        "ragxplain.answer_relevancy" => (
+            "Make answers address the question that was asked",
+            "Answers drift to related topics or answer a different question, often because the passages are about something nearby.",
+            "Add to the prompt: \"Answer the question in the first sentence; leave out anything that does not help answer it.\" Put the question after the passages, and check retrieval for the example question.",
+        ),
+        "ragxplain.grading_note" => (
+            "Shape answers the way each question asks",
+            "Answers have the wrong form for the question: prose where a list or a yes/no was expected, or long text for a single fact.",
+            "Add to the prompt: \"Match the form to the question: a yes/no first for yes/no questions, a list for 'which' or 'name' questions, one sentence for a single fact.\" Set max tokens to 200-300 for short-answer questions.",
+        ),
+        "citation.strict_accuracy" | "citation.lenient_accuracy" | "citation.no_citation_rate"
+        | "citation.multi_citation_rate" => (
+            "Make answers cite the one passage they use",
+            "Answers cite nothing, cite several passages, or cite the wrong one, so readers cannot check them.",
+            "Number the passages in the prompt and add: \"End the answer with the id of the single passage that supports it, as [ID: x].\" Reject or regenerate answers without a citation.",
+        ),
+        _ => return None,
+    })
+}

@@ -1,0 +1,102 @@
+//! Scored examples for answer correctness (RAGalyst shows the judge up to eight): the
+//! default set shipped in `assets/few-shot/answer-correctness.jsonl`, and the reader for
+//! a user's own file in the same shape — one JSON object per line with `answer`,
+//! `reference` and `score` in [0, 1] (`question` and any other field are ignored).
+//!
+//! Owns: that file format and its errors (line-numbered, nothing dropped silently).
+
+use serde_json::Value;
+
+use super::task::CorrectnessExample;
+use crate::run::engine::MAX_EXAMPLES;
+
+const DEFAULT: &str = include_str!("../../../../assets/few-shot/answer-correctness.jsonl");
+
+/// The examples Ragnosis ships, used when the user names no file.
+pub fn default_examples() -> Vec<CorrectnessExample> {
+    parse(DEFAULT).expect("the shipped few-shot file is valid")
+}
+
+/// Reads a few-shot file. Blank lines are ignored; every other line must be an example.
+pub fn parse(text: &str) -> Result<Vec<CorrectnessExample>, String> {
+    let mut examples = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let number = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value: Value = serde_json::from_str(line)
+            .map_err(|e| format!("line {number}: not a JSON object ({e})"))?;
+        let field = |name: &str| -> Result<String, String> {
+            match value.get(name) {
+                Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+                Some(Value::String(_)) => Err(format!("line {number}: \"{name}\" is empty")),
+                Some(_) => Err(format!("line {number}: \"{name}\" must be text")),
+                None => Err(format!("line {number}: \"{name}\" is missing")),
+            }
+        };
+        let score = match value.get("score") {
+            Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
+            Some(_) => return Err(format!("line {number}: \"score\" must be a number")),
+            None => return Err(format!("line {number}: \"score\" is missing")),
+        };
+        if !(0.0..=1.0).contains(&score) {
+            return Err(format!(
+                "line {number}: \"score\" must be between 0 and 1, got {score}"
+            ));
+        }
+        examples.push(CorrectnessExample {
+            answer: field("answer")?,
+            reference: field("reference")?,
+            score,
+        });
+    }
+    if examples.len() > MAX_EXAMPLES {
+        return Err(format!(
+            "the file has {} examples; the judge is shown at most {MAX_EXAMPLES}, so keep the {MAX_EXAMPLES} that matter most",
+            examples.len()
+        ));
+    }
+    Ok(examples)
+}
+
+/// Reads a few-shot file from disk, naming it in every error.
+pub fn read(path: &std::path::Path) -> Result<Vec<CorrectnessExample>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read the few-shot file {}: {e}", path.display()))?;
+    parse(&text).map_err(|e| format!("few-shot file {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_file_spans_the_anchor_bands() {
+        let examples = default_examples();
+        assert_eq!(examples.len(), MAX_EXAMPLES);
+        let scores: Vec<f64> = examples.iter().map(|e| e.score).collect();
+        assert!(scores.iter().any(|s| *s <= 0.1) && scores.iter().any(|s| *s >= 0.9));
+        assert!(scores.iter().any(|s| (0.4..=0.7).contains(s)));
+    }
+
+    #[test]
+    fn bad_lines_are_named_by_number() {
+        let err = parse("{\"answer\":\"a\",\"reference\":\"r\",\"score\":0.5}\n\n{\"answer\":\"a\",\"reference\":\"r\",\"score\":1.5}").unwrap_err();
+        assert!(
+            err.starts_with("line 3:") && err.contains("between 0 and 1"),
+            "{err}"
+        );
+        let err = parse("{\"answer\":\"a\",\"score\":0.5}").unwrap_err();
+        assert_eq!(err, "line 1: \"reference\" is missing");
+        let err = parse("not json").unwrap_err();
+        assert!(err.starts_with("line 1: not a JSON object"), "{err}");
+    }
+
+    #[test]
+    fn more_than_eight_examples_are_refused_not_cut() {
+        let line = "{\"answer\":\"a\",\"reference\":\"r\",\"score\":0.5}\n";
+        assert_eq!(parse(&line.repeat(8)).unwrap().len(), 8);
+        assert!(parse(&line.repeat(9)).unwrap_err().contains("at most 8"));
+    }
+}

@@ -1,0 +1,111 @@
+//! The offline judge's insights: fixed sentence templates filled with the run's own
+//! statistics and example items, and the rule table's action items kept as they are.
+//! No model writes anything here; the run's advice says so where it is shown.
+//!
+//! Owns: the templates. Must not: read the store (everything comes in the task).
+
+use crate::analysis::stages::{stage_of, PipelineStage};
+use crate::judge::task::{InsightsTask, InsightsVerdict, ItemBrief, MetricBrief, MetricInsight};
+
+pub fn write(task: &InsightsTask) -> InsightsVerdict {
+    InsightsVerdict {
+        insights: task
+            .metrics
+            .iter()
+            .map(|m| MetricInsight {
+                metric: m.metric.clone(),
+                text: insight(m),
+            })
+            .collect(),
+        actions: task.baseline.clone(),
+    }
+}
+
+fn insight(m: &MetricBrief) -> String {
+    let name = m
+        .metric
+        .split('.')
+        .nth(1)
+        .unwrap_or(&m.metric)
+        .replace('_', " ");
+    let goodness = if m.lower_is_better {
+        1.0 - m.mean
+    } else {
+        m.mean
+    };
+    let reading = match goodness {
+        g if g >= 0.75 => "good, with room to improve",
+        g if g >= 0.5 => "in need of attention",
+        _ => "critical",
+    };
+    let direction = if m.lower_is_better {
+        " (lower is better)"
+    } else {
+        ""
+    };
+    let mut sentences = vec![format!(
+        "{} averages {:.2}{direction} over {} items, which reads as {reading}.",
+        capitalise(&name),
+        m.mean,
+        m.n
+    )];
+    sentences.push(format!(
+        "It measures this: {}",
+        lower_first(m.description.trim())
+    ));
+    if let Some(low) = m.low.first() {
+        sentences.push(format!(
+            "The weakest items, such as \"{}\" ({:.2}), show the problem: {}",
+            low.question.trim(),
+            low.score,
+            first_sentence(low)
+        ));
+    }
+    if let Some(high) = m.high.first() {
+        sentences.push(format!(
+            "The best, such as \"{}\" ({:.2}), show what works: {}",
+            high.question.trim(),
+            high.score,
+            first_sentence(high)
+        ));
+    }
+    let stage = match stage_of(&m.metric) {
+        Some(PipelineStage::Retrieval) => "the search step that finds the passages",
+        Some(PipelineStage::Grounding) => "how closely answers stick to the passages",
+        Some(PipelineStage::Generation) | None => "how the answers are written",
+    };
+    sentences.push(format!("Look first at {stage}."));
+    sentences.join(" ")
+}
+
+fn first_sentence(item: &ItemBrief) -> String {
+    let text = item.explanation.trim();
+    let end = text.find(". ").map_or(text.len(), |i| i + 1);
+    let mut s = lower_first(&text[..end]);
+    if !s.ends_with('.') {
+        s.push('.');
+    }
+    s
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// Lower-cases the first letter unless the first word looks like a name or an acronym.
+fn lower_first(s: &str) -> String {
+    let first_word = s.split_whitespace().next().unwrap_or("");
+    let keep = first_word.chars().skip(1).any(|c| c.is_uppercase()) || first_word.len() == 1;
+    if keep {
+        return s.to_string();
+    }
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
+}
