@@ -373,6 +373,22 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     let cases = session.wait_for("[data-testid=case-row]", 1, SHORT);
     assert!(!cases.is_empty());
     session.wait_for_text("[data-testid=case-count]", "of 24", SHORT);
+    // The run's insights sit under their metrics, and RAGalyst's taxonomy is counted.
+    let insight = session.wait_for("[data-testid=metric-insight]", 1, SHORT);
+    assert!(
+        session.text(&insight[0]).contains("averages"),
+        "an insight reads the metric's mean"
+    );
+    session.wait_for_text("[data-testid=advice-note]", "templates", SHORT);
+    let counts = session.wait_for("[data-testid=taxonomy-count]", 10, SHORT);
+    let total: u64 = counts
+        .iter()
+        .map(|c| session.text(c).trim().parse::<u64>().unwrap_or(0))
+        .sum();
+    assert!(
+        total > 0,
+        "some example answers are wrong, so a category applies"
+    );
     shot(&session, "workflow-4-results.png");
 
     // 4. The worst case, with its evidence.
@@ -406,6 +422,10 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     assert!(
         markdown.contains("## Diagnosis") && markdown.contains("## Methodology"),
         "the report has its diagnosis and methodology"
+    );
+    assert!(
+        markdown.contains("## Insights") && markdown.contains("### Failure taxonomy"),
+        "the report has the run's insights and the taxonomy"
     );
 }
 

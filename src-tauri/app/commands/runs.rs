@@ -70,10 +70,11 @@ pub fn get_run(state: State<'_, AppState>, run_id: i64) -> CommandResult<RunDeta
         analysis::load_summary(&mut store, run_id)?
     };
     let order = run.metrics.clone();
+    let insights = analysis::insights::load(&store, run_id)?;
     let run = info(&store, &state, run, dataset.name, Some(&summary))?;
     Ok(RunDetail {
         run,
-        summary: Some(SummaryView::new(summary, &order)),
+        summary: Some(SummaryView::new(summary, &order, insights)),
         partial,
     })
 }

@@ -5,6 +5,7 @@
 use ragnosis_core::analysis::diagnosis::FailurePattern;
 use ragnosis_core::cases::{CaseFilter, CasePage, CaseQuery, Order, ScoreRange};
 use ragnosis_core::export::ItemView;
+use ragnosis_core::judge::task::FailureCheck;
 use ragnosis_core::metrics::{self, MetricResult, Status};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -267,6 +268,12 @@ pub struct CaseDetail {
     pub aspects: Vec<AspectView>,
     pub results: Vec<ResultView>,
     pub patterns: Vec<PatternBadge>,
+    /// RAGXplain's grading note: the structure a good answer to this question has.
+    pub grading_note: Vec<String>,
+    /// RAGalyst's failure taxonomy (every category), when correctness was below 0.9.
+    pub failures: Vec<FailureCheck>,
+    /// The gold context was not among the top retrieved, when the item has a ranking.
+    pub missed_top_ranked: Option<bool>,
     /// Judged by the built-in offline judge.
     pub offline: bool,
     /// The stored item and its results as pretty-printed JSON ("Inspect JSON").
@@ -297,6 +304,7 @@ impl CaseDetail {
             .unwrap_or_else(|e| format!("(cannot show this item as JSON: {e})"));
         let results = &view.results;
         let relevance = ok_details(results, "ragvue.retrieval_relevance");
+        let correctness = ok_details(results, "ragalyst.answer_correctness");
         CaseDetail {
             run_id,
             item_id: view.item_id,
@@ -311,6 +319,17 @@ impl CaseDetail {
             aspects: aspects(results),
             results: results.iter().map(ResultView::from).collect(),
             patterns: patterns.into_iter().map(PatternBadge::from).collect(),
+            grading_note: ok_details(results, "ragxplain.grading_note")
+                .and_then(|d| d.get("structure_note"))
+                .and_then(|n| serde_json::from_value(n.clone()).ok())
+                .unwrap_or_default(),
+            failures: correctness
+                .and_then(|d| d.get("failures"))
+                .and_then(|f| serde_json::from_value(f.clone()).ok())
+                .unwrap_or_default(),
+            missed_top_ranked: correctness
+                .and_then(|d| d.get("missed_top_ranked"))
+                .and_then(Value::as_bool),
             offline,
             json,
         }

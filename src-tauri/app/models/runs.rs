@@ -2,8 +2,10 @@
 //! catalogue, judge profiles, a run request and its plan, progress events, and a run
 //! with its summary and diagnosis. Mapped from core types; nothing is computed here.
 
+use ragnosis_core::analysis::insights::RunInsights;
 use ragnosis_core::analysis::stats::MetricStats;
-use ragnosis_core::analysis::{Diagnosis, ErrorGroup, RunSummary};
+use ragnosis_core::analysis::{Diagnosis, ErrorGroup, RunSummary, TaxonomyCounts};
+use ragnosis_core::judge::task::ActionBrief;
 use ragnosis_core::judge::ProviderKind;
 use ragnosis_core::metrics::{MetricSpec, Scope};
 use ragnosis_core::run::{Mode, Preview, RunRequest, RunTotals, Selection};
@@ -273,6 +275,8 @@ pub struct MetricRow {
     #[serde(flatten)]
     pub stats: MetricStats,
     pub skip_reasons: Vec<SkipReason>,
+    /// The run's plain-language insight on this metric (means below 0.95).
+    pub insight: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -380,14 +384,33 @@ pub struct SummaryView {
     pub dataset_metrics: Vec<DatasetMetric>,
     pub error_groups: Vec<ErrorGroup>,
     pub diagnosis: Option<DiagnosisView>,
+    /// RAGalyst's failure taxonomy counts, when answer correctness ran.
+    pub taxonomy: Option<TaxonomyCounts>,
+    /// How the insights were written (by the judge, or from templates offline), and the
+    /// judge's action items; null before a finished run wrote them.
+    pub advice: Option<Advice>,
+}
+
+/// The run's insights note and action items as the judge (or the rule table) wrote them.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Advice {
+    pub note: String,
+    pub strong: Vec<String>,
+    pub actions: Vec<ActionBrief>,
 }
 
 impl SummaryView {
-    pub fn new(summary: RunSummary, order: &[String]) -> Self {
+    pub fn new(summary: RunSummary, order: &[String], insights: Option<RunInsights>) -> Self {
         let mut metrics: Vec<MetricRow> = Vec::new();
         let mut by_id = summary.metrics;
         for id in order {
             let Some(m) = by_id.remove(id) else { continue };
+            let insight = insights.as_ref().and_then(|i| {
+                i.insights
+                    .iter()
+                    .find(|x| &x.metric == id)
+                    .map(|x| x.text.clone())
+            });
             metrics.push(MetricRow {
                 stats: m.stats,
                 skip_reasons: m
@@ -395,6 +418,7 @@ impl SummaryView {
                     .into_iter()
                     .map(|(reason, count)| SkipReason { reason, count })
                     .collect(),
+                insight,
             });
         }
         SummaryView {
@@ -408,6 +432,12 @@ impl SummaryView {
                 .collect(),
             error_groups: summary.errors,
             diagnosis: summary.diagnosis.map(DiagnosisView::from),
+            taxonomy: summary.taxonomy,
+            advice: insights.map(|i| Advice {
+                note: i.note,
+                strong: i.strong,
+                actions: i.actions,
+            }),
         }
     }
 }

@@ -232,8 +232,18 @@ fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
     }
     for item in json["items"].as_array().unwrap() {
         for (m, r) in item["results"].as_object().unwrap() {
+            // RAGXplain's and RAGalyst's metrics that need no ground truth run too.
+            let needs_no_gt = m.starts_with("ragvue.")
+                || [
+                    "ragxplain.context_relevancy",
+                    "ragxplain.context_adherence",
+                    "ragxplain.answer_relevancy",
+                    "ragxplain.grading_note",
+                    "ragalyst.answerability",
+                ]
+                .contains(&m.as_str());
             assert!(
-                m.starts_with("ragvue.") || r["status"] == "skipped",
+                needs_no_gt || r["status"] == "skipped",
                 "no GT, citation or ranks: {m} is skipped"
             );
         }
@@ -246,7 +256,7 @@ fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
 }
 
 #[test]
-fn a_full_item_needs_at_most_seven_judge_calls_and_a_second_run_none() {
+fn a_full_item_needs_at_most_eight_judge_calls_and_a_second_run_none() {
     let sim = simulator(0);
     let home = tempfile::tempdir().unwrap();
     add_sim_judge(home.path(), &sim, 4);
@@ -265,7 +275,11 @@ fn a_full_item_needs_at_most_seven_judge_calls_and_a_second_run_none() {
     println!(
         "judge calls for one item with question, answer and contexts (full agentic set): {first}"
     );
-    assert!(first <= 7, "at most 7 calls per full item, made {first}");
+    // RAGVUE's six, RAGXplain's scorecard, and the run's one insights call.
+    assert!(
+        first <= 8,
+        "at most 8 calls for a run of one full item, made {first}"
+    );
     assert!(
         first >= 5,
         "the judged metrics really asked the judge ({first} calls)"

@@ -51,6 +51,7 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
     metrics(out, report);
     charts(out, report, chart_prefix);
     diagnosis(out, report);
+    insights(out, report);
     actions(out, report);
     if let Some(c) = &report.comparison {
         comparison(out, c);
@@ -205,6 +206,36 @@ fn diagnosis(out: &mut String, report: &Report) {
             }
             line(out, &list.join("\n"));
         }
+    }
+}
+
+fn insights(out: &mut String, report: &Report) {
+    let Some(section) = &report.insights else {
+        return;
+    };
+    line(out, "## Insights");
+    if !section.note.is_empty() {
+        line(out, &format!("*{}*", esc(&section.note)));
+    }
+    for m in &section.metrics {
+        line(out, &format!("### {}", esc(&m.label)));
+        line(out, &esc(&m.value));
+    }
+    if let Some(strong) = &section.strong {
+        line(out, &esc(strong));
+    }
+    if let Some(items) = section.taxonomy_items {
+        line(out, "### Failure taxonomy");
+        line(
+            out,
+            &format!("Items with answer correctness below 0.9: {items}. Categories that apply:"),
+        );
+        let rows: Vec<String> = section
+            .taxonomy
+            .iter()
+            .map(|f| format!("| {} | {} |", esc(&f.label), esc(&f.value)))
+            .collect();
+        table(out, "| Category | Items |\n|---|---|", &rows);
     }
 }
 

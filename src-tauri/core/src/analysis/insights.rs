@@ -89,9 +89,9 @@ pub async fn write(
             actions: task.baseline.clone(),
         },
     };
-    let (source, verdict, error) = if identity.is_offline() {
-        (InsightSource::Templates, templates, None)
-    } else if task.metrics.is_empty() && task.baseline.is_empty() {
+    // Nothing to ask about (every metric strong, no advice) needs no call either.
+    let nothing_to_ask = task.metrics.is_empty() && task.baseline.is_empty();
+    let (source, verdict, error) = if identity.is_offline() || nothing_to_ask {
         (InsightSource::Templates, templates, None)
     } else {
         match judge

@@ -82,6 +82,7 @@ pub struct RunSummary {
 
 /// How many low-correctness items each failure category applies to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TaxonomyCounts {
     /// Items with a taxonomy (correctness below 0.9).
     pub items: u64,

@@ -155,6 +155,8 @@ pub struct ReportView {
     pub patterns: Vec<PatternView>,
     pub comparison: Option<Comparison>,
     pub methodology: Methodology,
+    /// The run's insights and judge-written action items, when it has them.
+    pub insights: Option<crate::analysis::insights::RunInsights>,
 }
 
 impl ReportView {
@@ -175,6 +177,7 @@ impl ReportView {
         let headline = headline(&stages, primary_stage.as_ref(), comparison.as_ref());
         let patterns = pattern_views(store, &run)?;
         let methodology = methodology(store, &run)?;
+        let insights = crate::analysis::insights::load(store, run_id)?;
         let name = run.run.name();
         let title = match &comparison {
             Some(c) => format!("{} compared with {}", name, c.a.title()),
@@ -191,6 +194,7 @@ impl ReportView {
             patterns,
             comparison,
             methodology,
+            insights,
         })
     }
 }

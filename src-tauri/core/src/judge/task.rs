@@ -98,6 +98,7 @@ pub struct ItemBrief {
 /// An action item as the judge writes it. `example_question` must be a question of the
 /// run and `metric` a metric that ran.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionBrief {
     /// high, medium or low.
     pub impact: String,
@@ -241,6 +242,7 @@ pub struct CriterionScore {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FailureCheck {
     pub category: String,
     pub applies: bool,

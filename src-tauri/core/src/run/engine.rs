@@ -502,10 +502,13 @@ async fn ask_about_item(item: &Item, needs: &Needs, asker: &Asker<'_>) -> FirstP
             })
         }),
     );
-    let split =
-        |pick: fn((Vec<String>, Vec<String>)) -> Vec<String>| read.clone().map(|r| r.map(pick));
-    let note = split(|(_, note)| note).filter(|_| needs.note);
-    let aspects = split(|(aspects, _)| aspects).filter(|_| needs.coverage || needs.completeness);
+    let (aspects, note) = match read {
+        Some(Ok((aspects, note))) => (Some(Ok(aspects)), Some(Ok(note))),
+        Some(Err(e)) => (Some(Err(e.clone())), Some(Err(e))),
+        None => (None, None),
+    };
+    let note = note.filter(|_| needs.note);
+    let aspects = aspects.filter(|_| needs.coverage || needs.completeness);
     FirstPhase {
         aspects: user_aspects.map(Ok).or(aspects),
         note,

@@ -11,6 +11,7 @@ mod deltas;
 mod distributions;
 mod means;
 mod patterns;
+mod taxonomy;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -48,6 +49,11 @@ pub fn for_report(view: &ReportView) -> Result<Vec<Chart>, Error> {
     }
     if let Some(diagnosis) = &view.run.summary.diagnosis {
         if let Some(chart) = patterns::chart(diagnosis)? {
+            charts.push(chart);
+        }
+    }
+    if let Some(counts) = &view.run.summary.taxonomy {
+        if let Some(chart) = taxonomy::chart(counts)? {
             charts.push(chart);
         }
     }

@@ -103,6 +103,18 @@ pub struct DiagnosisSection {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InsightsSection {
+    /// How the insights were written (judge, or templates offline).
+    pub note: String,
+    /// (metric id, insight) per weaker metric.
+    pub metrics: Vec<Field>,
+    pub strong: Option<String>,
+    /// (category, "n of N") rows; empty when answer correctness did not run.
+    pub taxonomy: Vec<Field>,
+    pub taxonomy_items: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Action {
     pub rank: String,
     pub impact: String,
@@ -191,6 +203,7 @@ pub struct Report {
     pub metrics: MetricsSection,
     pub charts: Vec<ChartRef>,
     pub diagnosis: DiagnosisSection,
+    pub insights: Option<InsightsSection>,
     pub actions: Vec<Action>,
     pub comparison: Option<ComparisonSection>,
     pub methodology: MethodologySection,
@@ -221,6 +234,7 @@ impl Report {
                 })
                 .collect(),
             diagnosis: sections::diagnosis(view),
+            insights: sections::insights(view),
             actions: sections::actions(view),
             comparison: sections::comparison(view),
             methodology: sections::methodology(view),
@@ -316,15 +330,11 @@ fn summary(view: &ReportView) -> Summary {
         Some(p) => format!("{} — {}.", capitalised(&p.stage), p.basis),
         None => "None: no stage is below the good band.".into(),
     };
-    let top_actions = view
-        .run
-        .summary
-        .diagnosis
-        .iter()
-        .flat_map(|d| d.actions.iter())
-        .filter(|a| a.pattern.is_some())
+    let top_actions = sections::actions(view)
+        .into_iter()
+        .filter(|a| a.impact != "Note")
         .take(3)
-        .map(|a| format!("{} — {}", sections::impact_label(a.impact), a.title))
+        .map(|a| format!("{} — {}", a.impact, a.title))
         .collect();
     Summary {
         headline: view.headline.clone(),

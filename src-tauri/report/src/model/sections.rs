@@ -10,7 +10,7 @@ use ragnosis_core::metrics::{self, Status};
 use super::format::{percent, score, score_or_dash, signed};
 use super::{
     field, Action, Appendix, AppendixItem, Case, ComparisonSection, DeltaRow, DiagnosisSection,
-    FlipGroup, MethodologySection, PatternBlock, ResultRow,
+    Field, FlipGroup, InsightsSection, MethodologySection, PatternBlock, ResultRow,
 };
 
 /// Flipped items listed per metric and direction; the rest are counted.
@@ -152,7 +152,65 @@ fn case(c: &CaseView) -> Case {
     }
 }
 
+/// The run's advice in words: per-metric insights, the strong metrics and the failure
+/// taxonomy counts.
+pub fn insights(view: &ReportView) -> Option<InsightsSection> {
+    let insights = view.insights.as_ref();
+    let taxonomy = view.run.summary.taxonomy.as_ref();
+    if insights.is_none() && taxonomy.is_none() {
+        return None;
+    }
+    Some(InsightsSection {
+        note: insights.map(|i| i.note.clone()).unwrap_or_default(),
+        metrics: insights
+            .map(|i| {
+                i.insights
+                    .iter()
+                    .map(|m| Field {
+                        label: m.metric.clone(),
+                        value: m.text.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        strong: insights.filter(|i| !i.strong.is_empty()).map(|i| {
+            format!(
+                "Strong (mean at least 0.95; changing them will not move much): {}.",
+                i.strong.join(", ")
+            )
+        }),
+        taxonomy: taxonomy
+            .map(|t| {
+                t.counts
+                    .iter()
+                    .map(|(category, n)| Field {
+                        label: category.replace('_', " "),
+                        value: format!("{n} of {}", t.items),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        taxonomy_items: taxonomy.map(|t| t.items),
+    })
+}
+
 pub fn actions(view: &ReportView) -> Vec<Action> {
+    if let Some(insights) = view.insights.as_ref().filter(|i| !i.actions.is_empty()) {
+        return insights
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Action {
+                rank: (i + 1).to_string(),
+                impact: format!("{}{} impact", a.impact[..1].to_uppercase(), &a.impact[1..]),
+                title: a.title.clone(),
+                whats_wrong: a.whats_wrong.clone(),
+                why: a.why.clone(),
+                example: Some(format!("{} ({})", a.example_question, a.metric)),
+                how_to_fix: a.how_to_fix.clone(),
+            })
+            .collect();
+    }
     let Some(d) = &view.run.summary.diagnosis else {
         return Vec::new();
     };

@@ -2,6 +2,7 @@
 import type { AspectView } from "./AspectView";
 import type { ClaimView } from "./ClaimView";
 import type { ContextView } from "./ContextView";
+import type { FailureCheck } from "./FailureCheck";
 import type { PatternBadge } from "./PatternBadge";
 import type { ResultView } from "./ResultView";
 
@@ -13,6 +14,18 @@ export type CaseDetail = { run_id: number, item_id: number, ordinal: number, ext
  * The relevance threshold a chunk must reach to count as useful.
  */
 relevance_threshold: number | null, claims: Array<ClaimView>, aspects: Array<AspectView>, results: Array<ResultView>, patterns: Array<PatternBadge>, 
+/**
+ * RAGXplain's grading note: the structure a good answer to this question has.
+ */
+grading_note: Array<string>, 
+/**
+ * RAGalyst's failure taxonomy (every category), when correctness was below 0.9.
+ */
+failures: Array<FailureCheck>, 
+/**
+ * The gold context was not among the top retrieved, when the item has a ranking.
+ */
+missed_top_ranked: boolean | null, 
 /**
  * Judged by the built-in offline judge.
  */

@@ -4,7 +4,11 @@ import type { SkipReason } from "./SkipReason";
 /**
  * One row of the metric table. Errors and skips are counted, never averaged in.
  */
-export type MetricRow = { skip_reasons: Array<SkipReason>, metric: string, n: number, skipped: number, errors: number, mean: number | null, std: number | null, median: number | null, p25: number | null, p75: number | null, min: number | null, max: number | null, share_below_half: number | null, 
+export type MetricRow = { skip_reasons: Array<SkipReason>, 
+/**
+ * The run's plain-language insight on this metric (means below 0.95).
+ */
+insight: string | null, metric: string, n: number, skipped: number, errors: number, mean: number | null, std: number | null, median: number | null, p25: number | null, p75: number | null, min: number | null, max: number | null, share_below_half: number | null, 
 /**
  * 95% confidence interval of the mean (Student's t); needs n ≥ 2.
  */

@@ -2,11 +2,12 @@
 // a judge must come out as text (escaped), never as markup, and errors never read as 0.
 import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
+import AdvicePanel from './AdvicePanel.svelte';
 import DiagnosisPanel from './DiagnosisPanel.svelte';
 import ErrorAlert from './ErrorAlert.svelte';
 import MetricTable from './MetricTable.svelte';
 import RunTable from './RunTable.svelte';
-import type { DiagnosisView, MetricRow, RunInfo } from '../types';
+import type { Advice, DiagnosisView, MetricRow, RunInfo, TaxonomyCounts } from '../types';
 
 const HOSTILE = '<img src=x onerror=window.__pwned=1><script>window.__pwned=1</script>';
 
@@ -27,6 +28,7 @@ const row = (over: Partial<MetricRow>): MetricRow => ({
   ci95_high: 0.57,
   lower_is_better: false,
   skip_reasons: [],
+  insight: null,
   ...over,
 });
 
@@ -45,6 +47,31 @@ describe('MetricTable', () => {
     expect(body).toContain('0.430 – 0.570');
     expect(body).toContain('30%');
     expect(body).not.toContain('offline judge');
+  });
+});
+
+describe('Insights and advice', () => {
+  it('shows a metric insight under its row, as text', () => {
+    const { body } = render(MetricTable, {
+      props: { rows: [row({ insight: `Faithfulness is low. ${HOSTILE}` })], offline: false, judged: new Set<string>() },
+    });
+    expect(body).toContain('data-testid="metric-insight"');
+    expect(body).toContain('Faithfulness is low.');
+    expect(body).not.toContain(HOSTILE);
+  });
+
+  it('lists ranked actions and every taxonomy category with its count', () => {
+    const advice: Advice = {
+      note: 'Written from fixed templates',
+      strong: ['ragvue.clarity'],
+      actions: [{ impact: 'medium', metric: 'ragalyst.answer_correctness', title: 'Bring answers in line', whats_wrong: 'w', why: 'y', example_question: HOSTILE, how_to_fix: 'h' }],
+    };
+    const taxonomy: TaxonomyCounts = { items: 3, counts: [['not_extracted', 2], ['other', 1]] };
+    const { body } = render(AdvicePanel, { props: { advice, taxonomy } });
+    expect(body).toContain('medium impact');
+    expect(body).toContain('not extracted');
+    expect(body).toContain('Of 3 items');
+    expect(body).not.toContain(HOSTILE);
   });
 });
 

@@ -135,11 +135,9 @@ fn entailed_share(
     let labels = claim_labels(claims, passages, params);
     let entailed = labels
         .iter()
-        .filter(|row| row.iter().any(|l| *l == Label::Entailment))
+        .filter(|row| row.contains(&Label::Entailment))
         .count();
-    let contradicted = labels
-        .iter()
-        .any(|row| row.iter().any(|l| *l == Label::Contradiction));
+    let contradicted = labels.iter().any(|row| row.contains(&Label::Contradiction));
     Some((entailed as f64 / claims.len() as f64, contradicted))
 }
 
