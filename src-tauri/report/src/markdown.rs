@@ -218,8 +218,7 @@ fn insights(out: &mut String, report: &Report) {
         line(out, &format!("*{}*", esc(&section.note)));
     }
     for m in &section.metrics {
-        line(out, &format!("### {}", esc(&m.label)));
-        line(out, &esc(&m.value));
+        line(out, &format!("**{}** — {}", esc(&m.label), esc(&m.value)));
     }
     if let Some(strong) = &section.strong {
         line(out, &esc(strong));

@@ -306,6 +306,8 @@ fn impact_rank(impact: Impact) -> u8 {
 }
 
 /// (title, why, how to fix) for a weak metric that the failure patterns do not read.
+/// Exact match, token F1, ROUGE-L and BLEU have no rule: a correct long-form answer
+/// scores low on them, so they would advise fixing answers that are right.
 fn metric_rule(metric: &str) -> Option<(&'static str, &'static str, &'static str)> {
     Some(match metric {
         "ragxplain.context_relevancy" | "ragxplain.context_recall" | "ragalyst.answerability"
@@ -323,8 +325,7 @@ fn metric_rule(metric: &str) -> Option<(&'static str, &'static str, &'static str
             "Add to the prompt: \"Use only facts stated in the passages; if they do not answer, say so.\" Set the temperature to 0-0.2, send fewer, better passages (top 3-5 after reranking), and ask for a passage number after each fact.",
         ),
         "ragalyst.answer_correctness" | "ragxplain.factuality" | "ragchecker.precision"
-        | "ragchecker.recall" | "ragchecker.f1" | "reference.semantic_similarity"
-        | "reference.token_f1" | "reference.exact_match" | "reference.rouge_l" | "reference.bleu" => (
+        | "ragchecker.recall" | "ragchecker.f1" | "reference.semantic_similarity" => (
             "Bring answers in line with the reference answers",
             "Answers miss or change facts the reference answers hold; this usually follows from passages that lack them or from answers that paraphrase loosely.",
             "Compare the example's answer with its reference: if the passages lack the fact, fix retrieval (top-k, reranking); if they have it, add to the prompt \"State the specific facts, names and figures from the passages that answer the question\" and set the temperature to 0-0.2.",

@@ -77,6 +77,7 @@ fn comparison_section_lists_deltas_flips_and_regressions() {
             "## Metrics",
             "## Charts",
             "## Diagnosis",
+            "## Insights",
             "## Action items",
             "## Comparison",
             "## Methodology",

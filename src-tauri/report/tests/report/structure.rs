@@ -36,7 +36,12 @@ fn markdown_sections_come_in_reading_order() {
             "### Metric means with 95% confidence intervals",
             "### Score distributions",
             "## Diagnosis",
+            "## Insights",
             "## Action items",
+            // Judge-free runs get advice from the per-metric rule table too.
+            "### 1. Bring answers in line with the reference answers (Medium impact)",
+            "### 2. Make answers cite the one passage they use (Low impact)",
+            "### 3. Retrieve the passages the answers need (Low impact)",
             "## Methodology",
             "### Metric definitions",
             "### Stage scores",
@@ -193,7 +198,10 @@ fn a_judged_run_shows_patterns_with_examples_actions_and_the_offline_caveat() {
     let md = std::fs::read_to_string(&written[0]).unwrap();
     let all = headings(&md);
     let start = all.iter().position(|h| *h == "## Diagnosis").unwrap();
-    let end = all.iter().position(|h| *h == "## Action items").unwrap();
+    let end = all
+        .iter()
+        .position(|h| *h == "## Insights" || *h == "## Action items")
+        .unwrap();
     let pattern_headings: Vec<&&str> = all[start..end]
         .iter()
         .filter(|h| h.starts_with("### "))
