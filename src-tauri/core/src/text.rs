@@ -394,6 +394,15 @@ pub fn citation_regex() -> std::sync::Arc<regex::Regex> {
 
 /// Escapes Markdown and HTML so data text renders literally; newlines become spaces so
 /// a value never breaks a table row or a list item.
+/// The text with its first letter upper-cased.
+pub fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
 pub fn escape_markdown(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {

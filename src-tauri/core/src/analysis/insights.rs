@@ -19,9 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::diagnosis::Impact;
 use super::RunSummary;
 use crate::error::Result;
-use crate::judge::task::{
-    ActionBrief, InsightsTask, InsightsVerdict, ItemBrief, MetricBrief, STRONG_MEAN,
-};
+use crate::judge::task::{ActionBrief, InsightsTask, ItemBrief, MetricBrief, STRONG_MEAN};
 use crate::judge::validate::MAX_ACTIONS;
 use crate::judge::{CallContext, Judge, Task, Verdict};
 use crate::metrics::{self, Scope};
@@ -80,15 +78,7 @@ pub async fn write(
         .map(|(id, _)| id.clone())
         .collect();
     let identity = judge.identity();
-    let templates = crate::judge::offline::OfflineJudge::default()
-        .verdict(&Task::Insights(Box::new(task.clone())));
-    let templates = match templates {
-        Verdict::Insights(v) => v,
-        _ => InsightsVerdict {
-            insights: vec![],
-            actions: task.baseline.clone(),
-        },
-    };
+    let templates = crate::judge::offline::template_insights(&task);
     // Nothing to ask about (every metric strong, no advice) needs no call either.
     let nothing_to_ask = task.metrics.is_empty() && task.baseline.is_empty();
     let (source, verdict, error) = if identity.is_offline() || nothing_to_ask {

@@ -20,6 +20,7 @@ use crate::judge::{self, open, ProviderKind};
 use crate::metrics::{self, Scope, Status};
 use crate::run::{self, RunTotals};
 use crate::store::{self, Store};
+use crate::text::capitalise;
 
 /// Worst items a pattern shows in full.
 pub const PATTERN_CASES: usize = 2;
@@ -695,14 +696,6 @@ fn join_words(parts: &[String]) -> String {
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 #[cfg(test)]

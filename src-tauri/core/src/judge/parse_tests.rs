@@ -458,22 +458,7 @@ fn payloads_of_every_kind_parse_back_against_their_task() {
             }),
         ),
         (
-            Task::Insights(Box::new(InsightsTask {
-                metrics: vec![MetricBrief {
-                    metric: "ragvue.clarity".into(),
-                    description: "d".into(),
-                    mean: 0.4,
-                    n: 3,
-                    lower_is_better: false,
-                    low: vec![ItemBrief {
-                        question: "Why is the sky blue?".into(),
-                        score: 0.1,
-                        explanation: "e".into(),
-                    }],
-                    high: vec![],
-                }],
-                baseline: vec![],
-            })),
+            insights_task(),
             Verdict::Insights(InsightsVerdict {
                 insights: vec![MetricInsight {
                     metric: "ragvue.clarity".into(),

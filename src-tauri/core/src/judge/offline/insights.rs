@@ -6,6 +6,7 @@
 
 use crate::analysis::stages::{stage_of, PipelineStage};
 use crate::judge::task::{InsightsTask, InsightsVerdict, ItemBrief, MetricBrief, MetricInsight};
+use crate::text::capitalise;
 
 pub fn write(task: &InsightsTask) -> InsightsVerdict {
     InsightsVerdict {
@@ -86,14 +87,6 @@ fn first_sentence(item: &ItemBrief) -> String {
         s.push('.');
     }
     s
-}
-
-fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
 
 /// Lower-cases the first letter unless the first word looks like a name or an acronym.

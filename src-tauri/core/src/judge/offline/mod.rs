@@ -171,9 +171,15 @@ impl OfflineJudge {
             Task::Scorecard(card) => {
                 Verdict::Scorecard(scorecard::scorecard(card, &self.params, sem))
             }
-            Task::Insights(run) => Verdict::Insights(insights::write(run)),
+            Task::Insights(run) => Verdict::Insights(template_insights(run)),
         }
     }
+}
+
+/// The offline judge's insights for a run: templates over its statistics and the
+/// rule-table baseline. Also the fallback when a model judge cannot write them.
+pub fn template_insights(task: &super::task::InsightsTask) -> super::task::InsightsVerdict {
+    insights::write(task)
 }
 
 /// The task with citation markers ("[ID: W01]", "[F01]", "[1][3]") removed from the
