@@ -38,9 +38,13 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<cases::CaseQueryInput>();
     c.visit::<cases::CaseList>();
     c.visit::<cases::CaseDetail>();
+    c.visit::<ragnosis_core::labels::LabelImport>();
+    c.visit::<ragnosis_core::analysis::alignment::Alignment>();
+    c.visit::<ragnosis_core::analysis::calibration::Calibration>();
     c.visit::<reports::ReportFormat>();
     c.visit::<reports::Exported>();
     c.visit::<settings::Theme>();
+    c.visit::<settings::FewShotSetting>();
     c.visit::<settings::KeyStatus>();
     c.visit::<settings::ConnectionCheck>();
     c.visit::<settings::LocalJudge>();

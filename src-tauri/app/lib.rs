@@ -42,6 +42,8 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::judges::run_judge_check,
         commands::settings::get_theme,
         commands::settings::set_theme,
+        commands::settings::get_few_shot,
+        commands::settings::set_few_shot,
         commands::compare::compare_runs,
         commands::compare::run_charts,
         commands::compare::run_trend,
@@ -49,6 +51,10 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::runs::get_run,
         commands::cases::list_cases,
         commands::cases::get_case,
+        commands::cases::label_case,
+        commands::cases::import_labels,
+        commands::cases::run_alignment,
+        commands::cases::run_calibration,
         commands::reports::export_run,
     ])
 }

@@ -405,6 +405,27 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     session.wait_for_text("[data-testid=case-json]", "\"results\"", SHORT);
     shot(&session, "workflow-6-case-json.png");
 
+    // 4b. Label the case: the label reaches the agreement table, and the trust
+    //     statement at the top says what was measured.
+    let trust = session.text(&session.wait_for("[data-testid=trust]", 1, SHORT)[0]);
+    assert!(
+        trust.contains("Measured on 24 items") && trust.contains("offline judge"),
+        "{trust}"
+    );
+    let score = session.wait_for("[data-testid=label-score]", 1, SHORT);
+    session.type_into(&score[0], "0.9");
+    let note = session.wait_for("[data-testid=label-note]", 1, SHORT);
+    session.type_into(&note[0], "checked by hand");
+    session.click_on("[data-testid=label-save]:not([disabled])", SHORT);
+    session.wait_for_text("[data-testid=labels-list]", "checked by hand", SHORT);
+    let row = session.wait_for("[data-testid=alignment-table] tbody tr", 1, SHORT);
+    let row = session.text(&row[0]);
+    assert!(
+        row.contains('1'),
+        "one labelled item in the agreement table: {row}"
+    );
+    shot(&session, "workflow-6b-labels.png");
+
     // 5. Export Markdown to a file.
     session.click_on("[data-testid=to-reports]", SHORT);
     let target = sandbox.path("out/baseline-report.md");
@@ -426,6 +447,10 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     assert!(
         markdown.contains("## Insights") && markdown.contains("### Failure taxonomy"),
         "the report has the run's insights and the taxonomy"
+    );
+    assert!(
+        markdown.contains("**How far to trust this run:**") && markdown.contains("1 labelled item"),
+        "the summary carries the trust statement with the window's label"
     );
 }
 

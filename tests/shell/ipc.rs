@@ -1096,6 +1096,157 @@ fn the_theme_is_remembered() {
 }
 
 #[test]
+fn a_few_shot_file_chosen_in_settings_reaches_the_next_run() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let shipped = s.ok("get_few_shot", Value::Null);
+    assert_eq!(shipped["path"], Value::Null);
+    assert_eq!(shipped["examples"], 8, "the shipped set: {shipped}");
+
+    // A bad line is refused with its number; nothing is chosen.
+    let broken = home.path().join("broken.jsonl");
+    std::fs::write(
+        &broken,
+        "{\"answer\":\"a\",\"reference\":\"r\",\"score\":0.5}\n{\"answer\":\"a\"}\n",
+    )
+    .unwrap();
+    let err = s
+        .invoke("set_few_shot", json!({ "path": broken.to_str().unwrap() }))
+        .unwrap_err();
+    assert_error(&err, "invalid");
+    assert!(err["message"].as_str().unwrap().contains("line 2"), "{err}");
+    assert_eq!(s.ok("get_few_shot", Value::Null)["path"], Value::Null);
+
+    let mine = home.path().join("mine.jsonl");
+    std::fs::write(
+        &mine,
+        "{\"answer\":\"Paris\",\"reference\":\"The capital is Paris.\",\"score\":0.95}\n",
+    )
+    .unwrap();
+    let chosen = s.ok("set_few_shot", json!({ "path": mine.to_str().unwrap() }));
+    assert_eq!(
+        (chosen["examples"].as_u64(), chosen["problem"].clone()),
+        (Some(1), Value::Null)
+    );
+
+    let dataset = s.example();
+    let run_id = finished_run(&s, dataset, 41);
+    let store = ragnosis_core::store::Store::open(home.path()).unwrap();
+    let row = ragnosis_core::store::runs::get(store.conn(), run_id).unwrap();
+    let config = ragnosis_core::run::run_config(&row).unwrap();
+    assert_eq!(
+        config.few_shot.len(),
+        1,
+        "the run keeps the chosen examples"
+    );
+    assert_eq!(config.few_shot[0].answer, "Paris");
+
+    // The file breaks after it was chosen: Settings says why, and a run does not start.
+    std::fs::write(&mine, "not json\n").unwrap();
+    let now = s.ok("get_few_shot", Value::Null);
+    assert!(now["problem"].as_str().unwrap().contains("line 1"), "{now}");
+    let err = s
+        .invoke(
+            "start_run",
+            json!({ "request": request(dataset, "agentic"), "onProgress": "__CHANNEL__:42" }),
+        )
+        .unwrap_err();
+    assert_error(&err, "invalid");
+
+    let reset = s.ok("set_few_shot", json!({ "path": null }));
+    assert_eq!(
+        (reset["path"].clone(), reset["examples"].as_u64()),
+        (Value::Null, Some(8))
+    );
+}
+
+#[test]
+fn labels_from_the_case_view_and_a_file_reach_the_alignment() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let dataset = s.example();
+    let run_id = finished_run(&s, dataset, 43);
+    let cases = s.ok(
+        "list_cases",
+        json!({ "runId": run_id, "query": { "order": "position", "offset": 0, "limit": 5, "columns": [] } }),
+    );
+    let items: Vec<i64> = cases["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["item_id"].as_i64().unwrap())
+        .collect();
+    assert!(items.len() >= 3, "{cases}");
+
+    // Bad labels are refused with a reason; nothing is stored.
+    for (metric, score, why) in [
+        ("no_such_metric", 0.5, "unknown metric"),
+        ("clarity", 1.5, "between 0 and 1"),
+        ("ragvue", 0.5, "family"),
+    ] {
+        let err = s
+            .invoke(
+                "label_case",
+                json!({ "runId": run_id, "itemId": items[0], "metric": metric, "score": score, "note": null }),
+            )
+            .unwrap_err();
+        assert_error(&err, "invalid");
+        assert!(err["message"].as_str().unwrap().contains(why), "{err}");
+    }
+    let labels = s.ok(
+        "label_case",
+        json!({ "runId": run_id, "itemId": items[0], "metric": "clarity", "score": 1.0, "note": "reads well" }),
+    );
+    assert_eq!(labels[0]["metric"], "ragvue.clarity");
+    assert_eq!(labels[0]["source"], "window");
+    let case = s.ok("get_case", json!({ "runId": run_id, "itemId": items[0] }));
+    assert_eq!(
+        case["labels"][0]["note"], "reads well",
+        "the case view shows it"
+    );
+
+    // Two more from a file, by the example's ids.
+    let file = home.path().join("labels.csv");
+    std::fs::write(
+        &file,
+        "item,metric,score\nnw-002,clarity,0.2\nnw-003,clarity,fail\nnw-999,clarity,1\n",
+    )
+    .unwrap();
+    let imported = s.ok(
+        "import_labels",
+        json!({ "runId": run_id, "path": file.to_str().unwrap() }),
+    );
+    assert_eq!(imported["stored"], 2, "{imported}");
+    assert_eq!(
+        imported["rejected"][0][0], 4,
+        "the unknown id is named by line"
+    );
+    let alignment = s.ok("run_alignment", json!({ "runId": run_id }));
+    let clarity = alignment["metrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["metric"] == "ragvue.clarity")
+        .expect("clarity has labels");
+    assert_eq!(clarity["n"], 3, "{alignment}");
+    assert!(clarity["mae"].is_number());
+    let detail = s.ok("get_run", json!({ "runId": run_id }));
+    let trust = detail["trust"]["sentences"].to_string();
+    assert!(
+        trust.contains("ragvue.clarity") && trust.contains("3 labelled items"),
+        "{trust}"
+    );
+
+    // Removing a label takes it out of the figures.
+    s.ok(
+        "label_case",
+        json!({ "runId": run_id, "itemId": items[0], "metric": "clarity", "score": null, "note": null }),
+    );
+    let alignment = s.ok("run_alignment", json!({ "runId": run_id }));
+    assert_eq!(alignment["metrics"][0]["n"], 2, "{alignment}");
+}
+
+#[test]
 fn two_runs_compare_with_flags_and_a_trend_and_charts_follow_them() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());

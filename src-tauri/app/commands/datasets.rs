@@ -66,6 +66,7 @@ fn import_path(state: &AppState, path: &Path, name: Option<&str>) -> CommandResu
     Ok(DatasetReport {
         dataset: imported.dataset,
         report: Some(imported.report.into()),
+        reused: imported.reused,
     })
 }
 
@@ -79,7 +80,11 @@ pub fn dataset_report(state: State<'_, AppState>, dataset_id: i64) -> CommandRes
         .ok()
         .filter(|r| !r.file.is_empty())
         .map(Report::from);
-    Ok(DatasetReport { dataset, report })
+    Ok(DatasetReport {
+        dataset,
+        report,
+        reused: false,
+    })
 }
 
 #[tauri::command(async)]

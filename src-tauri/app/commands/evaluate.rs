@@ -12,7 +12,7 @@ use std::panic::AssertUnwindSafe;
 use std::path::Path;
 use std::sync::Arc;
 
-use ragnosis_core::judge::{open as judges, Judge};
+use ragnosis_core::judge::{few_shot, open as judges, Judge};
 use ragnosis_core::progress::CancelToken;
 use ragnosis_core::store::{self, runs::RunStatus};
 use ragnosis_core::{cases, metrics, run};
@@ -34,8 +34,9 @@ pub fn list_metrics() -> Vec<MetricInfo> {
 /// Stores nothing.
 #[tauri::command(async)]
 pub fn preview_run(state: State<'_, AppState>, request: RunRequestInput) -> CommandResult<RunPlan> {
-    let request = request.into_request()?;
+    let mut request = request.into_request()?;
     let store = state.store()?;
+    request.few_shot = few_shot::for_new_run(&store)?;
     let profile = judges::profile(&store, &request.judge)?;
     Ok(RunPlan {
         preview: run::preview(&store, &request, &profile)?,
@@ -50,9 +51,12 @@ pub fn start_run(
     request: RunRequestInput,
     on_progress: Channel<RunEvent>,
 ) -> CommandResult<i64> {
-    let request = request.into_request()?;
+    let mut request = request.into_request()?;
     let (run_id, judge) = {
         let mut store = state.store()?;
+        // The Settings choice, read now so an edited file takes effect; a broken one
+        // stops the start with its line number.
+        request.few_shot = few_shot::for_new_run(&store)?;
         // The judge first: a missing profile or key fails before a run row exists.
         let judge = judges::open_judge(&store, &request.judge, state.secrets.as_ref())?;
         (run::plan(&mut store, &request)?, judge)

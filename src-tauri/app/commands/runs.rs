@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use ragnosis_core::analysis::{self, RunSummary};
+use ragnosis_core::export::trust;
 use ragnosis_core::run::RunTotals;
 use ragnosis_core::store::{self, runs::RunRow, runs::RunStatus, Store};
 use tauri::State;
@@ -71,10 +72,12 @@ pub fn get_run(state: State<'_, AppState>, run_id: i64) -> CommandResult<RunDeta
     };
     let order = run.metrics.clone();
     let insights = analysis::insights::load(&store, run_id)?;
+    let trust = trust::statement(&store, &run, &summary)?;
     let run = info(&store, &state, run, dataset.name, Some(&summary))?;
     Ok(RunDetail {
         run,
         summary: Some(SummaryView::new(summary, &order, insights)),
         partial,
+        trust,
     })
 }

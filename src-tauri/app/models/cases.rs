@@ -7,6 +7,7 @@ use ragnosis_core::cases::{CaseFilter, CasePage, CaseQuery, Order, ScoreRange};
 use ragnosis_core::export::ItemView;
 use ragnosis_core::judge::task::FailureCheck;
 use ragnosis_core::metrics::{self, MetricResult, Status};
+use ragnosis_core::store::human_labels::HumanLabel;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
@@ -276,6 +277,8 @@ pub struct CaseDetail {
     pub missed_top_ranked: Option<bool>,
     /// Judged by the built-in offline judge.
     pub offline: bool,
+    /// People's labels on this item, per metric (they outlive the run).
+    pub labels: Vec<HumanLabel>,
     /// The stored item and its results as pretty-printed JSON ("Inspect JSON").
     pub json: String,
 }
@@ -299,7 +302,13 @@ fn index(v: &Value, key: &str) -> Option<u32> {
 }
 
 impl CaseDetail {
-    pub fn new(run_id: i64, view: ItemView, patterns: Vec<FailurePattern>, offline: bool) -> Self {
+    pub fn new(
+        run_id: i64,
+        view: ItemView,
+        patterns: Vec<FailurePattern>,
+        offline: bool,
+        labels: Vec<HumanLabel>,
+    ) -> Self {
         let json = serde_json::to_string_pretty(&view)
             .unwrap_or_else(|e| format!("(cannot show this item as JSON: {e})"));
         let results = &view.results;
@@ -331,6 +340,7 @@ impl CaseDetail {
                 .and_then(|d| d.get("missed_top_ranked"))
                 .and_then(Value::as_bool),
             offline,
+            labels,
             json,
         }
     }

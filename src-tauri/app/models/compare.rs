@@ -41,21 +41,24 @@ pub struct DeltaRow {
     pub delta: Option<f64>,
     pub ci95_low: Option<f64>,
     pub ci95_high: Option<f64>,
-    /// "red" (regression), "amber" (maybe), "green", "not_compared".
+    /// "red" (regression), "amber" (worse, within noise), "green", "not_compared".
     pub flag: String,
+    /// "regression", "within noise", "improvement", "no regression", "not compared".
+    pub verdict: String,
     pub to_fail_count: u64,
     pub to_fail: Vec<FlippedItem>,
     pub to_pass_count: u64,
     pub to_pass: Vec<FlippedItem>,
 }
 
-impl From<MetricDelta> for DeltaRow {
-    fn from(m: MetricDelta) -> Self {
+impl DeltaRow {
+    fn new(m: MetricDelta, threshold: f64) -> Self {
         DeltaRow {
             flag: serde_json::to_value(m.flag)
                 .ok()
                 .and_then(|v| v.as_str().map(String::from))
                 .unwrap_or_default(),
+            verdict: m.verdict(threshold).to_string(),
             to_fail_count: m.to_fail.len() as u64,
             to_fail: m.to_fail.iter().take(FLIPS_LISTED).cloned().collect(),
             to_pass_count: m.to_pass.len() as u64,
@@ -99,8 +102,12 @@ pub struct ComparisonView {
     pub a: RunSide,
     pub b: RunSide,
     pub threshold: f64,
-    /// Items of A with a content-hash match in B.
+    /// Items of A with a match in B.
     pub matched: u64,
+    /// "by item id" or "by question and ground truth".
+    pub matched_by: String,
+    /// Matched pairs whose answer or contexts differ between the runs.
+    pub changed: u64,
     pub only_in_a: u64,
     pub only_in_b: u64,
     pub metrics: Vec<DeltaRow>,
@@ -117,9 +124,15 @@ impl ComparisonView {
             b: c.b.into(),
             threshold: c.threshold,
             matched: c.matched,
+            matched_by: c.matched_by.label().to_string(),
+            changed: c.changed,
             only_in_a: c.only_in_a,
             only_in_b: c.only_in_b,
-            metrics: c.metrics.into_iter().map(DeltaRow::from).collect(),
+            metrics: c
+                .metrics
+                .into_iter()
+                .map(|m| DeltaRow::new(m, c.threshold))
+                .collect(),
             metrics_only_in_a: c.metrics_only_in_a,
             metrics_only_in_b: c.metrics_only_in_b,
             chart,

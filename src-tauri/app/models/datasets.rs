@@ -133,6 +133,8 @@ pub struct DatasetReport {
     pub dataset: DatasetRow,
     /// None for datasets imported before reports were stored.
     pub report: Option<Report>,
+    /// The file's exact bytes were imported before, and this is that dataset.
+    pub reused: bool,
 }
 
 /// One metric's reach over a dataset ("what can be measured").

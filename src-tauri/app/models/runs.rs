@@ -5,6 +5,7 @@
 use ragnosis_core::analysis::insights::RunInsights;
 use ragnosis_core::analysis::stats::MetricStats;
 use ragnosis_core::analysis::{Diagnosis, ErrorGroup, RunSummary, TaxonomyCounts};
+use ragnosis_core::export::TrustStatement;
 use ragnosis_core::judge::task::ActionBrief;
 use ragnosis_core::judge::ProviderKind;
 use ragnosis_core::metrics::{MetricSpec, Scope};
@@ -327,6 +328,8 @@ pub struct DiagnosisView {
     pub items_with_patterns: u64,
     pub patterns: Vec<PatternCount>,
     pub actions: Vec<ActionItem>,
+    /// Patterns no item could be checked for, as "A (retrieval miss)".
+    pub unchecked: Vec<String>,
 }
 
 impl From<Diagnosis> for DiagnosisView {
@@ -335,6 +338,7 @@ impl From<Diagnosis> for DiagnosisView {
             primary_stage: d.primary_stage.map(|s| s.label().to_string()),
             items_checked: d.items_checked,
             items_with_patterns: d.items_with_patterns,
+            unchecked: d.unchecked.iter().map(|p| p.label()).collect(),
             patterns: d
                 .patterns
                 .into_iter()
@@ -353,10 +357,7 @@ impl From<Diagnosis> for DiagnosisView {
                 .into_iter()
                 .map(|a| ActionItem {
                     pattern: a.pattern.map(|p| p.letter().to_string()),
-                    impact: serde_json::to_value(a.impact)
-                        .ok()
-                        .and_then(|v| v.as_str().map(String::from))
-                        .unwrap_or_default(),
+                    impact: a.impact.as_str().to_string(),
                     title: a.title,
                     whats_wrong: a.whats_wrong,
                     why: a.why,
@@ -450,4 +451,6 @@ pub struct RunDetail {
     pub summary: Option<SummaryView>,
     /// The summary covers a run that has not finished (cancelled, failed, running).
     pub partial: bool,
+    /// How far to trust the run, from what was measured.
+    pub trust: TrustStatement,
 }

@@ -30,6 +30,28 @@ impl Theme {
     }
 }
 
+/// Settings → Answer correctness examples: which file runs take their few-shot
+/// examples from.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct FewShotSetting {
+    /// The chosen file; null for the examples shipped with Ragnosis.
+    pub path: Option<String>,
+    /// Examples the next run shows the judge (0 when the file cannot be read).
+    pub examples: u32,
+    /// Why the chosen file cannot be used now (moved, edited into a bad line).
+    pub problem: Option<String>,
+}
+
+impl FewShotSetting {
+    pub fn new(path: Option<&std::path::Path>, examples: usize, problem: Option<String>) -> Self {
+        FewShotSetting {
+            path: path.map(|p| p.display().to_string()),
+            examples: examples as u32,
+            problem,
+        }
+    }
+}
+
 /// Whether a profile's key is stored, and where keys go on this machine.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct KeyStatus {

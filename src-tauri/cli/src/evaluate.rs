@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
+use ragnosis_core::analysis::gate;
 use ragnosis_core::export;
 use ragnosis_core::judge::open::{self, OFFLINE};
 use ragnosis_core::metrics::overall::WeightProfile;
@@ -68,9 +69,21 @@ pub struct Common {
     /// JUDGE[@TEMP],... (e.g. `offline,gpt@0.7`).
     #[arg(long, value_name = "JUDGE[@TEMP],...")]
     calibrate: Option<String>,
-    /// Exit with code 1 when a metric's mean is below a value: METRIC=VALUE[,..].
+    /// Judge the same items N times in all at the same settings, bypassing the cache, and
+    /// report how far scores and means move from one run to the next.
+    #[arg(long, value_name = "N")]
+    repeat: Option<usize>,
+    /// Exit with code 1 when a higher-is-better metric is below a value: METRIC=VALUE[,..].
     #[arg(long, value_name = "METRIC=VALUE")]
     fail_under: Option<String>,
+    /// Exit with code 1 when a lower-is-better metric (hallucination, noise sensitivity,
+    /// no-citation rate) is above a value: METRIC=VALUE[,..].
+    #[arg(long, value_name = "METRIC=VALUE")]
+    fail_over: Option<String>,
+    /// What the gates compare: the mean, or the 95% interval's end that must clear the
+    /// line (`ci`: lower end for --fail-under, upper end for --fail-over).
+    #[arg(long, value_name = "mean|ci", default_value = "mean")]
+    gate: String,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -170,7 +183,7 @@ fn run_with(
             common.weights
         ))
     })?;
-    let thresholds = parse_thresholds(common.fail_under.as_deref())?;
+    let gates = Gates::parse(common)?;
     if let Some(b) = common.budget.filter(|b| b.is_nan() || *b < 0.0) {
         return Err(Error::Invalid(format!("--budget must be a positive amount, got {b}")).into());
     }
@@ -187,6 +200,22 @@ fn run_with(
             .map(|e| judge_config(&store, e.trim()))
             .collect::<Result<_, _>>()?,
         None => Vec::new(),
+    };
+    let repeats = match common.repeat {
+        Some(0 | 1) => {
+            return Err(Error::Invalid(
+                "--repeat needs at least 2 (the run itself and one more)".into(),
+            )
+            .into())
+        }
+        Some(_) if !calibration.is_empty() => {
+            return Err(Error::Invalid(
+                "--repeat and --calibrate each re-judge the run; use one at a time".into(),
+            )
+            .into())
+        }
+        Some(n) => n - 1,
+        None => 0,
     };
     let dataset_id = match (&common.file, common.dataset) {
         (Some(file), _) => {
@@ -242,16 +271,20 @@ fn run_with(
             run_id,
             &request,
             &calibration,
+            false,
             progress,
             &cancel,
         )?;
+    } else if outcome.status == RunStatus::Done && repeats > 0 {
+        let same = vec![profile.clone(); repeats];
+        calibrate(&mut store, run_id, &request, &same, true, progress, &cancel)?;
     }
     finish(
         &mut store,
         outcome,
         common.output.out_base.as_deref(),
         &formats,
-        &thresholds,
+        &gates,
     )
 }
 
@@ -280,23 +313,28 @@ fn config_name(profile: &JudgeProfile) -> String {
 }
 
 /// One calibration run per configuration, on the same items and metrics, then the
-/// agreement analysis stored with the main run.
+/// agreement analysis stored with the main run. `repeat`: the configurations are the
+/// run's own judge again, asked afresh (no cache), to measure run-to-run spread.
 fn calibrate(
     store: &mut Store,
     main_run: i64,
     request: &RunRequest,
     configs: &[JudgeProfile],
+    repeat: bool,
     progress: Arc<dyn ProgressSink>,
     cancel: &ragnosis_core::progress::CancelToken,
 ) -> Result<(), Error> {
     let mut runs = vec![main_run];
-    for profile in configs {
+    for (k, profile) in configs.iter().enumerate() {
+        let label = if repeat {
+            format!("repeat {} of #{main_run}", k + 2)
+        } else {
+            format!("calibration of #{main_run} with {}", config_name(profile))
+        };
         let child = RunRequest {
             judge: config_name(profile),
-            label: Some(format!(
-                "calibration of #{main_run} with {}",
-                config_name(profile)
-            )),
+            label: Some(label),
+            use_cache: request.use_cache && !repeat,
             ..request.clone()
         };
         let child_id = run::plan(store, &child)?;
@@ -335,7 +373,7 @@ pub fn resume(
             data: Vec::new(),
             markdown: false,
         },
-        &[],
+        &Gates::default(),
     )
 }
 
@@ -344,7 +382,7 @@ fn finish(
     outcome: run::RunOutcome,
     out_base: Option<&Path>,
     formats: &Outputs,
-    thresholds: &[(String, f64)],
+    gates: &Gates,
 ) -> Result<(), Failure> {
     let view = export::RunView::load(store, outcome.run_id)?;
     let totals: run::RunTotals = store::runs::totals(store.conn(), outcome.run_id)?;
@@ -367,46 +405,35 @@ fn finish(
             eprintln!("wrote {}", path.display());
         }
     }
-    let mut missed = Vec::new();
-    for (metric, floor) in thresholds {
-        match view.summary.metrics.get(metric).and_then(|m| m.stats.mean) {
-            Some(mean) if mean < *floor => {
-                missed.push(format!("{metric} mean {mean:.3} < {floor}"))
-            }
-            Some(_) => {}
-            None => missed.push(format!("{metric} has no mean in this run")),
-        }
-    }
+    let missed = gate::missed(&view.summary, &gates.gates, gates.basis);
     if !missed.is_empty() {
         return Err(Failure::Threshold(format!(
-            "below threshold: {}",
+            "quality gate missed: {}",
             missed.join("; ")
         )));
     }
     Ok(())
 }
 
-fn parse_thresholds(spec: Option<&str>) -> Result<Vec<(String, f64)>, Error> {
-    let Some(spec) = spec else {
-        return Ok(Vec::new());
-    };
-    spec.split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|pair| {
-            let (metric, value) = pair.split_once('=').ok_or_else(|| {
-                Error::Invalid(format!("--fail-under expects METRIC=VALUE, got '{pair}'"))
-            })?;
-            let spec = metrics::resolve_selection(&[metric.trim()])?;
-            let value: f64 = value.trim().parse().map_err(|_| {
-                Error::Invalid(format!(
-                    "--fail-under value for {metric} is not a number: '{value}'"
-                ))
-            })?;
-            Ok(spec
-                .into_iter()
-                .map(|m| (m.id.to_string(), value))
-                .collect::<Vec<_>>())
+/// `--fail-under`, `--fail-over` and `--gate`, read before anything runs.
+#[derive(Default)]
+struct Gates {
+    gates: Vec<gate::Gate>,
+    basis: gate::Basis,
+}
+
+impl Gates {
+    fn parse(common: &Common) -> Result<Gates, Error> {
+        let mut gates = Vec::new();
+        if let Some(spec) = &common.fail_under {
+            gates.extend(gate::parse(spec, gate::Direction::Under)?);
+        }
+        if let Some(spec) = &common.fail_over {
+            gates.extend(gate::parse(spec, gate::Direction::Over)?);
+        }
+        Ok(Gates {
+            gates,
+            basis: common.gate.parse()?,
         })
-        .collect::<Result<Vec<_>, Error>>()
-        .map(|v| v.into_iter().flatten().collect())
+    }
 }

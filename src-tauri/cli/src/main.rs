@@ -1,5 +1,6 @@
 //! `ragnosis`: the command line over `ragnosis-core`. Parses arguments, calls the core,
-//! prints. Exit codes: 0 success, 1 a `--fail-under` threshold was missed, 2 usage or
+//! prints. Exit codes: 0 success, 1 a quality gate (`--fail-under` / `--fail-over`) was
+//! missed, or `compare` found a regression with `--fail-on-regression`, 2 usage or
 //! input error (nothing evaluated), 3 runtime failure.
 
 mod check;
@@ -8,6 +9,7 @@ mod judges;
 mod print;
 mod progress_bar;
 mod report;
+mod trust;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -117,6 +119,18 @@ enum Command {
         #[command(subcommand)]
         command: judges::CacheCommand,
     },
+    /// People's labels on a run's items (kept per item, so they outlive the run).
+    Labels {
+        #[command(subcommand)]
+        command: trust::LabelsCommand,
+    },
+    /// How far a run's scores agree with people's labels: Spearman ρ ± SE, Kendall τ,
+    /// MAE per metric, and which items to label next.
+    Alignment {
+        run: i64,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args, Clone)]
@@ -131,7 +145,7 @@ pub struct OutputArgs {
 /// Why the CLI stops with a non-zero code.
 pub enum Failure {
     Core(Error),
-    /// A `--fail-under` threshold was missed (exit 1).
+    /// A quality gate was missed, or compare found a regression it was told to fail on (exit 1).
     Threshold(String),
 }
 
@@ -258,6 +272,8 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::JudgeCheck { profile, json } => {
             check::judge_check(&home, &profile, json, progress)?
         }
+        Command::Labels { command } => trust::labels(&home, command)?,
+        Command::Alignment { run, json } => trust::alignment(&home, run, json)?,
     }
     Ok(())
 }
@@ -281,7 +297,7 @@ pub fn import_checked(
     progress: &dyn ProgressSink,
 ) -> Result<import::Imported, Error> {
     let imported = import::import_file(store, file, name, &ImportLimits::default(), progress)?;
-    if imported.report.items_accepted == 0 {
+    if imported.report.items_accepted == 0 && !imported.reused {
         print::import_report(&imported);
         // The command fails, so it leaves nothing behind: no empty dataset to clean up.
         store::datasets::delete(store.conn(), imported.dataset.id)?;

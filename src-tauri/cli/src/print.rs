@@ -37,6 +37,13 @@ pub fn import_report(imported: &Imported) {
 
 pub fn import_report_short(imported: &Imported) {
     let r = &imported.report;
+    if imported.reused {
+        println!(
+            "{} was imported before with the same bytes: reusing dataset #{} \"{}\" ({} items)",
+            r.file, imported.dataset.id, imported.dataset.name, imported.dataset.item_count
+        );
+        return;
+    }
     let format = r
         .format
         .as_ref()
@@ -225,7 +232,7 @@ fn metric_table(view: &RunView) {
             num(s.mean),
             ci,
             num(s.median),
-            s.share_below_half
+            s.share_failing
                 .map(|p| format!("{:.0}%", p * 100.0))
                 .unwrap_or_else(|| "-".into()),
             s.n,
@@ -283,8 +290,12 @@ fn diagnosis(d: &ragnosis_core::analysis::diagnosis::Diagnosis) {
             p.stage.label()
         );
     }
+    if !d.unchecked.is_empty() && d.items_checked > 0 {
+        let names: Vec<String> = d.unchecked.iter().map(|p| p.label()).collect();
+        println!("  not checked (metrics not scored): {}", names.join(", "));
+    }
     for (rank, a) in d.actions.iter().enumerate() {
-        println!("  {}. [{:?}] {}", rank + 1, a.impact, a.title);
+        println!("  {}. [{}] {}", rank + 1, a.impact.as_str(), a.title);
         println!("     how to fix: {}", a.how_to_fix);
         if let Some(example) = &a.example {
             println!("     example: {}", example.question);
@@ -316,8 +327,15 @@ fn failures(view: &RunView) {
 /// answer does not require opening a file.
 pub fn comparison(c: &ragnosis_core::analysis::compare::Comparison) {
     println!(
-        "Run #{} (B) against run #{} (A): {} items matched ({} only in A, {} only in B); regression threshold {}",
-        c.b.id, c.a.id, c.matched, c.only_in_a, c.only_in_b, c.threshold
+        "Run #{} (B) against run #{} (A): {} items matched {} ({} with a changed output; {} only in A, {} only in B); regression threshold {}",
+        c.b.id,
+        c.a.id,
+        c.matched,
+        c.matched_by.label(),
+        c.changed,
+        c.only_in_a,
+        c.only_in_b,
+        c.threshold
     );
     println!(
         "  {:<40} {:>7} {:>7} {:>8} {:>19}  flag",
@@ -339,8 +357,14 @@ pub fn comparison(c: &ragnosis_core::analysis::compare::Comparison) {
             num(m.mean_b),
             delta,
             ci,
-            m.flag.label()
+            m.verdict(c.threshold)
         );
+    }
+    let regressed: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
+    if regressed.is_empty() {
+        println!("No metric regressed: no change is worse by more than {} with its whole 95% interval on the worse side.", c.threshold);
+    } else {
+        println!("Regressed: {}", regressed.join(", "));
     }
 }
 
@@ -463,12 +487,92 @@ pub fn calibration(c: &ragnosis_core::analysis::calibration::Calibration) {
             .mean_agreement
             .map(|v| format!("{v:.3}"))
             .unwrap_or_else(|| "-".into());
+        let spread = match (
+            m.means.iter().copied().reduce(f64::min),
+            m.means.iter().copied().reduce(f64::max),
+        ) {
+            (Some(lo), Some(hi)) => format!("; the mean moved {:.3} between runs", hi - lo),
+            _ => String::new(),
+        };
         println!(
-            "  {:<40} agreement {mean} over {} items; {} need review (< {})",
+            "  {:<40} agreement {mean} over {} items; {} need review (< {}){spread}",
             m.metric,
             m.items,
             m.needs_review.len(),
             c.review_below
         );
+    }
+}
+
+pub fn label_import(report: &ragnosis_core::labels::LabelImport) {
+    println!(
+        "{}: {} rows, {} labels stored ({} replaced an earlier label), {} rejected",
+        report.file,
+        report.rows,
+        report.stored,
+        report.replaced,
+        report.rejected.len()
+    );
+    for (line, reason) in &report.rejected {
+        eprintln!("  rejected line {line}: {reason}");
+    }
+    for (line, message) in &report.warnings {
+        eprintln!("  warning line {line}: {message}");
+    }
+}
+
+pub fn alignment(a: &ragnosis_core::analysis::alignment::Alignment) {
+    if a.metrics.is_empty() {
+        println!(
+            "Run #{}: no labelled item has a score in this run yet ({} labels on its items). \
+             Label items with `ragnosis labels import {} FILE` or in the case view.",
+            a.run_id, a.labels, a.run_id
+        );
+    } else {
+        println!(
+            "Run #{}: agreement with people's labels ({} labels on its items)",
+            a.run_id, a.labels
+        );
+        println!(
+            "  {:<40} {:>4} {:>15} {:>8} {:>7}  pass/fail",
+            "metric", "n", "Spearman ± SE", "Kendall", "MAE"
+        );
+        for m in &a.metrics {
+            let rho = match (m.spearman, m.spearman_se) {
+                (Some(r), Some(se)) => format!("{r:.3} ± {se:.3}"),
+                (Some(r), None) => format!("{r:.3}"),
+                _ => "–".into(),
+            };
+            let binary = m
+                .binary
+                .map(|b| {
+                    format!(
+                        "balanced accuracy {:.2} at score ≥ {:.2}",
+                        b.balanced_accuracy, b.threshold
+                    )
+                })
+                .unwrap_or_default();
+            println!(
+                "  {:<40} {:>4} {:>15} {:>8} {:>7}  {}",
+                m.metric,
+                m.n,
+                rho,
+                num(m.kendall_tau),
+                num(m.mae),
+                binary
+            );
+        }
+    }
+    if !a.suggestions.is_empty() {
+        println!("Label next (where a label tells the most):");
+        for s in &a.suggestions {
+            println!(
+                "  item {:>6}  {:<32} {}: {}",
+                s.item_id,
+                s.metric,
+                truncate(&s.question, 60),
+                s.reason
+            );
+        }
     }
 }

@@ -55,6 +55,10 @@ pub struct CompareArgs {
     /// Text of the report's date line (default: now, or SOURCE_DATE_EPOCH).
     #[arg(long, value_name = "TEXT")]
     date: Option<String>,
+    /// Exit with code 1 when a metric regressed (worse by more than the threshold with
+    /// its whole 95% interval on the worse side; a change within noise never fails).
+    #[arg(long)]
+    fail_on_regression: bool,
 }
 
 pub fn report(home: &Path, args: ReportArgs) -> Result<(), Failure> {
@@ -109,6 +113,16 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
             .extend(ragnosis_report::write(&view, &formats, &base).map_err(|e| failure(e, &base))?);
     }
     print_written(written);
+    let regressed: Vec<&str> = comparison
+        .regressions()
+        .map(|m| m.metric.as_str())
+        .collect();
+    if args.fail_on_regression && !regressed.is_empty() {
+        return Err(Failure::Threshold(format!(
+            "regression: {}",
+            regressed.join(", ")
+        )));
+    }
     Ok(())
 }
 

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use crate::dataset::{self, ImportLimits, ValidationReport};
 use crate::error::{Error, Result};
+use crate::item::QuestionSet;
 use crate::progress::{Progress, ProgressSink};
 use crate::store::{self, datasets::DatasetRow, Store};
 
@@ -15,10 +16,14 @@ const BATCH: u64 = 5_000;
 pub struct Imported {
     pub dataset: DatasetRow,
     pub report: ValidationReport,
+    /// The file's exact bytes were imported before: `dataset` is that earlier dataset,
+    /// reused so that every run of the same file lands in one history.
+    pub reused: bool,
 }
 
-/// Imports `path` as a new dataset. Rejected lines are in the report, never fatal; a
-/// file-level problem (empty, binary, unsupported shape) stores nothing and is an error.
+/// Imports `path` as a new dataset, or reuses the dataset of an earlier import of the
+/// same bytes. Rejected lines are in the report, never fatal; a file-level problem
+/// (empty, binary, unsupported shape) stores nothing and is an error.
 pub fn import_file(
     store: &mut Store,
     path: &Path,
@@ -31,8 +36,16 @@ pub fn import_file(
         .or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "dataset".to_string());
     let file_hash = hash_file(path)?;
-    let source = path.to_string_lossy().into_owned();
     let conn = store.conn();
+    if let Some(dataset) = store::datasets::find_by_file_hash(conn, &file_hash)? {
+        let report = serde_json::from_str(&store::datasets::report_json(conn, dataset.id)?)?;
+        return Ok(Imported {
+            dataset,
+            report,
+            reused: true,
+        });
+    }
+    let source = path.to_string_lossy().into_owned();
     let dataset_id = store::datasets::insert(conn, &name, Some(&source))?;
     progress.report(Progress::Started {
         stage: format!("importing {name}"),
@@ -41,6 +54,7 @@ pub fn import_file(
 
     conn.execute_batch("BEGIN")?;
     let mut stored: u64 = 0;
+    let mut questions = QuestionSet::default();
     // Parsing and writing each take a core: the file is read and validated on its own
     // thread while this one writes. The bounded channel keeps memory flat; when a write
     // fails, dropping the receiver stops the reader at its next item.
@@ -64,6 +78,7 @@ pub fn import_file(
                 &accepted.item,
             )
             .and_then(|_| {
+                questions.add(&accepted.item.question_key());
                 stored += 1;
                 if stored.is_multiple_of(BATCH) {
                     conn.execute_batch("COMMIT; BEGIN")?;
@@ -117,12 +132,14 @@ pub fn import_file(
         &mapping,
         &serde_json::to_string(&report)?,
     )?;
+    store::datasets::set_question_set(conn, dataset_id, &questions.fingerprint())?;
     progress.report(Progress::Finished {
         stage: format!("imported {stored} items"),
     });
     Ok(Imported {
         dataset: store::datasets::get(conn, dataset_id)?,
         report,
+        reused: false,
     })
 }
 

@@ -187,6 +187,13 @@ impl Item {
         }
     }
 
+    /// The case's identity regardless of the pipeline's output: the question and ground
+    /// truth (see `question_key`). Two versions of a pipeline answering the same test set
+    /// give items with different content hashes but the same question key.
+    pub fn question_key(&self) -> String {
+        question_key(&self.question, self.ground_truth.as_deref())
+    }
+
     /// The item's identity across datasets and runs: a hash of everything evaluated
     /// (not metadata), so the same case in two files compares as the same case.
     pub fn content_hash(&self) -> String {
@@ -202,5 +209,82 @@ impl Item {
         });
         let bytes = serde_json::to_vec(&evaluated).expect("serialising plain JSON cannot fail");
         blake3::hash(&bytes).to_hex()[..32].to_string()
+    }
+}
+
+/// A hash of a question and its ground truth, insensitive to case and spacing (a
+/// re-exported file may re-wrap or re-case text; it is still the same test case).
+pub fn question_key(question: &str, ground_truth: Option<&str>) -> String {
+    let normal = |text: &str| -> String {
+        text.split_whitespace()
+            .map(str::to_lowercase)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(normal(question).as_bytes());
+    // A separator no text contains, so ("a b", None) and ("a", "b") differ.
+    hasher.update(b"\0");
+    if let Some(gt) = ground_truth {
+        hasher.update(normal(gt).as_bytes());
+    }
+    hasher.finalize().to_hex()[..32].to_string()
+}
+
+/// The fingerprint of a dataset's questions: the same multiset of question keys gives the
+/// same fingerprint whatever the order of the items (a wrapping sum of the keys, so it
+/// is built while streaming, in constant memory).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct QuestionSet {
+    count: u64,
+    sum: u128,
+}
+
+impl QuestionSet {
+    pub fn add(&mut self, question_key: &str) {
+        let value = u128::from_str_radix(question_key, 16).unwrap_or(0);
+        self.sum = self.sum.wrapping_add(value);
+        self.count += 1;
+    }
+
+    pub fn fingerprint(&self) -> String {
+        format!("{}:{:032x}", self.count, self.sum)
+    }
+}
+
+#[cfg(test)]
+mod question_tests {
+    use super::*;
+
+    #[test]
+    fn a_question_key_ignores_case_and_spacing_but_not_the_ground_truth() {
+        let key = question_key("What is the  range?", Some("60 km"));
+        assert_eq!(key, question_key("what is the range?\n", Some("60  KM")));
+        assert_ne!(key, question_key("What is the range?", Some("70 km")));
+        assert_ne!(key, question_key("What is the range?", None));
+        assert_ne!(
+            question_key("a b", None),
+            question_key("a", Some("b")),
+            "the separator keeps question and ground truth apart"
+        );
+    }
+
+    #[test]
+    fn a_question_set_is_the_same_in_any_order_and_counts_repeats() {
+        let keys: Vec<String> = ["q1", "q2", "q3"]
+            .iter()
+            .map(|q| question_key(q, None))
+            .collect();
+        let (mut forward, mut backward, mut fewer) = (
+            QuestionSet::default(),
+            QuestionSet::default(),
+            QuestionSet::default(),
+        );
+        keys.iter().for_each(|k| forward.add(k));
+        keys.iter().rev().for_each(|k| backward.add(k));
+        keys[..2].iter().for_each(|k| fewer.add(k));
+        assert_eq!(forward.fingerprint(), backward.fingerprint());
+        assert_ne!(forward.fingerprint(), fewer.fingerprint());
+        assert!(forward.fingerprint().starts_with("3:"));
     }
 }

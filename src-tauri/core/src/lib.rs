@@ -17,6 +17,7 @@ pub mod import;
 pub mod item;
 pub mod judge;
 pub mod judge_check;
+pub mod labels;
 pub mod measurable;
 pub mod metrics;
 pub mod paths;

@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-use ragnosis_core::analysis::compare::{compare_runs, Flag};
+use ragnosis_core::analysis::compare::{compare_runs, Flag, MatchBasis};
+use ragnosis_core::analysis::trend;
 use ragnosis_core::dataset::ImportLimits;
 use ragnosis_core::judge::offline::OfflineJudge;
 use ragnosis_core::metrics::{MetricConfig, Status};
@@ -144,7 +145,7 @@ fn lowering_k_is_a_regression_of_recall_with_the_lost_items_flipped() {
 }
 
 #[test]
-fn items_match_by_content_across_datasets_and_an_edited_item_does_not() {
+fn items_match_by_id_across_datasets_even_when_a_question_is_reworded() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("home")).unwrap();
     let original = import(&mut store, dir.path(), "original", &example());
@@ -160,18 +161,132 @@ fn items_match_by_content_across_datasets_and_an_edited_item_does_not() {
     let b = evaluate(&mut store, copy, 10);
     let c = compare_runs(&store, a, b, 0.05).unwrap();
     assert_eq!(
-        (c.matched, c.only_in_a, c.only_in_b),
-        (23, 1, 1),
-        "the edited question is a different item"
+        (c.matched, c.only_in_a, c.only_in_b, c.matched_by, c.changed),
+        (24, 0, 0, MatchBasis::Id, 1),
+        "the example's ids say the reworded question is the same case"
     );
     assert!(
         c.metrics
             .iter()
             .all(|m| m.delta == Some(0.0) && m.flag == Flag::Green),
-        "identical items score the same"
+        "identical answers score the same"
     );
     assert!(
         compare_runs(&store, a, b, -1.0).is_err(),
         "a negative threshold is refused"
     );
+}
+
+/// The example without ids, with the answers of the items at `changed` positions
+/// replaced by an unrelated sentence: a second pipeline version.
+fn version(changed: &[usize], keep_ids: bool) -> String {
+    example()
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let mut row: serde_json::Value = serde_json::from_str(line).unwrap();
+            if !keep_ids {
+                row.as_object_mut().unwrap().remove("id");
+            }
+            if changed.contains(&i) {
+                row["answer"] = "Our shop is open from nine to five on weekdays.".into();
+            }
+            format!("{row}\n")
+        })
+        .collect()
+}
+
+#[test]
+fn two_pipeline_versions_of_the_same_questions_compare_and_share_a_trend() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let changed: Vec<usize> = (0..24).step_by(3).collect();
+    assert_eq!(changed.len(), 8);
+    let v1 = import(&mut store, dir.path(), "v1", &version(&[], false));
+    let v2 = import(&mut store, dir.path(), "v2", &version(&changed, false));
+    assert_ne!(v1, v2, "different answers are a different file");
+    let a = evaluate(&mut store, v1, 10);
+    let b = evaluate(&mut store, v2, 10);
+    let c = compare_runs(&store, a, b, 0.05).unwrap();
+    assert_eq!(
+        (c.matched, c.only_in_a, c.only_in_b, c.matched_by, c.changed),
+        (24, 0, 0, MatchBasis::Question, 8),
+        "no ids: the same questions and ground truths pair up"
+    );
+    let f1 = c
+        .metrics
+        .iter()
+        .find(|m| m.metric == "reference.token_f1")
+        .unwrap();
+    let (before, after) = (
+        scores_by_question(&store, a, "reference.token_f1"),
+        scores_by_question(&store, b, "reference.token_f1"),
+    );
+    let expected = after.values().sum::<f64>() / 24.0 - before.values().sum::<f64>() / 24.0;
+    assert!(
+        expected < -0.05,
+        "an off-topic answer loses token F1: {expected}"
+    );
+    assert!((f1.delta.unwrap() - expected).abs() < 1e-12);
+    assert_eq!(f1.flag, Flag::Red, "8 of 24 answers broken is a regression");
+    assert_eq!(f1.verdict(c.threshold), "regression");
+
+    // One trend for both versions, from either dataset.
+    for dataset in [v1, v2] {
+        let trend = trend::of_dataset(store.conn(), dataset).unwrap();
+        let runs: Vec<i64> = trend.iter().map(|p| p.run.id).collect();
+        assert_eq!(runs, vec![a, b], "the trend spans both versions' runs");
+    }
+    // Different questions are another test set, with a trend of its own.
+    let other_text = version(&[], false).replace("warranty", "guarantee");
+    let other = import(&mut store, dir.path(), "other", &other_text);
+    let c_run = evaluate(&mut store, other, 10);
+    let trend = trend::of_dataset(store.conn(), other).unwrap();
+    assert_eq!(
+        trend.iter().map(|p| p.run.id).collect::<Vec<_>>(),
+        vec![c_run]
+    );
+}
+
+#[test]
+fn re_importing_the_same_bytes_reuses_the_dataset() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let file = dir.path().join("same.jsonl");
+    std::fs::write(&file, example()).unwrap();
+    let first = ragnosis_core::import::import_file(
+        &mut store,
+        &file,
+        None,
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap();
+    let again = ragnosis_core::import::import_file(
+        &mut store,
+        &file,
+        Some("renamed"),
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap();
+    assert!(!first.reused && again.reused);
+    assert_eq!(again.dataset.id, first.dataset.id);
+    assert_eq!(
+        again.report.items_accepted, 24,
+        "the stored report comes back"
+    );
+    assert_eq!(store::datasets::list(store.conn()).unwrap().len(), 1);
+
+    // One changed byte is another file.
+    std::fs::write(&file, example().replacen("10 years", "11 years", 1)).unwrap();
+    let changed = ragnosis_core::import::import_file(
+        &mut store,
+        &file,
+        None,
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap();
+    assert!(!changed.reused && changed.dataset.id != first.dataset.id);
 }

@@ -52,6 +52,7 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
     charts(out, report, chart_prefix);
     diagnosis(out, report);
     insights(out, report);
+    alignment(out, report);
     actions(out, report);
     if let Some(c) = &report.comparison {
         comparison(out, c);
@@ -82,6 +83,19 @@ fn summary(out: &mut String, report: &Report) {
             .collect::<Vec<_>>()
             .join(" "),
     );
+    if !report.summary.trust.is_empty() {
+        line(out, "**How far to trust this run:**");
+        line(
+            out,
+            &report
+                .summary
+                .trust
+                .iter()
+                .map(|s| format!("- {}", esc(s)))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+    }
     let rows: Vec<String> = report
         .summary
         .stages
@@ -130,7 +144,7 @@ fn metrics(out: &mut String, report: &Report) {
                 esc(&r.mean),
                 esc(&r.ci),
                 esc(&r.median),
-                esc(&r.below_half),
+                esc(&r.failing),
                 esc(&r.scored),
                 esc(&r.errors),
                 esc(&r.skipped),
@@ -140,7 +154,7 @@ fn metrics(out: &mut String, report: &Report) {
         .collect();
     table(
         out,
-        "| Metric | Mean | 95% CI | Median | % below 0.5 | Scored | Errors | Skipped | Meaning |\n\
+        "| Metric | Mean | 95% CI | Median | % failing | Scored | Errors | Skipped | Meaning |\n\
          |---|---:|---|---:|---:|---:|---:|---:|---|",
         &rows,
     );
@@ -236,6 +250,34 @@ fn insights(out: &mut String, report: &Report) {
             .collect();
         table(out, "| Category | Items |\n|---|---|", &rows);
     }
+}
+
+fn alignment(out: &mut String, report: &Report) {
+    let Some(section) = &report.alignment else {
+        return;
+    };
+    line(out, "## Agreement with people's labels");
+    let rows: Vec<String> = section
+        .rows
+        .iter()
+        .map(|r| {
+            format!(
+                "| {} | {} | {} | {} | {} | {} |",
+                esc(&r.metric),
+                esc(&r.n),
+                esc(&r.spearman),
+                esc(&r.kendall),
+                esc(&r.mae),
+                esc(&r.pass_fail)
+            )
+        })
+        .collect();
+    table(
+        out,
+        "| Metric | Labelled | Spearman ρ ± SE | Kendall τ | Mean abs. error | Pass / fail |\n|---|---:|---:|---:|---:|---|",
+        &rows,
+    );
+    line(out, &esc(&section.note));
 }
 
 fn actions(out: &mut String, report: &Report) {

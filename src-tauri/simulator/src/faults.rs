@@ -55,6 +55,11 @@ pub struct FaultRules {
     pub next: VecDeque<Fault>,
     #[serde(default)]
     pub when_contains: Vec<ContainsRule>,
+    /// Adds uniform noise in ±score_jitter to every fractional score of a verdict
+    /// (clamped to [0, 1]): a judge that does not give the same answer twice, for tests
+    /// of how Ragnosis tells noise from change. 0 keeps the simulator deterministic.
+    #[serde(default)]
+    pub score_jitter: f64,
 }
 
 impl FaultRules {
@@ -83,9 +88,55 @@ impl FaultRules {
     }
 }
 
+/// `json` with every fractional number (a score; indices and counts are integers) moved
+/// by up to ±`amount`, two decimals kept.
+pub fn jitter_scores(json: String, amount: f64) -> String {
+    if amount <= 0.0 {
+        return json;
+    }
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(&json) else {
+        return json;
+    };
+    jitter(&mut value, amount, &mut rand::thread_rng());
+    value.to_string()
+}
+
+fn jitter(value: &mut serde_json::Value, amount: f64, rng: &mut impl Rng) {
+    use serde_json::Value;
+    match value {
+        Value::Number(n) if n.is_f64() => {
+            let score = n.as_f64().unwrap_or(0.0);
+            if (0.0..=1.0).contains(&score) {
+                let moved = (score + rng.gen_range(-amount..=amount)).clamp(0.0, 1.0);
+                *value = serde_json::json!((moved * 100.0).round() / 100.0);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|v| jitter(v, amount, rng)),
+        Value::Object(map) => map.values_mut().for_each(|v| jitter(v, amount, rng)),
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn score_jitter_moves_scores_within_bounds_and_leaves_integers() {
+        let json = r#"{"chunks":[{"index":2,"relevance":0.5,"reason":"r"}],"clarity":1.0}"#;
+        let mut moved = 0;
+        for _ in 0..50 {
+            let out: serde_json::Value =
+                serde_json::from_str(&jitter_scores(json.into(), 0.2)).unwrap();
+            assert_eq!(out["chunks"][0]["index"], 2, "an index is not a score");
+            let r = out["chunks"][0]["relevance"].as_f64().unwrap();
+            assert!((0.3 - 1e-9..=0.7 + 1e-9).contains(&r), "{r}");
+            assert!(out["clarity"].as_f64().unwrap() <= 1.0);
+            moved += usize::from(r != 0.5);
+        }
+        assert!(moved > 10, "the noise is real: {moved} of 50 moved");
+        assert_eq!(jitter_scores(json.into(), 0.0), json, "0 changes nothing");
+    }
 
     #[test]
     fn rules_parse_from_the_documented_json() {

@@ -18,7 +18,7 @@ use hyper::{Request, Response, StatusCode};
 use serde_json::{json, Value};
 
 use crate::answer::{self, Answer, Dialect};
-use crate::faults::{Fault, FaultRules};
+use crate::faults::{self, Fault, FaultRules};
 use crate::stats::Stats;
 use crate::SimConfig;
 
@@ -205,10 +205,10 @@ async fn chat_inner(shared: &Shared, body: &[u8], dialect: Dialect, in_flight: u
         stats.max_in_flight = stats.max_in_flight.max(in_flight);
         stats.record_sent(request.get("temperature").and_then(Value::as_f64), &format);
     }
-    let (fault, latency) = {
+    let (fault, latency, score_jitter) = {
         let mut rules = shared.faults.lock().unwrap_or_else(|p| p.into_inner());
         let texts: Vec<&str> = messages.iter().map(|m| m.content.as_str()).collect();
-        (rules.choose(&texts), rules.latency())
+        (rules.choose(&texts), rules.latency(), rules.score_jitter)
     };
     if !latency.is_zero() {
         tokio::time::sleep(latency).await;
@@ -244,7 +244,11 @@ async fn chat_inner(shared: &Shared, body: &[u8], dialect: Dialect, in_flight: u
         _ => {}
     }
     let (task, repair, json) = match answer::answer(&messages) {
-        Answer::Verdict { task, repair, json } => (Some(task), repair, json),
+        Answer::Verdict { task, repair, json } => (
+            Some(task),
+            repair,
+            faults::jitter_scores(json, score_jitter),
+        ),
         Answer::Foreign(text) => (None, false, text),
         Answer::JudgeFailed(why) => return error(StatusCode::INTERNAL_SERVER_ERROR, &why),
     };

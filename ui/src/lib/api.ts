@@ -15,6 +15,11 @@ import type {
   DatasetReach,
   DatasetReport,
   Exported,
+  FewShotSetting,
+  Alignment,
+  Calibration,
+  HumanLabel,
+  LabelImport,
   ItemsPage,
   JudgeCheckView,
   JudgeProfileInfo,
@@ -215,4 +220,34 @@ export function getTheme(): Promise<Theme> {
 
 export function setTheme(theme: Theme): Promise<Theme> {
   return call<Theme>('set_theme', { theme });
+}
+
+/** Labels one case on one metric (0–1); null removes the label. Returns the case's labels. */
+export function labelCase(runId: number, itemId: number, metric: string, score: number | null, note: string | null): Promise<HumanLabel[]> {
+  return call<HumanLabel[]>('label_case', { runId, itemId, metric, score, note });
+}
+
+/** Imports a labels file (CSV or JSONL) for a run's cases. */
+export function importLabels(runId: number, path: string): Promise<LabelImport> {
+  return call<LabelImport>('import_labels', { runId, path });
+}
+
+/** The run's calibration or repeats, when it has them (null otherwise). */
+export function runCalibration(runId: number): Promise<Calibration | null> {
+  return call<Calibration | null>('run_calibration', { runId });
+}
+
+/** How far the run's scores agree with people's labels, and what to label next. */
+export function runAlignment(runId: number): Promise<Alignment> {
+  return call<Alignment>('run_alignment', { runId });
+}
+
+/** Which file answer-correctness examples come from (null path: the shipped ones). */
+export function getFewShot(): Promise<FewShotSetting> {
+  return call<FewShotSetting>('get_few_shot');
+}
+
+/** Chooses a few-shot file after checking it; an empty path goes back to the shipped examples. */
+export function setFewShot(path: string | null): Promise<FewShotSetting> {
+  return call<FewShotSetting>('set_few_shot', { path });
 }

@@ -19,6 +19,7 @@ pub const CALIBRATION: &str = "calibration";
 pub const DEFAULT_REVIEW_BELOW: f64 = 0.7;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ConfigScore {
     pub run_id: i64,
     pub judge: String,
@@ -26,6 +27,7 @@ pub struct ConfigScore {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ItemAgreement {
     pub item_id: i64,
     pub agreement: f64,
@@ -33,15 +35,21 @@ pub struct ItemAgreement {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricCalibration {
     pub metric: String,
     /// Items scored `ok` by every configuration.
     pub items: u64,
     pub mean_agreement: Option<f64>,
+    /// Each configuration's mean over those items, in `runs` order: how far the run's
+    /// headline figure moves from one judging to the next.
+    #[serde(default)]
+    pub means: Vec<f64>,
     pub needs_review: Vec<ItemAgreement>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Calibration {
     pub main_run: i64,
     pub runs: Vec<(i64, String)>,
@@ -96,6 +104,13 @@ pub fn calibrate(store: &Store, runs: &[i64], review_below: f64) -> Result<Calib
             .collect();
         let n = agreements.len();
         let mean = (n > 0).then(|| agreements.iter().map(|a| a.agreement).sum::<f64>() / n as f64);
+        let means = if n == 0 {
+            Vec::new()
+        } else {
+            (0..rows.len())
+                .map(|k| agreements.iter().map(|a| a.scores[k].score).sum::<f64>() / n as f64)
+                .collect()
+        };
         agreements.retain(|a| a.agreement < review_below);
         agreements.sort_by(|a, b| {
             a.agreement
@@ -106,6 +121,7 @@ pub fn calibrate(store: &Store, runs: &[i64], review_below: f64) -> Result<Calib
             metric: metric.clone(),
             items: n as u64,
             mean_agreement: mean,
+            means,
             needs_review: agreements,
         });
     }

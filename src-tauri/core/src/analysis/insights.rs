@@ -273,25 +273,16 @@ fn baseline(summary: &RunSummary, weak: &[MetricBrief]) -> Vec<ActionBrief> {
             },
         ));
     }
-    actions.sort_by_key(|(impact, _)| impact_rank(*impact));
+    actions.sort_by_key(|(impact, _)| impact.rank());
     actions.truncate(MAX_ACTIONS);
     actions.into_iter().map(|(_, a)| a).collect()
 }
 
+/// A brief's impact word; the judge protocol has no "none".
 fn impact_name(impact: Impact) -> &'static str {
     match impact {
-        Impact::High => "high",
-        Impact::Medium => "medium",
-        Impact::Low | Impact::None => "low",
-    }
-}
-
-fn impact_rank(impact: Impact) -> u8 {
-    match impact {
-        Impact::High => 0,
-        Impact::Medium => 1,
-        Impact::Low => 2,
-        Impact::None => 3,
+        Impact::None => "low",
+        other => other.as_str(),
     }
 }
 

@@ -5,9 +5,11 @@
 //! counted and grouped so the user reads "3 items could not be judged: ...". The
 //! deterministic failure-pattern diagnosis (no judge) lives in `diagnosis`.
 
+pub mod alignment;
 pub mod calibration;
 pub mod compare;
 pub mod diagnosis;
+pub mod gate;
 pub mod insights;
 pub mod stages;
 pub mod stats;

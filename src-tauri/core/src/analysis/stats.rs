@@ -19,7 +19,10 @@ pub struct MetricStats {
     pub p75: Option<f64>,
     pub min: Option<f64>,
     pub max: Option<f64>,
-    pub share_below_half: Option<f64>,
+    /// Share of scores that fail the 0.5 line in the metric's direction: below 0.5, or
+    /// above it for a lower-is-better metric (the same pass line as run comparison).
+    #[serde(alias = "share_below_half")]
+    pub share_failing: Option<f64>,
     /// 95% confidence interval of the mean (Student's t); needs n ≥ 2.
     pub ci95_low: Option<f64>,
     pub ci95_high: Option<f64>,
@@ -49,7 +52,7 @@ impl MetricStats {
             p75: None,
             min: None,
             max: None,
-            share_below_half: None,
+            share_failing: None,
             ci95_low: None,
             ci95_high: None,
             lower_is_better,
@@ -78,7 +81,13 @@ impl MetricStats {
             p75: Some(quantile(&sorted, 0.75)),
             min: Some(sorted[0]),
             max: Some(sorted[n - 1]),
-            share_below_half: Some(sorted.iter().filter(|s| **s < 0.5).count() as f64 / n as f64),
+            share_failing: Some(
+                sorted
+                    .iter()
+                    .filter(|s| !crate::analysis::compare::passes(**s, lower_is_better))
+                    .count() as f64
+                    / n as f64,
+            ),
             ci95_low,
             ci95_high,
             ..empty
@@ -94,6 +103,23 @@ pub fn t_critical_95(n: usize) -> Option<f64> {
     StudentsT::new(0.0, 1.0, (n - 1) as f64)
         .ok()
         .map(|t| t.inverse_cdf(0.975))
+}
+
+/// Wilson score 95% interval of a proportion `successes / n` (`None` when n is 0). Unlike
+/// the normal approximation it stays inside [0, 1] and is honest on small n: one item in
+/// eight is 12.5%, but the interval runs from about 2% to 47%.
+pub fn wilson_95(successes: u64, n: u64) -> Option<(f64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let (k, n) = (successes.min(n) as f64, n as f64);
+    let p = k / n;
+    let z2 = Z * Z;
+    let denominator = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denominator;
+    let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denominator;
+    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
 }
 
 /// Linear interpolation between closest ranks (the common "type 7" definition).
@@ -130,13 +156,26 @@ mod tests {
             "sample std with n-1"
         );
         assert_eq!(
-            s.share_below_half,
+            s.share_failing,
             Some(0.4),
             "0.0 and 0.25 are below 0.5; 0.5 is not"
         );
         // mean ± 2.776 * 0.3953 / sqrt(5) = 0.5 ± 0.4908
         assert!((s.ci95_low.unwrap() - 0.009_2).abs() < 1e-3);
         assert!((s.ci95_high.unwrap() - 0.990_8).abs() < 1e-3);
+    }
+
+    #[test]
+    fn the_failing_share_reads_lower_is_better_metrics_the_right_way_round() {
+        let scores = [0.0, 0.1, 0.2, 0.9];
+        let higher = MetricStats::from_scores("m", &scores, 0, 0, false);
+        let lower = MetricStats::from_scores("hallucination", &scores, 0, 0, true);
+        assert_eq!(higher.share_failing, Some(0.75), "three below 0.5 fail");
+        assert_eq!(
+            lower.share_failing,
+            Some(0.25),
+            "only 0.9 fails when lower is better"
+        );
     }
 
     #[test]
@@ -148,6 +187,25 @@ mod tests {
             "an all-error metric has no mean, not a mean of 0"
         );
         assert_eq!(s.errors, 4);
+    }
+
+    #[test]
+    fn wilson_interval_matches_statsmodels() {
+        // statsmodels 0.14 proportion_confint(k, n, method="wilson").
+        let cases = [
+            (1, 8, 0.022_417_491, 0.470_888_182),
+            (4, 8, 0.215_216_062, 0.784_783_938),
+            (0, 5, 0.0, 0.434_482_465),
+            (30, 100, 0.218_948_853, 0.395_848_546),
+        ];
+        for (k, n, low, high) in cases {
+            let (l, h) = wilson_95(k, n).unwrap();
+            assert!(
+                (l - low).abs() < 1e-6 && (h - high).abs() < 1e-6,
+                "{k}/{n}: {l} {h}"
+            );
+        }
+        assert_eq!(wilson_95(0, 0), None, "no items, no interval");
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! A dataset's runs over time: every finished run, oldest first, with each metric's mean
-//! from its stored summary. What the Runs screen's trend chart draws.
+//! A test set's runs over time: every finished run of the dataset, and of any other
+//! dataset with the same questions and ground truths (another pipeline version's output
+//! for the same test set), oldest first, with each metric's mean from its stored
+//! summary. What the Runs screen's trend chart draws.
 
 use rusqlite::Connection;
 
@@ -13,14 +15,15 @@ pub struct TrendRun {
     pub means: Vec<(String, f64)>,
 }
 
-/// The finished runs of `dataset_id`, oldest first. A run whose summary is missing or
+/// The finished runs over `dataset_id`'s questions, oldest first. A run whose summary is missing or
 /// was written in a shape this version no longer reads has no point on the chart; the
 /// run itself still opens and reports normally.
 pub fn of_dataset(conn: &Connection, dataset_id: i64) -> Result<Vec<TrendRun>> {
     store::datasets::get(conn, dataset_id)?;
+    let datasets = store::datasets::same_questions(conn, dataset_id)?;
     let mut points = Vec::new();
     for run in store::runs::list(conn)?.into_iter().rev() {
-        if run.dataset_id != dataset_id || run.status != RunStatus::Done {
+        if !datasets.contains(&run.dataset_id) || run.status != RunStatus::Done {
             continue;
         }
         let Some(json) = store::analyses::get(conn, run.id, SUMMARY)? else {

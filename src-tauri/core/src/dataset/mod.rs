@@ -19,6 +19,7 @@ mod detect;
 mod hash;
 mod json;
 mod jsonl;
+pub mod labels;
 mod language;
 mod lines;
 mod mapping;

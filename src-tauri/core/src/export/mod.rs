@@ -10,6 +10,7 @@ mod csv_out;
 pub mod evidence;
 mod json_out;
 pub mod report_view;
+pub mod trust;
 mod view;
 
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use crate::store::Store;
 
 pub use crate::text::escape_markdown;
 pub use report_view::{ReportOptions, ReportView};
+pub use trust::TrustStatement;
 pub use view::{ItemView, RunView};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

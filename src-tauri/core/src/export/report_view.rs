@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::evidence::{excerpt, Evidence};
 use super::view::RunView;
 use crate::analysis::compare::{self, Comparison};
-use crate::analysis::diagnosis::{MetricScore, PatternSummary};
+use crate::analysis::diagnosis::{actions, MetricScore, PatternSummary};
 use crate::analysis::stages::{self, Band, PipelineStage, StageVerdict};
 use crate::analysis::MetricStats;
 use crate::error::{Error, Result};
@@ -158,6 +158,10 @@ pub struct ReportView {
     pub methodology: Methodology,
     /// The run's insights and judge-written action items, when it has them.
     pub insights: Option<crate::analysis::insights::RunInsights>,
+    /// How far to trust the run, in plain sentences (`export::trust`).
+    pub trust: super::TrustStatement,
+    /// The run's agreement with people's labels (empty metrics when none).
+    pub alignment: crate::analysis::alignment::Alignment,
 }
 
 impl ReportView {
@@ -179,6 +183,8 @@ impl ReportView {
         let patterns = pattern_views(store, &run)?;
         let methodology = methodology(store, &run)?;
         let insights = crate::analysis::insights::load(store, run_id)?;
+        let trust = super::trust::statement(store, &run.run, &run.summary)?;
+        let alignment = crate::analysis::alignment::align(store, run_id)?;
         let name = run.run.name();
         let title = match &comparison {
             Some(c) => format!("{} compared with {}", name, c.a.title()),
@@ -196,6 +202,8 @@ impl ReportView {
             comparison,
             methodology,
             insights,
+            trust,
+            alignment,
         })
     }
 }
@@ -246,19 +254,24 @@ fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
 fn primary_stage(view: &RunView, stages: &[StageVerdict]) -> Option<PrimaryStage> {
     let diagnosis = view.summary.diagnosis.as_ref();
     if let Some(d) = diagnosis {
-        // The pattern that made the stage primary: most items, earliest letter on a tie.
-        let top = d.primary_stage.and_then(|stage| {
+        // The pattern that made the stage primary: the first-ranked one (diagnosis rule).
+        let top = d.primary_stage.and_then(|_| {
             d.patterns
                 .iter()
-                .filter(|p| p.stage == stage)
-                .min_by_key(|p| (std::cmp::Reverse(p.count), p.pattern))
+                .min_by_key(|p| actions::priority(p, d.items_checked))
         });
         if let Some(top) = top {
+            let impact = actions::impact(top.pattern, top.count, d.items_checked);
             return Some(PrimaryStage {
                 stage: top.stage.label().to_string(),
                 basis: format!(
-                    "failure pattern {} ({}) affects the most items: {} of {} checked",
-                    top.letter, top.name, top.count, d.items_checked
+                    "failure pattern {} ({}) on {} of {} checked items: {} impact, and the earliest stage to fix \
+                     among the patterns that matter most",
+                    top.letter,
+                    top.name,
+                    top.count,
+                    d.items_checked,
+                    impact.as_str()
                 ),
             });
         }
@@ -471,7 +484,7 @@ fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
     })
 }
 
-fn judge_facts(store: &Store, name: &str) -> Result<JudgeFacts> {
+pub(crate) fn judge_facts(store: &Store, name: &str) -> Result<JudgeFacts> {
     match open::profile(store, name) {
         Ok(p) => {
             let offline = p.kind == ProviderKind::Offline;

@@ -3,12 +3,21 @@
 //! a user's own file in the same shape — one JSON object per line with `answer`,
 //! `reference` and `score` in [0, 1] (`question` and any other field are ignored).
 //!
-//! Owns: that file format and its errors (line-numbered, nothing dropped silently).
+//! Owns: that file format and its errors (line-numbered, nothing dropped silently), and
+//! the Settings choice of a file for runs started from the window (kept as a path in the
+//! store's settings, read again at each run start so edits to the file take effect).
+
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use super::task::CorrectnessExample;
+use crate::error::{Error, Result};
 use crate::run::engine::MAX_EXAMPLES;
+use crate::store::{self, Store};
+
+/// The settings key that names the user's few-shot file.
+const SETTING: &str = "few_shot_file";
 
 const DEFAULT: &str = include_str!("../../../../assets/few-shot/answer-correctness.jsonl");
 
@@ -18,7 +27,7 @@ pub fn default_examples() -> Vec<CorrectnessExample> {
 }
 
 /// Reads a few-shot file. Blank lines are ignored; every other line must be an example.
-pub fn parse(text: &str) -> Result<Vec<CorrectnessExample>, String> {
+pub fn parse(text: &str) -> std::result::Result<Vec<CorrectnessExample>, String> {
     let mut examples = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let number = i + 1;
@@ -61,10 +70,48 @@ pub fn parse(text: &str) -> Result<Vec<CorrectnessExample>, String> {
 }
 
 /// Reads a few-shot file from disk, naming it in every error.
-pub fn read(path: &std::path::Path) -> Result<Vec<CorrectnessExample>, String> {
+pub fn read(path: &Path) -> std::result::Result<Vec<CorrectnessExample>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read the few-shot file {}: {e}", path.display()))?;
     parse(&text).map_err(|e| format!("few-shot file {}: {e}", path.display()))
+}
+
+/// The file chosen in Settings, if any.
+pub fn chosen_file(store: &Store) -> Result<Option<PathBuf>> {
+    Ok(store::settings::get(store.conn(), SETTING)?.map(PathBuf::from))
+}
+
+/// Chooses `path` for later runs after reading it (a file with a bad line is refused
+/// with the line's number and nothing is stored); `None` goes back to the shipped set.
+pub fn choose_file(store: &Store, path: Option<&Path>) -> Result<Vec<CorrectnessExample>> {
+    match path {
+        Some(path) => {
+            let examples = read(path).map_err(Error::Invalid)?;
+            let text = path.to_str().ok_or_else(|| {
+                Error::Invalid(format!("the path {} is not valid UTF-8", path.display()))
+            })?;
+            store::settings::set(store.conn(), SETTING, text)?;
+            Ok(examples)
+        }
+        None => {
+            store::settings::remove(store.conn(), SETTING)?;
+            Ok(default_examples())
+        }
+    }
+}
+
+/// The examples a run started now uses: the Settings file, read afresh, else the
+/// shipped set. A chosen file that no longer reads is an error, not a silent fallback:
+/// the user asked for those examples.
+pub fn for_new_run(store: &Store) -> Result<Vec<CorrectnessExample>> {
+    match chosen_file(store)? {
+        Some(path) => read(&path).map_err(|e| {
+            Error::Invalid(format!(
+                "{e} (chosen in Settings → Answer correctness examples; choose it again or use the shipped examples)"
+            ))
+        }),
+        None => Ok(default_examples()),
+    }
 }
 
 #[cfg(test)]
@@ -91,6 +138,43 @@ mod tests {
         assert_eq!(err, "line 1: \"reference\" is missing");
         let err = parse("not json").unwrap_err();
         assert!(err.starts_with("line 1: not a JSON object"), "{err}");
+    }
+
+    #[test]
+    fn a_chosen_file_is_read_at_each_run_and_a_broken_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(for_new_run(&store).unwrap(), default_examples());
+
+        let file = dir.path().join("mine.jsonl");
+        std::fs::write(
+            &file,
+            "{\"answer\":\"a\",\"reference\":\"r\",\"score\":0.25}\n",
+        )
+        .unwrap();
+        assert_eq!(choose_file(&store, Some(&file)).unwrap().len(), 1);
+        assert_eq!(
+            chosen_file(&store).unwrap().as_deref(),
+            Some(file.as_path())
+        );
+        assert_eq!(for_new_run(&store).unwrap()[0].score, 0.25);
+
+        // Edited after choosing: the next run sees the edit, a broken line stops it.
+        std::fs::write(&file, "{\"answer\":\"a\",\"score\":0.25}\n").unwrap();
+        let err = for_new_run(&store).unwrap_err().to_string();
+        assert!(err.contains("line 1") && err.contains("Settings"), "{err}");
+
+        // A broken file is not chosen; the earlier choice stays.
+        let other = dir.path().join("broken.jsonl");
+        std::fs::write(&other, "not json\n").unwrap();
+        assert!(choose_file(&store, Some(&other)).is_err());
+        assert_eq!(
+            chosen_file(&store).unwrap().as_deref(),
+            Some(file.as_path())
+        );
+
+        assert_eq!(choose_file(&store, None).unwrap(), default_examples());
+        assert_eq!(chosen_file(&store).unwrap(), None);
     }
 
     #[test]

@@ -107,3 +107,47 @@ pub fn delete(conn: &Connection, id: i64) -> Result<()> {
     conn.execute("DELETE FROM datasets WHERE id = ?1", [id])?;
     Ok(())
 }
+
+/// The ready dataset imported from a file with these bytes, if any (the newest).
+pub fn find_by_file_hash(conn: &Connection, file_hash: &str) -> Result<Option<DatasetRow>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT {COLUMNS} FROM datasets WHERE file_hash = ?1 AND status = 'ready' ORDER BY id DESC LIMIT 1"
+            ),
+            [file_hash],
+            from_row,
+        )
+        .optional()?)
+}
+
+pub fn set_question_set(conn: &Connection, id: i64, fingerprint: &str) -> Result<()> {
+    conn.execute(
+        "UPDATE datasets SET question_set = ?2 WHERE id = ?1",
+        params![id, fingerprint],
+    )?;
+    Ok(())
+}
+
+/// Ready datasets whose questions are the same as `id`'s (itself included), oldest first.
+pub fn same_questions(conn: &Connection, id: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare(
+        "SELECT other.id FROM datasets this JOIN datasets other
+           ON other.question_set = this.question_set OR other.id = this.id
+         WHERE this.id = ?1 AND other.status = 'ready' ORDER BY other.id",
+    )?;
+    let ids = stmt
+        .query_map([id], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
+    Ok(ids)
+}
+
+/// Ready datasets imported before question sets were kept.
+pub fn missing_question_set(conn: &Connection) -> Result<Vec<i64>> {
+    let mut stmt =
+        conn.prepare("SELECT id FROM datasets WHERE question_set IS NULL AND status = 'ready'")?;
+    let ids = stmt
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<Vec<i64>>>()?;
+    Ok(ids)
+}

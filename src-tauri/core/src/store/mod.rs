@@ -8,6 +8,7 @@
 pub mod analyses;
 pub mod cases;
 pub mod datasets;
+pub mod human_labels;
 pub mod items;
 pub mod judge_cache;
 pub mod judge_checks;
@@ -33,6 +34,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0003_case_index.sql")),
         M::up(include_str!("migrations/0004_item_search.sql")),
         M::up(include_str!("migrations/0005_judge_checks.sql")),
+        M::up(include_str!("migrations/0006_trust.sql")),
     ])
 });
 
@@ -63,10 +65,25 @@ impl Store {
         conn.pragma_update(None, "cache_size", -65_536)?;
         conn.busy_timeout(std::time::Duration::from_secs(10))?;
         MIGRATIONS.to_latest(&mut conn)?;
-        Ok(Store {
+        let store = Store {
             conn,
             path: path.to_path_buf(),
-        })
+        };
+        store.fill_question_sets()?;
+        Ok(store)
+    }
+
+    /// Datasets imported before migration 0006 get their question-set fingerprint once,
+    /// from their stored items (a no-op afterwards).
+    fn fill_question_sets(&self) -> Result<()> {
+        for id in datasets::missing_question_set(&self.conn)? {
+            let mut set = crate::item::QuestionSet::default();
+            items::for_each(&self.conn, id, |stored| {
+                set.add(&stored.item.question_key())
+            })?;
+            datasets::set_question_set(&self.conn, id, &set.fingerprint())?;
+        }
+        Ok(())
     }
 
     pub fn path(&self) -> &Path {

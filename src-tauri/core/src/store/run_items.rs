@@ -23,30 +23,36 @@ pub fn item_ids(conn: &Connection, run_id: i64) -> Result<Vec<i64>> {
     Ok(ids)
 }
 
-/// What identifies one of a run's items across runs: its content hash, with the user's
-/// id and file position for display.
+/// What identifies one of a run's items across runs: its content hash (the same output
+/// for the same case), its question key (the same case, whatever the output), and the
+/// user's id and file position.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunItemKey {
     pub item_id: i64,
     pub ordinal: i64,
     pub external_id: Option<String>,
     pub content_hash: String,
+    /// `item::question_key` of the question and ground truth.
+    pub question_key: String,
 }
 
-/// The run's items with their content hashes, in run order (for run comparison).
+/// The run's items with their identities, in run order (for run comparison).
 pub fn keys(conn: &Connection, run_id: i64) -> Result<Vec<RunItemKey>> {
     let mut stmt = conn.prepare(
-        "SELECT i.id, i.ordinal, i.external_id, i.content_hash FROM run_items ri
-         JOIN items i ON i.id = ri.item_id
+        "SELECT i.id, i.ordinal, i.external_id, i.content_hash, i.question, i.ground_truth
+         FROM run_items ri JOIN items i ON i.id = ri.item_id
          WHERE ri.run_id = ?1 ORDER BY ri.position",
     )?;
     let keys = stmt
         .query_map(params![run_id], |r| {
+            let question: String = r.get(4)?;
+            let ground_truth: Option<String> = r.get(5)?;
             Ok(RunItemKey {
                 item_id: r.get(0)?,
                 ordinal: r.get(1)?,
                 external_id: r.get(2)?,
                 content_hash: r.get(3)?,
+                question_key: crate::item::question_key(&question, ground_truth.as_deref()),
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;

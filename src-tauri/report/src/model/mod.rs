@@ -39,9 +39,28 @@ pub struct StageRow {
     pub metrics: String,
 }
 
+/// Agreement of the run's scores with people's labels, one row per labelled metric.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AlignmentSection {
+    pub rows: Vec<AlignmentRow>,
+    pub note: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AlignmentRow {
+    pub metric: String,
+    pub n: String,
+    pub spearman: String,
+    pub kendall: String,
+    pub mae: String,
+    pub pass_fail: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
     pub headline: Vec<String>,
+    /// How far to trust the run: sample, judge, stability, agreement with people, errors.
+    pub trust: Vec<String>,
     pub stages: Vec<StageRow>,
     pub primary: String,
     pub top_actions: Vec<String>,
@@ -54,7 +73,7 @@ pub struct MetricRow {
     pub mean: String,
     pub ci: String,
     pub median: String,
-    pub below_half: String,
+    pub failing: String,
     pub scored: String,
     pub skipped: String,
     pub errors: String,
@@ -204,6 +223,7 @@ pub struct Report {
     pub charts: Vec<ChartRef>,
     pub diagnosis: DiagnosisSection,
     pub insights: Option<InsightsSection>,
+    pub alignment: Option<AlignmentSection>,
     pub actions: Vec<Action>,
     pub comparison: Option<ComparisonSection>,
     pub methodology: MethodologySection,
@@ -235,6 +255,7 @@ impl Report {
                 .collect(),
             diagnosis: sections::diagnosis(view),
             insights: sections::insights(view),
+            alignment: sections::alignment(view),
             actions: sections::actions(view),
             comparison: sections::comparison(view),
             methodology: sections::methodology(view),
@@ -338,6 +359,7 @@ fn summary(view: &ReportView) -> Summary {
         .collect();
     Summary {
         headline: view.headline.clone(),
+        trust: view.trust.sentences.clone(),
         stages,
         primary,
         top_actions,
@@ -359,10 +381,7 @@ fn metrics(view: &ReportView) -> MetricsSection {
                     _ => "–".into(),
                 },
                 median: score_or_dash(s.median),
-                below_half: s
-                    .share_below_half
-                    .map(percent)
-                    .unwrap_or_else(|| "–".into()),
+                failing: s.share_failing.map(percent).unwrap_or_else(|| "–".into()),
                 scored: s.n.to_string(),
                 skipped: s.skipped.to_string(),
                 errors: s.errors.to_string(),
@@ -379,8 +398,9 @@ fn metrics(view: &ReportView) -> MetricsSection {
         .map(|(id, v)| field(id, score(*v)))
         .collect();
     let mut notes = vec![
-        "Mean, median and % below 0.5 are over the items a metric scored; errors and skipped items are counted \
-         beside them, never averaged in as 0. The 95% CI is Student's t interval of the mean."
+        "Mean, median and % failing are over the items a metric scored; errors and skipped items are counted \
+         beside them, never averaged in as 0. An item fails below 0.5 (above 0.5 for ↓ metrics). The 95% CI is \
+         Student's t interval of the mean."
             .to_string(),
     ];
     if view.metrics.iter().any(|m| m.stats.lower_is_better) {

@@ -9,8 +9,9 @@ use ragnosis_core::metrics::{self, Status};
 
 use super::format::{percent, score, score_or_dash, signed};
 use super::{
-    field, Action, Appendix, AppendixItem, Case, ComparisonSection, DeltaRow, DiagnosisSection,
-    Field, FlipGroup, InsightsSection, MethodologySection, PatternBlock, ResultRow,
+    field, Action, AlignmentRow, AlignmentSection, Appendix, AppendixItem, Case, ComparisonSection,
+    DeltaRow, DiagnosisSection, Field, FlipGroup, InsightsSection, MethodologySection,
+    PatternBlock, ResultRow,
 };
 
 /// Flipped items listed per metric and direction; the rest are counted.
@@ -67,7 +68,7 @@ pub fn diagnosis(view: &ReportView) -> DiagnosisSection {
             patterns: Vec::new(),
         };
     };
-    let intro = if d.patterns.is_empty() {
+    let mut intro = if d.patterns.is_empty() {
         format!(
             "None of the {} checked items matched a failure pattern.",
             d.items_checked
@@ -81,6 +82,13 @@ pub fn diagnosis(view: &ReportView) -> DiagnosisSection {
             percent(d.items_with_patterns as f64 / d.items_checked.max(1) as f64)
         )
     };
+    if !d.unchecked.is_empty() && d.items_checked > 0 {
+        let names: Vec<String> = d.unchecked.iter().map(|p| p.label()).collect();
+        intro.push_str(&format!(
+            " Not checked, because the metrics they read were not scored: {}.",
+            names.join(", ")
+        ));
+    }
     let patterns = view
         .patterns
         .iter()
@@ -268,16 +276,21 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
             c.b.dataset
         ),
         format!(
-            "{} items matched by content ({} only in A, {} only in B). Deltas are B − A over the matched items \
-             scored in both runs, with a paired bootstrap 95% interval ({} resamples, fixed seed).",
-            c.matched, c.only_in_a, c.only_in_b, c.resamples
+            "{} items matched {} ({} of them with a changed answer or contexts; {} only in A, {} only in B). \
+             Deltas are B − A over the matched items scored in both runs, with a paired bootstrap 95% interval \
+             ({} resamples, fixed seed); a change whose interval includes 0 is within noise.",
+            c.matched,
+            c.matched_by.label(),
+            c.changed,
+            c.only_in_a,
+            c.only_in_b,
+            c.resamples
         ),
     ];
     if c.matched == 0 {
         intro.push(
-            "No item matched: items pair up only when their content (question, answer, contexts and references) is \
-             identical in both runs, so runs over different answers, such as two pipeline versions, cannot be \
-             compared item by item."
+            "No item matched: items pair up by their id, or else by question and ground truth, and the two runs \
+             share neither, so they cannot be compared item by item."
                 .into(),
         );
     }
@@ -301,7 +314,7 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
                 _ => "–".into(),
             },
             pairs: m.pairs.to_string(),
-            flag: m.flag.label().into(),
+            flag: m.verdict(c.threshold).into(),
             flag_key: flag_key(m.flag).into(),
             to_fail: m.to_fail.len().to_string(),
             to_pass: m.to_pass.len().to_string(),
@@ -519,4 +532,44 @@ pub fn appendix(view: &ReportView) -> Appendix {
             .into(),
         items,
     }
+}
+
+pub fn alignment(view: &ReportView) -> Option<AlignmentSection> {
+    let a = &view.alignment;
+    if a.metrics.is_empty() {
+        return None;
+    }
+    let figure = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "–".into());
+    let rows = a
+        .metrics
+        .iter()
+        .map(|m| AlignmentRow {
+            metric: m.metric.clone(),
+            n: m.n.to_string(),
+            spearman: match (m.spearman, m.spearman_se) {
+                (Some(r), Some(se)) => format!("{r:.3} ± {se:.3}"),
+                (r, _) => figure(r),
+            },
+            kendall: figure(m.kendall_tau),
+            mae: figure(m.mae),
+            pass_fail: m
+                .binary
+                .map(|b| {
+                    format!(
+                        "balanced accuracy {:.2} at score ≥ {:.2}",
+                        b.balanced_accuracy, b.threshold
+                    )
+                })
+                .unwrap_or_else(|| "–".into()),
+        })
+        .collect();
+    Some(AlignmentSection {
+        rows,
+        note: format!(
+            "{} labels on this run's items. Spearman ρ with its Bonett–Wright standard error and Kendall's τ-b \
+             compare the order of judge scores and labels; the mean absolute error their distance on the 0–1 \
+             scale. ρ and τ need two labelled items that differ, the standard error four.",
+            a.labels
+        ),
+    })
 }

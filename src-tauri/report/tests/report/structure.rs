@@ -82,7 +82,7 @@ fn tables_carry_one_row_per_metric_and_stage_with_the_runs_figures() {
     let md = std::fs::read_to_string(&written[0]).unwrap();
 
     let header =
-        "| Metric | Mean | 95% CI | Median | % below 0.5 | Scored | Errors | Skipped | Meaning |\n\
+        "| Metric | Mean | 95% CI | Median | % failing | Scored | Errors | Skipped | Meaning |\n\
                   |---|---:|---|---:|---:|---:|---:|---:|---|\n";
     assert!(
         md.contains(header),
@@ -103,7 +103,7 @@ fn tables_carry_one_row_per_metric_and_stage_with_the_runs_figures() {
             esc(&score(s.ci95_low.unwrap())),
             esc(&score(s.ci95_high.unwrap())),
             esc(&score(s.median.unwrap())),
-            esc(&percent(s.share_below_half.unwrap())),
+            esc(&percent(s.share_failing.unwrap())),
             s.n,
             s.errors,
             s.skipped,

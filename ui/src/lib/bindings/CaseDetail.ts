@@ -3,6 +3,7 @@ import type { AspectView } from "./AspectView";
 import type { ClaimView } from "./ClaimView";
 import type { ContextView } from "./ContextView";
 import type { FailureCheck } from "./FailureCheck";
+import type { HumanLabel } from "./HumanLabel";
 import type { PatternBadge } from "./PatternBadge";
 import type { ResultView } from "./ResultView";
 
@@ -30,6 +31,10 @@ missed_top_ranked: boolean | null,
  * Judged by the built-in offline judge.
  */
 offline: boolean, 
+/**
+ * People's labels on this item, per metric (they outlive the run).
+ */
+labels: Array<HumanLabel>, 
 /**
  * The stored item and its results as pretty-printed JSON ("Inspect JSON").
  */

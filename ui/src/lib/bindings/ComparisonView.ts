@@ -8,9 +8,17 @@ import type { RunSide } from "./RunSide";
  */
 export type ComparisonView = { a: RunSide, b: RunSide, threshold: number, 
 /**
- * Items of A with a content-hash match in B.
+ * Items of A with a match in B.
  */
-matched: number, only_in_a: number, only_in_b: number, metrics: Array<DeltaRow>, metrics_only_in_a: Array<string>, metrics_only_in_b: Array<string>, 
+matched: number, 
+/**
+ * "by item id" or "by question and ground truth".
+ */
+matched_by: string, 
+/**
+ * Matched pairs whose answer or contexts differ between the runs.
+ */
+changed: number, only_in_a: number, only_in_b: number, metrics: Array<DeltaRow>, metrics_only_in_a: Array<string>, metrics_only_in_b: Array<string>, 
 /**
  * The delta chart, when there is anything to draw.
  */

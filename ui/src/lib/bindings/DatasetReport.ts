@@ -9,4 +9,8 @@ export type DatasetReport = { dataset: DatasetRow,
 /**
  * None for datasets imported before reports were stored.
  */
-report: Report | null, };
+report: Report | null, 
+/**
+ * The file's exact bytes were imported before, and this is that dataset.
+ */
+reused: boolean, };

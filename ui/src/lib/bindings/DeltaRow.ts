@@ -7,6 +7,10 @@ export type DeltaRow = { metric: string, lower_is_better: boolean, pairs: number
  */
 delta: number | null, ci95_low: number | null, ci95_high: number | null, 
 /**
- * "red" (regression), "amber" (maybe), "green", "not_compared".
+ * "red" (regression), "amber" (worse, within noise), "green", "not_compared".
  */
-flag: string, to_fail_count: number, to_fail: Array<FlippedItem>, to_pass_count: number, to_pass: Array<FlippedItem>, };
+flag: string, 
+/**
+ * "regression", "within noise", "improvement", "no regression", "not compared".
+ */
+verdict: string, to_fail_count: number, to_fail: Array<FlippedItem>, to_pass_count: number, to_pass: Array<FlippedItem>, };

@@ -6,4 +6,8 @@ export type DiagnosisView = {
 /**
  * The stage to fix first ("retrieval", "grounding", ...); null when no pattern fired.
  */
-primary_stage: string | null, items_checked: number, items_with_patterns: number, patterns: Array<PatternCount>, actions: Array<ActionItem>, };
+primary_stage: string | null, items_checked: number, items_with_patterns: number, patterns: Array<PatternCount>, actions: Array<ActionItem>, 
+/**
+ * Patterns no item could be checked for, as "A (retrieval miss)".
+ */
+unchecked: Array<string>, };

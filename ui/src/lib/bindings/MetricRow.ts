@@ -8,7 +8,12 @@ export type MetricRow = { skip_reasons: Array<SkipReason>,
 /**
  * The run's plain-language insight on this metric (means below 0.95).
  */
-insight: string | null, metric: string, n: number, skipped: number, errors: number, mean: number | null, std: number | null, median: number | null, p25: number | null, p75: number | null, min: number | null, max: number | null, share_below_half: number | null, 
+insight: string | null, metric: string, n: number, skipped: number, errors: number, mean: number | null, std: number | null, median: number | null, p25: number | null, p75: number | null, min: number | null, max: number | null, 
+/**
+ * Share of scores that fail the 0.5 line in the metric's direction: below 0.5, or
+ * above it for a lower-is-better metric (the same pass line as run comparison).
+ */
+share_failing: number | null, 
 /**
  * 95% confidence interval of the mean (Student's t); needs n ≥ 2.
  */

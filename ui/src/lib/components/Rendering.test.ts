@@ -23,7 +23,7 @@ const row = (over: Partial<MetricRow>): MetricRow => ({
   p75: 0.6,
   min: 0,
   max: 1,
-  share_below_half: 0.3,
+  share_failing: 0.3,
   ci95_low: 0.43,
   ci95_high: 0.57,
   lower_is_better: false,
@@ -35,7 +35,7 @@ const row = (over: Partial<MetricRow>): MetricRow => ({
 describe('MetricTable', () => {
   it('shows a metric whose every item errored as "no score", not as 0', () => {
     const { body } = render(MetricTable, {
-      props: { rows: [row({ n: 0, errors: 24, mean: null, std: null, median: null, p25: null, p75: null, ci95_low: null, ci95_high: null, share_below_half: null })], offline: true, judged: new Set(['ragvue.strict_faithfulness']) },
+      props: { rows: [row({ n: 0, errors: 24, mean: null, std: null, median: null, p25: null, p75: null, ci95_low: null, ci95_high: null, share_failing: null })], offline: true, judged: new Set(['ragvue.strict_faithfulness']) },
     });
     expect(body).toContain('no score');
     expect(body).not.toContain('0.000');
@@ -83,12 +83,27 @@ describe('DiagnosisPanel', () => {
       items_with_patterns: 4,
       patterns: [{ letter: 'A', name: 'retrieval miss', stage: 'retrieval', description: 'd', count: 4, share: 0.4, example_item_ids: [1] }],
       actions: [{ pattern: 'A', impact: 'high', title: 'Fix retrieval', whats_wrong: 'w', why: 'y', how_to_fix: 'h', example: { item_id: 1, question: HOSTILE }, count: 4, share: 0.4 }],
+      unchecked: [],
     };
     const { body } = render(DiagnosisPanel, { props: { diagnosis, onpattern: () => {}, oncase: () => {} } });
     expect(body).toContain('Fix first: <strong>retrieval</strong>');
     expect(body).not.toContain('<img');
     expect(body).not.toContain('<script>');
     expect(body).toContain('&lt;img src=x onerror=window.__pwned=1>&lt;script>');
+    expect(body).not.toContain('Not checked');
+  });
+
+  it('names the patterns a run could not check', () => {
+    const diagnosis: DiagnosisView = {
+      primary_stage: null,
+      items_checked: 8,
+      items_with_patterns: 0,
+      patterns: [],
+      actions: [],
+      unchecked: ['A (retrieval miss)', 'C (hallucination)'],
+    };
+    const { body } = render(DiagnosisPanel, { props: { diagnosis, onpattern: () => {}, oncase: () => {} } });
+    expect(body).toContain('Not checked (their metrics were not scored): A (retrieval miss), C (hallucination).');
   });
 });
 

@@ -1,31 +1,35 @@
 //! Comparing two runs: per metric, how much run B moved from run A, whether that move is
 //! more than noise, and which items crossed the pass line.
 //!
-//! Owns: matching items across runs by content hash, the paired statistics, the flip
-//! lists and the regression flag. Reads only through `store` (`compare_runs`); the
-//! arithmetic is in pure functions (`compare`, `classify`) that tests feed directly.
+//! Owns: matching items across runs, the paired statistics, the flip lists and the
+//! regression flag. Reads only through `store` (`compare_runs`); the arithmetic is in
+//! pure functions (`compare`, `classify`) that tests feed directly.
 //!
 //! Rules, in the words a report uses:
-//! - Items are matched by content hash (question, answer, contexts, ...), so the same
-//!   item evaluated in two runs pairs up even across re-imports. An item appearing twice
-//!   in a run pairs by its first occurrence.
+//! - Items are matched as the same test case, not as the same output: by the user's item
+//!   id when every item of both runs has one and at least one id is shared, otherwise
+//!   by question and ground truth (case and spacing aside). Two versions of a pipeline
+//!   answering the same questions therefore pair up, and `changed` counts the pairs
+//!   whose output (answer, contexts, ...) differs. An id or question appearing twice in
+//!   a run pairs by its first occurrence. `matched_by` says which rule was used.
 //! - A metric is compared on the matched items that scored `ok` in both runs; errors and
 //!   skips are left out on either side. `mean_a`, `mean_b` and `delta = mean_b − mean_a`
 //!   are over exactly those pairs, so the delta is the mean of the per-item differences.
 //! - The 95% interval is a paired percentile bootstrap (2000 resamples, fixed seed per
-//!   metric): the same two runs always give the same interval.
+//!   metric): the same two runs always give the same interval. A change whose interval
+//!   includes 0 is "within noise": the judge's own variation could explain it.
 //! - A flip is a matched item whose score crossed 0.5: pass (≥ 0.5) in A and fail in B,
 //!   or the reverse. Lower-is-better metrics pass at ≤ 0.5.
 //! - Flag, with `worse` the delta signed so that negative means worse (lower-is-better
-//!   metrics flip sign): red when worse < −threshold and the whole interval is below 0
-//!   (a regression); amber when worse < −threshold but the interval reaches 0 (maybe);
-//!   green otherwise; not compared when no pair exists.
+//!   metrics flip sign): red (a regression) only when worse < −threshold and the whole
+//!   interval is below 0; amber (worse, but within noise) when worse < −threshold and the
+//!   interval reaches 0; green otherwise; not compared when no pair exists.
 
 pub mod bootstrap;
 #[cfg(test)]
 mod tests;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -79,7 +83,7 @@ impl Flag {
     pub fn label(self) -> &'static str {
         match self {
             Flag::Green => "no regression",
-            Flag::Amber => "possible regression",
+            Flag::Amber => "worse, but within noise",
             Flag::Red => "regression",
             Flag::NotCompared => "not compared",
         }
@@ -112,10 +116,35 @@ pub struct MetricDelta {
     pub ci95_low: Option<f64>,
     pub ci95_high: Option<f64>,
     pub flag: Flag,
+    /// The interval includes 0: the change could be the judge's own variation.
+    #[serde(default)]
+    pub within_noise: bool,
     /// Passed in A, failed in B, in run order.
     pub to_fail: Vec<FlippedItem>,
     /// Failed in A, passed in B, in run order.
     pub to_pass: Vec<FlippedItem>,
+}
+
+impl MetricDelta {
+    /// The change in words, the same everywhere it is shown: "regression", "within
+    /// noise" (the interval includes 0), "improvement" (better beyond the threshold with
+    /// the interval clear of 0), "no regression", or "not compared".
+    pub fn verdict(&self, threshold: f64) -> &'static str {
+        match self.flag {
+            Flag::NotCompared => "not compared",
+            Flag::Red => "regression",
+            _ if self.within_noise => "within noise",
+            _ => {
+                let sign = if self.lower_is_better { -1.0 } else { 1.0 };
+                let better = self.delta.is_some_and(|d| sign * d > threshold);
+                if better {
+                    "improvement"
+                } else {
+                    "no regression"
+                }
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -125,8 +154,14 @@ pub struct Comparison {
     pub threshold: f64,
     pub resamples: usize,
     pub seed: u64,
-    /// Items of A with a content-hash match in B.
+    /// Items of A with a match in B.
     pub matched: u64,
+    /// How items were matched.
+    #[serde(default)]
+    pub matched_by: MatchBasis,
+    /// Matched pairs whose output (answer, contexts, ...) differs between the runs.
+    #[serde(default)]
+    pub changed: u64,
     pub only_in_a: u64,
     pub only_in_b: u64,
     /// Metrics both runs computed per item, in catalogue order.
@@ -138,6 +173,26 @@ pub struct Comparison {
 impl Comparison {
     pub fn regressions(&self) -> impl Iterator<Item = &MetricDelta> {
         self.metrics.iter().filter(|m| m.flag == Flag::Red)
+    }
+}
+
+/// How two runs' items were paired; see the module documentation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchBasis {
+    /// The user's item ids.
+    Id,
+    /// Question and ground truth.
+    #[default]
+    Question,
+}
+
+impl MatchBasis {
+    pub fn label(self) -> &'static str {
+        match self {
+            MatchBasis::Id => "by item id",
+            MatchBasis::Question => "by question and ground truth",
+        }
     }
 }
 
@@ -228,25 +283,11 @@ pub fn compare(
     items_b: &[ScoredItem],
     threshold: f64,
 ) -> Comparison {
-    let mut first_in_b: HashMap<&str, &ScoredItem> = HashMap::new();
-    for item in items_b {
-        first_in_b
-            .entry(item.key.content_hash.as_str())
-            .or_insert(item);
-    }
-    let mut seen_in_a: HashMap<&str, ()> = HashMap::new();
-    let mut pairs: Vec<(&ScoredItem, &ScoredItem)> = Vec::new();
-    for item in items_a {
-        if seen_in_a
-            .insert(item.key.content_hash.as_str(), ())
-            .is_some()
-        {
-            continue;
-        }
-        if let Some(other) = first_in_b.get(item.key.content_hash.as_str()) {
-            pairs.push((item, other));
-        }
-    }
+    let (matched_by, pairs) = pair_items(items_a, items_b);
+    let changed = pairs
+        .iter()
+        .filter(|(a, b)| a.key.content_hash != b.key.content_hash)
+        .count() as u64;
     let matched = pairs.len() as u64;
     let metrics = metrics
         .iter()
@@ -261,10 +302,51 @@ pub fn compare(
         resamples: bootstrap::RESAMPLES,
         seed: bootstrap::SEED,
         matched,
+        matched_by,
+        changed,
         metrics,
         metrics_only_in_a: Vec::new(),
         metrics_only_in_b: Vec::new(),
     }
+}
+
+/// Pairs A's items with B's; see the module documentation for the rule.
+fn pair_items<'a>(
+    items_a: &'a [ScoredItem],
+    items_b: &'a [ScoredItem],
+) -> (MatchBasis, Vec<(&'a ScoredItem, &'a ScoredItem)>) {
+    let all_have_ids = items_a
+        .iter()
+        .chain(items_b)
+        .all(|i| i.key.external_id.is_some());
+    if all_have_ids {
+        let by_id = pair_by(items_a, items_b, |i| {
+            i.key.external_id.as_deref().unwrap_or("")
+        });
+        if !by_id.is_empty() {
+            return (MatchBasis::Id, by_id);
+        }
+    }
+    let by_question = pair_by(items_a, items_b, |i| i.key.question_key.as_str());
+    (MatchBasis::Question, by_question)
+}
+
+/// Pairs items with equal `key`, each by its first occurrence, in A's order.
+fn pair_by<'a>(
+    items_a: &'a [ScoredItem],
+    items_b: &'a [ScoredItem],
+    key: impl Fn(&'a ScoredItem) -> &'a str,
+) -> Vec<(&'a ScoredItem, &'a ScoredItem)> {
+    let mut first_in_b: HashMap<&str, &ScoredItem> = HashMap::new();
+    for item in items_b {
+        first_in_b.entry(key(item)).or_insert(item);
+    }
+    let mut seen_in_a: HashSet<&str> = HashSet::new();
+    items_a
+        .iter()
+        .filter(|item| seen_in_a.insert(key(item)))
+        .filter_map(|item| first_in_b.get(key(item)).map(|other| (item, *other)))
+        .collect()
 }
 
 fn metric_delta(
@@ -290,6 +372,7 @@ fn metric_delta(
         ci95_low: None,
         ci95_high: None,
         flag: Flag::NotCompared,
+        within_noise: false,
         to_fail: Vec::new(),
         to_pass: Vec::new(),
     };
@@ -330,6 +413,8 @@ fn metric_delta(
     out.ci95_low = ci.map(|c| c.0);
     out.ci95_high = ci.map(|c| c.1);
     out.flag = classify(delta, ci, lower_is_better, threshold);
+    // With fewer than two pairs there is no interval, and nothing to tell noise from change.
+    out.within_noise = ci.is_none_or(|(lo, hi)| lo <= 0.0 && hi >= 0.0);
     out
 }
 

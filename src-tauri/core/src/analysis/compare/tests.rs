@@ -16,6 +16,8 @@ fn run(id: i64) -> RunRef {
     }
 }
 
+/// An item whose question (and content) is `hash`; its id `q{item_id}` is never shared
+/// between runs here, so items pair by question.
 fn item(item_id: i64, hash: &str, scores: &[(&str, f64)]) -> ScoredItem {
     ScoredItem {
         key: RunItemKey {
@@ -23,6 +25,7 @@ fn item(item_id: i64, hash: &str, scores: &[(&str, f64)]) -> ScoredItem {
             ordinal: item_id - 1,
             external_id: Some(format!("q{item_id}")),
             content_hash: hash.into(),
+            question_key: hash.into(),
         },
         scores: scores
             .iter()
@@ -71,6 +74,7 @@ fn deltas_flips_and_amber_flag_on_a_small_paired_sample() {
         "interval was [{lo}, {hi}]"
     );
     assert_eq!(m.flag, Flag::Amber);
+    assert!(m.within_noise, "an interval through 0 is within noise");
     // q2 went 0.6 → 0.4 (pass → fail); q3 went 0.4 → 0.6 (fail → pass); q1 stayed a pass.
     assert_eq!(
         m.to_fail
@@ -104,6 +108,7 @@ fn lower_is_better_regression_is_red_when_the_interval_excludes_zero() {
     assert!(close(m.delta.unwrap(), 0.5));
     assert!(close(m.ci95_low.unwrap(), 0.5) && close(m.ci95_high.unwrap(), 0.5));
     assert_eq!(m.flag, Flag::Red, "a higher hallucination rate is worse");
+    assert!(!m.within_noise);
     // Lower is better passes at ≤ 0.5: 0.1 and 0.2 passed, 0.6 and 0.7 fail.
     assert_eq!(m.to_fail.len(), 2);
     assert!(m.to_pass.is_empty());
@@ -149,6 +154,69 @@ fn duplicate_content_pairs_by_first_occurrence() {
         close(c.metrics[0].delta.unwrap(), 0.1),
         "0.3 − 0.2, the first copy in A"
     );
+}
+
+fn case(id: Option<&str>, question: &str, output: &str, score: f64) -> ScoredItem {
+    ScoredItem {
+        key: RunItemKey {
+            item_id: 0,
+            ordinal: 0,
+            external_id: id.map(String::from),
+            content_hash: format!("{question}/{output}"),
+            question_key: question.into(),
+        },
+        scores: BTreeMap::from([("m".to_string(), score)]),
+    }
+}
+
+#[test]
+fn two_pipeline_versions_pair_by_question_and_count_changed_outputs() {
+    // Same three questions; version B changed the answer of q2 and q3.
+    let a = vec![
+        case(None, "q1", "same", 0.9),
+        case(None, "q2", "old", 0.8),
+        case(None, "q3", "old", 0.7),
+    ];
+    let b = vec![
+        case(None, "q3", "new", 0.2),
+        case(None, "q1", "same", 0.9),
+        case(None, "q2", "new", 0.3),
+    ];
+    let c = compare(run(1), run(2), &[("m".into(), false)], &a, &b, 0.05);
+    assert_eq!((c.matched, c.only_in_a, c.only_in_b), (3, 0, 0));
+    assert_eq!((c.matched_by, c.changed), (MatchBasis::Question, 2));
+    assert!(close(c.metrics[0].delta.unwrap(), (0.0 - 0.5 - 0.5) / 3.0));
+}
+
+#[test]
+fn shared_ids_win_over_questions_and_unshared_ids_fall_back() {
+    // The question was reworded in B, but the ids say it is the same case.
+    let a = vec![
+        case(Some("x1"), "old wording", "o", 0.5),
+        case(Some("x2"), "q2", "o", 0.5),
+    ];
+    let b = vec![
+        case(Some("x1"), "new wording", "o", 0.5),
+        case(Some("x2"), "q2", "o", 0.5),
+    ];
+    let c = compare(run(1), run(2), &[("m".into(), false)], &a, &b, 0.05);
+    assert_eq!((c.matched, c.matched_by), (2, MatchBasis::Id));
+
+    // Ids regenerated per export share nothing: the questions still pair the items.
+    let b = vec![
+        case(Some("y1"), "old wording", "o", 0.5),
+        case(Some("y2"), "q2", "o", 0.5),
+    ];
+    let c = compare(run(1), run(2), &[("m".into(), false)], &a, &b, 0.05);
+    assert_eq!((c.matched, c.matched_by), (2, MatchBasis::Question));
+
+    // One item without an id: ids are not used at all.
+    let b = vec![
+        case(None, "old wording", "o", 0.5),
+        case(Some("x2"), "q2", "o", 0.5),
+    ];
+    let c = compare(run(1), run(2), &[("m".into(), false)], &a, &b, 0.05);
+    assert_eq!(c.matched_by, MatchBasis::Question);
 }
 
 #[test]

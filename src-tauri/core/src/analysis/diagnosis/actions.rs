@@ -14,9 +14,16 @@
 //! | grounding (C–F)              | ≥ 15 %  | ≥ 5 %   | below  |
 //! | generation (G, H)            | ≥ 25 %  | ≥ 10 %  | below  |
 //!
-//! Ranking: impact (High → Low), then more items affected, then fix order, then letter.
-//! At most four action items. With no pattern at all, a single note says so (and says
-//! whether anything could be checked), so an empty list is never left unexplained.
+//! The share compared is the lower end of its Wilson 95% interval, not the raw share: on
+//! eight items one failure is 12.5%, yet the run cannot tell that apart from 2%, and
+//! calling every pattern of a small run "High" ranks nothing. On large runs the bound is
+//! the share itself.
+//!
+//! Ranking: impact (High → Low), then fix order (METRICS.md: retrieval before grounding
+//! before generation), then more items affected, then letter; the first action is the
+//! diagnosis's "fix first". At most four action items. With no pattern at all, a single
+//! note says so, and names the patterns that could not be checked, so an empty list is
+//! never left unexplained and a clarity-only run does not read as a clean bill of health.
 
 use std::cmp::Reverse;
 use std::collections::BTreeMap;
@@ -25,6 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use super::patterns::{FailurePattern, MetricScore};
 use super::PatternSummary;
+use crate::analysis::stats::wilson_95;
 
 /// The most action items a diagnosis lists: more would bury the first fix.
 pub const MAX_ACTIONS: usize = 4;
@@ -43,8 +51,18 @@ pub enum Impact {
 }
 
 impl Impact {
+    /// The serialised name: "high", "medium", "low", "none".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Impact::High => "high",
+            Impact::Medium => "medium",
+            Impact::Low => "low",
+            Impact::None => "none",
+        }
+    }
+
     /// Sort key: High first.
-    fn rank(self) -> u8 {
+    pub fn rank(self) -> u8 {
         match self {
             Impact::High => 0,
             Impact::Medium => 1,
@@ -181,9 +199,10 @@ fn rule(pattern: FailurePattern) -> Rule {
     }
 }
 
-/// Impact from share and fix order; see the module documentation.
-pub fn impact(pattern: FailurePattern, share: f64) -> Impact {
+/// Impact of a pattern on `count` of `checked` items; see the module documentation.
+pub fn impact(pattern: FailurePattern, count: u64, checked: u64) -> Impact {
     let (high, medium) = THRESHOLDS[pattern.fix_order() as usize];
+    let share = wilson_95(count, checked).map_or(0.0, |(low, _)| low);
     if share >= high {
         Impact::High
     } else if share >= medium {
@@ -193,25 +212,34 @@ pub fn impact(pattern: FailurePattern, share: f64) -> Impact {
     }
 }
 
-/// Action items for a run's patterns, ranked and capped; `questions` maps the worst
-/// example item of each pattern to its question.
+/// The ranking key of a pattern's action; see the module documentation. The diagnosis's
+/// primary stage is the stage of the pattern with the smallest key.
+pub fn priority(
+    summary: &PatternSummary,
+    items_checked: u64,
+) -> (u8, u8, Reverse<u64>, FailurePattern) {
+    (
+        impact(summary.pattern, summary.count, items_checked).rank(),
+        summary.pattern.fix_order(),
+        Reverse(summary.count),
+        summary.pattern,
+    )
+}
+
+/// Action items for a run's patterns, ranked and capped; `unchecked` are the patterns no
+/// item could be checked for; `questions` maps the worst example item of each pattern to
+/// its question.
 pub fn plan(
     patterns: &[PatternSummary],
     items_checked: u64,
+    unchecked: &[FailurePattern],
     questions: &BTreeMap<i64, String>,
 ) -> Vec<ActionItem> {
     let mut ranked: Vec<&PatternSummary> = patterns.iter().filter(|p| p.count > 0).collect();
     if ranked.is_empty() {
-        return vec![no_failure_note(items_checked)];
+        return vec![no_failure_note(items_checked, unchecked)];
     }
-    ranked.sort_by_key(|p| {
-        (
-            impact(p.pattern, p.share).rank(),
-            Reverse(p.count),
-            p.pattern.fix_order(),
-            p.pattern,
-        )
-    });
+    ranked.sort_by_key(|p| priority(p, items_checked));
     ranked
         .into_iter()
         .take(MAX_ACTIONS)
@@ -234,7 +262,7 @@ fn action(
     });
     ActionItem {
         pattern: Some(summary.pattern),
-        impact: impact(summary.pattern, summary.share),
+        impact: impact(summary.pattern, summary.count, items_checked),
         title: rule.title.to_string(),
         whats_wrong: format!(
             "In {} of {items_checked} checked items ({}), {}",
@@ -250,7 +278,7 @@ fn action(
     }
 }
 
-fn no_failure_note(items_checked: u64) -> ActionItem {
+fn no_failure_note(items_checked: u64, unchecked: &[FailurePattern]) -> ActionItem {
     let (title, wrong, why, fix) = if items_checked == 0 {
         (
             "No item could be checked for failure patterns",
@@ -258,6 +286,21 @@ fn no_failure_note(items_checked: u64) -> ActionItem {
             "Those metrics were not selected, or every one of them errored or was skipped on every item.",
             "Run the RAGVUE metrics (retrieval_relevance, retrieval_coverage, strict_faithfulness and the others) \
              and look at the error list of this run if they failed.",
+        )
+    } else if !unchecked.is_empty() {
+        let names: Vec<String> = unchecked.iter().map(|p| p.label()).collect();
+        (
+            "No failure found among the patterns that could be checked",
+            format!(
+                "None of the {items_checked} checked items matched a failure pattern, but {} of the 8 patterns \
+                 could not be checked because the metrics they read were not scored: {}.",
+                unchecked.len(),
+                names.join(", ")
+            ),
+            "Every item stayed above the failure thresholds on the metrics that were scored; the patterns named \
+             above say nothing about this run either way.",
+            "Run the agentic evaluation (or add the RAGVUE retrieval, grounding and answer metrics) to check the \
+             remaining patterns. Meanwhile read the lowest-scoring items of each metric for one-off problems.",
         )
     } else {
         (

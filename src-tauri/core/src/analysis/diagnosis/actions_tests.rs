@@ -33,51 +33,78 @@ fn summary(
 
 #[test]
 fn impact_thresholds_are_lower_for_earlier_stages() {
+    // On 1000 items the Wilson lower bound is close to the share itself.
     assert_eq!(
-        impact(RetrievalMiss, 0.10),
+        impact(RetrievalMiss, 120, 1000),
         Impact::High,
-        "retrieval: 10% is already high"
+        "retrieval: 12% is already high"
     );
     assert_eq!(
-        impact(Hallucination, 0.10),
+        impact(Hallucination, 120, 1000),
         Impact::Medium,
         "grounding needs 15% for high"
     );
-    assert_eq!(impact(GenerationQuality, 0.10), Impact::Medium);
-    assert_eq!(impact(GenerationQuality, 0.0999), Impact::Low);
-    assert_eq!(impact(Incomplete, 0.25), Impact::High);
-    assert_eq!(impact(ContextIgnored, 0.03), Impact::Medium);
-    assert_eq!(impact(ContextIgnored, 0.029), Impact::Low);
-    assert_eq!(impact(SubtleDistortion, 0.15), Impact::High);
+    assert_eq!(impact(GenerationQuality, 120, 1000), Impact::Medium);
+    assert_eq!(impact(GenerationQuality, 80, 1000), Impact::Low);
+    assert_eq!(impact(Incomplete, 300, 1000), Impact::High);
+    assert_eq!(impact(ContextIgnored, 40, 1000), Impact::Medium);
+    assert_eq!(impact(ContextIgnored, 20, 1000), Impact::Low);
+    assert_eq!(impact(SubtleDistortion, 180, 1000), Impact::High);
 }
 
 #[test]
-fn actions_are_ranked_by_impact_then_count_and_capped_at_four() {
+fn a_small_run_does_not_call_every_pattern_high() {
+    // Eight items, four patterns on 5, 3, 2 and 1 of them: every raw share (12.5% and
+    // up) passes the retrieval and grounding High lines, but the lower ends of their
+    // Wilson intervals (0.31, 0.14, 0.07, 0.02) spread them out.
     let patterns = vec![
-        summary(RetrievalMiss, 12, 100, &[1]),  // 12% retrieval → High
-        summary(Hallucination, 20, 100, &[2]),  // 20% grounding → High, more items
-        summary(OverConfidence, 6, 100, &[3]),  // Medium
-        summary(MultiHopFailure, 2, 100, &[4]), // Low
-        summary(GenerationQuality, 9, 100, &[5]), // 9% generation → Low, but more items than E
-        summary(Incomplete, 30, 100, &[6]),     // 30% generation → High, most items
+        summary(RetrievalMiss, 5, 8, &[1]),
+        summary(Hallucination, 3, 8, &[2]),
+        summary(OverConfidence, 2, 8, &[3]),
+        summary(ContextIgnored, 1, 8, &[4]),
     ];
-    let actions = plan(&patterns, 100, &BTreeMap::new());
+    let impacts: Vec<(FailurePattern, Impact)> = plan(&patterns, 8, &[], &BTreeMap::new())
+        .into_iter()
+        .map(|a| (a.pattern.unwrap(), a.impact))
+        .collect();
+    assert_eq!(
+        impacts,
+        vec![
+            (RetrievalMiss, Impact::High),
+            (Hallucination, Impact::Medium),
+            (OverConfidence, Impact::Medium),
+            (ContextIgnored, Impact::Low),
+        ]
+    );
+}
+
+#[test]
+fn actions_are_ranked_by_impact_then_fix_order_and_capped_at_four() {
+    let patterns = vec![
+        summary(RetrievalMiss, 12, 100, &[1]), // Wilson low 0.070: retrieval → Medium
+        summary(Hallucination, 20, 100, &[2]), // 0.133: grounding → Medium
+        summary(OverConfidence, 6, 100, &[3]), // 0.028 → Low
+        summary(MultiHopFailure, 2, 100, &[4]), // Low
+        summary(GenerationQuality, 9, 100, &[5]), // 0.048 → Low
+        summary(Incomplete, 30, 100, &[6]),    // 0.219: generation → Medium
+    ];
+    let actions = plan(&patterns, 100, &[], &BTreeMap::new());
     let order: Vec<_> = actions.iter().map(|a| a.pattern.unwrap()).collect();
     assert_eq!(
         order,
-        vec![Incomplete, Hallucination, RetrievalMiss, OverConfidence],
-        "High by count, then Medium; capped"
+        vec![RetrievalMiss, Hallucination, Incomplete, OverConfidence],
+        "Medium upstream first, then Low by fix order and count; capped"
     );
     assert!(actions.iter().all(|a| a.impact != Impact::None));
 }
 
 #[test]
-fn equal_impact_and_count_go_to_the_earlier_fix() {
+fn equal_impact_goes_to_the_earlier_fix_even_with_fewer_items() {
     let patterns = vec![
-        summary(GenerationQuality, 30, 100, &[1]),
+        summary(GenerationQuality, 60, 100, &[1]),
         summary(RetrievalMiss, 30, 100, &[2]),
     ];
-    let actions = plan(&patterns, 100, &BTreeMap::new());
+    let actions = plan(&patterns, 100, &[], &BTreeMap::new());
     assert_eq!(
         actions[0].pattern,
         Some(RetrievalMiss),
@@ -92,7 +119,7 @@ fn example_is_the_worst_items_question() {
         (7, "Does the Moon have rivers?".to_string()),
         (3, "other".to_string()),
     ]);
-    let example = plan(&patterns, 10, &questions)
+    let example = plan(&patterns, 10, &[], &questions)
         .remove(0)
         .example
         .expect("the worst item's question is known");
@@ -106,6 +133,7 @@ fn whats_wrong_states_the_count_and_share() {
     let action = plan(
         &[summary(ContextIgnored, 3, 50, &[1])],
         50,
+        &[],
         &BTreeMap::new(),
     )
     .remove(0);
@@ -119,6 +147,7 @@ fn whats_wrong_states_the_count_and_share() {
     let tiny = plan(
         &[summary(ContextIgnored, 1, 1000, &[1])],
         1000,
+        &[],
         &BTreeMap::new(),
     )
     .remove(0);
@@ -131,7 +160,7 @@ fn whats_wrong_states_the_count_and_share() {
 
 #[test]
 fn no_pattern_gives_one_explained_note_not_an_empty_list() {
-    let actions = plan(&[], 25, &BTreeMap::new());
+    let actions = plan(&[], 25, &[], &BTreeMap::new());
     assert_eq!(actions.len(), 1);
     assert_eq!(
         (actions[0].pattern, actions[0].impact),
@@ -139,7 +168,7 @@ fn no_pattern_gives_one_explained_note_not_an_empty_list() {
     );
     assert_eq!(actions[0].title, "No systematic failure found");
     assert!(actions[0].whats_wrong.contains("25 checked items"));
-    let unchecked = plan(&[], 0, &BTreeMap::new());
+    let unchecked = plan(&[], 0, &FailurePattern::ALL, &BTreeMap::new());
     assert_eq!(
         unchecked[0].title, "No item could be checked for failure patterns",
         "nothing checked is not a clean bill"

@@ -6,9 +6,13 @@
 //! through `store` and applies fixed rules (`patterns`) and a fixed text table
 //! (`actions`), so the same results always give the same diagnosis.
 //!
-//! Primary stage rule: the stage of the pattern that affects the most items. A tie goes
-//! to the pattern fixed first — retrieval (A, B), then grounding (C–F), then generation
-//! (G, H) — and within one of those groups to the earlier letter. Counting per pattern,
+//! Primary stage rule ("fix first"): the stage of the first-ranked action. Patterns are
+//! ranked by impact (the share of checked items they affect, read through its Wilson
+//! lower bound against thresholds that are lower for earlier stages; see `actions`),
+//! then by METRICS.md's fix order — retrieval (A, B), then grounding (C–F), then
+//! generation (G, H) — then by the number of items, then letter. So among the patterns
+//! that matter most, the one upstream is fixed first: a frequent generation problem does
+//! not outrank a retrieval miss that starves every later stage. Counting per pattern,
 //! not per stage, keeps grounding (four patterns) from winning by having more rules.
 
 pub mod actions;
@@ -16,7 +20,6 @@ pub mod patterns;
 #[cfg(test)]
 mod tests;
 
-use std::cmp::Reverse;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -69,6 +72,10 @@ pub struct Diagnosis {
     pub items_with_patterns: u64,
     /// Items with at least one `ok` score that some rule reads.
     pub items_checked: u64,
+    /// Patterns that no item could be checked for (the metrics they read were not
+    /// scored), in letter order: their absence from `patterns` says nothing.
+    #[serde(default)]
+    pub unchecked: Vec<FailurePattern>,
 }
 
 /// Diagnoses a run from its stored `ok` scores.
@@ -91,13 +98,19 @@ pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
             );
         }
     }
-    let actions = actions::plan(&tally.patterns, tally.items_checked, &questions);
+    let actions = actions::plan(
+        &tally.patterns,
+        tally.items_checked,
+        &tally.unchecked,
+        &questions,
+    );
     Ok(Diagnosis {
-        primary_stage: primary_stage(&tally.patterns),
+        primary_stage: primary_stage(&tally.patterns, tally.items_checked),
         patterns: tally.patterns,
         actions,
         items_with_patterns: tally.items_with_patterns,
         items_checked: tally.items_checked,
+        unchecked: tally.unchecked,
     })
 }
 
@@ -127,11 +140,11 @@ pub fn patterns_of<'a>(results: impl IntoIterator<Item = &'a MetricResult>) -> V
 }
 
 /// See the module documentation for the rule.
-pub fn primary_stage(patterns: &[PatternSummary]) -> Option<Stage> {
+pub fn primary_stage(patterns: &[PatternSummary], items_checked: u64) -> Option<Stage> {
     patterns
         .iter()
         .filter(|p| p.count > 0)
-        .min_by_key(|p| (Reverse(p.count), p.pattern.fix_order(), p.pattern))
+        .min_by_key(|p| actions::priority(p, items_checked))
         .map(|p| p.stage)
 }
 
@@ -140,6 +153,7 @@ struct Tally {
     patterns: Vec<PatternSummary>,
     items_with_patterns: u64,
     items_checked: u64,
+    unchecked: Vec<FailurePattern>,
 }
 
 /// A candidate example: (severity, run position) orders it, worst first.
@@ -151,6 +165,7 @@ struct Candidate {
 
 fn tally(items: &[ItemScores]) -> Tally {
     let mut counts = [0u64; FailurePattern::ALL.len()];
+    let mut checkable = [false; FailurePattern::ALL.len()];
     let mut worst: [Vec<Candidate>; FailurePattern::ALL.len()] = Default::default();
     let (mut items_checked, mut items_with_patterns) = (0u64, 0u64);
     for (position, item) in items.iter().enumerate() {
@@ -163,6 +178,7 @@ fn tally(items: &[ItemScores]) -> Tally {
         items_checked += 1;
         let mut any = false;
         for (index, pattern) in FailurePattern::ALL.into_iter().enumerate() {
+            checkable[index] |= pattern.checkable(&item.scores);
             let Some(trigger) = pattern.check(&item.scores) else {
                 continue;
             };
@@ -210,10 +226,17 @@ fn tally(items: &[ItemScores]) -> Tally {
             examples: worst.into_iter().map(|c| c.example).collect(),
         })
         .collect();
+    let unchecked = FailurePattern::ALL
+        .into_iter()
+        .zip(checkable)
+        .filter(|(_, checkable)| !checkable)
+        .map(|(pattern, _)| pattern)
+        .collect();
     Tally {
         patterns,
         items_with_patterns,
         items_checked,
+        unchecked,
     }
 }
 

@@ -172,6 +172,11 @@ impl FailurePattern {
         }
     }
 
+    /// "A (retrieval miss)": how the pattern is named in running text.
+    pub fn label(self) -> String {
+        format!("{} ({})", self.letter(), self.name())
+    }
+
     pub fn stage(self) -> Stage {
         match self {
             FailurePattern::RetrievalMiss => Stage::Retrieval,
@@ -236,6 +241,27 @@ impl FailurePattern {
             FailurePattern::Hallucination => &[TOKEN_OVERLAP, CONTEXT_SIMILARITY],
             FailurePattern::GenerationQuality => &[READABILITY, ANSWER_LENGTH],
             _ => &[],
+        }
+    }
+
+    /// Whether an item's `ok` scores hold what the rule reads, so that "did not fire" means
+    /// something. G reads whichever of its three inputs are present; H needs only
+    /// completeness (coverage, when present, refines it).
+    pub fn checkable(self, scores: &BTreeMap<String, f64>) -> bool {
+        let has = |metric: &str| scores.contains_key(metric);
+        match self {
+            FailurePattern::RetrievalMiss => has(RETRIEVAL_RELEVANCE) && has(RETRIEVAL_COVERAGE),
+            FailurePattern::ContextIgnored => has(RETRIEVAL_RELEVANCE) && has(CONTEXT_UTILIZATION),
+            FailurePattern::Hallucination => has(STRICT_FAITHFULNESS),
+            FailurePattern::OverConfidence => has(NEGATIVE_REJECTION),
+            FailurePattern::MultiHopFailure => has(MULTI_HOP_FAITHFULNESS),
+            FailurePattern::SubtleDistortion => {
+                has(STRICT_FAITHFULNESS) && has(IMPLICIT_CONTRADICTION)
+            }
+            FailurePattern::GenerationQuality => {
+                has(COHERENCE) || has(CLARITY) || has(ANSWER_CONCISENESS)
+            }
+            FailurePattern::Incomplete => has(ANSWER_COMPLETENESS),
         }
     }
 

@@ -86,18 +86,78 @@ fn examples_are_the_worst_three_worst_first_ties_in_run_order() {
     );
 }
 
+fn retrieval_miss(item_id: i64) -> ItemScores {
+    item(
+        item_id,
+        &[
+            (RETRIEVAL_RELEVANCE, 0.1),
+            (RETRIEVAL_COVERAGE, 0.1),
+            (CLARITY, 0.9),
+        ],
+    )
+}
+
+fn unclear(item_id: i64) -> ItemScores {
+    item(
+        item_id,
+        &[
+            (RETRIEVAL_RELEVANCE, 0.9),
+            (RETRIEVAL_COVERAGE, 0.9),
+            (CLARITY, 0.1),
+        ],
+    )
+}
+
+fn clean(item_id: i64) -> ItemScores {
+    item(
+        item_id,
+        &[
+            (RETRIEVAL_RELEVANCE, 0.9),
+            (RETRIEVAL_COVERAGE, 0.9),
+            (CLARITY, 0.9),
+        ],
+    )
+}
+
 #[test]
-fn primary_stage_is_the_stage_of_the_most_frequent_pattern() {
-    let items = vec![
-        item(1, &[(STRICT_FAITHFULNESS, 0.1)]),
-        item(2, &[(STRICT_FAITHFULNESS, 0.1)]),
-        item(3, &[(RETRIEVAL_RELEVANCE, 0.1), (RETRIEVAL_COVERAGE, 0.9)]),
-        item(4, &[(CLARITY, 0.1)]),
-    ];
+fn fix_first_is_upstream_among_the_patterns_that_matter_most() {
+    // G on 20 of 40 items, A on 8: both High (Wilson lower bounds 0.35 ≥ 0.25 and
+    // 0.105 ≥ 0.10), so retrieval is fixed first although G affects more items.
+    let mut items: Vec<ItemScores> = (0..20).map(unclear).collect();
+    items.extend((20..28).map(retrieval_miss));
+    items.extend((28..40).map(clean));
+    let counted = tally(&items);
     assert_eq!(
-        primary_stage(&tally(&items).patterns),
-        Some(Stage::Grounding),
-        "C on two items beats G on one"
+        (
+            count_of(&counted, GenerationQuality),
+            count_of(&counted, RetrievalMiss)
+        ),
+        (20, 8)
+    );
+    assert_eq!(
+        primary_stage(&counted.patterns, counted.items_checked),
+        Some(Stage::Retrieval)
+    );
+
+    // One retrieval miss in 40 is Low; the High generation problem comes first.
+    let mut items: Vec<ItemScores> = (0..20).map(unclear).collect();
+    items.push(retrieval_miss(20));
+    items.extend((21..40).map(clean));
+    let counted = tally(&items);
+    assert_eq!(
+        primary_stage(&counted.patterns, counted.items_checked),
+        Some(Stage::Generation)
+    );
+    let actions = actions::plan(
+        &counted.patterns,
+        counted.items_checked,
+        &counted.unchecked,
+        &BTreeMap::new(),
+    );
+    assert_eq!(
+        actions[0].pattern,
+        Some(GenerationQuality),
+        "the first action is the stage to fix first"
     );
 }
 
@@ -133,7 +193,7 @@ fn primary_stage_tie_goes_to_the_stage_fixed_first() {
         (2, 2)
     );
     assert_eq!(
-        primary_stage(&counted.patterns),
+        primary_stage(&counted.patterns, counted.items_checked),
         Some(Stage::RetrievalToGeneration),
         "B (retrieval group) beats G"
     );
@@ -144,7 +204,7 @@ fn primary_stage_tie_goes_to_the_stage_fixed_first() {
         item(2, &[(RETRIEVAL_RELEVANCE, 0.1), (RETRIEVAL_COVERAGE, 0.1)]),
     ];
     assert_eq!(
-        primary_stage(&tally(&retrieval).patterns),
+        primary_stage(&tally(&retrieval).patterns, 2),
         Some(Stage::Retrieval)
     );
     let generation = vec![
@@ -152,7 +212,7 @@ fn primary_stage_tie_goes_to_the_stage_fixed_first() {
         item(2, &[(COHERENCE, 0.1)]),
     ];
     assert_eq!(
-        primary_stage(&tally(&generation).patterns),
+        primary_stage(&tally(&generation).patterns, 2),
         Some(Stage::Generation)
     );
 }
@@ -172,7 +232,7 @@ fn four_grounding_rules_do_not_outvote_one_frequent_retrieval_pattern() {
         item(6, &[(RETRIEVAL_RELEVANCE, 0.1), (RETRIEVAL_COVERAGE, 0.1)]),
     ];
     assert_eq!(
-        primary_stage(&tally(&items).patterns),
+        primary_stage(&tally(&items).patterns, 6),
         Some(Stage::Retrieval)
     );
 }
@@ -182,10 +242,52 @@ fn clean_run_has_no_primary_stage_and_a_single_note() {
     let items = vec![item(1, &[(STRICT_FAITHFULNESS, 1.0), (CLARITY, 0.9)])];
     let tally = tally(&items);
     assert!(tally.patterns.is_empty());
-    assert_eq!(primary_stage(&tally.patterns), None);
-    let actions = actions::plan(&tally.patterns, tally.items_checked, &BTreeMap::new());
+    assert_eq!(primary_stage(&tally.patterns, tally.items_checked), None);
+    let actions = actions::plan(
+        &tally.patterns,
+        tally.items_checked,
+        &tally.unchecked,
+        &BTreeMap::new(),
+    );
     assert_eq!(actions.len(), 1, "the user reads why the list is empty");
     assert_eq!(actions[0].impact, Impact::None);
+}
+
+#[test]
+fn a_clarity_only_run_says_which_patterns_it_could_not_check() {
+    let items: Vec<ItemScores> = (0..8).map(|id| item(id, &[(CLARITY, 0.9)])).collect();
+    let tally = tally(&items);
+    assert_eq!(tally.items_checked, 8);
+    assert_eq!(
+        tally.unchecked,
+        vec![
+            RetrievalMiss,
+            ContextIgnored,
+            Hallucination,
+            OverConfidence,
+            MultiHopFailure,
+            SubtleDistortion,
+            Incomplete
+        ],
+        "clarity feeds only G"
+    );
+    let note = actions::plan(
+        &tally.patterns,
+        tally.items_checked,
+        &tally.unchecked,
+        &BTreeMap::new(),
+    )
+    .remove(0);
+    assert_ne!(note.title, "No systematic failure found");
+    assert!(
+        note.whats_wrong
+            .contains("7 of the 8 patterns could not be checked")
+            && note.whats_wrong.contains("A (retrieval miss)")
+            && note.whats_wrong.contains("H (incomplete)")
+            && !note.whats_wrong.contains("G (generation quality)"),
+        "{}",
+        note.whats_wrong
+    );
 }
 
 #[test]
@@ -193,15 +295,17 @@ fn diagnosis_round_trips_through_json() {
     let items = vec![item(1, &[(STRICT_FAITHFULNESS, 0.1)])];
     let tally = tally(&items);
     let diagnosis = Diagnosis {
-        primary_stage: primary_stage(&tally.patterns),
+        primary_stage: primary_stage(&tally.patterns, tally.items_checked),
         actions: actions::plan(
             &tally.patterns,
             tally.items_checked,
+            &tally.unchecked,
             &BTreeMap::from([(1, "q".to_string())]),
         ),
         patterns: tally.patterns,
         items_with_patterns: tally.items_with_patterns,
         items_checked: tally.items_checked,
+        unchecked: tally.unchecked,
     };
     let json = serde_json::to_value(&diagnosis).unwrap();
     assert_eq!(

@@ -1,0 +1,91 @@
+//! `ragnosis labels` and `ragnosis alignment`: people's labels on a run's items, and how
+//! far the run's scores agree with them.
+
+use std::path::{Path, PathBuf};
+
+use clap::Subcommand;
+use ragnosis_core::analysis::alignment;
+use ragnosis_core::store::Store;
+use ragnosis_core::{labels, Error};
+
+use crate::{print, Failure};
+
+#[derive(Subcommand)]
+pub enum LabelsCommand {
+    /// Import a CSV or JSONL of labels for the items of RUN: columns (keys) item or
+    /// question, metric, score (0–1, or pass / fail) and an optional note.
+    Import {
+        run: i64,
+        file: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Label one item of RUN (its item id as `show` and the case list give it).
+    Set {
+        run: i64,
+        item: i64,
+        metric: String,
+        /// 0–1, or pass / fail.
+        score: String,
+        #[arg(long)]
+        note: Option<String>,
+    },
+}
+
+pub fn labels(home: &Path, command: LabelsCommand) -> Result<(), Failure> {
+    let mut store = Store::open(home)?;
+    match command {
+        LabelsCommand::Import { run, file, json } => {
+            let report = labels::import(&mut store, run, &file)?;
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).map_err(Error::from)?
+                );
+            } else {
+                print::label_import(&report);
+            }
+            if report.stored == 0 {
+                return Err(Error::Invalid(format!(
+                    "{} has no usable label for run {run}; nothing was stored",
+                    file.display()
+                ))
+                .into());
+            }
+        }
+        LabelsCommand::Set {
+            run,
+            item,
+            metric,
+            score,
+            note,
+        } => {
+            let value = match score.trim().to_lowercase().as_str() {
+                "pass" => 1.0,
+                "fail" => 0.0,
+                other => other.parse::<f64>().map_err(|_| {
+                    Error::Invalid(format!(
+                        "the score '{score}' is not a number from 0 to 1, pass or fail"
+                    ))
+                })?,
+            };
+            let metric = labels::set(&store, run, item, &metric, value, note.as_deref(), "cli")?;
+            println!("labelled item {item} on {metric}: {value}");
+        }
+    }
+    Ok(())
+}
+
+pub fn alignment(home: &Path, run: i64, json: bool) -> Result<(), Failure> {
+    let store = Store::open(home)?;
+    let figures = alignment::align(&store, run)?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&figures).map_err(Error::from)?
+        );
+    } else {
+        print::alignment(&figures);
+    }
+    Ok(())
+}
