@@ -27,13 +27,16 @@ def score(value):
     return float(value)
 
 
-def labels(path):
+def labels(path, metric):
     if path.endswith(".jsonl"):
         rows = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
     else:
         rows = list(csv.DictReader(open(path, encoding="utf-8")))
     out = {}
+    names = {metric, metric.split(".")[-1]}
     for row in rows:
+        if row.get("metric") not in names:
+            continue
         try:
             value = score(row.get("score", row.get("label")))
         except ValueError:
@@ -45,7 +48,7 @@ def labels(path):
 
 def main(export_path, labels_path, metric):
     export = json.load(open(export_path, encoding="utf-8"))
-    human = labels(labels_path)
+    human = labels(labels_path, metric)
     pairs = []
     for item in export["items"]:
         result = item["results"].get(metric)

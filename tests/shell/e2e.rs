@@ -602,7 +602,7 @@ fn two_runs_of_a_dataset_compare_in_the_runs_screen() {
     let first = session.text(&rows[0]);
     // The same items and judge: every mean is unchanged, so nothing is flagged.
     assert!(
-        first.contains("+0.000") && first.contains("ok"),
+        first.contains("+0.000") && first.contains("within noise"),
         "a re-run shows no change: {first}"
     );
     session.wait_for("[data-testid=compare] img", 1, SHORT);

@@ -690,7 +690,12 @@ fn get_case_shows_the_item_its_results_and_inspectable_json() {
         serde_json::from_str(case["json"].as_str().unwrap()).expect("Inspect JSON is valid JSON");
     assert_eq!(json["item_id"], item_id);
 
-    let other = s.example();
+    let other = s.ok(
+        "import_file",
+        json!({ "path": ragvue_example().to_str().unwrap() }),
+    )["dataset"]["id"]
+        .as_i64()
+        .unwrap();
     let foreign = s.ok(
         "dataset_items",
         json!({ "datasetId": other, "offset": 0, "limit": 1 }),
@@ -1179,10 +1184,10 @@ fn labels_from_the_case_view_and_a_file_reach_the_alignment() {
     assert!(items.len() >= 3, "{cases}");
 
     // Bad labels are refused with a reason; nothing is stored.
-    for (metric, score, why) in [
-        ("no_such_metric", 0.5, "unknown metric"),
-        ("clarity", 1.5, "between 0 and 1"),
-        ("ragvue", 0.5, "family"),
+    for (metric, score, code, why) in [
+        ("no_such_metric", 0.5, "metrics.selection", "unknown metric"),
+        ("clarity", 1.5, "invalid", "between 0 and 1"),
+        ("ragvue", 0.5, "invalid", "family"),
     ] {
         let err = s
             .invoke(
@@ -1190,7 +1195,7 @@ fn labels_from_the_case_view_and_a_file_reach_the_alignment() {
                 json!({ "runId": run_id, "itemId": items[0], "metric": metric, "score": score, "note": null }),
             )
             .unwrap_err();
-        assert_error(&err, "invalid");
+        assert_error(&err, code);
         assert!(err["message"].as_str().unwrap().contains(why), "{err}");
     }
     let labels = s.ok(

@@ -390,10 +390,10 @@ mod alignment {
     use super::*;
 
     // scripts/alignment-reference.py on the pairs of each test (scipy 1.16).
-    const STSB_SPEARMAN: f64 = 0.376_386_154_092_880_73;
-    const STSB_SPEARMAN_SE: f64 = 0.073_727_212_550_998_94;
-    const STSB_KENDALL: f64 = 0.266_309_042_457_755_44;
-    const STSB_MAE: f64 = 0.229_619_422_259_886_9;
+    const STSB_SPEARMAN: f64 = 0.383_152_380_866_702_3;
+    const STSB_SPEARMAN_SE: f64 = 0.073_815_618_609_272_66;
+    const STSB_KENDALL: f64 = 0.272_117_370_674_268_7;
+    const STSB_MAE: f64 = 0.229_530_533_370_998_02;
     const WICE_KENDALL: f64 = 0.458_993_558_518_735_63;
     const WICE_BALANCED: f64 = 0.839_525_283_797_729_6;
     const WICE_THRESHOLD: f64 = 0.044_943_820_224_719_1;
@@ -551,13 +551,20 @@ mod alignment {
             &["labels", "import", "1", labels_file.to_str().unwrap()],
         );
         assert!(o.status.success(), "{}", stderr(&o));
+        // Ten of the pages have over 200 sentences, the import's limit per item: those
+        // items were rejected at import, so their labels find no item and are named.
+        let said = stdout(&o);
+        assert!(
+            said.contains("70 labels stored") && said.contains("10 rejected"),
+            "{said}"
+        );
         let a: Value = serde_json::from_str(&stdout(&ragnosis(
             home.path(),
             &["alignment", "1", "--json"],
         )))
         .unwrap();
         let m = &a["metrics"][0];
-        assert_eq!(m["n"].as_u64(), Some(80));
+        assert_eq!(m["n"].as_u64(), Some(70));
         assert!(
             (m["kendall_tau"].as_f64().unwrap() - WICE_KENDALL).abs() < 1e-9,
             "{m}"

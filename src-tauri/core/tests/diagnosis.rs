@@ -223,7 +223,25 @@ fn clean_run_gets_a_note_instead_of_an_empty_action_list() {
         (4, 0)
     );
     assert_eq!(diagnosis.actions.len(), 1);
-    assert_eq!(diagnosis.actions[0].title, "No systematic failure found");
+    // Only five of the metrics the patterns read were scored: B, D, E and F could not be
+    // checked, and the note says so rather than giving a clean bill of health.
+    assert_eq!(
+        diagnosis.unchecked,
+        vec![
+            FailurePattern::ContextIgnored,
+            FailurePattern::OverConfidence,
+            FailurePattern::MultiHopFailure,
+            FailurePattern::SubtleDistortion
+        ]
+    );
+    let note = &diagnosis.actions[0];
+    assert_eq!(
+        note.title,
+        "No failure found among the patterns that could be checked"
+    );
+    assert!(note
+        .whats_wrong
+        .contains("4 of the 8 patterns could not be checked"));
 }
 
 #[test]

@@ -95,7 +95,7 @@ fn precision(summary: &RunSummary) -> String {
     let mut sentence = format!("Measured on {items} items: {}.", parts.join("; "));
     if let Some(width) = widest {
         sentence.push_str(&format!(
-            " With intervals this wide, a difference of up to about {:.2} between two such runs can be chance.",
+            " Each mean is known to within about ±{:.2}; a change smaller than that between two runs may be chance (compare runs to test it item by item).",
             width / 2.0
         ));
     }

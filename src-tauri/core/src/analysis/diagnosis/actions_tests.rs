@@ -47,7 +47,7 @@ fn impact_thresholds_are_lower_for_earlier_stages() {
     assert_eq!(impact(GenerationQuality, 120, 1000), Impact::Medium);
     assert_eq!(impact(GenerationQuality, 80, 1000), Impact::Low);
     assert_eq!(impact(Incomplete, 300, 1000), Impact::High);
-    assert_eq!(impact(ContextIgnored, 40, 1000), Impact::Medium);
+    assert_eq!(impact(ContextIgnored, 50, 1000), Impact::Medium);
     assert_eq!(impact(ContextIgnored, 20, 1000), Impact::Low);
     assert_eq!(impact(SubtleDistortion, 180, 1000), Impact::High);
 }
