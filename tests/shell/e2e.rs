@@ -425,6 +425,11 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
         "one labelled item in the agreement table: {row}"
     );
     shot(&session, "workflow-6b-labels.png");
+    session.execute(
+        "document.querySelector('[data-testid=alignment]').scrollIntoView()",
+        json!([]),
+    );
+    shot(&session, "workflow-6c-agreement.png");
 
     // 5. Export Markdown to a file.
     session.click_on("[data-testid=to-reports]", SHORT);

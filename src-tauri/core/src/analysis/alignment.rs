@@ -118,6 +118,9 @@ pub fn align(store: &Store, run_id: i64) -> Result<Alignment> {
 /// Unlabelled (item, metric) cells, most informative first: those the calibration
 /// judges disagreed on most (when the run was calibrated), then those whose score sits
 /// nearest 0.5, where the judge is least sure which side of the line the item is on.
+/// Only metrics worth a person's time: the ones already being labelled, or, before any
+/// label, the judged ones (a formula's score needs no second opinion, an overall is
+/// labelled through its parts).
 fn suggest(
     store: &Store,
     run_id: i64,
@@ -127,6 +130,18 @@ fn suggest(
     keys: &[store::run_items::RunItemKey],
 ) -> Result<Vec<Suggestion>> {
     let conn = store.conn();
+    let labelled: HashSet<&str> = labels.keys().map(|(_, m)| m.as_str()).collect();
+    let metric_ids: Vec<&str> = metric_ids
+        .iter()
+        .copied()
+        .filter(|id| {
+            if labelled.is_empty() {
+                metrics::find(id).is_some_and(|s| s.judge && !s.synthesised)
+            } else {
+                labelled.contains(id)
+            }
+        })
+        .collect();
     let mut disagreement: BTreeMap<(i64, String), f64> = BTreeMap::new();
     if let Some(json) = store::analyses::get(conn, run_id, CALIBRATION)? {
         if let Ok(calibration) = serde_json::from_value::<Calibration>(json) {
@@ -143,7 +158,7 @@ fn suggest(
         let Some(item_scores) = scores.get(&key.item_id) else {
             continue;
         };
-        for metric in metric_ids {
+        for metric in &metric_ids {
             let Some(score) = item_scores.get(*metric) else {
                 continue;
             };
@@ -155,9 +170,13 @@ fn suggest(
                     1.0 + spread,
                     format!("the calibration judges disagree by {spread:.2}"),
                 ),
+                None if (score - 0.5).abs() <= 0.25 => (
+                    0.5 - (score - 0.5).abs(),
+                    format!("{score:.2} is near the 0.5 line, where the judge is least sure"),
+                ),
                 None => (
                     0.5 - (score - 0.5).abs(),
-                    format!("{score:.2} is close to the 0.5 line"),
+                    format!("not labelled yet (judge score {score:.2})"),
                 ),
             };
             candidates.push((priority, key.item_id, metric.to_string(), *score, reason));
