@@ -4,6 +4,7 @@
 //! input error (nothing evaluated), 3 runtime failure.
 
 mod check;
+mod corpora;
 mod evaluate;
 mod judges;
 mod print;
@@ -119,6 +120,17 @@ enum Command {
         #[command(subcommand)]
         command: judges::CacheCommand,
     },
+    /// Cut documents (PDF, Markdown, text, HTML, or a JSONL of chunks) into a corpus of
+    /// chunks for retriever evaluation and test-set generation.
+    Ingest(corpora::IngestArgs),
+    /// List stored corpora.
+    Corpora {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Rank a corpus for a dataset's questions with BM25 and the embedded model: Recall@K
+    /// and MRR@K with 95% intervals, and queries per second.
+    RetrievalEval(corpora::RetrievalEvalArgs),
     /// People's labels on a run's items (kept per item, so they outlive the run).
     Labels {
         #[command(subcommand)]
@@ -273,6 +285,9 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             check::judge_check(&home, &profile, json, progress)?
         }
         Command::Labels { command } => trust::labels(&home, command)?,
+        Command::Ingest(args) => corpora::ingest(&home, args, progress)?,
+        Command::Corpora { json } => corpora::corpora(&home, json)?,
+        Command::RetrievalEval(args) => corpora::retrieval_eval(&home, args, progress)?,
         Command::Alignment { run, json } => trust::alignment(&home, run, json)?,
     }
     Ok(())

@@ -576,3 +576,63 @@ pub fn alignment(a: &ragnosis_core::analysis::alignment::Alignment) {
         }
     }
 }
+
+pub fn ingest_report(r: &ragnosis_core::corpus::IngestReport) {
+    let read = r.files.iter().filter(|f| f.chunks > 0).count();
+    println!(
+        "Corpus #{} \"{}\": {} chunks of up to {} words ({} overlap) from {} of {} files in {:.1} s",
+        r.corpus_id,
+        r.name,
+        r.chunks,
+        r.chunking.size,
+        r.chunking.overlap,
+        read,
+        r.files.len(),
+        r.seconds
+    );
+    for f in &r.files {
+        match &f.error {
+            Some(e) if f.chunks == 0 => eprintln!("  not ingested: {e}"),
+            Some(e) => println!("  {} ({} chunks): {e}", f.path, f.chunks),
+            None => println!("  {}  {} page(s), {} chunks", f.path, f.pages, f.chunks),
+        }
+    }
+}
+
+pub fn retrieval_eval(e: &ragnosis_core::retrieval::RetrievalEval) {
+    println!(
+        "Dataset #{} against corpus #{} ({} chunks): {} questions with gold chunks{}",
+        e.dataset_id,
+        e.corpus_id,
+        e.chunks,
+        e.queries,
+        if e.without_gold > 0 {
+            format!(
+                "; {} without a gold chunk in the corpus, left out",
+                e.without_gold
+            )
+        } else {
+            String::new()
+        }
+    );
+    println!(
+        "  {:<20} {:>24} {:>24} {:>12}",
+        "retriever",
+        format!("Recall@{} [95% CI]", e.k),
+        format!("MRR@{} [95% CI]", e.k),
+        "queries/s"
+    );
+    let fig = |x: Option<ragnosis_core::judge_check::Estimate>| {
+        x.map(|x| format!("{:.3} [{:.3}, {:.3}]", x.value, x.ci_low, x.ci_high))
+            .unwrap_or_else(|| "-".into())
+    };
+    for r in &e.retrievers {
+        println!(
+            "  {:<20} {:>24} {:>24} {:>12.1}",
+            r.retriever,
+            fig(r.recall_at_k),
+            fig(r.mrr_at_k),
+            r.queries_per_second
+        );
+    }
+}

@@ -9,6 +9,7 @@
 
 pub mod analysis;
 pub mod cases;
+pub mod corpus;
 pub mod dataset;
 pub mod error;
 pub mod error_code;
@@ -22,6 +23,7 @@ pub mod measurable;
 pub mod metrics;
 pub mod paths;
 pub mod progress;
+pub mod retrieval;
 pub mod run;
 pub mod secrets;
 pub mod semantic;

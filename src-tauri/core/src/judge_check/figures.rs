@@ -18,6 +18,7 @@ const SEED: u64 = 0x5eed_c4ec;
 /// A figure and its 95% interval. `None` when the sample cannot define it (one class
 /// only, or fewer than three pairs).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Estimate {
     pub value: f64,
     pub ci_low: f64,

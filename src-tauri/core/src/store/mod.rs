@@ -7,6 +7,7 @@
 
 pub mod analyses;
 pub mod cases;
+pub mod corpora;
 pub mod datasets;
 pub mod human_labels;
 pub mod items;
@@ -35,6 +36,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0004_item_search.sql")),
         M::up(include_str!("migrations/0005_judge_checks.sql")),
         M::up(include_str!("migrations/0006_trust.sql")),
+        M::up(include_str!("migrations/0007_corpora.sql")),
     ])
 });
 

@@ -1,0 +1,249 @@
+//! Retriever evaluation (RAGalyst §V-A): for a dataset whose items name their gold
+//! chunks, rank a corpus for every question with each retriever and report Recall@K (a
+//! gold chunk in the top K) and MRR@K (1 / rank of the first gold chunk, 0 beyond K),
+//! each with a bootstrap 95% interval, and throughput.
+//!
+//! Owns: the retrievers — BM25 (`bm25`) and the embedded all-MiniLM-L6-v2 model, whose
+//! chunk vectors are cached in SQLite by model and text hash — and the figures. Items
+//! whose gold ids name no chunk of the corpus cannot be scored and are counted apart,
+//! never as misses.
+
+pub mod bm25;
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::judge_check::figures::{estimate, Estimate};
+use crate::progress::{Progress, ProgressSink};
+use crate::semantic;
+use crate::store::{self, corpora::Chunk, Store};
+
+/// The embedded model's name, as cached embeddings are keyed.
+pub const EMBEDDED: &str = "all-MiniLM-L6-v2";
+
+/// Which retriever ranks the corpus.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum Retriever {
+    Bm25,
+    /// The embedded sentence model (cosine of mean-pooled vectors).
+    Embedded,
+}
+
+impl Retriever {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Retriever::Bm25 => "BM25",
+            Retriever::Embedded => EMBEDDED,
+        }
+    }
+}
+
+impl std::str::FromStr for Retriever {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Retriever> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "bm25" => Ok(Retriever::Bm25),
+            "embedded" | "minilm" | "all-minilm-l6-v2" => Ok(Retriever::Embedded),
+            other => Err(Error::Invalid(format!(
+                "unknown retriever '{other}' (use bm25 or embedded)"
+            ))),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RetrieverFigures {
+    pub retriever: String,
+    pub recall_at_k: Option<Estimate>,
+    pub mrr_at_k: Option<Estimate>,
+    /// Seconds to index the corpus (embedding it, for a model) and rank every question.
+    pub seconds: f64,
+    pub queries_per_second: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RetrievalEval {
+    pub dataset_id: i64,
+    pub corpus_id: i64,
+    pub k: u64,
+    pub chunks: u64,
+    /// Questions with at least one gold chunk in the corpus: the ones scored.
+    pub queries: u64,
+    /// Questions whose gold ids name no chunk of the corpus (or that have none).
+    pub without_gold: u64,
+    pub retrievers: Vec<RetrieverFigures>,
+}
+
+/// Evaluates `retrievers` on the dataset's questions against the corpus.
+pub fn evaluate(
+    store: &Store,
+    dataset_id: i64,
+    corpus_id: i64,
+    retrievers: &[Retriever],
+    k: usize,
+    progress: &dyn ProgressSink,
+) -> Result<RetrievalEval> {
+    if k == 0 {
+        return Err(Error::Invalid("K must be at least 1".into()));
+    }
+    let conn = store.conn();
+    store::corpora::get(conn, corpus_id)?;
+    let chunks = store::corpora::chunks(conn, corpus_id)?;
+    if chunks.is_empty() {
+        return Err(Error::Invalid(format!("corpus {corpus_id} has no chunks")));
+    }
+    let index_of: std::collections::HashMap<&str, usize> = chunks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.key.as_str(), i))
+        .collect();
+    // (question, gold chunk indices) of every item with gold in the corpus.
+    let mut queries: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut without_gold = 0u64;
+    store::items::for_each(conn, dataset_id, |stored| {
+        let gold: Vec<usize> = stored
+            .item
+            .gold_context_ids
+            .iter()
+            .filter_map(|id| index_of.get(id.as_str()).copied())
+            .collect();
+        if gold.is_empty() {
+            without_gold += 1;
+        } else {
+            queries.push((stored.item.question, gold));
+        }
+    })?;
+    store::datasets::get(conn, dataset_id)?;
+    if queries.is_empty() {
+        return Err(Error::Invalid(format!(
+            "no question of dataset {dataset_id} names a chunk of corpus {corpus_id} as its gold context \
+             (gold_context_ids must use the corpus's chunk ids, e.g. \"{}\")",
+            chunks[0].key
+        )));
+    }
+    let mut out = Vec::new();
+    for retriever in retrievers {
+        progress.report(Progress::Started {
+            stage: format!("ranking with {}", retriever.name()),
+            total: Some(queries.len() as u64),
+        });
+        let started = Instant::now();
+        let rankings = rank(store, retriever, &chunks, &queries, k, progress)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let (mut hits, mut reciprocal) = (Vec::new(), Vec::new());
+        for ((_, gold), ranking) in queries.iter().zip(&rankings) {
+            let first = ranking.iter().position(|i| gold.contains(i));
+            hits.push(if first.is_some() { 1.0 } else { 0.0 });
+            reciprocal.push(first.map_or(0.0, |r| 1.0 / (r + 1) as f64));
+        }
+        let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+        out.push(RetrieverFigures {
+            retriever: retriever.name().to_string(),
+            recall_at_k: estimate(&hits, mean),
+            mrr_at_k: estimate(&reciprocal, mean),
+            seconds,
+            queries_per_second: queries.len() as f64 / seconds.max(1e-9),
+        });
+    }
+    Ok(RetrievalEval {
+        dataset_id,
+        corpus_id,
+        k: k as u64,
+        chunks: chunks.len() as u64,
+        queries: queries.len() as u64,
+        without_gold,
+        retrievers: out,
+    })
+}
+
+/// The top-`k` chunk indices for every query, in query order.
+fn rank(
+    store: &Store,
+    retriever: &Retriever,
+    chunks: &[Chunk],
+    queries: &[(String, Vec<usize>)],
+    k: usize,
+    progress: &dyn ProgressSink,
+) -> Result<Vec<Vec<usize>>> {
+    let report = |done: usize| {
+        if done.is_multiple_of(100) || done == queries.len() {
+            progress.report(Progress::Advanced {
+                done: done as u64,
+                total: Some(queries.len() as u64),
+            });
+        }
+    };
+    match retriever {
+        Retriever::Bm25 => {
+            let index = bm25::Bm25::new(chunks.iter().map(|c| c.text.as_str()));
+            Ok(queries
+                .iter()
+                .enumerate()
+                .map(|(i, (q, _))| {
+                    report(i + 1);
+                    bm25::top_k(&index.scores(q), k)
+                })
+                .collect())
+        }
+        Retriever::Embedded => {
+            let model = semantic::shared().ok_or_else(|| {
+                Error::Invalid(format!(
+                    "the embedded model is not available ({}); run scripts/setup.sh to install it",
+                    semantic::availability().notice()
+                ))
+            })?;
+            let vectors = chunk_vectors(store, &model, chunks)?;
+            let texts: Vec<&str> = queries.iter().map(|(q, _)| q.as_str()).collect();
+            let mut out = Vec::with_capacity(queries.len());
+            for (i, batch) in texts.chunks(64).enumerate() {
+                for (j, query) in model.embed_all(batch).iter().enumerate() {
+                    let scores: Vec<f64> = vectors
+                        .iter()
+                        .map(|v| ragnosis_embed::cosine(query, v) as f64)
+                        .collect();
+                    out.push(bm25::top_k(&scores, k));
+                    report(i * 64 + j + 1);
+                }
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Every chunk's vector, from the cache where this model embedded the same text before.
+fn chunk_vectors(
+    store: &Store,
+    model: &semantic::SemanticModel,
+    chunks: &[Chunk],
+) -> Result<Vec<Vec<f32>>> {
+    let conn = store.conn();
+    let hashes: Vec<String> = chunks
+        .iter()
+        .map(|c| blake3::hash(c.text.as_bytes()).to_hex().to_string())
+        .collect();
+    let mut vectors: Vec<Option<Vec<f32>>> = hashes
+        .iter()
+        .map(|h| store::corpora::embedding(conn, EMBEDDED, h))
+        .collect::<Result<_>>()?;
+    let missing: Vec<usize> = (0..chunks.len())
+        .filter(|i| vectors[*i].is_none())
+        .collect();
+    for batch in missing.chunks(64) {
+        let texts: Vec<&str> = batch.iter().map(|i| chunks[*i].text.as_str()).collect();
+        let fresh = model.embed_all(&texts);
+        conn.execute_batch("BEGIN")?;
+        for (i, v) in batch.iter().zip(fresh) {
+            store::corpora::put_embedding(conn, EMBEDDED, &hashes[*i], &v)?;
+            vectors[*i] = Some(v.to_vec());
+        }
+        conn.execute_batch("COMMIT")?;
+    }
+    Ok(vectors.into_iter().map(|v| v.unwrap_or_default()).collect())
+}
