@@ -681,9 +681,9 @@ mod retrieval {
         );
     }
 
-    #[test]
-    fn bm25_on_the_squad_sample_matches_rank_bm25() {
-        let home = tempfile::tempdir().unwrap();
+    /// The SQuAD sample's first `limit` paragraphs as a corpus (ids p0, p1, ...) and their
+    /// answerable questions as dataset 1, with the paragraph as gold; corpus 1.
+    fn squad(home: &Path, limit: usize) {
         let shared = std::env::var_os("RAGNOSIS_SHARED_DATA")
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
@@ -694,38 +694,92 @@ mod retrieval {
         )
         .unwrap();
         let (mut corpus, mut questions, mut p) = (String::new(), String::new(), 0);
-        for article in squad["data"].as_array().unwrap() {
-            for paragraph in article["paragraphs"].as_array().unwrap() {
-                let id = format!("p{p}");
-                corpus.push_str(&format!(
-                    "{}\n",
-                    serde_json::json!({ "id": id, "text": paragraph["context"] })
-                ));
-                for qa in paragraph["qas"].as_array().unwrap() {
-                    if qa["is_impossible"].as_bool() != Some(true) {
-                        questions.push_str(&format!(
-                            "{}\n",
-                            serde_json::json!({ "question": qa["question"], "gold_context_ids": [id] })
-                        ));
-                    }
+        let paragraphs = squad["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|a| a["paragraphs"].as_array().unwrap())
+            .take(limit);
+        for paragraph in paragraphs {
+            let id = format!("p{p}");
+            corpus.push_str(&format!(
+                "{}\n",
+                serde_json::json!({ "id": id, "text": paragraph["context"] })
+            ));
+            for qa in paragraph["qas"].as_array().unwrap() {
+                if qa["is_impossible"].as_bool() != Some(true) {
+                    questions.push_str(&format!(
+                        "{}\n",
+                        serde_json::json!({ "question": qa["question"], "gold_context_ids": [id] })
+                    ));
                 }
-                p += 1;
             }
+            p += 1;
         }
-        let corpus_file = home.path().join("paragraphs.jsonl");
-        let questions_file = home.path().join("questions.jsonl");
+        let corpus_file = home.join("paragraphs.jsonl");
+        let questions_file = home.join("questions.jsonl");
         std::fs::write(&corpus_file, corpus).unwrap();
         std::fs::write(&questions_file, questions).unwrap();
+        assert!(ragnosis(home, &["ingest", corpus_file.to_str().unwrap()])
+            .status
+            .success());
         assert!(
-            ragnosis(home.path(), &["ingest", corpus_file.to_str().unwrap()])
+            ragnosis(home, &["import", questions_file.to_str().unwrap()])
                 .status
                 .success()
         );
-        assert!(
-            ragnosis(home.path(), &["import", questions_file.to_str().unwrap()])
-                .status
-                .success()
+    }
+
+    #[test]
+    fn the_embedded_model_ranks_a_corpus_and_keeps_its_vectors() {
+        let home = tempfile::tempdir().unwrap();
+        squad(home.path(), 40);
+        let o = ragnosis(
+            home.path(),
+            &[
+                "retrieval-eval",
+                "--dataset",
+                "1",
+                "--corpus",
+                "1",
+                "--json",
+            ],
         );
+        if !o.status.success()
+            && stderr(&o).contains("embedded model is not available")
+            && std::env::var("RAGNOSIS_MODEL").as_deref() != Ok("required")
+        {
+            return; // no weights on this machine, and this run does not demand them
+        }
+        assert!(o.status.success(), "{}", stderr(&o));
+        let e: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let names: Vec<&str> = e["retrievers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["retriever"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, vec!["BM25", "all-MiniLM-L6-v2"], "both are compared");
+        let embedded = e["retrievers"][1]["recall_at_k"]["value"].as_f64().unwrap();
+        assert!(
+            embedded > 0.6,
+            "a sentence model finds most paragraphs: {embedded}"
+        );
+        let store = ragnosis_core::store::Store::open(home.path()).unwrap();
+        let first = &ragnosis_core::store::corpora::chunks(store.conn(), 1).unwrap()[0];
+        let hash = blake3::hash(first.text.as_bytes()).to_hex().to_string();
+        assert!(
+            ragnosis_core::store::corpora::embedding(store.conn(), "all-MiniLM-L6-v2", &hash)
+                .unwrap()
+                .is_some_and(|v| v.len() == 384),
+            "the chunk's vector is cached for the next evaluation"
+        );
+    }
+
+    #[test]
+    fn bm25_on_the_squad_sample_matches_rank_bm25() {
+        let home = tempfile::tempdir().unwrap();
+        squad(home.path(), usize::MAX);
         let o = ragnosis(
             home.path(),
             &[

@@ -21,8 +21,9 @@ pub fn tokens(text: &str) -> Vec<String> {
 }
 
 pub struct Bm25 {
-    /// Per chunk: term → count.
-    counts: Vec<HashMap<String, u32>>,
+    /// Term → (chunk index, count) for the chunks that contain it: scoring a query touches
+    /// only those chunks, not the whole corpus.
+    postings: HashMap<String, Vec<(u32, u32)>>,
     lengths: Vec<f64>,
     average_length: f64,
     idf: HashMap<String, f64>,
@@ -30,30 +31,31 @@ pub struct Bm25 {
 
 impl Bm25 {
     pub fn new<'a>(chunks: impl IntoIterator<Item = &'a str>) -> Bm25 {
-        let mut counts = Vec::new();
+        let mut postings: HashMap<String, Vec<(u32, u32)>> = HashMap::new();
         let mut lengths = Vec::new();
-        let mut containing: HashMap<String, u32> = HashMap::new();
-        for text in chunks {
-            let mut c: HashMap<String, u32> = HashMap::new();
+        for (i, text) in chunks.into_iter().enumerate() {
+            let mut counts: HashMap<String, u32> = HashMap::new();
             let words = tokens(text);
             lengths.push(words.len() as f64);
             for w in words {
-                *c.entry(w).or_default() += 1;
+                *counts.entry(w).or_default() += 1;
             }
-            for w in c.keys() {
-                *containing.entry(w.clone()).or_default() += 1;
+            for (w, c) in counts {
+                postings.entry(w).or_default().push((i as u32, c));
             }
-            counts.push(c);
         }
-        let n = counts.len() as f64;
-        let average_length = if counts.is_empty() {
+        let n = lengths.len() as f64;
+        let average_length = if lengths.is_empty() {
             0.0
         } else {
             lengths.iter().sum::<f64>() / n
         };
-        let mut idf: HashMap<String, f64> = containing
-            .into_iter()
-            .map(|(w, df)| (w, (n - df as f64 + 0.5).ln() - (df as f64 + 0.5).ln()))
+        let mut idf: HashMap<String, f64> = postings
+            .iter()
+            .map(|(w, list)| {
+                let df = list.len() as f64;
+                (w.clone(), (n - df + 0.5).ln() - (df + 0.5).ln())
+            })
             .collect();
         let mean = if idf.is_empty() {
             0.0
@@ -66,7 +68,7 @@ impl Bm25 {
             }
         }
         Bm25 {
-            counts,
+            postings,
             lengths,
             average_length,
             idf,
@@ -75,19 +77,15 @@ impl Bm25 {
 
     /// The score of every chunk for `query`, in corpus order.
     pub fn scores(&self, query: &str) -> Vec<f64> {
-        let terms = tokens(query);
-        let mut scores = vec![0.0; self.counts.len()];
-        for term in &terms {
-            let Some(idf) = self.idf.get(term) else {
+        let mut scores = vec![0.0; self.lengths.len()];
+        for term in tokens(query) {
+            let (Some(idf), Some(list)) = (self.idf.get(&term), self.postings.get(&term)) else {
                 continue;
             };
-            for (i, counts) in self.counts.iter().enumerate() {
-                let f = *counts.get(term).unwrap_or(&0) as f64;
-                if f == 0.0 {
-                    continue;
-                }
-                let norm = 1.0 - B + B * self.lengths[i] / self.average_length;
-                scores[i] += idf * f * (K1 + 1.0) / (f + K1 * norm);
+            for &(i, count) in list {
+                let f = count as f64;
+                let norm = 1.0 - B + B * self.lengths[i as usize] / self.average_length;
+                scores[i as usize] += idf * f * (K1 + 1.0) / (f + K1 * norm);
             }
         }
         scores
