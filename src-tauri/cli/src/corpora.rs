@@ -127,3 +127,164 @@ pub fn retrieval_eval(
     }
     Ok(())
 }
+
+#[derive(Args)]
+pub struct GenerateArgs {
+    /// Documents or folders to ingest first (or use --corpus).
+    #[arg(conflicts_with_all = ["corpus", "resume"])]
+    paths: Vec<PathBuf>,
+    /// An ingested corpus instead of documents.
+    #[arg(long)]
+    corpus: Option<i64>,
+    /// Continue a generation that stopped.
+    #[arg(long, value_name = "GENERATION")]
+    resume: Option<i64>,
+    /// The judge profile that writes and filters (a language model; the offline judge
+    /// cannot write test cases).
+    #[arg(long)]
+    judge: String,
+    /// Accepted test cases wanted.
+    #[arg(long, default_value_t = 20)]
+    count: u64,
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Keep candidates the filter finds not answerable from their chunk alone.
+    #[arg(long)]
+    allow_unanswerable: bool,
+    #[arg(long, default_value_t = 0.8)]
+    min_faithfulness: f64,
+    #[arg(long, default_value_t = 0.7)]
+    min_relevance: f64,
+    /// Stop before the judge's cost would pass this many USD.
+    #[arg(long, value_name = "USD")]
+    budget: Option<f64>,
+    /// Show calls, tokens and cost without calling the judge.
+    #[arg(long)]
+    plan: bool,
+    /// Name of the dataset the test cases go into.
+    #[arg(long)]
+    name: Option<String>,
+    /// Also write the accepted test cases as JSONL here.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    #[arg(long, default_value_t = 800)]
+    chunk_tokens: usize,
+    #[arg(long, default_value_t = 400)]
+    overlap: usize,
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn generate(
+    home: &Path,
+    args: GenerateArgs,
+    progress: Arc<dyn ProgressSink>,
+) -> Result<(), Failure> {
+    use ragnosis_core::generate::{self, GenerationSettings};
+    use ragnosis_core::judge::open;
+    use ragnosis_core::secrets::KeyringStore;
+
+    let mut store = Store::open(home)?;
+    let profile = open::profile(&store, &args.judge)?;
+    if profile.kind == ragnosis_core::judge::ProviderKind::Offline {
+        return Err(Error::Invalid(ragnosis_core::judge::offline::NO_GENERATION.into()).into());
+    }
+    let settings = GenerationSettings {
+        count: args.count,
+        seed: args.seed,
+        require_answerable: !args.allow_unanswerable,
+        min_faithfulness: args.min_faithfulness,
+        min_relevance: args.min_relevance,
+        budget_usd: args.budget,
+    };
+    let cancel = crate::cancel_on_ctrl_c();
+    let outcome = if let Some(generation) = args.resume {
+        let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
+        crate::judges::runtime()?.block_on(generate::resume(
+            &mut store, generation, judge, progress, &cancel,
+        ))?
+    } else {
+        let corpus_id = match (args.corpus, args.paths.is_empty()) {
+            (Some(id), _) => store::corpora::get(store.conn(), id)?.id,
+            (None, false) => {
+                let name = args.name.clone().unwrap_or_else(|| "documents".into());
+                let chunking = Chunking {
+                    size: args.chunk_tokens,
+                    overlap: args.overlap,
+                };
+                let report =
+                    corpus::ingest(&mut store, &name, &args.paths, chunking, progress.as_ref())?;
+                print::ingest_report(&report);
+                report.corpus_id
+            }
+            (None, true) => {
+                return Err(Error::Invalid(
+                    "give documents to generate from, or --corpus ID".into(),
+                )
+                .into())
+            }
+        };
+        if args.plan {
+            let plan = generate::plan(&store, corpus_id, &settings, &profile)?;
+            println!(
+                "Plan for {} test cases from corpus #{corpus_id} with '{}': at least {} judge calls, ~{} input and ~{} output tokens, cost {}",
+                settings.count,
+                profile.name,
+                plan.calls,
+                plan.input_tokens,
+                plan.output_tokens,
+                match (plan.cost_low, plan.cost_high) {
+                    (Some(lo), Some(hi)) => format!("${lo:.2}–${hi:.2}"),
+                    _ => "unknown (the profile has no price)".into(),
+                }
+            );
+            return Ok(());
+        }
+        let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
+        let name = args
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("test set from corpus {corpus_id}"));
+        crate::judges::runtime()?.block_on(generate::start(
+            &mut store, corpus_id, &name, settings, judge, progress, &cancel,
+        ))?
+    };
+    if let Some(path) = &args.out {
+        let mut file = std::fs::File::create(path).map_err(|source| Error::Write {
+            path: path.clone(),
+            source,
+        })?;
+        let n = generate::export_jsonl(&store, outcome.dataset_id, &mut file)?;
+        eprintln!("wrote {n} test cases to {}", path.display());
+    }
+    if args.json {
+        let candidates = store::generations::candidates(store.conn(), outcome.generation_id)?;
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &serde_json::json!({ "outcome": outcome, "candidates": candidates })
+            )
+            .map_err(Error::from)?
+        );
+    } else {
+        print::generation(&store, &outcome)?;
+    }
+    if outcome.status == "failing" {
+        return Err(Error::Invalid(format!(
+            "generation {} stopped: the judge's calls failed for {} candidates in a row; check the judge with `ragnosis judges test {}` and continue with `ragnosis generate --resume {} --judge {}`",
+            outcome.generation_id,
+            generate::FAILURES_IN_A_ROW,
+            args.judge,
+            outcome.generation_id,
+            args.judge
+        ))
+        .into());
+    }
+    if outcome.status == "cancelled" || outcome.status == "budget" {
+        eprintln!(
+            "generation {} stopped ({}); continue it with `ragnosis generate --resume {} --judge {}`",
+            outcome.generation_id, outcome.status, outcome.generation_id, args.judge
+        );
+    }
+    Ok(())
+}

@@ -311,7 +311,8 @@ fn key_source(profile: &JudgeProfile) -> String {
     }
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, Error> {
+/// A runtime for the judge layer's network calls from synchronous CLI code.
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

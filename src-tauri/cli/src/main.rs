@@ -131,6 +131,10 @@ enum Command {
     /// Rank a corpus for a dataset's questions with BM25 and the embedded model: Recall@K
     /// and MRR@K with 95% intervals, and queries per second.
     RetrievalEval(corpora::RetrievalEvalArgs),
+    /// Write a test set from documents with a language-model judge (RAGalyst): a question
+    /// and a reference answer per sampled chunk, kept when they pass answerability,
+    /// faithfulness and relevance filters; rejected candidates are kept with the reason.
+    Generate(corpora::GenerateArgs),
     /// People's labels on a run's items (kept per item, so they outlive the run).
     Labels {
         #[command(subcommand)]
@@ -288,6 +292,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Ingest(args) => corpora::ingest(&home, args, progress)?,
         Command::Corpora { json } => corpora::corpora(&home, json)?,
         Command::RetrievalEval(args) => corpora::retrieval_eval(&home, args, progress)?,
+        Command::Generate(args) => corpora::generate(&home, args, progress)?,
         Command::Alignment { run, json } => trust::alignment(&home, run, json)?,
     }
     Ok(())

@@ -636,3 +636,32 @@ pub fn retrieval_eval(e: &ragnosis_core::retrieval::RetrievalEval) {
         );
     }
 }
+
+pub fn generation(
+    store: &ragnosis_core::store::Store,
+    o: &ragnosis_core::generate::GenerationOutcome,
+) -> Result<(), ragnosis_core::Error> {
+    println!(
+        "Generation #{} into dataset #{}: {} accepted, {} rejected, {} errors ({}); {} judge calls, ${:.2}, {:.1} s",
+        o.generation_id,
+        o.dataset_id,
+        o.accepted,
+        o.rejected,
+        o.errors,
+        o.status,
+        o.calls,
+        o.cost_usd,
+        o.seconds
+    );
+    for c in ragnosis_core::store::generations::candidates(store.conn(), o.generation_id)? {
+        if c.status != "accepted" {
+            println!(
+                "  {} chunk {}: {}",
+                c.status,
+                c.chunk_id,
+                c.reason.as_deref().unwrap_or("")
+            );
+        }
+    }
+    Ok(())
+}

@@ -1036,3 +1036,158 @@ fn repeat_measures_run_to_run_spread() {
     );
     assert_eq!(refused.status.code(), Some(2));
 }
+
+/// Test-set generation through a model judge (the simulator plays one): drafts pass or
+/// fail the filters, every candidate is kept with its reason, the accepted ones form a
+/// dataset exported in the importer's own schema; a failing judge call is an error
+/// candidate, not a lost one; the offline judge is refused before anything is stored.
+#[test]
+fn generate_writes_a_filtered_test_set_and_keeps_the_rejected() {
+    let sim = Simulator::start(SimConfig {
+        faults: FaultRules {
+            // Every call about the manual's riding-modes page fails (after the repair).
+            when_contains: vec![ContainsRule {
+                text: "Walk Assist".into(),
+                fault: Fault::MalformedJson,
+            }],
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .expect("simulator starts");
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 2);
+    let documents = repo().join("tests/documents");
+    let docs = documents.to_str().unwrap();
+
+    let refused = run(
+        home.path(),
+        &["generate", docs, "--judge", "offline", "--count", "3"],
+    );
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        text(&refused.stderr).contains("cannot write questions"),
+        "{}",
+        text(&refused.stderr)
+    );
+    assert!(
+        text(&run(home.path(), &["corpora"]).stdout).contains("No corpora"),
+        "nothing stored"
+    );
+
+    let plan = run(
+        home.path(),
+        &[
+            "generate",
+            docs,
+            "--judge",
+            "sim",
+            "--count",
+            "4",
+            "--chunk-tokens",
+            "120",
+            "--overlap",
+            "20",
+            "--plan",
+        ],
+    );
+    assert!(plan.status.success(), "{}", text(&plan.stderr));
+    assert!(
+        text(&plan.stdout).contains("at least 20 judge calls"),
+        "{}",
+        text(&plan.stdout)
+    );
+    assert_eq!(sim.stats().calls, 0, "a plan calls nothing");
+
+    let out = home.path().join("test-set.jsonl");
+    let o = run(
+        home.path(),
+        &[
+            "generate",
+            "--corpus",
+            "1",
+            "--judge",
+            "sim",
+            "--count",
+            "100",
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let outcome = &report["outcome"];
+    let candidates = report["candidates"].as_array().unwrap();
+    let chunks: u64 = text(&run(home.path(), &["corpora", "--json"]).stdout)
+        .parse::<Value>()
+        .unwrap()[0]["chunks"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(
+        outcome["status"], "exhausted",
+        "100 asked, fewer chunks: {outcome}"
+    );
+    assert_eq!(
+        candidates.len() as u64,
+        chunks,
+        "one candidate per chunk, every one kept"
+    );
+    let accepted = outcome["accepted"].as_u64().unwrap();
+    assert!(
+        accepted >= chunks / 2,
+        "most drafts pass the filters: {outcome}"
+    );
+    let failed: Vec<&Value> = candidates
+        .iter()
+        .filter(|c| c["status"] == "error")
+        .collect();
+    assert!(!failed.is_empty(), "the faulted page is an error candidate");
+    assert!(
+        failed
+            .iter()
+            .all(|c| c["reason"].as_str().unwrap().contains("call failed")),
+        "{failed:?}"
+    );
+    for c in candidates.iter().filter(|c| c["status"] == "rejected") {
+        assert!(
+            !c["reason"].as_str().unwrap().is_empty(),
+            "a rejection says why: {c}"
+        );
+    }
+
+    // The export is the importer's schema: it imports as a dataset of the same size.
+    let lines = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(lines.lines().count() as u64, accepted);
+    let first: Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
+    assert!(first["question"].as_str().unwrap().ends_with('?'));
+    assert!(
+        first["gold_context_ids"][0].as_str().unwrap().contains('#'),
+        "{first}"
+    );
+    let imported = run(home.path(), &["import", out.to_str().unwrap(), "--json"]);
+    let report: Value = serde_json::from_slice(&imported.stdout).unwrap();
+    assert_eq!(
+        report["items_accepted"].as_u64(),
+        Some(accepted),
+        "{report}"
+    );
+
+    // The generated set evaluates retrieval on its own corpus.
+    let eval = run(
+        home.path(),
+        &[
+            "retrieval-eval",
+            "--dataset",
+            "1",
+            "--corpus",
+            "1",
+            "--retrievers",
+            "bm25",
+            "--json",
+        ],
+    );
+    assert!(eval.status.success(), "{}", text(&eval.stderr));
+    let e: Value = serde_json::from_slice(&eval.stdout).unwrap();
+    assert_eq!(e["queries"].as_u64(), Some(accepted));
+}

@@ -14,6 +14,7 @@ pub mod dataset;
 pub mod error;
 pub mod error_code;
 pub mod export;
+pub mod generate;
 pub mod import;
 pub mod item;
 pub mod judge;

@@ -6,6 +6,7 @@
 use ragnosis_core::judge::offline::OfflineJudge;
 use ragnosis_core::judge::parse::payload_json;
 use ragnosis_core::judge::prompt::{self, Message, Role};
+use ragnosis_core::judge::task::{Task, Verdict};
 use serde_json::{json, Value};
 
 /// The API dialect a request came in.
@@ -74,7 +75,9 @@ pub fn answer(messages: &[Message]) -> Answer {
     let Some(task) = prompt::parse_task(messages) else {
         return Answer::Foreign("I can only answer Ragnosis judge prompts.".into());
     };
-    let judged = std::panic::catch_unwind(|| OfflineJudge::default().verdict(&task));
+    let judged = std::panic::catch_unwind(|| {
+        drafted(&task).unwrap_or_else(|| OfflineJudge::default().verdict(&task))
+    });
     match judged {
         Ok(verdict) => Answer::Verdict {
             task: task.kind().as_str(),
@@ -92,6 +95,45 @@ pub fn answer(messages: &[Message]) -> Answer {
                 task.kind().as_str()
             ))
         }
+    }
+}
+
+/// The simulator's stand-in for a model that writes test cases (the offline judge
+/// refuses to): a question about a chunk's first full sentence, and as the answer the
+/// chunk's sentence that shares the most words with the question. Deterministic, so
+/// tests know what each generated item says.
+fn drafted(task: &Task) -> Option<Verdict> {
+    let sentences = |text: &str| -> Vec<String> {
+        text.split_inclusive(['.', '!', '?'])
+            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+            .filter(|s| s.split(' ').count() >= 6)
+            .collect()
+    };
+    match task {
+        Task::DraftQuestion { chunk } => {
+            let question = sentences(chunk).first().map_or(String::new(), |s| {
+                let topic: Vec<&str> = s.split(' ').take(8).collect();
+                let topic = topic.join(" ");
+                let topic = topic.trim_end_matches(|c: char| !c.is_alphanumeric());
+                format!("What does the documentation say about \"{topic}\"?")
+            });
+            Some(Verdict::DraftQuestion { question })
+        }
+        Task::DraftAnswer { question, chunk } => {
+            let words = |s: &str| -> std::collections::HashSet<String> {
+                s.split(|c: char| !c.is_alphanumeric())
+                    .filter(|w| w.len() > 2)
+                    .map(str::to_lowercase)
+                    .collect()
+            };
+            let asked = words(question);
+            let answer = sentences(chunk)
+                .into_iter()
+                .max_by_key(|s| words(s).intersection(&asked).count())
+                .unwrap_or_default();
+            Some(Verdict::DraftAnswer { answer })
+        }
+        _ => None,
     }
 }
 

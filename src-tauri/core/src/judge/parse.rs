@@ -210,7 +210,9 @@ fn list_field(kind: TaskKind) -> Option<&'static str> {
         | TaskKind::Grounding
         | TaskKind::Reasoning
         | TaskKind::Scorecard
-        | TaskKind::Insights => None,
+        | TaskKind::Insights
+        | TaskKind::DraftQuestion
+        | TaskKind::DraftAnswer => None,
     }
 }
 

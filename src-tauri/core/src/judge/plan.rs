@@ -112,6 +112,8 @@ pub fn expected_output_tokens(task: &Task) -> u64 {
         Task::Scorecard(card) => {
             20 + 35 * card.criteria.len() as u64 + if card.taxonomy { 250 } else { 0 }
         }
+        Task::DraftQuestion { .. } => 40,
+        Task::DraftAnswer { .. } => 80,
     };
     reply.max(20)
 }

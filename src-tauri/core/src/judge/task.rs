@@ -67,6 +67,12 @@ pub enum Task {
     /// A run-level task: plain-language insights on the weaker metrics and at most four
     /// ranked action items, from the run's own statistics and example items.
     Insights(Box<InsightsTask>),
+    /// Test-set generation, the question agent: one specific, unambiguous question that
+    /// the chunk alone answers.
+    DraftQuestion { chunk: String },
+    /// Test-set generation, the answer agent: the reference answer to the question from
+    /// the chunk alone.
+    DraftAnswer { question: String, chunk: String },
 }
 
 /// What the insights call is given: the run's metrics (mean below 0.95 each), their
@@ -279,7 +285,15 @@ impl Task {
             Task::ClaimLabels { .. } => TaskKind::ClaimLabels,
             Task::Scorecard(_) => TaskKind::Scorecard,
             Task::Insights(_) => TaskKind::Insights,
+            Task::DraftQuestion { .. } => TaskKind::DraftQuestion,
+            Task::DraftAnswer { .. } => TaskKind::DraftAnswer,
         }
+    }
+
+    /// Whether the task writes new text (a test set) rather than judging given text; the
+    /// offline judge cannot, and never pretends to.
+    pub fn is_generation(&self) -> bool {
+        self.kind().is_generation()
     }
 }
 
@@ -296,10 +310,16 @@ pub enum TaskKind {
     ClaimLabels,
     Scorecard,
     Insights,
+    DraftQuestion,
+    DraftAnswer,
 }
 
 impl TaskKind {
-    pub const ALL: [TaskKind; 10] = [
+    pub fn is_generation(self) -> bool {
+        matches!(self, TaskKind::DraftQuestion | TaskKind::DraftAnswer)
+    }
+
+    pub const ALL: [TaskKind; 12] = [
         TaskKind::Aspects,
         TaskKind::ChunkRelevance,
         TaskKind::Coverage,
@@ -310,6 +330,8 @@ impl TaskKind {
         TaskKind::ClaimLabels,
         TaskKind::Scorecard,
         TaskKind::Insights,
+        TaskKind::DraftQuestion,
+        TaskKind::DraftAnswer,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -324,6 +346,8 @@ impl TaskKind {
             TaskKind::ClaimLabels => "claim_labels",
             TaskKind::Scorecard => "scorecard",
             TaskKind::Insights => "insights",
+            TaskKind::DraftQuestion => "draft_question",
+            TaskKind::DraftAnswer => "draft_answer",
         }
     }
 
@@ -478,6 +502,12 @@ pub enum Verdict {
     },
     Scorecard(Scorecard),
     Insights(InsightsVerdict),
+    DraftQuestion {
+        question: String,
+    },
+    DraftAnswer {
+        answer: String,
+    },
 }
 
 impl Verdict {
@@ -493,6 +523,8 @@ impl Verdict {
             Verdict::ClaimLabels { .. } => TaskKind::ClaimLabels,
             Verdict::Scorecard(_) => TaskKind::Scorecard,
             Verdict::Insights(_) => TaskKind::Insights,
+            Verdict::DraftQuestion { .. } => TaskKind::DraftQuestion,
+            Verdict::DraftAnswer { .. } => TaskKind::DraftAnswer,
         }
     }
 }

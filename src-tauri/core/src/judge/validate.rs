@@ -69,12 +69,34 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
         }
         (Task::Scorecard(asked), Verdict::Scorecard(card)) => scorecard(asked, card),
         (Task::Insights(asked), Verdict::Insights(reply)) => insights(asked, reply),
+        // An empty draft is an answer too: the agent found nothing to ask or answer.
+        (Task::DraftQuestion { .. }, Verdict::DraftQuestion { question }) => {
+            Ok(Verdict::DraftQuestion {
+                question: one_line(&question, "question")?,
+            })
+        }
+        (Task::DraftAnswer { .. }, Verdict::DraftAnswer { answer }) => Ok(Verdict::DraftAnswer {
+            answer: one_line(&answer, "answer")?,
+        }),
         (task, verdict) => Err(format!(
             "the reply answers a {} task, not {}",
             verdict.kind().as_str(),
             task.kind().as_str()
         )),
     }
+}
+
+/// A drafted question or answer: trimmed, spaces collapsed, and of a length a test case
+/// can use (a reply of pages is not a question).
+fn one_line(text: &str, what: &str) -> Result<String, String> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() > 1_000 {
+        return Err(format!(
+            "the {what} is {} characters long; keep it under 1000",
+            text.chars().count()
+        ));
+    }
+    Ok(text)
 }
 
 /// The question's information needs: trimmed, distinct, at most five, at least one; the

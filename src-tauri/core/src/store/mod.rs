@@ -9,6 +9,7 @@ pub mod analyses;
 pub mod cases;
 pub mod corpora;
 pub mod datasets;
+pub mod generations;
 pub mod human_labels;
 pub mod items;
 pub mod judge_cache;
@@ -37,6 +38,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0005_judge_checks.sql")),
         M::up(include_str!("migrations/0006_trust.sql")),
         M::up(include_str!("migrations/0007_corpora.sql")),
+        M::up(include_str!("migrations/0008_generations.sql")),
     ])
 });
 

@@ -172,6 +172,14 @@ impl OfflineJudge {
                 Verdict::Scorecard(scorecard::scorecard(card, &self.params, sem))
             }
             Task::Insights(run) => Verdict::Insights(template_insights(run)),
+            // Never reached through `judge`, which refuses generation: an empty draft
+            // is the honest answer of a judge that cannot write test cases.
+            Task::DraftQuestion { .. } => Verdict::DraftQuestion {
+                question: String::new(),
+            },
+            Task::DraftAnswer { .. } => Verdict::DraftAnswer {
+                answer: String::new(),
+            },
         }
     }
 }
@@ -233,6 +241,12 @@ fn claim_labels(claims: &[String], passages: &[String], params: &SupportParams) 
         .collect()
 }
 
+/// Why the offline judge writes no test cases: it has no language model, and a question
+/// made from templates would test nothing a user cares about.
+pub const NO_GENERATION: &str = "the built-in offline judge cannot write questions or answers: generating a test set \
+needs a language model judge (a local server such as Ollama or llama.cpp, or a hosted model; add one in Settings \
+or with `ragnosis judges add`)";
+
 #[async_trait::async_trait]
 impl Judge for OfflineJudge {
     fn identity(&self) -> &JudgeIdentity {
@@ -242,6 +256,9 @@ impl Judge for OfflineJudge {
     async fn judge(&self, task: &Task, ctx: &CallContext) -> Result<Judgement, JudgeError> {
         if ctx.cancel.is_cancelled() {
             return Err(JudgeError::Cancelled);
+        }
+        if task.is_generation() {
+            return Err(JudgeError::Config(NO_GENERATION.into()));
         }
         let started = Instant::now();
         let verdict = self.verdict(task);

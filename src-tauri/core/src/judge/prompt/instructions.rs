@@ -36,8 +36,34 @@ pub fn task_instructions(kind: TaskKind) -> &'static str {
         TaskKind::ClaimLabels => CLAIM_LABELS,
         TaskKind::Scorecard => SCORECARD,
         TaskKind::Insights => INSIGHTS,
+        TaskKind::DraftQuestion => DRAFT_QUESTION,
+        TaskKind::DraftAnswer => DRAFT_ANSWER,
     }
 }
+
+const DRAFT_QUESTION: &str = "TASK: you help build a test set for a question-answering \
+system. Read the passage in the CHUNK block and write one question that a user of that \
+system could ask and that the passage alone answers completely.
+The question must be specific (it has one correct answer, stated in the passage), \
+self-contained (it names what it is about instead of saying \"the passage\", \"this \
+document\" or \"the text\"), and need no outside knowledge. Ask about a substantive fact \
+of the passage (a figure, a condition, a step, a reason), not about its wording or \
+layout. Write it in the passage's language, as one sentence ending with a question mark. \
+If the passage holds nothing a user would ask about (a table of contents, a copyright \
+line, a fragment), reply with an empty question.
+
+JSON shape:
+{\"question\": \"<one question, or an empty string>\"}";
+
+const DRAFT_ANSWER: &str = "TASK: you help build a test set for a question-answering \
+system. This task is the one where you do answer: write the reference answer to the \
+question in the QUESTION block using only the passage in the CHUNK block.
+Answer completely and precisely in one to three sentences, keeping names, numbers, \
+units, dates and conditions exactly as the passage states them. Add nothing the passage \
+does not say. If the passage does not answer the question, reply with an empty answer.
+
+JSON shape:
+{\"answer\": \"<the reference answer, or an empty string>\"}";
 
 const ASPECTS: &str = "TASK: list the information needs of the question in the QUESTION block.
 An information need is a short phrase that names one thing a complete reply must tell the \

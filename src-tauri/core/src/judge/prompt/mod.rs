@@ -66,6 +66,8 @@ pub fn prompt_version(kind: TaskKind) -> &'static str {
         TaskKind::ClaimLabels => "claim_labels@1",
         TaskKind::Scorecard => "scorecard@1",
         TaskKind::Insights => "insights@1",
+        TaskKind::DraftQuestion => "draft_question@1",
+        TaskKind::DraftAnswer => "draft_answer@1",
     }
 }
 
@@ -149,6 +151,11 @@ pub fn render(task: &Task) -> Vec<Message> {
         Task::Insights(run) => {
             let json = serde_json::to_string_pretty(run).expect("insight tasks serialise");
             blocks::write_block(&mut user, "RUN", &json);
+        }
+        Task::DraftQuestion { chunk } => blocks::write_block(&mut user, "CHUNK", chunk),
+        Task::DraftAnswer { question, chunk } => {
+            blocks::write_block(&mut user, "QUESTION", question);
+            blocks::write_block(&mut user, "CHUNK", chunk);
         }
     }
     vec![
@@ -325,6 +332,16 @@ pub fn parse_task(messages: &[Message]) -> Option<Task> {
         }
         TaskKind::Scorecard => parse_scorecard(src)?,
         TaskKind::Insights => Task::Insights(serde_json::from_str(&block(0, "RUN")?.0).ok()?),
+        TaskKind::DraftQuestion => Task::DraftQuestion {
+            chunk: block(0, "CHUNK")?.0,
+        },
+        TaskKind::DraftAnswer => {
+            let (question, at) = block(0, "QUESTION")?;
+            Task::DraftAnswer {
+                question,
+                chunk: block(at, "CHUNK")?.0,
+            }
+        }
     };
     Some(task)
 }

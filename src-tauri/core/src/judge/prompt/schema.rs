@@ -157,6 +157,8 @@ pub fn reply_schema(kind: TaskKind) -> Value {
                 json!({"type": "string", "enum": ["Entailment", "Neutral", "Contradiction"]}),
             )),
         )]),
+        TaskKind::DraftQuestion => object(&[("question", text)]),
+        TaskKind::DraftAnswer => object(&[("answer", text)]),
     }
 }
 

@@ -1,0 +1,129 @@
+//! The `generations` and `candidates` tables: test-set generations from a corpus and every
+//! candidate test case each one drafted, accepted or rejected with its reason.
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GenerationRow {
+    pub id: i64,
+    pub corpus_id: i64,
+    pub dataset_id: i64,
+    pub judge: String,
+    pub settings: serde_json::Value,
+    /// running | done | cancelled | stopped
+    pub status: String,
+    pub message: Option<String>,
+    pub created_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Candidate {
+    pub position: i64,
+    pub chunk_id: i64,
+    pub question: Option<String>,
+    pub answer: Option<String>,
+    /// accepted | rejected | error
+    pub status: String,
+    pub reason: Option<String>,
+    pub scores: serde_json::Value,
+}
+
+pub fn insert(
+    conn: &Connection,
+    corpus_id: i64,
+    dataset_id: i64,
+    judge: &str,
+    settings: &serde_json::Value,
+) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO generations (corpus_id, dataset_id, judge, settings_json, status, created_at)
+         VALUES (?1, ?2, ?3, ?4, 'running', ?5)",
+        params![
+            corpus_id,
+            dataset_id,
+            judge,
+            settings.to_string(),
+            super::now()
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn get(conn: &Connection, id: i64) -> Result<GenerationRow> {
+    conn.query_row(
+        "SELECT id, corpus_id, dataset_id, judge, settings_json, status, message, created_at
+         FROM generations WHERE id = ?1",
+        [id],
+        |r| {
+            let settings: String = r.get(4)?;
+            Ok(GenerationRow {
+                id: r.get(0)?,
+                corpus_id: r.get(1)?,
+                dataset_id: r.get(2)?,
+                judge: r.get(3)?,
+                settings: serde_json::from_str(&settings).unwrap_or_default(),
+                status: r.get(5)?,
+                message: r.get(6)?,
+                created_at: r.get(7)?,
+            })
+        },
+    )
+    .optional()?
+    .ok_or_else(|| Error::NotFound {
+        what: "generation",
+        id: id.to_string(),
+    })
+}
+
+pub fn set_status(conn: &Connection, id: i64, status: &str, message: Option<&str>) -> Result<()> {
+    conn.execute(
+        "UPDATE generations SET status = ?2, message = ?3 WHERE id = ?1",
+        params![id, status, message],
+    )?;
+    Ok(())
+}
+
+pub fn add_candidate(conn: &Connection, generation_id: i64, c: &Candidate) -> Result<()> {
+    conn.execute(
+        "INSERT OR REPLACE INTO candidates (generation_id, position, chunk_id, question, answer, status, reason, scores_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![
+            generation_id,
+            c.position,
+            c.chunk_id,
+            c.question,
+            c.answer,
+            c.status,
+            c.reason,
+            c.scores.to_string()
+        ],
+    )?;
+    Ok(())
+}
+
+/// The generation's candidates in position order.
+pub fn candidates(conn: &Connection, generation_id: i64) -> Result<Vec<Candidate>> {
+    let mut stmt = conn.prepare(
+        "SELECT position, chunk_id, question, answer, status, reason, scores_json FROM candidates
+         WHERE generation_id = ?1 ORDER BY position",
+    )?;
+    let rows = stmt
+        .query_map([generation_id], |r| {
+            let scores: String = r.get(6)?;
+            Ok(Candidate {
+                position: r.get(0)?,
+                chunk_id: r.get(1)?,
+                question: r.get(2)?,
+                answer: r.get(3)?,
+                status: r.get(4)?,
+                reason: r.get(5)?,
+                scores: serde_json::from_str(&scores).unwrap_or_default(),
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
