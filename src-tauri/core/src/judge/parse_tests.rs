@@ -475,6 +475,23 @@ fn payloads_of_every_kind_parse_back_against_their_task() {
                 }],
             }),
         ),
+        (
+            Task::DraftQuestion {
+                chunk: "The battery lasts two years.".into(),
+            },
+            Verdict::DraftQuestion {
+                question: "How long does the battery last?".into(),
+            },
+        ),
+        (
+            Task::DraftAnswer {
+                question: "How long does the battery last?".into(),
+                chunk: "The battery lasts two years.".into(),
+            },
+            Verdict::DraftAnswer {
+                answer: "Two years.".into(),
+            },
+        ),
     ];
     assert_eq!(cases.len(), TaskKind::ALL.len());
     for (task, verdict) in cases {

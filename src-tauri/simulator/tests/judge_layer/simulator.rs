@@ -191,6 +191,13 @@ async fn every_task_kind_is_judged_through_the_simulator() {
             }],
             baseline: vec![],
         })),
+        Task::DraftQuestion {
+            chunk: chunks[0].clone(),
+        },
+        Task::DraftAnswer {
+            question: q.clone(),
+            chunk: chunks[0].clone(),
+        },
     ];
     for task in &tasks {
         let judgement = judge
@@ -198,6 +205,12 @@ async fn every_task_kind_is_judged_through_the_simulator() {
             .await
             .unwrap_or_else(|e| panic!("{task:?}: {e}"));
         assert_eq!(judgement.verdict.kind(), task.kind());
+        if let ragnosis_core::judge::Verdict::DraftQuestion { question } = &judgement.verdict {
+            assert!(
+                question.ends_with('?'),
+                "the simulator drafts a question: {question}"
+            );
+        }
         if let ragnosis_core::judge::Verdict::Scorecard(card) = &judgement.verdict {
             assert_eq!(card.scores.len(), 7, "every criterion asked is rated");
             assert_eq!(card.failures.len(), 10, "every category is checked");

@@ -261,7 +261,35 @@ fn every_task_kind_is_answered_on_empty_inputs() {
         })),
     ];
     let kinds: Vec<TaskKind> = tasks.iter().map(|t| judge(t.clone()).kind()).collect();
-    assert_eq!(kinds, TaskKind::ALL);
+    let judged: Vec<TaskKind> = TaskKind::ALL
+        .into_iter()
+        .filter(|k| !k.is_generation())
+        .collect();
+    assert_eq!(kinds, judged);
+}
+
+#[test]
+fn the_offline_judge_refuses_to_write_test_cases() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    for task in [
+        Task::DraftQuestion {
+            chunk: "The battery lasts two years.".into(),
+        },
+        Task::DraftAnswer {
+            question: "How long?".into(),
+            chunk: "The battery lasts two years.".into(),
+        },
+    ] {
+        let result = runtime.block_on(crate::judge::Judge::judge(
+            &OfflineJudge::default(),
+            &task,
+            &crate::judge::CallContext::default(),
+        ));
+        let err = result.unwrap_err().to_string();
+        assert!(err.contains("cannot write questions"), "{err}");
+    }
 }
 
 /// The RAGVUE example items, read from the shared data directory.

@@ -94,6 +94,11 @@ fn one_task_of_each_kind(text: &str) -> Vec<Task> {
             }],
             baseline: vec![],
         })),
+        Task::DraftQuestion { chunk: text.into() },
+        Task::DraftAnswer {
+            question: text.into(),
+            chunk: format!("{text} (the chunk)"),
+        },
     ]
 }
 
