@@ -21,14 +21,30 @@ pub struct IngestArgs {
     paths: Vec<PathBuf>,
     #[arg(long)]
     name: Option<String>,
+    #[command(flatten)]
+    chunking: ChunkArgs,
+    #[arg(long)]
+    json: bool,
+}
+
+/// How documents are cut (RAGalyst's defaults); shared by `ingest` and `generate`.
+#[derive(Args)]
+pub struct ChunkArgs {
     /// Words per chunk.
     #[arg(long, default_value_t = 800)]
     chunk_tokens: usize,
     /// Words shared by consecutive chunks.
     #[arg(long, default_value_t = 400)]
     overlap: usize,
-    #[arg(long)]
-    json: bool,
+}
+
+impl ChunkArgs {
+    fn chunking(&self) -> Chunking {
+        Chunking {
+            size: self.chunk_tokens,
+            overlap: self.overlap,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -60,11 +76,13 @@ pub fn ingest(
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "corpus".into())
     });
-    let chunking = Chunking {
-        size: args.chunk_tokens,
-        overlap: args.overlap,
-    };
-    let report = corpus::ingest(&mut store, &name, &args.paths, chunking, progress.as_ref())?;
+    let report = corpus::ingest(
+        &mut store,
+        &name,
+        &args.paths,
+        args.chunking.chunking(),
+        progress.as_ref(),
+    )?;
     if args.json {
         println!(
             "{}",
@@ -167,10 +185,8 @@ pub struct GenerateArgs {
     /// Also write the accepted test cases as JSONL here.
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    #[arg(long, default_value_t = 800)]
-    chunk_tokens: usize,
-    #[arg(long, default_value_t = 400)]
-    overlap: usize,
+    #[command(flatten)]
+    chunking: ChunkArgs,
     #[arg(long)]
     json: bool,
 }
@@ -208,12 +224,13 @@ pub fn generate(
             (Some(id), _) => store::corpora::get(store.conn(), id)?.id,
             (None, false) => {
                 let name = args.name.clone().unwrap_or_else(|| "documents".into());
-                let chunking = Chunking {
-                    size: args.chunk_tokens,
-                    overlap: args.overlap,
-                };
-                let report =
-                    corpus::ingest(&mut store, &name, &args.paths, chunking, progress.as_ref())?;
+                let report = corpus::ingest(
+                    &mut store,
+                    &name,
+                    &args.paths,
+                    args.chunking.chunking(),
+                    progress.as_ref(),
+                )?;
                 print::ingest_report(&report);
                 report.corpus_id
             }

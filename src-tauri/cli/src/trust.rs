@@ -60,15 +60,8 @@ pub fn labels(home: &Path, command: LabelsCommand) -> Result<(), Failure> {
             score,
             note,
         } => {
-            let value = match score.trim().to_lowercase().as_str() {
-                "pass" => 1.0,
-                "fail" => 0.0,
-                other => other.parse::<f64>().map_err(|_| {
-                    Error::Invalid(format!(
-                        "the score '{score}' is not a number from 0 to 1, pass or fail"
-                    ))
-                })?,
-            };
+            let value =
+                ragnosis_core::dataset::labels::parse_score(&score).map_err(Error::Invalid)?;
             let metric = labels::set(&store, run, item, &metric, value, note.as_deref(), "cli")?;
             println!("labelled item {item} on {metric}: {value}");
         }

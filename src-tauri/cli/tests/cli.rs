@@ -399,10 +399,7 @@ mod alignment {
     const WICE_THRESHOLD: f64 = 0.044_943_820_224_719_1;
 
     fn shared() -> PathBuf {
-        std::env::var_os("RAGNOSIS_SHARED_DATA")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .unwrap_or_else(|| repo().join("../shared/data"))
+        ragnosis_core::paths::shared_data_dir()
     }
 
     /// The first 200 STS-B train pairs as items; labels are the gold score / 5.
@@ -684,10 +681,7 @@ mod retrieval {
     /// The SQuAD sample's first `limit` paragraphs as a corpus (ids p0, p1, ...) and their
     /// answerable questions as dataset 1, with the paragraph as gold; corpus 1.
     fn squad(home: &Path, limit: usize) {
-        let shared = std::env::var_os("RAGNOSIS_SHARED_DATA")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .unwrap_or_else(|| repo().join("../shared/data"));
+        let shared = ragnosis_core::paths::shared_data_dir();
         let squad: Value = serde_json::from_str(
             &std::fs::read_to_string(shared.join("squad2-sample/dev-v2.0-articles-1-8.json"))
                 .unwrap(),

@@ -198,6 +198,11 @@ fn row(record: &Map<String, Value>) -> Result<LabelRow, String> {
     })
 }
 
+/// A label score typed by a person: a number from 0 to 1, or pass / fail words.
+pub fn parse_score(text: &str) -> Result<f64, String> {
+    score(&Value::String(text.to_string()))
+}
+
 /// A score in [0, 1], or pass / fail words, or true / false.
 fn score(value: &Value) -> Result<f64, String> {
     let number = match value {

@@ -238,12 +238,15 @@ fn chunk_vectors(
     for batch in missing.chunks(64) {
         let texts: Vec<&str> = batch.iter().map(|i| chunks[*i].text.as_str()).collect();
         let fresh = model.embed_all(&texts);
-        conn.execute_batch("BEGIN")?;
-        for (i, v) in batch.iter().zip(fresh) {
-            store::corpora::put_embedding(conn, EMBEDDED, &hashes[*i], &v)?;
+        let rows: Vec<(&str, &[f32])> = batch
+            .iter()
+            .zip(&fresh)
+            .map(|(i, v)| (hashes[*i].as_str(), v.as_slice()))
+            .collect();
+        store::corpora::put_embeddings(conn, EMBEDDED, &rows)?;
+        for (i, v) in batch.iter().zip(&fresh) {
             vectors[*i] = Some(v.to_vec());
         }
-        conn.execute_batch("COMMIT")?;
     }
     Ok(vectors.into_iter().map(|v| v.unwrap_or_default()).collect())
 }

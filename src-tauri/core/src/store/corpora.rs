@@ -204,17 +204,19 @@ pub fn embedding(conn: &Connection, model: &str, text_hash: &str) -> Result<Opti
     }))
 }
 
-pub fn put_embedding(
-    conn: &Connection,
-    model: &str,
-    text_hash: &str,
-    vector: &[f32],
-) -> Result<()> {
-    let blob: Vec<u8> = vector.iter().flat_map(|v| v.to_le_bytes()).collect();
-    conn.prepare_cached(
-        "INSERT OR REPLACE INTO embeddings (model, text_hash, vector) VALUES (?1, ?2, ?3)",
-    )?
-    .execute(params![model, text_hash, blob])?;
+/// Stores a batch of (text hash, vector) for `model` in one transaction.
+pub fn put_embeddings(conn: &Connection, model: &str, vectors: &[(&str, &[f32])]) -> Result<()> {
+    let tx = conn.unchecked_transaction()?;
+    {
+        let mut stmt = tx.prepare_cached(
+            "INSERT OR REPLACE INTO embeddings (model, text_hash, vector) VALUES (?1, ?2, ?3)",
+        )?;
+        for (text_hash, vector) in vectors {
+            let blob: Vec<u8> = vector.iter().flat_map(|v| v.to_le_bytes()).collect();
+            stmt.execute(params![model, text_hash, blob])?;
+        }
+    }
+    tx.commit()?;
     Ok(())
 }
 
