@@ -21,6 +21,8 @@ pub struct AppState {
     pub home: PathBuf,
     store: Mutex<Store>,
     pub runs: Arc<ActiveRuns>,
+    /// Test-set generations executing in this process, by generation id.
+    pub generations: Arc<ActiveRuns>,
     pub secrets: Arc<dyn SecretStore>,
 }
 
@@ -42,6 +44,7 @@ impl AppState {
             home,
             store: Mutex::new(store),
             runs: Arc::new(ActiveRuns::default()),
+            generations: Arc::new(ActiveRuns::default()),
             secrets,
         })
     }

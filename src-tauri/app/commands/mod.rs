@@ -5,6 +5,7 @@ pub mod cases;
 pub mod compare;
 pub mod datasets;
 pub mod evaluate;
+pub mod generate;
 pub mod judges;
 pub mod reports;
 pub mod runs;

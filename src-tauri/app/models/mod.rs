@@ -8,6 +8,7 @@
 pub mod cases;
 pub mod compare;
 pub mod datasets;
+pub mod generate;
 pub mod reports;
 pub mod runs;
 pub mod settings;

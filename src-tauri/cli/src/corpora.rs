@@ -55,11 +55,15 @@ pub struct RetrievalEvalArgs {
     /// The corpus to rank.
     #[arg(long)]
     corpus: i64,
-    /// Comma-separated: bm25, embedded.
+    /// Comma-separated: bm25, embedded, endpoint:PROFILE[@MODEL] (an OpenAI-compatible
+    /// /v1/embeddings service saved as a judge profile).
     #[arg(long, default_value = "bm25,embedded")]
     retrievers: String,
     #[arg(long, default_value_t = 10)]
     k: usize,
+    /// Also write the comparison as a Markdown report (its chart beside it).
+    #[arg(long, value_name = "FILE.md")]
+    report: Option<PathBuf>,
     #[arg(long)]
     json: bool,
 }
@@ -133,6 +137,7 @@ pub fn retrieval_eval(
         args.corpus,
         &retrievers,
         args.k,
+        &ragnosis_core::secrets::KeyringStore,
         progress.as_ref(),
     )?;
     if args.json {
@@ -142,6 +147,25 @@ pub fn retrieval_eval(
         );
     } else {
         print::retrieval_eval(&eval);
+    }
+    if let Some(path) = &args.report {
+        let path = ragnosis_report::with_extension(path, "md");
+        let dataset = store::datasets::get(store.conn(), eval.dataset_id)?.name;
+        let corpus = store::corpora::get(store.conn(), eval.corpus_id)?.name;
+        let generated_at = ragnosis_report::date_line(None);
+        let written = ragnosis_report::retrieval::write_markdown(
+            &eval,
+            &ragnosis_report::retrieval::Names {
+                dataset: &dataset,
+                corpus: &corpus,
+                generated_at: &generated_at,
+            },
+            &path,
+        )
+        .map_err(|e| crate::report::failure(e, &path))?;
+        for p in written {
+            eprintln!("wrote {}", p.display());
+        }
     }
     Ok(())
 }

@@ -176,7 +176,7 @@ pub fn markdown(store: &mut Store, run_id: i64, base: &Path) -> Result<Vec<PathB
 
 /// A report error as the CLI reports it: chart and typesetting failures are runtime
 /// failures of writing `base` (exit 3), not input errors.
-fn failure(e: ragnosis_report::Error, base: &Path) -> Failure {
+pub(crate) fn failure(e: ragnosis_report::Error, base: &Path) -> Failure {
     match e {
         ragnosis_report::Error::Core(e) => Failure::Core(e),
         ragnosis_report::Error::Write { path, source } => {

@@ -825,4 +825,100 @@ mod retrieval {
         assert_eq!(refused.status.code(), Some(2));
         assert!(stderr(&refused).contains("unknown retriever 'tfidf'"));
     }
+
+    /// An OpenAI-compatible `/v1/embeddings` service (the judge simulator, on 127.0.0.1)
+    /// saved as a judge profile ranks the corpus beside BM25; its vectors are cached by
+    /// model and endpoint, a malformed reply is an error naming the profile, and the
+    /// comparison is written as a Markdown report with its chart.
+    #[test]
+    fn an_embeddings_endpoint_is_compared_with_bm25_and_its_vectors_are_cached() {
+        use ragnosis_judge_sim::{SimConfig, Simulator};
+        let sim = Simulator::start(SimConfig::default()).unwrap();
+        let home = tempfile::tempdir().unwrap();
+        squad(home.path(), 30);
+        let added = ragnosis(
+            home.path(),
+            &[
+                "judges",
+                "add",
+                "sim",
+                "--kind",
+                "openai",
+                "--base-url",
+                &sim.base_url(),
+                "--model",
+                "sim-judge-small",
+            ],
+        );
+        assert!(added.status.success(), "{}", stderr(&added));
+        let report = home.path().join("retrievers.md");
+        let eval = |retrievers: &str| {
+            ragnosis(
+                home.path(),
+                &[
+                    "retrieval-eval",
+                    "--dataset",
+                    "1",
+                    "--corpus",
+                    "1",
+                    "--retrievers",
+                    retrievers,
+                    "--report",
+                    report.to_str().unwrap(),
+                    "--json",
+                ],
+            )
+        };
+        let o = eval("bm25,endpoint:sim@sim-embed-1");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let e: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let endpoint = &e["retrievers"][1];
+        assert_eq!(endpoint["retriever"], "sim-embed-1 (sim)");
+        let recall = endpoint["recall_at_k"]["value"].as_f64().unwrap();
+        assert!(
+            recall > 0.5,
+            "word-overlap vectors find most paragraphs: {recall}"
+        );
+        let queries = e["queries"].as_u64().unwrap();
+        let batches = |n: u64| n.div_ceil(32);
+        let first = sim.stats().embedding_requests;
+        assert_eq!(
+            first,
+            batches(30) + batches(queries),
+            "chunks, then questions, in batches of 32"
+        );
+
+        // The chunks' vectors come from the cache the second time: only questions are sent.
+        assert!(eval("endpoint:sim@sim-embed-1").status.success());
+        assert_eq!(sim.stats().embedding_requests - first, batches(queries));
+        // Another model on the same endpoint shares nothing with the first.
+        assert!(eval("endpoint:sim@sim-embed-2").status.success());
+        assert_eq!(
+            sim.stats().embedding_requests - first - batches(queries),
+            batches(30) + batches(queries)
+        );
+
+        let md = std::fs::read_to_string(&report).unwrap();
+        assert!(
+            md.contains("| sim\\-embed\\-2 \\(sim\\) |"),
+            "escaped as text: {md}"
+        );
+        let chart = std::fs::read_to_string(home.path().join("retrievers-retrievers.svg")).unwrap();
+        assert!(
+            chart.contains("Recall@10"),
+            "the chart is written beside the report"
+        );
+
+        let broken = eval("bm25,endpoint:sim@sim-embed-broken");
+        assert_eq!(broken.status.code(), Some(2), "{}", stderr(&broken));
+        assert!(
+            stderr(&broken).contains("embeddings endpoint of profile sim failed")
+                && stderr(&broken).contains("vectors for"),
+            "{}",
+            stderr(&broken)
+        );
+        let unknown = eval("endpoint:nobody");
+        assert!(!unknown.status.success());
+        assert!(stderr(&unknown).contains("nobody"), "{}", stderr(&unknown));
+    }
 }

@@ -92,6 +92,8 @@ pub struct GenerationOutcome {
     pub rejected: u64,
     pub errors: u64,
     pub calls: u64,
+    /// Calls answered from the judge cache (a resumed or repeated generation).
+    pub cache_hits: u64,
     pub cost_usd: f64,
     pub seconds: f64,
     /// done (count reached), exhausted (every chunk tried), cancelled, budget, or failing
@@ -110,6 +112,20 @@ pub async fn start(
     progress: Arc<dyn ProgressSink>,
     cancel: &CancelToken,
 ) -> Result<GenerationOutcome> {
+    let generation_id = create(store, corpus_id, name, settings, judge.as_ref())?;
+    execute(store, generation_id, judge, progress, cancel).await
+}
+
+/// Stores a new generation (and its empty dataset) without calling the judge, so a
+/// caller can hand its id back before the work starts; `resume` then executes it.
+/// Refuses the offline judge and bad settings before storing anything.
+pub fn create(
+    store: &mut Store,
+    corpus_id: i64,
+    name: &str,
+    settings: GenerationSettings,
+    judge: &dyn Judge,
+) -> Result<i64> {
     if judge.identity().is_offline() {
         return Err(Error::Invalid(NO_GENERATION.into()));
     }
@@ -128,7 +144,7 @@ pub async fn start(
         &judge.identity().config_key(),
         &serde_json::to_value(&settings)?,
     )?;
-    execute(store, generation_id, judge, progress, cancel).await
+    Ok(generation_id)
 }
 
 /// Continues a generation that stopped (cancelled, over budget, or the app closed): the
@@ -144,6 +160,23 @@ pub async fn resume(
         return Err(Error::Invalid(NO_GENERATION.into()));
     }
     execute(store, generation_id, judge, progress, cancel).await
+}
+
+/// `resume` for a caller without an async runtime (the desktop shell's worker thread).
+pub fn resume_blocking(
+    store: &mut Store,
+    generation_id: i64,
+    judge: Arc<dyn Judge>,
+    progress: Arc<dyn ProgressSink>,
+    cancel: &CancelToken,
+) -> Result<GenerationOutcome> {
+    crate::run::worker_runtime("the generation")?.block_on(resume(
+        store,
+        generation_id,
+        judge,
+        progress,
+        cancel,
+    ))
 }
 
 async fn execute(
@@ -166,6 +199,7 @@ async fn execute(
         rejected: done.iter().filter(|c| c.status == "rejected").count() as u64,
         errors: done.iter().filter(|c| c.status == "error").count() as u64,
         calls: 0,
+        cache_hits: 0,
         cost_usd: 0.0,
         seconds: 0.0,
         status: "exhausted".into(),
@@ -245,6 +279,12 @@ async fn execute(
             done: outcome.accepted.min(settings.count),
             total: Some(settings.count),
         });
+        progress.report(Progress::Totals {
+            calls: outcome.calls,
+            cache_hits: outcome.cache_hits,
+            failures: outcome.errors,
+            cost_usd: outcome.cost_usd,
+        });
     }
     if outcome.accepted >= settings.count {
         outcome.status = "done".into();
@@ -310,6 +350,7 @@ async fn ask(
     match judge.judge(&task, ctx).await {
         Ok(j) => {
             outcome.cost_usd += j.cost_usd;
+            outcome.cache_hits += u64::from(j.cached);
             Ok(j.verdict)
         }
         Err(e) => Err(format!("the {} call failed: {e}", task.kind().as_str())),
@@ -326,6 +367,7 @@ async fn draft_and_filter(
     let mut candidate = Candidate {
         position: 0,
         chunk_id: chunk.id,
+        chunk_key: chunk.key.clone(),
         question: None,
         answer: None,
         status: "error".into(),
@@ -522,6 +564,30 @@ pub fn plan(
         }
     }
     crate::judge::plan::estimate(profile, &tasks, None).map_err(Error::from)
+}
+
+/// Every candidate of a generation as JSONL — accepted, rejected (with the reason) and
+/// failed — with its source chunk and filter scores, for reading the rejections outside.
+pub fn export_candidates_jsonl(
+    store: &Store,
+    generation_id: i64,
+    out: &mut impl std::io::Write,
+) -> Result<u64> {
+    let candidates = store::generations::candidates(store.conn(), generation_id)?;
+    for c in &candidates {
+        let row = serde_json::json!({
+            "position": c.position,
+            "chunk": c.chunk_key,
+            "status": c.status,
+            "reason": c.reason,
+            "question": c.question,
+            "answer": c.answer,
+            "scores": c.scores,
+        });
+        writeln!(out, "{row}")
+            .map_err(|e| Error::Invalid(format!("writing the candidates failed: {e}")))?;
+    }
+    Ok(candidates.len() as u64)
 }
 
 /// The accepted test cases as JSONL in the importer's schema (question, ground_truth,

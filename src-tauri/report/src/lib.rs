@@ -13,6 +13,7 @@ pub mod charts;
 pub mod markdown;
 pub mod model;
 pub mod pdf;
+pub mod retrieval;
 
 use std::path::{Path, PathBuf};
 

@@ -495,7 +495,7 @@ fn flag_light(flag_key: &str) -> &'static str {
 
 /// A relative link target: characters outside `[A-Za-z0-9._-]` percent-encoded, so a
 /// file name with spaces or parentheses cannot end the link early.
-fn link(target: &str) -> String {
+pub(crate) fn link(target: &str) -> String {
     let mut out = String::new();
     for byte in target.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'_' | b'-') {

@@ -2,7 +2,8 @@
 //! Azure-compatible) HTTP server on 127.0.0.1 that answers Ragnosis judge prompts
 //! deterministically with the offline judge, counts calls and tokens, watches for a
 //! leaked key, and injects faults on request (latency, HTTP statuses with Retry-After,
-//! hangs, malformed / truncated / empty replies, prose around JSON).
+//! hangs, malformed / truncated / empty replies, prose around JSON). It also serves
+//! `/v1/embeddings` with hashed bag-of-words vectors (`embeddings`).
 //!
 //! It exists so the judge layer's retries, timeouts, cancellation, caching, repair and
 //! key handling are tested over real HTTP without a model or a network. It runs on its
@@ -16,6 +17,7 @@
 //! ```
 
 mod answer;
+pub mod embeddings;
 pub mod faults;
 mod server;
 pub mod stats;

@@ -90,6 +90,13 @@ pub async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Reply
             chat(&shared, &body, Dialect::OpenAi).await
         }
         ("POST", "/v1/messages") => chat(&shared, &body, Dialect::Anthropic).await,
+        ("POST", "/v1/embeddings" | "/embeddings") => {
+            shared.stats().embedding_requests += 1;
+            match crate::embeddings::reply(&body) {
+                Ok(v) => ok_json(&v),
+                Err(message) => error(StatusCode::BAD_REQUEST, &message),
+            }
+        }
         ("GET", "/v1/models" | "/models" | "/openai/deployments") => {
             let data: Vec<Value> = shared
                 .config

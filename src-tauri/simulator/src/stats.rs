@@ -36,6 +36,8 @@ pub struct Stats {
     pub faults_injected: u64,
     /// The most chat requests in progress at once.
     pub max_in_flight: u64,
+    /// Requests to `/v1/embeddings` answered or refused.
+    pub embedding_requests: u64,
 }
 
 impl Stats {

@@ -35,6 +35,16 @@ import type {
   RunRequestInput,
   Theme,
   TrendPoint,
+  CorpusRow,
+  GenerationDetail,
+  GenerationInput,
+  GenerationSummary,
+  IngestInput,
+  IngestReport,
+  JudgePlan,
+  RetrievalInput,
+  RetrievalView,
+  WrittenFile,
 } from './types';
 
 /**
@@ -122,6 +132,56 @@ export function resumeRun(runId: number, onEvent: (event: RunEvent) => void): Pr
 
 export function cancelRun(runId: number): Promise<void> {
   return call<void>('cancel_run', { runId });
+}
+
+// Generate: corpora, test sets, retrievers --------------------------------------------
+
+/** Cuts files and folders into the chunks of a new corpus; unreadable files are reported, not fatal. */
+export function ingestDocuments(input: IngestInput): Promise<IngestReport> {
+  return call<IngestReport>('ingest_documents', { input });
+}
+
+export function listCorpora(): Promise<CorpusRow[]> {
+  return call<CorpusRow[]>('list_corpora');
+}
+
+export function listGenerations(): Promise<GenerationSummary[]> {
+  return call<GenerationSummary[]>('list_generations');
+}
+
+/** Judge calls, tokens and cost a generation takes at least. Stores nothing. */
+export function previewGeneration(input: GenerationInput): Promise<JudgePlan> {
+  return call<JudgePlan>('preview_generation', { input });
+}
+
+/** Starts a generation in the background; progress arrives through `onEvent`, ending with `ended`. */
+export function startGeneration(input: GenerationInput, onEvent: (event: RunEvent) => void): Promise<number> {
+  return call<number>('start_generation', { input, onProgress: channel(onEvent) });
+}
+
+export function resumeGeneration(generationId: number, judge: string, onEvent: (event: RunEvent) => void): Promise<void> {
+  return call<void>('resume_generation', { generationId, judge, onProgress: channel(onEvent) });
+}
+
+export function cancelGeneration(generationId: number): Promise<void> {
+  return call<void>('cancel_generation', { generationId });
+}
+
+export function getGeneration(generationId: number): Promise<GenerationDetail> {
+  return call<GenerationDetail>('get_generation', { generationId });
+}
+
+/** Writes the accepted test cases ('test_set') or every candidate with its reason ('candidates') as JSONL. */
+export function exportGeneration(generationId: number, what: 'test_set' | 'candidates', path: string): Promise<WrittenFile> {
+  return call<WrittenFile>('export_generation', { generationId, what, path });
+}
+
+export function evaluateRetrievers(input: RetrievalInput): Promise<RetrievalView> {
+  return call<RetrievalView>('evaluate_retrievers', { input });
+}
+
+export function exportRetrievalReport(input: RetrievalInput, path: string): Promise<Exported> {
+  return call<Exported>('export_retrieval_report', { input, path });
 }
 
 // Runs and results -------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseDroppedFile } from './drop';
+import { chooseDroppedFile, isDocumentDrop } from './drop';
 
 describe('chooseDroppedFile', () => {
   it('imports the one dropped file', () => {
@@ -18,5 +18,22 @@ describe('chooseDroppedFile', () => {
 
   it('does nothing for an empty drop', () => {
     expect(chooseDroppedFile([]).path).toBeNull();
+  });
+});
+
+describe('isDocumentDrop', () => {
+  it('sends PDF, Markdown and HTML files to the Generate screen from anywhere', () => {
+    expect(isDocumentDrop(['/d/manual.PDF', '/d/faq.md'], 'home')).toBe(true);
+    expect(isDocumentDrop(['/d/page.htm'], 'results')).toBe(true);
+  });
+
+  it('imports a drop with any dataset file in it', () => {
+    expect(isDocumentDrop(['/d/manual.pdf', '/d/run.jsonl'], 'data')).toBe(false);
+    expect(isDocumentDrop(['/d/notes.txt'], 'home')).toBe(false);
+  });
+
+  it('takes everything dropped on the Generate screen as documents, folders too', () => {
+    expect(isDocumentDrop(['/d/notes.txt', '/d/folder'], 'generate')).toBe(true);
+    expect(isDocumentDrop([], 'generate')).toBe(false);
   });
 });

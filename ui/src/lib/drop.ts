@@ -24,3 +24,16 @@ export function chooseDroppedFile(paths: string[]): DropChoice {
       : `Importing ${name(preferred)} only; drop the other ${others.length === 1 ? 'file' : `${others.length} files`} (${others.map(name).join(', ')}) one at a time.`;
   return { path: preferred, notice };
 }
+
+const DOCUMENT_EXTENSIONS = ['.pdf', '.md', '.markdown', '.html', '.htm'];
+
+/**
+ * Whether a drop is documents to generate a test set from rather than a dataset to
+ * import: everything dropped on the Generate screen is, and elsewhere a drop made only
+ * of PDF, Markdown or HTML files is (no importer reads those).
+ */
+export function isDocumentDrop(paths: string[], screen: string): boolean {
+  if (paths.length === 0) return false;
+  if (screen === 'generate') return true;
+  return paths.every((p) => DOCUMENT_EXTENSIONS.some((ext) => p.toLowerCase().endsWith(ext)));
+}

@@ -1,7 +1,7 @@
 // Which screen is showing and for which dataset / run. One small reactive object the
 // whole app reads; screens navigate by calling `go`.
 
-export type Screen = 'home' | 'data' | 'evaluate' | 'results' | 'runs' | 'reports' | 'settings';
+export type Screen = 'home' | 'data' | 'generate' | 'evaluate' | 'results' | 'runs' | 'reports' | 'settings';
 
 export interface Selection {
   limit: number | null;
@@ -15,6 +15,8 @@ export const nav = $state({
   runId: null as number | null,
   /** Limit / sample chosen on the Data screen, used by Evaluate. */
   selection: { limit: null, sample: null, seed: 42 } as Selection,
+  /** Documents dropped on the window, for the Generate screen to ingest. */
+  documents: null as string[] | null,
   /** A message to show once on the next screen ("Imported 24 items"). */
   flash: null as string | null,
 });

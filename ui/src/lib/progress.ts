@@ -44,7 +44,9 @@ export function initialProgress(runId: number, now: number): RunProgress {
 export function applyEvent(state: RunProgress, event: RunEvent, now: number): RunProgress {
   switch (event.kind) {
     case 'started':
-      return event.stage === 'evaluating'
+      // A run counts items while 'evaluating'; a generation counts accepted test cases
+      // while 'generating test cases'.
+      return event.stage === 'evaluating' || event.stage.startsWith('generating')
         ? { ...state, stage: event.stage, total: event.total ?? state.total, startedAt: now, doneAtStart: null }
         : { ...state, stage: event.stage };
     case 'advanced': {

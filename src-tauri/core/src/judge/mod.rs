@@ -9,6 +9,7 @@
 pub mod accounting;
 pub mod cache;
 pub mod connect;
+pub mod embeddings;
 pub mod few_shot;
 pub mod limiter;
 pub mod llm;

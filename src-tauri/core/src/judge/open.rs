@@ -79,17 +79,41 @@ pub fn open_profile(
     if profile.kind == ProviderKind::Offline {
         return llm::build_judge(&profile, None, None).map_err(Error::from);
     }
-    let key =
-        secrets::find_key(&env_store_for(&profile), keyring, &profile.name).or_else(
+    let key = key_for(&profile, keyring)?;
+    // Always attached: `--no-cache` skips cache reads per call (CallContext::use_cache)
+    // but fresh verdicts are still stored for next time.
+    let cache = Some(Arc::new(JudgeCache::open(store.path())?));
+    llm::build_judge(&profile, key, cache).map_err(Error::from)
+}
+
+/// The OpenAI-compatible embeddings endpoint of profile `name` (its key from the
+/// keyring), embedding with `model` or the profile's own model.
+pub fn open_embedder(
+    store: &Store,
+    name: &str,
+    model: Option<&str>,
+    keyring: &dyn SecretStore,
+) -> Result<super::embeddings::EndpointEmbedder> {
+    let profile = profile(store, name)?;
+    if profile.kind != ProviderKind::OpenAi {
+        return Err(Error::Invalid(format!(
+            "profile {name} is not an OpenAI-compatible service: only those offer /v1/embeddings"
+        )));
+    }
+    let key = key_for(&profile, keyring)?;
+    super::embeddings::EndpointEmbedder::new(&profile, key, model).map_err(Error::from)
+}
+
+/// The profile's key from the environment or the keyring, if it has one.
+fn key_for(profile: &JudgeProfile, keyring: &dyn SecretStore) -> Result<Option<secrets::ApiKey>> {
+    Ok(
+        secrets::find_key(&env_store_for(profile), keyring, &profile.name).or_else(
             |e| match e {
                 // Local servers (Ollama, LM Studio) work without a key, so an unreachable
                 // keyring must not stop them.
                 secrets::SecretError::Unavailable(..) => Ok(None),
                 other => Err(other),
             },
-        )?;
-    // Always attached: `--no-cache` skips cache reads per call (CallContext::use_cache)
-    // but fresh verdicts are still stored for next time.
-    let cache = Some(Arc::new(JudgeCache::open(store.path())?));
-    llm::build_judge(&profile, key, cache).map_err(Error::from)
+        )?,
+    )
 }

@@ -3,8 +3,10 @@
 //! gold chunk in the top K) and MRR@K (1 / rank of the first gold chunk, 0 beyond K),
 //! each with a bootstrap 95% interval, and throughput.
 //!
-//! Owns: the retrievers — BM25 (`bm25`) and the embedded all-MiniLM-L6-v2 model, whose
-//! chunk vectors are cached in SQLite by model and text hash — and the figures. Items
+//! Owns: the retrievers — BM25 (`bm25`), the embedded all-MiniLM-L6-v2 model and any
+//! OpenAI-compatible embeddings endpoint saved as a judge profile (through the judge
+//! layer: key from the keyring, limits, retries), whose chunk vectors are cached in
+//! SQLite by model and text hash — and the figures. Items
 //! whose gold ids name no chunk of the corpus cannot be scored and are counted apart,
 //! never as misses.
 
@@ -17,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::judge_check::figures::{estimate, Estimate};
 use crate::progress::{Progress, ProgressSink};
+use crate::secrets::SecretStore;
 use crate::semantic;
 use crate::store::{self, corpora::Chunk, Store};
 
@@ -31,13 +34,23 @@ pub enum Retriever {
     Bm25,
     /// The embedded sentence model (cosine of mean-pooled vectors).
     Embedded,
+    /// An OpenAI-compatible `/v1/embeddings` endpoint: a judge profile's service, with
+    /// `model` (or the profile's model) as the embedding model.
+    Endpoint {
+        profile: String,
+        model: Option<String>,
+    },
 }
 
 impl Retriever {
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> String {
         match self {
-            Retriever::Bm25 => "BM25",
-            Retriever::Embedded => EMBEDDED,
+            Retriever::Bm25 => "BM25".into(),
+            Retriever::Embedded => EMBEDDED.into(),
+            Retriever::Endpoint { profile, model } => match model {
+                Some(m) => format!("{m} ({profile})"),
+                None => profile.clone(),
+            },
         }
     }
 }
@@ -46,11 +59,29 @@ impl std::str::FromStr for Retriever {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Retriever> {
-        match s.trim().to_ascii_lowercase().as_str() {
+        let s = s.trim();
+        if let Some(rest) = s.strip_prefix("endpoint:") {
+            // endpoint:PROFILE or endpoint:PROFILE@MODEL
+            let (profile, model) = match rest.split_once('@') {
+                Some((p, m)) => (p.trim(), Some(m.trim()).filter(|m| !m.is_empty())),
+                None => (rest.trim(), None),
+            };
+            if profile.is_empty() {
+                return Err(Error::Invalid(
+                    "name the judge profile of the embeddings endpoint: endpoint:PROFILE[@MODEL]"
+                        .into(),
+                ));
+            }
+            return Ok(Retriever::Endpoint {
+                profile: profile.to_string(),
+                model: model.map(str::to_string),
+            });
+        }
+        match s.to_ascii_lowercase().as_str() {
             "bm25" => Ok(Retriever::Bm25),
             "embedded" | "minilm" | "all-minilm-l6-v2" => Ok(Retriever::Embedded),
             other => Err(Error::Invalid(format!(
-                "unknown retriever '{other}' (use bm25 or embedded)"
+                "unknown retriever '{other}' (use bm25, embedded or endpoint:PROFILE[@MODEL])"
             ))),
         }
     }
@@ -81,13 +112,15 @@ pub struct RetrievalEval {
     pub retrievers: Vec<RetrieverFigures>,
 }
 
-/// Evaluates `retrievers` on the dataset's questions against the corpus.
+/// Evaluates `retrievers` on the dataset's questions against the corpus; an endpoint's
+/// key comes from `keyring`.
 pub fn evaluate(
     store: &Store,
     dataset_id: i64,
     corpus_id: i64,
     retrievers: &[Retriever],
     k: usize,
+    keyring: &dyn SecretStore,
     progress: &dyn ProgressSink,
 ) -> Result<RetrievalEval> {
     if k == 0 {
@@ -135,7 +168,7 @@ pub fn evaluate(
             total: Some(queries.len() as u64),
         });
         let started = Instant::now();
-        let rankings = rank(store, retriever, &chunks, &queries, k, progress)?;
+        let (label, rankings) = rank(store, retriever, &chunks, &queries, k, keyring, progress)?;
         let seconds = started.elapsed().as_secs_f64();
         let (mut hits, mut reciprocal) = (Vec::new(), Vec::new());
         for ((_, gold), ranking) in queries.iter().zip(&rankings) {
@@ -145,7 +178,7 @@ pub fn evaluate(
         }
         let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
         out.push(RetrieverFigures {
-            retriever: retriever.name().to_string(),
+            retriever: label,
             recall_at_k: estimate(&hits, mean),
             mrr_at_k: estimate(&reciprocal, mean),
             seconds,
@@ -163,15 +196,16 @@ pub fn evaluate(
     })
 }
 
-/// The top-`k` chunk indices for every query, in query order.
+/// The retriever's label and the top-`k` chunk indices for every query, in query order.
 fn rank(
     store: &Store,
     retriever: &Retriever,
     chunks: &[Chunk],
     queries: &[(String, Vec<usize>)],
     k: usize,
+    keyring: &dyn SecretStore,
     progress: &dyn ProgressSink,
-) -> Result<Vec<Vec<usize>>> {
+) -> Result<(String, Vec<Vec<usize>>)> {
     let report = |done: usize| {
         if done.is_multiple_of(100) || done == queries.len() {
             progress.report(Progress::Advanced {
@@ -183,14 +217,15 @@ fn rank(
     match retriever {
         Retriever::Bm25 => {
             let index = bm25::Bm25::new(chunks.iter().map(|c| c.text.as_str()));
-            Ok(queries
+            let ranked = queries
                 .iter()
                 .enumerate()
                 .map(|(i, (q, _))| {
                     report(i + 1);
                     bm25::top_k(&index.scores(q), k)
                 })
-                .collect())
+                .collect();
+            Ok((retriever.name(), ranked))
         }
         Retriever::Embedded => {
             let model = semantic::shared().ok_or_else(|| {
@@ -199,29 +234,73 @@ fn rank(
                     semantic::availability().notice()
                 ))
             })?;
-            let vectors = chunk_vectors(store, &model, chunks)?;
-            let texts: Vec<&str> = queries.iter().map(|(q, _)| q.as_str()).collect();
-            let mut out = Vec::with_capacity(queries.len());
-            for (i, batch) in texts.chunks(64).enumerate() {
-                for (j, query) in model.embed_all(batch).iter().enumerate() {
-                    let scores: Vec<f64> = vectors
-                        .iter()
-                        .map(|v| ragnosis_embed::cosine(query, v) as f64)
-                        .collect();
-                    out.push(bm25::top_k(&scores, k));
-                    report(i * 64 + j + 1);
-                }
-            }
-            Ok(out)
+            let embed = |texts: &[&str]| -> Result<Vec<Vec<f32>>> {
+                Ok(model
+                    .embed_all(texts)
+                    .into_iter()
+                    .map(|v| v.to_vec())
+                    .collect())
+            };
+            let vectors = chunk_vectors(store, EMBEDDED, chunks, 64, &embed)?;
+            let ranked = rank_by_cosine(&vectors, queries, k, 64, &embed, &report)?;
+            Ok((retriever.name(), ranked))
+        }
+        Retriever::Endpoint { profile, model } => {
+            let embedder =
+                crate::judge::open::open_embedder(store, profile, model.as_deref(), keyring)?;
+            let runtime = crate::run::worker_runtime("the embeddings requests")?;
+            let ctx = crate::judge::CallContext {
+                progress: std::sync::Arc::new(crate::progress::NoProgress),
+                cancel: crate::progress::CancelToken::new(),
+                use_cache: false,
+            };
+            let embed = |texts: &[&str]| -> Result<Vec<Vec<f32>>> {
+                runtime.block_on(embedder.embed(texts, &ctx)).map_err(|e| {
+                    Error::Invalid(format!(
+                        "the embeddings endpoint of profile {profile} failed: {e}"
+                    ))
+                })
+            };
+            let batch = crate::judge::embeddings::BATCH;
+            let vectors = chunk_vectors(store, &embedder.cache_key, chunks, batch, &embed)?;
+            let ranked = rank_by_cosine(&vectors, queries, k, batch, &embed, &report)?;
+            Ok((embedder.label(), ranked))
         }
     }
 }
 
-/// Every chunk's vector, from the cache where this model embedded the same text before.
+/// Ranks the chunks by cosine similarity to each query's vector.
+fn rank_by_cosine(
+    vectors: &[Vec<f32>],
+    queries: &[(String, Vec<usize>)],
+    k: usize,
+    batch: usize,
+    embed: &dyn Fn(&[&str]) -> Result<Vec<Vec<f32>>>,
+    report: &dyn Fn(usize),
+) -> Result<Vec<Vec<usize>>> {
+    let texts: Vec<&str> = queries.iter().map(|(q, _)| q.as_str()).collect();
+    let mut out = Vec::with_capacity(queries.len());
+    for (i, group) in texts.chunks(batch).enumerate() {
+        for (j, query) in embed(group)?.iter().enumerate() {
+            let scores: Vec<f64> = vectors
+                .iter()
+                .map(|v| ragnosis_embed::cosine(query, v) as f64)
+                .collect();
+            out.push(bm25::top_k(&scores, k));
+            report(i * batch + j + 1);
+        }
+    }
+    Ok(out)
+}
+
+/// Every chunk's vector, from the cache where `model` embedded the same text before;
+/// fresh vectors are stored batch by batch, so an interrupted evaluation keeps them.
 fn chunk_vectors(
     store: &Store,
-    model: &semantic::SemanticModel,
+    model: &str,
     chunks: &[Chunk],
+    batch: usize,
+    embed: &dyn Fn(&[&str]) -> Result<Vec<Vec<f32>>>,
 ) -> Result<Vec<Vec<f32>>> {
     let conn = store.conn();
     let hashes: Vec<String> = chunks
@@ -230,20 +309,20 @@ fn chunk_vectors(
         .collect();
     let mut vectors: Vec<Option<Vec<f32>>> = hashes
         .iter()
-        .map(|h| store::corpora::embedding(conn, EMBEDDED, h))
+        .map(|h| store::corpora::embedding(conn, model, h))
         .collect::<Result<_>>()?;
     let missing: Vec<usize> = (0..chunks.len())
         .filter(|i| vectors[*i].is_none())
         .collect();
-    for batch in missing.chunks(64) {
+    for batch in missing.chunks(batch) {
         let texts: Vec<&str> = batch.iter().map(|i| chunks[*i].text.as_str()).collect();
-        let fresh = model.embed_all(&texts);
+        let fresh = embed(&texts)?;
         let rows: Vec<(&str, &[f32])> = batch
             .iter()
             .zip(&fresh)
             .map(|(i, v)| (hashes[*i].as_str(), v.as_slice()))
             .collect();
-        store::corpora::put_embeddings(conn, EMBEDDED, &rows)?;
+        store::corpora::put_embeddings(conn, model, &rows)?;
         for (i, v) in batch.iter().zip(&fresh) {
             vectors[*i] = Some(v.to_vec());
         }

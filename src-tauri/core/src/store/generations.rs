@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GenerationRow {
     pub id: i64,
     pub corpus_id: i64,
@@ -24,6 +25,8 @@ pub struct GenerationRow {
 pub struct Candidate {
     pub position: i64,
     pub chunk_id: i64,
+    /// The source chunk's id in the corpus (`document#n`), the test case's gold context.
+    pub chunk_key: String,
     pub question: Option<String>,
     pub answer: Option<String>,
     /// accepted | rejected | error
@@ -108,20 +111,69 @@ pub fn add_candidate(conn: &Connection, generation_id: i64, c: &Candidate) -> Re
 /// The generation's candidates in position order.
 pub fn candidates(conn: &Connection, generation_id: i64) -> Result<Vec<Candidate>> {
     let mut stmt = conn.prepare(
-        "SELECT position, chunk_id, question, answer, status, reason, scores_json FROM candidates
-         WHERE generation_id = ?1 ORDER BY position",
+        "SELECT k.position, k.chunk_id, c.chunk_key, k.question, k.answer, k.status, k.reason, k.scores_json
+         FROM candidates k JOIN chunks c ON c.id = k.chunk_id
+         WHERE k.generation_id = ?1 ORDER BY k.position",
     )?;
     let rows = stmt
         .query_map([generation_id], |r| {
-            let scores: String = r.get(6)?;
+            let scores: String = r.get(7)?;
             Ok(Candidate {
                 position: r.get(0)?,
                 chunk_id: r.get(1)?,
-                question: r.get(2)?,
-                answer: r.get(3)?,
-                status: r.get(4)?,
-                reason: r.get(5)?,
+                chunk_key: r.get(2)?,
+                question: r.get(3)?,
+                answer: r.get(4)?,
+                status: r.get(5)?,
+                reason: r.get(6)?,
                 scores: serde_json::from_str(&scores).unwrap_or_default(),
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// A generation as the Generate screen lists it: its row, what it decided so far and the
+/// corpus it drew from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct GenerationSummary {
+    #[serde(flatten)]
+    pub generation: GenerationRow,
+    pub corpus_name: String,
+    pub accepted: i64,
+    pub rejected: i64,
+    pub errors: i64,
+}
+
+/// Every generation, newest first.
+pub fn list(conn: &Connection) -> Result<Vec<GenerationSummary>> {
+    let mut stmt = conn.prepare(
+        "SELECT g.id, g.corpus_id, g.dataset_id, g.judge, g.settings_json, g.status, g.message,
+                g.created_at, c.name,
+                (SELECT COUNT(*) FROM candidates k WHERE k.generation_id = g.id AND k.status = 'accepted'),
+                (SELECT COUNT(*) FROM candidates k WHERE k.generation_id = g.id AND k.status = 'rejected'),
+                (SELECT COUNT(*) FROM candidates k WHERE k.generation_id = g.id AND k.status = 'error')
+         FROM generations g JOIN corpora c ON c.id = g.corpus_id ORDER BY g.id DESC",
+    )?;
+    let rows = stmt
+        .query_map([], |r| {
+            let settings: String = r.get(4)?;
+            Ok(GenerationSummary {
+                generation: GenerationRow {
+                    id: r.get(0)?,
+                    corpus_id: r.get(1)?,
+                    dataset_id: r.get(2)?,
+                    judge: r.get(3)?,
+                    settings: serde_json::from_str(&settings).unwrap_or_default(),
+                    status: r.get(5)?,
+                    message: r.get(6)?,
+                    created_at: r.get(7)?,
+                },
+                corpus_name: r.get(8)?,
+                accepted: r.get(9)?,
+                rejected: r.get(10)?,
+                errors: r.get(11)?,
             })
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;

@@ -11,6 +11,7 @@ mod deltas;
 mod distributions;
 mod means;
 mod patterns;
+pub mod retrieval;
 mod taxonomy;
 
 use plotters::coord::Shift;

@@ -154,6 +154,80 @@ impl OpenAiProvider {
     }
 }
 
+impl OpenAiProvider {
+    /// Embeds `texts` with `model` at `{base}/embeddings`: one vector per text, in order.
+    /// A reply with a different count, empty vectors, uneven dimensions or non-numbers is
+    /// a bad reply, not a short list.
+    pub async fn embed(&self, model: &str, texts: &[&str]) -> Result<Vec<Vec<f32>>, ProviderError> {
+        let url = join(&self.base, "embeddings");
+        let resp = self
+            .authorize(self.client.post(&url))?
+            .json(&json!({ "model": model, "input": texts }))
+            .send()
+            .await
+            .map_err(|e| transport_error(e, self.timeout, self.key.as_ref()))?;
+        if !resp.status().is_success() {
+            let (status, headers) = (resp.status(), resp.headers().clone());
+            let body = resp.text().await.unwrap_or_default();
+            return Err(status_error(status, &headers, &body, self.key.as_ref()));
+        }
+        let body = json_body(resp, self.timeout, self.key.as_ref()).await?;
+        vectors_of(&body, texts.len()).map_err(|message| ProviderError {
+            error: JudgeError::Http {
+                status: 200,
+                body: message,
+            },
+            retry_after: None,
+            retryable: false,
+        })
+    }
+}
+
+/// The vectors of an embeddings reply (`data[i].embedding`, placed by `data[i].index`).
+fn vectors_of(body: &Value, expected: usize) -> Result<Vec<Vec<f32>>, String> {
+    let data = body
+        .get("data")
+        .and_then(Value::as_array)
+        .ok_or("the embeddings reply has no data list")?;
+    if data.len() != expected {
+        return Err(format!(
+            "the embeddings reply has {} vectors for {expected} texts",
+            data.len()
+        ));
+    }
+    let mut out: Vec<Option<Vec<f32>>> = vec![None; expected];
+    for (i, entry) in data.iter().enumerate() {
+        let at = entry
+            .get("index")
+            .and_then(Value::as_u64)
+            .map_or(i, |n| n as usize);
+        let vector = entry
+            .get("embedding")
+            .and_then(Value::as_array)
+            .ok_or(format!("vector {i} of the embeddings reply is not a list"))?
+            .iter()
+            .map(|x| x.as_f64().map(|x| x as f32))
+            .collect::<Option<Vec<f32>>>()
+            .ok_or(format!(
+                "vector {i} of the embeddings reply holds a non-number"
+            ))?;
+        match out.get_mut(at) {
+            Some(slot @ None) => *slot = Some(vector),
+            _ => {
+                return Err(format!(
+                    "the embeddings reply repeats or overruns index {at}"
+                ))
+            }
+        }
+    }
+    let vectors: Vec<Vec<f32>> = out.into_iter().map(Option::unwrap_or_default).collect();
+    let dims = vectors[0].len();
+    if dims == 0 || vectors.iter().any(|v| v.len() != dims) {
+        return Err("the embeddings reply's vectors are empty or of different lengths".into());
+    }
+    Ok(vectors)
+}
+
 /// Whether a 400 is the server refusing the `response_format` we sent.
 fn rejects_response_format(body: &str) -> bool {
     let body = body.to_ascii_lowercase();
