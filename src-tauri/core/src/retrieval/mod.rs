@@ -269,13 +269,16 @@ fn rank(
     }
 }
 
+/// Texts in, one vector per text out: the embedded model or an endpoint.
+type Embed<'a> = dyn Fn(&[&str]) -> Result<Vec<Vec<f32>>> + 'a;
+
 /// Ranks the chunks by cosine similarity to each query's vector.
 fn rank_by_cosine(
     vectors: &[Vec<f32>],
     queries: &[(String, Vec<usize>)],
     k: usize,
     batch: usize,
-    embed: &dyn Fn(&[&str]) -> Result<Vec<Vec<f32>>>,
+    embed: &Embed,
     report: &dyn Fn(usize),
 ) -> Result<Vec<Vec<usize>>> {
     let texts: Vec<&str> = queries.iter().map(|(q, _)| q.as_str()).collect();
@@ -300,7 +303,7 @@ fn chunk_vectors(
     model: &str,
     chunks: &[Chunk],
     batch: usize,
-    embed: &dyn Fn(&[&str]) -> Result<Vec<Vec<f32>>>,
+    embed: &Embed,
 ) -> Result<Vec<Vec<f32>>> {
     let conn = store.conn();
     let hashes: Vec<String> = chunks
