@@ -874,7 +874,10 @@ fn a_dropped_document_becomes_a_generated_test_set() {
     assert!(counts.contains("2 accepted"), "{counts}");
     let outcomes = session.wait_for("[data-testid=candidate-outcome]", 2, SHORT);
     assert!(outcomes.len() >= 2);
-    assert!(sim.stats().calls >= 10, "the simulator wrote and filtered them");
+    assert!(
+        sim.stats().calls >= 10,
+        "the simulator wrote and filtered them"
+    );
     shot(&session, "generate-2-test-set.png");
 
     // The generated set ranks its own corpus.
@@ -884,7 +887,14 @@ fn a_dropped_document_becomes_a_generated_test_set() {
     shot(&session, "generate-3-retrievers.png");
 
     // The test set is a dataset like any other, ready to evaluate.
-    session.click_on("[data-testid=open-generated-dataset]:not([disabled])", SHORT);
-    session.wait_for_text("[data-testid=dataset-name]", "test set from warranty", SHORT);
+    session.click_on(
+        "[data-testid=open-generated-dataset]:not([disabled])",
+        SHORT,
+    );
+    session.wait_for_text(
+        "[data-testid=dataset-name]",
+        "test set from warranty",
+        SHORT,
+    );
     session.wait_for("[data-testid=preview-row]", 2, SHORT);
 }
