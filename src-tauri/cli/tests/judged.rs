@@ -1191,3 +1191,50 @@ fn generate_writes_a_filtered_test_set_and_keeps_the_rejected() {
     let e: Value = serde_json::from_slice(&eval.stdout).unwrap();
     assert_eq!(e["queries"].as_u64(), Some(accepted));
 }
+
+/// Candidates are drafted as many at a time as the judge profile allows, and a
+/// generation still stops at its count: a wave never asks for more than is missing.
+#[test]
+fn generation_drafts_candidates_in_parallel_without_overshooting_the_count() {
+    let sim = simulator(150);
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 4);
+    let documents = repo().join("tests/documents");
+    let o = run(
+        home.path(),
+        &[
+            "generate",
+            documents.to_str().unwrap(),
+            "--judge",
+            "sim",
+            "--count",
+            "3",
+            "--chunk-tokens",
+            "120",
+            "--overlap",
+            "20",
+            "--json",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    let report: Value = serde_json::from_str(&stdout[stdout.find('{').unwrap()..]).unwrap();
+    assert_eq!(report["outcome"]["status"], "done", "{report}");
+    assert_eq!(report["outcome"]["accepted"], 3);
+    let stats = sim.stats();
+    assert!(
+        stats.max_in_flight >= 2,
+        "candidates were drafted together: {} at most",
+        stats.max_in_flight
+    );
+    let accepted = report["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["status"] == "accepted")
+        .count();
+    assert_eq!(
+        accepted, 3,
+        "no accepted candidate beyond the count is stored"
+    );
+}

@@ -217,13 +217,19 @@ async fn execute(
         cancel: cancel.clone(),
         use_cache: true,
     };
-    for (position, chunk) in chunks.iter().enumerate() {
+    // Candidates are drafted in waves of up to the judge's concurrency, never more than
+    // the test cases still wanted, so a generation does not overshoot its count; each
+    // wave is committed in position order, so a resumed generation sees the same order.
+    let open: Vec<(usize, &Chunk)> = chunks
+        .iter()
+        .enumerate()
+        .filter(|(p, _)| !decided.contains(&(*p as i64)))
+        .collect();
+    let mut next = 0;
+    'waves: while next < open.len() {
         if outcome.accepted >= settings.count {
             outcome.status = "done".into();
             break;
-        }
-        if decided.contains(&(position as i64)) {
-            continue;
         }
         if cancel.is_cancelled() {
             outcome.status = "cancelled".into();
@@ -233,47 +239,81 @@ async fn execute(
             outcome.status = "budget".into();
             break;
         }
-        let mut candidate =
-            draft_and_filter(judge.as_ref(), &ctx, chunk, &settings, &mut outcome).await;
-        if candidate.status == "error" && cancel.is_cancelled() {
-            // A call cut short by cancelling decides nothing: the position stays open.
-            outcome.status = "cancelled".into();
-            break;
+        let wanted = (settings.count - outcome.accepted) as usize;
+        let wave = &open[next..(next + wanted.min(judge.concurrency().max(1))).min(open.len())];
+        next += wave.len();
+        let mut tasks = tokio::task::JoinSet::new();
+        for (slot, (_, chunk)) in wave.iter().enumerate() {
+            let (judge, ctx, chunk, settings) = (
+                judge.clone(),
+                ctx.clone(),
+                (*chunk).clone(),
+                settings.clone(),
+            );
+            tasks.spawn(async move {
+                let mut tally = Tally::default();
+                let candidate =
+                    draft_and_filter(judge.as_ref(), &ctx, &chunk, &settings, &mut tally).await;
+                (slot, candidate, tally)
+            });
         }
-        candidate.position = position as i64;
-        let accepted = candidate.status == "accepted";
-        let ordinal = outcome.accepted as i64;
-        store.transaction(|tx| {
-            store::generations::add_candidate(tx, generation_id, &candidate)?;
-            if accepted {
-                let item = test_case(chunk, &candidate);
-                store::items::insert(tx, row.dataset_id, ordinal, 0, &item.content_hash(), &item)?;
-                store::datasets::finish(
-                    tx,
-                    row.dataset_id,
-                    ordinal + 1,
-                    None,
-                    Some("generated"),
-                    "{}",
-                    "{}",
-                )?;
+        let mut decided_here: Vec<Option<Candidate>> = vec![None; wave.len()];
+        while let Some(joined) = tasks.join_next().await {
+            let (slot, candidate, tally) = joined.map_err(|e| {
+                Error::Invalid(format!("a candidate's drafting stopped unexpectedly: {e}"))
+            })?;
+            outcome.calls += tally.calls;
+            outcome.cache_hits += tally.cache_hits;
+            outcome.cost_usd += tally.cost_usd;
+            decided_here[slot] = Some(candidate);
+        }
+        for ((position, chunk), candidate) in wave.iter().zip(decided_here) {
+            let Some(mut candidate) = candidate else {
+                continue;
+            };
+            if candidate.status == "error" && cancel.is_cancelled() {
+                // A call cut short by cancelling decides nothing: the position stays open.
+                outcome.status = "cancelled".into();
+                continue;
             }
-            Ok(())
-        })?;
-        match candidate.status.as_str() {
-            "accepted" => outcome.accepted += 1,
-            "rejected" => outcome.rejected += 1,
-            _ => outcome.errors += 1,
-        }
-        if candidate.status == "error" {
-            failures_in_a_row += 1;
-            last_failure = candidate.reason.clone();
-        } else {
-            failures_in_a_row = 0;
-        }
-        if failures_in_a_row >= FAILURES_IN_A_ROW {
-            outcome.status = "failing".into();
-            break;
+            candidate.position = *position as i64;
+            let accepted = candidate.status == "accepted";
+            let ordinal = outcome.accepted as i64;
+            store.transaction(|tx| {
+                store::generations::add_candidate(tx, generation_id, &candidate)?;
+                if accepted {
+                    let item = test_case(chunk, &candidate);
+                    store::items::insert(
+                        tx,
+                        row.dataset_id,
+                        ordinal,
+                        0,
+                        &item.content_hash(),
+                        &item,
+                    )?;
+                    store::datasets::finish(
+                        tx,
+                        row.dataset_id,
+                        ordinal + 1,
+                        None,
+                        Some("generated"),
+                        "{}",
+                        "{}",
+                    )?;
+                }
+                Ok(())
+            })?;
+            match candidate.status.as_str() {
+                "accepted" => outcome.accepted += 1,
+                "rejected" => outcome.rejected += 1,
+                _ => outcome.errors += 1,
+            }
+            if candidate.status == "error" {
+                failures_in_a_row += 1;
+                last_failure = candidate.reason.clone();
+            } else {
+                failures_in_a_row = 0;
+            }
         }
         progress.report(Progress::Advanced {
             done: outcome.accepted.min(settings.count),
@@ -285,6 +325,13 @@ async fn execute(
             failures: outcome.errors,
             cost_usd: outcome.cost_usd,
         });
+        if outcome.status == "cancelled" {
+            break 'waves;
+        }
+        if failures_in_a_row >= FAILURES_IN_A_ROW {
+            outcome.status = "failing".into();
+            break;
+        }
     }
     if outcome.accepted >= settings.count {
         outcome.status = "done".into();
@@ -339,12 +386,20 @@ fn test_case(chunk: &Chunk, candidate: &Candidate) -> Item {
     }
 }
 
+/// The calls one candidate made.
+#[derive(Debug, Default)]
+struct Tally {
+    calls: u64,
+    cache_hits: u64,
+    cost_usd: f64,
+}
+
 /// One call, with its cost counted; a failed call is the candidate's error.
 async fn ask(
     judge: &dyn Judge,
     ctx: &CallContext,
     task: Task,
-    outcome: &mut GenerationOutcome,
+    outcome: &mut Tally,
 ) -> std::result::Result<Verdict, String> {
     outcome.calls += 1;
     match judge.judge(&task, ctx).await {
@@ -362,7 +417,7 @@ async fn draft_and_filter(
     ctx: &CallContext,
     chunk: &Chunk,
     settings: &GenerationSettings,
-    outcome: &mut GenerationOutcome,
+    outcome: &mut Tally,
 ) -> Candidate {
     let mut candidate = Candidate {
         position: 0,
@@ -446,7 +501,7 @@ async fn filters(
     question: &str,
     answer: &str,
     settings: &GenerationSettings,
-    outcome: &mut GenerationOutcome,
+    outcome: &mut Tally,
     scores: &mut serde_json::Value,
 ) -> std::result::Result<Option<String>, String> {
     let chunks = vec![chunk.text.clone()];
