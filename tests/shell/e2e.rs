@@ -898,3 +898,41 @@ fn a_dropped_document_becomes_a_generated_test_set() {
     );
     session.wait_for("[data-testid=preview-row]", 2, SHORT);
 }
+
+/// A Phoenix span export dropped on the window imports one item per trace (the format
+/// and the trace count in the validation report) and evaluates like any dataset.
+#[test]
+fn a_dropped_phoenix_span_export_is_evaluated() {
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
+    let file = sandbox.path("phoenix-spans.jsonl");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces/phoenix-spans.jsonl"),
+        &file,
+    )
+    .unwrap();
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
+    drop_for_real(&file).unwrap_or_else(|why| panic!("the real drop could not be made: {why}"));
+    session.wait_for_text(
+        "[data-testid=report-accepted]",
+        "3",
+        Duration::from_secs(30),
+    );
+    let format = session.text(&session.wait_for("[data-testid=report-format]", 1, SHORT)[0]);
+    assert_eq!(format, "OpenInference spans (10 spans in 3 traces)");
+    session.wait_for_text("[data-testid=measurable]", "retrieval relevance", SHORT);
+    shot(&session, "traces-1-data.png");
+    session.click_on("[data-testid=to-evaluate]", SHORT);
+    session.wait_for_text("[data-testid=plan-items]", "3", SHORT);
+    session.click_on("[data-testid=run]:not([disabled])", SHORT);
+    session.wait_for("[data-testid=summary-cards]", 1, LONG);
+    session.wait_for_text("[data-testid=case-count]", "of 3", SHORT);
+    shot(&session, "traces-2-results.png");
+}

@@ -62,6 +62,11 @@ pub fn format_label(format: &Format) -> String {
         Format::JsonWrapper { key } => format!("JSON object (items under \"{key}\")"),
         Format::Csv { delimiter: '\t' } => "TSV".into(),
         Format::Csv { delimiter } => format!("CSV (delimiter '{delimiter}')"),
+        Format::Spans {
+            dialect,
+            spans,
+            traces,
+        } => format!("{dialect} spans ({spans} spans in {traces} traces)"),
     }
 }
 
@@ -71,6 +76,7 @@ pub fn schema_label(schema: Schema) -> &'static str {
         Schema::Ragas => "RAGAS",
         Schema::RagChecker => "RAGChecker",
         Schema::RagCitations => "RAG citations",
+        Schema::OpenInference => "OpenInference traces",
         Schema::Custom => "custom",
     }
 }

@@ -6,6 +6,8 @@
 mod bad_documents;
 #[path = "import/good_input.rs"]
 mod good_input;
+#[path = "import/traces.rs"]
+mod traces;
 
 use std::path::PathBuf;
 

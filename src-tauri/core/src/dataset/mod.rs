@@ -24,6 +24,7 @@ mod language;
 mod lines;
 mod mapping;
 mod report;
+mod traces;
 mod tracked;
 mod values;
 
@@ -75,6 +76,12 @@ pub enum Format {
     Csv {
         delimiter: char,
     },
+    /// A trace export, one span per line, read one record per trace.
+    Spans {
+        dialect: String,
+        spans: u64,
+        traces: u64,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,6 +91,8 @@ pub enum Schema {
     Ragas,
     RagChecker,
     RagCitations,
+    /// Spans of a trace export (OpenInference), one item per trace.
+    OpenInference,
     Custom,
 }
 
@@ -257,8 +266,14 @@ where
     let mut collector = Collector::new(display, size, limits, &mut on_item);
     match shape {
         Shape::Jsonl => {
-            collector.set_format(Format::Jsonl);
-            jsonl::read(path, &mut collector)?;
+            if traces::starts_with_span(path, limits.max_line_bytes)
+                .map_err(|e| DatasetError::unreadable(path, e))?
+            {
+                traces::read(path, &mut collector)?;
+            } else {
+                collector.set_format(Format::Jsonl);
+                jsonl::read(path, &mut collector)?;
+            }
         }
         Shape::JsonArray => json::read(path, false, &mut collector)?,
         Shape::JsonDocument => json::read(path, true, &mut collector)?,
@@ -269,5 +284,9 @@ where
             csv::read(path, delimiter, &mut collector)?;
         }
     }
-    Ok(collector.finish())
+    let mut report = collector.finish();
+    if matches!(report.format, Some(Format::Spans { .. })) {
+        traces::describe(&mut report);
+    }
+    Ok(report)
 }
