@@ -195,13 +195,7 @@ pub fn export_generation(
     what: String,
     path: String,
 ) -> CommandResult<WrittenFile> {
-    let path = PathBuf::from(path.trim());
-    if !path.is_absolute() || path.file_name().is_none() {
-        return Err(CommandError::invalid(format!(
-            "'{}' is not an absolute file path",
-            path.display()
-        )));
-    }
+    let path = super::reports::output_path(&path)?;
     let store = state.open_store()?;
     let row = store::generations::get(store.conn(), generation_id)?;
     let mut file = std::fs::File::create(&path).map_err(|source| ragnosis_core::Error::Write {
@@ -273,13 +267,7 @@ pub fn export_retrieval_report(
     input: RetrievalInput,
     path: String,
 ) -> CommandResult<crate::models::reports::Exported> {
-    let path = PathBuf::from(path.trim());
-    if !path.is_absolute() || path.file_name().is_none() {
-        return Err(CommandError::invalid(format!(
-            "'{}' is not an absolute file path",
-            path.display()
-        )));
-    }
+    let path = super::reports::output_path(&path)?;
     let path = if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("md"))

@@ -19,13 +19,7 @@ pub fn export_run(
     path: String,
     format: ReportFormat,
 ) -> CommandResult<Exported> {
-    let path = PathBuf::from(path.trim());
-    if !path.is_absolute() || path.file_name().is_none() {
-        return Err(CommandError::invalid(format!(
-            "'{}' is not an absolute file path",
-            path.display()
-        )));
-    }
+    let path = output_path(&path)?;
     // Both writers append the format's extension to a base name.
     let base = strip_extension(&path, format.extension());
     // Its own connection: exporting a large run must not stop the window from reading.
@@ -47,6 +41,18 @@ pub fn export_run(
     Ok(Exported {
         paths: written.iter().map(|p| p.display().to_string()).collect(),
     })
+}
+
+/// A path the window chose to write to: absolute and naming a file, or refused.
+pub(crate) fn output_path(path: &str) -> Result<PathBuf, CommandError> {
+    let path = PathBuf::from(path.trim());
+    if !path.is_absolute() || path.file_name().is_none() {
+        return Err(CommandError::invalid(format!(
+            "'{}' is not an absolute file path",
+            path.display()
+        )));
+    }
+    Ok(path)
 }
 
 fn strip_extension(path: &Path, extension: &str) -> PathBuf {

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::lines::{human_bytes, open_after_bom, LineReader};
 use super::report::Collector;
@@ -14,6 +14,24 @@ use super::values::type_name;
 use super::DatasetError;
 
 pub(crate) fn read(path: &Path, collector: &mut Collector<'_>) -> Result<(), DatasetError> {
+    for_each_object(path, collector, |collector, line, offset, record| {
+        collector.record(line, offset, record)
+    })
+}
+
+/// Every JSON object line of the file, with its line number and byte offset; a line
+/// that is too long, not JSON or not an object is rejected on `collector` and skipped.
+/// Shared with the span reader, which groups the objects into traces.
+pub(crate) fn for_each_object(
+    path: &Path,
+    collector: &mut Collector<'_>,
+    mut on_object: impl FnMut(
+        &mut Collector<'_>,
+        u64,
+        u64,
+        Map<String, Value>,
+    ) -> Result<(), DatasetError>,
+) -> Result<(), DatasetError> {
     let unreadable = |e: std::io::Error| DatasetError::unreadable(path, e);
     let max_line = collector.limits().max_line_bytes;
     let (reader, start) = open_after_bom(path).map_err(unreadable)?;
@@ -34,7 +52,7 @@ pub(crate) fn read(path: &Path, collector: &mut Collector<'_>) -> Result<(), Dat
             continue;
         }
         match serde_json::from_slice::<Value>(&buf) {
-            Ok(Value::Object(record)) => collector.record(line.number, line.offset, record)?,
+            Ok(Value::Object(record)) => on_object(collector, line.number, line.offset, record)?,
             Ok(other) => collector.reject(
                 line.number,
                 line.offset,

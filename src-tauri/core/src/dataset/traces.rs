@@ -19,8 +19,8 @@ use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
-use super::jsonl::invalid_json;
-use super::lines::{human_bytes, open_after_bom, LineReader};
+use super::jsonl::for_each_object;
+use super::lines::{open_after_bom, LineReader};
 use super::report::Collector;
 use super::{DatasetError, Format, Schema, ValidationReport};
 
@@ -93,56 +93,24 @@ struct SpanFacts {
 }
 
 pub(crate) fn read(path: &Path, collector: &mut Collector<'_>) -> Result<(), DatasetError> {
-    let unreadable = |e: std::io::Error| DatasetError::unreadable(path, e);
-    let max_line = collector.limits().max_line_bytes;
-    let (reader, start) = open_after_bom(path).map_err(unreadable)?;
-    let mut lines = LineReader::new(reader, start, max_line);
-    let mut buf = Vec::new();
     // Traces in the order their first span appears.
     let mut order: Vec<String> = Vec::new();
     let mut traces: HashMap<String, Vec<SpanFacts>> = HashMap::new();
     let mut spans = 0u64;
-    while let Some(line) = lines.next_line(&mut buf).map_err(unreadable)? {
-        if let Some(length) = line.too_long {
-            let reason = format!(
-                "line {} is {}, over the {} line limit",
-                line.number,
-                human_bytes(length),
-                human_bytes(max_line as u64)
-            );
-            collector.reject(line.number, line.offset, reason);
-            continue;
-        }
-        if buf.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let record = match serde_json::from_slice::<Value>(&buf) {
-            Ok(Value::Object(record)) => record,
-            Ok(_) => {
-                collector.reject(line.number, line.offset, "line is not a span object".into());
-                continue;
-            }
-            Err(e) => {
-                collector.reject(line.number, line.offset, invalid_json(&e, false));
-                continue;
-            }
-        };
+    for_each_object(path, collector, |collector, line, offset, record| {
         let attributes = flatten_attributes(&record);
         let (Some(trace_id), Some(span_id)) = ids_of(&record) else {
-            collector.reject(
-                line.number,
-                line.offset,
-                "span has no trace id or span id".into(),
-            );
-            continue;
+            collector.reject(line, offset, "span has no trace id or span id".into());
+            return Ok(());
         };
         spans += 1;
-        let facts = facts(&record, &attributes, line.number, line.offset, span_id);
+        let facts = facts(&record, &attributes, line, offset, span_id);
         if !traces.contains_key(&trace_id) {
             order.push(trace_id.clone());
         }
         traces.entry(trace_id).or_default().push(facts);
-    }
+        Ok(())
+    })?;
     collector.set_format(Format::Spans {
         dialect: "OpenInference".into(),
         spans,
