@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use ragnosis_core::corpus::{self, Chunking, IngestReport};
 use ragnosis_core::generate::{self, GenerationOutcome};
-use ragnosis_core::judge::{open as judges, Judge, ProviderKind};
+use ragnosis_core::judge::{open as judges, Judge};
 use ragnosis_core::progress::NoProgress;
 use ragnosis_core::retrieval::{self, Retriever};
 use ragnosis_core::store::{self, corpora::CorpusRow, generations::GenerationSummary};
@@ -49,13 +49,7 @@ pub fn ingest_documents(
         .name
         .map(|n| n.trim().to_string())
         .filter(|n| !n.is_empty())
-        .or_else(|| {
-            paths
-                .first()
-                .and_then(|p| p.file_stem())
-                .map(|s| s.to_string_lossy().into_owned())
-        })
-        .unwrap_or_else(|| "documents".into());
+        .unwrap_or_else(|| corpus::default_name(&paths));
     // Its own connection: a large PDF must not stop the window from reading.
     let mut store = state.open_store()?;
     Ok(corpus::ingest(
@@ -87,7 +81,6 @@ pub fn preview_generation(
 ) -> CommandResult<ragnosis_core::judge::plan::JudgePlan> {
     let store = state.store()?;
     let profile = judges::profile(&store, &input.judge)?;
-    refuse_offline(profile.kind)?;
     Ok(generate::plan(
         &store,
         input.corpus_id,
@@ -105,20 +98,12 @@ pub fn start_generation(
 ) -> CommandResult<i64> {
     let (generation_id, judge) = {
         let mut store = state.store()?;
-        let profile = judges::profile(&store, &input.judge)?;
-        refuse_offline(profile.kind)?;
         // The judge first: a missing key fails before anything is stored.
         let judge = judges::open_judge(&store, &input.judge, state.secrets.as_ref())?;
-        let corpus = store::corpora::get(store.conn(), input.corpus_id)?;
-        let name = input
-            .name
-            .map(|n| n.trim().to_string())
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| format!("test set from {}", corpus.name));
         let id = generate::create(
             &mut store,
             input.corpus_id,
-            &name,
+            input.name.as_deref(),
             input.settings,
             judge.as_ref(),
         )?;
@@ -144,7 +129,6 @@ pub fn resume_generation(
                 "generation {generation_id} is done: there is nothing to resume"
             )));
         }
-        refuse_offline(judges::profile(&store, &judge)?.kind)?;
         judges::open_judge(&store, &judge, state.secrets.as_ref())?
     };
     spawn(&state, generation_id, judge, on_progress)
@@ -268,41 +252,12 @@ pub fn export_retrieval_report(
     path: String,
 ) -> CommandResult<crate::models::reports::Exported> {
     let path = super::reports::output_path(&path)?;
-    let path = if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("md"))
-    {
-        path
-    } else {
-        ragnosis_report::with_extension(&path, "md")
-    };
     let view = evaluate_retrievers(state.clone(), input)?;
-    let store = state.store()?;
-    let dataset = store::datasets::get(store.conn(), view.eval.dataset_id)?.name;
-    let corpus = store::corpora::get(store.conn(), view.eval.corpus_id)?.name;
-    drop(store);
-    let generated_at = ragnosis_report::date_line(None);
-    let written = ragnosis_report::retrieval::write_markdown(
-        &view.eval,
-        &ragnosis_report::retrieval::Names {
-            dataset: &dataset,
-            corpus: &corpus,
-            generated_at: &generated_at,
-        },
-        &path,
-    )?;
+    let store = state.open_store()?;
+    let written = ragnosis_report::retrieval::write_report(&store, &view.eval, &path)?;
     Ok(crate::models::reports::Exported {
         paths: written.iter().map(|p| p.display().to_string()).collect(),
     })
-}
-
-fn refuse_offline(kind: ProviderKind) -> CommandResult<()> {
-    if kind == ProviderKind::Offline {
-        return Err(CommandError::invalid(
-            ragnosis_core::judge::offline::NO_GENERATION,
-        ));
-    }
-    Ok(())
 }
 
 fn spawn(

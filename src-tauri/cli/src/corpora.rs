@@ -74,12 +74,10 @@ pub fn ingest(
     progress: Arc<dyn ProgressSink>,
 ) -> Result<(), Failure> {
     let mut store = Store::open(home)?;
-    let name = args.name.clone().unwrap_or_else(|| {
-        args.paths[0]
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "corpus".into())
-    });
+    let name = args
+        .name
+        .clone()
+        .unwrap_or_else(|| corpus::default_name(&args.paths));
     let report = corpus::ingest(
         &mut store,
         &name,
@@ -149,20 +147,8 @@ pub fn retrieval_eval(
         print::retrieval_eval(&eval);
     }
     if let Some(path) = &args.report {
-        let path = ragnosis_report::with_extension(path, "md");
-        let dataset = store::datasets::get(store.conn(), eval.dataset_id)?.name;
-        let corpus = store::corpora::get(store.conn(), eval.corpus_id)?.name;
-        let generated_at = ragnosis_report::date_line(None);
-        let written = ragnosis_report::retrieval::write_markdown(
-            &eval,
-            &ragnosis_report::retrieval::Names {
-                dataset: &dataset,
-                corpus: &corpus,
-                generated_at: &generated_at,
-            },
-            &path,
-        )
-        .map_err(|e| crate::report::failure(e, &path))?;
+        let written = ragnosis_report::retrieval::write_report(&store, &eval, path)
+            .map_err(|e| crate::report::failure(e, path))?;
         for p in written {
             eprintln!("wrote {}", p.display());
         }
@@ -247,10 +233,9 @@ pub fn generate(
         let corpus_id = match (args.corpus, args.paths.is_empty()) {
             (Some(id), _) => store::corpora::get(store.conn(), id)?.id,
             (None, false) => {
-                let name = args.name.clone().unwrap_or_else(|| "documents".into());
                 let report = corpus::ingest(
                     &mut store,
-                    &name,
+                    &corpus::default_name(&args.paths),
                     &args.paths,
                     args.chunking.chunking(),
                     progress.as_ref(),
@@ -282,12 +267,14 @@ pub fn generate(
             return Ok(());
         }
         let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
-        let name = args
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("test set from corpus {corpus_id}"));
         crate::judges::runtime()?.block_on(generate::start(
-            &mut store, corpus_id, &name, settings, judge, progress, &cancel,
+            &mut store,
+            corpus_id,
+            args.name.as_deref(),
+            settings,
+            judge,
+            progress,
+            &cancel,
         ))?
     };
     if let Some(path) = &args.out {

@@ -101,12 +101,13 @@ pub struct GenerationOutcome {
     pub status: String,
 }
 
-/// Starts a generation on `corpus_id`: a new dataset named `name` receives the accepted
-/// test cases. Refuses the offline judge before storing anything.
+/// Starts a generation on `corpus_id`: a new dataset named `name` (blank: "test set
+/// from <corpus>") receives the accepted test cases. Refuses the offline judge before
+/// storing anything.
 pub async fn start(
     store: &mut Store,
     corpus_id: i64,
-    name: &str,
+    name: Option<&str>,
     settings: GenerationSettings,
     judge: Arc<dyn Judge>,
     progress: Arc<dyn ProgressSink>,
@@ -122,7 +123,7 @@ pub async fn start(
 pub fn create(
     store: &mut Store,
     corpus_id: i64,
-    name: &str,
+    name: Option<&str>,
     settings: GenerationSettings,
     judge: &dyn Judge,
 ) -> Result<i64> {
@@ -134,8 +135,12 @@ pub fn create(
     if corpus.chunks == 0 {
         return Err(Error::Invalid(format!("corpus {corpus_id} has no chunks")));
     }
+    let name = name
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map_or_else(|| format!("test set from {}", corpus.name), str::to_string);
     let conn = store.conn();
-    let dataset_id = store::datasets::insert(conn, name, None)?;
+    let dataset_id = store::datasets::insert(conn, &name, None)?;
     store::datasets::finish(conn, dataset_id, 0, None, Some("generated"), "{}", "{}")?;
     let generation_id = store::generations::insert(
         conn,
@@ -582,6 +587,9 @@ pub fn plan(
     settings: &GenerationSettings,
     profile: &store::judge_profiles::JudgeProfile,
 ) -> Result<crate::judge::plan::JudgePlan> {
+    if profile.kind == crate::judge::ProviderKind::Offline {
+        return Err(Error::Invalid(NO_GENERATION.into()));
+    }
     let mut chunks = store::corpora::chunks(store.conn(), corpus_id)?;
     chunks.shuffle(&mut rand::rngs::StdRng::seed_from_u64(settings.seed));
     let question =

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use ragnosis_core::export::escape_markdown as esc;
 use ragnosis_core::judge_check::Estimate;
 use ragnosis_core::retrieval::RetrievalEval;
+use ragnosis_core::store::{self, Store};
 
 use crate::charts::retrieval::chart;
 use crate::Error;
@@ -20,13 +21,29 @@ pub struct Names<'a> {
     pub generated_at: &'a str,
 }
 
-/// Writes `path` (the `.md`) and the chart beside it as `<stem>-retrievers.svg`; returns
-/// both paths, the Markdown first.
-pub fn write_markdown(
+/// Writes the comparison to `path` (".md" added when missing) with the chart beside it
+/// as `<stem>-retrievers.svg`, naming the dataset and corpus as stored; returns both
+/// paths, the Markdown first. The one writer behind the CLI's `--report` and the window.
+pub fn write_report(
+    store: &Store,
     eval: &RetrievalEval,
-    names: &Names,
     path: &Path,
 ) -> Result<Vec<PathBuf>, Error> {
+    let path = crate::with_extension(path, "md");
+    let dataset = store::datasets::get(store.conn(), eval.dataset_id)?.name;
+    let corpus = store::corpora::get(store.conn(), eval.corpus_id)?.name;
+    let generated_at = crate::date_line(None);
+    let names = Names {
+        dataset: &dataset,
+        corpus: &corpus,
+        generated_at: &generated_at,
+    };
+    write_markdown(eval, &names, &path)
+}
+
+/// Writes `path` (the `.md`) and the chart beside it as `<stem>-retrievers.svg`; returns
+/// both paths, the Markdown first.
+fn write_markdown(eval: &RetrievalEval, names: &Names, path: &Path) -> Result<Vec<PathBuf>, Error> {
     let chart = chart(eval)?;
     let stem = path
         .file_stem()

@@ -43,6 +43,15 @@ pub struct IngestReport {
     pub seconds: f64,
 }
 
+/// The name a corpus gets when the user gives none: the first file's (or folder's) name.
+pub fn default_name(paths: &[PathBuf]) -> String {
+    paths
+        .first()
+        .and_then(|p| p.file_stem())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "documents".into())
+}
+
 /// Ingests `paths` (files and folders) as a new corpus. Fails only when nothing at all
 /// could be read (then nothing is stored); single files that fail are in the report.
 pub fn ingest(

@@ -4,7 +4,9 @@
 
 use ragnosis_core::export::report_view::MetricLine;
 
-use super::{band_color, band_legend, line, palette, rect, score, svg, text, title, Chart, Label};
+use super::{
+    band_color, band_legend, line, palette, rect, score, svg, text, title, whisker, Chart, Label,
+};
 use crate::Error;
 
 const WIDTH: u32 = 760;
@@ -71,20 +73,7 @@ pub fn chart(metrics: &[MetricLine]) -> Result<Option<Chart>, Error> {
                 band_color(m.band),
             )?;
             if let (Some(lo), Some(hi)) = (m.stats.ci95_low, m.stats.ci95_high) {
-                let (x0, x1) = (x_of(lo), x_of(hi));
-                line(area, vec![(x0, mid), (x1, mid)], palette::WHISKER, 2)?;
-                line(
-                    area,
-                    vec![(x0, mid - 6), (x0, mid + 6)],
-                    palette::WHISKER,
-                    2,
-                )?;
-                line(
-                    area,
-                    vec![(x1, mid - 6), (x1, mid + 6)],
-                    palette::WHISKER,
-                    2,
-                )?;
+                whisker(area, x_of(lo), x_of(hi), mid)?;
             }
             text(area, &score(mean), (PLOT_RIGHT + 10, mid), Label::new(11.0))?;
         }

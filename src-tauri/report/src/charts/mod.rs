@@ -174,6 +174,15 @@ fn line(area: &Area, points: Vec<(i32, i32)>, color: RGBColor, width: u32) -> Dr
     area.draw(&PathElement::new(points, color.stroke_width(width)))
 }
 
+/// A 95% interval from `x0` to `x1` on the row centred at `mid`: a line with end caps.
+fn whisker(area: &Area, x0: i32, x1: i32, mid: i32) -> Drawn {
+    line(area, vec![(x0, mid), (x1, mid)], palette::WHISKER, 2)?;
+    for x in [x0, x1] {
+        line(area, vec![(x, mid - 6), (x, mid + 6)], palette::WHISKER, 2)?;
+    }
+    Ok(())
+}
+
 /// The chart's title line at the top left.
 fn title(area: &Area, content: &str) -> Drawn {
     text(area, content, (12, 16), Label::new(14.0).bold())

@@ -6,7 +6,7 @@ use plotters::style::RGBColor;
 use ragnosis_core::judge_check::Estimate;
 use ragnosis_core::retrieval::RetrievalEval;
 
-use super::{line, palette, rect, score, svg, text, title, Chart, Label};
+use super::{line, palette, rect, score, svg, text, title, whisker, Chart, Label};
 use crate::Error;
 
 const WIDTH: u32 = 760;
@@ -86,11 +86,7 @@ pub fn chart(eval: &RetrievalEval) -> Result<Chart, Error> {
                 (x_of(e.value).max(x_of(0.0) + 1), mid + 6),
                 *color,
             )?;
-            let (x0, x1) = (x_of(e.ci_low), x_of(e.ci_high));
-            line(area, vec![(x0, mid), (x1, mid)], palette::WHISKER, 2)?;
-            for x in [x0, x1] {
-                line(area, vec![(x, mid - 6), (x, mid + 6)], palette::WHISKER, 2)?;
-            }
+            whisker(area, x_of(e.ci_low), x_of(e.ci_high), mid)?;
             text(
                 area,
                 &score(e.value),
