@@ -3,7 +3,9 @@
 //! be long (rejected lines, warnings, duplicates) are capped here, with exact counts
 //! beside them, so a 100 000-line report never crosses the IPC boundary whole.
 
-use ragnosis_core::dataset::{Duplicate, Format, Rejected, Schema, ValidationReport, Warning};
+use ragnosis_core::dataset::{
+    Duplicate, Format, MappingChoice, Rejected, Schema, ValidationReport, Warning,
+};
 use ragnosis_core::measurable::Measurable;
 use ragnosis_core::store::datasets::DatasetRow;
 use ragnosis_core::store::items::StoredItem;
@@ -53,6 +55,8 @@ pub struct Report {
     pub coverage: Vec<FieldCount>,
     pub language: Option<String>,
     pub oversize_contexts: u64,
+    /// Where the mapping was ambiguous (or the user mapped a field): the choice and why.
+    pub choices: Vec<MappingChoice>,
 }
 
 pub fn format_label(format: &Format) -> String {
@@ -77,6 +81,12 @@ pub fn schema_label(schema: Schema) -> &'static str {
         Schema::RagChecker => "RAGChecker",
         Schema::RagCitations => "RAG citations",
         Schema::OpenInference => "OpenInference traces",
+        Schema::GenAi => "OpenTelemetry GenAI traces",
+        Schema::LangSmith => "LangSmith runs",
+        Schema::Langfuse => "Langfuse observations",
+        Schema::DeepEval => "DeepEval",
+        Schema::Promptfoo => "promptfoo results",
+        Schema::LlamaIndex => "LlamaIndex RAG dataset",
         Schema::Custom => "custom",
     }
 }
@@ -120,6 +130,7 @@ impl From<ValidationReport> for Report {
                 .collect(),
             language: r.language,
             oversize_contexts: r.oversize_contexts,
+            choices: r.choices,
             file: r.file,
             file_bytes: r.file_bytes,
         }

@@ -4,6 +4,8 @@
 
 #[path = "import/bad_documents.rs"]
 mod bad_documents;
+#[path = "import/exports.rs"]
+mod exports;
 #[path = "import/good_input.rs"]
 mod good_input;
 #[path = "import/traces.rs"]
@@ -12,7 +14,8 @@ mod traces;
 use std::path::PathBuf;
 
 use ragnosis_core::dataset::{
-    read_items, AcceptedItem, DatasetError, ImportLimits, ValidationReport,
+    read_items, read_items_mapped, AcceptedItem, DatasetError, FieldMap, ImportLimits,
+    ValidationReport,
 };
 use tempfile::TempDir;
 
@@ -45,10 +48,19 @@ pub fn try_import(
     bytes: &[u8],
     limits: &ImportLimits,
 ) -> Result<Imported, DatasetError> {
+    try_import_mapped(name, bytes, limits, &FieldMap::default())
+}
+
+pub fn try_import_mapped(
+    name: &str,
+    bytes: &[u8],
+    limits: &ImportLimits,
+    map: &FieldMap,
+) -> Result<Imported, DatasetError> {
     let dir = TempDir::new().unwrap();
     let path = write(&dir, name, bytes);
     let mut items = Vec::new();
-    let report = read_items(&path, limits, |item| {
+    let report = read_items_mapped(&path, limits, map, |item| {
         items.push(item);
         Ok(())
     })?;

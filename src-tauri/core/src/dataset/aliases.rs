@@ -90,7 +90,7 @@ impl Canon {
 
 /// Every alias, grouped by canonical field; within a group, earlier = more specific and
 /// wins when one record uses two aliases for the same field.
-const ALIASES: [(&str, Canon); 52] = [
+const ALIASES: [(&str, Canon); 54] = [
     ("id", Canon::Id),
     ("query_id", Canon::Id),
     ("question_id", Canon::Id),
@@ -102,11 +102,13 @@ const ALIASES: [(&str, Canon); 52] = [
     ("prompt", Canon::Question),
     ("answer", Canon::Answer),
     ("generated_answer", Canon::Answer),
+    ("actual_output", Canon::Answer),
     ("response", Canon::Answer),
     ("prediction", Canon::Answer),
     ("output", Canon::Answer),
     ("retrieved_contexts", Canon::Contexts),
     ("retrieved_context", Canon::Contexts),
+    ("retrieval_context", Canon::Contexts),
     ("contexts", Canon::Contexts),
     ("context", Canon::Contexts),
     ("passages", Canon::Contexts),

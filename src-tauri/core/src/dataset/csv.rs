@@ -42,9 +42,10 @@ pub(crate) fn read(
         Next::Record => column_names(&row),
         _ => Vec::new(),
     };
-    if !columns
-        .iter()
-        .any(|c| classify(c).is_some_and(|a| a.canon == Canon::Question))
+    if !collector.maps_question()
+        && !columns
+            .iter()
+            .any(|c| classify(c).is_some_and(|a| a.canon == Canon::Question))
     {
         return Err(DatasetError::UnsupportedShape {
             path: display,
@@ -55,6 +56,7 @@ pub(crate) fn read(
             ),
         });
     }
+    collector.set_columns(&columns);
     let kinds: Vec<Cell> = columns.iter().map(|name| cell_kind(name)).collect();
 
     loop {
@@ -137,12 +139,16 @@ fn row_to_record(
     Ok(record)
 }
 
-/// A JSON array when the cell is one, else items separated by ` || ` (one item if none).
+/// A JSON array when the cell is one, a Python list literal (`['a', "b's"]`, as pandas
+/// writes RAGAS results), else items separated by ` || ` (one item if none).
 fn list_cell(cell: &str) -> Value {
     let trimmed = cell.trim();
     if trimmed.starts_with('[') {
         if let Ok(array @ Value::Array(_)) = serde_json::from_str::<Value>(trimmed) {
             return array;
+        }
+        if let Some(items) = python_list(trimmed) {
+            return Value::Array(items.into_iter().map(Value::String).collect());
         }
     }
     Value::Array(
@@ -152,6 +158,48 @@ fn list_cell(cell: &str) -> Value {
             .map(|s| Value::String(s.to_string()))
             .collect(),
     )
+}
+
+/// The strings of a Python list literal of string literals; `None` when the cell is
+/// anything else. Elements separated by whitespace alone (numpy's `['a' 'b']`) are
+/// separate elements too.
+fn python_list(cell: &str) -> Option<Vec<String>> {
+    let inner = cell.strip_prefix('[')?.strip_suffix(']')?;
+    let mut chars = inner.chars().peekable();
+    let mut items = Vec::new();
+    loop {
+        while chars.peek().is_some_and(|c| c.is_whitespace() || *c == ',') {
+            chars.next();
+        }
+        let Some(quote) = chars.next() else {
+            return Some(items);
+        };
+        if quote != '\'' && quote != '"' {
+            return None;
+        }
+        let mut item = String::new();
+        loop {
+            match chars.next()? {
+                c if c == quote => break,
+                '\\' => match chars.next()? {
+                    'n' => item.push('\n'),
+                    't' => item.push('\t'),
+                    'r' => item.push('\r'),
+                    'x' => {
+                        let hex: String = [chars.next()?, chars.next()?].iter().collect();
+                        item.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                    }
+                    'u' => {
+                        let hex: String = (0..4).map(|_| chars.next()).collect::<Option<_>>()?;
+                        item.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
+                    }
+                    other => item.push(other),
+                },
+                c => item.push(c),
+            }
+        }
+        items.push(item);
+    }
 }
 
 fn json_cell(cell: &str) -> Value {
@@ -182,6 +230,24 @@ mod tests {
             list_cell("[not json"),
             serde_json::json!(["[not json"]),
             "bad JSON is one item"
+        );
+    }
+
+    #[test]
+    fn python_list_cells_become_lists() {
+        assert_eq!(
+            list_cell(r#"['Paris is the capital.', "It's on the Seine.", 'a\nb']"#),
+            serde_json::json!(["Paris is the capital.", "It's on the Seine.", "a\nb"])
+        );
+        assert_eq!(
+            list_cell("['one' 'two']"),
+            serde_json::json!(["one", "two"])
+        );
+        assert_eq!(list_cell("[]"), serde_json::json!([]));
+        assert_eq!(
+            list_cell("[not, a, list]"),
+            serde_json::json!(["[not, a, list]"]),
+            "unquoted items are not a Python list of text"
         );
     }
 

@@ -22,7 +22,17 @@ use super::tracked::{Position, TrackedRead};
 use super::values::type_name;
 use super::{DatasetError, Format};
 
-pub(crate) const WRAPPER_KEYS: [&str; 3] = ["results", "data", "items"];
+/// Keys whose array holds the items (searched one object deep too: promptfoo's
+/// `results.results`, DeepEval's `testRunData.testCases`).
+pub(crate) const WRAPPER_KEYS: [&str; 7] = [
+    "results",
+    "data",
+    "items",
+    "examples",
+    "testCases",
+    "testRunData",
+    "resourceSpans",
+];
 
 pub(crate) fn is_wrapper_key(key: &str) -> bool {
     WRAPPER_KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
@@ -58,7 +68,8 @@ pub(crate) fn read(
                     path: display,
                     message: format!(
                         "a JSON object that is not an item list or a known wrapper \
-                         (results/data/items); its top-level keys are: {listed}"
+                         ({}); its top-level keys are: {listed}",
+                        WRAPPER_KEYS.join("/")
                     ),
                 });
             }
@@ -232,7 +243,18 @@ impl<'de> Visitor<'de> for MaybeItems<'_, '_, '_, '_> {
         self.stream.elements(seq)
     }
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        // An object under a wrapper key may itself hold the items under one.
+        while let Some(key) = map.next_key::<String>()? {
+            if is_wrapper_key(&key) && self.stream.wrapper.is_none() {
+                let nested = format!("{}.{key}", self.key);
+                map.next_value_seed(MaybeItems {
+                    stream: &mut *self.stream,
+                    key: &nested,
+                })?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
         Ok(())
     }
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {

@@ -21,7 +21,6 @@ pub(crate) fn read(path: &Path, collector: &mut Collector<'_>) -> Result<(), Dat
 
 /// Every JSON object line of the file, with its line number and byte offset; a line
 /// that is too long, not JSON or not an object is rejected on `collector` and skipped.
-/// Shared with the span reader, which groups the objects into traces.
 pub(crate) fn for_each_object(
     path: &Path,
     collector: &mut Collector<'_>,

@@ -16,6 +16,7 @@ mod aliases;
 mod csv;
 mod csv_records;
 mod detect;
+mod dialects;
 mod hash;
 mod json;
 mod jsonl;
@@ -23,6 +24,7 @@ pub mod labels;
 mod language;
 mod lines;
 mod mapping;
+mod remap;
 mod report;
 mod traces;
 mod tracked;
@@ -40,8 +42,11 @@ use report::Collector;
 
 /// Source separator for list-valued CSV cells that are not JSON arrays.
 pub use self::csv::LIST_SEPARATOR;
+/// Metadata key holding the source tool's own scores.
+pub use dialects::PRIOR_SCORES_KEY;
 /// Metadata key holding per-chunk context keys other than id/text (one entry per chunk).
 pub use mapping::CONTEXT_EXTRAS_KEY;
+pub use remap::{lookup, FieldMap, FieldOverride};
 
 /// Configurable limits; violations are clear errors, not crashes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -91,8 +96,17 @@ pub enum Schema {
     Ragas,
     RagChecker,
     RagCitations,
-    /// Spans of a trace export (OpenInference), one item per trace.
+    /// Spans of a trace export, one item per trace.
     OpenInference,
+    GenAi,
+    #[serde(rename = "langsmith")]
+    LangSmith,
+    Langfuse,
+    #[serde(rename = "deepeval")]
+    DeepEval,
+    Promptfoo,
+    #[serde(rename = "llamaindex")]
+    LlamaIndex,
     Custom,
 }
 
@@ -171,6 +185,20 @@ pub struct ValidationReport {
     /// ISO 639-1 guess ("en", "de", ...) from the questions, when confident.
     pub language: Option<String>,
     pub oversize_contexts: u64,
+    /// Where the mapping was ambiguous: the choice made and why.
+    #[serde(default)]
+    pub choices: Vec<MappingChoice>,
+}
+
+/// An ambiguous mapping resolved: `field` was read from `chosen` rather than from
+/// `alternatives`, because `why`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct MappingChoice {
+    pub field: String,
+    pub chosen: String,
+    pub alternatives: Vec<String>,
+    pub why: String,
 }
 
 /// At most this many rejected lines, warnings and duplicates are listed individually;
@@ -237,11 +265,29 @@ impl DatasetError {
 pub fn read_items<F>(
     path: &Path,
     limits: &ImportLimits,
+    on_item: F,
+) -> Result<ValidationReport, DatasetError>
+where
+    F: FnMut(AcceptedItem) -> Result<(), String>,
+{
+    read_items_mapped(path, limits, &FieldMap::default(), on_item)
+}
+
+/// `read_items` with the user's mapping overrides applied to every record.
+pub fn read_items_mapped<F>(
+    path: &Path,
+    limits: &ImportLimits,
+    map: &FieldMap,
     mut on_item: F,
 ) -> Result<ValidationReport, DatasetError>
 where
     F: FnMut(AcceptedItem) -> Result<(), String>,
 {
+    map.check()
+        .map_err(|message| DatasetError::UnsupportedShape {
+            path: path.display().to_string(),
+            message,
+        })?;
     let display = path.display().to_string();
     let meta = std::fs::metadata(path).map_err(|e| DatasetError::unreadable(path, e))?;
     if !meta.is_file() {
@@ -263,17 +309,11 @@ where
         return Err(DatasetError::EmptyFile { path: display });
     }
     let shape = detect::detect(path, limits)?;
-    let mut collector = Collector::new(display, size, limits, &mut on_item);
+    let mut collector = Collector::new(display, size, limits, map, &mut on_item);
     match shape {
         Shape::Jsonl => {
-            if traces::starts_with_span(path, limits.max_line_bytes)
-                .map_err(|e| DatasetError::unreadable(path, e))?
-            {
-                traces::read(path, &mut collector)?;
-            } else {
-                collector.set_format(Format::Jsonl);
-                jsonl::read(path, &mut collector)?;
-            }
+            collector.set_format(Format::Jsonl);
+            jsonl::read(path, &mut collector)?;
         }
         Shape::JsonArray => json::read(path, false, &mut collector)?,
         Shape::JsonDocument => json::read(path, true, &mut collector)?,
@@ -284,9 +324,7 @@ where
             csv::read(path, delimiter, &mut collector)?;
         }
     }
-    let mut report = collector.finish();
-    if matches!(report.format, Some(Format::Spans { .. })) {
-        traces::describe(&mut report);
-    }
+    collector.end()?;
+    let report = collector.finish();
     Ok(report)
 }

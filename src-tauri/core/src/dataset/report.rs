@@ -2,20 +2,26 @@
 //! caller at once, and accumulates the `ValidationReport` (counts, capped lists,
 //! duplicates, coverage, mapping, schema, language).
 //!
-//! Owns: everything counted across records. Must not: parse bytes (the readers do) or
-//! keep items (each goes to the caller's callback and is dropped here).
+//! Owns: everything counted across records, and deciding from the first record what
+//! the file is: spans of a trace export (grouped by `traces` and mapped when the file
+//! ends) or items, possibly in another evaluator's dialect (reshaped by `dialects`);
+//! applying the user's mapping overrides. Must not: parse bytes (the readers do) or keep
+//! items (each goes to the caller's callback and is dropped here).
 
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
-use super::aliases::SourceFields;
+use super::aliases::{classify, SourceFields, CANON_COUNT};
+use super::dialects::{Dialect, Notes};
 use super::hash::ContentHasher;
 use super::language::LanguageSample;
 use super::mapping::map_record;
+use super::remap::{self, FieldMap};
+use super::traces::{self, SpanDialect, TraceGroups};
 use super::{
-    AcceptedItem, DatasetError, Duplicate, Format, ImportLimits, Rejected, ValidationReport,
-    Warning, MAX_LISTED,
+    AcceptedItem, DatasetError, Duplicate, Format, ImportLimits, MappingChoice, Rejected,
+    ValidationReport, Warning, MAX_LISTED,
 };
 use crate::item::Field;
 
@@ -30,6 +36,19 @@ pub(crate) struct Collector<'a> {
     /// Content hash (128 bits of it) -> line of the first item with it.
     first_seen: HashMap<u128, u64>,
     hasher: ContentHasher,
+    /// Decided by the first record.
+    mode: Option<Mode>,
+    notes: Notes,
+    map: &'a FieldMap,
+    /// Records each override found a value in.
+    map_hits: Vec<u64>,
+}
+
+enum Mode {
+    Items(Dialect),
+    Spans(TraceGroups),
+    /// The spans were read; their traces have become items.
+    Traces(SpanDialect),
 }
 
 impl<'a> Collector<'a> {
@@ -37,6 +56,7 @@ impl<'a> Collector<'a> {
         file: String,
         file_bytes: u64,
         limits: &'a ImportLimits,
+        map: &'a FieldMap,
         on_item: &'a mut OnItem<'a>,
     ) -> Self {
         let report = ValidationReport {
@@ -52,7 +72,24 @@ impl<'a> Collector<'a> {
             language: LanguageSample::default(),
             first_seen: HashMap::new(),
             hasher: ContentHasher::default(),
+            mode: None,
+            notes: Notes::default(),
+            map,
+            map_hits: vec![0; map.overrides.len()],
         }
+    }
+
+    /// Whether the user mapped the question themselves (a CSV then needs no question
+    /// column of its own).
+    pub(crate) fn maps_question(&self) -> bool {
+        self.map.overrides.iter().any(|o| o.field == "question")
+    }
+
+    /// For a CSV file: the dialect its header names (before any row is read).
+    pub(crate) fn set_columns(&mut self, columns: &[String]) {
+        self.mode = Some(Mode::Items(Dialect::detect(
+            columns.iter().map(String::as_str),
+        )));
     }
 
     pub(crate) fn limits(&self) -> &ImportLimits {
@@ -87,14 +124,100 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// Maps one record; an accepted item goes straight to the caller.
+    /// Takes one source record: a span joins its trace; an item is reshaped from its
+    /// tool's dialect, mapped, and goes straight to the caller.
     pub(crate) fn record(
+        &mut self,
+        line: u64,
+        byte_offset: u64,
+        mut record: Map<String, Value>,
+    ) -> Result<(), DatasetError> {
+        let envelope = traces::unpack_envelope(&mut record);
+        let mode = self.mode.get_or_insert_with(|| {
+            let first_span = envelope
+                .as_ref()
+                .map_or(Some(&record), |spans| spans.first());
+            match first_span.and_then(SpanDialect::of) {
+                Some(dialect) => Mode::Spans(TraceGroups::new(dialect)),
+                // An OTLP envelope of spans with no OpenInference kind.
+                None if envelope.is_some() => Mode::Spans(TraceGroups::new(SpanDialect::GenAi)),
+                None => Mode::Items(Dialect::detect(record.keys().map(String::as_str))),
+            }
+        });
+        let dialect = match mode {
+            Mode::Spans(groups) => {
+                let refused: Vec<String> = envelope
+                    .unwrap_or_else(|| vec![record])
+                    .into_iter()
+                    .filter_map(|span| groups.add(line, byte_offset, span).err())
+                    .collect();
+                for reason in refused {
+                    self.reject(line, byte_offset, reason);
+                }
+                return Ok(());
+            }
+            Mode::Items(dialect) => *dialect,
+            Mode::Traces(_) => Dialect::Plain,
+        };
+        let csv = matches!(self.report.format, Some(Format::Csv { .. }));
+        let picked = self.map.pick(&record, &mut self.map_hits);
+        let mut record = dialect.reshape(record, csv, &mut self.notes);
+        remap::apply(&mut record, picked);
+        self.accept(line, byte_offset, record)
+    }
+
+    /// The traces of a span export, read whole, become items (in the order each trace
+    /// first appeared). Call once after the reader is done.
+    pub(crate) fn end(&mut self) -> Result<(), DatasetError> {
+        if !matches!(self.mode, Some(Mode::Spans(_))) {
+            return Ok(());
+        }
+        let Some(Mode::Spans(groups)) = self.mode.take() else {
+            unreachable!("checked above")
+        };
+        self.report.format = Some(groups.format());
+        let dialect = groups.dialect();
+        for trace in groups.scores_without_spans() {
+            self.warn(
+                0,
+                format!("scores were given for trace {trace}, which has no spans in the file; they were not stored"),
+            );
+        }
+        self.mode = Some(Mode::Traces(dialect));
+        for (line, offset, trace) in groups.into_records() {
+            match trace {
+                Ok((mut record, warnings)) => {
+                    for w in warnings {
+                        self.warn(line, w);
+                    }
+                    let priors = record
+                        .get("metadata")
+                        .and_then(|m| m.get(super::PRIOR_SCORES_KEY))
+                        .and_then(Value::as_object);
+                    for name in priors.into_iter().flat_map(|p| p.keys()) {
+                        self.notes
+                            .prior_scores
+                            .insert(format!("{name} ({})", dialect.name()));
+                    }
+                    let picked = self.map.pick(&record, &mut self.map_hits);
+                    remap::apply(&mut record, picked);
+                    self.accept(line, offset, record)?;
+                }
+                Err(reason) => self.reject(line, offset, reason),
+            }
+        }
+        Ok(())
+    }
+
+    /// Maps one canonical record; an accepted item goes straight to the caller.
+    fn accept(
         &mut self,
         line: u64,
         byte_offset: u64,
         record: Map<String, Value>,
     ) -> Result<(), DatasetError> {
         self.report.items_read += 1;
+        self.note_alias_choices(&record);
         let mapped = match map_record(record, self.limits, &mut self.sources) {
             Ok(mapped) => mapped,
             Err(reason) => {
@@ -159,10 +282,74 @@ impl<'a> Collector<'a> {
         }
     }
 
+    /// Two names for one field in a record (`contexts` and `context`, `question` and
+    /// `input`): the file-level choice and why; the per-line warning says the same.
+    fn note_alias_choices(&mut self, record: &Map<String, Value>) {
+        let mut by_field: [Vec<(usize, &str)>; CANON_COUNT] = std::array::from_fn(|_| Vec::new());
+        for (key, value) in record {
+            if let Some(alias) = classify(key) {
+                if !super::values::is_absent(value) && !alias.canon.is_ragchecker() {
+                    by_field[alias.canon as usize].push((alias.index, key));
+                }
+            }
+        }
+        for names in by_field.iter_mut().filter(|n| n.len() > 1) {
+            names.sort();
+            let field = classify(names[0].1).expect("classified above").canon.name();
+            let alternatives = names[1..].iter().map(|(_, k)| k.to_string()).collect();
+            self.notes.choose(
+                field,
+                names[0].1,
+                alternatives,
+                "the more specific name wins; the other value is kept in the item's metadata",
+            );
+        }
+    }
+
     pub(crate) fn finish(mut self) -> ValidationReport {
         self.report.mapping = self.sources.mapping();
         self.report.schema = Some(self.sources.schema());
         self.report.language = self.language.guess();
+        match self.mode {
+            Some(Mode::Traces(dialect)) => traces::describe(&mut self.report, dialect),
+            Some(Mode::Items(dialect)) => {
+                if let Some(schema) = dialect.schema() {
+                    self.report.schema = Some(schema);
+                }
+            }
+            _ => {}
+        }
+        for (field, from) in std::mem::take(&mut self.notes.sources) {
+            self.report
+                .mapping
+                .insert(field, from.into_iter().collect());
+        }
+        if !self.notes.prior_scores.is_empty() {
+            let names = std::mem::take(&mut self.notes.prior_scores);
+            self.report
+                .mapping
+                .insert("prior_scores".into(), names.into_iter().collect());
+        }
+        for (o, hits) in self.map.overrides.iter().zip(&self.map_hits) {
+            self.report
+                .mapping
+                .insert(o.field.clone(), vec![format!("{} (your mapping)", o.path)]);
+            self.notes.choices.insert(
+                0,
+                MappingChoice {
+                    field: o.field.clone(),
+                    chosen: o.path.clone(),
+                    alternatives: Vec::new(),
+                    why: if *hits == 0 {
+                        "your mapping; it matched no record, so the field was read as without it"
+                            .into()
+                    } else {
+                        format!("your mapping; found in {hits} records")
+                    },
+                },
+            );
+        }
+        self.report.choices = self.notes.choices;
         self.report
     }
 }

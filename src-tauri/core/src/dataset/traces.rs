@@ -1,79 +1,209 @@
-//! OpenInference span exports (Phoenix's span JSONL, in its nested snake_case shape or
-//! OTLP's camelCase one): spans grouped by trace into one record per trace.
+//! Trace exports: spans (or runs, or observations) grouped by trace into one record per
+//! trace. Four dialects, recognised by the first span's fields:
+//! - OpenInference (Phoenix's span JSONL, nested snake_case, or OTLP camelCase with
+//!   attribute lists): `input.value` / `output.value`, `retrieval.documents.N.document.*`,
+//!   `reranker.output_documents`, `evaluations.N.evaluation.*`;
+//! - OpenTelemetry GenAI (OTLP JSON, `resourceSpans` envelopes or one span per line):
+//!   `gen_ai.input.messages` / `gen_ai.output.messages`, `gen_ai.retrieval.query.text`,
+//!   `gen_ai.retrieval.documents`, `gen_ai.evaluation.result` events;
+//! - LangSmith runs (`run_type`, `inputs`, `outputs`, `trace_id`, `parent_run_id`,
+//!   `feedback_stats`);
+//! - Langfuse observations (`type`, `input`, `output`, `traceId`, `parentObservationId`),
+//!   with score records (`traceId`, `name`, `value`) as prior scores.
 //!
-//! Owns: recognising a span, flattening its attributes (nested objects, dotted keys or
-//! OTLP `[{key, value: {stringValue…}}]` lists) and reading a trace: the question and
-//! answer from the root span's `input.value` / `output.value` (JSON-wrapped values
-//! unwrapped), the contexts from RETRIEVER spans' `retrieval.documents.N.document.*` in
-//! rank order — a RERANKER's `reranker.output_documents` win when present — LLM token
-//! counts as metadata, and `evaluations.N.evaluation.*` as the source tool's prior scores.
+//! Owns: recognising spans, reducing each to the few facts a trace needs (`SpanFacts`)
+//! and turning a trace into one dataset record: the question and answer from the root
+//! (or, without a single root, from the retriever's input and the last model call that
+//! is not a query rewrite), contexts in rank order (a reranker's output wins), ids for
+//! ranking, token counts and cost as metadata, earlier evaluations as prior scores.
 //!
-//! Streams: each line is parsed and reduced at once to what the trace needs, so memory
-//! grows with the traces' text, never with the spans' raw JSON. A trace that cannot be
-//! read (no root because parent ids form a cycle, no question) is rejected at the line of
-//! its first span with the reason; a missing root (its parent not exported) is read from
-//! the topmost span present, with a warning.
+//! Streams: each span is reduced as it is read, so memory grows with the traces' text,
+//! never with the spans' raw JSON. A trace that cannot be read (parent ids in a cycle,
+//! no question) is rejected at the line of its first span with the reason; a missing
+//! root is read from the topmost span present, with a warning.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
-use super::jsonl::for_each_object;
-use super::lines::{open_after_bom, LineReader};
-use super::report::Collector;
-use super::{DatasetError, Format, Schema, ValidationReport};
+use super::{Format, Schema, ValidationReport};
 
-/// Whether a JSON object is a span rather than a dataset record: it names a trace and a
-/// span id, and an OpenInference span kind.
-pub(crate) fn looks_like_span(record: &Map<String, Value>) -> bool {
-    let ids = ids_of(record);
-    ids.0.is_some() && ids.1.is_some() && kind_of(record, &flatten_attributes(record)).is_some()
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SpanDialect {
+    OpenInference,
+    GenAi,
+    LangSmith,
+    Langfuse,
 }
 
-/// Names the schema and, for each field, the span attribute it was read from, so the
-/// report says where a trace's question, answer and contexts came from.
-pub(crate) fn describe(report: &mut ValidationReport) {
-    report.schema = Some(Schema::OpenInference);
-    let from = |field: &str| -> Option<&'static str> {
-        Some(match field {
-            "id" => "trace id",
-            "question" => "root span input.value",
-            "answer" => "root span output.value",
-            "contexts" => {
+impl SpanDialect {
+    /// The dialect of a span record, or `None` when the record is not a span.
+    pub(crate) fn of(record: &Map<String, Value>) -> Option<SpanDialect> {
+        if record.contains_key("run_type")
+            && (record.contains_key("trace_id") || record.contains_key("parent_run_id"))
+        {
+            return Some(SpanDialect::LangSmith);
+        }
+        if record.contains_key("traceId")
+            && (record.contains_key("parentObservationId")
+                || is_langfuse_type(record)
+                || is_langfuse_score(record))
+        {
+            return Some(SpanDialect::Langfuse);
+        }
+        let (trace, span) = ids_of(record);
+        if trace.is_none() || span.is_none() {
+            return None;
+        }
+        let attributes = flatten_attributes(record);
+        if openinference_kind(record, &attributes).is_some() {
+            Some(SpanDialect::OpenInference)
+        } else if attributes.keys().any(|k| k.starts_with("gen_ai.")) {
+            Some(SpanDialect::GenAi)
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            SpanDialect::OpenInference => "OpenInference",
+            SpanDialect::GenAi => "OpenTelemetry GenAI",
+            SpanDialect::LangSmith => "LangSmith",
+            SpanDialect::Langfuse => "Langfuse",
+        }
+    }
+
+    fn schema(self) -> Schema {
+        match self {
+            SpanDialect::OpenInference => Schema::OpenInference,
+            SpanDialect::GenAi => Schema::GenAi,
+            SpanDialect::LangSmith => Schema::LangSmith,
+            SpanDialect::Langfuse => Schema::Langfuse,
+        }
+    }
+
+    /// Where each field of a trace's record came from, in the dialect's own names.
+    fn sources(self, field: &str) -> Option<&'static str> {
+        use SpanDialect::*;
+        Some(match (self, field) {
+            (_, "id") => "trace id",
+            (OpenInference, "question") => "root span input.value",
+            (OpenInference, "answer") => "root span output.value",
+            (OpenInference, "contexts") => {
                 "RETRIEVER retrieval.documents.N.document.content (RERANKER output_documents when present)"
             }
-            "retrieved_ids" => "the same documents' document.id, in rank order",
-            "metadata" => "trace id, span count, LLM token counts, evaluations.N.evaluation (prior scores)",
+            (GenAi, "question") => {
+                "root span gen_ai.input.messages (last user message), else the retrieval span's gen_ai.retrieval.query.text"
+            }
+            (GenAi, "answer") => {
+                "gen_ai.output.messages of the last model call outside a retrieval span (one inside is a query rewrite)"
+            }
+            (GenAi, "contexts") => "retrieval span gen_ai.retrieval.documents (content), in rank order",
+            (LangSmith, "question") => "root run inputs (question / input / query)",
+            (LangSmith, "answer") => "root run outputs (answer / output)",
+            (LangSmith, "contexts") => "retriever runs' outputs.documents[].page_content",
+            (Langfuse, "question") => {
+                "root observation input, else the retriever observation's input"
+            }
+            (Langfuse, "answer") => {
+                "root observation output, else the last GENERATION's output"
+            }
+            (Langfuse, "contexts") => "RETRIEVER observations' output documents",
+            (_, "retrieved_ids") => "the same documents' ids, in rank order",
+            (_, "metadata") => {
+                "trace id, span count, token counts, cost, query rewrites, prior scores (earlier evaluations)"
+            }
             _ => return None,
         })
-    };
+    }
+}
+
+/// Names the schema and, for each field, where in the spans it was read from.
+pub(crate) fn describe(report: &mut ValidationReport, dialect: SpanDialect) {
+    report.schema = Some(dialect.schema());
     for (field, sources) in report.mapping.iter_mut() {
-        if let Some(path) = from(field) {
+        if let Some(path) = dialect.sources(field) {
             *sources = vec![path.to_string()];
         }
     }
 }
 
-/// Whether the file's first non-blank line is a span (then the file is a span export).
-pub(crate) fn starts_with_span(path: &Path, max_line: usize) -> std::io::Result<bool> {
-    let (reader, start) = open_after_bom(path)?;
-    let mut lines = LineReader::new(reader, start, max_line);
-    let mut buf = Vec::new();
-    while let Some(line) = lines.next_line(&mut buf)? {
-        if line.too_long.is_some() {
-            return Ok(false);
-        }
-        if buf.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        return Ok(matches!(
-            serde_json::from_slice::<Value>(&buf),
-            Ok(Value::Object(record)) if looks_like_span(&record)
-        ));
-    }
-    Ok(false)
+/// The spans inside an OTLP envelope (`{"resourceSpans": [{"scopeSpans": [{"spans":
+/// [...]}]}]}`, or one of its inner levels), or `None` when `record` is not one.
+pub(crate) fn unpack_envelope(record: &mut Map<String, Value>) -> Option<Vec<Map<String, Value>>> {
+    let mut spans = Vec::new();
+    let found = collect_spans(record, &mut spans);
+    found.then_some(spans)
 }
+
+fn collect_spans(record: &mut Map<String, Value>, out: &mut Vec<Map<String, Value>>) -> bool {
+    for key in [
+        "resourceSpans",
+        "resource_spans",
+        "scopeSpans",
+        "scope_spans",
+    ] {
+        if let Some(Value::Array(levels)) = record.remove(key) {
+            for level in levels {
+                if let Value::Object(mut level) = level {
+                    collect_spans(&mut level, out);
+                }
+            }
+            return true;
+        }
+    }
+    if let Some(Value::Array(spans)) = record.get_mut("spans") {
+        out.extend(spans.drain(..).filter_map(|s| match s {
+            Value::Object(o) => Some(o),
+            _ => None,
+        }));
+        return true;
+    }
+    false
+}
+
+/// A Langfuse observation's `type`.
+fn is_langfuse_type(record: &Map<String, Value>) -> bool {
+    record.get("type").and_then(Value::as_str).is_some_and(|t| {
+        matches!(
+            t,
+            "SPAN"
+                | "GENERATION"
+                | "EVENT"
+                | "RETRIEVER"
+                | "AGENT"
+                | "TOOL"
+                | "CHAIN"
+                | "EMBEDDING"
+                | "EVALUATOR"
+                | "GUARDRAIL"
+        )
+    })
+}
+
+/// A Langfuse score: attached to a trace, named, valued, not an observation.
+fn is_langfuse_score(record: &Map<String, Value>) -> bool {
+    !record.contains_key("type")
+        && record.contains_key("name")
+        && record.contains_key("value")
+        && (record.contains_key("dataType") || record.contains_key("source"))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Role {
+    Retriever,
+    Reranker,
+    Model,
+    #[default]
+    Other,
+}
+
+/// A retrieved document: id, text, score, in the span's own order.
+type Document = (Option<String>, Option<String>, Option<f64>);
+
+/// A trace read as a record (with warnings), or why it cannot be one.
+pub(crate) type TraceRecord = Result<(Map<String, Value>, Vec<String>), String>;
 
 /// One span reduced to what a trace record needs.
 #[derive(Debug, Default)]
@@ -82,109 +212,216 @@ struct SpanFacts {
     offset: u64,
     span_id: String,
     parent_id: Option<String>,
-    kind: String,
+    role: Role,
     start: String,
     input: Option<String>,
     output: Option<String>,
-    /// (id, content, score) in the span's own order.
-    documents: Vec<(Option<String>, Option<String>, Option<f64>)>,
+    /// The query a retrieval span sent (GenAI), when it says so apart from its input.
+    query: Option<String>,
+    documents: Vec<Document>,
     tokens: Option<(u64, u64)>,
+    cost: Option<f64>,
     evaluations: Vec<(String, Value)>,
 }
 
-pub(crate) fn read(path: &Path, collector: &mut Collector<'_>) -> Result<(), DatasetError> {
-    // Traces in the order their first span appears.
-    let mut order: Vec<String> = Vec::new();
-    let mut traces: HashMap<String, Vec<SpanFacts>> = HashMap::new();
-    let mut spans = 0u64;
-    for_each_object(path, collector, |collector, line, offset, record| {
-        let attributes = flatten_attributes(&record);
-        let (Some(trace_id), Some(span_id)) = ids_of(&record) else {
-            collector.reject(line, offset, "span has no trace id or span id".into());
-            return Ok(());
-        };
-        spans += 1;
-        let facts = facts(&record, &attributes, line, offset, span_id);
-        if !traces.contains_key(&trace_id) {
-            order.push(trace_id.clone());
-        }
-        traces.entry(trace_id).or_default().push(facts);
-        Ok(())
-    })?;
-    collector.set_format(Format::Spans {
-        dialect: "OpenInference".into(),
-        spans,
-        traces: order.len() as u64,
-    });
-    for trace_id in order {
-        let spans = traces.remove(&trace_id).unwrap_or_default();
-        let (line, offset) = (spans[0].line, spans[0].offset);
-        match trace_record(&trace_id, spans) {
-            Ok((record, warnings)) => {
-                for w in warnings {
-                    collector.warn(line, w);
-                }
-                collector.record(line, offset, record)?;
-            }
-            Err(reason) => collector.reject(line, offset, reason),
+/// Spans of one file, grouped by trace in the order each trace first appears.
+pub(crate) struct TraceGroups {
+    dialect: SpanDialect,
+    order: Vec<String>,
+    traces: HashMap<String, Vec<SpanFacts>>,
+    /// Prior scores given as records of their own (Langfuse scores), by trace.
+    scores: HashMap<String, Vec<(String, Value)>>,
+    spans: u64,
+}
+
+impl TraceGroups {
+    pub(crate) fn new(dialect: SpanDialect) -> Self {
+        TraceGroups {
+            dialect,
+            order: Vec::new(),
+            traces: HashMap::new(),
+            scores: HashMap::new(),
+            spans: 0,
         }
     }
-    Ok(())
+
+    pub(crate) fn dialect(&self) -> SpanDialect {
+        self.dialect
+    }
+
+    pub(crate) fn format(&self) -> Format {
+        Format::Spans {
+            dialect: self.dialect.name().into(),
+            spans: self.spans,
+            traces: self.order.len() as u64,
+        }
+    }
+
+    /// Adds one span; `Err` is why the record cannot be a span of this export.
+    pub(crate) fn add(
+        &mut self,
+        line: u64,
+        offset: u64,
+        record: Map<String, Value>,
+    ) -> Result<(), String> {
+        if self.dialect == SpanDialect::Langfuse && is_langfuse_score(&record) {
+            let trace = first_text(&record, &["traceId"]).ok_or("score has no traceId")?;
+            let name = first_text(&record, &["name"]).ok_or("score has no name")?;
+            let mut value = json!({});
+            if let Some(score) = record.get("value").and_then(as_number) {
+                value["score"] = json!(score);
+            } else if let Some(label) = record.get("stringValue").or(record.get("value")) {
+                value["label"] = label.clone();
+            }
+            if let Some(comment) = record.get("comment").filter(|c| !c.is_null()) {
+                value["explanation"] = comment.clone();
+            }
+            self.scores.entry(trace).or_default().push((name, value));
+            return Ok(());
+        }
+        let (trace_id, facts) = match self.dialect {
+            SpanDialect::OpenInference | SpanDialect::GenAi => otel_facts(&record),
+            SpanDialect::LangSmith => langsmith_facts(&record),
+            SpanDialect::Langfuse => langfuse_facts(&record),
+        }?;
+        self.spans += 1;
+        if !self.traces.contains_key(&trace_id) {
+            self.order.push(trace_id.clone());
+        }
+        self.traces.entry(trace_id).or_default().push(SpanFacts {
+            line,
+            offset,
+            ..facts
+        });
+        Ok(())
+    }
+
+    /// Traces that scores were given for but that have no spans in the file.
+    pub(crate) fn scores_without_spans(&self) -> Vec<String> {
+        let mut traces: Vec<String> = self
+            .scores
+            .keys()
+            .filter(|t| !self.traces.contains_key(*t))
+            .cloned()
+            .collect();
+        traces.sort();
+        traces
+    }
+
+    /// Every trace as (line, byte offset of its first span, its record and warnings, or
+    /// why it cannot be one), in the order traces first appeared.
+    pub(crate) fn into_records(mut self) -> impl Iterator<Item = (u64, u64, TraceRecord)> {
+        let dialect = self.dialect;
+        let order = std::mem::take(&mut self.order);
+        order.into_iter().map(move |trace_id| {
+            let spans = self.traces.remove(&trace_id).unwrap_or_default();
+            let scores = self.scores.remove(&trace_id).unwrap_or_default();
+            let (line, offset) = (spans[0].line, spans[0].offset);
+            (
+                line,
+                offset,
+                trace_record(dialect, &trace_id, spans, scores),
+            )
+        })
+    }
 }
 
 /// The trace as one dataset record, with warnings; or why it cannot be one.
 fn trace_record(
+    dialect: SpanDialect,
     trace_id: &str,
     mut spans: Vec<SpanFacts>,
-) -> Result<(Map<String, Value>, Vec<String>), String> {
+    extra_scores: Vec<(String, Value)>,
+) -> TraceRecord {
     let mut warnings = Vec::new();
-    let ids: HashSet<&str> = spans.iter().map(|s| s.span_id.as_str()).collect();
+    spans.sort_by(|a, b| a.start.cmp(&b.start));
+    let index: HashMap<&str, usize> = spans
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.span_id.as_str(), i))
+        .collect();
     let tops: Vec<usize> = (0..spans.len())
         .filter(|&i| {
             spans[i]
                 .parent_id
                 .as_deref()
-                .is_none_or(|p| !ids.contains(p))
+                .is_none_or(|p| !index.contains_key(p))
         })
         .collect();
-    let Some(&root) = tops
-        .iter()
-        .find(|&&i| spans[i].parent_id.is_none())
-        .or(tops.first())
-    else {
+    if tops.is_empty() {
         return Err(format!(
             "trace {trace_id} has no root span: every span's parent is another span of the trace (the parent ids form a cycle)"
         ));
-    };
-    if spans[root].parent_id.is_some() {
-        warnings.push(format!(
-            "trace {trace_id}: the root span is missing from the export; read from span {} instead",
-            spans[root].span_id
-        ));
     }
-    let question = spans[root]
-        .input
-        .as_deref()
-        .map(unwrap_text)
-        .filter(|q| !q.trim().is_empty())
+    let parentless: Vec<usize> = tops
+        .iter()
+        .copied()
+        .filter(|&i| spans[i].parent_id.is_none())
+        .collect();
+    // One root holds the question and answer. Several parentless spans (Langfuse and
+    // LangSmith attach observations to the trace itself) mean there is no single root.
+    let root = match parentless.as_slice() {
+        [one] => Some(*one),
+        [] => {
+            warnings.push(format!(
+                "trace {trace_id}: the root span is missing from the export; read from span {} instead",
+                spans[tops[0]].span_id
+            ));
+            Some(tops[0])
+        }
+        _ => None,
+    };
+    // A model call beneath a retrieval span rewrites the query; it is not the answer.
+    let under_retriever = |i: usize| {
+        let mut seen = HashSet::new();
+        let mut at = spans[i].parent_id.as_deref();
+        while let Some(p) = at {
+            let Some(&j) = index.get(p) else { break };
+            if !seen.insert(j) {
+                break;
+            }
+            if spans[j].role == Role::Retriever {
+                return true;
+            }
+            at = spans[j].parent_id.as_deref();
+        }
+        false
+    };
+    let rewrites: Vec<usize> = (0..spans.len())
+        .filter(|&i| spans[i].role == Role::Model && under_retriever(i))
+        .collect();
+    let answering = (0..spans.len())
+        .rev()
+        .find(|&i| spans[i].role == Role::Model && !rewrites.contains(&i));
+    let first_retriever = spans.iter().find(|s| s.role == Role::Retriever);
+
+    let nonblank = |t: &Option<String>| {
+        t.as_deref()
+            .map(unwrap_text)
+            .filter(|t| !t.trim().is_empty())
+    };
+    let question = root
+        .and_then(|r| nonblank(&spans[r].input))
+        .or_else(|| first_retriever.and_then(|s| nonblank(&s.input)))
+        .or_else(|| answering.and_then(|i| nonblank(&spans[i].input)))
+        .or_else(|| first_retriever.and_then(|s| nonblank(&s.query)))
         .ok_or_else(|| {
-            format!("trace {trace_id}: the root span has no input.value (the question)")
+            format!("trace {trace_id}: no span carries the question (the root span has no input)")
         })?;
-    let answer = spans[root].output.as_deref().map(unwrap_text);
-    // Rank order across spans: retrievers in start order; a reranker's output replaces
-    // what the retrievers found.
-    spans.sort_by(|a, b| a.start.cmp(&b.start));
+    let answer = root
+        .and_then(|r| nonblank(&spans[r].output))
+        .or_else(|| answering.and_then(|i| nonblank(&spans[i].output)));
+
     let reranked: Vec<&SpanFacts> = spans
         .iter()
-        .filter(|s| s.kind == "RERANKER" && !s.documents.is_empty())
+        .filter(|s| s.role == Role::Reranker && !s.documents.is_empty())
         .collect();
     let sources: Vec<&SpanFacts> = if reranked.is_empty() {
-        spans.iter().filter(|s| s.kind == "RETRIEVER").collect()
+        spans.iter().filter(|s| s.role == Role::Retriever).collect()
     } else {
         reranked
     };
-    let documents: Vec<&(Option<String>, Option<String>, Option<f64>)> =
-        sources.iter().flat_map(|s| &s.documents).collect();
+    let documents: Vec<&Document> = sources.iter().flat_map(|s| &s.documents).collect();
     let contexts: Vec<Value> = documents
         .iter()
         .filter_map(|(_, content, _)| content.clone().map(Value::String))
@@ -192,7 +429,8 @@ fn trace_record(
     let without_text = documents.iter().filter(|(_, c, _)| c.is_none()).count();
     if without_text > 0 {
         warnings.push(format!(
-            "trace {trace_id}: {without_text} retrieved documents carry an id but no text; they count for ranking only"
+            "trace {trace_id}: {without_text} of {} retrieved documents carry only an id, no text: they count for ranking metrics only and are never sent to a judge",
+            documents.len()
         ));
     }
     let retrieved_ids: Vec<Value> = if documents.iter().all(|(id, _, _)| id.is_some()) {
@@ -207,12 +445,16 @@ fn trace_record(
         .iter()
         .filter_map(|s| s.tokens)
         .fold((0, 0), |(p, c), (a, b)| (p + a, c + b));
+    let cost: f64 = spans.iter().filter_map(|s| s.cost).sum();
     let mut prior: BTreeMap<String, Value> = BTreeMap::new();
-    for s in &spans {
-        for (name, value) in &s.evaluations {
-            prior.insert(name.clone(), value.clone());
-        }
+    for (name, value) in spans
+        .iter()
+        .flat_map(|s| &s.evaluations)
+        .chain(&extra_scores)
+    {
+        prior.insert(name.clone(), value.clone());
     }
+
     let mut record = Map::new();
     record.insert("id".into(), json!(trace_id));
     record.insert("question".into(), json!(question));
@@ -225,10 +467,28 @@ fn trace_record(
     if !retrieved_ids.is_empty() {
         record.insert("retrieved_context_ids".into(), Value::Array(retrieved_ids));
     }
-    let mut metadata =
-        json!({ "source": "openinference", "trace_id": trace_id, "spans": spans.len() });
+    let source = dialect.name().to_ascii_lowercase().replace(' ', "_");
+    let mut metadata = json!({ "source": source, "trace_id": trace_id, "spans": spans.len() });
     if prompt + completion > 0 {
         metadata["llm_tokens"] = json!({ "prompt": prompt, "completion": completion });
+    }
+    if cost > 0.0 {
+        metadata["llm_cost"] = json!(cost);
+    }
+    let rewritten: Vec<String> = rewrites
+        .iter()
+        .filter_map(|&i| nonblank(&spans[i].output))
+        .collect();
+    if !rewritten.is_empty() {
+        metadata["query_rewrites"] = json!(rewritten);
+    }
+    if let Some(query) = first_retriever.and_then(|s| nonblank(&s.query)) {
+        if query != question {
+            metadata["retrieval_query"] = json!(query);
+        }
+    }
+    if without_text > 0 {
+        metadata["documents_without_text"] = json!(without_text);
     }
     if !prior.is_empty() {
         metadata["prior_scores"] = json!(prior);
@@ -237,36 +497,40 @@ fn trace_record(
     Ok((record, warnings))
 }
 
-fn facts(
-    record: &Map<String, Value>,
-    attributes: &Map<String, Value>,
-    line: u64,
-    offset: u64,
-    span_id: String,
-) -> SpanFacts {
+/// OpenInference and OpenTelemetry GenAI spans (Phoenix or OTLP shape).
+fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), String> {
+    let (Some(trace_id), Some(span_id)) = ids_of(record) else {
+        return Err("span has no trace id or span id".into());
+    };
+    let attributes = flatten_attributes(record);
     let text = |key: &str| attributes.get(key).and_then(as_text);
     let number = |key: &str| attributes.get(key).and_then(as_number);
-    let documents = |prefix: &str| {
-        let mut docs = Vec::new();
-        for n in 0.. {
-            let at = |field: &str| format!("{prefix}.{n}.document.{field}");
-            let (id, content, score) =
-                (text(&at("id")), text(&at("content")), number(&at("score")));
-            if id.is_none() && content.is_none() && score.is_none() {
-                break;
-            }
-            docs.push((id, content, score));
-        }
-        docs
+    let kind = openinference_kind(record, &attributes);
+    let operation = text("gen_ai.operation.name").unwrap_or_default();
+    let role = match (kind.as_deref(), operation.as_str()) {
+        (Some("RETRIEVER"), _) => Role::Retriever,
+        (Some("RERANKER"), _) => Role::Reranker,
+        (Some("LLM"), _) => Role::Model,
+        (Some(_), _) => Role::Other,
+        (None, "retrieval") => Role::Retriever,
+        (None, "chat" | "text_completion" | "generate_content") => Role::Model,
+        (None, _) if attributes.contains_key("gen_ai.retrieval.documents") => Role::Retriever,
+        _ => Role::Other,
     };
-    let kind = kind_of(record, attributes).unwrap_or_default();
-    let docs = match kind.as_str() {
-        "RERANKER" => documents("reranker.output_documents"),
-        _ => documents("retrieval.documents"),
+    let documents = match role {
+        Role::Reranker => documents_at(&attributes, "reranker.output_documents"),
+        Role::Retriever => {
+            let mut docs = documents_at(&attributes, "retrieval.documents");
+            if docs.is_empty() {
+                docs = documents_at(&attributes, "gen_ai.retrieval.documents");
+            }
+            docs
+        }
+        _ => Vec::new(),
     };
     let tokens = match (
-        number("llm.token_count.prompt"),
-        number("llm.token_count.completion"),
+        number("llm.token_count.prompt").or(number("gen_ai.usage.input_tokens")),
+        number("llm.token_count.completion").or(number("gen_ai.usage.output_tokens")),
     ) {
         (None, None) => None,
         (p, c) => Some((p.unwrap_or(0.0) as u64, c.unwrap_or(0.0) as u64)),
@@ -283,20 +547,232 @@ fn facts(
         }
         evaluations.push((name, value));
     }
-    SpanFacts {
-        line,
-        offset,
+    evaluations.extend(genai_evaluation_events(record));
+    let message_text = |key: &str| {
+        attributes.get(key).map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    };
+    let facts = SpanFacts {
         span_id,
-        parent_id: parent_of(record),
-        kind,
+        parent_id: first_text(
+            record,
+            &["parent_id", "parentSpanId", "parent_span_id", "parentId"],
+        )
+        .filter(|p| !p.is_empty()),
+        role,
         start: first_text(record, &["start_time", "startTimeUnixNano", "startTime"])
             .unwrap_or_default(),
-        input: text("input.value"),
-        output: text("output.value"),
-        documents: docs,
+        input: text("input.value")
+            .or_else(|| message_text("gen_ai.input.messages"))
+            .or_else(|| text("gen_ai.prompt")),
+        output: text("output.value")
+            .or_else(|| message_text("gen_ai.output.messages"))
+            .or_else(|| text("gen_ai.completion")),
+        query: text("gen_ai.retrieval.query.text"),
+        documents,
         tokens,
+        cost: number("llm.cost.total"),
         evaluations,
+        ..SpanFacts::default()
+    };
+    Ok((trace_id, facts))
+}
+
+/// `gen_ai.evaluation.result` span events as prior scores.
+fn genai_evaluation_events(record: &Map<String, Value>) -> Vec<(String, Value)> {
+    let Some(events) = record.get("events").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for event in events.iter().filter_map(Value::as_object) {
+        if event.get("name").and_then(Value::as_str) != Some("gen_ai.evaluation.result") {
+            continue;
+        }
+        let attributes = flatten_attributes(event);
+        let Some(name) = attributes.get("gen_ai.evaluation.name").and_then(as_text) else {
+            continue;
+        };
+        let mut value = json!({});
+        for (from, to) in [
+            ("gen_ai.evaluation.score.value", "score"),
+            ("gen_ai.evaluation.score.label", "label"),
+            ("gen_ai.evaluation.explanation", "explanation"),
+        ] {
+            if let Some(v) = attributes.get(from) {
+                value[to] = v.clone();
+            }
+        }
+        out.push((name, value));
     }
+    out
+}
+
+/// A LangSmith run.
+fn langsmith_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), String> {
+    let span_id = first_text(record, &["id"]).ok_or("run has no id")?;
+    let trace_id = first_text(record, &["trace_id"]).unwrap_or_else(|| span_id.clone());
+    let run_type = first_text(record, &["run_type"]).unwrap_or_default();
+    let role = match run_type.as_str() {
+        "retriever" => Role::Retriever,
+        "llm" => Role::Model,
+        _ => Role::Other,
+    };
+    let outputs = record.get("outputs");
+    let number = |key: &str| record.get(key).and_then(as_number);
+    let tokens = match (number("prompt_tokens"), number("completion_tokens")) {
+        (None, None) => None,
+        (p, c) => Some((p.unwrap_or(0.0) as u64, c.unwrap_or(0.0) as u64)),
+    };
+    let mut evaluations = Vec::new();
+    if let Some(stats) = record.get("feedback_stats").and_then(Value::as_object) {
+        for (name, stat) in stats {
+            if let Some(avg) = stat.get("avg").and_then(as_number) {
+                evaluations.push((name.clone(), json!({ "score": avg })));
+            }
+        }
+    }
+    let facts = SpanFacts {
+        span_id,
+        parent_id: first_text(record, &["parent_run_id"]).filter(|p| !p.is_empty()),
+        role,
+        start: first_text(record, &["start_time"]).unwrap_or_default(),
+        input: record.get("inputs").and_then(text_in),
+        output: (role != Role::Retriever)
+            .then(|| outputs.and_then(text_in))
+            .flatten(),
+        documents: match role {
+            Role::Retriever => outputs.map(documents_in).unwrap_or_default(),
+            _ => Vec::new(),
+        },
+        tokens,
+        cost: number("total_cost"),
+        evaluations,
+        ..SpanFacts::default()
+    };
+    Ok((trace_id, facts))
+}
+
+/// A Langfuse observation.
+fn langfuse_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), String> {
+    let span_id = first_text(record, &["id"]).ok_or("observation has no id")?;
+    let trace_id = first_text(record, &["traceId"]).ok_or("observation has no traceId")?;
+    let kind = first_text(record, &["type"]).unwrap_or_default();
+    let name = first_text(record, &["name"])
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let output = record.get("output").filter(|v| !v.is_null());
+    let role = match kind.as_str() {
+        "RETRIEVER" => Role::Retriever,
+        "GENERATION" => Role::Model,
+        // Older SDKs wrap a retriever in a plain span: its name and document output say so.
+        "SPAN"
+            if name.contains("retriev") && output.is_some_and(|o| !documents_in(o).is_empty()) =>
+        {
+            Role::Retriever
+        }
+        _ => Role::Other,
+    };
+    let usage = record
+        .get("usageDetails")
+        .or_else(|| record.get("usage"))
+        .and_then(Value::as_object);
+    let tokens = usage.and_then(|u| {
+        let get = |keys: &[&str]| keys.iter().find_map(|k| u.get(*k).and_then(as_number));
+        match (
+            get(&["input", "promptTokens"]),
+            get(&["output", "completionTokens"]),
+        ) {
+            (None, None) => None,
+            (p, c) => Some((p.unwrap_or(0.0) as u64, c.unwrap_or(0.0) as u64)),
+        }
+    });
+    let facts = SpanFacts {
+        span_id,
+        parent_id: first_text(record, &["parentObservationId"]).filter(|p| !p.is_empty()),
+        role,
+        start: first_text(record, &["startTime"]).unwrap_or_default(),
+        input: record.get("input").and_then(text_in),
+        output: (role != Role::Retriever)
+            .then(|| output.and_then(text_in))
+            .flatten(),
+        documents: match role {
+            Role::Retriever => output.map(documents_in).unwrap_or_default(),
+            _ => Vec::new(),
+        },
+        tokens,
+        cost: record
+            .get("calculatedTotalCost")
+            .or_else(|| record.get("costDetails").and_then(|c| c.get("total")))
+            .and_then(as_number),
+        ..SpanFacts::default()
+    };
+    Ok((trace_id, facts))
+}
+
+/// Documents under `prefix`: an array value (or a JSON string holding one), or keys
+/// exploded as `prefix.N.document.field` / `prefix.N.field`.
+fn documents_at(attributes: &Map<String, Value>, prefix: &str) -> Vec<Document> {
+    match attributes.get(prefix) {
+        Some(Value::Array(_)) => return documents_in(&attributes[prefix]),
+        Some(Value::String(s)) => {
+            if let Ok(value) = serde_json::from_str::<Value>(s) {
+                return documents_in(&value);
+            }
+        }
+        _ => {}
+    }
+    let mut docs = Vec::new();
+    for n in 0.. {
+        let get = |field: &str| {
+            attributes
+                .get(&format!("{prefix}.{n}.document.{field}"))
+                .or_else(|| attributes.get(&format!("{prefix}.{n}.{field}")))
+        };
+        let id = get("id").and_then(as_text);
+        let content = get("content").or_else(|| get("text")).and_then(as_text);
+        let score = get("score").and_then(as_number);
+        if id.is_none() && content.is_none() && score.is_none() {
+            break;
+        }
+        docs.push((id, content, score));
+    }
+    docs
+}
+
+/// Documents in a JSON value: a list of document objects (or of strings), directly or
+/// under `documents`.
+fn documents_in(value: &Value) -> Vec<Document> {
+    let list = match value {
+        Value::Array(list) => list,
+        Value::Object(map) => match map.get("documents").or_else(|| map.get("output")) {
+            Some(inner) => return documents_in(inner),
+            None => return Vec::new(),
+        },
+        _ => return Vec::new(),
+    };
+    list.iter()
+        .filter_map(|doc| match doc {
+            Value::String(s) => Some((None, Some(s.clone()), None)),
+            Value::Object(d) => {
+                let d = d.get("document").and_then(Value::as_object).unwrap_or(d);
+                let meta = d.get("metadata").and_then(Value::as_object);
+                fn present<'m>(m: &'m Map<String, Value>, k: &str) -> Option<&'m Value> {
+                    m.get(k).filter(|v| !v.is_null())
+                }
+                let pick = |keys: &[&str]| {
+                    keys.iter()
+                        .find_map(|k| present(d, k).or_else(|| meta.and_then(|m| present(m, k))))
+                };
+                let content = first_text(d, &["page_content", "pageContent", "content", "text"]);
+                let id = pick(&["id", "doc_id", "document_id"]).and_then(as_text);
+                let score = pick(&["score", "relevance_score"]).and_then(as_number);
+                (id.is_some() || content.is_some()).then_some((id, content, score))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// (trace id, span id) from Phoenix's `context.{trace_id, span_id}` or OTLP's
@@ -311,15 +787,10 @@ fn ids_of(record: &Map<String, Value>) -> (Option<String>, Option<String>) {
     (pick(&["trace_id", "traceId"]), pick(&["span_id", "spanId"]))
 }
 
-fn parent_of(record: &Map<String, Value>) -> Option<String> {
-    first_text(
-        record,
-        &["parent_id", "parentSpanId", "parent_span_id", "parentId"],
-    )
-    .filter(|p| !p.is_empty())
-}
-
-fn kind_of(record: &Map<String, Value>, attributes: &Map<String, Value>) -> Option<String> {
+fn openinference_kind(
+    record: &Map<String, Value>,
+    attributes: &Map<String, Value>,
+) -> Option<String> {
     attributes
         .get("openinference.span.kind")
         .and_then(as_text)
@@ -343,6 +814,7 @@ fn as_number(v: &Value) -> Option<f64> {
     match v {
         Value::Number(n) => n.as_f64(),
         Value::String(s) => s.trim().parse().ok(),
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
         _ => None,
     }
 }
@@ -455,33 +927,43 @@ fn unwrap_text(raw: &str) -> String {
     text_in(&value).unwrap_or_else(|| raw.to_string())
 }
 
+/// The text a person typed or read inside a structured input or output: the first of
+/// the usual keys, the last user message of a chat input, the last message of an output.
 fn text_in(value: &Value) -> Option<String> {
     match value {
-        Value::String(s) => Some(s.clone()),
+        Value::String(s) => Some(unwrap_text(s)),
         Value::Object(map) => {
             for key in [
                 "query",
                 "question",
                 "input",
                 "query_str",
+                "user_input",
                 "output",
                 "answer",
                 "response",
+                "result",
                 "content",
                 "text",
+                "parts",
+                "generations",
+                "kwargs",
+                "choices",
+                "message",
             ] {
                 if let Some(found) = map.get(key).and_then(text_in) {
                     return Some(found);
                 }
             }
-            // Chat messages: the last user message (input) or the last message (output).
             map.get("messages").and_then(text_in)
         }
         Value::Array(items) => {
-            let user = items
-                .iter()
-                .rev()
-                .find(|m| m.get("role").and_then(Value::as_str) == Some("user"));
+            let user = items.iter().rev().find(|m| {
+                matches!(
+                    m.get("role").and_then(Value::as_str),
+                    Some("user" | "human")
+                ) || m.get("type").and_then(Value::as_str) == Some("human")
+            });
             user.or(items.last()).and_then(text_in)
         }
         _ => None,

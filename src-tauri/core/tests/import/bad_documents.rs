@@ -14,7 +14,7 @@ fn a_json_object_that_is_not_a_list_or_wrapper_is_unsupported() {
     assert_eq!(err.code(), "unsupported_shape");
     let message = err.to_string();
     assert!(
-        message.contains("not an item list or a known wrapper (results/data/items)"),
+        message.contains("not an item list or a known wrapper (results/data/items/examples"),
         "{message}"
     );
     assert!(

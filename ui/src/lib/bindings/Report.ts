@@ -2,6 +2,7 @@
 import type { Duplicate } from "./Duplicate";
 import type { FieldCount } from "./FieldCount";
 import type { MappedField } from "./MappedField";
+import type { MappingChoice } from "./MappingChoice";
 import type { Rejected } from "./Rejected";
 import type { Warning } from "./Warning";
 
@@ -20,4 +21,8 @@ schema: string | null, mapping: Array<MappedField>, items_read: number, items_ac
 /**
  * The first `LISTED` rejected lines.
  */
-rejected: Array<Rejected>, warning_count: number, warnings: Array<Warning>, duplicate_count: number, duplicates: Array<Duplicate>, coverage: Array<FieldCount>, language: string | null, oversize_contexts: number, };
+rejected: Array<Rejected>, warning_count: number, warnings: Array<Warning>, duplicate_count: number, duplicates: Array<Duplicate>, coverage: Array<FieldCount>, language: string | null, oversize_contexts: number, 
+/**
+ * Where the mapping was ambiguous (or the user mapped a field): the choice and why.
+ */
+choices: Array<MappingChoice>, };

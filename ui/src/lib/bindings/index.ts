@@ -55,6 +55,7 @@ export type * from './KeyStatus';
 export type * from './LabelImport';
 export type * from './LocalJudge';
 export type * from './MappedField';
+export type * from './MappingChoice';
 export type * from './MetricAlignment';
 export type * from './MetricCalibration';
 export type * from './MetricInfo';
