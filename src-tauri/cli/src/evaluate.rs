@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use clap::Args;
 use ragnosis_core::analysis::gate;
+use ragnosis_core::dataset::FieldMap;
 use ragnosis_core::export;
 use ragnosis_core::judge::open::{self, OFFLINE};
 use ragnosis_core::metrics::overall::WeightProfile;
@@ -31,6 +32,9 @@ pub struct Common {
     /// A stored dataset id instead of a file.
     #[arg(long)]
     dataset: Option<i64>,
+    /// With FILE: read FIELD from PATH in each record (see `ragnosis import --help`).
+    #[arg(long = "map", value_name = "FIELD=PATH", requires = "file")]
+    map: Vec<String>,
     /// Judge profile (see `ragnosis judges list`); the built-in offline judge by default.
     #[arg(long, default_value = OFFLINE)]
     judge: String,
@@ -219,7 +223,8 @@ fn run_with(
     };
     let dataset_id = match (&common.file, common.dataset) {
         (Some(file), _) => {
-            let imported = import_checked(&mut store, file, None, progress.as_ref())?;
+            let map = FieldMap::parse(&common.map).map_err(Error::Invalid)?;
+            let imported = import_checked(&mut store, file, None, &map, progress.as_ref())?;
             print::import_report_short(&imported);
             imported.dataset.id
         }

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use ragnosis_core::dataset::ImportLimits;
+use ragnosis_core::dataset::{FieldMap, ImportLimits};
 use ragnosis_core::export::{self, ExportFormat};
 use ragnosis_core::metrics;
 use ragnosis_core::progress::{CancelToken, NoProgress, ProgressSink};
@@ -47,6 +47,12 @@ enum Command {
         file: PathBuf,
         #[arg(long)]
         name: Option<String>,
+        /// Read FIELD from PATH in each record instead of the detected field, e.g.
+        /// `--map question=vars.query --map contexts=vars.docs` (repeatable). Fields:
+        /// question, answer, contexts, ground_truth, reference_contexts, id,
+        /// retrieved_ids, gold_context_ids, citation_label.
+        #[arg(long = "map", value_name = "FIELD=PATH")]
+        map: Vec<String>,
         /// Print the validation report as JSON.
         #[arg(long)]
         json: bool,
@@ -199,9 +205,16 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         std::sync::Arc::new(progress_bar::Bars::default())
     };
     match cli.command {
-        Command::Import { file, name, json } => {
+        Command::Import {
+            file,
+            name,
+            map,
+            json,
+        } => {
+            let map = FieldMap::parse(&map).map_err(Error::Invalid)?;
             let mut store = Store::open(&home)?;
-            let imported = import_checked(&mut store, &file, name.as_deref(), progress.as_ref())?;
+            let imported =
+                import_checked(&mut store, &file, name.as_deref(), &map, progress.as_ref())?;
             if json {
                 println!(
                     "{}",
@@ -314,9 +327,11 @@ pub fn import_checked(
     store: &mut Store,
     file: &std::path::Path,
     name: Option<&str>,
+    map: &FieldMap,
     progress: &dyn ProgressSink,
 ) -> Result<import::Imported, Error> {
-    let imported = import::import_file(store, file, name, &ImportLimits::default(), progress)?;
+    let limits = ImportLimits::default();
+    let imported = import::import_file_mapped(store, file, name, &limits, map, progress)?;
     if imported.report.items_accepted == 0 && !imported.reused {
         print::import_report(&imported);
         // The command fails, so it leaves nothing behind: no empty dataset to clean up.

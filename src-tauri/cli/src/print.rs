@@ -33,6 +33,20 @@ pub fn import_report(imported: &Imported) {
         "  fields: question {}, answer {}, contexts {}, ground truth {}, citation label {}, ranking {}, RAGChecker labels {}",
         c.question, c.answer, c.contexts, c.ground_truth, c.citation_label, c.ranking, c.ragchecker_labels
     );
+    for (field, sources) in &r.mapping {
+        println!("  {field} <- {}", sources.join(", "));
+    }
+    for choice in &r.choices {
+        let over = if choice.alternatives.is_empty() {
+            String::new()
+        } else {
+            format!(" (not {})", choice.alternatives.join(", "))
+        };
+        println!(
+            "  chose {} for {}{over}: {}",
+            choice.chosen, choice.field, choice.why
+        );
+    }
 }
 
 pub fn import_report_short(imported: &Imported) {

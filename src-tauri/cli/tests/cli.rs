@@ -922,3 +922,46 @@ mod retrieval {
         assert!(stderr(&unknown).contains("nobody"), "{}", stderr(&unknown));
     }
 }
+
+fn export_fixture(name: &str) -> PathBuf {
+    repo().join("tests/exports").join(name)
+}
+
+#[test]
+fn import_map_overrides_a_field_and_the_report_says_so() {
+    let home = tempfile::tempdir().unwrap();
+    let file = export_fixture("promptfoo-results.json");
+    let file = file.to_str().unwrap();
+    // Without a mapping: the most specific question-like var, and the choice explained.
+    let o = ragnosis(home.path(), &["import", file]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("schema promptfoo"), "{text}");
+    assert!(
+        text.contains("chose vars.question for question (not vars.query)"),
+        "{text}"
+    );
+    // The user's choice: another dataset (same bytes, other mapping), its report names it.
+    let o = ragnosis(
+        home.path(),
+        &["import", file, "--map", "question=vars.query", "--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        report["mapping"]["question"][0],
+        "vars.query (your mapping)"
+    );
+    assert_eq!(report["items_accepted"], 2);
+    let o = ragnosis(home.path(), &["datasets", "--json"]);
+    let datasets: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        datasets.as_array().unwrap().len(),
+        2,
+        "a new mapping is a new dataset, not the earlier import reused"
+    );
+    // A field that does not exist is a usage error naming the fields.
+    let o = ragnosis(home.path(), &["import", file, "--map", "query=vars.query"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("cannot map `query`"), "{}", stderr(&o));
+}

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::dataset::{self, ImportLimits, ValidationReport};
+use crate::dataset::{self, FieldMap, ImportLimits, ValidationReport};
 use crate::error::{Error, Result};
 use crate::item::QuestionSet;
 use crate::progress::{Progress, ProgressSink};
@@ -31,11 +31,28 @@ pub fn import_file(
     limits: &ImportLimits,
     progress: &dyn ProgressSink,
 ) -> Result<Imported> {
+    import_file_mapped(store, path, name, limits, &FieldMap::default(), progress)
+}
+
+/// `import_file` with the user's mapping overrides. The same bytes read with another
+/// mapping are another dataset; with the same mapping, the earlier one is reused.
+pub fn import_file_mapped(
+    store: &mut Store,
+    path: &Path,
+    name: Option<&str>,
+    limits: &ImportLimits,
+    map: &FieldMap,
+    progress: &dyn ProgressSink,
+) -> Result<Imported> {
     let name = name
         .map(str::to_string)
         .or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "dataset".to_string());
-    let file_hash = hash_file(path)?;
+    let mut file_hash = hash_file(path)?;
+    if !map.is_empty() {
+        let spec = serde_json::to_string(map)?;
+        file_hash = format!("{file_hash}+map:{}", blake3::hash(spec.as_bytes()).to_hex());
+    }
     let conn = store.conn();
     if let Some(dataset) = store::datasets::find_by_file_hash(conn, &file_hash)? {
         let report = serde_json::from_str(&store::datasets::report_json(conn, dataset.id)?)?;
@@ -61,7 +78,7 @@ pub fn import_file(
     let (outcome, write_error) = std::thread::scope(|scope| {
         let (sender, receiver) = std::sync::mpsc::sync_channel::<dataset::AcceptedItem>(256);
         let reader = scope.spawn(move || {
-            dataset::read_items(path, limits, |accepted| {
+            dataset::read_items_mapped(path, limits, map, |accepted| {
                 sender
                     .send(accepted)
                     .map_err(|_| "the import stopped: writing to the database failed".to_string())
