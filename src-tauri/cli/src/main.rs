@@ -153,6 +153,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Scores the source tool gave (RAGAS, DeepEval, promptfoo, trace evaluations) beside
+    /// this run's: without --pair, which there are; with --pair THEIRS=METRIC, their
+    /// agreement (Spearman ρ ± SE, Kendall τ, MAE) and the items they disagree on most.
+    Prior {
+        run: i64,
+        #[arg(long, value_name = "THEIRS=METRIC")]
+        pair: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Args, Clone)]
@@ -307,6 +317,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::RetrievalEval(args) => corpora::retrieval_eval(&home, args, progress)?,
         Command::Generate(args) => corpora::generate(&home, args, progress)?,
         Command::Alignment { run, json } => trust::alignment(&home, run, json)?,
+        Command::Prior { run, pair, json } => trust::prior(&home, run, pair.as_deref(), json)?,
     }
     Ok(())
 }

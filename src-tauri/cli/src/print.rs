@@ -679,3 +679,48 @@ pub fn generation(
     }
     Ok(())
 }
+
+pub fn prior_names(run: i64, names: &[(String, u64)]) {
+    if names.is_empty() {
+        println!("The items of run #{run} carry no scores from another tool.");
+        return;
+    }
+    println!("Scores from the source tool on the items of run #{run}:");
+    for (name, items) in names {
+        println!("  {name:<40} {items} items");
+    }
+    println!("Compare one with a metric of the run: ragnosis prior {run} --pair NAME=METRIC");
+}
+
+pub fn prior_agreement(a: &ragnosis_core::analysis::prior::PriorAgreement) {
+    let f = &a.figures;
+    let rho = match (f.spearman, f.spearman_se) {
+        (Some(r), Some(se)) => format!("{r:.3} ± {se:.3}"),
+        (Some(r), None) => format!("{r:.3}"),
+        _ => "–".into(),
+    };
+    println!(
+        "Run #{}: their {} against our {} over {} items: Spearman {rho}, Kendall {}, MAE {}",
+        a.run_id,
+        a.prior,
+        a.metric,
+        f.n,
+        num(f.kendall_tau),
+        num(f.mae)
+    );
+    if a.prior_errors > 0 {
+        println!(
+            "  {} items had no {} score (an error in the source tool); not compared",
+            a.prior_errors, a.prior
+        );
+    }
+    if !a.disagreements.is_empty() {
+        println!("  where they disagree most:");
+        for d in &a.disagreements {
+            println!(
+                "    item {:>6}  ours {:.2}  theirs {:.2}  {}",
+                d.item_id, d.ours, d.theirs, d.question
+            );
+        }
+    }
+}

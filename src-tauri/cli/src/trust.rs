@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use ragnosis_core::analysis::alignment;
+use ragnosis_core::analysis::{alignment, prior};
 use ragnosis_core::store::Store;
 use ragnosis_core::{labels, Error};
 
@@ -79,6 +79,42 @@ pub fn alignment(home: &Path, run: i64, json: bool) -> Result<(), Failure> {
         );
     } else {
         print::alignment(&figures);
+    }
+    Ok(())
+}
+
+pub fn prior(home: &Path, run: i64, pair: Option<&str>, json: bool) -> Result<(), Failure> {
+    let store = Store::open(home)?;
+    let Some(pair) = pair else {
+        let names = prior::names(&store, run)?;
+        if json {
+            let listed: Vec<_> = names
+                .iter()
+                .map(|(name, items)| serde_json::json!({"name": name, "items": items}))
+                .collect();
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&listed).map_err(Error::from)?
+            );
+        } else {
+            print::prior_names(run, &names);
+        }
+        return Ok(());
+    };
+    let Some((theirs, metric)) = pair.split_once('=') else {
+        return Err(Error::Invalid(format!(
+            "--pair `{pair}` is not THEIRS=METRIC (for example faithfulness=ragvue.strict_faithfulness)"
+        ))
+        .into());
+    };
+    let agreement = prior::agreement(&store, run, theirs.trim(), metric.trim())?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&agreement).map_err(Error::from)?
+        );
+    } else {
+        print::prior_agreement(&agreement);
     }
     Ok(())
 }

@@ -965,3 +965,47 @@ fn import_map_overrides_a_field_and_the_report_says_so() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("cannot map `query`"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_deepeval_runs_scores_are_compared_with_ours_and_its_errors_left_out() {
+    let home = tempfile::tempdir().unwrap();
+    let file = export_fixture("deepeval-latest-test-run.json");
+    let o = ragnosis(
+        home.path(),
+        &["eval", file.to_str().unwrap(), "--metrics", "ragvue"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ragnosis(home.path(), &["prior", "1", "--json"]);
+    let names: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        names,
+        serde_json::json!([{"name": "Answer Relevancy", "items": 2}, {"name": "Faithfulness", "items": 2}])
+    );
+    let o = ragnosis(
+        home.path(),
+        &[
+            "prior",
+            "1",
+            "--pair",
+            "Answer Relevancy=ragvue.answer_relevance",
+            "--json",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let agreement: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(
+        agreement["figures"]["n"], 1,
+        "the errored DeepEval score is not paired"
+    );
+    assert_eq!(agreement["prior_errors"], 1);
+    let o = ragnosis(
+        home.path(),
+        &["prior", "1", "--pair", "Relevance=ragvue.answer_relevance"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("the items carry Answer Relevancy, Faithfulness"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -11,6 +11,7 @@ pub mod compare;
 pub mod diagnosis;
 pub mod gate;
 pub mod insights;
+pub mod prior;
 pub mod stages;
 pub mod stats;
 pub mod trend;
