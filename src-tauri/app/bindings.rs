@@ -28,6 +28,10 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<datasets::DatasetReport>();
     c.visit::<datasets::DatasetReach>();
     c.visit::<datasets::ItemsPage>();
+    c.visit::<datasets::MappingPreview>();
+    c.visit::<ragnosis_core::dataset::FieldOverride>();
+    c.visit::<cases::PriorName>();
+    c.visit::<ragnosis_core::analysis::prior::PriorAgreement>();
     c.visit::<runs::MetricInfo>();
     c.visit::<runs::JudgeProfileInfo>();
     c.visit::<runs::RunRequestInput>();

@@ -65,6 +65,10 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::cases::label_case,
         commands::cases::import_labels,
         commands::cases::run_alignment,
+        commands::cases::prior_score_names,
+        commands::cases::prior_agreement,
+        commands::datasets::preview_mapping,
+        commands::datasets::import_mapped,
         commands::cases::run_calibration,
         commands::reports::export_run,
     ])

@@ -4,6 +4,7 @@
 use ragnosis_core::analysis::alignment::{self, Alignment};
 use ragnosis_core::analysis::calibration::{Calibration, CALIBRATION};
 use ragnosis_core::analysis::diagnosis;
+use ragnosis_core::analysis::prior::{self, PriorAgreement};
 use ragnosis_core::export::ItemView;
 use ragnosis_core::judge::open::OFFLINE;
 use ragnosis_core::labels::{self, LabelImport};
@@ -13,7 +14,7 @@ use ragnosis_core::{cases, store};
 use tauri::State;
 
 use crate::error::{CommandError, CommandResult};
-use crate::models::cases::{CaseDetail, CaseList, CaseQueryInput};
+use crate::models::cases::{CaseDetail, CaseList, CaseQueryInput, PriorName};
 use crate::state::AppState;
 
 #[tauri::command(async)]
@@ -126,4 +127,26 @@ pub fn run_calibration(
 pub fn run_alignment(state: State<'_, AppState>, run_id: i64) -> CommandResult<Alignment> {
     let store = state.store()?;
     Ok(alignment::align(&store, run_id)?)
+}
+
+/// The source tool's scores on a run's items: each name with how many items carry it.
+#[tauri::command(async)]
+pub fn prior_score_names(state: State<'_, AppState>, run_id: i64) -> CommandResult<Vec<PriorName>> {
+    let store = state.store()?;
+    Ok(prior::names(&store, run_id)?
+        .into_iter()
+        .map(|(name, items)| PriorName { name, items })
+        .collect())
+}
+
+/// How the source tool's `prior` agrees with the run's `metric`.
+#[tauri::command(async)]
+pub fn prior_agreement(
+    state: State<'_, AppState>,
+    run_id: i64,
+    prior: String,
+    metric: String,
+) -> CommandResult<PriorAgreement> {
+    let store = state.store()?;
+    Ok(prior::agreement(&store, run_id, &prior, &metric)?)
 }

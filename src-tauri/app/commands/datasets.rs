@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use ragnosis_core::dataset::{ImportLimits, ValidationReport};
+use ragnosis_core::dataset::{self, FieldMap, FieldOverride, ImportLimits, ValidationReport};
 use ragnosis_core::progress::NoProgress;
 use ragnosis_core::store;
 use ragnosis_core::store::datasets::DatasetRow;
@@ -12,7 +12,10 @@ use ragnosis_core::{import, measurable};
 use tauri::State;
 
 use crate::error::{CommandError, CommandResult};
-use crate::models::datasets::{DatasetReach, DatasetReport, ItemPreview, ItemsPage, Report};
+use crate::models::datasets::{
+    DatasetReach, DatasetReport, ItemPreview, ItemsPage, MappingPreview, Report,
+    MAPPING_PREVIEW_ITEMS,
+};
 use crate::state::AppState;
 
 /// The bundled example set, compiled in so "Try the example" works from any install.
@@ -43,24 +46,81 @@ pub fn import_example(state: State<'_, AppState>) -> CommandResult<DatasetReport
 /// the window has no working directory a relative path could mean.
 #[tauri::command(async)]
 pub fn import_file(state: State<'_, AppState>, path: String) -> CommandResult<DatasetReport> {
-    let path = Path::new(&path);
+    import_path(&state, absolute(&path)?, None)
+}
+
+fn absolute(path: &str) -> CommandResult<&Path> {
+    let path = Path::new(path);
     if !path.is_absolute() {
         return Err(CommandError::invalid(format!(
             "'{}' is not an absolute path",
             path.display()
         )));
     }
-    import_path(&state, path, None)
+    Ok(path)
+}
+
+fn field_map(overrides: Vec<FieldOverride>) -> CommandResult<FieldMap> {
+    // A field left empty in the editor means "as detected".
+    let map = FieldMap {
+        overrides: overrides
+            .into_iter()
+            .filter(|o| !o.path.trim().is_empty())
+            .collect(),
+    };
+    map.check().map_err(CommandError::invalid)?;
+    Ok(map)
+}
+
+/// Reads `path` with the user's mapping without storing anything: the report it would
+/// get and its first items, so the Data screen's mapping editor can show the result.
+#[tauri::command(async)]
+pub fn preview_mapping(
+    path: String,
+    overrides: Vec<FieldOverride>,
+) -> CommandResult<MappingPreview> {
+    let map = field_map(overrides)?;
+    let mut items = Vec::new();
+    let report =
+        dataset::read_items_mapped(absolute(&path)?, &ImportLimits::default(), &map, |a| {
+            if items.len() < MAPPING_PREVIEW_ITEMS {
+                items.push(a);
+            }
+            Ok(())
+        })
+        .map_err(ragnosis_core::Error::Dataset)?;
+    Ok(MappingPreview::new(report, items))
+}
+
+/// Imports `path` again with the user's mapping: a new dataset (the earlier one stays).
+#[tauri::command(async)]
+pub fn import_mapped(
+    state: State<'_, AppState>,
+    path: String,
+    overrides: Vec<FieldOverride>,
+) -> CommandResult<DatasetReport> {
+    let map = field_map(overrides)?;
+    import_path_mapped(&state, absolute(&path)?, None, &map)
 }
 
 fn import_path(state: &AppState, path: &Path, name: Option<&str>) -> CommandResult<DatasetReport> {
+    import_path_mapped(state, path, name, &FieldMap::default())
+}
+
+fn import_path_mapped(
+    state: &AppState,
+    path: &Path,
+    name: Option<&str>,
+    map: &FieldMap,
+) -> CommandResult<DatasetReport> {
     // Its own connection: a large import must not stop the window from reading.
     let mut store = state.open_store()?;
-    let imported = import::import_file(
+    let imported = import::import_file_mapped(
         &mut store,
         path,
         name,
         &ImportLimits::default(),
+        map,
         &NoProgress,
     )?;
     Ok(DatasetReport {

@@ -3,6 +3,7 @@
 //! aspects) into flat, typed lists; text stays text and is rendered as text by the UI.
 
 use ragnosis_core::analysis::diagnosis::FailurePattern;
+use ragnosis_core::analysis::prior::{self, PriorScore};
 use ragnosis_core::cases::{CaseFilter, CasePage, CaseQuery, Order, ScoreRange};
 use ragnosis_core::export::ItemView;
 use ragnosis_core::judge::task::FailureCheck;
@@ -279,6 +280,8 @@ pub struct CaseDetail {
     pub offline: bool,
     /// People's labels on this item, per metric (they outlive the run).
     pub labels: Vec<HumanLabel>,
+    /// Scores the tool the data came from gave this item (RAGAS, DeepEval, traces...).
+    pub prior_scores: Vec<PriorScore>,
     /// The stored item and its results as pretty-printed JSON ("Inspect JSON").
     pub json: String,
 }
@@ -341,6 +344,7 @@ impl CaseDetail {
                 .and_then(Value::as_bool),
             offline,
             labels,
+            prior_scores: prior::prior_scores(&view.item),
             json,
         }
     }
@@ -460,4 +464,11 @@ impl From<&MetricResult> for ResultView {
             judged: spec.is_some_and(|s| s.judge),
         }
     }
+}
+
+/// A score name the source tool gave, and on how many of the run's items.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct PriorName {
+    pub name: String,
+    pub items: u64,
 }

@@ -233,3 +233,36 @@ pub struct ItemsPage {
     pub offset: i64,
     pub items: Vec<ItemPreview>,
 }
+
+/// What an import would store with the given mapping: its report and its first items
+/// (nothing is stored).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct MappingPreview {
+    pub report: Report,
+    pub items: Vec<ItemPreview>,
+}
+
+/// The first items of a mapping preview: enough to see the fields land right.
+pub const MAPPING_PREVIEW_ITEMS: usize = 5;
+
+impl MappingPreview {
+    pub fn new(report: ValidationReport, items: Vec<ragnosis_core::dataset::AcceptedItem>) -> Self {
+        MappingPreview {
+            report: report.into(),
+            items: items
+                .into_iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    ItemPreview::from(StoredItem {
+                        id: 0,
+                        dataset_id: 0,
+                        ordinal: i as i64,
+                        source_line: a.line as i64,
+                        content_hash: a.content_hash,
+                        item: a.item,
+                    })
+                })
+                .collect(),
+        }
+    }
+}

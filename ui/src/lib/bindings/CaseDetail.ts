@@ -5,6 +5,7 @@ import type { ContextView } from "./ContextView";
 import type { FailureCheck } from "./FailureCheck";
 import type { HumanLabel } from "./HumanLabel";
 import type { PatternBadge } from "./PatternBadge";
+import type { PriorScore } from "./PriorScore";
 import type { ResultView } from "./ResultView";
 
 /**
@@ -35,6 +36,10 @@ offline: boolean,
  * People's labels on this item, per metric (they outlive the run).
  */
 labels: Array<HumanLabel>, 
+/**
+ * Scores the tool the data came from gave this item (RAGAS, DeepEval, traces...).
+ */
+prior_scores: Array<PriorScore>, 
 /**
  * The stored item and its results as pretty-printed JSON ("Inspect JSON").
  */
