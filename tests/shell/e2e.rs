@@ -936,3 +936,71 @@ fn a_dropped_phoenix_span_export_is_evaluated() {
     session.wait_for_text("[data-testid=case-count]", "of 3", SHORT);
     shot(&session, "traces-2-results.png");
 }
+
+/// A promptfoo results file is dropped: the report names the var it took as the
+/// question and why; the user maps another var in the mapping editor, the preview shows
+/// the result before anything is stored, and the file is imported again with it; after a
+/// run, promptfoo's own scores stand beside Ragnosis's with their agreement.
+#[test]
+fn a_dropped_promptfoo_export_is_remapped_and_compared_with_its_own_scores() {
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
+    let file = sandbox.path("promptfoo-results.json");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/exports/promptfoo-results.json"),
+        &file,
+    )
+    .unwrap();
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
+    drop_for_real(&file).unwrap_or_else(|why| panic!("the real drop could not be made: {why}"));
+    session.wait_for_text(
+        "[data-testid=report-schema]",
+        "promptfoo",
+        Duration::from_secs(30),
+    );
+    session.wait_for_text("[data-testid=mapping-choices]", "vars.query", SHORT);
+    session.click_on("[data-testid=edit-mapping]", SHORT);
+    let input = session.wait_for("[data-testid=map-question]", 1, SHORT);
+    session.type_into(&input[0], "vars.query");
+    session.click_on("[data-testid=preview-mapping]", SHORT);
+    session.wait_for_text(
+        "[data-testid=mapping-preview-items]",
+        "how long is the frame warranty?",
+        Duration::from_secs(30),
+    );
+    session.wait_for_text(
+        "[data-testid=mapping-preview-summary]",
+        "2 of 2 records",
+        SHORT,
+    );
+    shot(&session, "mapping-1-preview.png");
+    session.click_on("[data-testid=import-mapped]:not([disabled])", SHORT);
+    session.wait_for_text(
+        "[data-testid=mapping-choices]",
+        "your mapping",
+        Duration::from_secs(30),
+    );
+    session.wait_for_text(
+        "[data-testid=preview-table]",
+        "how long is the frame warranty?",
+        SHORT,
+    );
+    session.click_on("[data-testid=to-evaluate]", SHORT);
+    session.wait_for_text("[data-testid=plan-items]", "2", SHORT);
+    session.click_on("[data-testid=run]:not([disabled])", SHORT);
+    session.wait_for("[data-testid=summary-cards]", 1, LONG);
+    session.wait_for_text("[data-testid=prior-scores]", "faithfulness", SHORT);
+    session.wait_for_text("[data-testid=prior-figures]", "Spearman", SHORT);
+    session.execute(
+        "document.querySelector('[data-testid=prior-scores]').scrollIntoView()",
+        serde_json::json!([]),
+    );
+    shot(&session, "mapping-2-prior-scores.png");
+}

@@ -5,6 +5,10 @@ import { Channel, invoke, isTauri, type InvokeArgs } from '@tauri-apps/api/core'
 import { NO_BACKEND_CODE, toAppError } from './errors';
 import type {
   AppError,
+  FieldOverride,
+  MappingPreview,
+  PriorAgreement,
+  PriorName,
   CaseDetail,
   CaseList,
   CaseQueryInput,
@@ -295,6 +299,26 @@ export function importLabels(runId: number, path: string): Promise<LabelImport> 
 /** The run's calibration or repeats, when it has them (null otherwise). */
 export function runCalibration(runId: number): Promise<Calibration | null> {
   return call<Calibration | null>('run_calibration', { runId });
+}
+
+/** Reads a file with the user's field mapping without storing it: its report and first items. */
+export function previewMapping(path: string, overrides: FieldOverride[]): Promise<MappingPreview> {
+  return call<MappingPreview>('preview_mapping', { path, overrides });
+}
+
+/** Imports a file again with the user's field mapping, as a new dataset. */
+export function importMapped(path: string, overrides: FieldOverride[]): Promise<DatasetReport> {
+  return call<DatasetReport>('import_mapped', { path, overrides });
+}
+
+/** The scores the source tool gave the run's items, by name. */
+export function priorScoreNames(runId: number): Promise<PriorName[]> {
+  return call<PriorName[]>('prior_score_names', { runId });
+}
+
+/** How the source tool's score agrees with one of the run's metrics. */
+export function priorAgreement(runId: number, prior: string, metric: string): Promise<PriorAgreement> {
+  return call<PriorAgreement>('prior_agreement', { runId, prior, metric });
 }
 
 /** How far the run's scores agree with people's labels, and what to label next. */
