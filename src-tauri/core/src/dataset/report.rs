@@ -18,12 +18,19 @@ use super::hash::ContentHasher;
 use super::language::LanguageSample;
 use super::mapping::map_record;
 use super::remap::{self, FieldMap};
-use super::traces::{self, SpanDialect, TraceGroups};
+use super::traces::{self, SpanDialect, SpanError, TraceGroups};
 use super::{
     AcceptedItem, DatasetError, Duplicate, Format, ImportLimits, MappingChoice, Rejected,
     ValidationReport, Warning, MAX_LISTED,
 };
 use crate::item::Field;
+
+/// The temp file the span reader spills to could not be written or read back.
+fn spill_failed(e: std::io::Error) -> DatasetError {
+    DatasetError::Aborted(format!(
+        "the spans could not be set aside in a temporary file: {e}"
+    ))
+}
 
 pub(crate) type OnItem<'a> = dyn FnMut(AcceptedItem) -> Result<(), String> + 'a;
 
@@ -146,11 +153,14 @@ impl<'a> Collector<'a> {
         });
         let dialect = match mode {
             Mode::Spans(groups) => {
-                let refused: Vec<String> = envelope
-                    .unwrap_or_else(|| vec![record])
-                    .into_iter()
-                    .filter_map(|span| groups.add(line, byte_offset, span).err())
-                    .collect();
+                let mut refused = Vec::new();
+                for span in envelope.unwrap_or_else(|| vec![record]) {
+                    match groups.add(line, byte_offset, span) {
+                        Ok(()) => {}
+                        Err(SpanError::Refused(reason)) => refused.push(reason),
+                        Err(SpanError::Spill(e)) => return Err(spill_failed(e)),
+                    }
+                }
                 for reason in refused {
                     self.reject(line, byte_offset, reason);
                 }
@@ -184,7 +194,8 @@ impl<'a> Collector<'a> {
             );
         }
         self.mode = Some(Mode::Traces(dialect));
-        for (line, offset, trace) in groups.into_records() {
+        for trace in groups.into_records().map_err(spill_failed)? {
+            let (line, offset, trace) = trace.map_err(spill_failed)?;
             match trace {
                 Ok((mut record, warnings)) => {
                     for w in warnings {

@@ -17,13 +17,17 @@
 //! is not a query rewrite), contexts in rank order (a reranker's output wins), ids for
 //! ranking, token counts and cost as metadata, earlier evaluations as prior scores.
 //!
-//! Streams: each span is reduced as it is read, so memory grows with the traces' text,
-//! never with the spans' raw JSON. A trace that cannot be read (parent ids in a cycle,
+//! Streams in bounded memory: each span is reduced as it is read and written to an
+//! anonymous temp file; memory holds only each trace's id and where its spans are (about
+//! 12 bytes per span), and each trace is read back whole when the file ends. A trace that cannot be read (parent ids in a cycle,
 //! no question) is rejected at the line of its first span with the reason; a missing
 //! root is read from the topmost span present, with a warning.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs::File;
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use super::{Format, Schema, ValidationReport};
@@ -190,7 +194,7 @@ fn is_langfuse_score(record: &Map<String, Value>) -> bool {
         && (record.contains_key("dataType") || record.contains_key("source"))
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 enum Role {
     Retriever,
     Reranker,
@@ -206,7 +210,7 @@ type Document = (Option<String>, Option<String>, Option<f64>);
 pub(crate) type TraceRecord = Result<(Map<String, Value>, Vec<String>), String>;
 
 /// One span reduced to what a trace record needs.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 struct SpanFacts {
     line: u64,
     offset: u64,
@@ -224,11 +228,34 @@ struct SpanFacts {
     evaluations: Vec<(String, Value)>,
 }
 
-/// Spans of one file, grouped by trace in the order each trace first appears.
+/// Why a span was not added: the record is not a span of this export (rejected, the
+/// import goes on), or the spill file failed (the import stops).
+pub(crate) enum SpanError {
+    Refused(String),
+    Spill(std::io::Error),
+}
+
+impl From<String> for SpanError {
+    fn from(reason: String) -> Self {
+        SpanError::Refused(reason)
+    }
+}
+
+impl From<&str> for SpanError {
+    fn from(reason: &str) -> Self {
+        SpanError::Refused(reason.into())
+    }
+}
+
+/// Spans of one file, grouped by trace in the order each trace first appears. The
+/// spans themselves wait in the spill file; `traces` holds where.
 pub(crate) struct TraceGroups {
     dialect: SpanDialect,
     order: Vec<String>,
-    traces: HashMap<String, Vec<SpanFacts>>,
+    /// Trace id -> (offset, length) of each of its spans in the spill file.
+    traces: HashMap<String, Vec<(u64, u32)>>,
+    spill: Option<BufWriter<File>>,
+    spilled: u64,
     /// Prior scores given as records of their own (Langfuse scores), by trace.
     scores: HashMap<String, Vec<(String, Value)>>,
     spans: u64,
@@ -240,6 +267,8 @@ impl TraceGroups {
             dialect,
             order: Vec::new(),
             traces: HashMap::new(),
+            spill: None,
+            spilled: 0,
             scores: HashMap::new(),
             spans: 0,
         }
@@ -263,7 +292,7 @@ impl TraceGroups {
         line: u64,
         offset: u64,
         record: Map<String, Value>,
-    ) -> Result<(), String> {
+    ) -> Result<(), SpanError> {
         if self.dialect == SpanDialect::Langfuse && is_langfuse_score(&record) {
             let trace = first_text(&record, &["traceId"]).ok_or("score has no traceId")?;
             let name = first_text(&record, &["name"]).ok_or("score has no name")?;
@@ -284,15 +313,26 @@ impl TraceGroups {
             SpanDialect::LangSmith => langsmith_facts(&record),
             SpanDialect::Langfuse => langfuse_facts(&record),
         }?;
+        let bytes = serde_json::to_vec(&SpanFacts {
+            line,
+            offset,
+            ..facts
+        })
+        .map_err(|e| SpanError::Spill(e.into()))?;
+        let spill = match &mut self.spill {
+            Some(spill) => spill,
+            None => self.spill.insert(BufWriter::new(
+                tempfile::tempfile().map_err(SpanError::Spill)?,
+            )),
+        };
+        spill.write_all(&bytes).map_err(SpanError::Spill)?;
+        let at = (self.spilled, bytes.len() as u32);
+        self.spilled += bytes.len() as u64;
         self.spans += 1;
         if !self.traces.contains_key(&trace_id) {
             self.order.push(trace_id.clone());
         }
-        self.traces.entry(trace_id).or_default().push(SpanFacts {
-            line,
-            offset,
-            ..facts
-        });
+        self.traces.entry(trace_id).or_default().push(at);
         Ok(())
     }
 
@@ -309,20 +349,40 @@ impl TraceGroups {
     }
 
     /// Every trace as (line, byte offset of its first span, its record and warnings, or
-    /// why it cannot be one), in the order traces first appeared.
-    pub(crate) fn into_records(mut self) -> impl Iterator<Item = (u64, u64, TraceRecord)> {
+    /// why it cannot be one), in the order traces first appeared; an error reading the
+    /// spill file back ends the import.
+    pub(crate) fn into_records(
+        mut self,
+    ) -> std::io::Result<impl Iterator<Item = std::io::Result<(u64, u64, TraceRecord)>>> {
+        let mut spill = match self.spill.take() {
+            Some(writer) => Some(writer.into_inner().map_err(|e| e.into_error())?),
+            None => None,
+        };
         let dialect = self.dialect;
         let order = std::mem::take(&mut self.order);
-        order.into_iter().map(move |trace_id| {
-            let spans = self.traces.remove(&trace_id).unwrap_or_default();
+        Ok(order.into_iter().map(move |trace_id| {
+            let places = self.traces.remove(&trace_id).unwrap_or_default();
+            let file = spill
+                .as_mut()
+                .ok_or_else(|| std::io::Error::other("no spill file"))?;
+            let mut spans = Vec::with_capacity(places.len());
+            let mut buf = Vec::new();
+            for (at, len) in places {
+                buf.resize(len as usize, 0);
+                file.seek(SeekFrom::Start(at))?;
+                file.read_exact(&mut buf)?;
+                spans.push(
+                    serde_json::from_slice::<SpanFacts>(&buf).map_err(std::io::Error::other)?,
+                );
+            }
             let scores = self.scores.remove(&trace_id).unwrap_or_default();
             let (line, offset) = (spans[0].line, spans[0].offset);
-            (
+            Ok((
                 line,
                 offset,
                 trace_record(dialect, &trace_id, spans, scores),
-            )
-        })
+            ))
+        }))
     }
 }
 
