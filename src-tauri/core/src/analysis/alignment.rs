@@ -230,7 +230,7 @@ pub fn figures(metric: &str, pairs: &[(f64, f64)]) -> MetricAlignment {
 }
 
 /// Ranks from 1, ties sharing the mean of their ranks (as scipy's `rankdata`).
-fn ranks(values: &[f64]) -> Vec<f64> {
+pub(crate) fn ranks(values: &[f64]) -> Vec<f64> {
     let mut order: Vec<usize> = (0..values.len()).collect();
     order.sort_by(|a, b| values[*a].total_cmp(&values[*b]));
     let mut out = vec![0.0; values.len()];

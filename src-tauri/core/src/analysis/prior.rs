@@ -154,15 +154,13 @@ pub fn agreement(store: &Store, run_id: i64, prior: &str, metric: &str) -> Resul
     }
     let figures = alignment::figures(metric, &pairs);
     // Disagreement by rank, so two scales (a 1–5 rubric and a 0–1 score) compare.
+    // Ranks scaled to 0–1 (ties share their mean rank).
     let rank_of = |values: Vec<f64>| -> Vec<f64> {
-        let n = values.len().max(2) as f64 - 1.0;
-        let mut order: Vec<usize> = (0..values.len()).collect();
-        order.sort_by(|a, b| values[*a].total_cmp(&values[*b]));
-        let mut ranks = vec![0.0; values.len()];
-        for (rank, i) in order.into_iter().enumerate() {
-            ranks[i] = rank as f64 / n;
-        }
-        ranks
+        let span = (values.len().max(2) - 1) as f64;
+        alignment::ranks(&values)
+            .into_iter()
+            .map(|r| (r - 1.0) / span)
+            .collect()
     };
     let our_ranks = rank_of(pairs.iter().map(|p| p.0).collect());
     let their_ranks = rank_of(pairs.iter().map(|p| p.1).collect());
