@@ -192,14 +192,19 @@ impl Session {
         );
     }
 
-    /// Waits until the first element matching `css` has text containing `needle`.
+    /// Waits until the first element matching `css` has text containing `needle`. The
+    /// text is read in the page in one step: a screen that re-renders between finding the
+    /// element and reading it (a reload after an import) cannot leave a stale reference.
     pub fn wait_for_text(&self, css: &str, needle: &str, limit: Duration) -> String {
         let start = Instant::now();
         loop {
-            if let Some(el) = self.find_all(css).first() {
-                let text = self.text(el);
+            let found = self.execute(
+                "const el = document.querySelector(arguments[0]); return el ? el.innerText : null;",
+                json!([css]),
+            );
+            if let Some(text) = found.as_str() {
                 if text.contains(needle) {
-                    return text;
+                    return text.to_string();
                 }
             }
             if start.elapsed() > limit {
