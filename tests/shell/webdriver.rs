@@ -101,6 +101,17 @@ impl Session {
     }
 
     fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
+        self.try_call(method, path, body)
+            .unwrap_or_else(|why| panic!("webdriver {path} failed: {why}"))
+    }
+
+    /// A WebDriver call whose error (a stale element, say) the caller handles.
+    fn try_call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> Result<Value, String> {
         let mut req = self.http.request(method, format!("{}{}", self.base, path));
         if let Some(body) = body {
             req = req.json(&body);
@@ -110,13 +121,10 @@ impl Session {
             .expect("webdriver request")
             .json()
             .expect("webdriver JSON");
-        if let Some(error) = body["value"].get("error") {
-            panic!(
-                "webdriver {path} failed: {error} {}",
-                body["value"]["message"]
-            );
+        match body["value"].get("error") {
+            Some(error) => Err(format!("{error} {}", body["value"]["message"])),
+            None => Ok(body["value"].clone()),
         }
-        body["value"].clone()
     }
 
     /// Elements matching a CSS selector (possibly none).
@@ -192,19 +200,19 @@ impl Session {
         );
     }
 
-    /// Waits until the first element matching `css` has text containing `needle`. The
-    /// text is read in the page in one step: a screen that re-renders between finding the
-    /// element and reading it (a reload after an import) cannot leave a stale reference.
+    /// Waits until the first element matching `css` has text containing `needle`. An
+    /// element replaced between finding and reading it (a screen re-rendering after an
+    /// import) is looked up again, not an error.
     pub fn wait_for_text(&self, css: &str, needle: &str, limit: Duration) -> String {
         let start = Instant::now();
         loop {
-            let found = self.execute(
-                "const el = document.querySelector(arguments[0]); return el ? el.innerText : null;",
-                json!([css]),
-            );
-            if let Some(text) = found.as_str() {
-                if text.contains(needle) {
-                    return text.to_string();
+            if let Some(el) = self.find_all(css).first() {
+                let read =
+                    self.try_call(reqwest::Method::GET, &format!("/element/{el}/text"), None);
+                if let Some(text) = read.ok().and_then(|v| v.as_str().map(String::from)) {
+                    if text.contains(needle) {
+                        return text;
+                    }
                 }
             }
             if start.elapsed() > limit {
