@@ -120,6 +120,14 @@ impl Sandbox {
         self.dir.path().join(name)
     }
 
+    /// A copy of the repository file `rel` in the sandbox, named as it is there.
+    fn copy_in(&self, rel: &str) -> PathBuf {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+        let to = self.path(&from.file_name().unwrap().to_string_lossy());
+        std::fs::copy(&from, &to).unwrap();
+        to
+    }
+
     fn launch(&self, tauri_driver: &Path) -> (Driver, Session) {
         let user = self.dir.path().join("user");
         let envs: Vec<(&str, PathBuf)> = vec![
@@ -164,6 +172,11 @@ fn window_geometry(title: &str) -> Option<(i32, i32, i32, i32)> {
 /// Drops `file` on the app window for real: a GTK drag source (tests/shell/drag_source.py)
 /// offers it as a file:// URI, and xdotool drags it onto the window's centre, as a person
 /// dragging from a file manager would. Returns why it could not, when it could not.
+/// Drops `file` on the window for real; a drop that cannot be made fails the test.
+fn drop_on_window(file: &Path) {
+    drop_for_real(file).unwrap_or_else(|why| panic!("the real drop could not be made: {why}"));
+}
+
 fn drop_for_real(file: &Path) -> Result<(), String> {
     which("xdotool").ok_or("xdotool is not installed")?;
     let python = ["/usr/bin/python3", "python3"]
@@ -340,7 +353,7 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     shot(&session, "workflow-1-home.png");
 
     // 1. Drop the file on the window: a real XDND drop from a GTK drag source.
-    drop_for_real(&file).unwrap_or_else(|why| panic!("the real drop could not be made: {why}"));
+    drop_on_window(&file);
     let accepted = session.wait_for_text(
         "[data-testid=report-accepted]",
         "24",
@@ -846,12 +859,7 @@ fn a_dropped_document_becomes_a_generated_test_set() {
         profile.model = "sim-judge-small".into();
         ragnosis_core::store::judge_profiles::upsert(store.conn(), &profile).unwrap();
     }
-    let document = sandbox.path("warranty.md");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/documents/warranty.md"),
-        &document,
-    )
-    .unwrap();
+    let document = sandbox.copy_in("tests/documents/warranty.md");
     let (_driver, session) = sandbox.launch(&tauri_driver);
     session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
     session.click_on("[data-testid=nav-generate]", SHORT);
@@ -859,7 +867,7 @@ fn a_dropped_document_becomes_a_generated_test_set() {
     session.type_into(&field("chunk-tokens"), "120");
     session.type_into(&field("chunk-overlap"), "20");
 
-    drop_for_real(&document).unwrap_or_else(|why| panic!("the real drop could not be made: {why}"));
+    drop_on_window(&document);
     // tests/documents/COUNTS: warranty.md is 4 chunks of 120 words overlapping by 20.
     let report = session.wait_for_text("[data-testid=ingest-report]", "4 chunks", LONG);
     assert!(report.contains("warranty"), "{report}");
@@ -911,15 +919,10 @@ fn a_dropped_phoenix_span_export_is_evaluated() {
     else {
         return;
     };
-    let file = sandbox.path("phoenix-spans.jsonl");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/traces/phoenix-spans.jsonl"),
-        &file,
-    )
-    .unwrap();
+    let file = sandbox.copy_in("tests/traces/phoenix-spans.jsonl");
     let (_driver, session) = sandbox.launch(&tauri_driver);
     session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
-    drop_for_real(&file).unwrap_or_else(|why| panic!("the real drop could not be made: {why}"));
+    drop_on_window(&file);
     session.wait_for_text(
         "[data-testid=report-accepted]",
         "3",
@@ -951,15 +954,10 @@ fn a_dropped_promptfoo_export_is_remapped_and_compared_with_its_own_scores() {
     else {
         return;
     };
-    let file = sandbox.path("promptfoo-results.json");
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/exports/promptfoo-results.json"),
-        &file,
-    )
-    .unwrap();
+    let file = sandbox.copy_in("tests/exports/promptfoo-results.json");
     let (_driver, session) = sandbox.launch(&tauri_driver);
     session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
-    drop_for_real(&file).unwrap_or_else(|why| panic!("the real drop could not be made: {why}"));
+    drop_on_window(&file);
     session.wait_for_text(
         "[data-testid=report-schema]",
         "promptfoo",

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::alignment::{self, MetricAlignment};
-use crate::dataset::PRIOR_SCORES_KEY;
+use crate::dataset::{self, PRIOR_SCORES_KEY};
 use crate::error::{Error, Result};
 use crate::item::Item;
 use crate::metrics::{self, Scope};
@@ -47,12 +47,7 @@ pub fn prior_scores(item: &Item) -> Vec<PriorScore> {
     priors
         .iter()
         .map(|(name, v)| {
-            let score = v.get("score").and_then(|s| match s {
-                Value::Number(n) => n.as_f64(),
-                Value::Bool(b) => Some(f64::from(u8::from(*b))),
-                Value::String(s) => s.trim().parse().ok(),
-                _ => None,
-            });
+            let score = v.get("score").and_then(dataset::number);
             PriorScore {
                 name: name.clone(),
                 score: score.filter(|s| s.is_finite()),

@@ -19,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{json, Map, Value};
 
 use super::aliases::{classify, Canon};
+use super::values::number;
 use super::{MappingChoice, Schema};
 
 /// Metadata key holding the source tool's own scores, `{name: {score, label,
@@ -431,21 +432,6 @@ fn promptfoo(record: &mut Map<String, Value>, notes: &mut Notes) {
         if let (Some(t), Some(p)) = (record.get("testIdx"), record.get("promptIdx")) {
             record.insert("id".into(), json!(format!("test {t} prompt {p}")));
         }
-    }
-}
-
-fn number(v: &Value) -> Option<f64> {
-    match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => {
-            let t = s.trim();
-            if t.eq_ignore_ascii_case("nan") {
-                Some(f64::NAN)
-            } else {
-                t.parse().ok()
-            }
-        }
-        _ => None,
     }
 }
 

@@ -47,6 +47,7 @@ pub use dialects::PRIOR_SCORES_KEY;
 /// Metadata key holding per-chunk context keys other than id/text (one entry per chunk).
 pub use mapping::CONTEXT_EXTRAS_KEY;
 pub use remap::{lookup, FieldMap, FieldOverride};
+pub(crate) use values::number;
 
 /// Configurable limits; violations are clear errors, not crashes.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -30,6 +30,7 @@ use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
+use super::values::number;
 use super::{Format, Schema, ValidationReport};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -297,7 +298,7 @@ impl TraceGroups {
             let trace = first_text(&record, &["traceId"]).ok_or("score has no traceId")?;
             let name = first_text(&record, &["name"]).ok_or("score has no name")?;
             let mut value = json!({});
-            if let Some(score) = record.get("value").and_then(as_number) {
+            if let Some(score) = record.get("value").and_then(number) {
                 value["score"] = json!(score);
             } else if let Some(label) = record.get("stringValue").or(record.get("value")) {
                 value["label"] = label.clone();
@@ -564,7 +565,7 @@ fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), String
     };
     let attributes = flatten_attributes(record);
     let text = |key: &str| attributes.get(key).and_then(as_text);
-    let number = |key: &str| attributes.get(key).and_then(as_number);
+    let number_at = |key: &str| attributes.get(key).and_then(number);
     let kind = openinference_kind(record, &attributes);
     let operation = text("gen_ai.operation.name").unwrap_or_default();
     let role = match (kind.as_deref(), operation.as_str()) {
@@ -589,8 +590,8 @@ fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), String
         _ => Vec::new(),
     };
     let tokens = match (
-        number("llm.token_count.prompt").or(number("gen_ai.usage.input_tokens")),
-        number("llm.token_count.completion").or(number("gen_ai.usage.output_tokens")),
+        number_at("llm.token_count.prompt").or(number_at("gen_ai.usage.input_tokens")),
+        number_at("llm.token_count.completion").or(number_at("gen_ai.usage.output_tokens")),
     ) {
         (None, None) => None,
         (p, c) => Some((p.unwrap_or(0.0) as u64, c.unwrap_or(0.0) as u64)),
@@ -633,7 +634,7 @@ fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), String
         query: text("gen_ai.retrieval.query.text"),
         documents,
         tokens,
-        cost: number("llm.cost.total"),
+        cost: number_at("llm.cost.total"),
         evaluations,
         ..SpanFacts::default()
     };
@@ -680,15 +681,15 @@ fn langsmith_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), S
         _ => Role::Other,
     };
     let outputs = record.get("outputs");
-    let number = |key: &str| record.get(key).and_then(as_number);
-    let tokens = match (number("prompt_tokens"), number("completion_tokens")) {
+    let number_at = |key: &str| record.get(key).and_then(number);
+    let tokens = match (number_at("prompt_tokens"), number_at("completion_tokens")) {
         (None, None) => None,
         (p, c) => Some((p.unwrap_or(0.0) as u64, c.unwrap_or(0.0) as u64)),
     };
     let mut evaluations = Vec::new();
     if let Some(stats) = record.get("feedback_stats").and_then(Value::as_object) {
         for (name, stat) in stats {
-            if let Some(avg) = stat.get("avg").and_then(as_number) {
+            if let Some(avg) = stat.get("avg").and_then(number) {
                 evaluations.push((name.clone(), json!({ "score": avg })));
             }
         }
@@ -707,7 +708,7 @@ fn langsmith_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), S
             _ => Vec::new(),
         },
         tokens,
-        cost: number("total_cost"),
+        cost: number_at("total_cost"),
         evaluations,
         ..SpanFacts::default()
     };
@@ -739,7 +740,7 @@ fn langfuse_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), St
         .or_else(|| record.get("usage"))
         .and_then(Value::as_object);
     let tokens = usage.and_then(|u| {
-        let get = |keys: &[&str]| keys.iter().find_map(|k| u.get(*k).and_then(as_number));
+        let get = |keys: &[&str]| keys.iter().find_map(|k| u.get(*k).and_then(number));
         match (
             get(&["input", "promptTokens"]),
             get(&["output", "completionTokens"]),
@@ -765,7 +766,7 @@ fn langfuse_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), St
         cost: record
             .get("calculatedTotalCost")
             .or_else(|| record.get("costDetails").and_then(|c| c.get("total")))
-            .and_then(as_number),
+            .and_then(number),
         ..SpanFacts::default()
     };
     Ok((trace_id, facts))
@@ -792,7 +793,7 @@ fn documents_at(attributes: &Map<String, Value>, prefix: &str) -> Vec<Document> 
         };
         let id = get("id").and_then(as_text);
         let content = get("content").or_else(|| get("text")).and_then(as_text);
-        let score = get("score").and_then(as_number);
+        let score = get("score").and_then(number);
         if id.is_none() && content.is_none() && score.is_none() {
             break;
         }
@@ -827,7 +828,7 @@ fn documents_in(value: &Value) -> Vec<Document> {
                 };
                 let content = first_text(d, &["page_content", "pageContent", "content", "text"]);
                 let id = pick(&["id", "doc_id", "document_id"]).and_then(as_text);
-                let score = pick(&["score", "relevance_score"]).and_then(as_number);
+                let score = pick(&["score", "relevance_score"]).and_then(number);
                 (id.is_some() || content.is_some()).then_some((id, content, score))
             }
             _ => None,
@@ -866,15 +867,6 @@ fn as_text(v: &Value) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
         Value::Number(n) => Some(n.to_string()),
-        _ => None,
-    }
-}
-
-fn as_number(v: &Value) -> Option<f64> {
-    match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => s.trim().parse().ok(),
-        Value::Bool(b) => Some(f64::from(u8::from(*b))),
         _ => None,
     }
 }
@@ -944,7 +936,7 @@ fn otlp_value(value: &Value) -> Value {
         return v.clone();
     }
     if let Some(v) = obj.get("intValue") {
-        return as_number(v).map_or(v.clone(), |n| json!(n as i64));
+        return number(v).map_or(v.clone(), |n| json!(n as i64));
     }
     if let Some(v) = obj.get("doubleValue").or_else(|| obj.get("boolValue")) {
         return v.clone();

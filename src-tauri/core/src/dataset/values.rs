@@ -42,6 +42,17 @@ pub(crate) fn is_absent(v: &Value) -> bool {
 /// One rule for every field (DATA.md): a number or boolean where text is expected is
 /// converted and reported as a warning — an id (`gold_id: 17`) as much as an answer
 /// (`ground_truth: 5`). A list reports it once, not once per entry.
+/// A score or count as a number: a JSON number, a boolean (1 / 0) or numeric text
+/// ("0.5", "NaN" as pandas writes a missing score); anything else is not a number.
+pub(crate) fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse().ok(),
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        _ => None,
+    }
+}
+
 pub(crate) fn text(
     field: &str,
     v: Value,
