@@ -389,10 +389,11 @@ fn finish(
     formats: &Outputs,
     gates: &Gates,
 ) -> Result<(), Failure> {
-    let view = export::RunView::load(store, outcome.run_id)?;
+    let report =
+        export::ReportView::load(store, outcome.run_id, &export::ReportOptions::default())?;
     let totals: run::RunTotals = store::runs::totals(store.conn(), outcome.run_id)?;
     print::run_summary(
-        &view,
+        &report,
         totals.calls + totals.cache_hits + totals.failures > 0,
     );
     if outcome.status != RunStatus::Done {
@@ -410,7 +411,7 @@ fn finish(
             eprintln!("wrote {}", path.display());
         }
     }
-    let missed = gate::missed(&view.summary, &gates.gates, gates.basis);
+    let missed = gate::missed(&report.run.summary, &gates.gates, gates.basis);
     if !missed.is_empty() {
         return Err(Failure::Threshold(format!(
             "quality gate missed: {}",

@@ -277,16 +277,17 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         }
         Command::Show { run, json } => {
             let mut store = Store::open(&home)?;
-            let view = export::RunView::load(&mut store, run)?;
+            let report =
+                export::ReportView::load(&mut store, run, &export::ReportOptions::default())?;
             if json {
                 println!(
                     "{}",
-                    serde_json::to_string_pretty(&view).map_err(Error::from)?
+                    serde_json::to_string_pretty(&ShowJson::of(&report)).map_err(Error::from)?
                 );
             } else {
                 let totals: ragnosis_core::run::RunTotals = store::runs::totals(store.conn(), run)?;
                 print::run_summary(
-                    &view,
+                    &report,
                     totals.calls + totals.cache_hits + totals.failures > 0,
                 );
             }
@@ -406,4 +407,29 @@ pub fn cancel_on_ctrl_c() -> CancelToken {
         handler_token.cancel();
     });
     token
+}
+
+/// `ragnosis show RUN --json`: the run's view as before, plus what the terminal prints
+/// after the tables — the headline, the failing items of each pattern (worst first),
+/// the trust statement and the insights.
+#[derive(serde::Serialize)]
+struct ShowJson<'a> {
+    #[serde(flatten)]
+    run: &'a export::RunView,
+    headline: &'a [String],
+    failing_items: &'a [export::report_view::PatternView],
+    trust: &'a export::TrustStatement,
+    insights: &'a Option<ragnosis_core::analysis::insights::RunInsights>,
+}
+
+impl<'a> ShowJson<'a> {
+    fn of(report: &'a export::ReportView) -> Self {
+        ShowJson {
+            run: &report.run,
+            headline: &report.headline,
+            failing_items: &report.patterns,
+            trust: &report.trust,
+            insights: &report.insights,
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! Terminal output: plain aligned text for people; `--json` output is produced by serde.
 
-use ragnosis_core::export::RunView;
+use ragnosis_core::export::{ReportView, RunView};
 use ragnosis_core::import::Imported;
 use ragnosis_core::item::Field;
 use ragnosis_core::metrics::MetricSpec;
@@ -176,13 +176,45 @@ fn offline_judge_description() -> String {
 
 /// `judge_asked`: whether any judge call was made (or answered from the cache) for the
 /// run; a run scored from supplied labels and judge-free metrics names no judge.
-pub fn run_summary(view: &RunView, judge_asked: bool) {
+pub fn run_summary(report: &ReportView, judge_asked: bool) {
+    let view = &report.run;
     run_header(view, judge_asked);
     metric_table(view);
     if let Some(d) = &view.summary.diagnosis {
         diagnosis(d);
+        failing_items(report);
     }
+    trust(report);
     failures(view);
+}
+
+/// The items behind each pattern, worst first, so a reader can open them
+/// (`ragnosis show RUN --json`, or the case view in the window).
+fn failing_items(report: &ReportView) {
+    if report.patterns.is_empty() {
+        return;
+    }
+    println!("\nFailing items by pattern, worst first");
+    for p in &report.patterns {
+        println!("  {} ({}):", p.summary.letter, p.summary.name);
+        for case in &p.cases {
+            println!("    {:<14} {}", case.label, truncate(&case.question, 90));
+        }
+        let more = p.summary.count.saturating_sub(p.cases.len() as u64);
+        if more > 0 {
+            println!("    … and {more} more");
+        }
+    }
+}
+
+fn trust(report: &ReportView) {
+    if report.trust.sentences.is_empty() {
+        return;
+    }
+    println!("\nHow far to trust this run");
+    for sentence in &report.trust.sentences {
+        println!("  - {sentence}");
+    }
 }
 
 fn run_header(view: &RunView, judge_asked: bool) {

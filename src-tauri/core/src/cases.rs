@@ -12,7 +12,10 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::diagnosis::patterns::{self, patterns_for};
+use crate::analysis::diagnosis::{
+    self,
+    patterns::{self, patterns_for},
+};
 use crate::error::Result;
 use crate::metrics;
 use crate::store::{self, cases::Filter, runs::RunStatus, Store};
@@ -63,6 +66,9 @@ pub const MAX_PAGE: i64 = 500;
 struct Stamp {
     status: RunStatus,
     finished_at: Option<String>,
+    /// The diagnosis rules the letters were computed with.
+    #[serde(default)]
+    rules: u32,
 }
 
 /// Builds the run's case index unless it already reflects the run's current state. A
@@ -72,6 +78,7 @@ pub fn ensure_index(store: &mut Store, run_id: i64) -> Result<()> {
     let stamp = Stamp {
         status: run.status,
         finished_at: run.finished_at.clone(),
+        rules: patterns::RULES_VERSION,
     };
     if run.status != RunStatus::Running {
         let stored = store::analyses::get(store.conn(), run_id, INDEX_STAMP)?;
@@ -102,7 +109,7 @@ fn rebuild_index(store: &mut Store, run_id: i64, run_metrics: &[String]) -> Resu
         .collect();
     let aggregates = store::cases::aggregates(store.conn(), run_id, &lower)?;
     let mut letters: HashMap<i64, String> = HashMap::new();
-    for item in store::results::ok_scores_by_item(store.conn(), run_id, &patterns::RULE_INPUTS)? {
+    for item in diagnosis::rule_scores(store.conn(), run_id)? {
         let fired: String = patterns_for(&item.scores)
             .iter()
             .map(|p| p.letter())

@@ -223,15 +223,16 @@ fn clean_run_gets_a_note_instead_of_an_empty_action_list() {
         (4, 0)
     );
     assert_eq!(diagnosis.actions.len(), 1);
-    // Only five of the metrics the patterns read were scored: B, D, E and F could not be
-    // checked, and the note says so rather than giving a clean bill of health.
+    // Only five of the metrics the patterns read were scored: B, D, F and I could not be
+    // checked, and the note says so rather than giving a clean bill of health (E and J
+    // apply only to some data, so their absence is not listed).
     assert_eq!(
         diagnosis.unchecked,
         vec![
             FailurePattern::ContextIgnored,
             FailurePattern::OverConfidence,
-            FailurePattern::MultiHopFailure,
-            FailurePattern::SubtleDistortion
+            FailurePattern::SubtleDistortion,
+            FailurePattern::WrongRefusal
         ]
     );
     let note = &diagnosis.actions[0];
@@ -241,7 +242,7 @@ fn clean_run_gets_a_note_instead_of_an_empty_action_list() {
     );
     assert!(note
         .whats_wrong
-        .contains("4 of the 8 patterns could not be checked"));
+        .contains("4 of the 10 patterns could not be checked"));
 }
 
 #[test]

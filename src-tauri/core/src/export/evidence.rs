@@ -73,6 +73,9 @@ impl Evidence {
             | FailurePattern::SubtleDistortion => (true, false, false),
             FailurePattern::Incomplete => (false, false, true),
             FailurePattern::GenerationQuality => (true, true, true),
+            // The answer itself (a refusal, a citation) is the evidence; the case view
+            // quotes it.
+            FailurePattern::WrongRefusal | FailurePattern::CitationFailure => (false, false, false),
         };
         if !claims {
             self.unsupported_claims.clear();

@@ -179,7 +179,13 @@ impl ReportView {
         let metrics = metric_lines(store, &run)?;
         let stages = stages::verdicts(&run.summary, &run.run.metrics);
         let primary_stage = primary_stage(&run, &stages);
-        let headline = headline(&stages, primary_stage.as_ref(), comparison.as_ref());
+        let clean = run
+            .summary
+            .diagnosis
+            .as_ref()
+            .filter(|d| d.items_checked > 0 && d.patterns.iter().all(|p| p.count == 0))
+            .map(|d| d.items_checked);
+        let headline = headline(&stages, primary_stage.as_ref(), clean, comparison.as_ref());
         let patterns = pattern_views(store, &run)?;
         let methodology = methodology(store, &run)?;
         let insights = crate::analysis::insights::load(store, run_id)?;
@@ -250,10 +256,15 @@ fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
 }
 
 /// The diagnosis's primary stage when patterns were checked, else the lowest stage
-/// below "good".
+/// below "good". A diagnosis in which no pattern fired gives no stage advice: the
+/// action list then says no systematic failure was found, and a "fix X first" beside
+/// it would contradict it.
 fn primary_stage(view: &RunView, stages: &[StageVerdict]) -> Option<PrimaryStage> {
     let diagnosis = view.summary.diagnosis.as_ref();
     if let Some(d) = diagnosis {
+        if d.items_checked > 0 && d.patterns.iter().all(|p| p.count == 0) {
+            return None;
+        }
         // The pattern that made the stage primary: the first-ranked one (diagnosis rule).
         let top = d.primary_stage.and_then(|_| {
             d.patterns
@@ -282,7 +293,7 @@ fn primary_stage(view: &RunView, stages: &[StageVerdict]) -> Option<PrimaryStage
         .filter(|(_, score)| *score < 0.75)
         .min_by(|a, b| a.1.total_cmp(&b.1))?;
     let why = if diagnosis.is_some() {
-        "no failure pattern fired"
+        "no item could be checked for failure patterns"
     } else {
         "failure patterns were not checked because the run has no judged RAGVUE metric"
     };
@@ -295,6 +306,7 @@ fn primary_stage(view: &RunView, stages: &[StageVerdict]) -> Option<PrimaryStage
 fn headline(
     stages: &[StageVerdict],
     primary: Option<&PrimaryStage>,
+    clean: Option<u64>,
     comparison: Option<&Comparison>,
 ) -> Vec<String> {
     let mut lines = Vec::new();
@@ -317,9 +329,12 @@ fn headline(
     } else {
         lines.push(format!("{}.", capitalise(&join_words(&judged))));
     }
-    match primary {
-        Some(p) => lines.push(format!("Fix {} first: {}.", p.stage, p.basis)),
-        None => {
+    match (primary, clean) {
+        (Some(p), _) => lines.push(format!("Fix {} first: {}.", p.stage, p.basis)),
+        (None, Some(checked)) => lines.push(format!(
+            "No failure pattern fired on the {checked} checked items, so no stage needs a systematic fix."
+        )),
+        (None, None) => {
             lines.push("No stage is failing: every stage scored is in the good band.".to_string())
         }
     }
@@ -751,7 +766,7 @@ mod tests {
             stage: "grounding".into(),
             basis: "lowest stage score (0.40)".into(),
         };
-        let lines = headline(&stages, Some(&primary), None);
+        let lines = headline(&stages, Some(&primary), None, None);
         assert_eq!(
             lines[0],
             "Retrieval is good (0.80) and grounding is critical (0.40)."

@@ -291,6 +291,35 @@ pub fn negative_rejection(id: &str, reasoning: &Reasoning) -> MetricResult {
     )
 }
 
+/// Words of a question that combines facts: a total, a comparison. A condition ("if")
+/// is not one: "What happens if I lose my card?" asks for one rule.
+#[rustfmt::skip]
+const COMBINING_WORDS: &[&str] = &[
+    "total", "combined", "altogether", "both", "difference", "compare", "compared",
+    "comparison", "sum", "cumulative", "than", "whichever", "longer", "shorter", "older",
+    "newer", "cheaper", "costlier",
+];
+
+/// Whether a question needs two or more facts combined — from its wording (a total, a
+/// comparison), or from a ground truth that states a computation ("2 x 4 = 8", "in
+/// total"). A single-fact question has no chain of reasoning, so multi-hop faithfulness
+/// does not apply: scoring it there only repeated strict faithfulness under another
+/// pattern's name. Two questions in one ("… and can I carry any over?") ask for two
+/// separate facts, not a combination: answering one of them is incompleteness (H).
+pub fn needs_several_facts(question: &str, ground_truth: Option<&str>) -> bool {
+    let lower = question.to_lowercase();
+    let combining = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .any(|w| COMBINING_WORDS.contains(&w));
+    let computed = ground_truth.is_some_and(|gt| {
+        let gt = gt.to_lowercase();
+        [" = ", " x ", " × ", "in total", "altogether", "combined"]
+            .iter()
+            .any(|cue| gt.contains(cue))
+    });
+    combining || computed
+}
+
 pub fn multi_hop_faithfulness(id: &str, reasoning: &Reasoning) -> MetricResult {
     if reasoning.hops.is_empty() {
         return MetricResult::skipped(id, "the answer has no reasoning steps to check");

@@ -663,6 +663,12 @@ fn ragvue_metric(id: &str, item: &Item, settings: &EngineSettings, v: &Verdicts)
         }
         "ragvue.negative_rejection" => from(v.reasoning, id, |r| ragvue::negative_rejection(id, r)),
         "ragvue.multi_hop_faithfulness" => {
+            if !ragvue::needs_several_facts(&item.question, item.ground_truth.as_deref()) {
+                return MetricResult::skipped(
+                    id,
+                    "the question asks for a single fact, so there is no chain of facts to check",
+                );
+            }
             from(v.reasoning, id, |r| ragvue::multi_hop_faithfulness(id, r))
         }
         _ => MetricResult::error(id, format!("{id} has no judged computation")),

@@ -11,8 +11,8 @@
 //! | fix order                    | High    | Medium  | Low    |
 //! |------------------------------|---------|---------|--------|
 //! | retrieval (A, B)             | ≥ 10 %  | ≥ 3 %   | below  |
-//! | grounding (C–F)              | ≥ 15 %  | ≥ 5 %   | below  |
-//! | generation (G, H)            | ≥ 25 %  | ≥ 10 %  | below  |
+//! | grounding (C–F, I)           | ≥ 15 %  | ≥ 5 %   | below  |
+//! | generation (G, H, J)         | ≥ 25 %  | ≥ 10 %  | below  |
 //!
 //! The share compared is the lower end of its Wilson 95% interval, not the raw share: on
 //! eight items one failure is 12.5%, yet the run cannot tell that apart from 2%, and
@@ -140,21 +140,33 @@ fn rule(pattern: FailurePattern) -> Rule {
         },
         FailurePattern::OverConfidence => Rule {
             title: "Let the system say \"I don't know\" when the documents do not answer",
-            wrong: "the decision to answer or to decline did not match the passages: the system answered without \
-                    support, or declined although the passages held the answer.",
+            wrong: "the system answered although the retrieved passages did not hold the answer, so what it said \
+                    came from memory or a guess.",
             why: "The prompt asks for an answer every time and gives no rule for when to decline, so the model \
-                  guesses instead of admitting the passages are not enough (or, with a vague rule, declines too \
-                  readily).",
+                  guesses instead of admitting the passages are not enough.",
             fix: "Add an abstention rule to the prompt: \"If the passages do not contain enough information to \
-                  answer, reply exactly: The documents do not answer this question. Do not guess. If they do \
-                  contain it, answer.\" Add a retrieval gate: when the best reranker score is below a cut-off you \
-                  pick from 20–30 labelled questions, return that reply without calling the model. Count correct \
-                  refusals as successes in your test set so the system is not pushed to answer anyway.",
+                  answer, reply exactly: The documents do not answer this question. Do not guess.\" Add a \
+                  retrieval gate: when the best reranker score is below a cut-off you pick from 20–30 labelled \
+                  questions, return that reply without calling the model. Count correct refusals as successes in \
+                  your test set so the system is not pushed to answer anyway.",
+        },
+        FailurePattern::WrongRefusal => Rule {
+            title: "Stop the system from declining questions its documents answer",
+            wrong: "the system declined to answer although the retrieved passages held the answer.",
+            why: "The refusal rule in the prompt is too strict or too vague (\"only answer if you are certain\"), \
+                  the passages holding the answer sit where the model reads least (the middle of a long prompt), \
+                  or they state the answer in other words than the question uses, so the model does not \
+                  recognise it.",
+            fix: "Loosen the refusal rule: \"Decline only when no passage contains the information asked for; if \
+                  a passage answers part of the question, answer that part and say what is missing.\" Put the \
+                  best-ranked passages first and send fewer of them (3–5 after reranking). Check the example: \
+                  the passage that answers it is quoted in the case view. Do not add \"do not guess\" rules \
+                  here — they make this worse.",
         },
         FailurePattern::MultiHopFailure => Rule {
             title: "Handle questions that need several facts combined",
-            wrong: "the answer's chain of reasoning broke: a step was not backed by the passages or did not follow \
-                    from the step before.",
+            wrong: "a question that needs several facts combined got an answer whose chain of reasoning broke: a \
+                    step was not backed by the passages or did not follow from the step before.",
             why: "Questions that combine facts (comparisons, \"who … and where …\", totals) need every piece \
                   retrieved and linked. One search usually finds only the first piece, and the model bridges the \
                   gap with a guess.",
@@ -165,8 +177,8 @@ fn rule(pattern: FailurePattern) -> Rule {
         },
         FailurePattern::SubtleDistortion => Rule {
             title: "Keep qualifiers, numbers and dates exactly as written",
-            wrong: "the answer was mostly supported but changed a detail: it dropped a qualifier such as \"usually\" \
-                    or \"since 2019\", flipped a negation, shifted a number or date, or reversed cause and effect.",
+            wrong: "the answer contradicted the passages on a detail: it flipped a negation, used the opposite word \
+                    (open for closed, before for after), or shifted a number or date.",
             why: "Models paraphrase, and paraphrase smooths away exceptions and limits. Long passages full of \
                   figures make it easy to attach the wrong number or date to a fact.",
             fix: "Add to the prompt: \"Keep numbers, dates, units, negations and words like only, usually and \
@@ -187,14 +199,24 @@ fn rule(pattern: FailurePattern) -> Rule {
         },
         FailurePattern::Incomplete => Rule {
             title: "Cover every part of the question",
-            wrong: "the answer addressed less than 60% of the question's parts, and the retrieved passages also \
-                    covered less than 60% of them.",
-            why: "Questions with several parts (what and why, lists, comparisons) need passages for each part. \
-                  Retrieval found material for only some parts, so the answer could not be complete.",
+            wrong: "the answer addressed less than 60% of the question's parts.",
+            why: "Questions with several parts (what and why, lists, comparisons) need an answer to each part. \
+                  Either retrieval found material for only some parts, or the model stopped after the first part \
+                  it could answer.",
             fix: "Search once per part: rewrite the question into one query per part (query expansion) and merge \
                   the results; raise top-k to 10–15. Raise chunk overlap to 15–20% so lists and explanations are \
                   not split across chunks. Add to the prompt: \"Answer every part of the question. If the passages \
                   do not cover a part, say which part is missing.\"",
+        },
+        FailurePattern::CitationFailure => Rule {
+            title: "Make the answer cite the passage it used",
+            wrong: "the answer cited the wrong passage, several passages where one was expected, or none.",
+            why: "The prompt does not ask for a citation in a fixed form, the passages are not numbered the way \
+                  the citation format expects, or the model cites every passage it was shown to be safe.",
+            fix: "Number the passages in the prompt with their ids ([W01], [W02], ...) and add: \"After each fact, \
+                  cite the one passage it comes from in brackets, e.g. [W01]. Cite only passages you used.\" \
+                  Check that the citation pattern Ragnosis reads (Settings or --citation-pattern) matches your \
+                  format.",
         },
     }
 }
@@ -292,9 +314,10 @@ fn no_failure_note(items_checked: u64, unchecked: &[FailurePattern]) -> ActionIt
         (
             "No failure found among the patterns that could be checked",
             format!(
-                "None of the {items_checked} checked items matched a failure pattern, but {} of the 8 patterns \
+                "None of the {items_checked} checked items matched a failure pattern, but {} of the {} patterns \
                  could not be checked because the metrics they read were not scored: {}.",
                 unchecked.len(),
+                FailurePattern::ALL.len(),
                 names.join(", ")
             ),
             "Every item stayed above the failure thresholds on the metrics that were scored; the patterns named \

@@ -81,12 +81,7 @@ pub struct Diagnosis {
 /// Diagnoses a run from its stored `ok` scores.
 pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
     let conn = store.conn();
-    let read: Vec<&str> = patterns::RULE_INPUTS
-        .iter()
-        .chain(patterns::SUPPORTING_INPUTS.iter())
-        .copied()
-        .collect();
-    let items = store::results::ok_scores_by_item(conn, run_id, &read)?;
+    let items = rule_scores(conn, run_id)?;
     let tally = tally(&items);
     // Only the worst example of each pattern is quoted in an action item.
     let mut questions = BTreeMap::new();
@@ -114,6 +109,31 @@ pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
     })
 }
 
+/// What the rules read for each item of a run, in run order: the `ok` scores of their
+/// inputs and of the supporting signals, and the decision facts of negative rejection
+/// (`patterns::decision_facts`).
+pub fn rule_scores(conn: &rusqlite::Connection, run_id: i64) -> Result<Vec<ItemScores>> {
+    let read: Vec<&str> = patterns::RULE_INPUTS
+        .iter()
+        .chain(patterns::SUPPORTING_INPUTS.iter())
+        .chain([patterns::CORRECTNESS].iter())
+        .copied()
+        .collect();
+    let mut items = store::results::ok_scores_by_item(conn, run_id, &read)?;
+    let verdicts = store::results::for_metric(conn, run_id, patterns::NEGATIVE_REJECTION)?;
+    for item in &mut items {
+        if let Some(verdict) = verdicts
+            .get(&item.item_id)
+            .filter(|r| r.status == Status::Ok)
+        {
+            for (fact, value) in patterns::decision_facts(&verdict.details) {
+                item.scores.insert(fact.to_string(), value);
+            }
+        }
+    }
+    Ok(items)
+}
+
 /// The patterns one item of a run shows, for the case view.
 pub fn item_patterns(store: &Store, run_id: i64, item_id: i64) -> Result<Vec<FailurePattern>> {
     let results = store::results::for_item(store.conn(), run_id, item_id)?;
@@ -126,6 +146,13 @@ pub fn item_patterns(store: &Store, run_id: i64, item_id: i64) -> Result<Vec<Fai
 pub fn patterns_of<'a>(results: impl IntoIterator<Item = &'a MetricResult>) -> Vec<FailurePattern> {
     let mut sums: BTreeMap<String, (f64, u32)> = BTreeMap::new();
     for result in results.into_iter().filter(|r| r.status == Status::Ok) {
+        if result.metric == patterns::NEGATIVE_REJECTION {
+            for (fact, value) in patterns::decision_facts(&result.details) {
+                let entry = sums.entry(fact.to_string()).or_default();
+                entry.0 += value;
+                entry.1 += 1;
+            }
+        }
         if let Some(score) = result.score {
             let entry = sums.entry(result.metric.clone()).or_default();
             entry.0 += score;
@@ -156,8 +183,11 @@ struct Tally {
     unchecked: Vec<FailurePattern>,
 }
 
-/// A candidate example: (severity, run position) orders it, worst first.
+/// A candidate example: (doubted, severity, run position) orders it, worst first.
 struct Candidate {
+    /// A good score contradicts the pattern on this item (see `patterns::doubted`): shown
+    /// only when no undoubted item is left, so a correct answer does not head a report.
+    doubted: bool,
     severity: f64,
     position: usize,
     example: PatternExample,
@@ -202,6 +232,7 @@ fn tally(items: &[ItemScores]) -> Tally {
             keep_worst(
                 &mut worst[index],
                 Candidate {
+                    doubted: pattern.doubted(&item.scores),
                     severity: trigger.severity,
                     position,
                     example,
@@ -229,7 +260,7 @@ fn tally(items: &[ItemScores]) -> Tally {
     let unchecked = FailurePattern::ALL
         .into_iter()
         .zip(checkable)
-        .filter(|(_, checkable)| !checkable)
+        .filter(|(pattern, checkable)| !checkable && pattern.expected_everywhere())
         .map(|(pattern, _)| pattern)
         .collect();
     Tally {
@@ -242,9 +273,10 @@ fn tally(items: &[ItemScores]) -> Tally {
 
 /// Keeps the `EXAMPLES` worst candidates, sorted; a large run never holds more.
 fn keep_worst(kept: &mut Vec<Candidate>, candidate: Candidate) {
+    let key = |c: &Candidate| (c.doubted, c.severity, c.position);
     let at = kept
         .iter()
-        .position(|k| (candidate.severity, candidate.position) < (k.severity, k.position))
+        .position(|k| key(&candidate) < key(k))
         .unwrap_or(kept.len());
     if at < EXAMPLES {
         kept.insert(at, candidate);

@@ -33,13 +33,31 @@ pub const CLARITY: &str = "ragvue.clarity";
 pub const ANSWER_CONCISENESS: &str = "ragvue.answer_conciseness";
 pub const ANSWER_COMPLETENESS: &str = "ragvue.answer_completeness";
 
+pub const CITATION_STRICT: &str = "citation.strict_accuracy";
+pub const CITATION_NONE: &str = "citation.no_citation_rate";
+pub const CITATION_MULTI: &str = "citation.multi_citation_rate";
+
+/// The ground-truth comparison: when it says the answer is right, a grounding or
+/// generation pattern on the item is doubted (never fired off, only not shown first).
+pub const CORRECTNESS: &str = "ragalyst.answer_correctness";
+
+/// Two facts of the negative-rejection verdict, read from its details and carried
+/// beside the scores (1 = yes, 0 = no): whether the answer declined, and whether the
+/// retrieved passages held the answer. Its score alone (right or wrong behaviour)
+/// cannot tell a wrong refusal from an over-confident answer, whose fixes are opposite.
+pub const ANSWER_DECLINED: &str = "ragvue.negative_rejection/answer_declined";
+pub const PASSAGES_HELD_ANSWER: &str = "ragvue.negative_rejection/passages_held_answer";
+
+/// Bumped whenever a rule changes, so stored per-item pattern letters are rebuilt.
+pub const RULES_VERSION: u32 = 2;
+
 const TOKEN_OVERLAP: &str = "ragvue.token_overlap";
 const CONTEXT_SIMILARITY: &str = "ragvue.context_similarity";
 const READABILITY: &str = "ragvue.readability";
 const ANSWER_LENGTH: &str = "ragvue.answer_length";
 
 /// Every metric some rule reads. An item with none of them scored cannot be checked.
-pub const RULE_INPUTS: [&str; 11] = [
+pub const RULE_INPUTS: [&str; 14] = [
     RETRIEVAL_RELEVANCE,
     RETRIEVAL_COVERAGE,
     CONTEXT_UTILIZATION,
@@ -51,6 +69,9 @@ pub const RULE_INPUTS: [&str; 11] = [
     CLARITY,
     ANSWER_CONCISENESS,
     ANSWER_COMPLETENESS,
+    CITATION_STRICT,
+    CITATION_NONE,
+    CITATION_MULTI,
 ];
 
 /// Judge-free signals shown beside a pattern's example, never used to fire it.
@@ -107,14 +128,19 @@ pub enum FailurePattern {
     Hallucination,
     /// D: negative_rejection < 0.5.
     OverConfidence,
-    /// E: multi_hop_faithfulness < 0.5.
+    /// E: a question that combines facts, answered by a chain with a step the passages do
+    /// not back (0 < multi_hop_faithfulness < 1).
     MultiHopFailure,
     /// F: strict_faithfulness ≥ 0.6 and implicit_contradiction < 0.5.
     SubtleDistortion,
     /// G: min(coherence, clarity, answer_conciseness) < 0.5, over those present.
     GenerationQuality,
-    /// H: answer_completeness < 0.6 and retrieval_coverage < 0.6.
+    /// H: answer_completeness < 0.6, unless the answer declined.
     Incomplete,
+    /// I: the answer declined although the retrieved passages held the answer.
+    WrongRefusal,
+    /// J: the answer cites the wrong source, several, or none (citation accuracy).
+    CitationFailure,
 }
 
 /// One metric's score, as evidence.
@@ -135,7 +161,7 @@ pub struct Trigger {
 }
 
 impl FailurePattern {
-    pub const ALL: [FailurePattern; 8] = [
+    pub const ALL: [FailurePattern; 10] = [
         FailurePattern::RetrievalMiss,
         FailurePattern::ContextIgnored,
         FailurePattern::Hallucination,
@@ -144,6 +170,8 @@ impl FailurePattern {
         FailurePattern::SubtleDistortion,
         FailurePattern::GenerationQuality,
         FailurePattern::Incomplete,
+        FailurePattern::WrongRefusal,
+        FailurePattern::CitationFailure,
     ];
 
     pub fn letter(self) -> char {
@@ -156,6 +184,8 @@ impl FailurePattern {
             FailurePattern::SubtleDistortion => 'F',
             FailurePattern::GenerationQuality => 'G',
             FailurePattern::Incomplete => 'H',
+            FailurePattern::WrongRefusal => 'I',
+            FailurePattern::CitationFailure => 'J',
         }
     }
 
@@ -169,6 +199,8 @@ impl FailurePattern {
             FailurePattern::SubtleDistortion => "subtle distortion",
             FailurePattern::GenerationQuality => "generation quality",
             FailurePattern::Incomplete => "incomplete",
+            FailurePattern::WrongRefusal => "wrong refusal",
+            FailurePattern::CitationFailure => "citation failure",
         }
     }
 
@@ -185,21 +217,28 @@ impl FailurePattern {
             | FailurePattern::OverConfidence
             | FailurePattern::MultiHopFailure
             | FailurePattern::SubtleDistortion => Stage::Grounding,
-            FailurePattern::GenerationQuality => Stage::Generation,
+            FailurePattern::GenerationQuality | FailurePattern::CitationFailure => {
+                Stage::Generation
+            }
             FailurePattern::Incomplete => Stage::RetrievalAndGeneration,
+            FailurePattern::WrongRefusal => Stage::Grounding,
         }
     }
 
-    /// METRICS.md's fix order: retrieval (A, B) = 0, grounding (C–F) = 1, generation
-    /// (G, H) = 2. Upstream failures starve every later stage, so they are fixed first.
+    /// METRICS.md's fix order: retrieval (A, B) = 0, grounding (C–F, and I, the
+    /// refusal rule) = 1, generation (G, H, J) = 2. Upstream failures starve every later
+    /// stage, so they are fixed first.
     pub fn fix_order(self) -> u8 {
         match self {
             FailurePattern::RetrievalMiss | FailurePattern::ContextIgnored => 0,
             FailurePattern::Hallucination
             | FailurePattern::OverConfidence
             | FailurePattern::MultiHopFailure
-            | FailurePattern::SubtleDistortion => 1,
-            FailurePattern::GenerationQuality | FailurePattern::Incomplete => 2,
+            | FailurePattern::SubtleDistortion
+            | FailurePattern::WrongRefusal => 1,
+            FailurePattern::GenerationQuality
+            | FailurePattern::Incomplete
+            | FailurePattern::CitationFailure => 2,
         }
     }
 
@@ -215,13 +254,13 @@ impl FailurePattern {
                 "Fewer than half of the answer's statements are backed by the retrieved passages."
             }
             FailurePattern::OverConfidence => {
-                "The system answered when the passages could not support an answer, or declined when they could."
+                "The system answered although the retrieved passages do not hold the answer."
             }
             FailurePattern::MultiHopFailure => {
-                "The answer's chain of reasoning has steps the passages do not back or that do not follow from the step before."
+                "The question needs several facts combined, and the answer's chain of reasoning has steps the passages do not back or that do not follow from the step before."
             }
             FailurePattern::SubtleDistortion => {
-                "The answer is mostly supported but changes a detail: a qualifier, negation, date, number or cause."
+                "The answer contradicts the passages on a detail: a negation, an opposite, a date or a number."
             }
             FailurePattern::GenerationQuality => {
                 "The answer is incoherent, hard to read or padded, whatever its facts."
@@ -229,7 +268,37 @@ impl FailurePattern {
             FailurePattern::Incomplete => {
                 "The answer leaves parts of the question unanswered (whether or not the passages held them)."
             }
+            FailurePattern::WrongRefusal => {
+                "The system declined to answer although the retrieved passages held the answer."
+            }
+            FailurePattern::CitationFailure => {
+                "The answer cites the wrong source, several sources, or none, where one was expected."
+            }
         }
+    }
+
+    /// Whether a good score on the item contradicts the pattern: an answer the ground
+    /// truth calls correct (answer correctness ≥ 0.8) is a poor example of a grounding or
+    /// generation failure. Retrieval and citation patterns are not doubted by it: a right
+    /// answer can come from memory, past a missed retrieval or a wrong citation.
+    pub fn doubted(self, scores: &BTreeMap<String, f64>) -> bool {
+        let retrieval_or_citation = matches!(
+            self,
+            FailurePattern::RetrievalMiss
+                | FailurePattern::ContextIgnored
+                | FailurePattern::CitationFailure
+        );
+        !retrieval_or_citation && scores.get(CORRECTNESS).is_some_and(|c| *c >= 0.8)
+    }
+
+    /// Whether every run with the usual metrics can check the pattern. E applies only to
+    /// questions that combine facts and J only to data with citation labels: a run
+    /// without them has not failed to check those patterns, they do not apply to it.
+    pub fn expected_everywhere(self) -> bool {
+        !matches!(
+            self,
+            FailurePattern::MultiHopFailure | FailurePattern::CitationFailure
+        )
     }
 
     /// The judge-free signals that corroborate this pattern when present. Only where the
@@ -253,21 +322,31 @@ impl FailurePattern {
             FailurePattern::RetrievalMiss => has(RETRIEVAL_RELEVANCE) && has(RETRIEVAL_COVERAGE),
             FailurePattern::ContextIgnored => has(RETRIEVAL_RELEVANCE) && has(CONTEXT_UTILIZATION),
             FailurePattern::Hallucination => has(STRICT_FAITHFULNESS),
-            FailurePattern::OverConfidence => has(NEGATIVE_REJECTION),
-            FailurePattern::MultiHopFailure => has(MULTI_HOP_FAITHFULNESS),
-            FailurePattern::SubtleDistortion => {
-                has(STRICT_FAITHFULNESS) && has(IMPLICIT_CONTRADICTION)
+            FailurePattern::OverConfidence | FailurePattern::WrongRefusal => {
+                has(NEGATIVE_REJECTION)
             }
+            FailurePattern::MultiHopFailure => has(MULTI_HOP_FAITHFULNESS),
+            FailurePattern::SubtleDistortion => has(IMPLICIT_CONTRADICTION),
             FailurePattern::GenerationQuality => {
                 has(COHERENCE) || has(CLARITY) || has(ANSWER_CONCISENESS)
             }
             FailurePattern::Incomplete => has(ANSWER_COMPLETENESS),
+            FailurePattern::CitationFailure => has(CITATION_STRICT),
         }
     }
 
     /// Whether the pattern fires on an item's `ok` scores, and on which evidence.
+    ///
+    /// The patterns are kept apart so that one failure is named once, by its most
+    /// specific pattern: a contradiction is F, not also C; a chain of reasoning with
+    /// some steps backed is E, not also C; a decline is I (wrong refusal) or nothing,
+    /// never D, B or H, whose fixes would make it worse.
     pub fn check(self, scores: &BTreeMap<String, f64>) -> Option<Trigger> {
         let get = |metric: &str| scores.get(metric).copied();
+        let declined = get(ANSWER_DECLINED).map(|v| v >= 0.5);
+        let contradicted = get(IMPLICIT_CONTRADICTION).is_some_and(|ic| ic < CRITICAL);
+        let chain_partly_backed =
+            get(MULTI_HOP_FAITHFULNESS).is_some_and(|mh| mh > 0.0 && mh < 1.0);
         match self {
             FailurePattern::RetrievalMiss => {
                 let (rr, rc) = (get(RETRIEVAL_RELEVANCE)?, get(RETRIEVAL_COVERAGE)?);
@@ -280,21 +359,46 @@ impl FailurePattern {
             }
             FailurePattern::ContextIgnored => {
                 let (rr, cu) = (get(RETRIEVAL_RELEVANCE)?, get(CONTEXT_UTILIZATION)?);
-                (rr >= TRUSTED && cu < IGNORED)
+                (rr >= TRUSTED && cu < IGNORED && declined != Some(true))
                     .then(|| trigger(&[(RETRIEVAL_RELEVANCE, rr), (CONTEXT_UTILIZATION, cu)], cu))
             }
-            FailurePattern::Hallucination => below(STRICT_FAITHFULNESS, get(STRICT_FAITHFULNESS)?),
-            FailurePattern::OverConfidence => below(NEGATIVE_REJECTION, get(NEGATIVE_REJECTION)?),
+            FailurePattern::Hallucination => {
+                if contradicted || chain_partly_backed {
+                    return None;
+                }
+                below(STRICT_FAITHFULNESS, get(STRICT_FAITHFULNESS)?)
+            }
+            FailurePattern::OverConfidence => {
+                if declined == Some(true) {
+                    return None;
+                }
+                below(NEGATIVE_REJECTION, get(NEGATIVE_REJECTION)?)
+            }
+            FailurePattern::WrongRefusal => {
+                if declined != Some(true) {
+                    return None;
+                }
+                below(NEGATIVE_REJECTION, get(NEGATIVE_REJECTION)?)
+            }
+            // Scored only for questions that combine facts: there, one broken step breaks
+            // the answer (the combination is usually the last step), so any step the
+            // passages do not back counts. A chain with no step backed is C.
             FailurePattern::MultiHopFailure => {
-                below(MULTI_HOP_FAITHFULNESS, get(MULTI_HOP_FAITHFULNESS)?)
+                let mh = get(MULTI_HOP_FAITHFULNESS)?;
+                (chain_partly_backed || (mh < CRITICAL && get(STRICT_FAITHFULNESS).is_none()))
+                    .then(|| trigger(&[(MULTI_HOP_FAITHFULNESS, mh)], mh))
             }
             FailurePattern::SubtleDistortion => {
-                let (sf, ic) = (get(STRICT_FAITHFULNESS)?, get(IMPLICIT_CONTRADICTION)?);
-                (sf >= TRUSTED && ic < CRITICAL).then(|| {
-                    trigger(
-                        &[(STRICT_FAITHFULNESS, sf), (IMPLICIT_CONTRADICTION, ic)],
+                let ic = get(IMPLICIT_CONTRADICTION)?;
+                if ic >= CRITICAL {
+                    return None;
+                }
+                Some(match get(STRICT_FAITHFULNESS) {
+                    Some(sf) => trigger(
+                        &[(IMPLICIT_CONTRADICTION, ic), (STRICT_FAITHFULNESS, sf)],
                         ic,
-                    )
+                    ),
+                    None => trigger(&[(IMPLICIT_CONTRADICTION, ic)], ic),
                 })
             }
             FailurePattern::GenerationQuality => {
@@ -308,9 +412,12 @@ impl FailurePattern {
             FailurePattern::Incomplete => {
                 let ac = get(ANSWER_COMPLETENESS)?;
                 let rc = get(RETRIEVAL_COVERAGE);
+                // A decline answers no part by design: right (A names the retrieval) or
+                // wrong (I), it is not an incomplete answer. Runs stored before the
+                // decline was recorded read it off the score.
                 let declined_rightly =
                     get(NEGATIVE_REJECTION) == Some(1.0) && rc.is_some_and(|rc| rc < CRITICAL);
-                if ac >= INCOMPLETE || declined_rightly {
+                if ac >= INCOMPLETE || declined == Some(true) || declined_rightly {
                     return None;
                 }
                 Some(match rc {
@@ -318,8 +425,33 @@ impl FailurePattern {
                     None => trigger(&[(ANSWER_COMPLETENESS, ac)], ac),
                 })
             }
+            FailurePattern::CitationFailure => {
+                let strict = get(CITATION_STRICT)?;
+                if strict >= CRITICAL || declined == Some(true) {
+                    return None;
+                }
+                let read: Vec<(&str, f64)> = [CITATION_STRICT, CITATION_NONE, CITATION_MULTI]
+                    .into_iter()
+                    .filter_map(|m| Some((m, get(m)?)))
+                    .collect();
+                Some(trigger(&read, strict))
+            }
         }
     }
+}
+
+/// The decision facts of a negative-rejection result's details, as the pseudo-scores
+/// `check` reads (see `ANSWER_DECLINED`). Empty when the details do not record them.
+pub fn decision_facts(details: &serde_json::Value) -> Vec<(&'static str, f64)> {
+    let flag = |key: &str| details.get(key).and_then(serde_json::Value::as_bool);
+    let mut facts = Vec::new();
+    if let Some(declined) = flag("answer_abstains") {
+        facts.push((ANSWER_DECLINED, f64::from(u8::from(declined))));
+    }
+    if let Some(held) = flag("contexts_sufficient") {
+        facts.push((PASSAGES_HELD_ANSWER, f64::from(u8::from(held))));
+    }
+    facts
 }
 
 fn below(metric: &str, score: f64) -> Option<Trigger> {

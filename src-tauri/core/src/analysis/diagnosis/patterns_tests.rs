@@ -63,7 +63,6 @@ fn single_metric_grounding_patterns_fire_strictly_below_half() {
     for (pattern, metric) in [
         (Hallucination, STRICT_FAITHFULNESS),
         (OverConfidence, NEGATIVE_REJECTION),
-        (MultiHopFailure, MULTI_HOP_FAITHFULNESS),
     ] {
         assert!(
             fires(pattern, &[(metric, 0.49)]),
@@ -77,19 +76,85 @@ fn single_metric_grounding_patterns_fire_strictly_below_half() {
 }
 
 #[test]
-fn subtle_distortion_needs_faithful_answer_with_implicit_contradiction() {
-    assert!(fires(
-        SubtleDistortion,
-        &[(STRICT_FAITHFULNESS, 0.6), (IMPLICIT_CONTRADICTION, 0.49)]
-    ));
-    assert!(!fires(
-        SubtleDistortion,
-        &[(STRICT_FAITHFULNESS, 0.59), (IMPLICIT_CONTRADICTION, 0.0)]
-    ));
+fn a_contradiction_is_subtle_distortion_and_not_also_hallucination() {
+    // "not open on Sundays" against "open every day": one claim, contradicted. Before,
+    // F needed faithfulness ≥ 0.6 and the one contradicted claim made it 0, so the
+    // contradiction raised no pattern at all.
+    let scores = [(STRICT_FAITHFULNESS, 0.0), (IMPLICIT_CONTRADICTION, 0.0)];
+    assert!(fires(SubtleDistortion, &scores));
+    assert!(!fires(Hallucination, &scores), "named once, by F");
     assert!(!fires(
         SubtleDistortion,
         &[(STRICT_FAITHFULNESS, 1.0), (IMPLICIT_CONTRADICTION, 0.5)]
     ));
+    assert!(fires(
+        Hallucination,
+        &[(STRICT_FAITHFULNESS, 0.0), (IMPLICIT_CONTRADICTION, 1.0)]
+    ));
+}
+
+#[test]
+fn a_decline_is_a_wrong_refusal_or_nothing_never_over_confidence_or_incomplete() {
+    let wrong_refusal = [
+        (NEGATIVE_REJECTION, 0.0),
+        (ANSWER_DECLINED, 1.0),
+        (PASSAGES_HELD_ANSWER, 1.0),
+        (ANSWER_COMPLETENESS, 0.0),
+        (RETRIEVAL_RELEVANCE, 0.9),
+        (CONTEXT_UTILIZATION, 0.0),
+    ];
+    assert!(fires(WrongRefusal, &wrong_refusal));
+    for other in [OverConfidence, Incomplete, ContextIgnored] {
+        assert!(!fires(other, &wrong_refusal), "{other:?} on a refusal");
+    }
+    let over_confident = [
+        (NEGATIVE_REJECTION, 0.0),
+        (ANSWER_DECLINED, 0.0),
+        (PASSAGES_HELD_ANSWER, 0.0),
+    ];
+    assert!(fires(OverConfidence, &over_confident));
+    assert!(!fires(WrongRefusal, &over_confident));
+    let correct_abstention = [
+        (NEGATIVE_REJECTION, 1.0),
+        (ANSWER_DECLINED, 1.0),
+        (PASSAGES_HELD_ANSWER, 0.0),
+        (ANSWER_COMPLETENESS, 0.0),
+        (RETRIEVAL_COVERAGE, 0.8),
+    ];
+    for pattern in FailurePattern::ALL {
+        assert!(
+            !fires(pattern, &correct_abstention),
+            "{pattern:?} on a right decline"
+        );
+    }
+}
+
+#[test]
+fn a_chain_with_some_steps_backed_is_multi_hop_not_hallucination() {
+    let partly = [(STRICT_FAITHFULNESS, 0.33), (MULTI_HOP_FAITHFULNESS, 0.33)];
+    assert!(fires(MultiHopFailure, &partly));
+    assert!(!fires(Hallucination, &partly));
+    let none_backed = [(STRICT_FAITHFULNESS, 0.0), (MULTI_HOP_FAITHFULNESS, 0.0)];
+    assert!(
+        fires(Hallucination, &none_backed),
+        "nothing backed is invention"
+    );
+}
+
+#[test]
+fn a_wrong_missing_or_extra_citation_is_a_citation_failure() {
+    assert!(fires(
+        CitationFailure,
+        &[(CITATION_STRICT, 0.0), (CITATION_NONE, 1.0)]
+    ));
+    assert!(!fires(CitationFailure, &[(CITATION_STRICT, 1.0)]));
+    assert!(
+        !fires(
+            CitationFailure,
+            &[(CITATION_STRICT, 0.0), (ANSWER_DECLINED, 1.0)]
+        ),
+        "a decline cites nothing, rightly"
+    );
 }
 
 #[test]
@@ -175,8 +240,8 @@ fn a_rule_with_a_missing_input_does_not_fire() {
         "utilization missing"
     );
     assert!(
-        !fires(SubtleDistortion, &[(IMPLICIT_CONTRADICTION, 0.0)]),
-        "faithfulness missing"
+        !fires(SubtleDistortion, &[(STRICT_FAITHFULNESS, 0.0)]),
+        "contradiction missing"
     );
     assert!(
         patterns_for(&BTreeMap::new()).is_empty(),

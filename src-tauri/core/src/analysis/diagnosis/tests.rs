@@ -265,11 +265,11 @@ fn a_clarity_only_run_says_which_patterns_it_could_not_check() {
             ContextIgnored,
             Hallucination,
             OverConfidence,
-            MultiHopFailure,
             SubtleDistortion,
-            Incomplete
+            Incomplete,
+            WrongRefusal
         ],
-        "clarity feeds only G"
+        "clarity feeds only G (E and J apply only to some data, so are not listed)"
     );
     let note = actions::plan(
         &tally.patterns,
@@ -281,7 +281,7 @@ fn a_clarity_only_run_says_which_patterns_it_could_not_check() {
     assert_ne!(note.title, "No systematic failure found");
     assert!(
         note.whats_wrong
-            .contains("7 of the 8 patterns could not be checked")
+            .contains("7 of the 10 patterns could not be checked")
             && note.whats_wrong.contains("A (retrieval miss)")
             && note.whats_wrong.contains("H (incomplete)")
             && !note.whats_wrong.contains("G (generation quality)"),

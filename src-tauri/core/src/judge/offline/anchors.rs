@@ -39,6 +39,9 @@ pub struct Anchor {
     /// Normalised words that must all occur in the evidence.
     pub norms: Vec<String>,
     pub kind: AnchorKind,
+    /// A one-word name that opens its sentence: as likely a common noun written with a
+    /// capital ("Tickets cost 60 euros") as a name.
+    pub opens_sentence: bool,
 }
 
 /// Words that may sit inside a multi-word name ("Bank of America", "Ra's al Ghul").
@@ -125,6 +128,7 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
                 text: t.surface.clone(),
                 norms: vec![t.norm.clone()],
                 kind,
+                opens_sentence: false,
             });
             i += 1;
             continue;
@@ -136,6 +140,7 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
                     text: t.surface.clone(),
                     norms: vec![lexicon::normalise(m)],
                     kind: AnchorKind::Month,
+                    opens_sentence: false,
                 });
             }
             i += 1;
@@ -185,6 +190,7 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
                 text,
                 norms,
                 kind: AnchorKind::Entity,
+                opens_sentence: t.initial && end == i + 1,
             });
             i = end;
             continue;
@@ -208,8 +214,11 @@ pub fn substitute(
         .iter()
         .flat_map(|a| a.norms.iter().map(String::as_str))
         .collect();
+    // Two sentence-opening capitals ("Tickets" against "Students") are as likely common
+    // nouns as names: one standing for the other says nothing.
     extract(sentence, evidence).into_iter().find(|other| {
-        other.kind.comparable(anchor.kind)
+        !(anchor.opens_sentence && other.opens_sentence)
+            && other.kind.comparable(anchor.kind)
             && other
                 .norms
                 .iter()

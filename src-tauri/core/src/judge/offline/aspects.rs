@@ -280,11 +280,15 @@ pub fn extract(question: &str) -> Vec<String> {
             .or_else(|| coordinated_items(&part))
             .unwrap_or_else(|| vec![focus(&part)]);
         for a in found {
-            let a = a
-                .trim()
-                .trim_end_matches(['?', '.', ','])
-                .trim()
-                .to_string();
+            let a = a.trim().trim_end_matches(['?', '.', ',']).trim();
+            // "I lost my card. What should I do?": the part asked ("I do") names nothing,
+            // so the whole question, background included, is what must be answered.
+            let names_nothing = !super::lexicon::tokens(a).iter().any(|t| t.content);
+            let a = if names_nothing {
+                q.trim_end_matches('?').to_string()
+            } else {
+                a.to_string()
+            };
             if !a.is_empty() && !aspects.iter().any(|x| x.eq_ignore_ascii_case(&a)) {
                 aspects.push(a);
             }

@@ -9,6 +9,7 @@
 //! evidence.
 
 use super::lexicon::{self, Token};
+use super::speech::{self, Act};
 use super::vocabulary;
 use crate::text;
 
@@ -73,6 +74,15 @@ fn is_leading_interjection(lower: &str) -> bool {
             | "also"
             | "wow"
             | "agreed"
+            | "hi"
+            | "hello"
+            | "hey"
+            | "sorry"
+            | "unfortunately"
+            | "certainly"
+            | "absolutely"
+            | "great"
+            | "thanks"
     )
 }
 
@@ -91,7 +101,7 @@ pub fn strip_interjections(sentence: &str) -> &str {
             || after.trim_start().to_lowercase().starts_with("but ");
         let always = matches!(
             word.as_str(),
-            "yes" | "yeah" | "yep" | "yea" | "oh" | "lol" | "haha" | "wow"
+            "yes" | "yeah" | "yep" | "yea" | "oh" | "lol" | "haha" | "wow" | "hi" | "hello" | "hey"
         );
         if word_end == 0
             || !is_leading_interjection(&word)
@@ -106,12 +116,44 @@ pub fn strip_interjections(sentence: &str) -> &str {
     }
 }
 
-/// True when the sentence is a refusal or an "I cannot tell" answer.
+/// True when the sentence declines: a refusal or an "I cannot tell" answer, in any
+/// wording `speech` recognises.
 pub fn is_abstention_sentence(sentence: &str) -> bool {
-    let lower = sentence.to_lowercase().replace('\u{2019}', "'");
-    vocabulary::ABSTENTION_PHRASES
+    speech::act(sentence) == Act::Decline
+}
+
+/// Opening hedges that frame a statement as the speaker's belief; the statement after
+/// them is still a claim about the world ("I believe the office opens at 9").
+const HEDGE_OPENERS: &[&str] = &[
+    "i think that ",
+    "i think ",
+    "i believe that ",
+    "i believe ",
+    "i understand that ",
+    "i understand ",
+    "as far as i know, ",
+    "as far as i know ",
+    "if i remember correctly, ",
+    "i'm fairly sure that ",
+    "i'm fairly sure ",
+    "i'm pretty sure that ",
+    "i'm pretty sure ",
+    "to my knowledge, ",
+    "from what i can see, ",
+    "from what i can tell, ",
+];
+
+/// The statement inside a hedged sentence, or the sentence itself.
+fn strip_hedge(sentence: &str) -> &str {
+    HEDGE_OPENERS
         .iter()
-        .any(|p| vocabulary::contains_phrase(&lower, p))
+        .find(|h| {
+            sentence.len() > h.len() + 3
+                && sentence
+                    .get(..h.len())
+                    .is_some_and(|p| p.eq_ignore_ascii_case(h))
+        })
+        .map_or(sentence, |h| sentence[h.len()..].trim_start())
 }
 
 /// Whether a sentence is about the provided documents themselves ("The documents only
@@ -308,7 +350,12 @@ pub fn split(text: &str) -> Vec<String> {
         if is_abstention_sentence(sentence) || (abstains && describes_sources(sentence)) {
             continue;
         }
-        let body = strip_interjections(sentence);
+        // Greetings, thanks, sign-offs, offers of help, bare referrals ("Please contact
+        // the finance team.") and questions back state nothing a context could back.
+        if !speech::act(sentence).is_claim() {
+            continue;
+        }
+        let body = strip_hedge(strip_interjections(sentence));
         for clause in split_clauses(body) {
             if !asserts_nothing(&clause) {
                 claims.push(clause);
@@ -319,21 +366,29 @@ pub fn split(text: &str) -> Vec<String> {
         && !abstains
         && (yes_no(trimmed).is_some() || is_fragment(trimmed))
         && !trimmed.ends_with('?')
+        && text::sentences(trimmed)
+            .iter()
+            .all(|s| speech::act(s).is_claim())
     {
         claims.push(trimmed.trim_end_matches(['.', '!']).to_string());
     }
     claims
 }
 
-/// Whether the answer declines to answer: it is empty, its first sentence is a refusal,
-/// or nothing but refusals is left once they are set aside.
+/// Whether the answer declines to answer: it is empty, its first sentence that does more
+/// than greet, thank or refer is a refusal, or nothing but refusals is left once they
+/// are set aside. "Returns are accepted within 30 days. The policy says nothing about
+/// sale items." answers, with a caveat.
 pub fn abstains(answer: &str) -> bool {
-    let sentences = text::sentences(answer);
-    let Some(first) = sentences.first() else {
-        return true;
+    let acts: Vec<Act> = text::sentences(answer)
+        .into_iter()
+        .map(speech::act)
+        .filter(|a| matches!(a, Act::Claim | Act::Decline))
+        .collect();
+    let Some(first) = acts.first() else {
+        return text::sentences(answer).is_empty();
     };
-    is_abstention_sentence(first)
-        || (sentences.iter().any(|s| is_abstention_sentence(s)) && split(answer).is_empty())
+    *first == Act::Decline || (acts.contains(&Act::Decline) && split(answer).is_empty())
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use super::anchors::{self, Anchor, AnchorKind};
 use super::evidence::{Evidence, Sentence};
 use super::lexicon;
 use super::support::Claim;
+use super::vocabulary;
 
 /// How a claim and the evidence disagree.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,22 +31,41 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
     let claim_norms: HashSet<&str> = claim.terms.iter().map(|(n, _)| n.as_str()).collect();
     // The claim must assert the very thing the evidence denies: sharing a word further
     // along ("do not switch the bike off" against "the bike must stay on") is agreement
-    // in other words, not a flip.
-    let denied_head = s
-        .negated_heads()
+    // in other words, not a flip, and so is a denial of something else the claim does
+    // not mention ("doesn't accept cheques, but cash is fine" against "cash is
+    // accepted").
+    let denied = s
+        .negated_spans()
         .into_iter()
-        .any(|n| claim_norms.contains(n));
-    let evidence_negates = s
-        .negated_norms()
-        .into_iter()
-        .filter(|n| claim_norms.contains(n))
-        .count();
-    if !claim.asserts_negation() && denied_head && evidence_negates > 0 {
+        .find(|(head, words)| {
+            claim_norms.contains(head) && words.iter().any(|w| claim_norms.contains(w))
+        })
+        .filter(|(head, _)| !affirmed_in_another_clause(&s.text, head, &claim_norms));
+    let claim_says_no_otherwise = claim
+        .sentence
+        .tokens
+        .iter()
+        .any(|t| vocabulary::is_implicit_negative(&t.lower));
+    if !claim.asserts_negation() && !claim_says_no_otherwise && denied.is_some() {
         return Some(Conflict {
             kind: "negation_flip",
             claim_part: claim.sentence.text.clone(),
             evidence_part: negated_phrase(s),
         });
+    }
+    // Evidence that says no in other words ("forbidden", "free", "closed", "only")
+    // may agree with a claim that says no with "not", and a claim that denies a
+    // negative word ("not closed", "not forbidden") affirms: no flip can be read off
+    // either.
+    let implicit = |t: &lexicon::Token| vocabulary::is_implicit_negative(&t.lower);
+    let claim_denied = claim.sentence.denied_words();
+    let claim_denies_a_negative = claim
+        .sentence
+        .tokens
+        .iter()
+        .any(|t| implicit(t) && claim_denied.contains(t.lower.as_str()));
+    if s.tokens.iter().any(implicit) || claim_denies_a_negative {
+        return None;
     }
     let claim_negates: Vec<&str> = if claim.denies {
         claim_norms
@@ -62,8 +82,14 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
             .collect()
     };
     let overlap = claim_norms.iter().filter(|n| s.norms.contains(**n)).count();
+    // Negation is read clause by clause on both sides: "may never take photographs"
+    // against "may take photographs but must not use a flash" is a flip, because the
+    // evidence's negator governs the flash, not the photographs. When the evidence
+    // denies one of the very words the claim denies ("not open on Sundays" against
+    // "open every day except Sunday"), the two agree.
+    let evidence_denied = s.negated_norms();
     if claim.asserts_negation()
-        && !s.has_negator()
+        && !claim_negates.iter().any(|n| evidence_denied.contains(n))
         && !claim_negates.is_empty()
         && overlap * 2 >= claim_norms.len().max(1)
     {
@@ -79,6 +105,34 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
         });
     }
     None
+}
+
+/// Whether a clause of `sentence` after a contrast ("…, but cash and cards are fine",
+/// "…; unused ones can") holds no denial and states another of the claim's words: the
+/// denial then concerns something else ("doesn't accept cheques, but cash is fine"
+/// against "cash is accepted").
+fn affirmed_in_another_clause(sentence: &str, head: &str, claim_norms: &HashSet<&str>) -> bool {
+    let lower = sentence.to_lowercase();
+    let mut clauses: Vec<&str> = vec![lower.as_str()];
+    for sep in [
+        ", but ",
+        " but ",
+        "; ",
+        ", though ",
+        ", however ",
+        ", while ",
+        ", whereas ",
+    ] {
+        clauses = clauses.into_iter().flat_map(|c| c.split(sep)).collect();
+    }
+    clauses.len() > 1
+        && clauses.iter().any(|clause| {
+            let tokens = lexicon::tokens(clause);
+            !tokens.iter().any(|t| t.negator)
+                && tokens
+                    .iter()
+                    .any(|t| t.content && t.norm != head && claim_norms.contains(t.norm.as_str()))
+        })
 }
 
 /// The negator and the words it governs, as written ("no liquid water").
@@ -132,17 +186,64 @@ const OPPOSITES: &[(&str, &str)] = &[
     ("always", "never"),
     ("accepted", "rejected"),
     ("inside", "outside"),
+    ("open", "closed"),
+    ("opens", "closes"),
+    ("included", "excluded"),
+    ("mandatory", "optional"),
+    ("required", "optional"),
+    ("allowed", "prohibited"),
+    ("permitted", "prohibited"),
+    ("permitted", "forbidden"),
+    ("free", "paid"),
+    ("free", "charged"),
+    ("voluntary", "compulsory"),
+    ("voluntary", "mandatory"),
+    ("optional", "compulsory"),
+    ("allowed", "banned"),
+    ("permitted", "banned"),
+    ("start", "end"),
+    ("starts", "ends"),
+    ("enabled", "disabled"),
+    ("weekdays", "weekends"),
     ("import", "export"),
     ("imports", "exports"),
 ];
 
 /// A claim word whose opposite stands in the sentence the claim restates, where the
 /// claim has no opposite of its own and the sentence lacks the claim's word.
+///
+/// The rest of the claim must be restated there (its other content words mostly found).
 pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
     let words = |sentence: &Sentence| -> HashSet<String> {
         sentence.tokens.iter().map(|t| t.lower.clone()).collect()
     };
     let (said, stated) = (words(&claim.sentence), words(s));
+    // Negated alike on both sides, word by word: "taken before meals" against "take it
+    // after meals, never on an empty stomach" reverses; "not allowed" against
+    // "prohibited" agrees.
+    let negated = |sentence: &Sentence, word: &str| sentence.denied_words().contains(word);
+    let says_no_otherwise = |sentence: &Sentence| {
+        sentence
+            .tokens
+            .iter()
+            .any(|t| vocabulary::is_implicit_negative(&t.lower))
+    };
+    let restates_the_rest = |claimed: &str| {
+        let claimed = lexicon::normalise(claimed);
+        let others: Vec<&str> = claim
+            .sentence
+            .content_norms()
+            .into_iter()
+            .filter(|n| *n != claimed)
+            .collect();
+        !others.is_empty()
+            && others
+                .iter()
+                .filter(|n| s.norms.contains(**n as &str))
+                .count()
+                * 10
+                >= others.len() * 6
+    };
     OPPOSITES.iter().find_map(|&(a, b)| {
         [(a, b), (b, a)]
             .into_iter()
@@ -150,13 +251,104 @@ pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
                 (said.contains(claimed)
                     && !said.contains(opposite)
                     && stated.contains(opposite)
-                    && !stated.contains(claimed))
+                    && !stated.contains(claimed)
+                    && negated(&claim.sentence, claimed) == negated(s, opposite)
+                    // "never charges" against "always free": a negation set against a
+                    // negative word says the same thing.
+                    && !(matches!(claimed, "never" | "always")
+                        && (says_no_otherwise(s) || says_no_otherwise(&claim.sentence)))
+                    && restates_the_rest(claimed))
                 .then(|| Conflict {
                     kind: "negation_flip",
                     claim_part: claimed.to_string(),
                     evidence_part: opposite.to_string(),
                 })
             })
+    })
+}
+
+/// Units that can stand after a number, by what they measure: two units of one class
+/// after the same number ("30 days" against "30 weeks", "5 pm" against "5 am") state
+/// different amounts. Units of different classes are not compared.
+#[rustfmt::skip]
+const UNIT_CLASSES: &[&[&str]] = &[
+    &["second", "seconds", "sec", "secs", "minute", "minutes", "min", "mins", "hour", "hours",
+      "hr", "hrs", "day", "days", "week", "weeks", "month", "months", "year", "years", "yr",
+      "yrs", "quarter", "quarters", "fortnight"],
+    &["am", "pm"],
+    &["working", "business", "calendar"],
+    &["mg", "g", "gram", "grams", "kg", "kilo", "kilos", "kilogram", "kilograms", "lb", "lbs",
+      "oz", "ounce", "ounces", "ml", "l", "litre", "litres", "liter", "liters", "tonne",
+      "tonnes", "ton", "tons", "stone"],
+    &["kb", "mb", "gb", "tb", "kilobyte", "kilobytes", "megabyte", "megabytes", "gigabyte",
+      "gigabytes", "terabyte", "terabytes"],
+    &["mm", "cm", "m", "km", "metre", "metres", "meter", "meters", "kilometre", "kilometres",
+      "mile", "miles", "mph", "ft", "foot", "feet", "inch", "inches", "yard", "yards"],
+    &["euro", "euros", "eur", "dollar", "dollars", "usd", "pound", "pounds", "gbp", "yen",
+      "franc", "francs", "cent", "cents", "pence"],
+    &["percent", "per cent", "times"],
+];
+
+/// The class of a unit word and its singular form, so "day" and "days" are one unit.
+fn unit(lower: &str) -> Option<(usize, String)> {
+    let class = UNIT_CLASSES.iter().position(|c| c.contains(&lower))?;
+    let singular = lower
+        .strip_suffix("es")
+        .filter(|s| s.ends_with("inch"))
+        .or_else(|| lower.strip_suffix('s').filter(|s| s.len() > 1))
+        .unwrap_or(lower);
+    Some((class, singular.to_string()))
+}
+
+/// (number, unit class, unit) for each number followed by a unit word, and the period
+/// after it ("10 dollars per day" → day), read as a unit of its own.
+fn measured(tokens: &[lexicon::Token]) -> Vec<(String, usize, String)> {
+    let mut out = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if !t.lower.chars().any(|c| c.is_ascii_digit()) && t.norm.parse::<f64>().is_err() {
+            continue;
+        }
+        let mut j = i + 1;
+        // "15 working days": the qualifier and the unit both count.
+        while let Some(next) = tokens.get(j).filter(|n| !n.after_punctuation || j == i + 1) {
+            match unit(&next.lower) {
+                Some((class, name)) => out.push((t.norm.clone(), class, name)),
+                None => break,
+            }
+            j += 1;
+        }
+        // "per day", "a year", "every week".
+        if j > i + 1
+            && tokens
+                .get(j)
+                .is_some_and(|p| matches!(p.lower.as_str(), "per" | "a" | "an" | "every" | "each"))
+        {
+            if let Some((class, name)) = tokens.get(j + 1).and_then(|u| unit(&u.lower)) {
+                out.push((format!("{}/per", t.norm), class, name));
+            }
+        }
+    }
+    out
+}
+
+/// A number the claim gives in one unit where the restated sentence gives the same
+/// number in another unit of the same kind ("within 30 days" against "within 30
+/// weeks"), and never in the claim's unit.
+pub(super) fn unit_shift(claim: &Claim, s: &Sentence) -> Option<Conflict> {
+    let ours = measured(&claim.sentence.tokens);
+    let theirs = measured(&s.tokens);
+    ours.iter().find_map(|(number, class, name)| {
+        let same_anywhere = theirs
+            .iter()
+            .any(|(n, c, u)| n == number && c == class && u == name);
+        let other = theirs
+            .iter()
+            .find(|(n, c, u)| n == number && c == class && u != name)?;
+        (!same_anywhere).then(|| Conflict {
+            kind: "magnitude_shift",
+            claim_part: format!("{} {name}", number.trim_end_matches("/per")),
+            evidence_part: format!("{} {}", other.0.trim_end_matches("/per"), other.2),
+        })
     })
 }
 
@@ -218,6 +410,14 @@ pub(super) fn aligned_swap(claim: &Claim, s: &Sentence) -> Option<Conflict> {
         let stated = theirs
             .iter()
             .find(|t| token_kind(t) == Some(claimed.0) && t.norm != claimed.1.norm)?;
+        // Values are matched as a set: "60 euros for adults and 45 for students" against
+        // "students pay 45 euros, adults 60" names the same two figures in the other
+        // order. A swap brings in a value the sentence does not have ($57,000 twice
+        // where the sentence has $38,000 and $57,000), so both must be on both sides.
+        let has = |tokens: &[lexicon::Token], norm: &str| tokens.iter().any(|t| t.norm == norm);
+        if has(b, &claimed.1.norm) && has(a, &stated.norm) {
+            return None;
+        }
         Some(Conflict {
             kind: match claimed.0 {
                 AnchorKind::Number => "magnitude_shift",

@@ -35,32 +35,84 @@ impl Sentence {
     pub fn negated_norms(&self) -> HashSet<&str> {
         let mut out = HashSet::new();
         for (i, t) in self.tokens.iter().enumerate() {
-            if t.negator {
-                let governed = self.tokens[i + 1..]
-                    .iter()
-                    .take_while(|n| !n.negator && n.lower != "but" && !n.after_punctuation)
-                    .filter(|n| n.content)
-                    .take(3);
+            if denies(t) {
+                let governed = self.reach(i).into_iter().filter(|n| n.content).take(3);
                 out.extend(governed.map(|n| n.norm.as_str()));
             }
         }
         out
     }
 
-    /// The first content word each negator governs: what is denied ("do not switch the
-    /// bike off" → switch; "no liquid water" → liquid).
-    pub fn negated_heads(&self) -> HashSet<&str> {
-        let mut out = HashSet::new();
+    /// What each denial in the sentence denies: the first content word it governs (the
+    /// head) and up to three content words of its reach, stopping at punctuation, "but"
+    /// or another negator. A reach holding a second denial ("doesn't work without a
+    /// connection") affirms, and is left out.
+    pub fn negated_spans(&self) -> Vec<(&str, Vec<&str>)> {
+        let mut out = Vec::new();
+        // A denial inside an earlier one's reach is the second half of a double negative.
+        let mut inside_reach_until = 0;
         for (i, t) in self.tokens.iter().enumerate() {
-            if t.negator {
-                let head = self.tokens[i + 1..]
-                    .iter()
-                    .take_while(|n| !n.negator && n.lower != "but" && !n.after_punctuation)
-                    .find(|n| n.content);
-                out.extend(head.map(|n| n.norm.as_str()));
+            if !denies(t) {
+                continue;
+            }
+            let reach = self.reach(i);
+            let nested = i < inside_reach_until;
+            inside_reach_until = inside_reach_until.max(i + 1 + reach.len());
+            if nested || reach.iter().any(|n| denies(n)) {
+                continue;
+            }
+            let words: Vec<&str> = reach
+                .iter()
+                .filter(|n| n.content)
+                .take(3)
+                .map(|n| n.norm.as_str())
+                .collect();
+            if let Some(head) = words.first() {
+                out.push((*head, words.clone()));
             }
         }
         out
+    }
+
+    /// Every word (lower-cased, function words included) within four words after a
+    /// denial, up to punctuation, "but" or another negator.
+    pub fn denied_words(&self) -> HashSet<&str> {
+        let mut out = HashSet::new();
+        for (i, t) in self.tokens.iter().enumerate() {
+            if denies(t) {
+                out.extend(self.reach(i).into_iter().take(4).map(|n| n.lower.as_str()));
+            }
+        }
+        out
+    }
+
+    /// The words the denial at `i` governs: those after it up to punctuation, "but" or
+    /// another negator; or, when it ends its clause ("…, but the processing fee is
+    /// not"), the clause before it.
+    fn reach(&self, i: usize) -> Vec<&Token> {
+        let stops = |n: &&Token| !n.negator && n.lower != "but" && !n.after_punctuation;
+        let after: Vec<&Token> = self.tokens[i + 1..].iter().take_while(stops).collect();
+        let ends_clause = self
+            .tokens
+            .get(i + 1)
+            .is_none_or(|n| n.after_punctuation || n.lower == "but");
+        if !after.is_empty() || !ends_clause {
+            return after;
+        }
+        let start = self.tokens[..i]
+            .iter()
+            .rposition(|n| n.after_punctuation || n.lower == "but" || n.negator)
+            .map_or(0, |p| {
+                p + usize::from(self.tokens[p].lower == "but" || self.tokens[p].negator)
+            });
+        let mut before: Vec<&Token> = self.tokens[start..i].iter().collect();
+        before.retain(|n| n.lower != "but");
+        before
+    }
+
+    /// Whether any word denies: a negator, or "except", "excluding", "without".
+    pub fn has_denial(&self) -> bool {
+        self.tokens.iter().any(denies)
     }
 
     /// Normalised content words, first occurrence order, no repeats.
@@ -76,6 +128,12 @@ impl Sentence {
     pub fn has_negator(&self) -> bool {
         self.tokens.iter().any(|t| t.negator)
     }
+}
+
+/// A negator, or an exception word that denies what it governs ("every day except
+/// Sunday", "without a card").
+fn denies(t: &Token) -> bool {
+    t.negator || matches!(t.lower.as_str(), "except" | "excluding" | "without")
 }
 
 /// A passage analysed for matching.

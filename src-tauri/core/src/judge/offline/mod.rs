@@ -9,7 +9,8 @@
 //!
 //! Layout, bottom up: `vocabulary` (closed word classes, phrase lists) → `lexicon`
 //! (tokens, stemming) → `evidence` (analysed passages, within-item word rarity) →
-//! `anchors` (names, numbers, years, months) → `claims` (claim splitting, abstention)
+//! `anchors` (names, numbers, years, months) → `speech` (what a sentence does: claim,
+//! courtesy, referral, decline) → `claims` (claim splitting, abstention)
 //! → `support` + `conflicts` (does evidence back a claim; tuned thresholds) → one
 //! module per verdict: `aspects`, `relevance` (chunk relevance, coverage), `review` +
 //! `style` (answer review), `grounding`, `reasoning`; `calibration` measures the
@@ -36,10 +37,13 @@ mod reasoning;
 mod relevance;
 mod review;
 mod scorecard;
+mod speech;
 mod style;
 mod support;
 #[cfg(test)]
 mod support_tests;
+#[cfg(test)]
+mod tables_tests;
 #[cfg(test)]
 mod tests;
 mod vocabulary;

@@ -156,6 +156,11 @@ fn word_f1(a: &str, b: &str) -> f64 {
     2.0 * p * r / (p + r)
 }
 
+/// The most an answer that contradicts its ground truth can score for correctness:
+/// RAGalyst's anchor for "moderate relevance but inaccurate" is 0.5, and a reversed fact is
+/// below it.
+const CONTRADICTED_CORRECTNESS: f64 = 0.3;
+
 /// Answer correctness: (score, rationale).
 pub fn correctness(answer: &str, truth: &str, semantic: Option<&SemanticModel>) -> (f64, String) {
     if answer.trim().is_empty() || claims::abstains(answer) {
@@ -220,6 +225,16 @@ pub fn scorecard(
         .then(|| grounding::ground(question, answer, chunks, params));
     let recall = entailed_share(&truth_claims, chunks, params);
     let factuality = entailed_share(&truth_claims, std::slice::from_ref(answer), params);
+    // Whether the answer and the ground truth contradict each other, read both ways:
+    // a ground-truth claim the answer denies, or an answer claim the ground truth denies.
+    let contradicts_truth = factuality.is_some_and(|(_, c)| c)
+        || (!ground_truth.trim().is_empty()
+            && entailed_share(
+                &claims::split(answer),
+                std::slice::from_ref(ground_truth),
+                params,
+            )
+            .is_some_and(|(_, c)| c));
     let note = grading_note(question, answer);
     let mut scores = Vec::new();
     for &criterion in &task.criteria {
@@ -276,7 +291,21 @@ pub fn scorecard(
                 None => (0.2, "The ground truth has no checkable claim.".to_string()),
             },
             Criterion::GradingNote => note.clone(),
-            Criterion::AnswerCorrectness => correctness(answer, ground_truth, semantic),
+            Criterion::AnswerCorrectness => {
+                let (score, why) = correctness(answer, ground_truth, semantic);
+                if contradicts_truth && score > CONTRADICTED_CORRECTNESS {
+                    // Similar wording is not the same meaning: "open on Sundays" and
+                    // "closed on Sundays" are near neighbours to a sentence model.
+                    (
+                        CONTRADICTED_CORRECTNESS,
+                        format!(
+                            "The answer contradicts the ground truth, so correctness is capped at {CONTRADICTED_CORRECTNESS:.1}. {why}"
+                        ),
+                    )
+                } else {
+                    (score, why)
+                }
+            }
         };
         let score = if criterion.is_rubric() {
             on_rubric(score)

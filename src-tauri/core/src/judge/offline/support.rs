@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 
 use super::anchors::{self, Anchor};
-use super::conflicts::{aligned_swap, negation_flip, reversal, substitution, Conflict};
+use super::conflicts::{aligned_swap, negation_flip, reversal, substitution, unit_shift, Conflict};
 use super::evidence::{Evidence, Sentence};
 use super::vocabulary;
 use crate::item::Label;
@@ -153,7 +153,7 @@ impl Claim {
     }
 
     pub(super) fn asserts_negation(&self) -> bool {
-        self.denies || self.sentence.has_negator()
+        self.denies || self.sentence.has_denial()
     }
 }
 
@@ -393,7 +393,12 @@ impl<'a> Measure<'a> {
                 .collect()
         };
         negation_flip(claim, s)
-            .or_else(|| restated.then(|| reversal(claim, s)).flatten())
+            .or_else(|| reversal(claim, s))
+            .or_else(|| {
+                (cov >= params.related_coverage)
+                    .then(|| unit_shift(claim, s))
+                    .flatten()
+            })
             .or_else(|| {
                 (cov >= params.related_coverage)
                     .then(|| substitution(claim, missing, s, evidence))

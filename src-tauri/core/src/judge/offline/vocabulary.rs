@@ -12,11 +12,13 @@ const NEGATORS: &[&str] = &[
     "no", "not", "never", "none", "nothing", "nobody", "neither", "nor", "cannot", "n't", "nt",
 ];
 
-/// First-person words: a sentence with one speaks about the speaker.
+/// First-person singular words: a sentence with one speaks about the speaker. The
+/// plural is left out on purpose: in an answer "we" and "our" are the organisation's
+/// own voice ("We accept returns within 30 days", against a passage saying "Our return
+/// policy ..."), a claim its documents can confirm.
 #[rustfmt::skip]
 const FIRST_PERSON: &[&str] = &[
-    "i", "me", "my", "mine", "myself", "i'm", "im", "i've", "i'd", "i'll", "we", "we're",
-    "we've", "our", "ours", "ourselves",
+    "i", "me", "my", "mine", "myself", "i'm", "im", "i've", "i'd", "i'll",
 ];
 
 /// Words of agreement and reaction: a short sentence made of them only answers the
@@ -63,6 +65,19 @@ const MONTHS: [&str; 12] = [
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
     "october", "november", "december",
 ];
+
+/// Words that say "no" without a negator: evidence using them may agree with a claim
+/// that says the same with "not" ("not allowed" / "forbidden", "no charge" / "free").
+#[rustfmt::skip]
+const IMPLICIT_NEGATIVES: &[&str] = &[
+    "forbidden", "prohibited", "banned", "barred", "free", "closed", "only", "except",
+    "unless", "without", "unavailable", "excluded", "refused", "denied", "absent", "lacks",
+    "lacking", "fails", "failed", "exempt", "waived", "neither", "nor", "solely",
+];
+
+pub fn is_implicit_negative(lower: &str) -> bool {
+    IMPLICIT_NEGATIVES.contains(&lower)
+}
 
 pub fn is_negator(lower: &str) -> bool {
     NEGATORS.contains(&lower) || (lower.ends_with("n't") && lower.len() > 3)

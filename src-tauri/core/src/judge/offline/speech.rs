@@ -1,0 +1,540 @@
+//! What one sentence of an answer *does*. Only a statement that can be true or false is a
+//! claim; the rest manages the conversation — greets, thanks, apologises, signs off,
+//! offers more help, sends the reader to someone, asks back — or declines to answer.
+//! A help-desk answer is full of the former ("Please contact the finance team.", "Let me
+//! know if you need anything else."): scored as claims, they read as things "no context
+//! mentions" and turned correct answers into the report's headline hallucinations.
+//!
+//! A decline is recognised by what it says, not by a fixed phrase: a speaker or a source
+//! ("I", "the documents", "our policies") with a negated verb of knowing, finding or
+//! saying ("could not find", "do not say", "has nothing about"), a passive "is not
+//! covered in the material", "no information about", or "outside what I can help with".
+//! A negative answer ("No, you cannot bring pets.") is an answer, not a decline: it has
+//! no speaker or source that lacks the information.
+//!
+//! Owns: the sentence act. Must not: look at evidence or at the other sentences.
+
+use super::lexicon::{self, Token};
+use super::vocabulary;
+
+/// The act of one sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Act {
+    /// States something that can be true or false.
+    Claim,
+    /// Greets, thanks, apologises, signs off, hedges or offers more help.
+    Courtesy,
+    /// Sends the reader to someone without stating a fact ("Please contact HR.").
+    Referral,
+    /// Asks the reader something.
+    QuestionBack,
+    /// Says the answer is not known or not in the sources.
+    Decline,
+}
+
+impl Act {
+    /// Whether the sentence can be true or false, so a context can back it or not.
+    pub fn is_claim(self) -> bool {
+        self == Act::Claim
+    }
+}
+
+pub fn act(sentence: &str) -> Act {
+    let trimmed = sentence.trim();
+    // "I can't say for certain, but the timetable lists the last train at 23:40" answers:
+    // a sentence with a clause that states something is a claim, whatever else it says.
+    let clauses = clauses(trimmed);
+    let trimmed = match clauses.as_slice() {
+        [only] => only,
+        _ => trimmed,
+    };
+    if clauses.len() > 1 {
+        let acts: Vec<Act> = clauses.iter().map(|c| act(c)).collect();
+        // Beside a decline, a clause about the speaker or the sources ("I searched the
+        // FAQ", "the context covers shipping times") explains the decline.
+        let declined = acts.contains(&Act::Decline);
+        let claims_about_the_world = clauses
+            .iter()
+            .zip(&acts)
+            .any(|(c, a)| a.is_claim() && !(declined && about_speaker_or_sources(c)));
+        return if claims_about_the_world {
+            Act::Claim
+        } else if declined {
+            Act::Decline
+        } else {
+            acts[0]
+        };
+    }
+    let tokens = lexicon::tokens(trimmed);
+    if declines(trimmed, &tokens) {
+        return Act::Decline;
+    }
+    if trimmed.ends_with('?') {
+        return Act::QuestionBack;
+    }
+    if is_courtesy(trimmed, &tokens) {
+        return Act::Courtesy;
+    }
+    if is_referral(trimmed, &tokens) {
+        return Act::Referral;
+    }
+    Act::Claim
+}
+
+/// Where a sentence breaks into clauses that can each be weighed on their own.
+#[rustfmt::skip]
+const CLAUSE_BREAKS: &[&str] = &[
+    ", but ", " but ", "; ", ", though", ", however", ", although ", " - ", " – ", " — ", ": ",
+];
+
+/// The clauses of a sentence at a contrast or a semicolon ("…, but …", "…; …",
+/// "…, though"), each with at least two words.
+fn clauses(sentence: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = sentence;
+    // "Sorry, the tour is fully booked": a courtesy word set off by a comma.
+    if let Some((head, tail)) = sentence.split_once(", ") {
+        let head_lower = head.trim().to_lowercase();
+        if matches!(
+            head_lower.as_str(),
+            "sorry"
+                | "thanks"
+                | "hi"
+                | "hello"
+                | "hey"
+                | "unfortunately"
+                | "ok"
+                | "okay"
+                | "great"
+                | "good news"
+                | "apologies"
+        ) {
+            rest = tail;
+        }
+    }
+    loop {
+        let lower = rest.to_ascii_lowercase();
+        let cut = CLAUSE_BREAKS
+            .iter()
+            .filter_map(|sep| lower.find(sep).map(|at| (at, sep.len())))
+            .min();
+        match cut {
+            Some((at, len)) => {
+                let head = rest[..at].trim();
+                if head.split_whitespace().count() >= 2 {
+                    out.push(head);
+                }
+                rest = &rest[at + len..];
+            }
+            None => break,
+        }
+    }
+    let tail = rest.trim();
+    if tail.split_whitespace().count() >= 2 || out.is_empty() {
+        out.push(tail);
+    }
+    out
+}
+
+/// A clause whose subject is the speaker or the sources: a speaker or source word among
+/// its first four words.
+fn about_speaker_or_sources(clause: &str) -> bool {
+    lexicon::tokens(clause)
+        .iter()
+        .take(4)
+        .any(|t| is(t, SPEAKERS) || is(t, INFO_SOURCES) || is(t, RULE_SOURCES))
+}
+
+/// Words that carry the information an answer would need.
+#[rustfmt::skip]
+const INFO_SOURCES: &[&str] = &[
+    "document", "documents", "doc", "docs", "context", "contexts", "information", "info",
+    "material", "materials", "source", "sources", "passage", "passages", "text", "texts",
+    "excerpt", "excerpts", "record", "records", "data", "knowledge", "article", "articles",
+    "page", "pages", "note", "notes", "resource", "resources", "file", "files", "content",
+    "documentation", "result", "results", "search", "snippet", "snippets", "chunk", "chunks",
+    "details", "detail", "database", "reference", "references",
+];
+
+/// Documents of rules: they decline with a verb of saying ("the policy does not say"),
+/// but "our policy does not cover water damage" is a rule, not a decline.
+#[rustfmt::skip]
+const RULE_SOURCES: &[&str] = &[
+    "policy", "policies", "guide", "guidance", "guidelines", "handbook", "manual", "faq", "faqs", "rules",
+    "terms", "website", "site", "it", "they", "this", "that",
+];
+
+/// The one who would answer.
+const SPEAKERS: &[&str] = &[
+    "i", "i'm", "i've", "i'd", "i'll", "im", "me", "my", "we", "we're", "we've", "us",
+];
+
+/// Verbs of saying: a source that does not say something leaves it unknown.
+#[rustfmt::skip]
+const SAY_VERBS: &[&str] = &[
+    "say", "says", "said", "mention", "mentions", "mentioned", "specify", "specifies",
+    "specified", "state", "states", "stated", "address", "addresses", "addressed", "tell",
+    "tells", "indicate", "indicates", "indicated", "detail", "details", "detailed", "discuss",
+    "discusses", "discussed", "explain", "explains", "explained", "talk", "talks", "clarify",
+    "clarifies", "reference", "references", "referenced", "describe", "describes", "described",
+];
+
+/// Verbs of holding: a document that does not contain something leaves it unknown.
+#[rustfmt::skip]
+const HOLD_VERBS: &[&str] = &[
+    "contain", "contains", "contained", "cover", "covers", "covered", "include", "includes",
+    "included", "provide", "provides", "provided", "give", "gives", "given", "list", "lists",
+    "listed", "have", "has", "had", "show", "shows", "shown", "offer", "offers", "cite",
+];
+
+/// Verbs of knowing and finding: a speaker who cannot do them cannot answer.
+#[rustfmt::skip]
+const KNOW_VERBS: &[&str] = &[
+    "know", "knew", "find", "found", "locate", "located", "see", "saw", "seen", "tell", "say",
+    "determine", "answer", "confirm", "help", "access", "have", "verify", "identify",
+    "spot", "recall", "provide", "give", "share", "comment", "advise", "sure", "certain",
+];
+
+/// Participles of a passive decline: "is not covered in the material".
+#[rustfmt::skip]
+const PASSIVE: &[&str] = &[
+    "answered", "answerable",
+    "mentioned", "covered", "specified", "stated", "included", "addressed", "listed", "given",
+    "described", "provided", "found", "available", "documented", "detailed", "explained",
+    "discussed", "indicated", "present", "contained", "referenced", "shown", "noted",
+];
+
+fn is(t: &Token, words: &[&str]) -> bool {
+    words.contains(&t.lower.as_str())
+}
+
+/// A negator within `before` tokens before position `i`, or within `after` tokens
+/// after it ("say nothing", "provide no details").
+fn negated_near(tokens: &[Token], i: usize, before: usize, after: usize) -> bool {
+    let from = i.saturating_sub(before);
+    let to = (i + after + 1).min(tokens.len());
+    tokens[from..to]
+        .iter()
+        .enumerate()
+        .any(|(k, t)| from + k != i && (t.negator || t.lower == "unable" || t.lower == "nowhere"))
+}
+
+/// Set phrases of declining that the word rules below cannot see.
+#[rustfmt::skip]
+const DECLINE_IDIOMS: &[&str] = &[
+    "no idea", "came up empty", "come up empty", "not in a position to", "is silent on",
+    "are silent on", "is silent about", "are silent about", "can't help with that",
+    "cannot help with that", "can't help you with that", "no way to tell", "no way of knowing",
+    "drew a blank", "draw a blank",
+];
+
+/// Verbs of disclosure a speaker may refuse ("I won't look up", "not permitted to
+/// disclose").
+const DISCLOSE_VERBS: &[&str] = &["disclose", "share", "reveal", "look", "comment", "discuss"];
+
+/// "says nothing", "provides no details", "mentions none of": a negating word right after
+/// the verb. A negator further on belongs to what is reported ("the policy says you
+/// can't claim ...").
+fn nothing_after(tokens: &[Token], i: usize) -> bool {
+    tokens[i + 1..]
+        .iter()
+        .take(2)
+        .any(|t| matches!(t.lower.as_str(), "nothing" | "no" | "none" | "little"))
+}
+
+fn declines(sentence: &str, tokens: &[Token]) -> bool {
+    let lower = sentence.to_lowercase().replace('\u{2019}', "'");
+    if vocabulary::ABSTENTION_PHRASES
+        .iter()
+        .chain(DECLINE_IDIOMS)
+        .any(|p| vocabulary::contains_phrase(&lower, p))
+    {
+        return true;
+    }
+    let has = |words: &[&str]| tokens.iter().any(|t| is(t, words));
+    // "None of the sources I was given mention ...".
+    if tokens.len() > 3
+        && tokens[0].lower == "none"
+        && tokens[1].lower == "of"
+        && tokens[2..5.min(tokens.len())]
+            .iter()
+            .any(|t| is(t, INFO_SOURCES) || is(t, RULE_SOURCES))
+    {
+        return true;
+    }
+    let speaker = has(SPEAKERS);
+    let info_source = has(INFO_SOURCES);
+    let rule_source = has(RULE_SOURCES);
+    for (i, t) in tokens.iter().enumerate() {
+        // "the documents do not say", "our policies don't mention", "it says nothing",
+        // "none of the sources I was given mention".
+        if (info_source || rule_source || speaker)
+            && is(t, SAY_VERBS)
+            && (negated_near(tokens, i, 5, 0) || nothing_after(tokens, i))
+        {
+            return true;
+        }
+        // "the information provided does not include", "the context has no details",
+        // "the guide doesn't include anything about".
+        if is(t, HOLD_VERBS)
+            && ((info_source && (negated_near(tokens, i, 3, 0) || nothing_after(tokens, i)))
+                || ((rule_source || speaker)
+                    && negated_near(tokens, i, 3, 0)
+                    && tokens
+                        .get(i + 1)
+                        .is_some_and(|n| matches!(n.lower.as_str(), "anything" | "any"))))
+        {
+            return true;
+        }
+        // "I could not find", "we don't know", "I'm not able to see", "I can't say",
+        // "I won't look up".
+        if speaker && (is(t, KNOW_VERBS) || is(t, DISCLOSE_VERBS)) && negated_near(tokens, i, 4, 0)
+        {
+            return true;
+        }
+        // "I'm not able to", "not permitted to disclose".
+        if speaker
+            && matches!(
+                t.lower.as_str(),
+                "able" | "permitted" | "allowed" | "authorised" | "authorized"
+            )
+            && negated_near(tokens, i, 3, 0)
+            && tokens.get(i + 1).is_some_and(|n| n.lower == "to")
+        {
+            return true;
+        }
+        // "isn't in the material I have", "there isn't enough in the documents".
+        if (t.lower == "in" || t.lower == "enough")
+            && negated_near(tokens, i, 2, 0)
+            && tokens[i + 1..]
+                .iter()
+                .take(4)
+                .any(|n| is(n, INFO_SOURCES) || (t.lower == "in" && is(n, RULE_SOURCES)))
+        {
+            return true;
+        }
+        // "is not covered in the material", "isn't mentioned anywhere".
+        if is(t, PASSIVE) && negated_near(tokens, i, 3, 0) {
+            let rest = &tokens[i + 1..];
+            let sourced = rest
+                .iter()
+                .take(6)
+                .any(|r| is(r, INFO_SOURCES) || is(r, RULE_SOURCES))
+                || rest.first().is_some_and(|r| r.lower == "anywhere");
+            if sourced || info_source {
+                return true;
+            }
+        }
+        // "unable to find", "not possible to say".
+        if (t.lower == "unable" || t.lower == "possible" || t.lower == "impossible")
+            && tokens.get(i + 1).is_some_and(|n| n.lower == "to")
+            && tokens
+                .get(i + 2)
+                .is_some_and(|v| is(v, KNOW_VERBS) || is(v, SAY_VERBS))
+            && (t.lower != "possible" || negated_near(tokens, i, 2, 0))
+        {
+            return true;
+        }
+        // "no information about", "no relevant information was found", "nothing on
+        // gift cards in our policies", "nothing in the passages answers that".
+        if (t.lower == "no" || t.lower == "nothing" || t.lower == "any")
+            && tokens[i + 1..].iter().take(2).any(|n| {
+                matches!(
+                    n.lower.as_str(),
+                    "information"
+                        | "info"
+                        | "mention"
+                        | "details"
+                        | "detail"
+                        | "data"
+                        | "record"
+                        | "records"
+                        | "reference"
+                        | "indication"
+                        | "answer"
+                        | "about"
+                        | "on"
+                        | "regarding"
+                        | "in"
+                )
+            })
+            && (t.lower != "any" || negated_near(tokens, i, 3, 0))
+            && (t.lower != "nothing" || info_source || rule_source || speaker)
+        {
+            return true;
+        }
+        // "outside what I can help with", "beyond the scope of".
+        let next = |k: usize| tokens.get(i + k).map(|n| n.lower.as_str());
+        if (t.lower == "outside" || t.lower == "beyond")
+            && ((next(1) == Some("what") && speaker)
+                || tokens[i + 1..]
+                    .iter()
+                    .take(3)
+                    .any(|n| n.lower == "scope" || is(n, RULE_SOURCES) || is(n, INFO_SOURCES)))
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Phrases that mark a sentence as managing the conversation: greeting, thanking,
+/// apologising, wishing, signing off, offering more help, checking it was understood.
+#[rustfmt::skip]
+const COURTESY_PHRASES: &[&str] = &[
+    "thanks", "thank you", "many thanks", "sorry", "apologies", "apologise", "apologize",
+    "we appreciate", "i appreciate", "appreciate your", "hope this", "hope that", "i hope",
+    "we hope you", "hopefully that", "hopefully this", "enjoy your", "enjoy the", "wishing you",
+    "best regards", "kind regards", "warm regards", "regards,", "cheers", "good luck",
+    "all the best", "best of luck", "take care", "get well", "safe travels", "have a great",
+    "have a good", "have a nice", "have a lovely", "have a wonderful", "let me know",
+    "feel free", "don't hesitate", "do not hesitate", "i'm here", "i am here", "we're here",
+    "happy to help", "glad to help", "happy to walk", "happy to explain", "happy to go",
+    "if you want", "if you like", "if you'd like", "if that would", "should you need",
+    "if you need anything", "anything else", "any other questions", "any more questions",
+    "any further questions", "reply here", "reach out again", "ping me", "any time",
+    "that's everything", "that is everything", "that's all", "that should cover",
+    "should cover it", "double-check", "misunderstood", "understood your question",
+    "makes things", "nice to hear", "great to see", "good to hear", "welcome back",
+    "welcome to", "you're welcome", "my pleasure", "go over the details", "in more detail",
+    "pick this up", "what you were looking for", "good question", "great question",
+];
+
+/// First words of a greeting.
+const GREETINGS: &[&str] = &[
+    "hi",
+    "hello",
+    "hey",
+    "dear",
+    "greetings",
+    "welcome",
+    "morning",
+    "afternoon",
+    "evening",
+];
+
+/// A sentence that only manages the conversation: it carries a courtesy phrase (or opens
+/// with a greeting), is short, and holds no number a passage could confirm.
+fn is_courtesy(sentence: &str, tokens: &[Token]) -> bool {
+    if tokens.is_empty()
+        || tokens.len() > 18
+        || tokens
+            .iter()
+            .any(|t| t.lower.chars().any(|c| c.is_ascii_digit()))
+    {
+        return false;
+    }
+    let lower = sentence.to_lowercase().replace('\u{2019}', "'");
+    let greeting = is(&tokens[0], GREETINGS)
+        || (tokens[0].lower == "good"
+            && tokens.get(1).is_some_and(|t| {
+                matches!(
+                    t.lower.as_str(),
+                    "morning" | "afternoon" | "evening" | "day"
+                )
+            }));
+    greeting
+        || COURTESY_PHRASES
+            .iter()
+            .any(|p| vocabulary::contains_phrase(&lower, p))
+}
+
+/// Phrases that send the reader to someone.
+#[rustfmt::skip]
+const REFERRAL_PHRASES: &[&str] = &[
+    "please contact", "please speak", "please call", "please email", "please ask",
+    "please reach", "please check with", "please get in touch", "contact our", "contact the",
+    "contact your", "speak with", "speak to", "talk to", "check with", "checking with",
+    "raising this with", "raise this with", "reach out to", "get in touch with",
+    "the one to ask", "best person to ask", "ask your", "consult your", "consult the",
+    "contact them", "call them", "email them", "should be able to help", "will be able to help",
+    "can help you", "can assist", "can advise", "will know", "should know", "would know",
+];
+
+/// A sentence that only tells the reader whom to contact, and states nothing that could
+/// be checked: no number or address ("Please contact the finance team.", "You can reach
+/// out to HR for details."). "The finance team can be reached at ext. 4410." is a claim.
+fn is_referral(sentence: &str, tokens: &[Token]) -> bool {
+    if tokens.is_empty()
+        || tokens.len() > 16
+        || tokens
+            .iter()
+            .any(|t| t.lower.chars().any(|c| c.is_ascii_digit()) || t.lower.contains('@'))
+    {
+        return false;
+    }
+    let lower = sentence.to_lowercase().replace('\u{2019}', "'");
+    // "you may want to contact customer service": a verb of contacting after a modal.
+    let modal_contact = tokens.iter().enumerate().any(|(i, t)| {
+        matches!(
+            t.lower.as_str(),
+            "contact" | "call" | "email" | "ask" | "reach" | "phone"
+        ) && tokens[i.saturating_sub(2)..i].iter().any(|m| {
+            matches!(
+                m.lower.as_str(),
+                "please" | "to" | "can" | "could" | "may" | "might" | "should"
+            )
+        })
+    });
+    modal_contact
+        || REFERRAL_PHRASES
+            .iter()
+            .any(|p| vocabulary::contains_phrase(&lower, p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn courtesy_referrals_and_questions_back_are_not_claims() {
+        for s in [
+            "Hi there!",
+            "Good morning, thanks for reaching out.",
+            "Let me know if you need anything else.",
+            "Hope this helps!",
+            "Have a great day.",
+            "Sorry for the trouble.",
+            "Thanks for your patience.",
+            "Feel free to ask if anything is unclear.",
+            "Please contact the finance team.",
+            "You can reach out to HR for more details.",
+            "Would you like me to check your order?",
+        ] {
+            assert!(!act(s).is_claim(), "{s}: {:?}", act(s));
+        }
+    }
+
+    #[test]
+    fn statements_in_a_chatbot_tone_are_claims() {
+        for s in [
+            "We accept returns within 30 days of delivery.",
+            "The finance team can be reached at ext. 4410.",
+            "Our members may borrow up to 12 items at a time.",
+            "I believe the office opens at 9.",
+            "Help is available at the front desk until 8 pm.",
+            "No, you cannot bring pets into the reading room.",
+            "Our policy does not cover water damage.",
+            "The warranty does not include batteries.",
+        ] {
+            assert_eq!(act(s), Act::Claim, "{s}");
+        }
+    }
+
+    #[test]
+    fn declines_are_recognised_in_many_wordings() {
+        for s in [
+            "The documents I have do not say whether pets are allowed.",
+            "I'm sorry, but the provided information does not mention parking fees.",
+            "Unfortunately that isn't covered in the material I can see.",
+            "There's nothing about refunds for gift cards in our policies, so I can't say.",
+            "I wasn't able to find details on that; please ask the front desk.",
+            "That's outside what I can help with.",
+            "The policy doesn't say anything about sale items.",
+            "I couldn't find anything about that.",
+            "We don't have any information about evening classes.",
+        ] {
+            assert_eq!(act(s), Act::Decline, "{s}");
+        }
+    }
+}
