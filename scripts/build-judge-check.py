@@ -217,7 +217,7 @@ def designed(articles, rng):
         elif want("correct_abstention") and any(qa["is_impossible"] for qa in para["qas"]):
             qa = next(qa for qa in para["qas"] if qa["is_impossible"])
             shapes["correct_abstention"].append(item(qa["question"], ABSTAIN, [ctx] + extra, "correct_abstention",
-                                                     ["!C", "!D", "!H"], "Unanswerable from the passage; declined."))
+                                                     ["!C", "!D", "!H", "!I"], "Unanswerable from the passage; declined."))
         elif want("over_confident"):
             for qa in para["qas"]:
                 plausible = qa.get("plausible_answers") or []
@@ -229,7 +229,7 @@ def designed(articles, rng):
                         break
         elif qas and want("wrong_refusal"):
             q, _, _ = qas[0]
-            shapes["wrong_refusal"].append(item(q, REFUSE, [ctx] + extra, "wrong_refusal", ["D"],
+            shapes["wrong_refusal"].append(item(q, REFUSE, [ctx] + extra, "wrong_refusal", ["I"],
                                                 "The passage answers it, yet the answer declines."))
         elif len(qas) >= 2 and want("half_answered"):
             (q1, _, s1), (q2, _, s2) = qas[0], qas[1]

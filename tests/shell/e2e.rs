@@ -463,8 +463,12 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
         "the report has its diagnosis and methodology"
     );
     assert!(
-        markdown.contains("## Insights") && markdown.contains("### Failure taxonomy"),
-        "the report has the run's insights and the taxonomy"
+        markdown.contains("## Action items") && !markdown.contains("## Insights"),
+        "the window writes the short report: action items, no insight paragraphs"
+    );
+    assert!(
+        markdown.contains("detail full"),
+        "the short report says where the rest is"
     );
     assert!(
         markdown.contains("**How far to trust this run:**") && markdown.contains("1 labelled item"),

@@ -172,7 +172,15 @@ impl Session {
         .to_string()
     }
 
+    /// Clicks an element after scrolling it to the middle of the view: an element at the
+    /// very edge of the window (a button just above the bottom) can be "in view" for
+    /// WebDriver yet outside the part of the window the X server shows, and the click
+    /// is lost.
     pub fn click(&self, element: &str) {
+        self.execute(
+            "arguments[0].scrollIntoView({block: 'center', inline: 'nearest'}); return true;",
+            Value::Array(vec![json!({ ELEMENT_KEY.to_string(): element })]),
+        );
         self.call(
             reqwest::Method::POST,
             &format!("/element/{element}/click"),

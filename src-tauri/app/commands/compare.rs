@@ -2,7 +2,7 @@
 //! by the report crate as SVG).
 
 use ragnosis_core::analysis::{self, compare};
-use ragnosis_core::export::{ReportOptions, ReportView};
+use ragnosis_core::export::{Detail, ReportOptions, ReportView};
 use ragnosis_core::store::{self, runs::RunStatus};
 use tauri::State;
 
@@ -35,7 +35,7 @@ pub fn compare_runs(
     let view = ReportView::load(&mut store, b, &options)?;
     let chart = ragnosis_report::charts::for_report(&view)?
         .into_iter()
-        .find(|c| c.file == "deltas.svg")
+        .find(|c| c.file == ragnosis_report::charts::deltas::FILE)
         .map(ChartSvg::from);
     Ok(ComparisonView::new(comparison, chart))
 }
@@ -53,6 +53,8 @@ pub fn run_charts(state: State<'_, AppState>, run_id: i64) -> CommandResult<Vec<
         run_id,
         &ReportOptions {
             worst: 0,
+            // The Results screen shows every chart; only a report is short by default.
+            detail: Detail::Full,
             ..ReportOptions::default()
         },
     )?;

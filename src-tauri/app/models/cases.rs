@@ -91,12 +91,12 @@ impl CaseQueryInput {
         let pattern = match self.pattern.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(p) => {
-                let letter = p
-                    .chars()
-                    .next()
-                    .filter(|c| p.len() == 1 && ('A'..='H').contains(c));
+                let letter = p.chars().next().filter(|c| {
+                    p.len() == 1 && FailurePattern::ALL.iter().any(|f| f.letter() == *c)
+                });
                 Some(letter.ok_or_else(|| {
-                    CommandError::invalid(format!("unknown failure pattern '{p}': use A to H"))
+                    let last = FailurePattern::ALL.last().map_or('A', |f| f.letter());
+                    CommandError::invalid(format!("unknown failure pattern '{p}': use A to {last}"))
                 })?)
             }
         };

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use ragnosis_core::analysis::compare::{self, DEFAULT_THRESHOLD};
-use ragnosis_core::export::{ReportOptions, ReportView};
+use ragnosis_core::export::{Detail, ReportOptions, ReportView};
 use ragnosis_core::store::Store;
 use ragnosis_core::Error;
 use ragnosis_report::Format;
@@ -32,6 +32,14 @@ pub struct ReportArgs {
     /// Text of the report's date line (default: now, or SOURCE_DATE_EPOCH).
     #[arg(long, value_name = "TEXT")]
     date: Option<String>,
+    /// short (default): headline metrics, failure patterns with examples, action items;
+    /// full: every metric and chart, the insights and the worst items in full.
+    #[arg(long, value_name = "short|full", default_value = "short", value_parser = parse_detail)]
+    detail: Detail,
+}
+
+fn parse_detail(s: &str) -> Result<Detail, String> {
+    Detail::parse(s).ok_or_else(|| format!("unknown detail \"{s}\": use short or full"))
 }
 
 #[derive(Args, Clone)]
@@ -67,6 +75,7 @@ pub fn report(home: &Path, args: ReportArgs) -> Result<(), Failure> {
     let options = ReportOptions {
         generated_at: ragnosis_report::date_line(args.date),
         worst: args.worst,
+        detail: args.detail,
         ..ReportOptions::default()
     };
     let view = ReportView::load(&mut store, args.run, &options)?;
@@ -107,6 +116,7 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
             worst: args.worst,
             baseline: Some(args.run_a),
             threshold: args.threshold,
+            ..ReportOptions::default()
         };
         let view = ReportView::load(&mut store, args.run_b, &options)?;
         written

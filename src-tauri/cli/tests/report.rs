@@ -57,6 +57,8 @@ fn report_writes_pdf_markdown_and_charts() {
             "2",
             "--date",
             "2025-06-01",
+            "--detail",
+            "full",
         ],
     );
     let printed = String::from_utf8_lossy(&o.stdout);
@@ -141,4 +143,41 @@ fn unknown_formats_are_refused_as_input_errors() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "usage errors exit 2");
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown report format 'docx'"));
+}
+
+#[test]
+fn the_default_report_is_short_and_a_bad_detail_is_a_usage_error() {
+    let home = tempfile::tempdir().unwrap();
+    eval(home.path(), &["--label", "baseline"]);
+    let out = home.path().join("short/run-1");
+    ragnosis(
+        home.path(),
+        &[
+            "report",
+            "1",
+            "--format",
+            "md",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    let md = std::fs::read_to_string(home.path().join("short/run-1.md")).unwrap();
+    assert!(!md.contains("## Appendix") && md.contains("detail full"));
+    assert!(
+        !home.path().join("short/run-1-distributions.svg").exists(),
+        "one chart in a short report"
+    );
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+        .args([
+            "--home",
+            home.path().to_str().unwrap(),
+            "report",
+            "1",
+            "--detail",
+            "long",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("short or full"));
 }

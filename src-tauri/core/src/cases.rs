@@ -30,7 +30,7 @@ const INDEX_STAMP: &str = "case_index";
 pub struct CaseFilter {
     /// Items whose `ok` score on a metric lies in [min, max].
     pub score: Option<ScoreRange>,
-    /// Items on which the failure pattern with this letter (A–H) fired.
+    /// Items on which the failure pattern with this letter (A–J) fired.
     pub pattern: Option<char>,
     /// Items with at least one errored result.
     pub errors_only: bool,

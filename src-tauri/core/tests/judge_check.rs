@@ -151,6 +151,7 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
         worst: 3,
         baseline: None,
         threshold: 0.05,
+        ..ReportOptions::default()
     };
 
     let before = ReportView::load(&mut store, run_id, &options).unwrap();

@@ -393,7 +393,9 @@ fn methodology(out: &mut String, report: &Report) {
 }
 
 fn appendix(out: &mut String, report: &Report) {
-    let a = &report.appendix;
+    let Some(a) = &report.appendix else {
+        return;
+    };
     line(out, &format!("## {}", esc(&a.heading)));
     line(out, &esc(&a.intro));
     for item in &a.items {

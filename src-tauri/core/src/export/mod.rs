@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 
 pub use crate::text::escape_markdown;
-pub use report_view::{ReportOptions, ReportView};
+pub use report_view::{Detail, ReportOptions, ReportView, HEADLINE_METRICS};
 pub use trust::TrustStatement;
 pub use view::{ItemView, RunView};
 

@@ -34,6 +34,8 @@ pub const HISTOGRAM_BINS: usize = 10;
 pub struct ReportOptions {
     /// The report's date line, e.g. an RFC 3339 timestamp; the only non-data input.
     pub generated_at: String,
+    /// How much the report holds: the short default, or everything.
+    pub detail: Detail,
     /// Items in the appendix.
     pub worst: usize,
     /// Compare against this run (the report's run is "B").
@@ -45,12 +47,52 @@ impl Default for ReportOptions {
     fn default() -> Self {
         ReportOptions {
             generated_at: String::new(),
+            detail: Detail::Short,
             worst: 10,
             baseline: None,
             threshold: compare::DEFAULT_THRESHOLD,
         }
     }
 }
+
+/// How much a report holds. `Short` (the default) answers "how good, what is wrong, what
+/// to fix first, which items show it" in a few pages: the headline metrics, the failure
+/// patterns with their examples, the action items, a short methodology. `Full` adds every
+/// metric, every chart, the insights, every metric definition and the worst items in full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Detail {
+    #[default]
+    Short,
+    Full,
+}
+
+impl Detail {
+    pub fn parse(s: &str) -> Option<Detail> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "short" => Some(Detail::Short),
+            "full" => Some(Detail::Full),
+            _ => None,
+        }
+    }
+}
+
+/// The metrics a short report shows, at most: one or two per pipeline stage.
+pub const HEADLINE_METRICS: usize = 5;
+
+/// Metrics that speak for a stage, in the order a short report prefers them.
+const HEADLINE_ORDER: &[&str] = &[
+    "ragvue.retrieval_relevance",
+    "ragvue.strict_faithfulness",
+    "ragvue.answer_completeness",
+    "ragalyst.answer_correctness",
+    "citation.strict_accuracy",
+    "ragvue.answer_relevance",
+    "ragvue.retrieval_coverage",
+    "ragvue.answer_overall",
+    "ragvue.retrieval_overall",
+    "reference.token_f1",
+];
 
 /// One metric as the report's table and charts show it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -146,6 +188,7 @@ pub struct Methodology {
 #[derive(Debug, Clone, Serialize)]
 pub struct ReportView {
     pub generated_at: String,
+    pub detail: Detail,
     pub title: String,
     pub run: RunView,
     pub metrics: Vec<MetricLine>,
@@ -165,6 +208,26 @@ pub struct ReportView {
 }
 
 impl ReportView {
+    /// The ids of the metrics a short report shows: up to `HEADLINE_METRICS` scored
+    /// metrics, stage by stage (`HEADLINE_ORDER`), then the most-scored others.
+    pub fn headline_metric_ids(&self) -> Vec<String> {
+        let scored: Vec<&MetricLine> = self
+            .metrics
+            .iter()
+            .filter(|m| m.stats.mean.is_some())
+            .collect();
+        let mut ids: Vec<String> = HEADLINE_ORDER
+            .iter()
+            .filter(|id| scored.iter().any(|m| m.id == **id))
+            .map(|id| id.to_string())
+            .collect();
+        let mut rest: Vec<&&MetricLine> = scored.iter().filter(|m| !ids.contains(&m.id)).collect();
+        rest.sort_by_key(|m| (std::cmp::Reverse(m.stats.n), m.id.clone()));
+        ids.extend(rest.into_iter().map(|m| m.id.clone()));
+        ids.truncate(HEADLINE_METRICS);
+        ids
+    }
+
     pub fn load(store: &mut Store, run_id: i64, options: &ReportOptions) -> Result<ReportView> {
         let run = RunView::load_with_worst(store, run_id, options.worst)?;
         let comparison = match options.baseline {
@@ -198,6 +261,7 @@ impl ReportView {
         };
         Ok(ReportView {
             generated_at: options.generated_at.clone(),
+            detail: options.detail,
             title,
             run,
             metrics,

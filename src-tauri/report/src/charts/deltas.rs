@@ -9,6 +9,8 @@ use super::{line, palette, rect, svg, text, title, Chart, Label};
 use crate::Error;
 
 const WIDTH: u32 = 760;
+/// The file name of this chart beside a Markdown report.
+pub const FILE: &str = "deltas.svg";
 const ROW: i32 = 24;
 const TOP: i32 = 44;
 const LABEL_RIGHT: i32 = 318;
@@ -148,7 +150,7 @@ pub fn chart(comparison: &Comparison) -> Result<Option<Chart>, Error> {
         )
     })?;
     Ok(Some(Chart {
-        file: "deltas.svg",
+        file: FILE,
         title: "Change per metric".into(),
         caption: format!(
             "Dots show the mean change over items matched by content and scored in both runs; bars show the paired \

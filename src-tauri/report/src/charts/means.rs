@@ -10,6 +10,8 @@ use super::{
 use crate::Error;
 
 const WIDTH: u32 = 760;
+/// The file name of this chart beside a Markdown report.
+pub const FILE: &str = "means.svg";
 const ROW: i32 = 24;
 const TOP: i32 = 40;
 const LABEL_RIGHT: i32 = 318;
@@ -86,7 +88,7 @@ pub fn chart(metrics: &[MetricLine]) -> Result<Option<Chart>, Error> {
         )
     })?;
     Ok(Some(Chart {
-        file: "means.svg",
+        file: FILE,
         title: "Metric means with 95% confidence intervals".into(),
         caption: "Bars show each metric's mean over the items it scored; whiskers show the 95% confidence interval \
                   of that mean. Colours follow the bands: green good, amber needs attention, red critical."

@@ -7,7 +7,7 @@
 //! (`FONT`), never a generic one: typst resolves only named families in SVGs, and the
 //! PDF bundles this font.
 
-mod deltas;
+pub mod deltas;
 mod distributions;
 mod means;
 mod patterns;
@@ -18,7 +18,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use ragnosis_core::analysis::stages::Band;
-use ragnosis_core::export::ReportView;
+use ragnosis_core::export::{Detail, ReportView};
 
 use crate::Error;
 
@@ -38,9 +38,43 @@ pub struct Chart {
     pub svg: String,
 }
 
+impl Chart {
+    /// Height over width, read from the SVG's own size (1 when it states none).
+    pub fn aspect(&self) -> f64 {
+        let attribute = |name: &str| -> Option<f64> {
+            let head = &self.svg[..self.svg.find('>')?];
+            let at = head.find(&format!(" {name}=\""))? + name.len() + 3;
+            head[at..].split('"').next()?.parse().ok()
+        };
+        match (attribute("width"), attribute("height")) {
+            (Some(w), Some(h)) if w > 0.0 => h / w,
+            _ => 1.0,
+        }
+    }
+}
+
 /// The charts a report shows, in reading order; charts with nothing to show are left
 /// out (no pattern chart without a diagnosis, no delta chart without a comparison).
+///
+/// A short report keeps the failure patterns when the run was diagnosed (otherwise the
+/// metric means) and, in a comparison, the deltas.
 pub fn for_report(view: &ReportView) -> Result<Vec<Chart>, Error> {
+    let charts = all_charts(view)?;
+    if view.detail == Detail::Full {
+        return Ok(charts);
+    }
+    let overview = if charts.iter().any(|c| c.file == patterns::FILE) {
+        patterns::FILE
+    } else {
+        means::FILE
+    };
+    Ok(charts
+        .into_iter()
+        .filter(|c| c.file == overview || c.file == deltas::FILE)
+        .collect())
+}
+
+fn all_charts(view: &ReportView) -> Result<Vec<Chart>, Error> {
     let mut charts = Vec::new();
     if let Some(chart) = means::chart(&view.metrics)? {
         charts.push(chart);

@@ -8,6 +8,8 @@ use super::{line, palette, rect, svg, text, title, Chart, Label};
 use crate::Error;
 
 const WIDTH: u32 = 760;
+/// The file name of this chart beside a Markdown report.
+pub const FILE: &str = "patterns.svg";
 const ROW: i32 = 26;
 const TOP: i32 = 40;
 const LABEL_RIGHT: i32 = 250;
@@ -80,7 +82,7 @@ pub fn chart(diagnosis: &Diagnosis) -> Result<Option<Chart>, Error> {
         Ok(())
     })?;
     Ok(Some(Chart {
-        file: "patterns.svg",
+        file: FILE,
         title: "Failure patterns".into(),
         caption: format!(
             "Items on which each failure pattern fired, out of {} items checked (an item can show several \

@@ -9,7 +9,7 @@ mod format;
 mod sections;
 
 use ragnosis_core::analysis::stages::Band;
-use ragnosis_core::export::ReportView;
+use ragnosis_core::export::{Detail, ReportView};
 use serde::Serialize;
 
 use crate::charts::Chart;
@@ -93,6 +93,8 @@ pub struct ChartRef {
     pub file: String,
     pub title: String,
     pub caption: String,
+    /// Height over width of the drawing, so the PDF can cap a tall chart to fit a page.
+    pub aspect: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -227,12 +229,14 @@ pub struct Report {
     pub actions: Vec<Action>,
     pub comparison: Option<ComparisonSection>,
     pub methodology: MethodologySection,
-    pub appendix: Appendix,
+    /// The worst items in full; only in a full report.
+    pub appendix: Option<Appendix>,
 }
 
 impl Report {
     /// The report of `view`, with `charts` (from `charts::for_report`) listed in order.
     pub fn build(view: &ReportView, charts: &[Chart]) -> Report {
+        let full = view.detail == Detail::Full;
         Report {
             title: view.title.clone(),
             kind: if view.comparison.is_some() {
@@ -251,15 +255,16 @@ impl Report {
                     file: c.file.to_string(),
                     title: c.title.clone(),
                     caption: c.caption.clone(),
+                    aspect: c.aspect(),
                 })
                 .collect(),
             diagnosis: sections::diagnosis(view),
-            insights: sections::insights(view),
+            insights: full.then(|| sections::insights(view)).flatten(),
             alignment: sections::alignment(view),
             actions: sections::actions(view),
             comparison: sections::comparison(view),
             methodology: sections::methodology(view),
-            appendix: sections::appendix(view),
+            appendix: full.then(|| sections::appendix(view)),
         }
     }
 }
@@ -311,7 +316,24 @@ fn cover(view: &ReportView) -> Vec<Field> {
     fields.push(field("Judge", sections::judge_name(view)));
     fields.push(field("Mode", run.mode.clone()));
     fields.push(field("Items evaluated", run.item_count.to_string()));
-    fields.push(field("Metrics", run.metrics.len().to_string()));
+    // Selected metrics that scored nothing and failed nowhere did not apply to the data;
+    // the cover counts what was measured.
+    let measured = view
+        .metrics
+        .iter()
+        .filter(|m| m.stats.n > 0 || m.stats.errors > 0)
+        .count();
+    fields.push(field(
+        "Metrics",
+        if measured == run.metrics.len() {
+            measured.to_string()
+        } else {
+            format!(
+                "{measured} measured ({} selected; the rest did not apply to the data)",
+                run.metrics.len()
+            )
+        },
+    ));
     if let Some(notes) = &run.notes {
         fields.push(field("Notes", notes.clone()));
     }
@@ -367,9 +389,11 @@ fn summary(view: &ReportView) -> Summary {
 }
 
 fn metrics(view: &ReportView) -> MetricsSection {
+    let shown = shown_metrics(view);
     let rows = view
         .metrics
         .iter()
+        .filter(|m| shown.contains(&m.id))
         .map(|m| {
             let s = &m.stats;
             MetricRow {
@@ -406,10 +430,27 @@ fn metrics(view: &ReportView) -> MetricsSection {
     if view.metrics.iter().any(|m| m.stats.lower_is_better) {
         notes.push("↓ marks a lower-is-better metric: 0 is the best score.".into());
     }
+    let hidden = view.metrics.len().saturating_sub(shown.len());
+    if hidden > 0 {
+        notes.push(format!(
+            "The {} headline metrics are shown; {hidden} more were measured. The full report (ragnosis report RUN \
+             --detail full) lists every metric, every chart, the insights and the worst items in full.",
+            shown.len()
+        ));
+    }
     MetricsSection {
         rows,
         dataset_metrics,
         notes,
+    }
+}
+
+/// The metrics the report's table and definitions show: the headline ones in a short
+/// report, all in a full one.
+pub fn shown_metrics(view: &ReportView) -> Vec<String> {
+    match view.detail {
+        Detail::Full => view.metrics.iter().map(|m| m.id.clone()).collect(),
+        Detail::Short => view.headline_metric_ids(),
     }
 }
 

@@ -4,7 +4,7 @@
 use ragnosis_core::analysis::compare::{Flag, FlippedItem};
 use ragnosis_core::analysis::diagnosis::{Impact, MetricScore};
 use ragnosis_core::export::report_view::{item_label, CaseView};
-use ragnosis_core::export::ReportView;
+use ragnosis_core::export::{Detail, ReportView};
 use ragnosis_core::metrics::{self, Status};
 
 use super::format::{percent, score, score_or_dash, signed};
@@ -360,11 +360,13 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
 
 pub fn methodology(view: &ReportView) -> MethodologySection {
     let m = &view.methodology;
+    let shown = super::shown_metrics(view);
     let definitions = view
         .run
         .run
         .metrics
         .iter()
+        .filter(|id| view.detail == Detail::Full || shown.contains(id))
         .filter_map(|id| metrics::find(id))
         .map(|spec| {
             let mut text = spec.description.to_string();

@@ -32,6 +32,7 @@ fn compared(home: &mut Home) -> ragnosis_core::export::ReportView {
             worst: 2,
             baseline: Some(a),
             threshold: 0.05,
+            detail: ragnosis_core::export::Detail::Full,
         },
     )
 }

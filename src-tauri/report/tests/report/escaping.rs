@@ -24,6 +24,7 @@ fn hostile_view(home: &mut Home) -> ragnosis_core::export::ReportView {
         &ReportOptions {
             generated_at: DATE.into(),
             worst: 30,
+            detail: ragnosis_core::export::Detail::Full,
             ..ReportOptions::default()
         },
     )

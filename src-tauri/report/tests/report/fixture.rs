@@ -7,7 +7,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use ragnosis_core::dataset::ImportLimits;
-use ragnosis_core::export::{ReportOptions, ReportView};
+use ragnosis_core::export::{Detail, ReportOptions, ReportView};
 use ragnosis_core::judge::offline::OfflineJudge;
 use ragnosis_core::metrics::MetricConfig;
 use ragnosis_core::progress::{CancelToken, NoProgress};
@@ -99,6 +99,8 @@ pub fn options(worst: usize) -> ReportOptions {
     ReportOptions {
         generated_at: DATE.into(),
         worst,
+        // The tests read every section; the short default is tested on its own.
+        detail: Detail::Full,
         ..ReportOptions::default()
     }
 }

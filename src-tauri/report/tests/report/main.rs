@@ -6,4 +6,5 @@ mod compare;
 mod determinism;
 mod escaping;
 mod fixture;
+mod short;
 mod structure;
