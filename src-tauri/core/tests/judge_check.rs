@@ -81,7 +81,7 @@ fn offline_judge_check_measures_every_task_against_human_labels() {
         shape("retrieval_miss")
     );
     assert_eq!(shape("retrieval_miss").expected, "A");
-    assert_eq!(shape("correct_abstention").expected, "not C, D or H");
+    assert_eq!(shape("correct_abstention").expected, "not C, D, H or I");
     // Floors from the rules that catch them (an opposite word, a value swapped within the
     // restated sentence): before those rules both shapes were named 0 of 5 times.
     assert!(
