@@ -305,6 +305,7 @@ fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
         let band = summary
             .stats
             .mean
+            .filter(|_| !metrics::catalogue::is_descriptive(id))
             .map(|m| Band::of(if spec.lower_is_better { 1.0 - m } else { m }));
         lines.push(MetricLine {
             id: id.clone(),

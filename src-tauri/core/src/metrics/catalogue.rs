@@ -231,6 +231,22 @@ pub fn catalogue() -> &'static [MetricSpec] {
     CATALOGUE
 }
 
+/// Metrics that describe answers rather than judge them: a low value is not a failure
+/// by itself. Exact match is 0 for any answer longer than its reference, BLEU and
+/// ROUGE-L reward wording, self-knowledge counts correct claims no passage backs (0 is
+/// what a grounded system shows). Reports give them no good/critical band and insights
+/// call them neither.
+pub const DESCRIPTIVE: &[&str] = &[
+    "reference.exact_match",
+    "reference.bleu",
+    "reference.rouge_l",
+    "ragchecker.self_knowledge",
+];
+
+pub fn is_descriptive(id: &str) -> bool {
+    DESCRIPTIVE.contains(&id)
+}
+
 pub fn find(id: &str) -> Option<&'static MetricSpec> {
     CATALOGUE.iter().find(|m| m.id == id)
 }

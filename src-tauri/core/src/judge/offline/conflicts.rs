@@ -88,7 +88,16 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
     // denies one of the very words the claim denies ("not open on Sundays" against
     // "open every day except Sunday"), the two agree.
     let evidence_denied = s.negated_norms();
+    // The evidence must state what the claim denies, not only part of it: "never store
+    // it empty" is not contradicted by "store it at 40-60% charge".
+    let claim_denied_words = if claim.denies {
+        claim_negates.len()
+    } else {
+        claim.sentence.negated_norms().len()
+    };
+    let states_the_denied = claim_negates.len() >= claim_denied_words.min(2);
     if claim.asserts_negation()
+        && states_the_denied
         && !claim_negates.iter().any(|n| evidence_denied.contains(n))
         && !claim_negates.is_empty()
         && overlap * 2 >= claim_norms.len().max(1)

@@ -35,6 +35,9 @@ fn insight(m: &MetricBrief) -> String {
         m.mean
     };
     let reading = match goodness {
+        _ if crate::metrics::catalogue::is_descriptive(&m.metric) => {
+            "a description of the answers rather than a verdict (a low value is not a failure by itself)"
+        }
         g if g >= 0.75 => "good, with room to improve",
         g if g >= 0.5 => "in need of attention",
         _ => "critical",
@@ -54,7 +57,24 @@ fn insight(m: &MetricBrief) -> String {
         "It measures this: {}",
         lower_first(m.description.trim())
     ));
-    if let Some(low) = m.low.first() {
+    // The weakest and the best by goodness: for a lower-is-better metric the lowest
+    // scores are the best. Each is quoted only when it is what it is called — a weak
+    // item below 0.5, a best item in the good band and better than the weakest — so no
+    // sentence calls a 0.00 "what works".
+    let item_goodness = |score: f64| {
+        if m.lower_is_better {
+            1.0 - score
+        } else {
+            score
+        }
+    };
+    let (weakest, best) = if m.lower_is_better {
+        (m.high.first(), m.low.first())
+    } else {
+        (m.low.first(), m.high.first())
+    };
+    let weakest = weakest.filter(|w| item_goodness(w.score) < 0.5);
+    if let Some(low) = weakest {
         sentences.push(format!(
             "The weakest items, such as \"{}\" ({:.2}), show the problem: {}",
             low.question.trim(),
@@ -62,7 +82,11 @@ fn insight(m: &MetricBrief) -> String {
             first_sentence(low)
         ));
     }
-    if let Some(high) = m.high.first() {
+    let best = best.filter(|b| {
+        item_goodness(b.score) >= 0.75
+            && weakest.is_none_or(|w| item_goodness(b.score) > item_goodness(w.score))
+    });
+    if let Some(high) = best {
         sentences.push(format!(
             "The best, such as \"{}\" ({:.2}), show what works: {}",
             high.question.trim(),

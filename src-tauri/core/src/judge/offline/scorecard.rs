@@ -16,11 +16,12 @@
 
 use std::collections::HashSet;
 
+use super::evidence::Evidence;
+use super::support::{assess, Claim};
 use super::{claim_labels, claims, grounding, relevance, review, SupportParams};
 use crate::item::Label;
 use crate::judge::task::{
     Criterion, CriterionScore, FailureCheck, Scorecard, ScorecardTask, Support, FAILURE_CATEGORIES,
-    TAXONOMY_BELOW,
 };
 use crate::judge::validate::on_rubric;
 use crate::semantic::SemanticModel;
@@ -141,6 +142,16 @@ fn entailed_share(
     Some((entailed as f64 / claims.len() as f64, contradicted))
 }
 
+/// Whether `passage` reverses one of `claims`: a negation flip or an opposite word.
+fn reverses(claims: &[String], passage: &str, params: &SupportParams) -> bool {
+    let evidence = Evidence::new(&[passage.to_string()]);
+    claims.iter().any(|c| {
+        assess(&Claim::new(c, &evidence), &evidence, &[0], params)
+            .conflict
+            .is_some_and(|k| k.kind == "negation_flip")
+    })
+}
+
 /// Content-word F1 between two texts.
 fn word_f1(a: &str, b: &str) -> f64 {
     let a: HashSet<String> = text::content_words(a).into_iter().collect();
@@ -155,6 +166,12 @@ fn word_f1(a: &str, b: &str) -> f64 {
     let (p, r) = (common / a.len() as f64, common / b.len() as f64);
     2.0 * p * r / (p + r)
 }
+
+/// Below this offline correctness the failure taxonomy is filled in. RAGalyst's line is
+/// `TAXONOMY_BELOW` (0.9) on a judge's rubric; the offline score is a sentence cosine, on
+/// which a correct answer in other words reads 0.65–0.9, and the taxonomy then flagged
+/// eight of the bundled example's ten good answers ("other").
+const OFFLINE_TAXONOMY_BELOW: f64 = 0.65;
 
 /// The most an answer that contradicts its ground truth can score for correctness:
 /// RAGalyst's anchor for "moderate relevance but inaccurate" is 0.5, and a reversed fact is
@@ -225,16 +242,13 @@ pub fn scorecard(
         .then(|| grounding::ground(question, answer, chunks, params));
     let recall = entailed_share(&truth_claims, chunks, params);
     let factuality = entailed_share(&truth_claims, std::slice::from_ref(answer), params);
-    // Whether the answer and the ground truth contradict each other, read both ways:
-    // a ground-truth claim the answer denies, or an answer claim the ground truth denies.
-    let contradicts_truth = factuality.is_some_and(|(_, c)| c)
-        || (!ground_truth.trim().is_empty()
-            && entailed_share(
-                &claims::split(answer),
-                std::slice::from_ref(ground_truth),
-                params,
-            )
-            .is_some_and(|(_, c)| c));
+    // Whether the answer reverses the ground truth, read both ways: a ground-truth claim
+    // the answer denies, or an answer claim the ground truth denies. Only a negation or
+    // an opposite word counts: a number or a name set against a short reference is as
+    // often the reference leaving it out ("accessories 3-5") as a real clash.
+    let contradicts_truth = !ground_truth.trim().is_empty()
+        && (reverses(&truth_claims, answer, params)
+            || reverses(&claims::split(answer), ground_truth, params));
     let note = grading_note(question, answer);
     let mut scores = Vec::new();
     for &criterion in &task.criteria {
@@ -320,7 +334,7 @@ pub fn scorecard(
     }
     let low = scores
         .iter()
-        .any(|s| s.criterion == Criterion::AnswerCorrectness && s.score < TAXONOMY_BELOW);
+        .any(|s| s.criterion == Criterion::AnswerCorrectness && s.score < OFFLINE_TAXONOMY_BELOW);
     let failures = if task.taxonomy && low {
         let signals = Signals {
             recall: recall.map(|r| r.0),
