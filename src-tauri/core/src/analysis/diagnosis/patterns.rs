@@ -1,4 +1,5 @@
-//! The eight deterministic failure patterns of METRICS.md (A–H): which scores make each
+//! The deterministic failure patterns: METRICS.md's eight (A–H) and two more (I wrong
+//! refusal, J citation failure), kept from overlapping: which scores make each
 //! fire on one item, and the pipeline stage each points at.
 //!
 //! Owns: the thresholds and the per-item rule check. Pure: no store, no judge. The rules
@@ -87,7 +88,7 @@ const IGNORED: f64 = 0.2;
 
 /// "Critical" band of METRICS.md: a score below this is a failure.
 const CRITICAL: f64 = 0.5;
-/// A score at or above this is trusted enough to make a precondition hold (B, F).
+/// A score at or above this is trusted enough to make a precondition hold (B).
 const TRUSTED: f64 = 0.6;
 /// Completeness and coverage are read more strictly for H: an answer that misses 40% of
 /// the question is already incomplete to a reader.
@@ -126,12 +127,12 @@ pub enum FailurePattern {
     ContextIgnored,
     /// C: strict_faithfulness < 0.5.
     Hallucination,
-    /// D: negative_rejection < 0.5.
+    /// D: negative_rejection < 0.5 on an answer that did not decline.
     OverConfidence,
     /// E: a question that combines facts, answered by a chain with a step the passages do
     /// not back (0 < multi_hop_faithfulness < 1).
     MultiHopFailure,
-    /// F: strict_faithfulness ≥ 0.6 and implicit_contradiction < 0.5.
+    /// F: implicit_contradiction < 0.5 (a contradiction of the passages).
     SubtleDistortion,
     /// G: min(coherence, clarity, answer_conciseness) < 0.5, over those present.
     GenerationQuality,
@@ -385,8 +386,11 @@ impl FailurePattern {
             // passages do not back counts. A chain with no step backed is C.
             FailurePattern::MultiHopFailure => {
                 let mh = get(MULTI_HOP_FAITHFULNESS)?;
-                (chain_partly_backed || (mh < CRITICAL && get(STRICT_FAITHFULNESS).is_none()))
-                    .then(|| trigger(&[(MULTI_HOP_FAITHFULNESS, mh)], mh))
+                // A contradicted step is F's, named once.
+                (!contradicted
+                    && (chain_partly_backed
+                        || (mh < CRITICAL && get(STRICT_FAITHFULNESS).is_none())))
+                .then(|| trigger(&[(MULTI_HOP_FAITHFULNESS, mh)], mh))
             }
             FailurePattern::SubtleDistortion => {
                 let ic = get(IMPLICIT_CONTRADICTION)?;

@@ -41,11 +41,12 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
             claim_norms.contains(head) && words.iter().any(|w| claim_norms.contains(w))
         })
         .filter(|(head, _)| !affirmed_in_another_clause(&s.text, head, &claim_norms));
-    let claim_says_no_otherwise = claim
-        .sentence
-        .tokens
-        .iter()
-        .any(|t| vocabulary::is_implicit_negative(&t.lower));
+    // A claim that says no in other words ("free", "only") agrees with a denial in the
+    // evidence, unless the evidence denies that very word ("not free").
+    let evidence_denies = s.denied_words();
+    let claim_says_no_otherwise = claim.sentence.tokens.iter().any(|t| {
+        vocabulary::is_implicit_negative(&t.lower) && !evidence_denies.contains(t.lower.as_str())
+    });
     if !claim.asserts_negation() && !claim_says_no_otherwise && denied.is_some() {
         return Some(Conflict {
             kind: "negation_flip",
@@ -90,12 +91,9 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
     let evidence_denied = s.negated_norms();
     // The evidence must state what the claim denies, not only part of it: "never store
     // it empty" is not contradicted by "store it at 40-60% charge".
-    let claim_denied_words = if claim.denies {
-        claim_negates.len()
-    } else {
-        claim.sentence.negated_norms().len()
-    };
-    let states_the_denied = claim_negates.len() >= claim_denied_words.min(2);
+    // (A bare "No" denies the question's whole statement: any of its words will do.)
+    let states_the_denied =
+        claim.denies || claim_negates.len() >= claim.sentence.negated_norms().len().min(2);
     if claim.asserts_negation()
         && states_the_denied
         && !claim_negates.iter().any(|n| evidence_denied.contains(n))
@@ -298,15 +296,33 @@ const UNIT_CLASSES: &[&[&str]] = &[
     &["percent", "per cent", "times"],
 ];
 
-/// The class of a unit word and its singular form, so "day" and "days" are one unit.
+/// Spellings of one unit, mapped to one name: "mins" is "minute", "EUR" is "euro".
+#[rustfmt::skip]
+const UNIT_ALIASES: &[(&str, &str)] = &[
+    ("sec", "second"), ("secs", "second"), ("seconds", "second"), ("min", "minute"),
+    ("mins", "minute"), ("minutes", "minute"), ("hr", "hour"), ("hrs", "hour"),
+    ("hours", "hour"), ("days", "day"), ("weeks", "week"), ("months", "month"),
+    ("years", "year"), ("yr", "year"), ("yrs", "year"), ("quarters", "quarter"),
+    ("business", "working"), ("gram", "g"), ("grams", "g"), ("kilo", "kg"), ("kilos", "kg"),
+    ("kilogram", "kg"), ("kilograms", "kg"), ("lbs", "lb"), ("ounce", "oz"), ("ounces", "oz"),
+    ("litre", "l"), ("litres", "l"), ("liter", "l"), ("liters", "l"), ("tonnes", "tonne"),
+    ("ton", "tonne"), ("tons", "tonne"), ("kilobyte", "kb"), ("kilobytes", "kb"),
+    ("megabyte", "mb"), ("megabytes", "mb"), ("gigabyte", "gb"), ("gigabytes", "gb"),
+    ("terabyte", "tb"), ("terabytes", "tb"), ("metre", "m"), ("metres", "m"), ("meter", "m"),
+    ("meters", "m"), ("kilometre", "km"), ("kilometres", "km"), ("miles", "mile"),
+    ("foot", "ft"), ("feet", "ft"), ("inches", "inch"), ("yards", "yard"), ("euros", "euro"),
+    ("eur", "euro"), ("dollars", "dollar"), ("usd", "dollar"), ("pounds", "pound"),
+    ("gbp", "pound"), ("francs", "franc"), ("cents", "cent"), ("per cent", "percent"),
+];
+
+/// The class of a unit word and its one name, so "day", "days" and "DAYS" are one unit.
 fn unit(lower: &str) -> Option<(usize, String)> {
     let class = UNIT_CLASSES.iter().position(|c| c.contains(&lower))?;
-    let singular = lower
-        .strip_suffix("es")
-        .filter(|s| s.ends_with("inch"))
-        .or_else(|| lower.strip_suffix('s').filter(|s| s.len() > 1))
-        .unwrap_or(lower);
-    Some((class, singular.to_string()))
+    let name = UNIT_ALIASES
+        .iter()
+        .find(|(alias, _)| *alias == lower)
+        .map_or(lower, |(_, name)| name);
+    Some((class, name.to_string()))
 }
 
 /// (number, unit class, unit) for each number followed by a unit word, and the period
@@ -594,6 +610,31 @@ mod tests {
             aligned_swap(&swapped, &years.passages[0].sentences[0]).map(|c| c.kind),
             Some("temporal_misattribution")
         );
+    }
+
+    #[test]
+    fn the_same_amount_in_another_spelling_of_its_unit_agrees() {
+        for (said, evidence) in [
+            ("The fee is 5 euros.", "The fee is 5 EUR."),
+            (
+                "The session lasts 30 mins.",
+                "The session lasts 30 minutes.",
+            ),
+            (
+                "Refunds take 15 working days.",
+                "Refunds take 15 business days.",
+            ),
+        ] {
+            let e = Evidence::new(&[evidence]);
+            let got = unit_shift(&claim(said, &e), &e.passages[0].sentences[0]);
+            assert!(got.is_none(), "{said} / {evidence}: {got:?}");
+        }
+        let e = Evidence::new(&["Returns are accepted within 30 weeks."]);
+        assert!(unit_shift(
+            &claim("Returns are accepted within 30 days.", &e),
+            &e.passages[0].sentences[0]
+        )
+        .is_some());
     }
 
     #[test]

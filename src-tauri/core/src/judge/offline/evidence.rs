@@ -36,7 +36,7 @@ impl Sentence {
         let mut out = HashSet::new();
         for (i, t) in self.tokens.iter().enumerate() {
             if denies(t) {
-                let governed = self.reach(i).into_iter().filter(|n| n.content).take(3);
+                let governed = self.reach(i).0.into_iter().filter(|n| n.content).take(3);
                 out.extend(governed.map(|n| n.norm.as_str()));
             }
         }
@@ -55,9 +55,13 @@ impl Sentence {
             if !denies(t) {
                 continue;
             }
-            let reach = self.reach(i);
+            let (reach, forward) = self.reach(i);
             let nested = i < inside_reach_until;
-            inside_reach_until = inside_reach_until.max(i + 1 + reach.len());
+            // Only a reach that runs forward covers later denials; a clause-final "not"
+            // reaches back over words already read.
+            if forward {
+                inside_reach_until = inside_reach_until.max(i + 1 + reach.len());
+            }
             if nested || reach.iter().any(|n| denies(n)) {
                 continue;
             }
@@ -80,7 +84,13 @@ impl Sentence {
         let mut out = HashSet::new();
         for (i, t) in self.tokens.iter().enumerate() {
             if denies(t) {
-                out.extend(self.reach(i).into_iter().take(4).map(|n| n.lower.as_str()));
+                out.extend(
+                    self.reach(i)
+                        .0
+                        .into_iter()
+                        .take(4)
+                        .map(|n| n.lower.as_str()),
+                );
             }
         }
         out
@@ -89,7 +99,8 @@ impl Sentence {
     /// The words the denial at `i` governs: those after it up to punctuation, "but" or
     /// another negator; or, when it ends its clause ("…, but the processing fee is
     /// not"), the clause before it.
-    fn reach(&self, i: usize) -> Vec<&Token> {
+    /// The second value says whether the reach runs forward.
+    fn reach(&self, i: usize) -> (Vec<&Token>, bool) {
         let stops = |n: &&Token| !n.negator && n.lower != "but" && !n.after_punctuation;
         let after: Vec<&Token> = self.tokens[i + 1..].iter().take_while(stops).collect();
         let ends_clause = self
@@ -97,7 +108,7 @@ impl Sentence {
             .get(i + 1)
             .is_none_or(|n| n.after_punctuation || n.lower == "but");
         if !after.is_empty() || !ends_clause {
-            return after;
+            return (after, true);
         }
         let start = self.tokens[..i]
             .iter()
@@ -107,7 +118,7 @@ impl Sentence {
             });
         let mut before: Vec<&Token> = self.tokens[start..i].iter().collect();
         before.retain(|n| n.lower != "but");
-        before
+        (before, false)
     }
 
     /// Whether any word denies: a negator, or "except", "excluding", "without".

@@ -246,7 +246,8 @@ pub fn scorecard(
     // the answer denies, or an answer claim the ground truth denies. Only a negation or
     // an opposite word counts: a number or a name set against a short reference is as
     // often the reference leaving it out ("accessories 3-5") as a real clash.
-    let contradicts_truth = !ground_truth.trim().is_empty()
+    let contradicts_truth = task.criteria.contains(&Criterion::AnswerCorrectness)
+        && !ground_truth.trim().is_empty()
         && (reverses(&truth_claims, answer, params)
             || reverses(&claims::split(answer), ground_truth, params));
     let note = grading_note(question, answer);

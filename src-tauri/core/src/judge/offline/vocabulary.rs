@@ -115,7 +115,9 @@ pub fn month(lower: &str) -> Option<&'static str> {
     })
 }
 
-/// Phrases that answer nothing: refusals and "not enough information" answers.
+/// Phrases that answer nothing: refusals and "not enough information" answers. Phrases
+/// a rule also says ("we do not provide refunds", "not available in the evening") are
+/// left to `speech`, which asks for a source or a speaker.
 #[rustfmt::skip]
 pub const ABSTENTION_PHRASES: &[&str] = &[
     "i don't know", "i do not know", "i dont know", "i'm not sure", "i am not sure",
@@ -123,11 +125,9 @@ pub const ABSTENTION_PHRASES: &[&str] = &[
     "unable to determine", "cannot be determined", "can't be determined", "cannot determine",
     "not enough information", "insufficient information", "no information",
     "does not contain information", "do not contain information",
-    "doesn't contain information", "does not provide", "do not provide", "doesn't provide",
-    "don't provide", "is not mentioned", "are not mentioned", "not mentioned in",
+    "doesn't contain information", "is not mentioned", "are not mentioned", "not mentioned in",
     "not specified in", "not stated in", "no answer", "cannot answer", "can't answer",
     "not possible to answer", "there is no mention", "i could not find", "i couldn't find",
-    "not available in the",
 ];
 
 /// Padding that adds words but no content.
