@@ -246,7 +246,7 @@ impl ReportView {
             .summary
             .diagnosis
             .as_ref()
-            .filter(|d| d.items_checked > 0 && d.patterns.iter().all(|p| p.count == 0))
+            .filter(|d| d.is_clean())
             .map(|d| d.items_checked);
         let headline = headline(&stages, primary_stage.as_ref(), clean, comparison.as_ref());
         let patterns = pattern_views(store, &run)?;
@@ -327,7 +327,7 @@ fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
 fn primary_stage(view: &RunView, stages: &[StageVerdict]) -> Option<PrimaryStage> {
     let diagnosis = view.summary.diagnosis.as_ref();
     if let Some(d) = diagnosis {
-        if d.items_checked > 0 && d.patterns.iter().all(|p| p.count == 0) {
+        if d.is_clean() {
             return None;
         }
         // The pattern that made the stage primary: the first-ranked one (diagnosis rule).

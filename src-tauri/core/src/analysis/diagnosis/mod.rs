@@ -78,6 +78,13 @@ pub struct Diagnosis {
     pub unchecked: Vec<FailurePattern>,
 }
 
+impl Diagnosis {
+    /// Items were checked and no pattern fired: there is no stage to fix first.
+    pub fn is_clean(&self) -> bool {
+        self.items_checked > 0 && self.patterns.iter().all(|p| p.count == 0)
+    }
+}
+
 /// Diagnoses a run from its stored `ok` scores.
 pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
     let conn = store.conn();

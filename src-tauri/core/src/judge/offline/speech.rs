@@ -67,13 +67,15 @@ pub fn act(sentence: &str) -> Act {
 /// stays linear in the text.
 fn clause_act(clause: &str) -> Act {
     let tokens = lexicon::tokens(clause);
-    if declines(clause, &tokens) {
+    // The phrase lists are written lower-case with ASCII apostrophes.
+    let lower = clause.to_lowercase().replace('\u{2019}', "'");
+    if declines(&lower, &tokens) {
         Act::Decline
     } else if clause.ends_with('?') {
         Act::QuestionBack
-    } else if is_courtesy(clause, &tokens) {
+    } else if is_courtesy(&lower, &tokens) {
         Act::Courtesy
-    } else if is_referral(clause, &tokens) {
+    } else if is_referral(&lower, &tokens) {
         Act::Referral
     } else {
         Act::Claim
@@ -264,12 +266,12 @@ fn nothing_after(tokens: &[Token], i: usize) -> bool {
         .any(|t| matches!(t.lower.as_str(), "nothing" | "no" | "none" | "little"))
 }
 
-fn declines(sentence: &str, tokens: &[Token]) -> bool {
-    let lower = sentence.to_lowercase().replace('\u{2019}', "'");
+/// `lower`: the clause lower-cased, with ASCII apostrophes.
+fn declines(lower: &str, tokens: &[Token]) -> bool {
     if vocabulary::ABSTENTION_PHRASES
         .iter()
         .chain(DECLINE_IDIOMS)
-        .any(|p| vocabulary::contains_phrase(&lower, p))
+        .any(|p| vocabulary::contains_phrase(lower, p))
     {
         return true;
     }
@@ -453,7 +455,7 @@ const GREETINGS: &[&str] = &[
 
 /// A sentence that only manages the conversation: it carries a courtesy phrase (or opens
 /// with a greeting), is short, and holds no number a passage could confirm.
-fn is_courtesy(sentence: &str, tokens: &[Token]) -> bool {
+fn is_courtesy(lower: &str, tokens: &[Token]) -> bool {
     if tokens.is_empty()
         || tokens.len() > 18
         || tokens
@@ -462,7 +464,6 @@ fn is_courtesy(sentence: &str, tokens: &[Token]) -> bool {
     {
         return false;
     }
-    let lower = sentence.to_lowercase().replace('\u{2019}', "'");
     // A greeting word counts only when the greeting stands alone or ends at punctuation:
     // "Evening classes run on Tuesdays" is a fact.
     let set_off = |k: usize| tokens.get(k).is_none_or(|t| t.after_punctuation) || tokens.len() <= 3;
@@ -478,7 +479,7 @@ fn is_courtesy(sentence: &str, tokens: &[Token]) -> bool {
     greeting
         || COURTESY_PHRASES
             .iter()
-            .any(|p| vocabulary::contains_phrase(&lower, p))
+            .any(|p| vocabulary::contains_phrase(lower, p))
 }
 
 /// Phrases that send the reader to someone.
@@ -497,7 +498,7 @@ const REFERRAL_PHRASES: &[&str] = &[
 /// A sentence that only tells the reader whom to contact, and states nothing that could
 /// be checked: no number or address ("Please contact the finance team.", "You can reach
 /// out to HR for details."). "The finance team can be reached at ext. 4410." is a claim.
-fn is_referral(sentence: &str, tokens: &[Token]) -> bool {
+fn is_referral(lower: &str, tokens: &[Token]) -> bool {
     if tokens.is_empty()
         || tokens.len() > 16
         || tokens
@@ -506,8 +507,6 @@ fn is_referral(sentence: &str, tokens: &[Token]) -> bool {
     {
         return false;
     }
-    let lower = sentence.to_lowercase().replace('\u{2019}', "'");
-    // "you may want to contact customer service": a verb of contacting after a modal.
     // "you may want to contact customer service": a verb of contacting after a modal,
     // with someone to contact after it ("guests can ask for late checkout" is a fact).
     let someone = |n: &Token| {
@@ -556,7 +555,7 @@ fn is_referral(sentence: &str, tokens: &[Token]) -> bool {
     modal_contact
         || REFERRAL_PHRASES
             .iter()
-            .any(|p| vocabulary::contains_phrase(&lower, p))
+            .any(|p| vocabulary::contains_phrase(lower, p))
 }
 
 #[cfg(test)]
