@@ -86,8 +86,8 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
     match command {
         JudgesCommand::List => {
             println!(
-                "{:<20} {:<10} {:<36} {:<24} {:>5}  key",
-                "name", "kind", "base url", "model", "temp"
+                "{:<20} {:<10} {:<36} {:<24} {:>5}  {:<24}  latest judge check",
+                "name", "kind", "base url", "model", "temp", "key"
             );
             let mut profiles = vec![open::offline_profile()];
             profiles.extend(store::judge_profiles::list(store.conn())?);
@@ -97,8 +97,9 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
                 } else {
                     key_source(&p)
                 };
+                let check = latest_check(&store, &p.name)?;
                 println!(
-                    "{:<20} {:<10} {:<36} {:<24} {:>5}  {key}",
+                    "{:<20} {:<10} {:<36} {:<24} {:>5}  {key:<24}  {check}",
                     p.name,
                     p.kind.as_str(),
                     p.base_url,
@@ -317,4 +318,30 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
         .enable_all()
         .build()
         .map_err(|e| Error::Invalid(format!("cannot start the network runtime: {e}")))
+}
+
+/// The profile's latest judge check in a few words: its claims figure and date, and for
+/// the offline judge whether the check describes this build's judge (its learned
+/// coefficients or rules may have changed since).
+fn latest_check(store: &Store, profile: &str) -> Result<String, Error> {
+    let Some(check) = store::judge_checks::latest_for_profile(store.conn(), profile)? else {
+        return Ok("never checked (ragnosis judge-check NAME)".into());
+    };
+    let claims = check
+        .claims
+        .map_or("-".to_string(), |e| format!("{:.2}", e.value));
+    let date = check.checked_at.get(..10).unwrap_or(&check.checked_at);
+    let stale = profile == open::OFFLINE
+        && !check
+            .prompt_versions
+            .iter()
+            .any(|v| v == ragnosis_core::judge::offline::current_prompt_version());
+    Ok(format!(
+        "claims {claims} on {date}{}",
+        if stale {
+            " (stale: the offline judge changed since; run judge-check again)"
+        } else {
+            ""
+        }
+    ))
 }

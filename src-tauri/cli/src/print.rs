@@ -518,6 +518,14 @@ pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview) {
         "  duration:      ~{:.0} s at concurrency {}",
         plan.duration_secs, profile.concurrency
     );
+    if let Some(strong) = ragnosis_core::judge::cascade::stronger(&profile.name) {
+        println!(
+            "  cascade:       the offline judge decides what it is sure of and sends only its unsure \
+             claim and coverage decisions ({:.0} % of them on the labelled dev sets) to {strong}: \
+             the calls and cost above are the most this run can use",
+            ragnosis_core::judge::offline::fit::CASCADE_SHARE * 100.0
+        );
+    }
     println!("Nothing was sent and no run was stored. Run the same command with --dataset {dataset_id} and without --plan to start it.");
 }
 

@@ -297,6 +297,55 @@ fn a_full_item_needs_at_most_eight_judge_calls_and_a_second_run_none() {
     );
 }
 
+/// A cascade (`--judge offline+sim`): the offline judge decides the tasks it is sure of
+/// and sends the rest to the server, so the server sees some calls but fewer than when
+/// it judges everything, and the stored results name both judges' versions.
+#[test]
+fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = replicated_ragvue(dir.path(), 1);
+    let everything = {
+        let sim = simulator(0);
+        let home = dir.path().join("all");
+        add_sim_judge(&home, &sim, 4);
+        let o = run(
+            &home,
+            &["agentic", file.to_str().unwrap(), "--judge", "sim"],
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        sim.stats().calls
+    };
+    let sim = simulator(0);
+    let home = dir.path().join("cascade");
+    add_sim_judge(&home, &sim, 4);
+    let o = run(
+        &home,
+        &["agentic", file.to_str().unwrap(), "--judge", "offline+sim"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let sent = sim.stats().calls;
+    println!(
+        "judge calls: {everything} when the server judges everything, {sent} through the cascade"
+    );
+    assert!(sent > 0, "unsure tasks reach the stronger judge");
+    assert!(
+        sent * 2 < everything,
+        "most tasks stay offline: {sent} of {everything} calls sent"
+    );
+    let store = Store::open(&home).unwrap();
+    let run = store::runs::list(store.conn()).unwrap().remove(0);
+    assert_eq!(run.judge, "offline+sim");
+    let versions = store::results::prompt_versions(store.conn(), run.id).unwrap();
+    assert!(
+        versions.iter().any(|v| v.starts_with("offline-4")),
+        "offline verdicts are marked as the offline judge's: {versions:?}"
+    );
+    assert!(
+        versions.iter().any(|v| !v.starts_with("offline")),
+        "sent-on verdicts carry the stronger judge's version: {versions:?}"
+    );
+}
+
 #[test]
 fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
     let sim = simulator(0);
@@ -718,8 +767,11 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
         "tokens are counted"
     );
     let stats = sim.stats();
+    // Two calls per claim or answerability case, one per similarity case (the
+    // correctness scorecard), and the designed items' agentic calls: 840 when every
+    // case reaches the server.
     assert!(
-        stats.calls >= 979,
+        stats.calls >= 840,
         "every case went to the server: {} calls",
         stats.calls
     );
@@ -742,6 +794,26 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
     ] {
         assert!(out.contains(expected), "{expected} missing from:\n{out}");
     }
+
+    // `judges list` shows each profile's latest check beside it.
+    let list = text(&run(&home, &["judges", "list"]).stdout);
+    let line = |name: &str| {
+        list.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} missing from:\n{list}"))
+            .to_string()
+    };
+    let claims = check["claims"]["value"].as_f64().expect("a claims figure");
+    assert!(
+        line("sim").contains(&format!("claims {claims:.2} on 20")),
+        "{}",
+        line("sim")
+    );
+    assert!(
+        line("offline").contains("never checked"),
+        "{}",
+        line("offline")
+    );
 }
 
 /// A refused key fails every call alike: the check stops at the first, says why with the

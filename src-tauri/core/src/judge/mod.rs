@@ -8,6 +8,7 @@
 
 pub mod accounting;
 pub mod cache;
+pub mod cascade;
 pub mod connect;
 pub mod embeddings;
 pub mod few_shot;

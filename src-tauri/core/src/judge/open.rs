@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::cache::JudgeCache;
-use super::{llm, Judge, ProviderKind};
+use super::{cascade, llm, Judge, ProviderKind};
 use crate::error::{Error, Result};
 use crate::secrets::{self, EnvStore, SecretStore};
 use crate::store::{self, judge_profiles::JudgeProfile, Store};
@@ -31,10 +31,17 @@ pub fn offline_profile() -> JudgeProfile {
     }
 }
 
-/// The stored profile called `name`, or the built-in offline one.
+/// The stored profile called `name`, or the built-in offline one. A cascade
+/// (`offline+NAME`) is NAME's profile under the cascade's name: its model, prices and
+/// limits are what a sent-on task costs.
 pub fn profile(store: &Store, name: &str) -> Result<JudgeProfile> {
     if name == OFFLINE {
         return Ok(offline_profile());
+    }
+    if let Some(strong) = cascade::stronger(name) {
+        let mut p = store::judge_profiles::get(store.conn(), strong)?;
+        p.name = name.to_string();
+        return Ok(p);
     }
     store::judge_profiles::get(store.conn(), name)
 }
@@ -75,6 +82,13 @@ pub fn open_profile(
     profile: &JudgeProfile,
     keyring: &dyn SecretStore,
 ) -> Result<Arc<dyn Judge>> {
+    if let Some(strong) = cascade::stronger(&profile.name) {
+        // The key and cache belong to the stronger judge's own profile.
+        let mut inner = profile.clone();
+        inner.name = strong.to_string();
+        let judge = open_profile(store, &inner, keyring)?;
+        return Ok(Arc::new(cascade::CascadeJudge::new(judge)));
+    }
     let profile = profile.clone();
     if profile.kind == ProviderKind::Offline {
         return llm::build_judge(&profile, None, None).map_err(Error::from);

@@ -339,6 +339,7 @@ fn payloads_of_every_kind_parse_back_against_their_task() {
                     covered: true,
                     chunk: Some(1),
                     evidence: "e".into(),
+                    confidence: None,
                 }],
             },
         ),

@@ -375,6 +375,10 @@ pub struct AspectCoverage {
     /// At most ten words quoted from the chunk.
     #[serde(default)]
     pub evidence: String,
+    /// The judge's probability that the chunks answer the aspect, when it has one (the
+    /// offline judge's learned decision); `covered` is the decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

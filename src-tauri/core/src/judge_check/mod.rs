@@ -10,10 +10,10 @@
 //! - answerability: the question's information needs (`Aspects`) checked against the
 //!   paragraph (`Coverage`), as `ragvue.retrieval_coverage` does; the covered share is
 //!   the score. Figure: AUROC against "answerable".
-//! - similarity: claim-level F1 between the two sentences (each one's claims checked
-//!   against the other). The protocol has no graded similarity question, and this is how
-//!   a judge compares an answer with a reference in RAGChecker's metrics. Figure:
-//!   Spearman's rho against the human rating.
+//! - similarity: the answer-correctness score of one sentence with the other as its
+//!   reference (a scorecard call asking only for correctness): the number
+//!   `ragalyst.answer_correctness` reads. Figure: Spearman's rho against the human
+//!   rating.
 //! - diagnosis: each designed item is evaluated like an agentic run and its failure
 //!   patterns are read; the figure is how often they name the designed failure, and how
 //!   often anything fires on a good item.
@@ -198,7 +198,7 @@ enum Outcome {
         answerable: bool,
     },
     Similarity {
-        f1: f64,
+        score: f64,
         human: f64,
     },
     Designed {
@@ -305,7 +305,10 @@ async fn judge_labelled(case: Case, asker: &Asker<'_>) -> Outcome {
             Err(e) => failed(Some(CheckTask::Answerability), None, e),
         },
         Case::Similarity { a, b, score } => match similarity(&a, &b, asker).await {
-            Ok(f1) => Outcome::Similarity { f1, human: score },
+            Ok(judged) => Outcome::Similarity {
+                score: judged,
+                human: score,
+            },
             Err(e) => failed(Some(CheckTask::Similarity), None, e),
         },
         Case::Diagnosis(_) => unreachable!("designed cases are evaluated as items"),
@@ -362,6 +365,8 @@ async fn answerability(
         chunks: vec![passage],
     };
     match asker.ask(task).await? {
+        // The covered share, as `ragvue.retrieval_coverage` reads it (not the
+        // probability a judge may give beside its decisions).
         Verdict::Coverage { aspects } if !aspects.is_empty() => {
             Ok(aspects.iter().filter(|a| a.covered).count() as f64 / aspects.len() as f64)
         }
@@ -373,24 +378,32 @@ async fn answerability(
     }
 }
 
+/// The answer-correctness score of `a` against `b` as the reference: what
+/// `ragalyst.answer_correctness` reads from the same scorecard call, so the figure
+/// describes the metric users see.
 async fn similarity(a: &str, b: &str, asker: &Asker<'_>) -> std::result::Result<f64, JudgeError> {
-    // A sentence the judge finds no claim in is compared as a whole.
-    let or_whole = |claims: Vec<String>, text: &str| {
-        if claims.is_empty() {
-            vec![text.to_string()]
-        } else {
-            claims
-        }
-    };
-    let claims_a = or_whole(claims_of(asker, a).await?, a);
-    let claims_b = or_whole(claims_of(asker, b).await?, b);
-    let precision = entailed(asker, claims_a, vec![b.to_string()]).await?;
-    let recall = entailed(asker, claims_b, vec![a.to_string()]).await?;
-    Ok(if precision + recall == 0.0 {
-        0.0
-    } else {
-        2.0 * precision * recall / (precision + recall)
-    })
+    let task = Task::Scorecard(Box::new(crate::judge::task::ScorecardTask {
+        question: String::new(),
+        answer: a.to_string(),
+        chunks: Vec::new(),
+        ground_truth: b.to_string(),
+        structure_note: Vec::new(),
+        criteria: vec![crate::judge::task::Criterion::AnswerCorrectness],
+        examples: Vec::new(),
+        taxonomy: false,
+    }));
+    match asker.ask(task).await? {
+        Verdict::Scorecard(card) => card
+            .scores
+            .iter()
+            .find(|s| s.criterion == crate::judge::task::Criterion::AnswerCorrectness)
+            .map(|s| s.score)
+            .ok_or_else(|| JudgeError::Unparseable {
+                message: "no answer-correctness score".into(),
+                raw: String::new(),
+            }),
+        other => Err(unexpected("scorecard", &other)),
+    }
 }
 
 async fn designed(
@@ -630,7 +643,7 @@ fn task_figures(outcomes: &[Outcome]) -> (Vec<TaskFigure>, Option<Estimate>, u64
                 let pairs: Vec<(f64, f64)> = outcomes
                     .iter()
                     .filter_map(|o| match o {
-                        Outcome::Similarity { f1, human } => Some((*f1, *human)),
+                        Outcome::Similarity { score, human } => Some((*score, *human)),
                         _ => None,
                     })
                     .collect();

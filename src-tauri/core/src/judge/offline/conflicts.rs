@@ -12,7 +12,7 @@ use super::anchors::{self, Anchor, AnchorKind};
 use super::evidence::{Evidence, Sentence};
 use super::lexicon;
 use super::support::Claim;
-use super::vocabulary;
+use super::{antonyms, vocabulary};
 
 /// How a claim and the evidence disagree.
 #[derive(Debug, Clone, PartialEq)]
@@ -251,7 +251,20 @@ pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
                 * 10
                 >= others.len() * 6
     };
-    OPPOSITES.iter().find_map(|&(a, b)| {
+    let flip = |claimed: &str, opposite: &str| Conflict {
+        kind: "negation_flip",
+        claim_part: claimed.to_string(),
+        evidence_part: opposite.to_string(),
+    };
+    let reverses = |claimed: &str, opposite: &str| {
+        negated(&claim.sentence, claimed) == negated(s, opposite)
+            // "never charges" against "always free": a negation set against a
+            // negative word says the same thing.
+            && !(matches!(claimed, "never" | "always")
+                && (says_no_otherwise(s) || says_no_otherwise(&claim.sentence)))
+            && restates_the_rest(claimed)
+    };
+    let listed = OPPOSITES.iter().find_map(|&(a, b)| {
         [(a, b), (b, a)]
             .into_iter()
             .find_map(|(claimed, opposite)| {
@@ -259,16 +272,29 @@ pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
                     && !said.contains(opposite)
                     && stated.contains(opposite)
                     && !stated.contains(claimed)
-                    && negated(&claim.sentence, claimed) == negated(s, opposite)
-                    // "never charges" against "always free": a negation set against a
-                    // negative word says the same thing.
-                    && !(matches!(claimed, "never" | "always")
-                        && (says_no_otherwise(s) || says_no_otherwise(&claim.sentence)))
-                    && restates_the_rest(claimed))
-                .then(|| Conflict {
-                    kind: "negation_flip",
-                    claim_part: claimed.to_string(),
-                    evidence_part: opposite.to_string(),
+                    && reverses(claimed, opposite))
+                .then(|| flip(claimed, opposite))
+            })
+    });
+    // WordNet's antonyms, compared by stem so inflections match ("increased" against
+    // "decreases"): a word of the claim whose antonym the sentence has instead.
+    listed.or_else(|| {
+        let claim_norms = &claim.sentence.norms;
+        claim
+            .sentence
+            .tokens
+            .iter()
+            .filter(|t| t.content)
+            .find_map(|t| {
+                let opposites = antonyms::of(&t.norm)?;
+                if s.norms.contains(&t.norm) {
+                    return None;
+                }
+                s.tokens.iter().find_map(|u| {
+                    (opposites.contains(&u.norm)
+                        && !claim_norms.contains(&u.norm)
+                        && reverses(&t.lower, &u.lower))
+                    .then(|| flip(&t.lower, &u.lower))
                 })
             })
     })

@@ -24,13 +24,18 @@
 //! Without the model every verdict is lexical and costs well under a millisecond.
 
 mod anchors;
+mod antonyms;
 mod aspects;
 pub mod calibration;
 mod claims;
 mod conflicts;
+pub mod dev_sets;
 mod evidence;
+pub mod features;
+pub mod fit;
 mod grounding;
 mod insights;
+pub mod learned;
 mod lexicon;
 mod meaning;
 mod reasoning;
@@ -61,26 +66,33 @@ use support::{assess, Claim};
 
 /// The offline judge's "model" name, part of every result's judge configuration.
 pub const MODEL: &str = "ragnosis-offline-1";
-/// Bumped whenever the offline judge's behaviour changes, so stale verdicts are not reused.
+/// Bumped whenever the offline judge's behaviour changes, so stale verdicts are not
+/// reused. This one names the rules alone (`OfflineJudge::default`).
 pub const PROMPT_VERSION: &str = "offline-3";
-/// The version of verdicts that also used the semantic model.
-pub const SEMANTIC_PROMPT_VERSION: &str = "offline-3+minilm";
+/// The version of verdicts decided by the learned coefficients, words only (the model
+/// absent or turned off). The suffix names the shipped coefficients: a test fails when
+/// they change and this is not bumped with them.
+pub const LEARNED_PROMPT_VERSION: &str = "offline-4+learned-39c8abc4";
+/// The version of verdicts that also used the semantic model: the judge users get.
+pub const SEMANTIC_PROMPT_VERSION: &str = "offline-4+minilm+learned-39c8abc4";
 
 /// The version the offline judge of this process writes: semantic when the model loads.
 pub fn current_prompt_version() -> &'static str {
     if crate::semantic::shared().is_some() {
         SEMANTIC_PROMPT_VERSION
     } else {
-        PROMPT_VERSION
+        LEARNED_PROMPT_VERSION
     }
 }
 
-/// `Default` is the purely lexical judge (deterministic to the bit, used by the judge
-/// simulator and tests that pin lexical verdicts); `standard` is the judge users get.
+/// `Default` is the rules alone (lexical, deterministic to the bit, used by the judge
+/// simulator and tests that pin rule verdicts); `standard` is the judge users get: the
+/// learned decisions, with the embedded model's cosines when it is installed.
 pub struct OfflineJudge {
     identity: JudgeIdentity,
     params: SupportParams,
     semantic: Option<Arc<SemanticModel>>,
+    learned: bool,
 }
 
 impl Default for OfflineJudge {
@@ -89,6 +101,7 @@ impl Default for OfflineJudge {
             identity: JudgeIdentity::offline(),
             params: SupportParams::default(),
             semantic: None,
+            learned: false,
         }
     }
 }
@@ -99,6 +112,16 @@ impl OfflineJudge {
     pub fn standard() -> OfflineJudge {
         OfflineJudge {
             semantic: crate::semantic::shared(),
+            learned: true,
+            ..OfflineJudge::default()
+        }
+    }
+
+    /// The learned decisions over word signals only, without the embedded model: what
+    /// users get when the model is absent.
+    pub fn words_only() -> OfflineJudge {
+        OfflineJudge {
+            learned: true,
             ..OfflineJudge::default()
         }
     }
@@ -108,11 +131,90 @@ impl OfflineJudge {
     }
 
     pub fn prompt_version(&self) -> &'static str {
-        if self.semantic.is_some() {
-            SEMANTIC_PROMPT_VERSION
-        } else {
-            PROMPT_VERSION
+        match (self.learned, self.semantic.is_some()) {
+            (true, true) => SEMANTIC_PROMPT_VERSION,
+            (true, false) => LEARNED_PROMPT_VERSION,
+            (false, _) => PROMPT_VERSION,
         }
+    }
+
+    /// Whether one of the learned decisions `task` asks for lies within its cascade
+    /// margin: a claim that may or may not be supported, an aspect the chunks may or may
+    /// not answer. Tasks without a learned decision never are (nor any task of the rules
+    /// alone, which give no probability).
+    pub fn is_unsure(&self, task: &Task) -> bool {
+        if !self.learned {
+            return false;
+        }
+        let decisions = learned::shipped();
+        let sem = self.semantic.as_deref();
+        let semantic = sem.is_some();
+        let unsure_claims = |claims: &[Claim], evidence: &Evidence| {
+            claims.iter().any(|claim| {
+                let (x, _) = features::support(claim, evidence, &self.params, sem, None);
+                decisions.support.is_unsure(semantic, &x)
+            })
+        };
+        let unsure_aspects = |aspects: &[String], chunks: &[String]| {
+            let evidence = Evidence::new(chunks);
+            aspects.iter().any(|a| {
+                let (x, _) = features::answerability(a, &evidence, chunks, sem);
+                decisions.answerability.is_unsure(semantic, &x)
+            })
+        };
+        let cleaned = without_citations(task);
+        match cleaned.as_ref() {
+            Task::ClaimLabels { claims, passages } if !passages.is_empty() => {
+                let evidence = Evidence::new(passages);
+                let claims: Vec<Claim> = claims.iter().map(|c| Claim::new(c, &evidence)).collect();
+                unsure_claims(&claims, &evidence)
+            }
+            Task::Coverage {
+                aspects, chunks, ..
+            } if !chunks.is_empty() => unsure_aspects(aspects, chunks),
+            Task::Grounding {
+                question,
+                answer,
+                chunks,
+            } if !chunks.is_empty() => {
+                let evidence = Evidence::new(chunks);
+                unsure_claims(
+                    &grounding::answer_claims(question, answer, &evidence),
+                    &evidence,
+                )
+            }
+            Task::Reasoning {
+                question,
+                answer,
+                chunks,
+            } if !chunks.is_empty() => {
+                let evidence = Evidence::new(chunks);
+                unsure_aspects(&aspects::extract(question), chunks)
+                    || unsure_claims(
+                        &grounding::answer_claims(question, answer, &evidence),
+                        &evidence,
+                    )
+            }
+            _ => false,
+        }
+    }
+
+    /// Which of `aspects` the chunks answer (the rules), with the learned probability
+    /// when this judge uses the learned models.
+    fn coverage(&self, aspects: &[String], chunks: &[String]) -> Vec<super::task::AspectCoverage> {
+        let sem = self.semantic.as_deref();
+        match self.learned_models(|d| &d.answerability) {
+            Some(model) => learned_coverage(aspects, chunks, model, sem),
+            None => relevance::coverage(aspects, chunks, sem),
+        }
+    }
+
+    /// The learned models of one judgement, when this judge uses them.
+    fn learned_models(
+        &self,
+        pick: impl Fn(&'static learned::Decisions) -> &'static learned::Variants,
+    ) -> Option<&'static learned::Variants> {
+        self.learned.then(|| pick(learned::shipped()))
     }
 
     /// A judge with other support thresholds than the tuned defaults; for calibration
@@ -143,7 +245,7 @@ impl OfflineJudge {
             Task::Coverage {
                 aspects, chunks, ..
             } => Verdict::Coverage {
-                aspects: relevance::coverage(aspects, chunks, sem),
+                aspects: self.coverage(aspects, chunks),
             },
             Task::AnswerReview {
                 question,
@@ -170,7 +272,12 @@ impl OfflineJudge {
                 claims: claims::split(text),
             },
             Task::ClaimLabels { claims, passages } => Verdict::ClaimLabels {
-                labels: claim_labels(claims, passages, &self.params),
+                labels: claim_labels(
+                    claims,
+                    passages,
+                    &self.params,
+                    self.learned_models(|d| &d.support).map(|m| (m, sem)),
+                ),
             },
             Task::Scorecard(card) => {
                 Verdict::Scorecard(scorecard::scorecard(card, &self.params, sem))
@@ -232,17 +339,64 @@ fn without_citations(task: &Task) -> std::borrow::Cow<'_, Task> {
 
 /// `labels[claim][passage]`: each claim checked against each passage alone, with word
 /// rarity measured over all the passages.
-fn claim_labels(claims: &[String], passages: &[String], params: &SupportParams) -> Vec<Vec<Label>> {
+///
+/// With a learned model, whether the claim is supported at all is its decision over all
+/// the passages, and the rules only say where: a passage the rules entail stays entailed
+/// only when the model agrees, and when the model finds support the rules placed
+/// nowhere, the best-matching passage holds it. A contradiction stays the rules' call:
+/// it names the words that disagree.
+fn claim_labels(
+    claims: &[String],
+    passages: &[String],
+    params: &SupportParams,
+    learned: Option<(&learned::Variants, Option<&SemanticModel>)>,
+) -> Vec<Vec<Label>> {
     let evidence = Evidence::new(passages);
     claims
         .iter()
         .map(|text| {
             let claim = Claim::new(text, &evidence);
-            (0..passages.len())
+            let mut row: Vec<Label> = (0..passages.len())
                 .map(|p| assess(&claim, &evidence, &[p], params).label)
-                .collect()
+                .collect();
+            if let Some((model, sem)) = learned {
+                let (x, whole) = features::support(&claim, &evidence, params, sem, None);
+                let (_, supported) = model.decide(sem.is_some(), &x);
+                for label in row.iter_mut() {
+                    if label.is_entailment() && !supported {
+                        *label = Label::Neutral;
+                    }
+                }
+                if supported && !row.iter().any(|l| l.is_entailment()) {
+                    if let Some(p) = whole.passage.filter(|p| row[*p] == Label::Neutral) {
+                        row[p] = Label::Entailment;
+                    }
+                }
+            }
+            row
         })
         .collect()
+}
+
+/// The rules' coverage of each aspect, with the learned model's probability that the
+/// chunks answer it. The decision stays the rules': the model was fitted on SQuAD 2.0,
+/// whose unanswerable questions are written to look answerable, and as a decision it
+/// moved correct RAG items into "retrieval miss" and missed abstentions the rules catch
+/// (the hand-written sets in `tests/diagnosis/`). Its probability ranks better and is
+/// what the cascade reads to know when the offline judge is unsure.
+fn learned_coverage(
+    aspects: &[String],
+    chunks: &[String],
+    model: &learned::Variants,
+    sem: Option<&SemanticModel>,
+) -> Vec<super::task::AspectCoverage> {
+    let evidence = Evidence::new(chunks);
+    let mut rules = relevance::coverage(aspects, chunks, sem);
+    for c in rules.iter_mut() {
+        let (x, _) = features::answerability(&c.aspect, &evidence, chunks, sem);
+        c.confidence = Some(model.decide(sem.is_some(), &x).0);
+    }
+    rules
 }
 
 /// Why the offline judge writes no test cases: it has no language model, and a question

@@ -330,6 +330,7 @@ pub fn coverage(
                         covered: true,
                         chunk: Some(chunk),
                         evidence: evidence::quote_around(&s.text, &focus, 10),
+                        confidence: None,
                     }
                 }
                 _ => AspectCoverage {
@@ -337,6 +338,7 @@ pub fn coverage(
                     covered: false,
                     chunk: None,
                     evidence: String::new(),
+                    confidence: None,
                 },
             }
         })

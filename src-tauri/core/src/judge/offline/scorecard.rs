@@ -133,7 +133,7 @@ fn entailed_share(
     if claims.is_empty() || passages.is_empty() {
         return None;
     }
-    let labels = claim_labels(claims, passages, params);
+    let labels = claim_labels(claims, passages, params, None);
     let entailed = labels
         .iter()
         .filter(|row| row.contains(&Label::Entailment))

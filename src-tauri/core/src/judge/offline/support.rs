@@ -173,6 +173,23 @@ pub struct Assessment {
     pub missing_words: Vec<String>,
     pub conflict: Option<Conflict>,
     pub verbatim: bool,
+    /// The measurements behind the label, read by the learned decision (`learned`).
+    pub measures: Measures,
+}
+
+/// The numbers `assess` decides on, kept for the learned decision: each a weighted share
+/// of the claim's content words found.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Measures {
+    /// Found anywhere in the item's passages.
+    pub item: f64,
+    /// Of the words outside the claim's names and numbers, found anywhere in the item.
+    pub predicate: f64,
+    /// Found in the single best-matching sentence.
+    pub best_sentence: f64,
+    /// Claim anchors (names, numbers, dates) and how many of them no passage confirms.
+    pub anchors: usize,
+    pub missing_anchors: usize,
 }
 
 impl Assessment {
@@ -186,6 +203,7 @@ impl Assessment {
             missing_words: Vec::new(),
             conflict: None,
             verbatim: false,
+            measures: Measures::default(),
         }
     }
 }
@@ -276,6 +294,13 @@ pub fn assess(
         missing_words,
         conflict,
         verbatim,
+        measures: Measures {
+            item: item_cov,
+            predicate: predicate_cov,
+            best_sentence: best.map_or(0.0, |b| b.2),
+            anchors: claim.anchors.len(),
+            missing_anchors: missing.len(),
+        },
     }
 }
 

@@ -113,6 +113,7 @@ fn label(claim: &str, passage: &str) -> Label {
         &[claim.to_string()],
         &[passage.to_string()],
         &SupportParams::default(),
+        None,
     )[0][0]
 }
 
