@@ -71,12 +71,16 @@ pub enum Answer {
     JudgeFailed(String),
 }
 
-pub fn answer(messages: &[Message]) -> Answer {
+/// With `oracle`, the judge check's labelled cases get the human verdict
+/// (`oracle::verdict`).
+pub fn answer(messages: &[Message], oracle: bool) -> Answer {
     let Some(task) = prompt::parse_task(messages) else {
         return Answer::Foreign("I can only answer Ragnosis judge prompts.".into());
     };
     let judged = std::panic::catch_unwind(|| {
-        drafted(&task).unwrap_or_else(|| OfflineJudge::default().verdict(&task))
+        drafted(&task)
+            .or_else(|| oracle.then(|| crate::oracle::verdict(&task)).flatten())
+            .unwrap_or_else(|| OfflineJudge::default().verdict(&task))
     });
     match judged {
         Ok(verdict) => Answer::Verdict {
@@ -210,7 +214,7 @@ mod tests {
     #[test]
     fn foreign_prompts_get_a_refusal_not_a_verdict() {
         assert!(matches!(
-            answer(&[Message::user("tell me a joke")]),
+            answer(&[Message::user("tell me a joke")], false),
             Answer::Foreign(_)
         ));
     }

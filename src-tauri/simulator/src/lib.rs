@@ -19,6 +19,7 @@
 mod answer;
 pub mod embeddings;
 pub mod faults;
+mod oracle;
 mod server;
 pub mod stats;
 
@@ -50,6 +51,9 @@ pub struct SimConfig {
     pub models: Vec<String>,
     /// Faults active from the start.
     pub faults: FaultRules,
+    /// Answer the judge check's labelled cases as people did (`oracle`): a stand-in for
+    /// a judge better than the offline one.
+    pub oracle: bool,
 }
 
 impl Default for SimConfig {
@@ -61,6 +65,7 @@ impl Default for SimConfig {
             reject_json_schema: false,
             models: vec!["sim-judge-small".into(), "sim-judge-large".into()],
             faults: FaultRules::default(),
+            oracle: false,
         }
     }
 }

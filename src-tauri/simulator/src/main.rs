@@ -2,7 +2,8 @@
 //! `listening on 127.0.0.1:PORT` on stdout once it accepts connections.
 //!
 //! Options: `--port N` (default: a free port), `--watch-key KEY`, `--require-key KEY`,
-//! `--latency-ms N`, `--reject-json-schema`, `--faults JSON` (the `/_sim/faults` body).
+//! `--latency-ms N`, `--reject-json-schema`, `--oracle` (the judge check's labelled cases
+//! answered as people did), `--faults JSON` (the `/_sim/faults` body).
 
 use std::io::Write;
 
@@ -15,7 +16,7 @@ fn main() {
             eprintln!("ragnosis-judge-sim: {message}");
             eprintln!(
                 "usage: ragnosis-judge-sim [--port N] [--watch-key KEY] [--require-key KEY] [--latency-ms N] \
-                 [--reject-json-schema] [--faults JSON]"
+                 [--reject-json-schema] [--oracle] [--faults JSON]"
             );
             std::process::exit(2);
         }
@@ -52,6 +53,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<SimConfig, Strin
                     .map_err(|_| "--latency-ms needs a number")?
             }
             "--reject-json-schema" => config.reject_json_schema = true,
+            "--oracle" => config.oracle = true,
             "--faults" => {
                 let rules: FaultRules = serde_json::from_str(&value("--faults")?)
                     .map_err(|e| format!("--faults: {e}"))?;

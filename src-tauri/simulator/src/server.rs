@@ -250,7 +250,7 @@ async fn chat_inner(shared: &Shared, body: &[u8], dialect: Dialect, in_flight: u
         Some(Fault::EmptyBody) => return Response::new(Full::new(Bytes::new())),
         _ => {}
     }
-    let (task, repair, json) = match answer::answer(&messages) {
+    let (task, repair, json) = match answer::answer(&messages, shared.config.oracle) {
         Answer::Verdict { task, repair, json } => (
             Some(task),
             repair,
