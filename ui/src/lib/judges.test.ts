@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSummary, formFor, formOf, profileFromForm, providerOf, PROVIDERS } from './judges';
+import { checkSummary, formFor, formOf, judgeChoices, profileFromForm, providerOf, PROVIDERS } from './judges';
 import type { JudgeCheckView } from './types';
 
 const ollama = PROVIDERS.find((p) => p.id === 'ollama')!;
@@ -76,5 +76,18 @@ describe('checkSummary', () => {
     expect(checkSummary({ ...check, current: false, claims: null })).toBe(
       'claims: no figure; names 18 of 40 designed failures (checked with an earlier model or temperature)',
     );
+  });
+});
+
+describe('judgeChoices', () => {
+  it('offers a cascade for every model profile and none for the offline judge alone', () => {
+    const ollama = PROVIDERS.find((p) => p.id === 'ollama')!;
+    const local = profileFromForm(formFor(ollama, 'local'));
+    if (!('profile' in local)) throw new Error(local.problem);
+    const offline = { ...local.profile, name: 'offline', builtin: true };
+    const choices = judgeChoices([offline, local.profile]);
+    expect(choices.map((c) => c.value)).toEqual(['offline', 'local', 'offline+local']);
+    expect(choices.filter((c) => c.cascade).map((c) => c.label)).toEqual(['Offline judge, local only where it is unsure']);
+    expect(judgeChoices([offline]).some((c) => c.cascade)).toBe(false);
   });
 });

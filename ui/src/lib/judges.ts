@@ -150,3 +150,30 @@ export function checkSummary(check: JudgeCheckView): string {
   const stale = check.current ? '' : ' (checked with an earlier model or temperature)';
   return `${claims}; names ${check.named} of ${check.designed} designed failures${stale}`;
 }
+
+/** The prefix that names a cascade (Rust: `judge::cascade::PREFIX`). */
+export const CASCADE_PREFIX = 'offline+';
+
+/** A choice of the Evaluate screen's judge list: a profile, or a cascade of the offline
+ * judge in front of a model profile (it sends only the decisions it is unsure of on). */
+export interface JudgeChoice {
+  value: string;
+  label: string;
+  cascade: boolean;
+}
+
+export function judgeChoices(profiles: JudgeProfileInfo[]): JudgeChoice[] {
+  const plain = profiles.map((j) => ({
+    value: j.name,
+    label: j.builtin ? 'Offline judge (built in, no key)' : `${j.name} (${j.model})`,
+    cascade: false,
+  }));
+  const cascades = profiles
+    .filter((j) => !j.builtin)
+    .map((j) => ({
+      value: `${CASCADE_PREFIX}${j.name}`,
+      label: `Offline judge, ${j.name} only where it is unsure`,
+      cascade: true,
+    }));
+  return [...plain, ...cascades];
+}
