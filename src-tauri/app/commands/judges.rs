@@ -5,7 +5,7 @@
 use ragnosis_core::ErrorCode;
 use std::sync::Arc;
 
-use ragnosis_core::judge::{connect, llm, local, open as judges};
+use ragnosis_core::judge::{connect, local, open as judges};
 use ragnosis_core::judge_check;
 use ragnosis_core::progress::CancelToken;
 use ragnosis_core::secrets::{self, ApiKey, SecretError, SecretStore};
@@ -204,7 +204,7 @@ pub fn offline_judge_status() -> OfflineJudgeStatus {
 }
 
 /// The latest judge check of every profile (the offline judge first), marked `current`
-/// when it was made with the profile's present model and temperature.
+/// when it describes the judge the profile opens now (`JudgeCheck::describes`).
 #[tauri::command(async)]
 pub fn judge_checks(state: State<'_, AppState>) -> CommandResult<Vec<JudgeCheckView>> {
     let store = state.store()?;
@@ -213,8 +213,7 @@ pub fn judge_checks(state: State<'_, AppState>) -> CommandResult<Vec<JudgeCheckV
     let mut views = Vec::new();
     for profile in profiles {
         if let Some(check) = store::judge_checks::latest_for_profile(store.conn(), &profile.name)? {
-            let current = llm::identity_of(&profile).config_key() == check.judge_config;
-            views.push(JudgeCheckView::new(&check, current));
+            views.push(JudgeCheckView::new(&check, check.describes(&profile)));
         }
     }
     Ok(views)

@@ -97,7 +97,7 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
                 } else {
                     key_source(&p)
                 };
-                let check = latest_check(&store, &p.name)?;
+                let check = latest_check(&store, &p)?;
                 println!(
                     "{:<20} {:<10} {:<36} {:<24} {:>5}  {key:<24}  {check}",
                     p.name,
@@ -320,28 +320,22 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
         .map_err(|e| Error::Invalid(format!("cannot start the network runtime: {e}")))
 }
 
-/// The profile's latest judge check in a few words: its claims figure and date, and for
-/// the offline judge whether the check describes this build's judge (its learned
-/// coefficients or rules may have changed since).
-fn latest_check(store: &Store, profile: &str) -> Result<String, Error> {
-    let Some(check) = store::judge_checks::latest_for_profile(store.conn(), profile)? else {
+/// The profile's latest judge check in a few words: its claims figure and date, and
+/// whether it still describes the judge (`JudgeCheck::describes`).
+fn latest_check(store: &Store, profile: &JudgeProfile) -> Result<String, Error> {
+    let Some(check) = store::judge_checks::latest_for_profile(store.conn(), &profile.name)? else {
         return Ok("never checked (ragnosis judge-check NAME)".into());
     };
     let claims = check
         .claims
         .map_or("-".to_string(), |e| format!("{:.2}", e.value));
     let date = check.checked_at.get(..10).unwrap_or(&check.checked_at);
-    let stale = profile == open::OFFLINE
-        && !check
-            .prompt_versions
-            .iter()
-            .any(|v| v == ragnosis_core::judge::offline::current_prompt_version());
     Ok(format!(
         "claims {claims} on {date}{}",
-        if stale {
-            " (stale: the offline judge changed since; run judge-check again)"
-        } else {
+        if check.describes(profile) {
             ""
+        } else {
+            " (stale: the judge changed since; run judge-check again)"
         }
     ))
 }

@@ -197,3 +197,21 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
         view.methodology.judge_check
     );
 }
+
+/// A check describes the built-in judge only while its rules and learned coefficients
+/// are the ones this build runs (the offline profile's model never changes, its
+/// prompt version does).
+#[test]
+fn an_offline_check_of_an_older_judge_no_longer_describes_it() {
+    let (check, _) = lexical_check();
+    let offline_profile = ragnosis_core::judge::open::offline_profile();
+    let mut current = check.clone();
+    current.prompt_versions = vec![offline::current_prompt_version().to_string()];
+    assert!(current.describes(&offline_profile));
+    let mut older = check;
+    older.prompt_versions = vec!["offline-3".to_string()];
+    assert!(
+        !older.describes(&offline_profile),
+        "made with the rules of an older build"
+    );
+}

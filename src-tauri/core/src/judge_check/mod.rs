@@ -161,6 +161,19 @@ pub struct JudgeCheck {
 }
 
 impl JudgeCheck {
+    /// Whether the check describes the judge `profile` opens now: the same model and
+    /// temperature, and for the built-in judge also the same rules and learned
+    /// coefficients (its prompt version), which change between builds.
+    pub fn describes(&self, profile: &crate::store::judge_profiles::JudgeProfile) -> bool {
+        let same_config = crate::judge::llm::identity_of(profile).config_key() == self.judge_config;
+        let same_offline_judge = profile.kind != crate::judge::ProviderKind::Offline
+            || self
+                .prompt_versions
+                .iter()
+                .any(|v| v == crate::judge::offline::current_prompt_version());
+        same_config && same_offline_judge
+    }
+
     /// One sentence for a report's methodology and the judge's line in the window.
     pub fn headline(&self) -> String {
         let claims = match self.claims {

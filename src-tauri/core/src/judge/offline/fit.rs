@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use super::features;
 use super::learned::{Decisions, Logistic, Variants};
-use crate::judge_check::figures::{estimate, Estimate};
+use crate::judge_check::figures::{auroc, estimate, Estimate};
 
 /// Ridge penalty on the standardised weights: small, only to keep separable features
 /// (a verbatim match is always supported) from running off to infinity.
@@ -351,35 +351,6 @@ pub fn cross_validate(
     out
 }
 
-/// AUROC by ranks (ties share their mean rank): O(n log n), so bootstrapping thousands
-/// of rows stays quick.
-pub fn auroc(pairs: &[(f64, bool)]) -> Option<f64> {
-    let pos = pairs.iter().filter(|p| p.1).count();
-    let neg = pairs.len() - pos;
-    if pos == 0 || neg == 0 {
-        return None;
-    }
-    let mut order: Vec<usize> = (0..pairs.len()).collect();
-    order.sort_by(|&a, &b| pairs[a].0.total_cmp(&pairs[b].0));
-    let mut rank_sum = 0.0;
-    let mut i = 0;
-    while i < order.len() {
-        let mut j = i;
-        while j + 1 < order.len() && pairs[order[j + 1]].0 == pairs[order[i]].0 {
-            j += 1;
-        }
-        let mean_rank = (i + j) as f64 / 2.0 + 1.0;
-        for &k in &order[i..=j] {
-            if pairs[k].1 {
-                rank_sum += mean_rank;
-            }
-        }
-        i = j + 1;
-    }
-    let (p, n) = (pos as f64, neg as f64);
-    Some((rank_sum - p * (p + 1.0) / 2.0) / (p * n))
-}
-
 /// Expected calibration error over ten equal-width probability bins.
 pub fn ece(pairs: &[(f64, bool)]) -> Option<f64> {
     if pairs.is_empty() {
@@ -482,18 +453,6 @@ mod tests {
         let f = figures(&rows, &scored);
         assert!(f[0].auroc.unwrap().value > 0.99);
         assert!(f[0].balanced_accuracy.unwrap().value > 0.95);
-    }
-
-    #[test]
-    fn auroc_by_ranks_counts_ties_as_half() {
-        let pairs = [(0.9, true), (0.5, true), (0.5, false), (0.1, false)];
-        assert_eq!(auroc(&pairs), Some(0.875));
-        assert_eq!(
-            auroc(&pairs),
-            crate::judge_check::figures::auroc(&pairs),
-            "the same figure as the judge check's pairwise count"
-        );
-        assert_eq!(auroc(&[(0.3, true)]), None);
     }
 
     #[test]

@@ -117,15 +117,6 @@ impl OfflineJudge {
         }
     }
 
-    /// The learned decisions over word signals only, without the embedded model: what
-    /// users get when the model is absent.
-    pub fn words_only() -> OfflineJudge {
-        OfflineJudge {
-            learned: true,
-            ..OfflineJudge::default()
-        }
-    }
-
     pub fn uses_semantic_model(&self) -> bool {
         self.semantic.is_some()
     }
