@@ -327,6 +327,12 @@ fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() 
     println!(
         "judge calls: {everything} when the server judges everything, {sent} through the cascade"
     );
+    // The run's summary says which judges scored it, not "a language model" alone.
+    assert!(
+        text(&o.stdout).contains("The built-in offline judge scored what it was sure of"),
+        "{}",
+        text(&o.stdout)
+    );
     assert!(sent > 0, "unsure tasks reach the stronger judge");
     assert!(
         sent * 2 < everything,

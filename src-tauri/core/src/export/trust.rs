@@ -109,20 +109,28 @@ fn judge_sentence(judged: bool, judge: &JudgeFacts) -> String {
     if judge.offline {
         return "The scores come from the built-in offline judge, an approximation from word overlap, names and numbers and a small sentence-similarity model, with no language model: a fast first look, not a verdict (its own agreement with people is in Settings → Check this judge).".into();
     }
-    match &judge.host {
-        _ if !judge.profile_found => format!(
+    if !judge.profile_found {
+        return format!(
             "The judge profile '{}' no longer exists, so what kind of judge scored this run cannot be stated.",
             judge.profile
-        ),
-        Some(host) if judge::accounting::is_loopback(&format!("http://{host}")) => format!(
-            "The scores come from a language model on this machine ({}, at {host}).",
-            judge.model
-        ),
-        Some(host) => format!(
-            "The scores come from a hosted language model ({} at {host}).",
-            judge.model
-        ),
-        None => format!("The scores come from the language model {}.", judge.model),
+        );
+    }
+    let model = match &judge.host {
+        Some(host) if judge::accounting::is_loopback(&format!("http://{host}")) => {
+            format!(
+                "a language model on this machine ({}, at {host})",
+                judge.model
+            )
+        }
+        Some(host) => format!("a hosted language model ({} at {host})", judge.model),
+        None => format!("the language model {}", judge.model),
+    };
+    if judge::cascade::stronger(&judge.profile).is_some() {
+        format!(
+            "The built-in offline judge scored what it was sure of and sent the claims and aspects it was unsure of to {model}; each result records which of them decided it."
+        )
+    } else {
+        format!("The scores come from {model}.")
     }
 }
 
