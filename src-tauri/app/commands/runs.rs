@@ -27,7 +27,11 @@ fn info(
     summary: Option<&RunSummary>,
 ) -> CommandResult<RunInfo> {
     let totals: RunTotals = store::runs::totals(store.conn(), run.id)?;
-    let active = state.runs.is_active(run.id);
+    // Active here, or evaluating in another process (the CLI) on the same database:
+    // either way not interrupted, and not resumable from this window.
+    let active = state.runs.is_active(run.id)
+        || (run.status == RunStatus::Running
+            && ragnosis_core::run::owner::is_evaluating(store, run.id));
     Ok(RunInfo::new(run, dataset_name, active, totals, summary))
 }
 

@@ -225,6 +225,11 @@ pub fn generate(
     };
     let cancel = crate::cancel_on_ctrl_c();
     let outcome = if let Some(generation) = args.resume {
+        // A budget given with --resume replaces the stored one; it caps the whole
+        // generation, what earlier executions spent included.
+        if args.budget.is_some() {
+            generate::set_budget(&store, generation, args.budget)?;
+        }
         let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
         crate::judges::runtime()?.block_on(generate::resume(
             &mut store, generation, judge, progress, &cancel,

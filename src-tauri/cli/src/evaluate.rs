@@ -396,6 +396,19 @@ fn finish(
         &report,
         totals.calls + totals.cache_hits + totals.failures > 0,
     );
+    if let Some(down) = outcome.judge_down {
+        // The judge's own code (judge.auth, judge.unreachable, …) and exit status, so a
+        // script sees why; the cells it could not score stay errors a resume retries.
+        eprintln!(
+            "run {} failed; after fixing the cause, continue it with `ragnosis resume {}`",
+            outcome.run_id, outcome.run_id
+        );
+        return Err(Error::JudgeDown {
+            code: down.code,
+            message: down.message,
+        }
+        .into());
+    }
     if outcome.status != RunStatus::Done {
         let run = store::runs::get(store.conn(), outcome.run_id)?;
         eprintln!(

@@ -270,7 +270,8 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
                 let mut rows = Vec::with_capacity(runs.len());
                 for run in runs {
                     let totals = store::runs::totals(store.conn(), run.id)?;
-                    rows.push((run, totals));
+                    let status = ragnosis_core::run::owner::shown_status(&store, &run);
+                    rows.push((run, totals, status));
                 }
                 print::runs(&rows);
             }

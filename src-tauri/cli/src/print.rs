@@ -127,16 +127,18 @@ pub fn metric_list(specs: &[MetricSpec]) {
     }
 }
 
-pub fn runs(rows: &[(RunRow, RunTotals)]) {
+/// The runs list; each row with the status to show ("interrupted" for a run whose
+/// process died, see `run::owner::shown_status`).
+pub fn runs(rows: &[(RunRow, RunTotals, &str)]) {
     if rows.is_empty() {
         println!("No runs yet. Start one with `ragnosis agentic FILE` or `ragnosis eval`.");
         return;
     }
     println!(
-        "{:>4}  {:>7}  {:<10} {:<14} {:<16} {:>6} {:>9}  {:<20} created",
+        "{:>4}  {:>7}  {:<11} {:<14} {:<16} {:>6} {:>9}  {:<20} created",
         "id", "dataset", "status", "mode", "judge", "items", "cost", "label"
     );
-    for (r, totals) in rows {
+    for (r, totals, status) in rows {
         // A run whose judged metrics never asked anything (all from supplied labels or
         // judge-free) used no judge, whatever its profile says.
         let judge = if totals.calls + totals.cache_hits + totals.failures == 0
@@ -147,10 +149,10 @@ pub fn runs(rows: &[(RunRow, RunTotals)]) {
             truncate(&r.judge, 16)
         };
         println!(
-            "{:>4}  {:>7}  {:<10} {:<14} {:<16} {:>6} {:>9}  {:<20} {}",
+            "{:>4}  {:>7}  {:<11} {:<14} {:<16} {:>6} {:>9}  {:<20} {}",
             r.id,
             r.dataset_id,
-            r.status.as_str(),
+            status,
             r.mode,
             judge,
             r.item_count,

@@ -134,6 +134,16 @@ fn killed_run_resumes_with_exactly_one_result_per_cell() {
         })
         .count();
     let cells = killed.item_count * item_metrics as i64;
+    let listed = run(home.path(), &["runs"]);
+    let row = text(&listed.stdout)
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 "))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        row.contains("interrupted"),
+        "no process holds it any more, so the list says interrupted, not running: {row}"
+    );
     let before = result_count(home.path(), 1);
     assert!(
         before > 0 && before < cells,
@@ -343,7 +353,7 @@ fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() 
     assert_eq!(run.judge, "offline+sim");
     let versions = store::results::prompt_versions(store.conn(), run.id).unwrap();
     assert!(
-        versions.iter().any(|v| v.starts_with("offline-4")),
+        versions.iter().any(|v| v.starts_with("offline-5")),
         "offline verdicts are marked as the offline judge's: {versions:?}"
     );
     assert!(
@@ -423,6 +433,22 @@ fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
             assert_eq!(sf["status"], "ok", "{}: {sf}", item["id"]);
         }
     }
+    assert_eq!(
+        json["run"]["status"], "done",
+        "one failing item does not fail the run"
+    );
+    assert!(
+        json["run"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("done with errors: 1 result could not be scored")),
+        "but the run says so: {}",
+        json["run"]
+    );
+    assert_eq!(
+        sf_error_code(&json, "bad"),
+        Some("judge.bad_reply".to_string()),
+        "the error carries its code into the export"
+    );
     assert_eq!(
         json["summary"]["metrics"]["ragvue.strict_faithfulness"]["errors"],
         1
@@ -824,6 +850,78 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
 
 /// A refused key fails every call alike: the check stops at the first, says why with the
 /// error code, and stores nothing.
+fn sf_error_code(json: &Value, id: &str) -> Option<String> {
+    json["items"].as_array()?.iter().find(|i| i["id"] == id)?["results"]
+        ["ragvue.strict_faithfulness"]["details"]["error_code"]
+        .as_str()
+        .map(str::to_string)
+}
+
+#[test]
+fn a_run_whose_judge_never_answers_stops_with_its_code_and_a_resume_retries_every_failed_cell() {
+    let sim = simulator(0);
+    sim.set_faults(FaultRules {
+        when_contains: vec![ContainsRule {
+            text: "".into(),
+            fault: Fault::Status {
+                status: 401,
+                retry_after: None,
+                body: None,
+            },
+        }],
+        ..Default::default()
+    });
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 2);
+    let file = replicated_ragvue(home.path(), 5);
+    let items = std::fs::read_to_string(&file).unwrap().lines().count();
+    let metrics = "ragvue.strict_faithfulness,ragvue.answer_length";
+    let o = run(
+        home.path(),
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            metrics,
+            "--judge",
+            "sim",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("error [judge.auth]") && text(&o.stderr).contains("keys set"),
+        "the code and what to do: {}",
+        text(&o.stderr)
+    );
+    let store = Store::open(home.path()).unwrap();
+    let failed = store::runs::get(store.conn(), 1).unwrap();
+    assert_eq!(failed.status, RunStatus::Failed, "not done");
+    assert!(failed.message.unwrap_or_default().contains("judge.auth"));
+    let errors_before = store::results::error_pairs(store.conn(), 1).unwrap().len();
+    assert!(
+        errors_before > 0 && errors_before < items,
+        "it stopped after a few items ({errors_before} of {items} failed)"
+    );
+    drop(store);
+
+    // The key is fixed (the server accepts again): a resume redoes every failed cell.
+    sim.set_faults(FaultRules::default());
+    let o = run(home.path(), &["resume", "1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let store = Store::open(home.path()).unwrap();
+    let done = store::runs::get(store.conn(), 1).unwrap();
+    assert_eq!(done.status, RunStatus::Done);
+    assert_eq!(done.message, None, "no errors left to mention");
+    assert!(store::results::error_pairs(store.conn(), 1)
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        result_count(home.path(), 1),
+        (items * 2) as i64,
+        "exactly one result per cell: the errors were replaced, not joined"
+    );
+}
+
 #[test]
 fn judge_check_with_a_refused_key_stops_with_the_auth_code_and_stores_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -857,6 +955,50 @@ fn judge_check_with_a_refused_key_stops_with_the_auth_code_and_stores_nothing() 
     assert!(store::judge_checks::latest_for_profile(store.conn(), "sim")
         .unwrap()
         .is_none());
+}
+
+#[test]
+fn judge_check_against_a_server_that_is_not_there_stops_early_and_stores_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    // A port that was free a moment ago: nothing listens on it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/v1");
+    let o = run(
+        &home,
+        &[
+            "judges",
+            "add",
+            "gone",
+            "--kind",
+            "openai",
+            "--base-url",
+            &url,
+            "--model",
+            "m",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let started = Instant::now();
+    let o = run(&home, &["judge-check", "gone"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("error [judge.unreachable]"),
+        "{}",
+        text(&o.stderr)
+    );
+    eprintln!("stopped after {:?}", started.elapsed());
+    let store = Store::open(&home).unwrap();
+    assert!(
+        store::judge_checks::latest_for_profile(store.conn(), "gone")
+            .unwrap()
+            .is_none(),
+        "an all-empty check is not kept as the profile's latest"
+    );
 }
 
 /// `judges add` refuses what the window and the IPC layer refuse, in the same words.
@@ -1314,5 +1456,84 @@ fn generation_drafts_candidates_in_parallel_without_overshooting_the_count() {
     assert_eq!(
         accepted, 3,
         "no accepted candidate beyond the count is stored"
+    );
+}
+
+#[test]
+fn a_generation_budget_is_a_ceiling_across_calls_and_resumes() {
+    let sim = simulator(0);
+    let home = tempfile::tempdir().unwrap();
+    // A priced judge: every call costs about half a cent.
+    let o = run(
+        home.path(),
+        &[
+            "judges",
+            "add",
+            "priced",
+            "--kind",
+            "openai",
+            "--base-url",
+            &sim.base_url(),
+            "--model",
+            "sim-judge-small",
+            "--concurrency",
+            "4",
+            "--price-input",
+            "10",
+            "--price-output",
+            "10",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let docs = repo().join("tests/documents");
+    let spent = |home: &Path| -> f64 {
+        let store = Store::open(home).unwrap();
+        store::generations::spent(store.conn(), 1).unwrap()
+    };
+    let o = run(
+        home.path(),
+        &[
+            "generate",
+            docs.to_str().unwrap(),
+            "--judge",
+            "priced",
+            "--count",
+            "50",
+            "--budget",
+            "0.02",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let first = spent(home.path());
+    assert!(
+        first > 0.0 && first <= 0.02,
+        "stopped before the call that would pass $0.02: spent ${first:.4}"
+    );
+    // Resuming with the same budget spends nothing more: it is already used up.
+    let calls = sim.stats().calls;
+    let o = run(
+        home.path(),
+        &[
+            "generate", "--resume", "1", "--judge", "priced", "--budget", "0.02",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        sim.stats().calls <= calls + 1 && spent(home.path()) <= 0.02,
+        "the spend of the first execution counts: ${:.4}",
+        spent(home.path())
+    );
+    // A larger budget on resume is taken, and caps the whole generation.
+    let o = run(
+        home.path(),
+        &[
+            "generate", "--resume", "1", "--judge", "priced", "--budget", "0.04",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let total = spent(home.path());
+    assert!(
+        total > first && total <= 0.04,
+        "went on, and stopped under the new ceiling: ${total:.4}"
     );
 }

@@ -39,6 +39,12 @@ pub enum Error {
     Judge(#[from] crate::judge::JudgeError),
     #[error(transparent)]
     Secret(#[from] crate::secrets::SecretError),
+    /// Another process is doing it (evaluating the same run).
+    #[error("{0}")]
+    Busy(String),
+    /// A run stopped because its judge failed on every call; `code` is the judge's.
+    #[error("{message}")]
+    JudgeDown { code: ErrorCode, message: String },
 }
 
 impl Error {
@@ -64,6 +70,8 @@ impl Error {
             Error::Write { .. } => ErrorCode::Write,
             Error::Judge(e) => e.code(),
             Error::Secret(_) => ErrorCode::Secret,
+            Error::JudgeDown { code, .. } => *code,
+            Error::Busy(_) => ErrorCode::Busy,
         }
     }
 

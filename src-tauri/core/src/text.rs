@@ -7,8 +7,8 @@
 //! (stop words, syllables, articles) but Unicode-safe: any script tokenises into words.
 
 /// Lower-cased word tokens. A word is a run of alphanumeric characters (any script);
-/// an apostrophe between two letters stays inside the word ("don't"), and a `.` or `,`
-/// between two digits stays inside the number ("6,650", "3.5"). Everything else
+/// an apostrophe between two letters stays inside the word ("don't"), and a `.`, `,` or `:`
+/// between two digits stays inside the number ("6,650", "3.5", "8:30"). Everything else
 /// separates words.
 pub fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -33,7 +33,8 @@ pub fn for_each_word(text: &str, mut f: impl FnMut(&str)) {
             let next = chars.peek().copied().unwrap_or(' ');
             let joins_word =
                 matches!(c, '\'' | '\u{2019}') && prev.is_alphabetic() && next.is_alphabetic();
-            let joins_number = matches!(c, '.' | ',') && prev.is_numeric() && next.is_numeric();
+            let joins_number =
+                matches!(c, '.' | ',' | ':') && prev.is_numeric() && next.is_numeric();
             if joins_word || joins_number {
                 current.push(if c == '\u{2019}' { '\'' } else { c });
             } else {

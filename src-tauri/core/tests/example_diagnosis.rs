@@ -312,9 +312,9 @@ fn tally(name: &str, outcomes: &BTreeMap<String, Outcome>, figures: &mut Figures
 }
 
 /// The hand-written sets, item by item. Every item diagnosed otherwise than written is
-/// printed; the figures are held to floors just under what this version reaches, so a
-/// change that makes the diagnosis worse fails. The goals (issue 24) are higher: ≥ 0.85
-/// named, ≤ 0.05 false alarms, ≥ 0.90 abstentions left alone.
+/// printed, and must be one of the few known misses; the figures are held to issue 24's
+/// goals: ≥ 0.85 of designed failures named, ≤ 0.05 false alarms on good answers, ≥ 0.90
+/// of correct abstentions left alone.
 #[test]
 fn the_hand_written_sets_are_diagnosed_item_by_item() {
     let judge = OfflineJudge::standard();
@@ -355,13 +355,29 @@ fn the_hand_written_sets_are_diagnosed_item_by_item() {
         figures.named, figures.false_alarms, figures.abstentions_left_alone
     );
     eprintln!("diagnosed otherwise than written: {misses:#?}");
-    assert!(named >= 0.70, "designed failures named: {named:.2}");
+    assert!(named >= 0.85, "designed failures named: {named:.2}");
     assert!(
-        false_alarms <= 0.25,
+        false_alarms <= 0.05,
         "false alarms on good answers: {false_alarms:.2}"
     );
     assert!(
-        left_alone >= 0.80,
+        left_alone >= 0.90,
         "correct abstentions left alone: {left_alone:.2}"
+    );
+    // Item by item: every item is diagnosed as written except these, whose wrong
+    // combination of two quoted facts needs reasoning the offline judge does not do
+    // (a language-model judge scores multi-hop faithfulness for them).
+    const KNOWN_MISSES: [&str; 2] = ["hd-15", "lib-044"];
+    let unexpected: Vec<&String> = misses
+        .iter()
+        .filter(|m| {
+            !KNOWN_MISSES
+                .iter()
+                .any(|id| m.contains(&format!(": {id} ")))
+        })
+        .collect();
+    assert!(
+        unexpected.is_empty(),
+        "items diagnosed otherwise than written: {unexpected:#?}"
     );
 }

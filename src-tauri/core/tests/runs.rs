@@ -121,6 +121,136 @@ fn cancelled_run_resumes_without_duplicating_results() {
     assert_eq!(counts.values().sum::<i64>(), 1200);
 }
 
+/// The offline judge with a network judge's latency, whose calls fail once the run is
+/// cancelled, the way an in-flight HTTP call does: "the run was cancelled".
+struct FailsOnceCancelled(OfflineJudge);
+
+#[async_trait::async_trait]
+impl Judge for FailsOnceCancelled {
+    fn identity(&self) -> &ragnosis_core::judge::JudgeIdentity {
+        self.0.identity()
+    }
+
+    async fn judge(
+        &self,
+        task: &ragnosis_core::judge::task::Task,
+        ctx: &ragnosis_core::judge::CallContext,
+    ) -> Result<ragnosis_core::judge::Judgement, ragnosis_core::judge::JudgeError> {
+        // A network call's latency, so items are still in flight when the cancel comes.
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        if ctx.cancel.is_cancelled() {
+            return Err(ragnosis_core::judge::JudgeError::Cancelled);
+        }
+        self.0.judge(task, ctx).await
+    }
+}
+
+#[test]
+fn a_resume_redoes_the_cells_a_cancel_left_as_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset = import(&mut store, dir.path(), &items(300));
+    let metrics = ["ragvue.strict_faithfulness", "reference.token_f1"];
+    let run_id = run::plan(&mut store, &request(dataset, &metrics)).unwrap();
+    let cancel = CancelToken::new();
+    let judge: Arc<dyn Judge> = Arc::new(FailsOnceCancelled(OfflineJudge::default()));
+    let first = run::execute(
+        &mut store,
+        run_id,
+        judge.clone(),
+        Arc::new(CancelAfterFirstBatch(cancel.clone())),
+        &cancel,
+    )
+    .unwrap();
+    assert_eq!(first.status, RunStatus::Cancelled);
+    let cancelled = store::results::error_pairs(store.conn(), run_id).unwrap();
+    assert!(
+        !cancelled.is_empty(),
+        "items in flight at the cancel were stored with the cancellation error"
+    );
+
+    let resumed = run::execute(
+        &mut store,
+        run_id,
+        judge,
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    assert_eq!(resumed.status, RunStatus::Done);
+    assert!(
+        store::results::error_pairs(store.conn(), run_id)
+            .unwrap()
+            .is_empty(),
+        "every cancelled cell was judged again"
+    );
+    let counts = store::results::status_counts(store.conn(), run_id).unwrap();
+    assert_eq!(
+        counts.values().sum::<i64>(),
+        600,
+        "300 items × 2 metrics, one result each: {counts:?}"
+    );
+}
+
+#[test]
+fn a_megabyte_answer_is_judged_on_a_stated_beginning_and_reported_at_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let answer = "The library opens at nine on weekdays. ".repeat(30_000);
+    let line = serde_json::json!({
+        "question": "When does the library open?",
+        "answer": answer,
+        "contexts": ["The library is open Monday to Friday from 9 am to 8 pm."],
+    });
+    let file = dir.path().join("long.jsonl");
+    std::fs::write(&file, format!("{line}\n")).unwrap();
+    let imported = ragnosis_core::import::import_file(
+        &mut store,
+        &file,
+        Some("long"),
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap();
+    assert!(
+        imported.report.warnings.iter().any(|w| w
+            .message
+            .contains("the answer has 1170000 characters; judges read its first 20000")),
+        "{:?}",
+        imported.report.warnings
+    );
+    let run_id = run::plan(
+        &mut store,
+        &request(
+            imported.dataset.id,
+            &["ragvue.strict_faithfulness", "ragvue.answer_length"],
+        ),
+    )
+    .unwrap();
+    let outcome = run::execute(
+        &mut store,
+        run_id,
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    assert_eq!(outcome.status, RunStatus::Done);
+    let item = store::run_items::item_ids(store.conn(), run_id).unwrap()[0];
+    for stored in store::results::for_item(store.conn(), run_id, item).unwrap() {
+        let r = stored.result;
+        assert_eq!(r.status, Status::Ok, "{}: {}", r.metric, r.explanation);
+        assert!(
+            r.explanation
+                .contains("Judged on shortened text: answer to its first"),
+            "{}: {}",
+            r.metric,
+            r.explanation
+        );
+        assert_eq!(r.details["shortened"][0]["chars"], 1_170_000);
+    }
+}
+
 #[test]
 fn missing_fields_are_skipped_with_a_reason_not_scored_zero() {
     let dir = tempfile::tempdir().unwrap();

@@ -160,6 +160,28 @@ pub(crate) fn map_record(
 
     item.ragchecker = ragchecker_labels(&mut take)?;
 
+    // Stored whole, but judged on their beginning: said at import, not discovered later.
+    use crate::run::shortened::{QUESTION_CHARS, TEXT_CHARS};
+    let long_fields = [
+        ("question", Some(item.question.as_str()), QUESTION_CHARS),
+        ("answer", item.answer.as_deref(), TEXT_CHARS),
+        ("ground truth", item.ground_truth.as_deref(), TEXT_CHARS),
+    ];
+    for (field, text, limit) in long_fields {
+        let chars = text.map_or(0, |t| {
+            if t.len() > limit {
+                t.chars().count()
+            } else {
+                0
+            }
+        });
+        if chars > limit {
+            warnings.push(format!(
+                "the {field} has {chars} characters; judges read its first {limit}"
+            ));
+        }
+    }
+
     for nested in nested_metadata {
         for (key, value) in nested {
             if metadata.contains_key(&key) {

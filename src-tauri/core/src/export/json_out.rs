@@ -19,6 +19,8 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
         "notes": view.run.notes,
         "mode": view.run.mode,
         "status": view.run.status,
+        // Why a run stopped or what it could not score ("done with errors: …").
+        "message": view.run.message,
         "judge": view.run.judge,
         "metrics": view.run.metrics,
         "items": view.run.item_count,

@@ -543,8 +543,13 @@ async fn run_async(
     })
 }
 
+/// Cases in a row that fail to reach a judge that has never answered, before the check
+/// stops with that error.
+const UNREACHABLE_STOP: usize = 5;
+
 /// Judges every case, a bounded number at once, reporting progress; stops at the first
-/// failure that would fail every call (a refused key, an unusable profile).
+/// failure that would fail every call (a refused key, an unusable profile), and after a
+/// few cases in a row that cannot reach a judge that never answered.
 async fn judge_all(
     cases: Vec<Case>,
     judge: &Arc<dyn Judge>,
@@ -573,9 +578,28 @@ async fn judge_all(
         });
     }
     let mut outcomes = Vec::with_capacity(total as usize);
+    // Cases in a row that could not reach the judge at all, while it has not answered
+    // once: a server that is not there would otherwise cost every case's retries.
+    let mut unreachable_in_a_row = 0;
+    let mut answered = false;
     while let Some(joined) = set.join_next().await {
         let outcome = joined
             .map_err(|e| Error::Invalid(format!("a judge check task stopped unexpectedly: {e}")))?;
+        match &outcome {
+            Outcome::Failed {
+                error: Some(e @ (JudgeError::Connection(_) | JudgeError::Timeout(_))),
+                ..
+            } if !answered => {
+                unreachable_in_a_row += 1;
+                if unreachable_in_a_row >= UNREACHABLE_STOP {
+                    cancel.cancel();
+                    set.abort_all();
+                    return Err(Error::Judge(e.clone()));
+                }
+            }
+            Outcome::Failed { .. } => {}
+            _ => answered = true,
+        }
         // A refused key or an unusable profile fails every call alike: stop at the first
         // and say so, rather than report a check made of nothing but errors.
         if let Outcome::Failed {

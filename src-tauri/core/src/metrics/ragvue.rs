@@ -311,11 +311,29 @@ pub fn needs_several_facts(question: &str, ground_truth: Option<&str>) -> bool {
     let combining = lower
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .any(|w| COMBINING_WORDS.contains(&w));
+    // A reference that reasons: a computation, a fraction or a sum of stated values
+    // ("students pay half of the 2 euro fee", "the 1-week loan plus 3 renewals"), or a
+    // conclusion drawn from a comparison ("7 hours 30, which is longer than 6 hours, so
+    // business class is allowed").
     let computed = ground_truth.is_some_and(|gt| {
         let gt = gt.to_lowercase();
+        let words: Vec<&str> = gt
+            .split(|c: char| !c.is_alphanumeric() && c != '.')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let plus_a_number = words
+            .windows(2)
+            .any(|w| w[0] == "plus" && w[1].chars().next().is_some_and(|c| c.is_ascii_digit()));
+        let fraction = words
+            .iter()
+            .any(|w| matches!(*w, "half" | "twice" | "double" | "triple"));
+        let concluded = gt.contains(", so ") && words.iter().any(|w| COMBINING_WORDS.contains(w));
         [" = ", " x ", " × ", "in total", "altogether", "combined"]
             .iter()
             .any(|cue| gt.contains(cue))
+            || plus_a_number
+            || fraction
+            || concluded
     });
     combining || computed
 }
@@ -354,6 +372,33 @@ mod tests {
             chunk: None,
             unconfirmed_anchors: vec![],
         }
+    }
+
+    #[test]
+    fn a_reference_that_reasons_marks_a_question_that_combines_facts() {
+        let combines = |gt: &str| needs_several_facts("How much do I pay?", Some(gt));
+        assert!(combines(
+            "4 euros: at most 4 DVDs, and students pay half of the 2 euro fee."
+        ));
+        assert!(combines(
+            "4 weeks: the 1-week loan plus 3 renewals of 1 week each."
+        ));
+        assert!(combines(
+            "Yes: the flight takes 7 hours 30 minutes, which is longer than 6 hours, so business class is allowed."
+        ));
+        // Two facts side by side are two questions, not a combination.
+        assert!(!combines(
+            "26 days plus public holidays; up to 5 days can be carried over."
+        ));
+        assert!(!combines("Economy, so book through TravelDesk."));
+        assert!(!needs_several_facts(
+            "What happens if I lose my card?",
+            None
+        ));
+        assert!(needs_several_facts(
+            "What is the total fee for two DVDs?",
+            None
+        ));
     }
 
     #[test]

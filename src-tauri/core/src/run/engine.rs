@@ -26,7 +26,7 @@ use crate::judge::task::{
 use crate::judge::{CallContext, Judge, JudgeError, Task, TaskKind, Verdict};
 use crate::metrics::overall::{self, WeightProfile};
 use crate::metrics::{
-    self, ragchecker, ragvue, scorecard, Family, MetricConfig, MetricResult, MetricSpec,
+    self, ragchecker, ragvue, scorecard, Family, MetricConfig, MetricResult, MetricSpec, Status,
 };
 
 /// Settings shared by every item of a run.
@@ -327,6 +327,9 @@ pub async fn evaluate_item(
     ctx: &CallContext,
     settings: &EngineSettings,
 ) -> ItemOutcome {
+    // Fields past the judging limits are read from their beginning, and said so.
+    let (shortened, cuts) = super::shortened::for_judging(item);
+    let item: &Item = &shortened;
     let mut results: Vec<MetricResult> = Vec::with_capacity(metrics.len());
     let mut judged: Vec<&'static MetricSpec> = Vec::new();
     let mut synthesised: Vec<&'static MetricSpec> = Vec::new();
@@ -354,6 +357,17 @@ pub async fn evaluate_item(
     }
     for spec in synthesised {
         results.push(overall::synthesise(spec.id, &results, &settings.weights));
+    }
+    if !cuts.is_empty() {
+        let note = super::shortened::note(&cuts);
+        for result in results.iter_mut().filter(|r| r.status != Status::Skipped) {
+            result.explanation = format!("{} {note}", result.explanation).trim().to_string();
+            if let serde_json::Value::Object(map) = &mut result.details {
+                map.insert("shortened".into(), json!(cuts));
+            } else {
+                result.details = json!({ "shortened": cuts });
+            }
+        }
     }
     let (accounting, versions) = asker.into_spent();
     let prompt_version =
@@ -777,10 +791,14 @@ fn from<T>(
     }
 }
 
+/// A metric the judge could not score: the message, and in the details the stable error
+/// code (what the run, the exports and the window branch on) and the judge's raw reply
+/// when it could not be read.
 fn judge_error(id: &str, e: &JudgeError) -> MetricResult {
     let mut result = MetricResult::error(id, format!("The judge could not score this item: {e}"));
-    if let Some(raw) = e.raw_output() {
-        result.details = json!({ "raw_output": raw });
-    }
+    result.details = match e.raw_output() {
+        Some(raw) => json!({ "error_code": e.code().as_str(), "raw_output": raw }),
+        None => json!({ "error_code": e.code().as_str() }),
+    };
     result
 }

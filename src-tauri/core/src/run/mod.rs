@@ -8,8 +8,14 @@
 
 pub mod agentic;
 pub mod engine;
+mod health;
+pub mod owner;
 mod select;
+pub mod shortened;
 
+pub use health::JudgeDown;
+
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -118,6 +124,8 @@ pub struct RunOutcome {
     /// Cells found already stored and not recomputed (resume).
     pub reused: u64,
     pub accounting: Accounting,
+    /// Set when the run stopped because the judge failed on every call (status failed).
+    pub judge_down: Option<JudgeDown>,
 }
 
 /// The metrics a request selects, in catalogue order.
@@ -199,8 +207,12 @@ pub fn execute(
             written: 0,
             reused: 0,
             accounting: Accounting::default(),
+            judge_down: None,
         });
     }
+    // Held until this function returns: another process sees the run as evaluating,
+    // and a process killed mid-run leaves it interrupted, not running forever.
+    let _owner = owner::claim(store, run_id)?;
     let config = run_config(&run)?;
     let specs: Vec<&'static MetricSpec> = run
         .metrics
@@ -230,6 +242,10 @@ pub fn execute(
         Ok(o) if o.status == RunStatus::Cancelled && cancel.is_cancelled() => {
             (o.status, Some("cancelled by the user".to_string()))
         }
+        Ok(RunOutcome {
+            judge_down: Some(down),
+            ..
+        }) => (RunStatus::Failed, Some(down.message.clone())),
         Ok(o) if o.status == RunStatus::Cancelled => (
             o.status,
             Some(format!(
@@ -264,7 +280,16 @@ pub fn execute(
         judge.as_ref(),
         &ctx,
     ))?;
-    store::runs::mark_ended(store.conn(), run_id, RunStatus::Done, None)?;
+    // Done, but not silently: how many cells the judge could not score, and that a
+    // resume retries them.
+    let errors = store::results::error_pairs(store.conn(), run_id)?.len();
+    let message = (errors > 0).then(|| {
+        format!(
+            "done with errors: {errors} result{} could not be scored; resume the run to retry them",
+            if errors == 1 { "" } else { "s" }
+        )
+    });
+    store::runs::mark_ended(store.conn(), run_id, RunStatus::Done, message.as_deref())?;
     progress.report(Progress::Finished {
         stage: "run".into(),
     });
@@ -336,7 +361,11 @@ async fn evaluate_pending(
         written: 0,
         reused: 0,
         accounting: Accounting::default(),
+        judge_down: None,
     };
+    // Cells whose stored error this execution retries (a resume).
+    let retried = store::results::error_pairs(store.conn(), run_id)?;
+    let mut health = health::JudgeHealth::default();
     let mut finished = 0u64;
     let mut in_flight: JoinSet<Finished> = JoinSet::new();
     let mut pending_writes: Vec<Finished> = Vec::new();
@@ -401,13 +430,18 @@ async fn evaluate_pending(
             }
         };
         outcome.accounting.add(&item.0.accounting);
+        health.observe(&item.0.results);
+        if outcome.judge_down.is_none() {
+            outcome.judge_down = health.down();
+            stopped |= outcome.judge_down.is_some();
+        }
         pending_writes.push(item);
         finished += 1;
         if pending_writes.len() >= COMMIT_EVERY_ITEMS
             || last_commit.elapsed() >= COMMIT_EVERY
             || in_flight.is_empty()
         {
-            outcome.written += commit(store, run_id, &mut pending_writes)?;
+            outcome.written += commit(store, run_id, &mut pending_writes, &retried)?;
             last_commit = Instant::now();
             progress.report(Progress::Advanced {
                 done: finished,
@@ -421,7 +455,7 @@ async fn evaluate_pending(
             });
         }
     }
-    outcome.written += commit(store, run_id, &mut pending_writes)?;
+    outcome.written += commit(store, run_id, &mut pending_writes, &retried)?;
     progress.report(Progress::Advanced {
         done: finished,
         total: Some(total),
@@ -528,7 +562,12 @@ fn crashed_item(item_id: i64, metric_ids: &[&'static str], e: &tokio::task::Join
     )
 }
 
-fn commit(store: &mut Store, run_id: i64, pending: &mut Vec<Finished>) -> Result<u64> {
+fn commit(
+    store: &mut Store,
+    run_id: i64,
+    pending: &mut Vec<Finished>,
+    retried: &HashSet<(i64, String)>,
+) -> Result<u64> {
     if pending.is_empty() {
         return Ok(0);
     }
@@ -539,6 +578,9 @@ fn commit(store: &mut Store, run_id: i64, pending: &mut Vec<Finished>) -> Result
                 let mut result = result.clone();
                 if let Some((_, why)) = reasons.iter().find(|(id, _)| *id == result.metric) {
                     attach_reason(&mut result, why);
+                }
+                if retried.contains(&(outcome.item_id, result.metric.clone())) {
+                    store::results::clear_error(tx, run_id, outcome.item_id, &result.metric)?;
                 }
                 let judged = metrics::find(&result.metric).is_some_and(|m| m.judge);
                 let (config, version) = if judged {
@@ -561,6 +603,9 @@ fn commit(store: &mut Store, run_id: i64, pending: &mut Vec<Finished>) -> Result
                 }
             }
             for result in not_chosen {
+                if retried.contains(&(outcome.item_id, result.metric.clone())) {
+                    store::results::clear_error(tx, run_id, outcome.item_id, &result.metric)?;
+                }
                 if store::results::insert(tx, run_id, outcome.item_id, "", result)? {
                     written += 1;
                 }
@@ -594,6 +639,9 @@ pub fn estimate(
     profile: &store::judge_profiles::JudgeProfile,
 ) -> Result<crate::judge::plan::JudgePlan> {
     let run = store::runs::get(store.conn(), run_id)?;
+    // Held until this function returns: another process sees the run as evaluating,
+    // and a process killed mid-run leaves it interrupted, not running forever.
+    let _owner = owner::claim(store, run_id)?;
     let config = run_config(&run)?;
     let specs: Vec<&'static MetricSpec> = run
         .metrics

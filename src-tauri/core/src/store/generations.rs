@@ -82,6 +82,40 @@ pub fn get(conn: &Connection, id: i64) -> Result<GenerationRow> {
     })
 }
 
+/// What the generation has spent on judge calls, over all its executions.
+pub fn spent(conn: &Connection, id: i64) -> Result<f64> {
+    Ok(spend(conn, id)?.0)
+}
+
+/// (spent, the most one call has cost) over all the generation's executions.
+pub fn spend(conn: &Connection, id: i64) -> Result<(f64, Option<f64>)> {
+    Ok(conn.query_row(
+        "SELECT spent_usd, dearest_call_usd FROM generations WHERE id = ?1",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
+/// Adds what calls just cost to the generation's spend, and the dearest call among them.
+pub fn add_spent(conn: &Connection, id: i64, usd: f64, dearest_call: Option<f64>) -> Result<()> {
+    conn.execute(
+        "UPDATE generations SET spent_usd = spent_usd + ?2,
+             dearest_call_usd = MAX(COALESCE(dearest_call_usd, ?3), COALESCE(?3, dearest_call_usd))
+         WHERE id = ?1",
+        params![id, usd, dearest_call],
+    )?;
+    Ok(())
+}
+
+/// Replaces the stored settings (a resume with a new budget).
+pub fn set_settings(conn: &Connection, id: i64, settings: &serde_json::Value) -> Result<()> {
+    conn.execute(
+        "UPDATE generations SET settings_json = ?2 WHERE id = ?1",
+        params![id, settings.to_string()],
+    )?;
+    Ok(())
+}
+
 pub fn set_status(conn: &Connection, id: i64, status: &str, message: Option<&str>) -> Result<()> {
     conn.execute(
         "UPDATE generations SET status = ?2, message = ?3 WHERE id = ?1",

@@ -39,6 +39,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0006_trust.sql")),
         M::up(include_str!("migrations/0007_corpora.sql")),
         M::up(include_str!("migrations/0008_generations.sql")),
+        M::up(include_str!("migrations/0009_generation_spend.sql")),
     ])
 });
 

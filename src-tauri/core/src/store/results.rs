@@ -89,9 +89,35 @@ pub fn prompt_versions(conn: &Connection, run_id: i64) -> Result<Vec<String>> {
     Ok(split)
 }
 
-/// (item, metric) pairs that already have a result in this run.
+/// (item, metric) pairs of this run whose stored result is an error: the cells a resumed
+/// run tries again.
+pub fn error_pairs(conn: &Connection, run_id: i64) -> Result<HashSet<(i64, String)>> {
+    let mut stmt =
+        conn.prepare("SELECT item_id, metric FROM results WHERE run_id = ?1 AND status = 'error'")?;
+    let pairs = stmt
+        .query_map([run_id], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })?
+        .collect::<rusqlite::Result<HashSet<_>>>()?;
+    Ok(pairs)
+}
+
+/// Removes the stored error of one cell, before its retry's result is written, whichever
+/// judge configuration it was stored under: a cell never holds an error beside a score.
+pub fn clear_error(conn: &Connection, run_id: i64, item_id: i64, metric: &str) -> Result<()> {
+    conn.prepare_cached(
+        "DELETE FROM results WHERE run_id = ?1 AND item_id = ?2 AND metric = ?3 AND status = 'error'",
+    )?
+    .execute(params![run_id, item_id, metric])?;
+    Ok(())
+}
+
+/// (item, metric) pairs that already have a score or a skip in this run. An error is
+/// not done: a resumed run tries it again (a cancelled call, an unreachable judge, a
+/// rejected key the user has since replaced).
 pub fn done_pairs(conn: &Connection, run_id: i64) -> Result<HashSet<(i64, String)>> {
-    let mut stmt = conn.prepare("SELECT item_id, metric FROM results WHERE run_id = ?1")?;
+    let mut stmt = conn
+        .prepare("SELECT item_id, metric FROM results WHERE run_id = ?1 AND status <> 'error'")?;
     let pairs = stmt
         .query_map([run_id], |r| {
             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))

@@ -50,7 +50,7 @@ pub const ANSWER_DECLINED: &str = "ragvue.negative_rejection/answer_declined";
 pub const PASSAGES_HELD_ANSWER: &str = "ragvue.negative_rejection/passages_held_answer";
 
 /// Bumped whenever a rule changes, so stored per-item pattern letters are rebuilt.
-pub const RULES_VERSION: u32 = 2;
+pub const RULES_VERSION: u32 = 3;
 
 const TOKEN_OVERLAP: &str = "ragvue.token_overlap";
 const CONTEXT_SIMILARITY: &str = "ragvue.context_similarity";
@@ -123,7 +123,8 @@ impl Stage {
 pub enum FailurePattern {
     /// A: retrieval_relevance < 0.5 and retrieval_coverage < 0.5.
     RetrievalMiss,
-    /// B: retrieval_relevance ≥ 0.6 and context_utilization < 0.5.
+    /// B: retrieval_relevance ≥ 0.6 (or retrieval_coverage ≥ 0.6) and context_utilization
+    /// < 0.2, with no contradiction of the passages.
     ContextIgnored,
     /// C: strict_faithfulness < 0.5.
     Hallucination,
@@ -358,9 +359,16 @@ impl FailurePattern {
                     )
                 })
             }
+            // Useful passages: enough of them relevant, or some of them covering the
+            // question (one answering chunk of three is plenty to answer from). An answer
+            // that contradicts them used them wrongly (F), it did not ignore them.
             FailurePattern::ContextIgnored => {
                 let (rr, cu) = (get(RETRIEVAL_RELEVANCE)?, get(CONTEXT_UTILIZATION)?);
-                (rr >= TRUSTED && cu < IGNORED && declined != Some(true))
+                let covered = get(RETRIEVAL_COVERAGE).is_some_and(|rc| rc >= TRUSTED);
+                ((rr >= TRUSTED || covered)
+                    && cu < IGNORED
+                    && declined != Some(true)
+                    && !contradicted)
                     .then(|| trigger(&[(RETRIEVAL_RELEVANCE, rr), (CONTEXT_UTILIZATION, cu)], cu))
             }
             FailurePattern::Hallucination => {

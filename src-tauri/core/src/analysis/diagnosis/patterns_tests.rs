@@ -59,6 +59,35 @@ fn context_ignored_needs_trusted_relevance_and_almost_no_chunk_used() {
 }
 
 #[test]
+fn context_ignored_also_fires_when_one_chunk_covers_the_question_but_not_on_a_contradiction() {
+    // hd-09 of the help-desk set: one of two chunks gives the 6-hour rule, and the
+    // answer offers generic advice instead.
+    let ignored = [
+        (RETRIEVAL_RELEVANCE, 0.5),
+        (RETRIEVAL_COVERAGE, 1.0),
+        (CONTEXT_UTILIZATION, 0.0),
+    ];
+    assert!(fires(ContextIgnored, &ignored));
+    assert!(
+        !fires(
+            ContextIgnored,
+            &[ignored[0], (RETRIEVAL_COVERAGE, 0.5), ignored[2]]
+        ),
+        "neither relevance nor coverage says the chunks held the answer"
+    );
+    let contradicted = [
+        ignored[0],
+        ignored[1],
+        ignored[2],
+        (IMPLICIT_CONTRADICTION, 0.0),
+    ];
+    assert!(
+        !fires(ContextIgnored, &contradicted),
+        "an answer that reverses the passage used it wrongly: F, not B"
+    );
+}
+
+#[test]
 fn single_metric_grounding_patterns_fire_strictly_below_half() {
     for (pattern, metric) in [
         (Hallucination, STRICT_FAITHFULNESS),

@@ -47,7 +47,10 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
     let claim_says_no_otherwise = claim.sentence.tokens.iter().any(|t| {
         vocabulary::is_implicit_negative(&t.lower) && !evidence_denies.contains(t.lower.as_str())
     });
-    if !claim.asserts_negation() && !claim_says_no_otherwise && denied.is_some() {
+    if !claim.asserts_negation()
+        && !claim_says_no_otherwise
+        && (denied.is_some() || affirms_what_is_denied(claim, s))
+    {
         return Some(Conflict {
             kind: "negation_flip",
             claim_part: claim.sentence.text.clone(),
@@ -140,6 +143,46 @@ fn affirmed_in_another_clause(sentence: &str, head: &str, claim_norms: &HashSet<
                     .iter()
                     .any(|t| t.content && t.norm != head && claim_norms.contains(t.norm.as_str()))
         })
+}
+
+/// The content words (normalised) of the clause of `text` that holds `norm`, other than
+/// `norm` itself; `None` when no clause holds it. Clauses are cut at commas,
+/// semicolons and "but".
+fn clause_words(text: &str, norm: &str) -> Option<Vec<String>> {
+    text.split([',', ';'])
+        .flat_map(|c| c.split(" but "))
+        .map(lexicon::tokens)
+        .find(|tokens| tokens.iter().any(|t| t.norm == norm))
+        .map(|tokens| {
+            tokens
+                .into_iter()
+                .filter(|t| t.content && t.norm != norm)
+                .map(|t| t.norm)
+                .collect()
+        })
+}
+
+/// "Yes, each sick day is deducted from your leave" against "Sick days do not reduce
+/// your leave": an answer that affirms outright, restating nearly every other word of
+/// a sentence that denies, contradicts it even when its verb is another one.
+fn affirms_what_is_denied(claim: &Claim, s: &Sentence) -> bool {
+    let opens_with_yes = claim.affirms
+        || claim
+            .sentence
+            .tokens
+            .first()
+            .is_some_and(|t| matches!(t.lower.as_str(), "yes" | "yeah" | "yep"));
+    if !opens_with_yes || claim.asserts_negation() || s.negated_spans().is_empty() {
+        return false;
+    }
+    let others: Vec<&str> = claim.sentence.content_norms();
+    others.len() >= 3
+        && others
+            .iter()
+            .filter(|n| s.norms.contains(**n as &str))
+            .count()
+            * 10
+            >= others.len() * 8
 }
 
 /// The negator and the words it governs, as written ("no liquid water").
@@ -235,21 +278,31 @@ pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
             .iter()
             .any(|t| vocabulary::is_implicit_negative(&t.lower))
     };
+    let mostly_stated = |others: &[String]| {
+        others
+            .iter()
+            .filter(|n| s.norms.contains(n.as_str()))
+            .count()
+            * 10
+            >= others.len() * 6
+    };
+    // The rest of the claim, or of the clause holding the word, stands in the sentence:
+    // "Yes, the library is open on Sundays, with the same hours as on Saturdays" restates
+    // "the library is closed on Sundays" in its clause "the library is open on Sundays".
     let restates_the_rest = |claimed: &str| {
         let claimed = lexicon::normalise(claimed);
-        let others: Vec<&str> = claim
+        let others: Vec<String> = claim
             .sentence
             .content_norms()
             .into_iter()
             .filter(|n| *n != claimed)
+            .map(str::to_string)
             .collect();
-        !others.is_empty()
-            && others
-                .iter()
-                .filter(|n| s.norms.contains(**n as &str))
-                .count()
-                * 10
-                >= others.len() * 6
+        if !others.is_empty() && mostly_stated(&others) {
+            return true;
+        }
+        clause_words(&claim.sentence.text, &claimed)
+            .is_some_and(|clause| clause.len() >= 2 && mostly_stated(&clause))
     };
     let flip = |claimed: &str, opposite: &str| Conflict {
         kind: "negation_flip",
@@ -380,6 +433,45 @@ fn measured(tokens: &[lexicon::Token]) -> Vec<(String, usize, String)> {
         }
     }
     out
+}
+
+/// The numbers the claim gives with a unit ("8 euros", "3 weeks") that no sentence of
+/// the item gives with that unit: "you would pay 8 euros" is not confirmed by "up to 8
+/// on a children's card". A number written with a currency sign ("€8", "$8") counts
+/// for any currency unit, since the sign and the word are two spellings.
+pub(super) fn unmeasured_numbers(claim: &Claim, evidence: &Evidence) -> Vec<String> {
+    let money = unit("euro").map(|(class, _)| class);
+    let sentences: Vec<&Sentence> = evidence
+        .passages
+        .iter()
+        .flat_map(|p| p.sentences.iter())
+        .collect();
+    let theirs: Vec<(String, usize, String)> =
+        sentences.iter().flat_map(|s| measured(&s.tokens)).collect();
+    let signed = |number: &str| {
+        sentences.iter().any(|s| {
+            s.text.match_indices(['$', '€', '£', '¥']).any(|(i, sign)| {
+                let after = &s.text[i + sign.len()..];
+                let digits: String = after
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | ','))
+                    .collect();
+                lexicon::normalise(digits.trim_end_matches(['.', ','])) == number
+            })
+        })
+    };
+    measured(&claim.sentence.tokens)
+        .into_iter()
+        .filter(|(number, _, _)| !number.ends_with("/per"))
+        .filter(|(number, class, name)| {
+            let stated = theirs
+                .iter()
+                .any(|(n, c, u)| n == number && c == class && u == name);
+            let spelled_with_a_sign = Some(*class) == money && signed(number);
+            !(stated || spelled_with_a_sign)
+        })
+        .map(|(number, _, _)| number)
+        .collect()
 }
 
 /// A number the claim gives in one unit where the restated sentence gives the same

@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 use super::claims;
 use super::conflicts::Conflict;
 use super::evidence::{self, Evidence};
+use super::lexicon;
 use super::support::{assess, Assessment, Claim, SupportParams};
 use crate::item::Label;
 use crate::judge::task::{Contradiction, GroundedClaim, Grounding, Support};
@@ -30,14 +31,20 @@ pub(super) fn answer_claims(question: &str, answer: &str, evidence: &Evidence) -
         )];
     }
     let fragment = has_question && claims::is_fragment(answer);
+    let opens_with_yes = lexicon::tokens(answer)
+        .first()
+        .is_some_and(|t| matches!(t.lower.as_str(), "yes" | "yeah" | "yep"));
     claims::split(answer)
         .iter()
-        .map(|t| {
-            if fragment {
+        .enumerate()
+        .map(|(i, t)| {
+            let mut claim = if fragment {
                 Claim::fragment(t, question, evidence)
             } else {
                 Claim::new(t, evidence)
-            }
+            };
+            claim.affirms = i == 0 && opens_with_yes;
+            claim
         })
         .collect()
 }
@@ -172,6 +179,11 @@ pub fn ground(
                     .filter(|&k| assess(claim, &evidence, &[k], params).label == Label::Entailment)
                     .collect();
                 used.extend(backing.iter().copied());
+                used.extend(a.passage);
+            } else if a.measures.best_sentence >= params.restated_coverage {
+                // A claim that restates a sentence of the chunk but changes a detail
+                // ("1.50 euros per day" for "1 euro per day") drew on that chunk: its
+                // fault is the detail (C or F), not that it ignored the passages (B).
                 used.extend(a.passage);
             }
             if let Some(c) = a

@@ -51,7 +51,8 @@ pub fn tokens(sentence: &str) -> Vec<Token> {
         } else if let Some(s) = start {
             let joins_word =
                 matches!(c, '\'' | '\u{2019}') && prev.is_alphabetic() && next.is_alphabetic();
-            let joins_number = matches!(c, '.' | ',') && prev.is_numeric() && next.is_numeric();
+            let joins_number =
+                matches!(c, '.' | ',' | ':') && prev.is_numeric() && next.is_numeric();
             if !(joins_word || joins_number) {
                 push_token(&mut out, &sentence[s..i], &sentence[last_end..s]);
                 start = None;
@@ -63,7 +64,28 @@ pub fn tokens(sentence: &str) -> Vec<Token> {
     if let Some(s) = start {
         push_token(&mut out, &sentence[s..], &sentence[last_end..s]);
     }
+    unmark_bounds(&mut out);
     out
+}
+
+/// "No more than 4", "not later than Friday", "not only": a limit or an addition, not a
+/// denial. "You can borrow up to 4 DVDs" agrees with "no more than 4 may be DVDs".
+fn unmark_bounds(tokens: &mut [Token]) {
+    const COMPARATIVES: &[&str] = &[
+        "more", "less", "fewer", "later", "earlier", "longer", "sooner", "greater", "higher",
+        "lower", "older", "younger", "over", "under",
+    ];
+    for i in 0..tokens.len() {
+        if !tokens[i].negator || !matches!(tokens[i].lower.as_str(), "no" | "not") {
+            continue;
+        }
+        let next = tokens.get(i + 1).map(|t| t.lower.as_str());
+        let bound = next.is_some_and(|w| COMPARATIVES.contains(&w))
+            && tokens.get(i + 2).is_some_and(|t| t.lower == "than");
+        if bound || next == Some("only") {
+            tokens[i].negator = false;
+        }
+    }
 }
 
 fn push_token(out: &mut Vec<Token>, surface: &str, gap: &str) {
@@ -130,6 +152,11 @@ fn synonym(stemmed: &str) -> Option<&'static str> {
         "begin" | "began" | "begun" => "start",
         "large" => "big",
         "purchas" => "buy",
+        // An overdue book is a late one; staff are the employees.
+        "overdu" => "lat",
+        "staff" => "employe",
+        // To notify or inform someone is to tell them.
+        "notify" | "inform" => "tell",
         "bought" => "buy",
         _ => return None,
     })
@@ -170,7 +197,13 @@ fn number_word(w: &str) -> Option<u32> {
 pub fn stem(word: &str) -> String {
     let mut w = word.to_string();
     let len = w.chars().count();
-    if len > 4 {
+    // Four-letter plurals too ("days", "fees", "DVDs"), but not the few short words whose
+    // final s is no plural ("this", "plus", "news").
+    if len == 4 && w.ends_with('s') && !matches!(w.as_str(), "news" | "does" | "goes") {
+        if !w.ends_with("ss") && !w.ends_with("us") && !w.ends_with("is") {
+            w.pop();
+        }
+    } else if len > 4 {
         if w.ends_with("ies") {
             w.truncate(w.len() - 3);
             w.push('y');
@@ -184,6 +217,11 @@ pub fn stem(word: &str) -> String {
         {
             w.truncate(w.len() - 1);
         }
+    }
+    // "carried", "applied": the y the plural and the past tense share.
+    if w.ends_with("ied") && w.chars().count() >= 6 {
+        w.truncate(w.len() - 3);
+        w.push('y');
     }
     for suffix in ["ing", "ed", "ly"] {
         if w.ends_with(suffix) && w.chars().count() >= suffix.len() + 4 {
@@ -215,6 +253,12 @@ mod tests {
         );
         assert!(t[1].capitalised && t[5].capitalised && !t[4].capitalised);
         assert!(t[3].negator, "a n't contraction negates");
+        let bound = tokens("No more than 4 may be DVDs, and not only books.");
+        assert!(
+            bound.iter().all(|t| !t.negator),
+            "a limit and an addition deny nothing"
+        );
+        assert!(tokens("There is no charge.")[2].negator);
         assert!(!t[0].content && t[1].content, "stop words carry no topic");
     }
 
@@ -222,6 +266,13 @@ mod tests {
     fn normalisation_meets_inflections_numbers_and_number_words() {
         assert_eq!(normalise("rivers"), normalise("river"));
         assert_eq!(normalise("gases"), normalise("gas"));
+        assert_eq!(normalise("days"), normalise("day"));
+        assert_eq!(normalise("DVDs".to_lowercase().as_str()), normalise("dvd"));
+        assert_eq!(normalise("carried"), normalise("carry"));
+        assert_eq!(normalise("notified"), normalise("tell"));
+        assert_eq!(normalise("applied"), normalise("applies"));
+        assert_ne!(normalise("news"), normalise("new"));
+        assert_eq!(normalise("this"), "this");
         assert_eq!(normalise("directed"), normalise("directing"));
         assert_eq!(normalise("publisher"), normalise("published"));
         assert_eq!(normalise("6,650"), "6650");

@@ -16,6 +16,7 @@
 
 use std::collections::HashSet;
 
+use super::answer_type;
 use super::claims;
 use super::evidence::{self, Evidence, Sentence};
 use super::meaning;
@@ -72,68 +73,6 @@ impl Query {
             found.iter().map(|t| t.2).sum::<f64>() / total,
             found.iter().map(|t| t.1.as_str()).collect(),
         )
-    }
-}
-
-/// The word of a "how long / much / many / old / far / often" question that asks for a
-/// quantity rather than naming a topic.
-fn quantity_cue(aspect: &str) -> Option<&'static str> {
-    let lower = aspect.trim_start().to_lowercase();
-    let rest = lower.strip_prefix("how ")?;
-    ["long", "much", "many", "old", "far", "often"]
-        .into_iter()
-        .find(|cue| rest.starts_with(&format!("{cue} ")))
-}
-
-/// Whether `s` states the kind of quantity `cue` asks for: a number followed by a unit
-/// of time for "long" (or of age, distance, frequency), any number for "much"/"many".
-fn states_quantity(s: &Sentence, cue: &str) -> bool {
-    const TIME: &[&str] = &[
-        "second", "minute", "hour", "day", "week", "month", "year", "decade",
-    ];
-    const DISTANCE: &[&str] = &[
-        "km",
-        "kilometre",
-        "kilometer",
-        "mile",
-        "metre",
-        "meter",
-        "m",
-        "ft",
-        "feet",
-        "yard",
-    ];
-    const FREQUENCY: &[&str] = &[
-        "every", "daily", "weekly", "monthly", "yearly", "annually", "once", "twice", "time",
-    ];
-    let numbers: Vec<usize> = s
-        .tokens
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| {
-            t.lower.chars().any(|c| c.is_ascii_digit())
-                || t.norm.chars().all(|c| c.is_ascii_digit()) && !t.norm.is_empty()
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let unit_after = |units: &[&str]| {
-        numbers.iter().any(|&i| {
-            s.tokens[i + 1..]
-                .iter()
-                .take(2)
-                .any(|t| units.iter().any(|u| t.lower.trim_end_matches('s') == *u))
-        })
-    };
-    match cue {
-        "long" | "old" => unit_after(TIME),
-        "far" => unit_after(DISTANCE),
-        "often" => {
-            unit_after(TIME)
-                || s.tokens
-                    .iter()
-                    .any(|t| FREQUENCY.contains(&t.lower.as_str()))
-        }
-        _ => !numbers.is_empty(),
     }
 }
 
@@ -289,20 +228,32 @@ pub fn coverage(
         .map(|aspect| {
             let query = Query::new(aspect, &evidence);
             let anchors = super::anchors::extract(&Sentence::new(aspect), &evidence);
-            let cue = quantity_cue(aspect);
+            let wanted = answer_type::wanted(aspect);
+            // A sentence without an answer of the asked kind (no duration for "how long",
+            // no amount for "what does it cost") has not covered the aspect, however many
+            // of its topic words it shares.
+            let answers_kind = |s: &Sentence| wanted.is_none_or(|w| answer_type::states(s, w));
             let mut best: Option<(usize, &Sentence, f64)> = None;
             for (i, p) in evidence.passages.iter().enumerate() {
                 for s in &p.sentences {
                     let (mut o, _) = query.overlap(s);
                     // "How long …?" is answered by "… takes about 5 hours": the sentence
                     // states the kind of quantity asked for, so the cue word counts as found.
-                    if let Some(cue) = cue.filter(|c| states_quantity(s, c)) {
-                        o = (o + query.share_of(cue)).min(1.0);
+                    if let Some(w) = wanted {
+                        if answer_type::states(s, w) {
+                            if let Some(cue) = w.cue_word(aspect) {
+                                o = (o + query.share_of(cue)).min(1.0);
+                            }
+                        }
                     }
                     let anchors_ok = anchors
                         .iter()
                         .all(|a| a.norms.iter().all(|n| s.norms.contains(n)));
-                    let score = if anchors_ok { o } else { o * 0.5 };
+                    let score = if anchors_ok && answers_kind(s) {
+                        o
+                    } else {
+                        o * 0.5
+                    };
                     if best.is_none_or(|b| score > b.2) {
                         best = Some((i, s, score));
                     }
@@ -314,6 +265,7 @@ pub fn coverage(
                 let cosines = model.similarities(&semantic_query(aspect, aspects), &texts);
                 let stated = sentences.iter().zip(&cosines).filter(|((_, s), cosine)| {
                     **cosine >= meaning::ASPECT_STATED
+                        && answers_kind(s)
                         && anchors
                             .iter()
                             .all(|a| a.norms.iter().all(|n| s.norms.contains(n)))
@@ -367,6 +319,37 @@ mod tests {
 
     fn chunks(texts: &[&str]) -> Vec<String> {
         texts.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_passage_covers_a_question_in_its_own_words_only_with_the_asked_kind_of_value() {
+        let covered = |aspect: &str, chunk: &str| {
+            coverage(
+                &[aspect.to_string()],
+                &chunks(&[chunk, "Free Wi-Fi is available throughout the building."]),
+                None,
+            )[0]
+            .covered
+        };
+        // Inflections and plain synonyms: "DVDs … lent for 1 week", "overdue books",
+        // "carried over".
+        assert!(covered(
+            "How long can I keep a DVD",
+            "Books are lent for 3 weeks and DVDs for 1 week."
+        ));
+        assert!(covered(
+            "What happens if I return a book late",
+            "Overdue books cost 20 cents per day, up to a maximum of 6 euros per item."
+        ));
+        assert!(covered(
+            "whether I carry any over",
+            "Up to 5 unused days may be carried over into the next year."
+        ));
+        // The topic without the value asked for is not an answer: no age here.
+        assert!(!covered(
+            "How old do you have to be to get an adult library card",
+            "The library lends up to 12 items at a time on an adult card."
+        ));
     }
 
     #[test]

@@ -19,8 +19,10 @@
 
 use std::collections::HashSet;
 
+use super::answer_type;
 use super::claims;
 use super::evidence::{self, Sentence};
+use super::lexicon;
 use super::meaning;
 use super::style::{clarity, coherence, conciseness, content_set, refers_back};
 use super::vocabulary;
@@ -270,14 +272,43 @@ fn address_aspects(
                     None => not,
                 };
             }
+            // "Yes." answers a "whether …" part of a longer question before the
+            // sentences that go on to the other parts.
+            if aspect.starts_with("whether ") {
+                if let Some(s) = sentences.iter().find(|s| claims::yes_no(&s.text).is_some()) {
+                    return AspectAddressed {
+                        aspect: aspect.clone(),
+                        addressed: true,
+                        evidence: evidence::quote(&s.text, 20),
+                    };
+                }
+            }
             let a = Sentence::new(aspect);
             let terms = content_set(&a);
+            let wanted = answer_type::wanted(aspect);
+            // The aspect's topic: its words other than the one naming the asked kind
+            // ("cost" of "what does it cost" names a kind, not a topic).
+            let cue = wanted
+                .and_then(|w| w.cue_word(aspect))
+                .map(lexicon::normalise);
+            let topic = terms.iter().filter(|t| cue.as_ref() != Some(*t)).count();
             let best = sentences
                 .iter()
                 .map(|s| {
+                    let found = terms.iter().filter(|t| s.norms.contains(*t)).count();
+                    let share = found as f64 / terms.len().max(1) as f64;
+                    // "How many days of leave do I get?" is answered by "Staff get 26
+                    // paid days a year": a sentence on the topic (or, for a bare "what
+                    // does it cost", any sentence) that states a value of the asked kind
+                    // answers the part, in whatever words.
+                    let states_kind = wanted.is_some_and(|w| answer_type::states(s, w));
+                    let on_topic = found > 0 || topic == 0;
                     (
-                        terms.iter().filter(|t| s.norms.contains(*t)).count() as f64
-                            / terms.len().max(1) as f64,
+                        if states_kind && on_topic {
+                            share.max(0.5)
+                        } else {
+                            share
+                        },
                         s,
                     )
                 })
@@ -350,6 +381,53 @@ mod tests {
             None,
         );
         assert_eq!(r.aspects.iter().filter(|a| a.addressed).count(), 1);
+    }
+
+    #[test]
+    fn a_part_answered_in_other_words_is_addressed() {
+        let addressed = |question: &str, answer: &str| {
+            let parts = super::super::aspects::extract(question);
+            let r = review(question, answer, &parts, None);
+            r.aspects.iter().filter(|a| a.addressed).count() as f64 / parts.len() as f64
+        };
+        // A value of the asked kind on the topic answers the part.
+        assert_eq!(
+            addressed(
+                "How many days of annual leave do I get, and can I carry any over?",
+                "Full-time staff get 26 paid days a year on top of public holidays. You can carry up to 5 unused days into the next year."
+            ),
+            1.0
+        );
+        assert_eq!(
+            addressed(
+                "Can community groups hire the meeting hall, and what does it cost?",
+                "Yes. We charge 15 euros per hour for registered charities."
+            ),
+            1.0,
+            "a leading yes answers the first part, an amount the second"
+        );
+        assert_eq!(
+            addressed(
+                "What are the library's Saturday hours?",
+                "On Saturdays it closes at 5 pm."
+            ),
+            1.0
+        );
+        assert_eq!(
+            addressed(
+                "Who should I tell if I lose my badge?",
+                "Notify security straight away."
+            ),
+            1.0
+        );
+        // Not when the value is missing or of another kind.
+        assert!(
+            addressed(
+                "Can community groups hire the meeting hall, and what does it cost?",
+                "Yes. Requests need to reach us 14 days before the event."
+            ) < 1.0,
+            "fourteen days is no price"
+        );
     }
 
     #[test]

@@ -12,7 +12,9 @@
 use std::collections::HashSet;
 
 use super::anchors::{self, Anchor};
-use super::conflicts::{aligned_swap, negation_flip, reversal, substitution, unit_shift, Conflict};
+use super::conflicts::{
+    aligned_swap, negation_flip, reversal, substitution, unit_shift, unmeasured_numbers, Conflict,
+};
 use super::evidence::{Evidence, Sentence};
 use super::vocabulary;
 use crate::item::Label;
@@ -71,6 +73,8 @@ pub struct Claim {
     context_anchors: Vec<Anchor>,
     /// For a bare "No": the claim denies the question's statement.
     pub(super) denies: bool,
+    /// The answer opened this claim with an outright "Yes", which splitting removed.
+    pub(super) affirms: bool,
     /// Speaks about the speaker ("I loved it", "we think"): no document can confirm it.
     pub personal: bool,
     squad: String,
@@ -101,6 +105,7 @@ impl Claim {
             context: Vec::new(),
             context_anchors: Vec::new(),
             denies: false,
+            affirms: false,
             personal,
             squad,
         }
@@ -252,10 +257,15 @@ pub fn assess(
         scope_cov
     };
     let best = m.best_sentence();
+    // A number counts as found only with its unit where the claim gives one.
+    let unmeasured = unmeasured_numbers(claim, evidence);
     let missing: Vec<&Anchor> = claim
         .anchors
         .iter()
-        .filter(|a| !a.norms.iter().all(|n| evidence.contains(n)))
+        .filter(|a| {
+            !a.norms.iter().all(|n| evidence.contains(n))
+                || a.norms.iter().any(|n| unmeasured.contains(n))
+        })
         .collect();
     let missing_words: Vec<String> = claim
         .terms
@@ -417,8 +427,29 @@ impl<'a> Measure<'a> {
                 .filter(|a| !a.norms.iter().all(|n| s.norms.contains(n)))
                 .collect()
         };
+        // A name or date of the claim that the best sentence lacks may stand in another
+        // sentence, which then speaks for that part of the claim: "open on Sundays" is
+        // matched best by the opening-hours sentence, but "closed on Sundays" is where
+        // the library says no.
+        let anchored_elsewhere = || {
+            let lacking = locally_missing();
+            if lacking.is_empty() {
+                return None;
+            }
+            self.scope
+                .iter()
+                .flat_map(|&p| &evidence.passages[p].sentences)
+                .filter(|other| !std::ptr::eq(*other, s))
+                .filter(|other| {
+                    lacking
+                        .iter()
+                        .all(|a| a.norms.iter().all(|n| other.norms.contains(n)))
+                })
+                .find_map(|other| negation_flip(claim, other).or_else(|| reversal(claim, other)))
+        };
         negation_flip(claim, s)
             .or_else(|| reversal(claim, s))
+            .or_else(anchored_elsewhere)
             .or_else(|| {
                 (cov >= params.related_coverage)
                     .then(|| unit_shift(claim, s))

@@ -88,3 +88,81 @@ fn nothing_to_check_is_neutral() {
     );
     assert_eq!(a.label, Label::Neutral, "no passages: nothing entails");
 }
+
+#[test]
+fn a_day_the_best_sentence_lacks_is_judged_where_it_is_stated() {
+    // The opening-hours sentence matches the claim best, but Sundays are only in the
+    // sentence that closes them.
+    let p = ["Brackenford City Library is open Monday to Friday from 9 am to 8 pm and on Saturdays from 10 am to 5 pm. The library is closed on Sundays and on public holidays."];
+    assert_eq!(
+        label(
+            "Yes, the library is open on Sundays, with the same hours as on Saturdays.",
+            &p,
+            0
+        ),
+        Label::Contradiction
+    );
+    assert_ne!(
+        label("The library is open on Saturdays from 10 am.", &p, 0),
+        Label::Contradiction,
+        "a day the passage opens is no reversal"
+    );
+}
+
+#[test]
+fn an_outright_yes_to_what_the_passage_denies_contradicts_it() {
+    let p = ["A doctor's note is required from the fourth day of sickness. Sick days do not reduce your annual leave allowance."];
+    assert_eq!(
+        label(
+            "Yes, each sick day is deducted from your annual leave allowance.",
+            &p,
+            0
+        ),
+        Label::Contradiction
+    );
+    assert_ne!(
+        label(
+            "Yes, a doctor's note is required from the fourth day of sickness.",
+            &p,
+            0
+        ),
+        Label::Contradiction,
+        "a yes restating an affirmed sentence agrees"
+    );
+}
+
+#[test]
+fn a_clock_time_the_passage_does_not_give_is_not_supported() {
+    let p = ["The library is open Monday to Friday from 9 am to 8 pm. The children's floor closes 30 minutes before the rest of the building."];
+    assert_ne!(
+        label(
+            "On weekdays the library opens at 8:30 am and closes at 8 pm.",
+            &p,
+            0
+        ),
+        Label::Entailment
+    );
+}
+
+#[test]
+fn a_number_counts_as_found_only_with_its_unit() {
+    let p = [
+        "The library lends up to 12 items at a time and up to 8 on a children's card.",
+        "DVDs carry a rental fee of 2 euros per item per week.",
+    ];
+    assert_ne!(
+        label("You would pay 8 euros.", &p, 0),
+        Label::Entailment,
+        "eight items are not eight euros"
+    );
+    assert_eq!(
+        label("The rental fee is 2 euros per item per week.", &p, 1),
+        Label::Entailment
+    );
+    let signed = ["The rental fee is €2 per item per week."];
+    assert_eq!(
+        label("The rental fee is 2 euros per item per week.", &signed, 0),
+        Label::Entailment,
+        "a currency sign and a currency word are two spellings"
+    );
+}

@@ -38,7 +38,7 @@ const FILLERS: &[&str] = &[
     "yes", "yeah", "yep", "yea", "ok", "okay", "oh", "ooh", "lol", "haha", "hi", "hello",
     "hey", "wow", "hmm", "um", "uh", "well", "really", "actually", "basically", "maybe",
     "perhaps", "s", "t", "d", "ll", "re", "ve", "m", "one", "thing", "things", "lot", "kind",
-    "sort", "get", "got", "even", "still", "already", "now", "can't", "don", "didn", "i'll",
+    "sort", "get", "got", "happen", "happens", "happened", "even", "still", "already", "now", "can't", "don", "didn", "i'll",
     "i've", "i'd", "you're", "we're", "they're", "he's", "she's", "what's", "let's",
 ];
 

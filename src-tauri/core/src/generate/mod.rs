@@ -11,6 +11,8 @@
 //! skips every position already decided. The built-in offline judge cannot write test
 //! cases and is refused before anything is stored: nothing is ever fabricated.
 
+mod budget;
+
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -25,6 +27,7 @@ use crate::judge::task::Verdict;
 use crate::judge::{CallContext, Judge, Task};
 use crate::progress::{CancelToken, Progress, ProgressSink};
 use crate::store::{self, corpora::Chunk, generations::Candidate, Store};
+use budget::Budget;
 
 /// Calls one candidate costs when it passes every step: two drafts and three filters.
 pub const CALLS_PER_CANDIDATE: u64 = 5;
@@ -167,6 +170,20 @@ pub async fn resume(
     execute(store, generation_id, judge, progress, cancel).await
 }
 
+/// Sets a stopped generation's budget before it is resumed (None: no budget). The
+/// budget is a ceiling across the whole generation: what it already spent counts.
+pub fn set_budget(store: &Store, generation_id: i64, budget_usd: Option<f64>) -> Result<()> {
+    let row = store::generations::get(store.conn(), generation_id)?;
+    let mut settings: GenerationSettings = serde_json::from_value(row.settings)?;
+    settings.budget_usd = budget_usd;
+    let settings = settings.checked()?;
+    store::generations::set_settings(
+        store.conn(),
+        generation_id,
+        &serde_json::to_value(&settings)?,
+    )
+}
+
 /// `resume` for a caller without an async runtime (the desktop shell's worker thread).
 pub fn resume_blocking(
     store: &mut Store,
@@ -210,6 +227,8 @@ async fn execute(
         status: "exhausted".into(),
     };
     let decided: std::collections::HashSet<i64> = done.iter().map(|c| c.position).collect();
+    let (spent, dearest_call) = store::generations::spend(store.conn(), generation_id)?;
+    let budget = Arc::new(Budget::new(settings.budget_usd, spent, dearest_call));
     let mut failures_in_a_row = 0u32;
     let mut last_failure = None;
     store::generations::set_status(store.conn(), generation_id, "running", None)?;
@@ -240,7 +259,7 @@ async fn execute(
             outcome.status = "cancelled".into();
             break;
         }
-        if settings.budget_usd.is_some_and(|b| outcome.cost_usd >= b) {
+        if budget.exhausted() {
             outcome.status = "budget".into();
             break;
         }
@@ -249,20 +268,22 @@ async fn execute(
         next += wave.len();
         let mut tasks = tokio::task::JoinSet::new();
         for (slot, (_, chunk)) in wave.iter().enumerate() {
-            let (judge, ctx, chunk, settings) = (
+            let (judge, ctx, chunk, settings, budget) = (
                 judge.clone(),
                 ctx.clone(),
                 (*chunk).clone(),
                 settings.clone(),
+                budget.clone(),
             );
             tasks.spawn(async move {
-                let mut tally = Tally::default();
+                let mut tally = Tally::new(budget);
                 let candidate =
                     draft_and_filter(judge.as_ref(), &ctx, &chunk, &settings, &mut tally).await;
                 (slot, candidate, tally)
             });
         }
         let mut decided_here: Vec<Option<Candidate>> = vec![None; wave.len()];
+        let mut wave_cost = 0.0;
         while let Some(joined) = tasks.join_next().await {
             let (slot, candidate, tally) = joined.map_err(|e| {
                 Error::Invalid(format!("a candidate's drafting stopped unexpectedly: {e}"))
@@ -270,6 +291,7 @@ async fn execute(
             outcome.calls += tally.calls;
             outcome.cache_hits += tally.cache_hits;
             outcome.cost_usd += tally.cost_usd;
+            wave_cost += tally.cost_usd;
             decided_here[slot] = Some(candidate);
         }
         for ((position, chunk), candidate) in wave.iter().zip(decided_here) {
@@ -279,6 +301,10 @@ async fn execute(
             if candidate.status == "error" && cancel.is_cancelled() {
                 // A call cut short by cancelling decides nothing: the position stays open.
                 outcome.status = "cancelled".into();
+                continue;
+            }
+            if candidate.status == "error" && candidate.reason.as_deref() == Some(OVER_BUDGET) {
+                outcome.status = "budget".into();
                 continue;
             }
             candidate.position = *position as i64;
@@ -330,7 +356,14 @@ async fn execute(
             failures: outcome.errors,
             cost_usd: outcome.cost_usd,
         });
-        if outcome.status == "cancelled" {
+        // Spent is spent, whether or not its candidates were decided.
+        store::generations::add_spent(
+            store.conn(),
+            generation_id,
+            wave_cost,
+            budget.dearest_call(),
+        )?;
+        if matches!(outcome.status.as_str(), "cancelled" | "budget") {
             break 'waves;
         }
         if failures_in_a_row >= FAILURES_IN_A_ROW {
@@ -354,8 +387,9 @@ async fn execute(
             outcome.accepted, settings.count
         )),
         "budget" => Some(format!(
-            "stopped at the budget of {:.2} USD",
-            settings.budget_usd.unwrap_or(0.0)
+            "stopped before passing the budget of {:.4} USD ({:.4} USD spent in all); resume with a larger --budget to go on",
+            settings.budget_usd.unwrap_or(0.0),
+            budget.spent()
         )),
         "failing" => Some(format!(
             "stopped after {FAILURES_IN_A_ROW} candidates in a row failed; the last: {}",
@@ -392,22 +426,46 @@ fn test_case(chunk: &Chunk, candidate: &Candidate) -> Item {
 }
 
 /// The calls one candidate made.
-#[derive(Debug, Default)]
+/// One candidate's calls and spend, made against the generation's budget.
+#[derive(Debug)]
 struct Tally {
     calls: u64,
     cache_hits: u64,
     cost_usd: f64,
+    budget: Arc<Budget>,
 }
 
-/// One call, with its cost counted; a failed call is the candidate's error.
+impl Tally {
+    fn new(budget: Arc<Budget>) -> Tally {
+        Tally {
+            calls: 0,
+            cache_hits: 0,
+            cost_usd: 0.0,
+            budget,
+        }
+    }
+}
+
+/// The reason of a candidate whose next call the budget refused: it decides nothing, and
+/// its position stays open for a resume with a larger budget.
+const OVER_BUDGET: &str = "the next call would pass the budget";
+
+/// One call, checked against the budget first and with its cost counted; a failed call
+/// is the candidate's error.
 async fn ask(
     judge: &dyn Judge,
     ctx: &CallContext,
     task: Task,
     outcome: &mut Tally,
 ) -> std::result::Result<Verdict, String> {
+    let Some(reservation) = outcome.budget.reserve(&ctx.cancel).await else {
+        return Err(OVER_BUDGET.to_string());
+    };
     outcome.calls += 1;
-    match judge.judge(&task, ctx).await {
+    let result = judge.judge(&task, ctx).await;
+    let cost = result.as_ref().map_or(0.0, |j| j.cost_usd);
+    outcome.budget.settle(reservation, cost);
+    match result {
         Ok(j) => {
             outcome.cost_usd += j.cost_usd;
             outcome.cache_hits += u64::from(j.cached);
