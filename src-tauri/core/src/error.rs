@@ -39,6 +39,9 @@ pub enum Error {
     Judge(#[from] crate::judge::JudgeError),
     #[error(transparent)]
     Secret(#[from] crate::secrets::SecretError),
+    /// The database cannot be used as it is (a newer schema, a damaged file).
+    #[error("cannot use the database at {path}: {reason}")]
+    DatabaseUnusable { path: PathBuf, reason: String },
     /// Another process is doing it (evaluating the same run).
     #[error("{0}")]
     Busy(String),
@@ -72,6 +75,7 @@ impl Error {
             Error::Secret(_) => ErrorCode::Secret,
             Error::JudgeDown { code, .. } => *code,
             Error::Busy(_) => ErrorCode::Busy,
+            Error::DatabaseUnusable { .. } => ErrorCode::Store,
         }
     }
 

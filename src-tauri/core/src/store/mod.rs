@@ -29,8 +29,11 @@ use rusqlite_migration::{Migrations, M};
 use crate::error::{Error, Result};
 use crate::paths;
 
+/// How many migrations this version knows: the schema version it writes.
+const MIGRATION_COUNT: usize = 9;
+
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
-    Migrations::new(vec![
+    let all = vec![
         M::up(include_str!("migrations/0001_init.sql")),
         M::up(include_str!("migrations/0002_judges.sql")),
         M::up(include_str!("migrations/0003_case_index.sql")),
@@ -40,8 +43,38 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0007_corpora.sql")),
         M::up(include_str!("migrations/0008_generations.sql")),
         M::up(include_str!("migrations/0009_generation_spend.sql")),
-    ])
+    ];
+    assert_eq!(
+        all.len(),
+        MIGRATION_COUNT,
+        "MIGRATION_COUNT names the last migration"
+    );
+    Migrations::new(all)
 });
+
+/// A damaged file, or one that is no database, said plainly; other errors as they are.
+fn unusable(path: &Path, e: Error) -> Error {
+    use rusqlite::ErrorCode as C;
+    let damaged = match &e {
+        Error::Store(rusqlite::Error::SqliteFailure(f, _)) => {
+            matches!(f.code, C::DatabaseCorrupt | C::NotADatabase)
+        }
+        Error::Migration(m) => {
+            let text = m.to_string();
+            text.contains("malformed") || text.contains("not a database")
+        }
+        _ => false,
+    };
+    if !damaged {
+        return e;
+    }
+    Error::DatabaseUnusable {
+        path: path.to_path_buf(),
+        reason: format!(
+            "the file is damaged or is not a Ragnosis database ({e}). Ragnosis will not write to it: move it aside (rename it) to start with an empty database, or put back a copy from a backup"
+        ),
+    }
+}
 
 pub struct Store {
     conn: Connection,
@@ -58,8 +91,27 @@ impl Store {
         Self::open_file(&paths::database_path(home))
     }
 
+    /// Opens the database file, migrating it to this version's schema. Refuses, without
+    /// writing a byte, a database a newer Ragnosis wrote, and says in plain words when
+    /// the file is damaged or not a database at all.
     pub fn open_file(path: &Path) -> Result<Store> {
+        Self::open_checked(path).map_err(|e| unusable(path, e))
+    }
+
+    fn open_checked(path: &Path) -> Result<Store> {
         let mut conn = Connection::open(path)?;
+        // Read before any pragma writes: a version that does not know the schema must
+        // not touch the file.
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        let known = MIGRATION_COUNT as i64;
+        if version > known {
+            return Err(Error::DatabaseUnusable {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "it was written by a newer version of Ragnosis (schema {version}; this version knows up to {known}). Open it with that version or a newer one; this version has not changed it"
+                ),
+            });
+        }
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         // NORMAL is durable across application crashes in WAL mode (only an OS crash can
@@ -115,6 +167,7 @@ pub(crate) fn now() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::ErrorCode;
 
     #[test]
     fn migrations_are_valid() {
@@ -138,5 +191,52 @@ mod tests {
             .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
             .unwrap();
         assert_eq!(fk, 1);
+    }
+
+    #[test]
+    fn a_database_from_a_newer_version_is_refused_and_left_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = {
+            let store = Store::open(dir.path()).unwrap();
+            store
+                .conn()
+                .pragma_update(None, "user_version", 99)
+                .unwrap();
+            store.path().to_path_buf()
+        };
+        // Fold the WAL into the main file, so the bytes compared are all of it.
+        Connection::open(&path)
+            .unwrap()
+            .pragma_update(None, "journal_mode", "DELETE")
+            .unwrap();
+        let before = std::fs::read(&path).unwrap();
+        let err = Store::open(dir.path()).err().expect("refused");
+        let message = err.to_string();
+        assert!(
+            message.contains("newer version of Ragnosis") && message.contains("schema 99"),
+            "{message}"
+        );
+        assert_eq!(err.code(), ErrorCode::Store);
+        assert_eq!(std::fs::read(&path).unwrap(), before, "not a byte changed");
+    }
+
+    #[test]
+    fn a_damaged_database_is_named_as_such_with_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Store::open(dir.path()).unwrap().path().to_path_buf();
+        for wal in ["-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{wal}", path.display()));
+        }
+        std::fs::write(
+            &path,
+            b"garbage, not a database at all, long enough to be read",
+        )
+        .unwrap();
+        let message = Store::open(dir.path()).err().expect("refused").to_string();
+        assert!(
+            message.contains("damaged or is not a Ragnosis database")
+                && message.contains("move it aside"),
+            "{message}"
+        );
     }
 }
