@@ -182,19 +182,20 @@ pub fn export_generation(
     let path = super::reports::output_path(&path)?;
     let store = state.open_store()?;
     let row = store::generations::get(store.conn(), generation_id)?;
-    let mut file = std::fs::File::create(&path).map_err(|source| ragnosis_core::Error::Write {
-        path: path.clone(),
-        source,
+    if !matches!(what.as_str(), "test_set" | "candidates") {
+        return Err(CommandError::invalid(format!(
+            "unknown export '{what}': choose test_set or candidates"
+        )));
+    }
+    let mut rows = 0;
+    ragnosis_core::output_file::write_with(&path, |file| {
+        rows = if what == "test_set" {
+            generate::export_jsonl(&store, row.dataset_id, file)?
+        } else {
+            generate::export_candidates_jsonl(&store, generation_id, file)?
+        };
+        Ok(())
     })?;
-    let rows = match what.as_str() {
-        "test_set" => generate::export_jsonl(&store, row.dataset_id, &mut file)?,
-        "candidates" => generate::export_candidates_jsonl(&store, generation_id, &mut file)?,
-        other => {
-            return Err(CommandError::invalid(format!(
-                "unknown export '{other}': choose test_set or candidates"
-            )))
-        }
-    };
     Ok(WrittenFile {
         path: path.display().to_string(),
         rows,

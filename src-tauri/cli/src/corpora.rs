@@ -283,11 +283,11 @@ pub fn generate(
         ))?
     };
     if let Some(path) = &args.out {
-        let mut file = std::fs::File::create(path).map_err(|source| Error::Write {
-            path: path.clone(),
-            source,
+        let mut n = 0;
+        ragnosis_core::output_file::write_with(path, |file| {
+            n = generate::export_jsonl(&store, outcome.dataset_id, file)?;
+            Ok(())
         })?;
-        let n = generate::export_jsonl(&store, outcome.dataset_id, &mut file)?;
         eprintln!("wrote {n} test cases to {}", path.display());
     }
     if args.json {

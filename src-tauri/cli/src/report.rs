@@ -104,10 +104,7 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
                 source,
             })?;
         }
-        std::fs::write(&path, text + "\n").map_err(|source| Error::Write {
-            path: path.clone(),
-            source,
-        })?;
+        ragnosis_core::output_file::write(&path, (text + "\n").as_bytes())?;
         written.push(path);
     }
     if !formats.is_empty() {

@@ -1012,3 +1012,72 @@ fn a_deepeval_runs_scores_are_compared_with_ours_and_its_errors_left_out() {
         stderr(&o)
     );
 }
+
+/// Several Ragnosis processes on one database at once (what the window and a terminal
+/// do): writers wait for each other instead of failing, and no write is lost.
+#[test]
+fn three_processes_on_one_database_all_finish_and_lose_no_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let lines = |tag: &str, n: usize| -> String {
+        (0..n)
+            .map(|i| {
+                format!(
+                    "{{\"id\": \"{tag}-{i}\", \"question\": \"What is part {tag} {i}?\", \"answer\": \"Part {i} is a bolt.\", \"ground_truth\": \"A bolt.\", \"contexts\": [\"Part {i} of kit {tag} is a bolt.\"]}}\n"
+                )
+            })
+            .collect()
+    };
+    let first = dir.path().join("first.jsonl");
+    let second = dir.path().join("second.jsonl");
+    let third = dir.path().join("third.jsonl");
+    std::fs::write(&first, lines("a", 3_000)).unwrap();
+    std::fs::write(&second, lines("b", 20_000)).unwrap();
+    std::fs::write(&third, lines("c", 20_000)).unwrap();
+    let o = ragnosis(&home, &["import", first.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let spawn = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+            .arg("--home")
+            .arg(&home)
+            .arg("--quiet")
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // A run writing results, and two imports writing items, all at once.
+    let children = [
+        spawn(&[
+            "eval",
+            "--dataset",
+            "1",
+            "--metrics",
+            "reference.token_f1,reference.exact_match,ragvue.answer_length",
+        ]),
+        spawn(&["import", second.to_str().unwrap()]),
+        spawn(&["import", third.to_str().unwrap()]),
+    ];
+    for child in children {
+        let o = child.wait_with_output().unwrap();
+        let err = stderr(&o);
+        assert!(o.status.success(), "{err}");
+        assert!(!err.to_lowercase().contains("locked"), "{err}");
+    }
+    let store = ragnosis_core::store::Store::open(&home).unwrap();
+    let datasets = ragnosis_core::store::datasets::list(store.conn()).unwrap();
+    let mut counts: Vec<i64> = datasets.iter().map(|d| d.item_count).collect();
+    counts.sort_unstable();
+    assert_eq!(
+        counts,
+        [3_000, 20_000, 20_000],
+        "every item of every import"
+    );
+    let results: i64 = ragnosis_core::store::results::status_counts(store.conn(), 1)
+        .unwrap()
+        .values()
+        .sum();
+    assert_eq!(results, 9_000, "every result of the run");
+}

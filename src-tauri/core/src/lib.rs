@@ -22,6 +22,7 @@ pub mod judge_check;
 pub mod labels;
 pub mod measurable;
 pub mod metrics;
+pub mod output_file;
 pub mod paths;
 pub mod progress;
 pub mod retrieval;

@@ -100,10 +100,7 @@ pub fn write(view: &ReportView, formats: &[Format], base: &Path) -> Result<Vec<P
             }
             Format::Pdf => {
                 let pdf = pdf::render(&prepared.report, &prepared.charts, &prepared.ident)?;
-                std::fs::write(&path, &pdf.bytes).map_err(|source| Error::Write {
-                    path: path.clone(),
-                    source,
-                })?;
+                ragnosis_core::output_file::write(&path, &pdf.bytes)?;
                 written.push(path);
             }
         }

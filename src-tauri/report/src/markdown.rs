@@ -34,10 +34,8 @@ pub fn write(report: &Report, charts: &[Chart], path: &Path) -> Result<Vec<PathB
 }
 
 fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    std::fs::write(path, bytes).map_err(|source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    })
+    ragnosis_core::output_file::write(path, bytes)?;
+    Ok(())
 }
 
 /// The Markdown text; chart `file`s are linked as `chart_prefix + file`.

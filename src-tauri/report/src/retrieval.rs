@@ -56,10 +56,7 @@ fn write_markdown(eval: &RetrievalEval, names: &Names, path: &Path) -> Result<Ve
         (path, markdown.as_bytes()),
         (chart_path.as_path(), chart.svg.as_bytes()),
     ] {
-        std::fs::write(p, bytes).map_err(|source| Error::Write {
-            path: p.to_path_buf(),
-            source,
-        })?;
+        ragnosis_core::output_file::write(p, bytes)?;
     }
     Ok(vec![path.to_path_buf(), chart_path])
 }

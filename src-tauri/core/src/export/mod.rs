@@ -70,21 +70,10 @@ pub fn write_all(
 }
 
 pub fn write_one(store: &Store, view: &RunView, format: ExportFormat, path: &Path) -> Result<()> {
-    let file = std::fs::File::create(path).map_err(|source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mut out = std::io::BufWriter::new(file);
-    let io = |source| Error::Write {
-        path: path.to_path_buf(),
-        source,
-    };
-    match format {
-        ExportFormat::Json => json_out::write(store, view, &mut out)?,
-        ExportFormat::Csv => csv_out::write(store, view, &mut out)?,
-    }
-    std::io::Write::flush(&mut out).map_err(io)?;
-    Ok(())
+    crate::output_file::write_with(path, |out| match format {
+        ExportFormat::Json => json_out::write(store, view, out),
+        ExportFormat::Csv => csv_out::write(store, view, out),
+    })
 }
 
 fn with_extension(base: &Path, ext: &str) -> PathBuf {
