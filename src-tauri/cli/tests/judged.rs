@@ -1537,3 +1537,132 @@ fn a_generation_budget_is_a_ceiling_across_calls_and_resumes() {
         "went on, and stopped under the new ceiling: ${total:.4}"
     );
 }
+
+/// 504 items judged through a simulator that fails about 30 % of calls in mixed ways at
+/// once: every cell ends scored or with an error naming its cause, none twice, and the
+/// tokens Ragnosis counted are the ones the simulator answered with.
+#[test]
+fn a_run_through_a_fault_storm_completes_with_every_cell_accounted_for() {
+    let status = |status: u16, retry_after: Option<&str>| Fault::Status {
+        status,
+        retry_after: retry_after.map(str::to_string),
+        body: None,
+    };
+    let sim = Simulator::start(SimConfig {
+        faults: FaultRules {
+            storm_rate: 0.3,
+            storm: vec![
+                status(429, Some("0")),
+                status(429, None),
+                status(500, None),
+                status(503, Some("0")),
+                Fault::Hang,
+                Fault::MalformedJson,
+                Fault::TruncatedJson,
+                Fault::EmptyBody,
+                Fault::ProseAroundJson,
+            ],
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .expect("simulator starts");
+    let home = tempfile::tempdir().unwrap();
+    let o = run(
+        home.path(),
+        &[
+            "judges",
+            "add",
+            "stormy",
+            "--kind",
+            "openai",
+            "--base-url",
+            &sim.base_url(),
+            "--model",
+            "sim-judge-small",
+            "--concurrency",
+            "16",
+            "--timeout",
+            "2",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let file = replicated_ragvue(home.path(), 63);
+    let items = std::fs::read_to_string(&file).unwrap().lines().count() as i64;
+    assert!(items >= 500);
+    let metrics = [
+        "ragvue.strict_faithfulness",
+        "ragvue.answer_relevance",
+        "ragvue.answer_length",
+    ];
+    let o = run(
+        home.path(),
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--judge",
+            "stormy",
+            "--metrics",
+            &metrics.join(","),
+            "--no-cache",
+        ],
+    );
+    assert!(o.status.success(), "the run completes: {}", text(&o.stderr));
+
+    let store = Store::open(home.path()).unwrap();
+    assert_eq!(
+        store::runs::get(store.conn(), 1).unwrap().status,
+        RunStatus::Done
+    );
+    let scored = store::results::done_pairs(store.conn(), 1).unwrap();
+    let failed = store::results::error_pairs(store.conn(), 1).unwrap();
+    assert_eq!(
+        result_count(home.path(), 1),
+        items * metrics.len() as i64,
+        "one result per cell"
+    );
+    assert_eq!(
+        scored.len() + failed.len(),
+        (items * 3) as usize,
+        "no cell twice"
+    );
+    assert!(
+        scored.len() > failed.len() * 4,
+        "retries and repairs recover most calls: {} scored, {} failed",
+        scored.len(),
+        failed.len()
+    );
+    for item_id in store::run_items::item_ids(store.conn(), 1).unwrap() {
+        for stored in store::results::for_item(store.conn(), 1, item_id).unwrap() {
+            let r = stored.result;
+            if r.status == ragnosis_core::metrics::Status::Error {
+                assert!(
+                    r.explanation
+                        .starts_with("The judge could not score this item: ")
+                        && r.details["error_code"]
+                            .as_str()
+                            .is_some_and(|c| c.starts_with("judge.")),
+                    "an error names its cause and code: {} {}",
+                    r.explanation,
+                    r.details
+                );
+            }
+        }
+    }
+    // Tokens: every one Ragnosis counts was answered by the simulator. Not yet every one
+    // answered is counted: a reply that could not be read even after the repair request
+    // (or whose repair request failed) is billed by a provider but its usage is dropped
+    // with the error; about 1.4 % of the tokens in this storm. Held here so it cannot
+    // grow unseen.
+    let totals: ragnosis_core::run::RunTotals = store::runs::totals(store.conn(), 1).unwrap();
+    let stats = sim.stats();
+    for (counted, answered) in [
+        (totals.input_tokens, stats.input_tokens),
+        (totals.output_tokens, stats.output_tokens),
+    ] {
+        assert!(
+            counted <= answered && counted as f64 >= answered as f64 * 0.95,
+            "tokens counted {counted}, answered {answered}"
+        );
+    }
+}

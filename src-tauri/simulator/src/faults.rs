@@ -1,7 +1,8 @@
 //! Fault injection rules, set by tests (`SimHandle::set_faults`) or over HTTP
 //! (`POST /_sim/faults`). `next` faults hit the next chat requests in order, one each;
 //! `when_contains` faults hit every chat request whose messages contain the text (and
-//! leave `next` untouched); latency applies to every chat request. Owns the rules and
+//! leave `next` untouched); a storm hits a random share of the rest with faults drawn at
+//! random; latency applies to every chat request. Owns the rules and
 //! the choice of fault only; the server acts them out.
 
 use std::collections::VecDeque;
@@ -60,6 +61,12 @@ pub struct FaultRules {
     /// of how Ragnosis tells noise from change. 0 keeps the simulator deterministic.
     #[serde(default)]
     pub score_jitter: f64,
+    /// A fault storm: each chat request that no rule above hits gets, with this
+    /// probability, one of `storm` chosen at random (mixed failures arriving together).
+    #[serde(default)]
+    pub storm_rate: f64,
+    #[serde(default)]
+    pub storm: Vec<Fault>,
 }
 
 impl FaultRules {
@@ -72,7 +79,11 @@ impl FaultRules {
             .find(|rule| texts.iter().any(|t| t.contains(&rule.text)));
         match matching {
             Some(rule) => Some(rule.fault.clone()),
-            None => self.next.pop_front(),
+            None => self.next.pop_front().or_else(|| {
+                let mut rng = rand::thread_rng();
+                (!self.storm.is_empty() && rng.gen_bool(self.storm_rate.clamp(0.0, 1.0)))
+                    .then(|| self.storm[rng.gen_range(0..self.storm.len())].clone())
+            }),
         }
     }
 
@@ -165,5 +176,17 @@ mod tests {
         assert_eq!(rules.choose(&["x POISON y"]), Some(Fault::EmptyBody));
         assert_eq!(rules.choose(&["clean"]), Some(Fault::Hang));
         assert_eq!(rules.choose(&["clean"]), None);
+    }
+
+    #[test]
+    fn a_storm_hits_about_its_rate_with_its_mix() {
+        let mut rules = FaultRules {
+            storm_rate: 0.3,
+            storm: vec![Fault::EmptyBody, Fault::MalformedJson],
+            ..FaultRules::default()
+        };
+        let hits: Vec<Fault> = (0..2_000).filter_map(|_| rules.choose(&["x"])).collect();
+        assert!((450..=750).contains(&hits.len()), "{} of 2000", hits.len());
+        assert!(hits.contains(&Fault::EmptyBody) && hits.contains(&Fault::MalformedJson));
     }
 }
