@@ -40,24 +40,29 @@ fn simulator(latency_ms: u64) -> SimHandle {
 }
 
 fn add_sim_judge(home: &Path, sim: &SimHandle, concurrency: u32) {
-    let o = run(
+    add_judge(
         home,
-        &[
-            "judges",
-            "add",
-            "sim",
-            "--kind",
-            "openai",
-            "--base-url",
-            &sim.base_url(),
-            "--model",
-            "sim-judge-small",
-            "--concurrency",
-            &concurrency.to_string(),
-            "--timeout",
-            "10",
-        ],
+        "sim",
+        &sim.base_url(),
+        &["--concurrency", &concurrency.to_string(), "--timeout", "10"],
     );
+}
+
+/// A profile NAME for the simulator's model at `base_url`, with `extra` flags of `judges add`.
+fn add_judge(home: &Path, name: &str, base_url: &str, extra: &[&str]) {
+    let mut args = vec![
+        "judges",
+        "add",
+        name,
+        "--kind",
+        "openai",
+        "--base-url",
+        base_url,
+        "--model",
+        "sim-judge-small",
+    ];
+    args.extend_from_slice(extra);
+    let o = run(home, &args);
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
 
@@ -967,22 +972,7 @@ fn judge_check_against_a_server_that_is_not_there_stops_early_and_stores_nothing
         .local_addr()
         .unwrap()
         .port();
-    let url = format!("http://127.0.0.1:{port}/v1");
-    let o = run(
-        &home,
-        &[
-            "judges",
-            "add",
-            "gone",
-            "--kind",
-            "openai",
-            "--base-url",
-            &url,
-            "--model",
-            "m",
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o.stderr));
+    add_judge(&home, "gone", &format!("http://127.0.0.1:{port}/v1"), &[]);
     let started = Instant::now();
     let o = run(&home, &["judge-check", "gone"]);
     assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
@@ -1464,18 +1454,11 @@ fn a_generation_budget_is_a_ceiling_across_calls_and_resumes() {
     let sim = simulator(0);
     let home = tempfile::tempdir().unwrap();
     // A priced judge: every call costs about half a cent.
-    let o = run(
+    add_judge(
         home.path(),
+        "priced",
+        &sim.base_url(),
         &[
-            "judges",
-            "add",
-            "priced",
-            "--kind",
-            "openai",
-            "--base-url",
-            &sim.base_url(),
-            "--model",
-            "sim-judge-small",
             "--concurrency",
             "4",
             "--price-input",
@@ -1484,7 +1467,6 @@ fn a_generation_budget_is_a_ceiling_across_calls_and_resumes() {
             "10",
         ],
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
     let docs = repo().join("tests/documents");
     let spent = |home: &Path| -> f64 {
         let store = Store::open(home).unwrap();
@@ -1568,25 +1550,12 @@ fn a_run_through_a_fault_storm_completes_with_every_cell_accounted_for() {
     })
     .expect("simulator starts");
     let home = tempfile::tempdir().unwrap();
-    let o = run(
+    add_judge(
         home.path(),
-        &[
-            "judges",
-            "add",
-            "stormy",
-            "--kind",
-            "openai",
-            "--base-url",
-            &sim.base_url(),
-            "--model",
-            "sim-judge-small",
-            "--concurrency",
-            "16",
-            "--timeout",
-            "2",
-        ],
+        "stormy",
+        &sim.base_url(),
+        &["--concurrency", "16", "--timeout", "2"],
     );
-    assert!(o.status.success(), "{}", text(&o.stderr));
     let file = replicated_ragvue(home.path(), 63);
     let items = std::fs::read_to_string(&file).unwrap().lines().count() as i64;
     assert!(items >= 500);

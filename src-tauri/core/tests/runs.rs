@@ -52,6 +52,18 @@ fn request(dataset_id: i64, metrics: &[&str]) -> RunRequest {
     }
 }
 
+/// Executes the run to its end, with no progress shown and no cancel.
+fn run_to_end(store: &mut Store, run_id: i64, judge: Arc<dyn Judge>) -> run::RunOutcome {
+    run::execute(
+        store,
+        run_id,
+        judge,
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap()
+}
+
 /// Cancels the run as soon as the first commit has happened.
 struct CancelAfterFirstBatch(CancelToken);
 
@@ -99,14 +111,7 @@ fn cancelled_run_resumes_without_duplicating_results() {
         RunStatus::Cancelled
     );
 
-    let resumed = run::execute(
-        &mut store,
-        run_id,
-        offline(),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let resumed = run_to_end(&mut store, run_id, offline());
     assert_eq!(resumed.status, RunStatus::Done);
     assert_eq!(
         resumed.reused, first.written,
@@ -121,14 +126,19 @@ fn cancelled_run_resumes_without_duplicating_results() {
     assert_eq!(counts.values().sum::<i64>(), 1200);
 }
 
-/// The offline judge with a network judge's latency, whose calls fail once the run is
-/// cancelled, the way an in-flight HTTP call does: "the run was cancelled".
-struct FailsOnceCancelled(OfflineJudge);
+/// The offline judge, until the user cancels after its first `answer_before` calls: the
+/// calls in flight then, and any after, fail the way an in-flight HTTP call does ("the run
+/// was cancelled"). Cancelling from inside the judge makes the moment deterministic.
+struct CancelledMidRun {
+    judge: OfflineJudge,
+    answer_before: usize,
+    calls: std::sync::atomic::AtomicUsize,
+}
 
 #[async_trait::async_trait]
-impl Judge for FailsOnceCancelled {
+impl Judge for CancelledMidRun {
     fn identity(&self) -> &ragnosis_core::judge::JudgeIdentity {
-        self.0.identity()
+        self.judge.identity()
     }
 
     async fn judge(
@@ -136,12 +146,14 @@ impl Judge for FailsOnceCancelled {
         task: &ragnosis_core::judge::task::Task,
         ctx: &ragnosis_core::judge::CallContext,
     ) -> Result<ragnosis_core::judge::Judgement, ragnosis_core::judge::JudgeError> {
-        // A network call's latency, so items are still in flight when the cancel comes.
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        let call = self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        if call >= self.answer_before {
+            ctx.cancel.cancel();
+        }
         if ctx.cancel.is_cancelled() {
             return Err(ragnosis_core::judge::JudgeError::Cancelled);
         }
-        self.0.judge(task, ctx).await
+        self.judge.judge(task, ctx).await
     }
 }
 
@@ -153,12 +165,16 @@ fn a_resume_redoes_the_cells_a_cancel_left_as_errors() {
     let metrics = ["ragvue.strict_faithfulness", "reference.token_f1"];
     let run_id = run::plan(&mut store, &request(dataset, &metrics)).unwrap();
     let cancel = CancelToken::new();
-    let judge: Arc<dyn Judge> = Arc::new(FailsOnceCancelled(OfflineJudge::default()));
+    let judge = CancelledMidRun {
+        judge: OfflineJudge::default(),
+        answer_before: 40,
+        calls: Default::default(),
+    };
     let first = run::execute(
         &mut store,
         run_id,
-        judge.clone(),
-        Arc::new(CancelAfterFirstBatch(cancel.clone())),
+        Arc::new(judge),
+        Arc::new(NoProgress),
         &cancel,
     )
     .unwrap();
@@ -169,14 +185,7 @@ fn a_resume_redoes_the_cells_a_cancel_left_as_errors() {
         "items in flight at the cancel were stored with the cancellation error"
     );
 
-    let resumed = run::execute(
-        &mut store,
-        run_id,
-        judge,
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let resumed = run_to_end(&mut store, run_id, offline());
     assert_eq!(resumed.status, RunStatus::Done);
     assert!(
         store::results::error_pairs(store.conn(), run_id)
@@ -227,14 +236,7 @@ fn a_megabyte_answer_is_judged_on_a_stated_beginning_and_reported_at_import() {
         ),
     )
     .unwrap();
-    let outcome = run::execute(
-        &mut store,
-        run_id,
-        offline(),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let outcome = run_to_end(&mut store, run_id, offline());
     assert_eq!(outcome.status, RunStatus::Done);
     let item = store::run_items::item_ids(store.conn(), run_id).unwrap()[0];
     for stored in store::results::for_item(store.conn(), run_id, item).unwrap() {
@@ -379,14 +381,7 @@ fn a_run_found_running_after_a_crash_resumes_to_done() {
     store::runs::mark_started(store.conn(), run_id).unwrap();
     drop(store);
     let mut store = Store::open(dir.path()).unwrap();
-    let outcome = run::execute(
-        &mut store,
-        run_id,
-        offline(),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let outcome = run_to_end(&mut store, run_id, offline());
     assert_eq!((outcome.status, outcome.written), (RunStatus::Done, 10));
 }
 
@@ -398,14 +393,7 @@ fn ragchecker_precision_and_recall_do_not_need_contexts() {
     let line = r#"{"question": "Who wrote Hamlet?", "answer": "William Shakespeare wrote Hamlet.", "ground_truth": "Hamlet was written by William Shakespeare."}"#;
     let dataset = import(&mut store, dir.path(), &format!("{line}\n"));
     let run_id = run::plan(&mut store, &request(dataset, &["ragchecker"])).unwrap();
-    run::execute(
-        &mut store,
-        run_id,
-        offline(),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    run_to_end(&mut store, run_id, offline());
     let item_id = store::run_items::item_ids(store.conn(), run_id).unwrap()[0];
     let results = store::results::for_item(store.conn(), run_id, item_id).unwrap();
     let status = |metric: &str| {
@@ -434,14 +422,7 @@ fn judged_results_record_the_prompt_version_that_judged_them() {
         &request(dataset, &["ragvue.clarity", "reference.token_f1"]),
     )
     .unwrap();
-    run::execute(
-        &mut store,
-        run_id,
-        offline(),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    run_to_end(&mut store, run_id, offline());
     assert_eq!(
         store::results::prompt_versions(store.conn(), run_id).unwrap(),
         [ragnosis_core::judge::offline::PROMPT_VERSION],

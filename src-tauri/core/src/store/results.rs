@@ -92,8 +92,14 @@ pub fn prompt_versions(conn: &Connection, run_id: i64) -> Result<Vec<String>> {
 /// (item, metric) pairs of this run whose stored result is an error: the cells a resumed
 /// run tries again.
 pub fn error_pairs(conn: &Connection, run_id: i64) -> Result<HashSet<(i64, String)>> {
-    let mut stmt =
-        conn.prepare("SELECT item_id, metric FROM results WHERE run_id = ?1 AND status = 'error'")?;
+    pairs(conn, run_id, "status = 'error'")
+}
+
+/// The run's (item, metric) pairs whose result meets `condition` (a fixed SQL test).
+fn pairs(conn: &Connection, run_id: i64, condition: &str) -> Result<HashSet<(i64, String)>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT item_id, metric FROM results WHERE run_id = ?1 AND {condition}"
+    ))?;
     let pairs = stmt
         .query_map([run_id], |r| {
             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
@@ -116,14 +122,7 @@ pub fn clear_error(conn: &Connection, run_id: i64, item_id: i64, metric: &str) -
 /// not done: a resumed run tries it again (a cancelled call, an unreachable judge, a
 /// rejected key the user has since replaced).
 pub fn done_pairs(conn: &Connection, run_id: i64) -> Result<HashSet<(i64, String)>> {
-    let mut stmt = conn
-        .prepare("SELECT item_id, metric FROM results WHERE run_id = ?1 AND status <> 'error'")?;
-    let pairs = stmt
-        .query_map([run_id], |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-        })?
-        .collect::<rusqlite::Result<HashSet<_>>>()?;
-    Ok(pairs)
+    pairs(conn, run_id, "status <> 'error'")
 }
 
 fn status_of(row: &Row, idx: usize) -> rusqlite::Result<Status> {
