@@ -21,7 +21,7 @@ use super::RunSummary;
 use crate::error::Result;
 use crate::judge::task::{ActionBrief, InsightsTask, ItemBrief, MetricBrief, STRONG_MEAN};
 use crate::judge::validate::MAX_ACTIONS;
-use crate::judge::{CallContext, Judge, Task, Verdict};
+use crate::judge::{CallContext, Judge, Task, Usage, Verdict};
 use crate::metrics::{self, Scope};
 use crate::store::{self, Store};
 
@@ -59,13 +59,15 @@ pub struct RunInsights {
 }
 
 /// Writes the run's insights with `judge` and stores them. Judge failures are recorded
-/// in the result, not returned: the run is done either way.
+/// in the result, not returned: the run is done either way. Also returns what the
+/// judge's call cost (tokens, USD), for the run's totals: none for the offline judge or
+/// a cached answer.
 pub async fn write(
     store: &Store,
     summary: &RunSummary,
     judge: &dyn Judge,
     ctx: &CallContext,
-) -> Result<RunInsights> {
+) -> Result<(RunInsights, Option<(Usage, f64)>)> {
     let task = brief(store, summary)?;
     let strong: Vec<String> = summary
         .metrics
@@ -81,13 +83,19 @@ pub async fn write(
     let templates = crate::judge::offline::template_insights(&task);
     // Nothing to ask about (every metric strong, no advice) needs no call either.
     let nothing_to_ask = task.metrics.is_empty() && task.baseline.is_empty();
+    let mut spent = None;
     let (source, verdict, error) = if identity.is_offline() || nothing_to_ask {
         (InsightSource::Templates, templates, None)
     } else {
-        match judge
+        let answer = judge
             .judge(&Task::Insights(Box::new(task.clone())), ctx)
-            .await
-        {
+            .await;
+        spent = match &answer {
+            Ok(j) if !j.cached => Some((j.usage, j.cost_usd)),
+            Err(crate::judge::JudgeError::Unparseable { spent, .. }) => *spent,
+            _ => None,
+        };
+        match answer {
             Ok(j) => match j.verdict {
                 Verdict::Insights(v) => (InsightSource::Judge, v, None),
                 other => (
@@ -127,7 +135,7 @@ pub async fn write(
         INSIGHTS,
         &serde_json::to_value(&insights)?,
     )?;
-    Ok(insights)
+    Ok((insights, spent))
 }
 
 /// The stored insights of a run, if it has any.

@@ -213,7 +213,20 @@ impl LlmJudge {
             Ok(verdict) => (verdict, false, first.model),
             Err(error) => {
                 let repair = prompt::render_repair(&messages, &first.text, &error);
-                let second = self.call(&repair, task, ctx).await?;
+                // The unreadable reply was paid for: its tokens go with the error.
+                let spent =
+                    |usage: Usage| Some((usage, self.price.map_or(0.0, |p| p.cost(&usage))));
+                let second = match self.call(&repair, task, ctx).await {
+                    Ok(second) => second,
+                    Err(JudgeError::Cancelled) => return Err(JudgeError::Cancelled),
+                    Err(repair_error) => {
+                        return Err(JudgeError::Unparseable {
+                            message: format!("{error}; the repair request failed: {repair_error}"),
+                            raw: first.text.clone(),
+                            spent: spent(usage),
+                        })
+                    }
+                };
                 usage = accounting::add_usage(usage, usage_of(&second, &repair));
                 match parse_verdict(task, &second.text) {
                     Ok(verdict) => (verdict, true, second.model),
@@ -224,6 +237,7 @@ impl LlmJudge {
                                 "{}\n--- reply to the repair request ---\n{}",
                                 first.text, second.text
                             ),
+                            spent: spent(usage),
                         })
                     }
                 }

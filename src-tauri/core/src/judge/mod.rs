@@ -171,7 +171,14 @@ pub enum JudgeError {
     #[error(
         "the judge's answer is not valid JSON for this task even after a repair attempt: {message}"
     )]
-    Unparseable { message: String, raw: String },
+    Unparseable {
+        message: String,
+        raw: String,
+        /// What the unreadable replies cost (tokens, USD): billed by the provider though
+        /// they decided nothing. None where no reply was paid for (a verdict of the wrong
+        /// kind checked after the fact).
+        spent: Option<(Usage, f64)>,
+    },
     #[error("the run was cancelled")]
     Cancelled,
     #[error("the budget of ${budget:.2} would be exceeded")]

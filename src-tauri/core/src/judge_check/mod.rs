@@ -271,6 +271,7 @@ async fn entailed(
         Verdict::ClaimLabels { labels } => Err(JudgeError::Unparseable {
             message: format!("{} label rows for {n} claims", labels.len()),
             raw: String::new(),
+            spent: None,
         }),
         other => Err(unexpected("claim_labels", &other)),
     }
@@ -280,6 +281,7 @@ fn unexpected(expected: &str, got: &Verdict) -> JudgeError {
     JudgeError::Unparseable {
         message: format!("expected a {expected} verdict, got {}", got.kind().as_str()),
         raw: String::new(),
+        spent: None,
     }
 }
 
@@ -368,6 +370,7 @@ async fn answerability(
             return Err(JudgeError::Unparseable {
                 message: "no information need found in the question".into(),
                 raw: String::new(),
+                spent: None,
             })
         }
         other => return Err(unexpected("aspects", &other)),
@@ -386,6 +389,7 @@ async fn answerability(
         Verdict::Coverage { .. } => Err(JudgeError::Unparseable {
             message: "coverage of no aspect".into(),
             raw: String::new(),
+            spent: None,
         }),
         other => Err(unexpected("coverage", &other)),
     }
@@ -414,6 +418,7 @@ async fn similarity(a: &str, b: &str, asker: &Asker<'_>) -> std::result::Result<
             .ok_or_else(|| JudgeError::Unparseable {
                 message: "no answer-correctness score".into(),
                 raw: String::new(),
+                spent: None,
             }),
         other => Err(unexpected("scorecard", &other)),
     }

@@ -112,7 +112,19 @@ impl<'a> Asker<'a> {
                 acc.output_tokens += j.usage.output_tokens;
                 acc.cost_usd += j.cost_usd;
             }
-            Err(_) => acc.failures += 1,
+            Err(e) => {
+                acc.failures += 1;
+                // Replies that could not be read were still paid for.
+                if let JudgeError::Unparseable {
+                    spent: Some((usage, cost)),
+                    ..
+                } = e
+                {
+                    acc.input_tokens += usage.input_tokens;
+                    acc.output_tokens += usage.output_tokens;
+                    acc.cost_usd += cost;
+                }
+            }
         }
         drop(acc);
         if let Ok(j) = &outcome {
@@ -129,6 +141,7 @@ fn wrong_verdict(expected: &str, got: TaskKind) -> JudgeError {
     JudgeError::Unparseable {
         message: format!("expected a {expected} verdict, got {}", got.as_str()),
         raw: String::new(),
+        spent: None,
     }
 }
 
@@ -759,6 +772,7 @@ async fn label_matrix(
         Verdict::ClaimLabels { .. } => Err(JudgeError::Unparseable {
             message: "the label matrix does not match the claims and passages".into(),
             raw: String::new(),
+            spent: None,
         }),
         other => Err(wrong_verdict("claim labels", other.kind())),
     }

@@ -274,12 +274,21 @@ pub fn execute(
         cancel: cancel.clone(),
         use_cache: config.use_cache,
     };
-    runtime.block_on(analysis::insights::write(
+    let (_, spent) = runtime.block_on(analysis::insights::write(
         store,
         &summary,
         judge.as_ref(),
         &ctx,
     ))?;
+    // The insights call is part of what the run cost.
+    if let Some((usage, cost)) = spent {
+        let mut totals: RunTotals = store::runs::totals(store.conn(), run_id)?;
+        totals.calls += 1;
+        totals.input_tokens += usage.input_tokens;
+        totals.output_tokens += usage.output_tokens;
+        totals.cost_usd += cost;
+        store::runs::set_totals(store.conn(), run_id, &serde_json::to_value(totals)?)?;
+    }
     // Done, but not silently: how many cells the judge could not score, and that a
     // resume retries them.
     let errors = store::results::error_pairs(store.conn(), run_id)?.len();

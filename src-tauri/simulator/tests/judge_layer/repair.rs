@@ -99,7 +99,7 @@ async fn garbage_twice_is_unparseable_and_keeps_the_raw_text() {
         )
         .await
         .unwrap_err();
-    let JudgeError::Unparseable { message, raw } = &err else {
+    let JudgeError::Unparseable { message, raw, .. } = &err else {
         panic!("expected Unparseable, got {err:?}")
     };
     assert!(
