@@ -855,15 +855,9 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
 
 /// A refused key fails every call alike: the check stops at the first, says why with the
 /// error code, and stores nothing.
-fn sf_error_code(json: &Value, id: &str) -> Option<String> {
-    json["items"].as_array()?.iter().find(|i| i["id"] == id)?["results"]
-        ["ragvue.strict_faithfulness"]["details"]["error_code"]
-        .as_str()
-        .map(str::to_string)
-}
-
-#[test]
-fn a_run_whose_judge_never_answers_stops_with_its_code_and_a_resume_retries_every_failed_cell() {
+/// A simulator that answers every chat request with HTTP 401, as a service does to a
+/// wrong key.
+fn refusing_every_key() -> SimHandle {
     let sim = simulator(0);
     sim.set_faults(FaultRules {
         when_contains: vec![ContainsRule {
@@ -876,6 +870,19 @@ fn a_run_whose_judge_never_answers_stops_with_its_code_and_a_resume_retries_ever
         }],
         ..Default::default()
     });
+    sim
+}
+
+fn sf_error_code(json: &Value, id: &str) -> Option<String> {
+    json["items"].as_array()?.iter().find(|i| i["id"] == id)?["results"]
+        ["ragvue.strict_faithfulness"]["details"]["error_code"]
+        .as_str()
+        .map(str::to_string)
+}
+
+#[test]
+fn a_run_whose_judge_never_answers_stops_with_its_code_and_a_resume_retries_every_failed_cell() {
+    let sim = refusing_every_key();
     let home = tempfile::tempdir().unwrap();
     add_sim_judge(home.path(), &sim, 2);
     let file = replicated_ragvue(home.path(), 5);
@@ -931,18 +938,7 @@ fn a_run_whose_judge_never_answers_stops_with_its_code_and_a_resume_retries_ever
 fn judge_check_with_a_refused_key_stops_with_the_auth_code_and_stores_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
-    let sim = simulator(0);
-    sim.set_faults(FaultRules {
-        when_contains: vec![ContainsRule {
-            text: "".into(),
-            fault: Fault::Status {
-                status: 401,
-                retry_after: None,
-                body: None,
-            },
-        }],
-        ..Default::default()
-    });
+    let sim = refusing_every_key();
     add_sim_judge(&home, &sim, 4);
     let o = run(&home, &["judge-check", "sim"]);
     assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
