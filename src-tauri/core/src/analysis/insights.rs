@@ -92,7 +92,7 @@ pub async fn write(
             .await;
         spent = match &answer {
             Ok(j) if !j.cached => Some((j.usage, j.cost_usd)),
-            Err(crate::judge::JudgeError::Unparseable { spent, .. }) => *spent,
+            Err(e) => e.spent(),
             _ => None,
         };
         match answer {

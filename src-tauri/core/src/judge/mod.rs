@@ -188,6 +188,15 @@ pub enum JudgeError {
 }
 
 impl JudgeError {
+    /// What the failed call was still paid for (tokens, USD): the unreadable replies of a
+    /// bad reply. None for failures no reply was billed for.
+    pub fn spent(&self) -> Option<(Usage, f64)> {
+        match self {
+            JudgeError::Unparseable { spent, .. } => *spent,
+            _ => None,
+        }
+    }
+
     /// Whether another attempt may succeed (rate limits, server errors, timeouts,
     /// dropped connections).
     pub fn is_transient(&self) -> bool {

@@ -115,11 +115,7 @@ impl<'a> Asker<'a> {
             Err(e) => {
                 acc.failures += 1;
                 // Replies that could not be read were still paid for.
-                if let JudgeError::Unparseable {
-                    spent: Some((usage, cost)),
-                    ..
-                } = e
-                {
+                if let Some((usage, cost)) = e.spent() {
                     acc.input_tokens += usage.input_tokens;
                     acc.output_tokens += usage.output_tokens;
                     acc.cost_usd += cost;

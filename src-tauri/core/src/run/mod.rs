@@ -283,10 +283,16 @@ pub fn execute(
     // The insights call is part of what the run cost.
     if let Some((usage, cost)) = spent {
         let mut totals: RunTotals = store::runs::totals(store.conn(), run_id)?;
-        totals.calls += 1;
-        totals.input_tokens += usage.input_tokens;
-        totals.output_tokens += usage.output_tokens;
-        totals.cost_usd += cost;
+        add_accounting(
+            &mut totals,
+            &Accounting {
+                calls: 1,
+                input_tokens: usage.input_tokens,
+                output_tokens: usage.output_tokens,
+                cost_usd: cost,
+                ..Accounting::default()
+            },
+        );
         store::runs::set_totals(store.conn(), run_id, &serde_json::to_value(totals)?)?;
     }
     // Done, but not silently: how many cells the judge could not score, and that a

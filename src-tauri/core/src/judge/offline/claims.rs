@@ -217,6 +217,13 @@ fn asserts_nothing(sentence: &str) -> bool {
             .any(|t| t.content || t.lower.chars().any(|c| c.is_ascii_digit()))
 }
 
+/// Whether `text` opens with an outright "yes" ("Yes, each sick day …").
+pub fn opens_with_yes(text: &str) -> bool {
+    lexicon::tokens(text)
+        .first()
+        .is_some_and(|t| matches!(t.lower.as_str(), "yes" | "yeah" | "yep"))
+}
+
 /// A bare "yes" or "no" answer, as its polarity (`Some(true)` for yes).
 pub fn yes_no(text: &str) -> Option<bool> {
     let tokens = lexicon::tokens(text);

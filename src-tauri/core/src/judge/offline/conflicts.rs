@@ -166,13 +166,7 @@ fn clause_words(text: &str, norm: &str) -> Option<Vec<String>> {
 /// your leave": an answer that affirms outright, restating nearly every other word of
 /// a sentence that denies, contradicts it even when its verb is another one.
 fn affirms_what_is_denied(claim: &Claim, s: &Sentence) -> bool {
-    let opens_with_yes = claim.affirms
-        || claim
-            .sentence
-            .tokens
-            .first()
-            .is_some_and(|t| matches!(t.lower.as_str(), "yes" | "yeah" | "yep"));
-    if !opens_with_yes || claim.asserts_negation() || s.negated_spans().is_empty() {
+    if !claim.affirms || claim.asserts_negation() || s.negated_spans().is_empty() {
         return false;
     }
     let others: Vec<&str> = claim.sentence.content_norms();

@@ -14,7 +14,6 @@ use std::collections::BTreeSet;
 use super::claims;
 use super::conflicts::Conflict;
 use super::evidence::{self, Evidence};
-use super::lexicon;
 use super::support::{assess, Assessment, Claim, SupportParams};
 use crate::item::Label;
 use crate::judge::task::{Contradiction, GroundedClaim, Grounding, Support};
@@ -31,9 +30,7 @@ pub(super) fn answer_claims(question: &str, answer: &str, evidence: &Evidence) -
         )];
     }
     let fragment = has_question && claims::is_fragment(answer);
-    let opens_with_yes = lexicon::tokens(answer)
-        .first()
-        .is_some_and(|t| matches!(t.lower.as_str(), "yes" | "yeah" | "yep"));
+    let opens_with_yes = claims::opens_with_yes(answer);
     claims::split(answer)
         .iter()
         .enumerate()
@@ -43,7 +40,7 @@ pub(super) fn answer_claims(question: &str, answer: &str, evidence: &Evidence) -
             } else {
                 Claim::new(t, evidence)
             };
-            claim.affirms = i == 0 && opens_with_yes;
+            claim.affirms |= i == 0 && opens_with_yes;
             claim
         })
         .collect()

@@ -105,7 +105,7 @@ impl Claim {
             context: Vec::new(),
             context_anchors: Vec::new(),
             denies: false,
-            affirms: false,
+            affirms: super::claims::opens_with_yes(text),
             personal,
             squad,
         }
