@@ -50,7 +50,7 @@ pub const ANSWER_DECLINED: &str = "ragvue.negative_rejection/answer_declined";
 pub const PASSAGES_HELD_ANSWER: &str = "ragvue.negative_rejection/passages_held_answer";
 
 /// Bumped whenever a rule changes, so stored per-item pattern letters are rebuilt.
-pub const RULES_VERSION: u32 = 3;
+pub const RULES_VERSION: u32 = 4;
 
 const TOKEN_OVERLAP: &str = "ragvue.token_overlap";
 const CONTEXT_SIMILARITY: &str = "ragvue.context_similarity";
@@ -426,9 +426,12 @@ impl FailurePattern {
                 let rc = get(RETRIEVAL_COVERAGE);
                 // A decline answers no part by design: right (A names the retrieval) or
                 // wrong (I), it is not an incomplete answer. Runs stored before the
-                // decline was recorded read it off the score.
-                let declined_rightly =
-                    get(NEGATIVE_REJECTION) == Some(1.0) && rc.is_some_and(|rc| rc < CRITICAL);
+                // decline was recorded read it off the score; where it was recorded, an
+                // answer that did not decline is judged on its completeness even when
+                // the passages missed the question (each step it took was backed).
+                let declined_rightly = declined.is_none()
+                    && get(NEGATIVE_REJECTION) == Some(1.0)
+                    && rc.is_some_and(|rc| rc < CRITICAL);
                 if ac >= INCOMPLETE || declined == Some(true) || declined_rightly {
                     return None;
                 }

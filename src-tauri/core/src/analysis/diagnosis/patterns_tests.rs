@@ -256,6 +256,27 @@ fn a_correct_abstention_is_not_incomplete() {
             (NEGATIVE_REJECTION, 1.0)
         ]
     ));
+    // Where the decline is recorded, an answer that did not decline and answered none
+    // of the question's parts is incomplete, even though its steps were all backed
+    // (negative rejection 1) and the passages missed the question.
+    assert!(fires(
+        Incomplete,
+        &[
+            (ANSWER_COMPLETENESS, 0.0),
+            (RETRIEVAL_COVERAGE, 0.0),
+            (NEGATIVE_REJECTION, 1.0),
+            (ANSWER_DECLINED, 0.0)
+        ]
+    ));
+    assert!(!fires(
+        Incomplete,
+        &[
+            (ANSWER_COMPLETENESS, 0.0),
+            (RETRIEVAL_COVERAGE, 0.0),
+            (NEGATIVE_REJECTION, 1.0),
+            (ANSWER_DECLINED, 1.0)
+        ]
+    ));
 }
 
 #[test]

@@ -26,6 +26,8 @@ pub enum Wanted {
     Price,
     /// "What time", "when does it open": a clock time.
     ClockTime,
+    /// "In what year …", "since which year …": a year.
+    Year,
 }
 
 impl Wanted {
@@ -44,6 +46,7 @@ impl Wanted {
             Wanted::Amount => &["much", "many"],
             Wanted::Price => &["cost", "costs", "price", "fee", "fees", "charge", "much"],
             Wanted::ClockTime => &["time", "hours"],
+            Wanted::Year => &["year"],
         };
         candidates.iter().copied().find(|c| words.contains(c))
     }
@@ -52,6 +55,16 @@ impl Wanted {
 /// The kind of answer `aspect` asks for, when its words say so.
 pub fn wanted(aspect: &str) -> Option<Wanted> {
     let lower = aspect.trim_start().to_lowercase();
+    // "for how long", "by how much": the preposition leaves the need as it is.
+    let lower = match lower.split_once(' ') {
+        Some((first, rest))
+            if matches!(first, "for" | "by" | "in" | "at" | "from" | "until" | "to")
+                && rest.starts_with("how ") =>
+        {
+            rest.to_string()
+        }
+        _ => lower,
+    };
     let words: Vec<&str> = lower
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty())
@@ -63,6 +76,14 @@ pub fn wanted(aspect: &str) -> Option<Wanted> {
         let next = rest.split_whitespace().next().unwrap_or_default();
         return match next {
             "long" | "old" => Some(Wanted::Duration),
+            // "How far ahead / in advance / back": a time, not a distance.
+            "far"
+                if words
+                    .iter()
+                    .any(|w| matches!(*w, "ahead" | "advance" | "back" | "beforehand")) =>
+            {
+                Some(Wanted::Duration)
+            }
             "far" => Some(Wanted::Distance),
             "often" => Some(Wanted::Frequency),
             "much" if money || words.iter().any(|w| matches!(*w, "pay" | "charged")) => {
@@ -74,6 +95,13 @@ pub fn wanted(aspect: &str) -> Option<Wanted> {
     }
     // "What time …", and opening hours ("the library's Saturday hours"), which a time of
     // day answers; "how many hours" asked for an amount above.
+    let year_asked = words
+        .windows(2)
+        .take(3)
+        .any(|w| matches!(w[0], "what" | "which") && w[1] == "year");
+    if year_asked {
+        return Some(Wanted::Year);
+    }
     if lower.starts_with("what time")
         || lower.starts_with("at what time")
         || words.contains(&"hours") && !words.contains(&"many")
@@ -150,6 +178,13 @@ pub fn states(s: &Sentence, wanted: Wanted) -> bool {
                     && s.text.chars().any(|c| c.is_ascii_digit())
                 || has_word(NO_CHARGE)
         }
+        Wanted::Year => s.tokens.iter().any(|t| {
+            let digits = t.lower.trim_end_matches('s');
+            digits.len() == 4
+                && digits
+                    .parse::<u32>()
+                    .is_ok_and(|y| (1000..=2100).contains(&y))
+        }),
         // "Closed on Saturdays" answers for the hours of a day it is closed.
         Wanted::ClockTime => {
             has_word(&["closed"])
@@ -183,6 +218,11 @@ mod tests {
         assert_eq!(wanted("How long can I keep a DVD"), Some(Wanted::Duration));
         assert_eq!(wanted("How old must I be"), Some(Wanted::Duration));
         assert_eq!(wanted("How many books can I borrow"), Some(Wanted::Amount));
+        assert_eq!(wanted("for how long"), Some(Wanted::Duration));
+        assert_eq!(
+            wanted("How far ahead can I book a room"),
+            Some(Wanted::Duration)
+        );
         assert_eq!(wanted("How much does printing cost"), Some(Wanted::Price));
         assert_eq!(wanted("it cost"), Some(Wanted::Price));
         assert_eq!(
@@ -206,6 +246,19 @@ mod tests {
             wanted("why cost overruns happen on large building projects"),
             None
         );
+    }
+
+    #[test]
+    fn a_year_is_asked_for_and_given_as_a_year() {
+        assert_eq!(
+            wanted("in what year did the programme end"),
+            Some(Wanted::Year)
+        );
+        assert_eq!(wanted("Which year was it founded"), Some(Wanted::Year));
+        assert_eq!(wanted("what did the year bring"), None);
+        assert!(says("The programme ended in 2007.", Wanted::Year));
+        assert!(says("It peaked in the 1990s.", Wanted::Year));
+        assert!(!says("It admitted 5.3% of 2,000 applicants.", Wanted::Year));
     }
 
     #[test]

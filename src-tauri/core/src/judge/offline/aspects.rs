@@ -53,6 +53,13 @@ fn is_plural_cue(lower: &str) -> bool {
     )
 }
 
+fn is_preposition(lower: &str) -> bool {
+    matches!(
+        lower,
+        "in" | "on" | "at" | "for" | "from" | "by" | "to" | "with" | "of" | "since" | "until"
+    )
+}
+
 /// Imperative openers of list questions ("Name the two ...").
 fn is_list_verb(lower: &str) -> bool {
     matches!(
@@ -127,7 +134,16 @@ fn split_questions(question: &str) -> Vec<String> {
                 .get(i + 1)
                 .map(|n| n.to_lowercase())
                 .unwrap_or_default();
-            let joins = w == "and" && (is_wh(&next) || is_auxiliary(&next)) && i > start + 2;
+            // "…, and in what body of water is it held?": a preposition may stand before
+            // the second question's wh-word.
+            let after_next = words
+                .get(i + 2)
+                .map(|n| n.to_lowercase())
+                .unwrap_or_default();
+            let asks_next = is_wh(&next)
+                || is_auxiliary(&next)
+                || (is_preposition(&next) && is_wh(&after_next));
+            let joins = w == "and" && asks_next && i > start + 2;
             if joins {
                 parts.push(words[start..i].join(" ").trim_end_matches(',').to_string());
                 start = i + 1;
@@ -359,6 +375,20 @@ mod tests {
         );
         let b = extract("Who directed Inception and when was it released?");
         assert_eq!(b, ["directed Inception", "when was it released"]);
+    }
+
+    #[test]
+    fn a_second_question_may_open_with_a_preposition() {
+        let a = extract(
+            "What is the admission rate for 2019, and in what year did the early programme end?",
+        );
+        assert_eq!(a.len(), 2, "{a:?}");
+        assert!(a[1].starts_with("in what year"), "{a:?}");
+        // A preposition without a wh-word after it joins nothing.
+        assert_eq!(
+            extract("Which shops are open on Monday and on Sunday?").len(),
+            1
+        );
     }
 
     #[test]

@@ -23,6 +23,9 @@ pub struct Conflict {
     pub claim_part: String,
     /// What the evidence says instead.
     pub evidence_part: String,
+    /// Read off aligned text (the same words before both values), not inferred from a
+    /// name the sentence lacks: a swapped name counts as a contradiction only then.
+    pub aligned: bool,
 }
 
 /// A negator in the evidence sentence governing a word the claim asserts plainly, or
@@ -52,6 +55,7 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
         && (denied.is_some() || affirms_what_is_denied(claim, s))
     {
         return Some(Conflict {
+            aligned: false,
             kind: "negation_flip",
             claim_part: claim.sentence.text.clone(),
             evidence_part: negated_phrase(s),
@@ -109,6 +113,7 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
             negated_phrase(&claim.sentence)
         };
         return Some(Conflict {
+            aligned: false,
             kind: "negation_flip",
             claim_part,
             evidence_part: s.text.clone(),
@@ -299,6 +304,7 @@ pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
             .is_some_and(|clause| clause.len() >= 2 && mostly_stated(&clause))
     };
     let flip = |claimed: &str, opposite: &str| Conflict {
+        aligned: false,
         kind: "negation_flip",
         claim_part: claimed.to_string(),
         evidence_part: opposite.to_string(),
@@ -482,6 +488,7 @@ pub(super) fn unit_shift(claim: &Claim, s: &Sentence) -> Option<Conflict> {
             .iter()
             .find(|(n, c, u)| n == number && c == class && u != name)?;
         (!same_anywhere).then(|| Conflict {
+            aligned: false,
             kind: "magnitude_shift",
             claim_part: format!("{} {name}", number.trim_end_matches("/per")),
             evidence_part: format!("{} {}", other.0.trim_end_matches("/per"), other.2),
@@ -556,6 +563,7 @@ pub(super) fn aligned_swap(claim: &Claim, s: &Sentence) -> Option<Conflict> {
             return None;
         }
         Some(Conflict {
+            aligned: false,
             kind: match claimed.0 {
                 AnchorKind::Number => "magnitude_shift",
                 AnchorKind::Year | AnchorKind::Month => "temporal_misattribution",
@@ -589,6 +597,97 @@ pub(super) fn aligned_swap(claim: &Claim, s: &Sentence) -> Option<Conflict> {
     check(&ours, &theirs)
 }
 
+/// A number, year or name of the claim that follows the same two words in the restated
+/// sentence as in the claim, where the sentence has another value of the same kind
+/// there and never the claim's: "topped the ARWU since 2011" against "topped the ARWU
+/// since 2003, and the THE rankings since 2011", "named for James Bryant Conant"
+/// against "named for John Harvard". The words before a value say what it is a value
+/// of, so a swap is caught even when the claim was split from the clause holding the
+/// other value (which whole-sentence alignment then matches instead); values in another
+/// order ("adults 60, students 45" against "students pay 45, adults 60") keep their own
+/// words before them and agree.
+pub(super) fn context_swap(claim: &Claim, s: &Sentence) -> Option<Conflict> {
+    let a = &claim.sentence.tokens;
+    let b = &s.tokens;
+    let before = |tokens: &[lexicon::Token], at: usize| -> Option<[String; 2]> {
+        (at >= 2).then(|| [tokens[at - 2].norm.clone(), tokens[at - 1].norm.clone()])
+    };
+    let window = |tokens: &[lexicon::Token], from: usize| -> Vec<String> {
+        tokens[from..(from + 3).min(tokens.len())]
+            .iter()
+            .map(|t| t.norm.clone())
+            .collect()
+    };
+    (2..a.len()).find_map(|i| {
+        let ours = &a[i];
+        let kind = token_kind(ours);
+        if kind.is_none() && !(ours.content && has_opposite(&ours.lower, &ours.norm)) {
+            return None;
+        }
+        let context = before(a, i)?;
+        // The words before must say what the value is of: a content word among them,
+        // and no comma or bracket between them and the value.
+        if !(a[i - 2].content || a[i - 1].content) || ours.after_punctuation {
+            return None;
+        }
+        let places: Vec<usize> = (2..b.len())
+            .filter(|&j| before(b, j).as_ref() == Some(&context))
+            .collect();
+        if places.iter().any(|&j| b[j].norm == ours.norm) {
+            return None;
+        }
+        places.iter().find_map(|&j| {
+            let theirs = &b[j];
+            // "dominated by smaller states" where the sentence says "dominated by
+            // larger states": the opposite in the same place reverses the fact.
+            if opposite(ours, theirs)
+                && !a
+                    .iter()
+                    .any(|t| t.norm == theirs.norm && !std::ptr::eq(t, ours))
+            {
+                return Some(Conflict {
+                    aligned: true,
+                    kind: "negation_flip",
+                    claim_part: ours.surface.clone(),
+                    evidence_part: theirs.surface.clone(),
+                });
+            }
+            let kind = kind?;
+            let theirs_kind = token_kind(theirs)?;
+            let numeric = |k: AnchorKind| matches!(k, AnchorKind::Number | AnchorKind::Year);
+            let same_kind = theirs_kind == kind || (numeric(kind) && numeric(theirs_kind));
+            // A longer or shorter form of the same name ("John Harvard" / "Harvard")
+            // is not a swap: neither may stand in the other's next words.
+            let renamed = kind == AnchorKind::Entity
+                && (window(b, j).contains(&ours.norm) || window(a, i).contains(&theirs.norm));
+            (same_kind && !renamed && !a.iter().any(|t| t.norm == theirs.norm)).then(|| Conflict {
+                aligned: true,
+                kind: match kind {
+                    AnchorKind::Number => "magnitude_shift",
+                    AnchorKind::Year | AnchorKind::Month => "temporal_misattribution",
+                    AnchorKind::Entity => "entity_substitution",
+                },
+                claim_part: ours.surface.clone(),
+                evidence_part: theirs.surface.clone(),
+            })
+        })
+    })
+}
+
+/// Whether a word has an opposite, in the hand list or in WordNet.
+fn has_opposite(lower: &str, norm: &str) -> bool {
+    OPPOSITES.iter().any(|(x, y)| *x == lower || *y == lower) || antonyms::of(norm).is_some()
+}
+
+/// Whether two words state opposites ("smaller" / "larger"), by the hand list or by
+/// WordNet's antonyms of their stems.
+fn opposite(x: &lexicon::Token, y: &lexicon::Token) -> bool {
+    OPPOSITES
+        .iter()
+        .any(|&(p, q)| (x.lower == p && y.lower == q) || (x.lower == q && y.lower == p))
+        || antonyms::of(&x.norm).is_some_and(|o| o.contains(&y.norm))
+}
+
 /// An unconfirmed claim anchor for which the related sentence offers another of the same
 /// kind.
 pub(super) fn substitution(
@@ -599,6 +698,7 @@ pub(super) fn substitution(
 ) -> Option<Conflict> {
     missing.iter().find_map(|a| {
         anchors::substitute(a, &claim.anchors, s, evidence).map(|other| Conflict {
+            aligned: false,
             kind: match a.kind {
                 AnchorKind::Number => "magnitude_shift",
                 AnchorKind::Year | AnchorKind::Month => "temporal_misattribution",
@@ -722,6 +822,54 @@ mod tests {
             aligned_swap(&swapped, &years.passages[0].sentences[0]).map(|c| c.kind),
             Some("temporal_misattribution")
         );
+    }
+
+    #[test]
+    fn a_value_after_the_same_words_as_in_the_sentence_must_be_the_same_value() {
+        let years =
+            Evidence::new(&["It has topped the ARWU since 2003, and the THE rankings since 2011."]);
+        let s = &years.passages[0].sentences[0];
+        // Split from the clause that holds 2011, the claim aligns with it as a whole.
+        let split = claim("It has topped the ARWU since 2011.", &years);
+        let got = context_swap(&split, s).expect("2011 where the ARWU has 2003");
+        assert_eq!(
+            (got.claim_part.as_str(), got.evidence_part.as_str()),
+            ("2011", "2003")
+        );
+        assert!(context_swap(&claim("It has topped the ARWU since 2003.", &years), s).is_none());
+        let named = Evidence::new(&["It was soon named for John Harvard, its first benefactor."]);
+        let s = &named.passages[0].sentences[0];
+        let swapped = claim(
+            "It was soon named for James Bryant Conant, its first benefactor.",
+            &named,
+        );
+        assert_eq!(
+            context_swap(&swapped, s).map(|c| c.kind),
+            Some("entity_substitution")
+        );
+        for same in [
+            "It was named for Harvard, its first benefactor.",
+            "It was named for John Harvard.",
+        ] {
+            assert!(context_swap(&claim(same, &named), s).is_none(), "{same}");
+        }
+        let weights = Evidence::new(&[
+            "Votes are weighted so that smaller states are not dominated by larger states.",
+        ]);
+        let reversed = claim(
+            "Votes are weighted so that smaller states are not dominated by smaller states.",
+            &weights,
+        );
+        let got = context_swap(&reversed, &weights.passages[0].sentences[0])
+            .expect("smaller where it says larger");
+        assert_eq!(
+            (got.kind, got.evidence_part.as_str()),
+            ("negation_flip", "larger")
+        );
+        // Values in another order, each after its own words, agree.
+        let fees = Evidence::new(&["Students pay 45 euros and adults pay 60 euros."]);
+        let reordered = claim("Adults pay 60 euros and students pay 45 euros.", &fees);
+        assert!(context_swap(&reordered, &fees.passages[0].sentences[0]).is_none());
     }
 
     #[test]

@@ -149,6 +149,8 @@ fn severity(c: &Conflict) -> &'static str {
             }
         }
         ("temporal_misattribution", Some(a), Some(b)) if (a - b).abs() >= 5.0 => "high",
+        // Another name in the very place the passage names someone: who did it changed.
+        ("entity_substitution", _, _) if c.aligned => "high",
         _ => "medium",
     }
 }
@@ -186,7 +188,10 @@ pub fn ground(
             if let Some(c) = a
                 .conflict
                 .as_ref()
-                .filter(|c| c.kind != "entity_substitution")
+                // A name the sentence lacks, set against one it has, is too often a
+                // paraphrase to call a contradiction; a name swapped in aligned words is
+                // one.
+                .filter(|c| c.kind != "entity_substitution" || c.aligned)
             {
                 contradictions.push(Contradiction {
                     kind: c.kind.to_string(),

@@ -79,11 +79,36 @@ fn refine_with_meaning(
         let i = sentences.iter().position(|t| t == s);
         i.is_none_or(|i| cosines[i + 1] < meaning::OFF_TOPIC)
     });
-    for aspect in verdict.aspects.iter_mut().filter(|a| !a.addressed) {
+    let parts: Vec<String> = verdict.aspects.iter().map(|a| a.aspect.clone()).collect();
+    let asked = asked_values(&parts);
+    for (k, aspect) in verdict.aspects.iter_mut().enumerate() {
+        if aspect.addressed {
+            continue;
+        }
         let Some((i, cosine)) = meaning::closest(model, &aspect.aspect, &sentences) else {
             continue;
         };
-        if cosine >= meaning::ASPECT_STATED {
+        // In a question of several parts, a sentence speaks for the part it is closest
+        // to: a sentence on the Regatta's age is near "in what water is the Regatta
+        // held" too, through the name they share, but nearer to the part it answers.
+        let nearer_to_another = parts.len() > 1 && {
+            let others: Vec<&str> = parts
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != k)
+                .map(|(_, p)| p.as_str())
+                .collect();
+            model
+                .similarities(sentences[i], &others)
+                .into_iter()
+                .any(|c| c > cosine)
+        };
+        // A part asking for a kind of value ("in what year") is answered only by a
+        // sentence giving one, other than those the question itself gives.
+        let gives_the_kind = answer_type::wanted(&aspect.aspect).is_none_or(|w| {
+            answer_type::states(&without_values(&Sentence::new(sentences[i]), &asked), w)
+        });
+        if cosine >= meaning::ASPECT_STATED && !nearer_to_another && gives_the_kind {
             aspect.addressed = true;
             aspect.evidence = evidence::quote(sentences[i], 20);
         }
@@ -245,6 +270,19 @@ fn address_aspects(
     } else {
         Vec::new()
     };
+    // Words and values the parts of a question share tell none of them apart: "how many
+    // years does the Regatta predate The Game, and in what water is the Regatta held"
+    // is not answered for the water by a sentence on the Regatta's age, and "class of
+    // 2019" in one part does not answer "in what year" in the other.
+    let part_terms: Vec<HashSet<String>> = aspects
+        .iter()
+        .map(|a| content_set(&Sentence::new(a)))
+        .collect();
+    let asked_values = asked_values(aspects);
+    let new_values: Vec<Sentence> = sentences
+        .iter()
+        .map(|s| without_values(s, &asked_values))
+        .collect();
     aspects
         .iter()
         .enumerate()
@@ -275,7 +313,15 @@ fn address_aspects(
             // "Yes." answers a "whether …" part of a longer question before the
             // sentences that go on to the other parts.
             if aspect.starts_with("whether ") {
-                if let Some(s) = sentences.iter().find(|s| claims::yes_no(&s.text).is_some()) {
+                // "Yes, there is step-free access …" answers it too: the polarity set off
+                // by a comma, then the detail.
+                let says_yes_or_no = |s: &Sentence| {
+                    claims::yes_no(&s.text).is_some()
+                        || s.tokens.first().is_some_and(|t| {
+                            matches!(t.lower.as_str(), "yes" | "yeah" | "yep" | "no" | "nope")
+                        }) && s.tokens.get(1).is_some_and(|t| t.after_punctuation)
+                };
+                if let Some(s) = sentences.iter().find(|s| says_yes_or_no(s)) {
                     return AspectAddressed {
                         aspect: aspect.clone(),
                         addressed: true,
@@ -292,16 +338,32 @@ fn address_aspects(
                 .and_then(|w| w.cue_word(aspect))
                 .map(lexicon::normalise);
             let topic = terms.iter().filter(|t| cue.as_ref() != Some(*t)).count();
+            let own: Vec<&String> = terms
+                .iter()
+                .filter(|t| {
+                    part_terms
+                        .iter()
+                        .enumerate()
+                        .all(|(j, other)| j == i || !other.contains(*t))
+                })
+                .collect();
             let best = sentences
                 .iter()
-                .map(|s| {
+                .zip(&new_values)
+                .map(|(s, fresh)| {
                     let found = terms.iter().filter(|t| s.norms.contains(*t)).count();
-                    let share = found as f64 / terms.len().max(1) as f64;
+                    let mut share = found as f64 / terms.len().max(1) as f64;
+                    if aspects.len() > 1
+                        && !own.is_empty()
+                        && !own.iter().any(|t| s.norms.contains(*t))
+                    {
+                        share = share.min(0.49);
+                    }
                     // "How many days of leave do I get?" is answered by "Staff get 26
                     // paid days a year": a sentence on the topic (or, for a bare "what
                     // does it cost", any sentence) that states a value of the asked kind
                     // answers the part, in whatever words.
-                    let states_kind = wanted.is_some_and(|w| answer_type::states(s, w));
+                    let states_kind = wanted.is_some_and(|w| answer_type::states(fresh, w));
                     let on_topic = found > 0 || topic == 0;
                     (
                         if states_kind && on_topic {
@@ -325,6 +387,31 @@ fn address_aspects(
             }
         })
         .collect()
+}
+
+/// The numbers and years the question's parts give themselves.
+fn asked_values(aspects: &[String]) -> HashSet<String> {
+    aspects
+        .iter()
+        .flat_map(|a| Sentence::new(a).tokens)
+        .filter(|t| t.lower.chars().any(|c| c.is_ascii_digit()))
+        .map(|t| t.norm)
+        .collect()
+}
+
+/// `s` without the values the question itself gives: an answer repeating "2019" from
+/// the question has not stated a year of its own.
+fn without_values(s: &Sentence, asked: &HashSet<String>) -> Sentence {
+    if !s.tokens.iter().any(|t| asked.contains(&t.norm)) {
+        return s.clone();
+    }
+    let kept: Vec<&str> = s
+        .tokens
+        .iter()
+        .filter(|t| !asked.contains(&t.norm))
+        .map(|t| t.surface.as_str())
+        .collect();
+    Sentence::new(&kept.join(" "))
 }
 
 #[cfg(test)]
@@ -384,6 +471,39 @@ mod tests {
     }
 
     #[test]
+    fn a_part_is_not_answered_by_what_the_parts_share() {
+        let addressed = |question: &str, answer: &str| {
+            let parts = super::super::aspects::extract(question);
+            let r = review(question, answer, &parts, None);
+            assert_eq!(parts.len(), 2, "{parts:?}");
+            r.aspects.iter().map(|a| a.addressed).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            addressed(
+                "By how many years does the Regatta predate The Game, and in what body of water is the Regatta held?",
+                "Older than The Game by 23 years, the Regatta was the start of the rivalry."
+            ),
+            [true, false],
+            "the Regatta's age says nothing of its water"
+        );
+        assert_eq!(
+            addressed(
+                "What was the admission rate for the class of 2019, and in what year did the early programme end?",
+                "The college admitted 5.3% of applicants for the class of 2019, a record low."
+            ),
+            [true, false],
+            "2019 is the question's own year, not an answer to 'in what year'"
+        );
+        assert_eq!(
+            addressed(
+                "What was the admission rate for the class of 2019, and in what year did the early programme end?",
+                "The college admitted 5.3% of applicants for the class of 2019. The early programme ended in 2007."
+            ),
+            [true, true]
+        );
+    }
+
+    #[test]
     fn a_part_answered_in_other_words_is_addressed() {
         let addressed = |question: &str, answer: &str| {
             let parts = super::super::aspects::extract(question);
@@ -419,6 +539,22 @@ mod tests {
                 "Notify security straight away."
             ),
             1.0
+        );
+        assert_eq!(
+            addressed(
+                "How far ahead can I book a study room, and for how long?",
+                "Rooms can be booked up to 7 days in advance, for a maximum of 2 hours a day."
+            ),
+            1.0,
+            "'for how long' asks for a duration"
+        );
+        assert_eq!(
+            addressed(
+                "Is the library wheelchair accessible?",
+                "Hello! Yes, there is step-free access and a lift to every floor."
+            ),
+            1.0,
+            "a yes set off by a comma answers whether"
         );
         // Not when the value is missing or of another kind.
         assert!(

@@ -62,7 +62,11 @@ pub(super) fn clarity(
             ));
             suggestions.push("Split long sentences.".into());
         }
-        s
+        // Long words and long sentences make a text harder, not unclear: a faithful
+        // copy of a dense legal or technical passage must not read as a generation
+        // failure (below 0.5) on its length alone. Vagueness, shouting and slips can
+        // still take it lower.
+        s.max(0.5)
     };
     if !vague.is_empty() {
         score -= 0.3 + 0.1 * (vague.len() - 1) as f64;
@@ -92,8 +96,15 @@ pub(super) fn clarity(
         issues.push("The answer is written in capitals.".into());
         suggestions.push("Use normal capitalisation.".into());
     }
-    if words.windows(2).any(|w| {
-        w[0] == w[1] && w[0].chars().all(char::is_alphabetic) && w[0] != "that" && w[0] != "had"
+    // Compared as written: "the THE World Reputation Rankings" names the magazine THE.
+    let written: Vec<&str> = answer
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .collect();
+    if written.windows(2).any(|w| {
+        w[0] == w[1]
+            && w[0].chars().all(char::is_alphabetic)
+            && !matches!(w[0].to_lowercase().as_str(), "that" | "had")
     }) {
         score -= 0.1;
         issues.push("A word is repeated twice in a row.".into());
@@ -258,6 +269,31 @@ mod tests {
             "{:?}",
             r.clarity_issues
         );
+    }
+
+    #[test]
+    fn a_long_dense_sentence_is_hard_to_read_but_not_a_failure() {
+        let answer = "Tymnet was an international data communications network headquartered in \
+            San Jose that utilized virtual call packet switched technology and used X.25, \
+            SNA/SDLC, BSC and ASCII interfaces to connect host computers at thousands of large \
+            companies, educational institutions, and government agencies.";
+        let r = review("What was Tymnet?", answer, &aspects(&["Tymnet"]), None);
+        assert!(!r.clarity_issues.is_empty(), "{r:?}");
+        assert!((0.5..0.75).contains(&r.clarity), "{r:?}");
+        // A doubled word still costs, compared as written: "the THE" names a magazine.
+        let slip = review(
+            "Who ranks it?",
+            "It is ranked by the the magazine.",
+            &aspects(&["ranks it"]),
+            None,
+        );
+        let acronym = review(
+            "Who ranks it?",
+            "It is ranked by the THE magazine.",
+            &aspects(&["ranks it"]),
+            None,
+        );
+        assert!(slip.clarity < acronym.clarity, "{slip:?} / {acronym:?}");
     }
 
     #[test]

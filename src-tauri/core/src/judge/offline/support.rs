@@ -13,7 +13,8 @@ use std::collections::HashSet;
 
 use super::anchors::{self, Anchor};
 use super::conflicts::{
-    aligned_swap, negation_flip, reversal, substitution, unit_shift, unmeasured_numbers, Conflict,
+    aligned_swap, context_swap, negation_flip, reversal, substitution, unit_shift,
+    unmeasured_numbers, Conflict,
 };
 use super::evidence::{Evidence, Sentence};
 use super::vocabulary;
@@ -463,7 +464,8 @@ impl<'a> Measure<'a> {
             .or_else(|| {
                 restated
                     .then(|| {
-                        substitution(claim, &locally_missing(), s, evidence)
+                        context_swap(claim, s)
+                            .or_else(|| substitution(claim, &locally_missing(), s, evidence))
                             .or_else(|| aligned_swap(claim, s))
                     })
                     .flatten()
