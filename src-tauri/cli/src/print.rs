@@ -184,6 +184,7 @@ pub fn run_summary(report: &ReportView, judge_asked: bool) {
     metric_table(view);
     if let Some(d) = &view.summary.diagnosis {
         diagnosis(d);
+        actions(report);
         failing_items(report);
     }
     trust(report);
@@ -342,11 +343,15 @@ fn diagnosis(d: &ragnosis_core::analysis::diagnosis::Diagnosis) {
         let names: Vec<String> = d.unchecked.iter().map(|p| p.label()).collect();
         println!("  not checked (metrics not scored): {}", names.join(", "));
     }
-    for (rank, a) in d.actions.iter().enumerate() {
-        println!("  {}. [{}] {}", rank + 1, a.impact.as_str(), a.title);
+}
+
+/// The run's ranked action items: the same list the report and the window show.
+fn actions(report: &ReportView) {
+    for (rank, a) in report.actions().iter().enumerate() {
+        println!("  {}. [{}] {}", rank + 1, a.impact, a.title);
         println!("     how to fix: {}", a.how_to_fix);
         if let Some(example) = &a.example {
-            println!("     example: {}", example.question);
+            println!("     example: {example}");
         }
     }
 }

@@ -129,6 +129,20 @@ fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
             || out.with_file_name("example-means.svg").exists(),
         "the chart is written beside the Markdown"
     );
+    // The terminal advises the fixes the report advises, in the same order.
+    let printed: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim_start().split_once(". [").map(|(_, rest)| rest))
+        .filter_map(|rest| rest.split_once("] ").map(|(_, title)| title))
+        .collect();
+    let reported: Vec<&str> = md
+        .lines()
+        .filter_map(|l| l.strip_prefix("### "))
+        .filter_map(|l| l.split_once(". ").map(|(_, rest)| rest))
+        .filter_map(|rest| rest.rsplit_once(" (").map(|(title, _)| title))
+        .collect();
+    assert!(!printed.is_empty(), "the terminal lists action items: {text}");
+    assert_eq!(printed, reported, "one action list for terminal and report");
 }
 
 #[test]

@@ -207,7 +207,66 @@ pub struct ReportView {
     pub alignment: crate::analysis::alignment::Alignment,
 }
 
+/// One ranked action item as every output shows it (terminal, Markdown, PDF; the window
+/// applies the same rule to the same facts).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunAction {
+    /// "high", "medium", "low", or "none" for a note.
+    pub impact: String,
+    pub title: String,
+    pub whats_wrong: String,
+    pub why: String,
+    /// The example question, with the evidence that shows it.
+    pub example: Option<String>,
+    pub how_to_fix: String,
+}
+
 impl ReportView {
+    /// The run's action items: the insights' when the run has them (they rank the
+    /// pattern actions together with the metric-level ones), else the diagnosis's. One
+    /// list, so the terminal never advises other fixes than the report.
+    pub fn actions(&self) -> Vec<RunAction> {
+        if let Some(insights) = self.insights.as_ref().filter(|i| !i.actions.is_empty()) {
+            return insights
+                .actions
+                .iter()
+                .map(|a| RunAction {
+                    impact: a.impact.clone(),
+                    title: a.title.clone(),
+                    whats_wrong: a.whats_wrong.clone(),
+                    why: a.why.clone(),
+                    example: Some(format!("{} ({})", a.example_question, a.metric)),
+                    how_to_fix: a.how_to_fix.clone(),
+                })
+                .collect();
+        }
+        let Some(d) = &self.run.summary.diagnosis else {
+            return Vec::new();
+        };
+        d.actions
+            .iter()
+            .map(|a| RunAction {
+                impact: a.impact.as_str().to_string(),
+                title: a.title.clone(),
+                whats_wrong: a.whats_wrong.clone(),
+                why: a.why.clone(),
+                example: a.example.as_ref().map(|e| {
+                    let scores: Vec<String> = e
+                        .scores
+                        .iter()
+                        .map(|s| format!("{} {:.3}", s.metric, s.score))
+                        .collect();
+                    if scores.is_empty() {
+                        e.question.clone()
+                    } else {
+                        format!("{} ({})", e.question, scores.join(", "))
+                    }
+                }),
+                how_to_fix: a.how_to_fix.clone(),
+            })
+            .collect()
+    }
+
     /// The ids of the metrics a short report shows: up to `HEADLINE_METRICS` scored
     /// metrics, stage by stage (`HEADLINE_ORDER`), then the most-scored others.
     pub fn headline_metric_ids(&self) -> Vec<String> {

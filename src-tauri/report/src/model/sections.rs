@@ -2,7 +2,7 @@
 //! the appendix.
 
 use ragnosis_core::analysis::compare::{Flag, FlippedItem};
-use ragnosis_core::analysis::diagnosis::{Impact, MetricScore};
+use ragnosis_core::analysis::diagnosis::MetricScore;
 use ragnosis_core::export::report_view::{item_label, CaseView};
 use ragnosis_core::export::{Detail, ReportView};
 use ragnosis_core::metrics::{self, Status};
@@ -38,15 +38,6 @@ pub fn judge_name(view: &ReportView) -> String {
         )
     } else {
         format!("{} (profile no longer configured)", j.profile)
-    }
-}
-
-pub fn impact_label(impact: Impact) -> &'static str {
-    match impact {
-        Impact::High => "High impact",
-        Impact::Medium => "Medium impact",
-        Impact::Low => "Low impact",
-        Impact::None => "Note",
     }
 }
 
@@ -203,43 +194,26 @@ pub fn insights(view: &ReportView) -> Option<InsightsSection> {
 }
 
 pub fn actions(view: &ReportView) -> Vec<Action> {
-    if let Some(insights) = view.insights.as_ref().filter(|i| !i.actions.is_empty()) {
-        return insights
-            .actions
-            .iter()
-            .enumerate()
-            .map(|(i, a)| Action {
-                rank: (i + 1).to_string(),
-                impact: format!("{}{} impact", a.impact[..1].to_uppercase(), &a.impact[1..]),
-                title: a.title.clone(),
-                whats_wrong: a.whats_wrong.clone(),
-                why: a.why.clone(),
-                example: Some(format!("{} ({})", a.example_question, a.metric)),
-                how_to_fix: a.how_to_fix.clone(),
-            })
-            .collect();
-    }
-    let Some(d) = &view.run.summary.diagnosis else {
-        return Vec::new();
-    };
-    d.actions
-        .iter()
+    view.actions()
+        .into_iter()
         .enumerate()
         .map(|(i, a)| Action {
             rank: (i + 1).to_string(),
-            impact: impact_label(a.impact).into(),
-            title: a.title.clone(),
-            whats_wrong: a.whats_wrong.clone(),
-            why: a.why.clone(),
-            example: a.example.as_ref().map(|e| {
-                let scores = scores_line(&e.scores);
-                if scores.is_empty() {
-                    e.question.clone()
-                } else {
-                    format!("{} ({scores})", e.question)
+            impact: match a.impact.as_str() {
+                "none" => "Note".to_string(),
+                other => {
+                    let mut label: Vec<char> = other.chars().collect();
+                    if let Some(first) = label.first_mut() {
+                        *first = first.to_ascii_uppercase();
+                    }
+                    format!("{} impact", label.into_iter().collect::<String>())
                 }
-            }),
-            how_to_fix: a.how_to_fix.clone(),
+            },
+            title: a.title,
+            whats_wrong: a.whats_wrong,
+            why: a.why,
+            example: a.example,
+            how_to_fix: a.how_to_fix,
         })
         .collect()
 }
