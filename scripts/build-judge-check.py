@@ -243,6 +243,40 @@ def designed(articles, rng):
                                "In other words, " + sent[0].lower() + sent[1:]])
             shapes["padded"].append(item(q, padded, [ctx] + extra, "padded", ["G"],
                                          "Correct, but the same sentence four times."))
+    # Shapes added later draw from their own generator over the paragraphs no earlier
+    # shape took, so the items above stay exactly as they were.
+    later = random.Random(SEED + 1)
+    asked = {row["item"]["question"] for rows in shapes.values() for row in rows}
+    shapes["context_ignored"], shapes["negated_fact"] = [], []
+    for ai, para in paras:
+        if not (want("context_ignored") or want("negated_fact")):
+            break
+        ctx = para["context"]
+        qas = answered(para)
+        siblings = sibling(ai, para)
+        qas = [qa for qa in qas if qa[0] not in asked]
+        if not qas or len(siblings) < 2:
+            continue
+        q, a, sent = qas[0]
+        asked.add(q)
+        if want("context_ignored"):
+            # A sentence of the same article that the retrieved passages do not hold: on
+            # the topic, but drawn from outside what the search returned.
+            source, extra = later.sample(siblings, 2)
+            elsewhere = [source[s:e].strip() for s, e in sentences(source)]
+            elsewhere = [t for t in elsewhere if 40 <= len(t) <= 300 and t[0].isupper() and t.endswith(".")
+                         and "(" not in t and t not in ctx and t not in extra]
+            if elsewhere:
+                shapes["context_ignored"].append(item(q, later.choice(elsewhere), [ctx, extra], "context_ignored", ["B"],
+                                                      "The passage answers it; the answer comes from another part of the article."))
+                continue
+        if want("negated_fact"):
+            m = re.search(r"\b(is|was|are|were|can|has|had|did)\b", sent)
+            if m and not re.search(r"\b(not|never|no)\b", sent):
+                negated = sent[: m.end()] + " not" + sent[m.end():]
+                extra = later.choice(siblings)
+                shapes["negated_fact"].append(item(q, negated, [ctx, extra], "negated_fact", ["F"],
+                                                   f"'{m.group(1)}' turned into '{m.group(1)} not'."))
     short = {k: len(v) for k, v in shapes.items() if len(v) < PER_SHAPE}
     if short:
         raise SystemExit(f"not enough passages for shapes: {short}")

@@ -66,7 +66,7 @@ fn offline_judge_check_measures_every_task_against_human_labels() {
     assert_eq!(check.judge_config, "offline");
 
     let d = &check.diagnosis;
-    assert_eq!((d.designed, d.good), (40, 5));
+    assert_eq!((d.designed, d.good), (50, 5));
     let shape = |name: &str| {
         d.shapes
             .iter()
@@ -94,13 +94,22 @@ fn offline_judge_check_measures_every_task_against_human_labels() {
         "{:?}",
         shape("swapped_entity")
     );
+    // The shapes of one pattern each: an answer drawn from outside the passages (B) and
+    // a negated restatement (F).
+    assert_eq!(shape("context_ignored").expected, "B");
+    assert_eq!(shape("negated_fact").expected, "F");
+    assert!(
+        shape("negated_fact").named >= 3,
+        "{:?}",
+        shape("negated_fact")
+    );
     assert!(d.named <= d.designed && d.false_alarms <= d.good);
 
     assert!(
         matches!(
             events.first(),
             Some(Progress::Started {
-                total: Some(345),
+                total: Some(355),
                 ..
             })
         ),
@@ -111,7 +120,7 @@ fn offline_judge_check_measures_every_task_against_human_labels() {
         .iter()
         .filter(|e| matches!(e, Progress::Advanced { .. }))
         .count();
-    assert_eq!(advanced, 345, "one step per case");
+    assert_eq!(advanced, 355, "one step per case");
     assert!(check.headline().contains("n = 180"), "{}", check.headline());
 }
 
