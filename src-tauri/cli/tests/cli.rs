@@ -65,6 +65,21 @@ fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
         serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
             .unwrap();
     assert_eq!(json["run"]["label"], "demo");
+    // The report facts travel with the data: how far to trust it, and the advice.
+    let trust = json["trust"].as_array().expect("the trust statement");
+    assert!(
+        trust
+            .iter()
+            .any(|s| s.as_str().is_some_and(|s| s.contains("offline judge"))),
+        "{trust:?}"
+    );
+    assert!(
+        json["insights"]["actions"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty()),
+        "the ranked actions: {}",
+        json["insights"]
+    );
     let items = json["items"].as_array().unwrap();
     assert_eq!(items.len(), 24);
     let f1 = &json["summary"]["metrics"]["reference.token_f1"];
@@ -141,7 +156,10 @@ fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
         .filter_map(|l| l.split_once(". ").map(|(_, rest)| rest))
         .filter_map(|rest| rest.rsplit_once(" (").map(|(title, _)| title))
         .collect();
-    assert!(!printed.is_empty(), "the terminal lists action items: {text}");
+    assert!(
+        !printed.is_empty(),
+        "the terminal lists action items: {text}"
+    );
     assert_eq!(printed, reported, "one action list for terminal and report");
 }
 

@@ -1,5 +1,7 @@
-//! The JSON export: `{"run": ..., "summary": ..., "items": [...]}`. Items are streamed
-//! one at a time so a 100 000-item run never sits in memory.
+//! The JSON export: `{"run": ..., "summary": ..., "trust": [...], "insights": ...,
+//! "items": [...]}`, the same report facts the window and the reports read (the trust
+//! statement's sentences, the run's insights and ranked actions). Items are streamed one
+//! at a time so a 100 000-item run never sits in memory.
 
 use std::io::Write;
 
@@ -33,6 +35,13 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
     serde_json::to_writer_pretty(&mut *out, &run)?;
     out.write_all(b",\n\"summary\": ").map_err(io)?;
     serde_json::to_writer_pretty(&mut *out, &view.summary)?;
+    let trust = super::trust::statement(store, &view.run, &view.summary)?;
+    out.write_all(b",\n\"trust\": ").map_err(io)?;
+    serde_json::to_writer_pretty(&mut *out, &trust.sentences)?;
+    // `null` when the run has none (a run stored before insights existed).
+    let insights = crate::analysis::insights::load(store, view.run.id)?;
+    out.write_all(b",\n\"insights\": ").map_err(io)?;
+    serde_json::to_writer_pretty(&mut *out, &insights)?;
     out.write_all(b",\n\"items\": [").map_err(io)?;
     let item_ids = store::run_items::item_ids(store.conn(), view.run.id)?;
     for (position, item_id) in item_ids.iter().enumerate() {
