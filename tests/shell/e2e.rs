@@ -622,11 +622,18 @@ fn two_runs_of_a_dataset_compare_in_the_runs_screen() {
     );
     let rows = session.wait_for("[data-testid=compare-table] tbody tr", 1, SHORT);
     let first = session.text(&rows[0]);
-    // The same items and judge: every mean is unchanged, so nothing is flagged.
+    // The same items and judge: every score is unchanged, and the screen says so in
+    // those words (not "+0.000 within noise").
     assert!(
-        first.contains("+0.000") && first.contains("within noise"),
+        first.contains("no change") && !first.contains("within noise"),
         "a re-run shows no change: {first}"
     );
+    let headline = session.wait_for_text(
+        "[data-testid=compare-headline]",
+        "0 of 8 matched items have another output",
+        SHORT,
+    );
+    assert!(headline.contains("kept every score"), "{headline}");
     session.wait_for("[data-testid=compare] img", 1, SHORT);
     shot(&session, "runs-compare.png");
 }

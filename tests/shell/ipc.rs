@@ -1260,6 +1260,14 @@ fn two_runs_compare_with_flags_and_a_trend_and_charts_follow_them() {
     let b = finished_run(&s, id, 22);
     let c = s.ok("compare_runs", json!({ "a": a, "b": b, "threshold": 0.05 }));
     assert_eq!(c["matched"], 24, "the same items match by content");
+    assert!(
+        c["headline"]
+            .as_str()
+            .unwrap()
+            .starts_with("0 of 24 matched items have another output"),
+        "{c}"
+    );
+    assert_eq!(c["judged_differently"], json!([]));
     let rows = c["metrics"].as_array().unwrap();
     assert!(!rows.is_empty());
     for row in rows {
@@ -1269,6 +1277,7 @@ fn two_runs_compare_with_flags_and_a_trend_and_charts_follow_them() {
         );
         if row["pairs"].as_u64().unwrap() > 0 {
             assert_eq!(row["delta"], 0.0);
+            assert_eq!(row["verdict"], "no change", "{row}");
         }
     }
     let trend = s.ok("run_trend", json!({ "datasetId": id }));

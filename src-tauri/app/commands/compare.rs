@@ -18,17 +18,20 @@ pub fn compare_runs(
     a: i64,
     b: i64,
     threshold: f64,
+    allow_different_judges: Option<bool>,
 ) -> CommandResult<ComparisonView> {
+    let allow_different_judges = allow_different_judges.unwrap_or(false);
     if a == b {
         return Err(CommandError::invalid(
             "choose two different runs to compare",
         ));
     }
     let mut store = state.store()?;
-    let comparison = compare::compare_runs(&store, a, b, threshold)?;
+    let comparison = compare::compare_runs(&store, a, b, threshold, allow_different_judges)?;
     let options = ReportOptions {
         baseline: Some(a),
         threshold,
+        allow_different_judges,
         worst: 0,
         ..ReportOptions::default()
     };

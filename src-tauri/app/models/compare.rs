@@ -1,7 +1,9 @@
 //! Comparing two runs and following a dataset's runs over time (the Runs screen). Mapped
 //! from `analysis::compare`; flipped-item lists are capped, with their counts.
 
-use ragnosis_core::analysis::compare::{Comparison, FlippedItem, MetricDelta, RunRef};
+use ragnosis_core::analysis::compare::{
+    ChangeCounts, Comparison, FlippedItem, MetricDelta, RunRef,
+};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -43,8 +45,13 @@ pub struct DeltaRow {
     pub ci95_high: Option<f64>,
     /// "red" (regression), "amber" (worse, within noise), "green", "not_compared".
     pub flag: String,
-    /// "regression", "within noise", "improvement", "no regression", "not compared".
+    /// The change in words (`MetricDelta::verdict`): "no change", "better on 3 changed
+    /// items", "regression", "within noise", …
     pub verdict: String,
+    /// Among the items whose output changed: how many scored better, worse, the same.
+    pub changed: ChangeCounts,
+    /// Items with the same output whose score moved: the judge's own variation.
+    pub unchanged_moved: u64,
     pub to_fail_count: u64,
     pub to_fail: Vec<FlippedItem>,
     pub to_pass_count: u64,
@@ -58,7 +65,9 @@ impl DeltaRow {
                 .ok()
                 .and_then(|v| v.as_str().map(String::from))
                 .unwrap_or_default(),
-            verdict: m.verdict(threshold).to_string(),
+            verdict: m.verdict(threshold),
+            changed: m.changed,
+            unchanged_moved: m.unchanged_moved,
             to_fail_count: m.to_fail.len() as u64,
             to_fail: m.to_fail.iter().take(FLIPS_LISTED).cloned().collect(),
             to_pass_count: m.to_pass.len() as u64,
@@ -108,6 +117,10 @@ pub struct ComparisonView {
     pub matched_by: String,
     /// Matched pairs whose answer or contexts differ between the runs.
     pub changed: u64,
+    /// What changed, in one sentence (`Comparison::headline`).
+    pub headline: String,
+    /// How the runs were judged differently, when compared anyway; empty when alike.
+    pub judged_differently: Vec<String>,
     pub only_in_a: u64,
     pub only_in_b: u64,
     pub metrics: Vec<DeltaRow>,
@@ -120,6 +133,8 @@ pub struct ComparisonView {
 impl ComparisonView {
     pub fn new(c: Comparison, chart: Option<ChartSvg>) -> Self {
         ComparisonView {
+            headline: c.headline(),
+            judged_differently: c.judged_differently.clone(),
             a: c.a.into(),
             b: c.b.into(),
             threshold: c.threshold,

@@ -380,38 +380,73 @@ fn failures(view: &RunView) {
 /// answer does not require opening a file.
 pub fn comparison(c: &ragnosis_core::analysis::compare::Comparison) {
     println!(
-        "Run #{} (B) against run #{} (A): {} items matched {} ({} with a changed output; {} only in A, {} only in B); regression threshold {}",
+        "Run #{} (B) against run #{} (A): {} items matched {} ({} only in A, {} only in B); regression threshold {}",
         c.b.id,
         c.a.id,
         c.matched,
         c.matched_by.label(),
-        c.changed,
         c.only_in_a,
         c.only_in_b,
         c.threshold
     );
+    for warning in &c.judged_differently {
+        println!("  warning: judged differently: {warning}");
+    }
+    println!("{}.", c.headline());
     println!(
-        "  {:<40} {:>7} {:>7} {:>8} {:>19}  flag",
-        "metric", "A", "B", "B − A", "95% CI of change"
+        "  {:<40} {:>7} {:>7} {:>8} {:>19}  {:<22} flag",
+        "metric", "A", "B", "B − A", "95% CI of change", "changed items +/−/="
     );
     for m in &c.metrics {
+        // Identical scores have no interval worth printing: "0", not "+0.000 [+0.000,
+        // +0.000]".
         let ci = match (m.ci95_low, m.ci95_high) {
-            (Some(lo), Some(hi)) => format!("[{lo:+.3}, {hi:+.3}]"),
+            (Some(lo), Some(hi)) if m.moved() > 0 => format!("[{lo:+.3}, {hi:+.3}]"),
             _ => "–".into(),
         };
-        let delta = m
-            .delta
-            .map(|d| format!("{d:+.3}"))
-            .unwrap_or_else(|| "–".into());
+        let delta = match m.delta {
+            Some(_) if m.moved() == 0 => "0".into(),
+            Some(d) => format!("{d:+.3}"),
+            None => "–".into(),
+        };
+        let moved = format!(
+            "{}/{}/{}",
+            m.changed.better, m.changed.worse, m.changed.same
+        );
         println!(
-            "  {:<40} {:>7} {:>7} {:>8} {:>19}  {}",
+            "  {:<40} {:>7} {:>7} {:>8} {:>19}  {:<22} {}",
             m.metric,
             num(m.mean_a),
             num(m.mean_b),
             delta,
             ci,
+            moved,
             m.verdict(c.threshold)
         );
+    }
+    let flipped: Vec<_> = c
+        .metrics
+        .iter()
+        .filter(|m| !m.to_fail.is_empty() || !m.to_pass.is_empty())
+        .collect();
+    if !flipped.is_empty() {
+        println!("Items that crossed the pass line (0.5):");
+        for m in flipped {
+            let list = |items: &[ragnosis_core::analysis::compare::FlippedItem]| {
+                items
+                    .iter()
+                    .take(8)
+                    .map(|f| format!("{} {:.2}→{:.2}", f.label, f.score_a, f.score_b))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            if !m.to_pass.is_empty() {
+                println!("  {} now passes: {}", m.metric, list(&m.to_pass));
+            }
+            if !m.to_fail.is_empty() {
+                println!("  {} now fails: {}", m.metric, list(&m.to_fail));
+            }
+        }
     }
     let regressed: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
     if regressed.is_empty() {

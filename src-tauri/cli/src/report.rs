@@ -67,6 +67,11 @@ pub struct CompareArgs {
     /// its whole 95% interval on the worse side; a change within noise never fails).
     #[arg(long)]
     fail_on_regression: bool,
+    /// Compare runs judged differently (another judge, model, prompt version or metric
+    /// list): refused without it, because their differences would be the judges'. Every
+    /// output then carries the warning.
+    #[arg(long)]
+    allow_different_judges: bool,
 }
 
 pub fn report(home: &Path, args: ReportArgs) -> Result<(), Failure> {
@@ -93,7 +98,13 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
         PathBuf::from(format!("ragnosis-compare-{}-vs-{}", args.run_a, args.run_b))
     });
     let mut written = Vec::new();
-    let comparison = compare::compare_runs(&store, args.run_a, args.run_b, args.threshold)?;
+    let comparison = compare::compare_runs(
+        &store,
+        args.run_a,
+        args.run_b,
+        args.threshold,
+        args.allow_different_judges,
+    )?;
     crate::print::comparison(&comparison);
     if json {
         let path = ragnosis_report::with_extension(&base, "json");
@@ -113,6 +124,7 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
             worst: args.worst,
             baseline: Some(args.run_a),
             threshold: args.threshold,
+            allow_different_judges: args.allow_different_judges,
             ..ReportOptions::default()
         };
         let view = ReportView::load(&mut store, args.run_b, &options)?;

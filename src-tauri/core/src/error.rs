@@ -45,6 +45,9 @@ pub enum Error {
     /// Another process is doing it (evaluating the same run).
     #[error("{0}")]
     Busy(String),
+    /// Two runs were judged differently; comparing them needs consent.
+    #[error("{0}")]
+    JudgedDifferently(String),
     /// A run stopped because its judge failed on every call; `code` is the judge's.
     #[error("{message}")]
     JudgeDown { code: ErrorCode, message: String },
@@ -75,6 +78,7 @@ impl Error {
             Error::Secret(_) => ErrorCode::Secret,
             Error::JudgeDown { code, .. } => *code,
             Error::Busy(_) => ErrorCode::Busy,
+            Error::JudgedDifferently(_) => ErrorCode::CompareJudgedDifferently,
             Error::DatabaseUnusable { .. } => ErrorCode::Store,
         }
     }

@@ -57,6 +57,11 @@ pub enum ErrorCode {
     /// The OS keyring could not be used; the environment variable named in the message
     /// still works.
     Secret,
+    /// Two runs judged differently (another judge, model, prompt version or a metric set
+    /// that changes a metric's computation) were asked to be compared: their differences
+    /// would be the judges', not the pipeline's. Compare anyway only knowingly
+    /// (`--allow-different-judges`, or the window's "Compare anyway").
+    CompareJudgedDifferently,
     /// The desktop shell's own: the operation is already running.
     Busy,
     /// The desktop shell's own: the run is not running in this window.
@@ -68,7 +73,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 27] = [
+    pub const ALL: [ErrorCode; 28] = [
         ErrorCode::Io,
         ErrorCode::DatasetEmptyFile,
         ErrorCode::DatasetBinaryFile,
@@ -92,6 +97,7 @@ impl ErrorCode {
         ErrorCode::JudgeConfig,
         ErrorCode::BudgetExceeded,
         ErrorCode::Secret,
+        ErrorCode::CompareJudgedDifferently,
         ErrorCode::Busy,
         ErrorCode::NotRunning,
         ErrorCode::Report,
@@ -124,6 +130,7 @@ impl ErrorCode {
             ErrorCode::JudgeConfig => "judge.config",
             ErrorCode::BudgetExceeded => "budget.exceeded",
             ErrorCode::Secret => "secret",
+            ErrorCode::CompareJudgedDifferently => "compare.judged_differently",
             ErrorCode::Busy => "busy",
             ErrorCode::NotRunning => "not_running",
             ErrorCode::Report => "report",

@@ -83,7 +83,7 @@ fn lowering_k_is_a_regression_of_recall_with_the_lost_items_flipped() {
     let dataset = import(&mut store, dir.path(), "example", &example());
     let a = evaluate(&mut store, dataset, 10);
     let b = evaluate(&mut store, dataset, 1);
-    let c = compare_runs(&store, a, b, 0.05).unwrap();
+    let c = compare_runs(&store, a, b, 0.05, false).unwrap();
     assert_eq!((c.matched, c.only_in_a, c.only_in_b), (24, 0, 0));
     assert!(c.metrics_only_in_a.is_empty() && c.metrics_only_in_b.is_empty());
 
@@ -138,7 +138,7 @@ fn lowering_k_is_a_regression_of_recall_with_the_lost_items_flipped() {
     );
     assert!(citation.to_fail.is_empty() && citation.to_pass.is_empty());
     assert_eq!(
-        compare_runs(&store, a, b, 0.05).unwrap(),
+        compare_runs(&store, a, b, 0.05, false).unwrap(),
         c,
         "the same runs always compare the same"
     );
@@ -159,7 +159,7 @@ fn items_match_by_id_across_datasets_even_when_a_question_is_reworded() {
     let copy = import(&mut store, dir.path(), "edited", &edited);
     let a = evaluate(&mut store, original, 10);
     let b = evaluate(&mut store, copy, 10);
-    let c = compare_runs(&store, a, b, 0.05).unwrap();
+    let c = compare_runs(&store, a, b, 0.05, false).unwrap();
     assert_eq!(
         (c.matched, c.only_in_a, c.only_in_b, c.matched_by, c.changed),
         (24, 0, 0, MatchBasis::Id, 1),
@@ -172,7 +172,7 @@ fn items_match_by_id_across_datasets_even_when_a_question_is_reworded() {
         "identical answers score the same"
     );
     assert!(
-        compare_runs(&store, a, b, -1.0).is_err(),
+        compare_runs(&store, a, b, -1.0, false).is_err(),
         "a negative threshold is refused"
     );
 }
@@ -207,7 +207,7 @@ fn two_pipeline_versions_of_the_same_questions_compare_and_share_a_trend() {
     assert_ne!(v1, v2, "different answers are a different file");
     let a = evaluate(&mut store, v1, 10);
     let b = evaluate(&mut store, v2, 10);
-    let c = compare_runs(&store, a, b, 0.05).unwrap();
+    let c = compare_runs(&store, a, b, 0.05, false).unwrap();
     assert_eq!(
         (c.matched, c.only_in_a, c.only_in_b, c.matched_by, c.changed),
         (24, 0, 0, MatchBasis::Question, 8),
@@ -289,4 +289,72 @@ fn re_importing_the_same_bytes_reuses_the_dataset() {
     )
     .unwrap();
     assert!(!changed.reused && changed.dataset.id != first.dataset.id);
+}
+
+/// The same data judged with another metric list changes how answer relevance is
+/// computed (the review gets the question's parts only when completeness is measured):
+/// refused with its code unless allowed, and then the comparison carries the warning.
+#[test]
+fn runs_judged_differently_are_compared_only_when_allowed_and_then_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let dataset = import(&mut store, dir.path(), "example", &example());
+    let judged = |store: &mut Store, metrics: &[&str]| {
+        let request = RunRequest {
+            dataset_id: dataset,
+            metrics: metrics.iter().map(|m| m.to_string()).collect(),
+            ..Default::default()
+        };
+        run::evaluate(
+            store,
+            &request,
+            Arc::new(OfflineJudge::default()),
+            Arc::new(NoProgress),
+            &CancelToken::new(),
+        )
+        .unwrap()
+        .run_id
+    };
+    let a = judged(&mut store, &["ragvue.answer_relevance"]);
+    let b = judged(
+        &mut store,
+        &["ragvue.answer_relevance", "ragvue.answer_completeness"],
+    );
+    let err = compare_runs(&store, a, b, 0.05, false).unwrap_err();
+    assert_eq!(err.code().as_str(), "compare.judged_differently");
+    assert!(
+        err.to_string()
+            .contains("ragvue.answer_relevance is computed with the question's parts")
+            && err.to_string().contains("--allow-different-judges"),
+        "{err}"
+    );
+    let c = compare_runs(&store, a, b, 0.05, true).unwrap();
+    assert_eq!(c.judged_differently.len(), 1, "{:?}", c.judged_differently);
+    // The same metrics judged by another version of the judge (the rules alone against
+    // the learned decisions): the versions are named.
+    let request = RunRequest {
+        dataset_id: dataset,
+        metrics: vec!["ragvue.answer_relevance".into()],
+        ..Default::default()
+    };
+    let other = run::evaluate(
+        &mut store,
+        &request,
+        Arc::new(OfflineJudge::standard()),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap()
+    .run_id;
+    assert_ne!(
+        OfflineJudge::standard().prompt_version(),
+        OfflineJudge::default().prompt_version()
+    );
+    let err = compare_runs(&store, a, other, 0.05, false).unwrap_err();
+    assert!(err.to_string().contains("judged by offline ("), "{err}");
+    // Two runs judged alike compare without a word about it.
+    let again = judged(&mut store, &["ragvue.answer_relevance"]);
+    let alike = compare_runs(&store, a, again, 0.05, false).unwrap();
+    assert!(alike.judged_differently.is_empty());
+    assert!(alike.metrics.iter().all(|m| m.verdict(0.05) == "no change"));
 }

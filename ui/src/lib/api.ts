@@ -215,8 +215,8 @@ export function exportRun(runId: number, path: string, format: ReportFormat): Pr
 // Runs: comparison, trend, charts ------------------------------------------------------
 
 /** Run `b` against run `a`, with flags at `threshold`. */
-export function compareRuns(a: number, b: number, threshold: number): Promise<ComparisonView> {
-  return call<ComparisonView>('compare_runs', { a, b, threshold });
+export function compareRuns(a: number, b: number, threshold: number, allowDifferentJudges = false): Promise<ComparisonView> {
+  return call<ComparisonView>('compare_runs', { a, b, threshold, allowDifferentJudges });
 }
 
 export function runTrend(datasetId: number): Promise<TrendPoint[]> {

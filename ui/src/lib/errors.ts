@@ -51,6 +51,8 @@ export function toAppError(thrown: unknown): AppError {
 export const JUDGE_AUTH = 'judge.auth';
 export const JUDGE_RATE_LIMITED = 'judge.rate_limited';
 export const JUDGE_BAD_REPLY = 'judge.bad_reply';
+/** Two runs judged differently: the Runs screen offers "Compare anyway". */
+export const COMPARE_JUDGED_DIFFERENTLY = 'compare.judged_differently';
 
 /** What the window offers beside an error, by its code. */
 export type Offer =

@@ -41,6 +41,8 @@ pub struct ReportOptions {
     /// Compare against this run (the report's run is "B").
     pub baseline: Option<i64>,
     pub threshold: f64,
+    /// Compare with a baseline judged differently (the report then says so).
+    pub allow_different_judges: bool,
 }
 
 impl Default for ReportOptions {
@@ -51,6 +53,7 @@ impl Default for ReportOptions {
             worst: 10,
             baseline: None,
             threshold: compare::DEFAULT_THRESHOLD,
+            allow_different_judges: false,
         }
     }
 }
@@ -295,6 +298,7 @@ impl ReportView {
                 baseline,
                 run_id,
                 options.threshold,
+                options.allow_different_judges,
             )?),
             None => None,
         };

@@ -89,6 +89,36 @@ pub fn prompt_versions(conn: &Connection, run_id: i64) -> Result<Vec<String>> {
     Ok(split)
 }
 
+/// Per metric, the judges that scored this run's `ok` results: (judge configuration,
+/// prompt version), the version split where an item was judged under several. Judge-free
+/// metrics have an empty configuration and no version.
+pub fn judging(
+    conn: &Connection,
+    run_id: i64,
+) -> Result<std::collections::BTreeMap<String, std::collections::BTreeSet<(String, String)>>> {
+    let mut stmt = conn.prepare(
+        "SELECT DISTINCT metric, judge_config, COALESCE(prompt_version, '') FROM results \
+         WHERE run_id = ?1 AND status = 'ok'",
+    )?;
+    let rows = stmt.query_map([run_id], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, String>(2)?,
+        ))
+    })?;
+    let mut out: std::collections::BTreeMap<String, std::collections::BTreeSet<(String, String)>> =
+        std::collections::BTreeMap::new();
+    for row in rows {
+        let (metric, config, versions) = row?;
+        let entry = out.entry(metric).or_default();
+        for version in versions.split(',') {
+            entry.insert((config.clone(), version.to_string()));
+        }
+    }
+    Ok(out)
+}
+
 /// (item, metric) pairs of this run whose stored result is an error: the cells a resumed
 /// run tries again.
 pub fn error_pairs(conn: &Connection, run_id: i64) -> Result<HashSet<(i64, String)>> {

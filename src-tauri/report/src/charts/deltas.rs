@@ -153,10 +153,12 @@ pub fn chart(comparison: &Comparison) -> Result<Option<Chart>, Error> {
         file: FILE,
         title: "Change per metric".into(),
         caption: format!(
-            "Dots show the mean change over items matched by content and scored in both runs; bars show the paired \
+            "Dots show the mean change over items matched {} and scored in both runs; bars show the paired \
              bootstrap 95% interval ({} resamples). A metric is a regression (red) when it got worse by more than \
              {:.2} and the whole interval is on the worse side of 0.",
-            comparison.resamples, comparison.threshold
+            comparison.matched_by.label(),
+            comparison.resamples,
+            comparison.threshold
         ),
         svg,
     }))

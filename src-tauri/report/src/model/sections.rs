@@ -250,17 +250,22 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
             c.b.dataset
         ),
         format!(
-            "{} items matched {} ({} of them with a changed answer or contexts; {} only in A, {} only in B). \
-             Deltas are B − A over the matched items scored in both runs, with a paired bootstrap 95% interval \
-             ({} resamples, fixed seed); a change whose interval includes 0 is within noise.",
+            "{} items matched {} ({} only in A, {} only in B). {}. Deltas are B − A over the matched items \
+             scored in both runs, with a paired bootstrap 95% interval ({} resamples, fixed seed): the noise of \
+             sampling items, i.e. whether other questions like these would move the same way.",
             c.matched,
             c.matched_by.label(),
-            c.changed,
             c.only_in_a,
             c.only_in_b,
+            c.headline(),
             c.resamples
         ),
     ];
+    for warning in &c.judged_differently {
+        intro.push(format!(
+            "Warning: the two runs were judged differently, so part of any change is the judges': {warning}."
+        ));
+    }
     if c.matched == 0 {
         intro.push(
             "No item matched: items pair up by their id, or else by question and ground truth, and the two runs \
@@ -282,13 +287,19 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
             lower_is_better: m.lower_is_better,
             mean_a: score_or_dash(m.mean_a),
             mean_b: score_or_dash(m.mean_b),
-            delta: m.delta.map(signed).unwrap_or_else(|| "–".into()),
+            delta: match m.delta {
+                Some(_) if m.moved() == 0 => "0".into(),
+                Some(d) => signed(d),
+                None => "–".into(),
+            },
             ci: match (m.ci95_low, m.ci95_high) {
-                (Some(lo), Some(hi)) => format!("{} to {}", signed(lo), signed(hi)),
+                (Some(lo), Some(hi)) if m.moved() > 0 => {
+                    format!("{} to {}", signed(lo), signed(hi))
+                }
                 _ => "–".into(),
             },
             pairs: m.pairs.to_string(),
-            flag: m.verdict(c.threshold).into(),
+            flag: m.verdict(c.threshold),
             flag_key: flag_key(m.flag).into(),
             to_fail: m.to_fail.len().to_string(),
             to_pass: m.to_pass.len().to_string(),

@@ -33,6 +33,7 @@ fn compared(home: &mut Home) -> ragnosis_core::export::ReportView {
             baseline: Some(a),
             threshold: 0.05,
             detail: ragnosis_core::export::Detail::Full,
+            allow_different_judges: false,
         },
     )
 }

@@ -18,7 +18,15 @@ matched_by: string,
 /**
  * Matched pairs whose answer or contexts differ between the runs.
  */
-changed: number, only_in_a: number, only_in_b: number, metrics: Array<DeltaRow>, metrics_only_in_a: Array<string>, metrics_only_in_b: Array<string>, 
+changed: number, 
+/**
+ * What changed, in one sentence (`Comparison::headline`).
+ */
+headline: string, 
+/**
+ * How the runs were judged differently, when compared anyway; empty when alike.
+ */
+judged_differently: Array<string>, only_in_a: number, only_in_b: number, metrics: Array<DeltaRow>, metrics_only_in_a: Array<string>, metrics_only_in_b: Array<string>, 
 /**
  * The delta chart, when there is anything to draw.
  */

@@ -13,6 +13,7 @@ export type * from './CaseDetail';
 export type * from './CaseList';
 export type * from './CaseQueryInput';
 export type * from './CaseRow';
+export type * from './ChangeCounts';
 export type * from './ChartSvg';
 export type * from './CheckFigure';
 export type * from './Chunking';

@@ -15,9 +15,19 @@
 //! - A metric is compared on the matched items that scored `ok` in both runs; errors and
 //!   skips are left out on either side. `mean_a`, `mean_b` and `delta = mean_b − mean_a`
 //!   are over exactly those pairs, so the delta is the mean of the per-item differences.
+//! - What changed comes first: how many matched items have another output, and per
+//!   metric how many of those scored better, worse or the same; and how many items with
+//!   the same output scored differently (the judge's own variation, seen directly: none
+//!   for a deterministic judge). A metric on which no item moved is "no change".
 //! - The 95% interval is a paired percentile bootstrap (2000 resamples, fixed seed per
-//!   metric): the same two runs always give the same interval. A change whose interval
-//!   includes 0 is "within noise": the judge's own variation could explain it.
+//!   metric): the same two runs always give the same interval. It is the noise of
+//!   sampling items: whether the change would hold on other questions like these. A
+//!   change whose interval includes 0 is "within noise"; with a judge whose scores move
+//!   on unchanged items, that variation is part of it.
+//! - Runs judged differently (another judge configuration or prompt version for a
+//!   shared metric, or a metric set that changes how a shared metric is computed) are
+//!   refused with `compare.judged_differently`; compared anyway on request, the
+//!   comparison carries the differences as warnings every output prints.
 //! - A flip is a matched item whose score crossed 0.5: pass (≥ 0.5) in A and fail in B,
 //!   or the reverse. Lower-is-better metrics pass at ≤ 0.5.
 //! - Flag, with `worse` the delta signed so that negative means worse (lower-is-better
@@ -36,6 +46,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::metrics::{self, Scope};
 use crate::store::{self, run_items::RunItemKey, Store};
+
+/// Two scores closer than this are the same score (stored floats of one computation).
+const SAME_SCORE: f64 = 1e-9;
 
 /// A delta smaller than this is not called a regression.
 pub const DEFAULT_THRESHOLD: f64 = 0.05;
@@ -123,27 +136,76 @@ pub struct MetricDelta {
     pub to_fail: Vec<FlippedItem>,
     /// Failed in A, passed in B, in run order.
     pub to_pass: Vec<FlippedItem>,
+    /// Among the pairs whose output changed: how many scored better, worse, the same.
+    #[serde(default)]
+    pub changed: ChangeCounts,
+    /// Pairs with the same output whose score still moved: the judge's own variation.
+    #[serde(default)]
+    pub unchanged_moved: u64,
+}
+
+/// How the changed items of one metric moved.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ChangeCounts {
+    pub better: u64,
+    pub worse: u64,
+    pub same: u64,
 }
 
 impl MetricDelta {
-    /// The change in words, the same everywhere it is shown: "regression", "within
-    /// noise" (the interval includes 0), "improvement" (better beyond the threshold with
-    /// the interval clear of 0), "no regression", or "not compared".
-    pub fn verdict(&self, threshold: f64) -> &'static str {
+    /// Pairs whose score differs at all.
+    pub fn moved(&self) -> u64 {
+        self.changed.better + self.changed.worse + self.unchanged_moved
+    }
+
+    /// The change in words, the same everywhere it is shown:
+    /// - "not compared" (no pair), "no change" (no item's score moved);
+    /// - "regression": worse beyond the threshold with the whole interval worse;
+    /// - where no item with the same output moved (a judge that gives the same score
+    ///   every run: the changed items are the whole story), what the changed items did:
+    ///   "better on 3 changed items", "worse on 2 changed items", "mixed: 3 better,
+    ///   1 worse", with "(within sampling noise)" when the interval includes 0, i.e.
+    ///   other questions might not move the same way;
+    /// - otherwise, with a judge whose scores move on their own: "within noise",
+    ///   "improvement" or "no regression".
+    pub fn verdict(&self, threshold: f64) -> String {
         match self.flag {
-            Flag::NotCompared => "not compared",
-            Flag::Red => "regression",
-            _ if self.within_noise => "within noise",
-            _ => {
-                let sign = if self.lower_is_better { -1.0 } else { 1.0 };
-                let better = self.delta.is_some_and(|d| sign * d > threshold);
-                if better {
-                    "improvement"
-                } else {
-                    "no regression"
-                }
-            }
+            Flag::NotCompared => return "not compared".into(),
+            _ if self.moved() == 0 => return "no change".into(),
+            Flag::Red => return "regression".into(),
+            _ => {}
         }
+        if self.unchanged_moved == 0 {
+            let ChangeCounts { better, worse, .. } = self.changed;
+            let what = match (better, worse) {
+                (b, 0) => format!("better on {b} changed item{}", plural(b)),
+                (0, w) => format!("worse on {w} changed item{}", plural(w)),
+                (b, w) => format!("mixed: {b} better, {w} worse"),
+            };
+            return if self.within_noise {
+                format!("{what} (within sampling noise)")
+            } else {
+                what
+            };
+        }
+        if self.within_noise {
+            return "within noise".into();
+        }
+        let sign = if self.lower_is_better { -1.0 } else { 1.0 };
+        if self.delta.is_some_and(|d| sign * d > threshold) {
+            "improvement".into()
+        } else {
+            "no regression".into()
+        }
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
     }
 }
 
@@ -168,9 +230,31 @@ pub struct Comparison {
     pub metrics: Vec<MetricDelta>,
     pub metrics_only_in_a: Vec<String>,
     pub metrics_only_in_b: Vec<String>,
+    /// How the two runs were judged differently, in plain sentences; empty when alike.
+    /// A comparison is made with differences only when the user allowed it.
+    #[serde(default)]
+    pub judged_differently: Vec<String>,
 }
 
 impl Comparison {
+    /// Matched items whose score moved on any metric, split by whether their output
+    /// changed: (changed, unchanged).
+    pub fn headline(&self) -> String {
+        let mut text = format!(
+            "{} of {} matched items have another output (answer or contexts)",
+            self.changed, self.matched
+        );
+        let jitter: u64 = self.metrics.iter().map(|m| m.unchanged_moved).sum();
+        if jitter > 0 {
+            text.push_str(&format!(
+                "; on items with the same output the judge moved {jitter} score(s), its own variation"
+            ));
+        } else if self.metrics.iter().any(|m| m.pairs > 0) {
+            text.push_str("; items with the same output kept every score");
+        }
+        text
+    }
+
     pub fn regressions(&self) -> impl Iterator<Item = &MetricDelta> {
         self.metrics.iter().filter(|m| m.flag == Flag::Red)
     }
@@ -205,7 +289,13 @@ pub struct ScoredItem {
 
 /// Compares run `b` against run `a` from the store. `threshold` is usually
 /// `DEFAULT_THRESHOLD`.
-pub fn compare_runs(store: &Store, a: i64, b: i64, threshold: f64) -> Result<Comparison> {
+pub fn compare_runs(
+    store: &Store,
+    a: i64,
+    b: i64,
+    threshold: f64,
+    allow_different_judges: bool,
+) -> Result<Comparison> {
     if !(threshold.is_finite() && threshold >= 0.0) {
         return Err(Error::Invalid(format!(
             "the regression threshold must be 0 or more, got {threshold}"
@@ -223,10 +313,93 @@ pub fn compare_runs(store: &Store, a: i64, b: i64, threshold: f64) -> Result<Com
     let ids: Vec<&str> = shared.iter().map(|(id, _)| id.as_str()).collect();
     let items_a = scored_items(store, a, &ids)?;
     let items_b = scored_items(store, b, &ids)?;
+    let differences = judging_differences(store, a, b, &ids, &metrics_a, &metrics_b)?;
+    if !differences.is_empty() && !allow_different_judges {
+        return Err(Error::JudgedDifferently(format!(
+            "run {a} and run {b} were judged differently, so their differences would be the judges' as much as \
+             the pipeline's: {}. Compare runs judged alike (the same judge profile and metric list), or compare \
+             anyway with --allow-different-judges (the window: Compare anyway); the comparison then says so.",
+            differences.join("; ")
+        )));
+    }
     let mut comparison = compare(ref_a, ref_b, &shared, &items_a, &items_b, threshold);
     comparison.metrics_only_in_a = only_in(&metrics_a, &metrics_b);
     comparison.metrics_only_in_b = only_in(&metrics_b, &metrics_a);
+    comparison.judged_differently = differences;
     Ok(comparison)
+}
+
+/// Shared metrics whose computation depends on whether another metric is in the run:
+/// answer relevance is judged against the question's parts only when completeness is
+/// measured (the review then gets the parts), which moves it.
+const COMPUTED_WITH: &[(&str, &str)] = &[("ragvue.answer_relevance", "ragvue.answer_completeness")];
+
+/// How runs `a` and `b` were judged differently on the shared metrics `ids`, in plain
+/// sentences: another judge configuration or prompt version, or a metric set that
+/// changes how a shared metric is computed.
+fn judging_differences(
+    store: &Store,
+    a: i64,
+    b: i64,
+    ids: &[&str],
+    metrics_a: &[&str],
+    metrics_b: &[&str],
+) -> Result<Vec<String>> {
+    let (judged_a, judged_b) = (
+        store::results::judging(store.conn(), a)?,
+        store::results::judging(store.conn(), b)?,
+    );
+    let describe = |set: &std::collections::BTreeSet<(String, String)>| -> String {
+        set.iter()
+            .map(|(config, version)| {
+                if version.is_empty() {
+                    config.clone()
+                } else {
+                    format!("{config} ({version})")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // One sentence per distinct pair of judgings, naming the metrics it concerns.
+    let mut by_judging: BTreeMap<(String, String), Vec<&str>> = BTreeMap::new();
+    for metric in ids {
+        let (Some(ja), Some(jb)) = (judged_a.get(*metric), judged_b.get(*metric)) else {
+            continue;
+        };
+        if ja != jb {
+            by_judging
+                .entry((describe(ja), describe(jb)))
+                .or_default()
+                .push(metric);
+        }
+    }
+    let mut out: Vec<String> = by_judging
+        .into_iter()
+        .map(|((ja, jb), metrics)| {
+            let named = if metrics.len() > 3 {
+                format!(
+                    "{} and {} more metrics",
+                    metrics[..3].join(", "),
+                    metrics.len() - 3
+                )
+            } else {
+                metrics.join(", ")
+            };
+            format!("{named} judged by {ja} in run {a} and by {jb} in run {b}")
+        })
+        .collect();
+    for (metric, with) in COMPUTED_WITH {
+        let shared = ids.contains(metric);
+        let (in_a, in_b) = (metrics_a.contains(with), metrics_b.contains(with));
+        if shared && in_a != in_b {
+            let (has, lacks) = if in_a { (a, b) } else { (b, a) };
+            out.push(format!(
+                "{metric} is computed with the question's parts in run {has} ({with} was measured) and without them in run {lacks}"
+            ));
+        }
+    }
+    Ok(out)
 }
 
 fn run_ref(store: &Store, run_id: i64) -> Result<(RunRef, Vec<&'static str>)> {
@@ -307,6 +480,7 @@ pub fn compare(
         metrics,
         metrics_only_in_a: Vec::new(),
         metrics_only_in_b: Vec::new(),
+        judged_differently: Vec::new(),
     }
 }
 
@@ -375,6 +549,8 @@ fn metric_delta(
         within_noise: false,
         to_fail: Vec::new(),
         to_pass: Vec::new(),
+        changed: ChangeCounts::default(),
+        unchanged_moved: 0,
     };
     if n == 0 {
         return out;
@@ -388,7 +564,19 @@ fn metric_delta(
         bootstrap::RESAMPLES,
         bootstrap::seed_for(metric),
     );
+    let sign = if lower_is_better { -1.0 } else { 1.0 };
     for (a, b, sa, sb) in &scored {
+        let gain = sign * (sb - sa);
+        let moved = gain.abs() > SAME_SCORE;
+        if a.key.content_hash != b.key.content_hash {
+            match (moved, gain > 0.0) {
+                (false, _) => out.changed.same += 1,
+                (true, true) => out.changed.better += 1,
+                (true, false) => out.changed.worse += 1,
+            }
+        } else if moved {
+            out.unchanged_moved += 1;
+        }
         let (pass_a, pass_b) = (passes(*sa, lower_is_better), passes(*sb, lower_is_better));
         if pass_a == pass_b {
             continue;

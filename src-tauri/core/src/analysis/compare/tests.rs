@@ -309,3 +309,82 @@ fn splitmix_matches_its_reference_stream() {
     let mut small = SplitMix64::new(42);
     assert!((0..1000).all(|_| small.below(3) < 3));
 }
+
+/// Three of forty answers fixed, judged by a judge that scores the same output the same
+/// way every time: the comparison says three items got better and none worse, and that
+/// items with the same output kept their scores, instead of "within noise".
+#[test]
+fn a_fix_of_three_answers_is_told_as_three_better_items_with_no_judge_variation() {
+    let a: Vec<ScoredItem> = (1..=40)
+        .map(|i| {
+            item(
+                i,
+                &format!("h{i}"),
+                &[("m", if i <= 3 { 0.0 } else { 0.8 })],
+            )
+        })
+        .collect();
+    let b: Vec<ScoredItem> = (1..=40)
+        .map(|i| {
+            // The fixed answers are new outputs: another content hash, same question.
+            let mut it = item(
+                100 + i,
+                &format!("h{i}"),
+                &[("m", if i <= 3 { 1.0 } else { 0.8 })],
+            );
+            if i <= 3 {
+                it.key.content_hash = format!("fixed{i}");
+            }
+            it
+        })
+        .collect();
+    let c = compare(run(1), run(2), &[("m".into(), false)], &a, &b, 0.05);
+    assert_eq!(c.changed, 3);
+    let m = &c.metrics[0];
+    assert_eq!(
+        (m.changed, m.unchanged_moved),
+        (
+            ChangeCounts {
+                better: 3,
+                worse: 0,
+                same: 0
+            },
+            0
+        )
+    );
+    // Three items of forty moved by +1: delta 0.075, and a resample without any of them
+    // is likely enough that the interval reaches 0.
+    assert!(m.within_noise, "{m:?}");
+    assert_eq!(
+        m.verdict(0.05),
+        "better on 3 changed items (within sampling noise)"
+    );
+    assert_eq!(m.to_pass.len(), 3, "the three crossed the pass line");
+    assert!(
+        c.headline()
+            .contains("3 of 40 matched items have another output")
+            && c.headline().contains("kept every score"),
+        "{}",
+        c.headline()
+    );
+}
+
+#[test]
+fn identical_scores_are_no_change_and_a_varying_judge_is_named_as_such() {
+    let a = vec![item(1, "h1", &[("m", 0.5)]), item(2, "h2", &[("m", 0.7)])];
+    let b = vec![item(11, "h1", &[("m", 0.5)]), item(12, "h2", &[("m", 0.7)])];
+    let same = compare(run(1), run(2), &[("m".into(), false)], &a, &b, 0.05);
+    assert_eq!(same.metrics[0].verdict(0.05), "no change");
+    assert_eq!(same.metrics[0].moved(), 0);
+    // The same outputs, scored differently: the judge's own variation, and the verdict
+    // falls back to the interval.
+    let jitter = vec![item(11, "h1", &[("m", 0.6)]), item(12, "h2", &[("m", 0.6)])];
+    let c = compare(run(1), run(2), &[("m".into(), false)], &a, &jitter, 0.05);
+    assert_eq!(c.metrics[0].unchanged_moved, 2);
+    assert_eq!(c.metrics[0].verdict(0.05), "within noise");
+    assert!(
+        c.headline().contains("the judge moved 2 score(s)"),
+        "{}",
+        c.headline()
+    );
+}
