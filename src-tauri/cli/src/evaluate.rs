@@ -84,10 +84,15 @@ pub struct Common {
     /// no-citation rate) is above a value: METRIC=VALUE[,..].
     #[arg(long, value_name = "METRIC=VALUE")]
     fail_over: Option<String>,
-    /// What the gates compare: the mean, or the 95% interval's end that must clear the
-    /// line (`ci`: lower end for --fail-under, upper end for --fail-over).
-    #[arg(long, value_name = "mean|ci", default_value = "mean")]
+    /// How gates decide: `ci` (PASS or FAIL only when the mean's 95% interval is wholly
+    /// on one side of the line, else INCONCLUSIVE with the items that would settle it),
+    /// or `mean` (the mean alone, PASS or FAIL).
+    #[arg(long, value_name = "ci|mean", default_value = "ci")]
     gate: String,
+    /// What an INCONCLUSIVE gate does to the exit status: `exit` (code 4, the
+    /// default), or counted as a `pass` (0) or a `fail` (1).
+    #[arg(long, value_name = "exit|pass|fail", default_value = "exit")]
+    inconclusive: String,
     #[command(flatten)]
     output: OutputArgs,
 }
@@ -424,14 +429,8 @@ fn finish(
             eprintln!("wrote {}", path.display());
         }
     }
-    let missed = gate::missed(&report.run.summary, &gates.gates, gates.basis);
-    if !missed.is_empty() {
-        return Err(Failure::Threshold(format!(
-            "quality gate missed: {}",
-            missed.join("; ")
-        )));
-    }
-    Ok(())
+    let verdicts = gate::check(&report.run.summary, &gates.gates, gates.basis);
+    crate::gates::settle(&verdicts, gates.inconclusive, "quality gate")
 }
 
 /// `--fail-under`, `--fail-over` and `--gate`, read before anything runs.
@@ -439,6 +438,7 @@ fn finish(
 struct Gates {
     gates: Vec<gate::Gate>,
     basis: gate::Basis,
+    inconclusive: crate::gates::Inconclusive,
 }
 
 impl Gates {
@@ -453,6 +453,7 @@ impl Gates {
         Ok(Gates {
             gates,
             basis: common.gate.parse()?,
+            inconclusive: common.inconclusive.parse()?,
         })
     }
 }

@@ -1,11 +1,13 @@
 //! `ragnosis`: the command line over `ragnosis-core`. Parses arguments, calls the core,
-//! prints. Exit codes: 0 success, 1 a quality gate (`--fail-under` / `--fail-over`) was
-//! missed, or `compare` found a regression with `--fail-on-regression`, 2 usage or
-//! input error (nothing evaluated), 3 runtime failure.
+//! prints. Exit codes: 0 success, 1 a quality gate (`--fail-under` / `--fail-over`) said
+//! FAIL, or `compare --fail-on-regression` found a regression, 2 usage or input error
+//! (nothing evaluated), 3 runtime failure, 4 a gate was INCONCLUSIVE (the figures cannot
+//! tell yet; `--inconclusive pass|fail` folds it into 0 or 1).
 
 mod check;
 mod corpora;
 mod evaluate;
+mod gates;
 mod judges;
 mod print;
 mod progress_bar;
@@ -179,6 +181,8 @@ pub enum Failure {
     Core(Error),
     /// A quality gate was missed, or compare found a regression it was told to fail on (exit 1).
     Threshold(String),
+    /// A gate could not be decided from the figures (exit 4).
+    Inconclusive(String),
 }
 
 impl From<Error> for Failure {
@@ -195,6 +199,10 @@ fn main() -> ExitCode {
         Err(Failure::Threshold(message)) => {
             eprintln!("{message}");
             ExitCode::from(1)
+        }
+        Err(Failure::Inconclusive(message)) => {
+            eprintln!("{message}");
+            ExitCode::from(4)
         }
         Err(Failure::Core(e)) => {
             // The code in brackets is `ErrorCode`'s: stable, for scripts to branch on.

@@ -72,6 +72,10 @@ pub struct CompareArgs {
     /// output then carries the warning.
     #[arg(long)]
     allow_different_judges: bool,
+    /// With --fail-on-regression, what a metric the comparison cannot decide does to the
+    /// exit status: `exit` (code 4, the default), or counted as a `pass` or a `fail`.
+    #[arg(long, value_name = "exit|pass|fail", default_value = "exit")]
+    inconclusive: String,
 }
 
 pub fn report(home: &Path, args: ReportArgs) -> Result<(), Failure> {
@@ -132,17 +136,15 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
             .extend(ragnosis_report::write(&view, &formats, &base).map_err(|e| failure(e, &base))?);
     }
     print_written(written);
-    let regressed: Vec<&str> = comparison
-        .regressions()
-        .map(|m| m.metric.as_str())
-        .collect();
-    if args.fail_on_regression && !regressed.is_empty() {
-        return Err(Failure::Threshold(format!(
-            "regression: {}",
-            regressed.join(", ")
-        )));
+    if !args.fail_on_regression {
+        return Ok(());
     }
-    Ok(())
+    let verdicts: Vec<_> = comparison
+        .metrics
+        .iter()
+        .map(|m| ragnosis_core::analysis::gate::regression(m, comparison.threshold))
+        .collect();
+    crate::gates::settle(&verdicts, args.inconclusive.parse()?, "regression gate")
 }
 
 /// Report formats, and whether `json` was asked for (only `compare` accepts it).
@@ -189,7 +191,7 @@ pub fn markdown(store: &mut Store, run_id: i64, base: &Path) -> Result<Vec<PathB
     }
     ragnosis_report::write(&view, &[Format::Markdown], base).map_err(|e| match failure(e, base) {
         Failure::Core(e) => e,
-        Failure::Threshold(m) => Error::Invalid(m),
+        Failure::Threshold(m) | Failure::Inconclusive(m) => Error::Invalid(m),
     })
 }
 

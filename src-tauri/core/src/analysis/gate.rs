@@ -1,17 +1,29 @@
-//! Quality gates for CI: `--fail-under METRIC=VALUE` and `--fail-over METRIC=VALUE`,
-//! checked on a finished run's summary.
+//! Quality gates for CI: `--fail-under METRIC=VALUE` and `--fail-over METRIC=VALUE`
+//! on a finished run's summary, and the regression gate of `compare
+//! --fail-on-regression`. A gate answers PASS, FAIL or INCONCLUSIVE.
 //!
 //! Owns: reading a gate from what the user typed (refusing one that points the wrong way
-//! for its metric) and checking it. Pure: no store, no judge.
+//! for its metric) and deciding it. Pure: no store, no judge.
 //!
 //! Direction: a higher-is-better metric fails *under* a floor, a lower-is-better one
 //! (hallucination, noise sensitivity, no-citation rate) fails *over* a ceiling. A gate the
 //! other way round would pass a run that got worse, so it is refused with a hint.
 //!
-//! Basis: on the mean (`--gate mean`, the default), or on the side of the mean's 95%
-//! interval that a gate must be sure of (`--gate ci`): a floor holds only when the whole
-//! interval is above it, a ceiling only when the whole interval is below it. Judges are
-//! noisy and samples small; a CI gate fails a run whose mean clears the line by luck.
+//! Basis (`--gate`):
+//! - `ci` (the default): the gate is decided only when the mean's 95% interval is wholly
+//!   on one side of the line — PASS or FAIL —, else INCONCLUSIVE, with about how many
+//!   scored items would settle it at the spread this run showed (the interval narrows
+//!   with the square root of the items). The interval holds the noise of sampling items
+//!   and, with a judge whose scores move from one judging to the next, that variation too
+//!   (each item was judged once, so its spread is in the scores); a judge that gives the
+//!   same score every time adds none.
+//! - `mean`: the mean alone against the line, PASS or FAIL, whatever the noise.
+//!
+//! The regression gate reads a comparison's paired interval the same way: FAIL when the
+//! metric got worse by more than the threshold with the whole interval on the worse side
+//! of 0 (a regression), PASS when the interval rules out a drop larger than the threshold
+//! (or nothing moved), INCONCLUSIVE otherwise, with the pairs that would settle it and the
+//! smallest drop the comparison could detect (80% power, 5% two-sided).
 
 use serde::{Deserialize, Serialize};
 
@@ -42,10 +54,57 @@ impl Direction {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Basis {
-    #[default]
+    /// The mean alone: PASS or FAIL.
     Mean,
-    /// The interval's lower end for a floor, its upper end for a ceiling.
+    /// The mean's 95% interval: PASS or FAIL when it is wholly on one side, else
+    /// INCONCLUSIVE.
+    #[default]
     Ci,
+}
+
+/// What a gate says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Pass,
+    Fail,
+    /// The figures cannot tell yet: the line lies within the noise.
+    Inconclusive,
+}
+
+impl Outcome {
+    pub fn label(self) -> &'static str {
+        match self {
+            Outcome::Pass => "PASS",
+            Outcome::Fail => "FAIL",
+            Outcome::Inconclusive => "INCONCLUSIVE",
+        }
+    }
+}
+
+/// One gate's answer with the figures it rests on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GateVerdict {
+    pub metric: String,
+    pub outcome: Outcome,
+    /// One line: "ragvue.clarity mean 0.612, 95% CI 0.55-0.67 < 0.7".
+    pub reason: String,
+    /// For an inconclusive gate: about how many scored items (pairs, for a comparison)
+    /// would settle it at the spread seen, when that is a useful number.
+    pub items_needed: Option<u64>,
+}
+
+/// Beyond this many times the items at hand, "how many would settle it" is not a plan.
+const MAX_GROWTH: f64 = 100.0;
+
+/// Items needed for a 95% interval of half-width `half` (from `n` items) to shrink to
+/// `gap`, the distance from the estimate to the line.
+fn items_to_settle(n: u64, half: f64, gap: f64) -> Option<u64> {
+    if n == 0 || gap <= 0.0 || !half.is_finite() {
+        return None;
+    }
+    let needed = (n as f64 * (half / gap).powi(2)).ceil();
+    (needed <= n as f64 * MAX_GROWTH).then_some(needed.max(n as f64 + 1.0) as u64)
 }
 
 impl std::str::FromStr for Basis {
@@ -148,41 +207,155 @@ fn wrong_way(metric: &str, lower_is_better: bool, value: f64) -> String {
     }
 }
 
-/// Why a gate did not hold, in one line: "ragvue.clarity mean 0.612 < 0.7".
-pub fn missed(summary: &RunSummary, gates: &[Gate], basis: Basis) -> Vec<String> {
+/// Each gate's verdict on a run's summary.
+pub fn check(summary: &RunSummary, gates: &[Gate], basis: Basis) -> Vec<GateVerdict> {
     gates
         .iter()
-        .filter_map(|gate| {
-            let Some(stats) = summary.metrics.get(&gate.metric).map(|m| &m.stats) else {
-                return Some(format!("{} did not run", gate.metric));
-            };
-            let (what, figure) = match (basis, gate.direction) {
-                (Basis::Mean, _) => ("mean", stats.mean),
-                (Basis::Ci, Direction::Under) => ("95% CI lower end", stats.ci95_low),
-                (Basis::Ci, Direction::Over) => ("95% CI upper end", stats.ci95_high),
-            };
-            let Some(figure) = figure else {
-                return Some(match basis {
-                    Basis::Mean => format!("{} has no mean in this run", gate.metric),
-                    Basis::Ci => format!(
-                        "{} has no 95% interval in this run (it needs 2 scored items, it has {})",
-                        gate.metric, stats.n
-                    ),
-                });
-            };
-            match gate.direction {
-                Direction::Under if figure < gate.value => Some(format!(
-                    "{} {what} {figure:.3} < {}",
-                    gate.metric, gate.value
-                )),
-                Direction::Over if figure > gate.value => Some(format!(
-                    "{} {what} {figure:.3} > {}",
-                    gate.metric, gate.value
-                )),
-                _ => None,
-            }
-        })
+        .map(|gate| check_one(summary, gate, basis))
         .collect()
+}
+
+fn check_one(summary: &RunSummary, gate: &Gate, basis: Basis) -> GateVerdict {
+    let verdict = |outcome, reason: String, items_needed| GateVerdict {
+        metric: gate.metric.clone(),
+        outcome,
+        reason,
+        items_needed,
+    };
+    let Some(stats) = summary.metrics.get(&gate.metric).map(|m| &m.stats) else {
+        return verdict(Outcome::Fail, format!("{} did not run", gate.metric), None);
+    };
+    let Some(mean) = stats.mean else {
+        return verdict(
+            Outcome::Fail,
+            format!("{} has no mean in this run", gate.metric),
+            None,
+        );
+    };
+    let (sign, op_fail, op_pass) = match gate.direction {
+        Direction::Under => (1.0, "<", "≥"),
+        Direction::Over => (-1.0, ">", "≤"),
+    };
+    // Oriented so that above the line is good.
+    let good = |v: f64| sign * (v - gate.value);
+    if basis == Basis::Mean {
+        return if good(mean) < 0.0 {
+            verdict(
+                Outcome::Fail,
+                format!("{} mean {mean:.3} {op_fail} {}", gate.metric, gate.value),
+                None,
+            )
+        } else {
+            verdict(
+                Outcome::Pass,
+                format!("{} mean {mean:.3} {op_pass} {}", gate.metric, gate.value),
+                None,
+            )
+        };
+    }
+    let (Some(lo), Some(hi)) = (stats.ci95_low, stats.ci95_high) else {
+        return verdict(
+            Outcome::Inconclusive,
+            format!(
+                "{} has no 95% interval in this run (it needs 2 scored items, it has {})",
+                gate.metric, stats.n
+            ),
+            Some(2),
+        );
+    };
+    let interval = format!("mean {mean:.3}, 95% CI {lo:.3}-{hi:.3}");
+    let (near, far) = if sign > 0.0 { (lo, hi) } else { (hi, lo) };
+    if good(near) >= 0.0 {
+        verdict(
+            Outcome::Pass,
+            format!(
+                "{} {interval}: all of it {op_pass} {}",
+                gate.metric, gate.value
+            ),
+            None,
+        )
+    } else if good(far) < 0.0 {
+        verdict(
+            Outcome::Fail,
+            format!(
+                "{} {interval}: all of it {op_fail} {}",
+                gate.metric, gate.value
+            ),
+            None,
+        )
+    } else {
+        let needed = items_to_settle(stats.n, (hi - lo) / 2.0, good(mean).abs());
+        verdict(
+            Outcome::Inconclusive,
+            format!(
+                "{} {interval} spans {}: the line is within the noise of {} items",
+                gate.metric, gate.value, stats.n
+            ),
+            needed,
+        )
+    }
+}
+
+/// The regression gate on one metric of a comparison (see the module documentation).
+pub fn regression(m: &super::compare::MetricDelta, threshold: f64) -> GateVerdict {
+    let verdict = |outcome, reason: String, items_needed| GateVerdict {
+        metric: m.metric.clone(),
+        outcome,
+        reason,
+        items_needed,
+    };
+    use super::compare::Flag;
+    if m.flag == Flag::NotCompared {
+        return verdict(
+            Outcome::Inconclusive,
+            format!("{}: no item was scored in both runs", m.metric),
+            None,
+        );
+    }
+    if m.moved() == 0 {
+        return verdict(Outcome::Pass, format!("{}: no change", m.metric), None);
+    }
+    let sign = if m.lower_is_better { -1.0 } else { 1.0 };
+    let delta = m.delta.unwrap_or(0.0);
+    let (Some(lo), Some(hi)) = (m.ci95_low, m.ci95_high) else {
+        return verdict(
+            Outcome::Inconclusive,
+            format!("{}: too few pairs for an interval ({})", m.metric, m.pairs),
+            Some(2),
+        );
+    };
+    // Oriented so that positive is better.
+    let (worse_end, better_end) = if sign > 0.0 { (lo, hi) } else { (-hi, -lo) };
+    let change = sign * delta;
+    let half = (better_end - worse_end) / 2.0;
+    // 80% power at 5% two-sided: (1.96 + 0.84) standard errors, and the 95% half-width
+    // is 1.96 of them.
+    let detectable = half * (1.96 + 0.8416) / 1.96;
+    let figures = format!(
+        "{}: change {delta:+.3}, 95% CI {lo:+.3} to {hi:+.3} over {} pairs",
+        m.metric, m.pairs
+    );
+    if m.flag == Flag::Red {
+        verdict(
+            Outcome::Fail,
+            format!("{figures}: worse by more than {threshold} and surely worse"),
+            None,
+        )
+    } else if worse_end >= -threshold {
+        verdict(
+            Outcome::Pass,
+            format!("{figures}: a drop larger than {threshold} is ruled out"),
+            None,
+        )
+    } else {
+        verdict(
+            Outcome::Inconclusive,
+            format!(
+                "{figures}: a drop of {threshold} cannot be ruled out; the smallest drop these pairs could detect is about {detectable:.3}"
+            ),
+            items_to_settle(m.pairs, half, (change + threshold).abs()),
+        )
+    }
 }
 
 #[cfg(test)]
@@ -249,37 +422,51 @@ mod tests {
             .any(|g| g.metric == "ragchecker.hallucination"));
     }
 
+    fn outcomes(run: &RunSummary, gates: &[Gate], basis: Basis) -> Vec<Outcome> {
+        check(run, gates, basis).iter().map(|v| v.outcome).collect()
+    }
+
     #[test]
-    fn a_ci_gate_needs_the_whole_interval_past_the_line() {
-        // mean 0.75, t interval about 0.37 to 1.0 on four items.
+    fn a_gate_passes_or_fails_only_when_the_whole_interval_is_on_one_side() {
+        // mean 0.75, t interval about 0.45 to 1.05 on four items.
         let run = summary("ragvue.clarity", &[0.5, 0.9, 1.0, 0.6], false);
         let floor = parse("clarity=0.7", Direction::Under).unwrap();
-        assert!(
-            missed(&run, &floor, Basis::Mean).is_empty(),
+        assert_eq!(
+            outcomes(&run, &floor, Basis::Mean),
+            [Outcome::Pass],
             "the mean clears 0.7"
         );
-        let by_ci = missed(&run, &floor, Basis::Ci);
-        assert_eq!(by_ci.len(), 1);
-        assert!(
-            by_ci[0].starts_with("ragvue.clarity 95% CI lower end 0.3"),
-            "{by_ci:?}"
+        let v = &check(&run, &floor, Basis::Ci)[0];
+        assert_eq!(v.outcome, Outcome::Inconclusive, "{v:?}");
+        // Half-width h from 4 items, distance 0.05 from the line: 4 * (h / 0.05)^2.
+        let stats = &run.metrics["ragvue.clarity"].stats;
+        let h = (stats.ci95_high.unwrap() - stats.ci95_low.unwrap()) / 2.0;
+        assert_eq!(
+            v.items_needed,
+            Some((4.0 * (h / 0.05).powi(2)).ceil() as u64),
+            "{v:?}"
         );
+        let low = parse("clarity=0.2", Direction::Under).unwrap();
+        assert_eq!(outcomes(&run, &low, Basis::Ci), [Outcome::Pass]);
+        let high = parse("clarity=1.5", Direction::Under).unwrap();
+        assert_eq!(outcomes(&run, &high, Basis::Ci), [Outcome::Fail]);
 
         let run = summary("ragchecker.hallucination", &[0.1, 0.3], true);
         let ceiling = parse("hallucination=0.25", Direction::Over).unwrap();
-        assert!(
-            missed(&run, &ceiling, Basis::Mean).is_empty(),
+        assert_eq!(
+            outcomes(&run, &ceiling, Basis::Mean),
+            [Outcome::Pass],
             "mean 0.2 ≤ 0.25"
         );
         assert_eq!(
-            missed(&run, &ceiling, Basis::Ci).len(),
-            1,
-            "upper end above 0.25"
+            outcomes(&run, &ceiling, Basis::Ci),
+            [Outcome::Inconclusive],
+            "the interval reaches above 0.25"
         );
         let higher = summary("ragchecker.hallucination", &[0.4, 0.6], true);
         assert_eq!(
-            missed(&higher, &ceiling, Basis::Mean),
-            vec!["ragchecker.hallucination mean 0.500 > 0.25".to_string()]
+            check(&higher, &ceiling, Basis::Mean)[0].reason,
+            "ragchecker.hallucination mean 0.500 > 0.25"
         );
     }
 
@@ -287,12 +474,132 @@ mod tests {
     fn a_gate_on_a_metric_without_figures_says_why() {
         let one = summary("ragvue.clarity", &[0.9], false);
         let floor = parse("clarity=0.5", Direction::Under).unwrap();
-        assert!(missed(&one, &floor, Basis::Mean).is_empty());
-        assert!(missed(&one, &floor, Basis::Ci)[0].contains("needs 2 scored items, it has 1"));
+        assert_eq!(outcomes(&one, &floor, Basis::Mean), [Outcome::Pass]);
+        let v = &check(&one, &floor, Basis::Ci)[0];
+        assert_eq!(v.outcome, Outcome::Inconclusive);
+        assert!(v.reason.contains("needs 2 scored items, it has 1"), "{v:?}");
         let other = parse("coherence=0.5", Direction::Under).unwrap();
+        let v = &check(&one, &other, Basis::Mean)[0];
         assert_eq!(
-            missed(&one, &other, Basis::Mean),
-            vec!["ragvue.coherence did not run".to_string()]
+            (v.outcome, v.reason.as_str()),
+            (Outcome::Fail, "ragvue.coherence did not run")
+        );
+    }
+
+    /// A/A: the same 40 items judged twice by a judge whose scores jitter by up to
+    /// ±0.1 around each item's own level. Over 200 seeded repetitions the regression gate
+    /// at threshold 0.05 must say FAIL at most at its stated false-alarm rate (2.5%: a
+    /// one-sided 95% interval), and never call identical data a regression more often.
+    #[test]
+    fn the_same_data_judged_twice_by_a_jittery_judge_is_almost_never_a_regression() {
+        use crate::analysis::compare::bootstrap::SplitMix64;
+        use crate::analysis::compare::{compare, RunRef, ScoredItem};
+        use crate::store::run_items::RunItemKey;
+        let reference = |id| RunRef {
+            id,
+            label: None,
+            version: None,
+            dataset: "d".into(),
+            judge: "jittery".into(),
+            items: 40,
+        };
+        let run = |rng: &mut SplitMix64, base: i64| -> Vec<ScoredItem> {
+            (0..40)
+                .map(|i| {
+                    let level = 0.2 + 0.6 * ((i * 7 % 40) as f64 / 40.0);
+                    let jitter = (rng.below(1_000_001) as f64 / 1e6 - 0.5) * 0.2;
+                    ScoredItem {
+                        key: RunItemKey {
+                            item_id: base + i,
+                            ordinal: i,
+                            external_id: Some(format!("q{i}")),
+                            content_hash: format!("h{i}"),
+                            question_key: format!("h{i}"),
+                        },
+                        scores: BTreeMap::from([(
+                            "m".to_string(),
+                            (level + jitter).clamp(0.0, 1.0),
+                        )]),
+                    }
+                })
+                .collect()
+        };
+        let mut fails = 0;
+        let mut passes = 0;
+        for seed in 0..200u64 {
+            let mut rng = SplitMix64::new(seed);
+            let (a, b) = (run(&mut rng, 0), run(&mut rng, 100));
+            let c = compare(
+                reference(1),
+                reference(2),
+                &[("m".into(), false)],
+                &a,
+                &b,
+                0.05,
+            );
+            match regression(&c.metrics[0], 0.05).outcome {
+                Outcome::Fail => fails += 1,
+                Outcome::Pass => passes += 1,
+                Outcome::Inconclusive => {}
+            }
+        }
+        assert!(fails <= 5, "{fails} of 200 A/A comparisons failed");
+        assert!(
+            passes >= 150,
+            "the gate should usually clear identical data: {passes} of 200"
+        );
+    }
+
+    #[test]
+    fn a_regression_gate_tells_a_sure_drop_from_one_it_cannot_rule_out() {
+        use crate::analysis::compare::{ChangeCounts, Flag, MetricDelta};
+        let delta = |d: f64, lo: f64, hi: f64, flag: Flag| MetricDelta {
+            metric: "m".into(),
+            lower_is_better: false,
+            pairs: 40,
+            mean_a: Some(0.7),
+            mean_b: Some(0.7 + d),
+            delta: Some(d),
+            ci95_low: Some(lo),
+            ci95_high: Some(hi),
+            flag,
+            within_noise: lo <= 0.0 && hi >= 0.0,
+            to_fail: Vec::new(),
+            to_pass: Vec::new(),
+            changed: ChangeCounts {
+                better: 5,
+                worse: 10,
+                same: 25,
+            },
+            unchanged_moved: 0,
+        };
+        assert_eq!(
+            regression(&delta(-0.2, -0.3, -0.1, Flag::Red), 0.05).outcome,
+            Outcome::Fail
+        );
+        assert_eq!(
+            regression(&delta(0.01, -0.02, 0.04, Flag::Green), 0.05).outcome,
+            Outcome::Pass
+        );
+        let unsure = regression(&delta(-0.04, -0.12, 0.04, Flag::Green), 0.05);
+        assert_eq!(unsure.outcome, Outcome::Inconclusive);
+        // Half-width 0.08 over 40 pairs, estimate 0.01 from the line: 40 * 8^2 = 2560.
+        assert_eq!(unsure.items_needed, Some(2560), "{unsure:?}");
+        // An estimate right on the line: no number of pairs settles it.
+        let on_line = regression(&delta(-0.05, -0.13, 0.03, Flag::Amber), 0.05);
+        assert_eq!(
+            (on_line.outcome, on_line.items_needed),
+            (Outcome::Inconclusive, None)
+        );
+        let closer = regression(&delta(0.0, -0.06, 0.06, Flag::Green), 0.05);
+        // 40 * (0.06 / 0.05)^2 = 57.6 → 58 pairs.
+        assert_eq!(closer.items_needed, Some(58), "{closer:?}");
+        assert!(
+            closer
+                .reason
+                .contains("smallest drop these pairs could detect is about 0.086"),
+            "{}",
+            closer.reason
         );
     }
 }
