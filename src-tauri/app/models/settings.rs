@@ -133,6 +133,9 @@ pub struct JudgeCheckView {
     pub good: u64,
     pub figures: Vec<CheckFigure>,
     pub shapes: Vec<ShapeFigure>,
+    /// κ, true positive and negative rates, the confusion matrix and the probes, in
+    /// one sentence (checks stored before certificates existed have none).
+    pub certificate: Option<String>,
     pub calls: u64,
     pub cost_usd: f64,
     pub seconds: f64,
@@ -147,6 +150,7 @@ impl JudgeCheckView {
             checked_at: check.checked_at.clone(),
             current,
             headline: check.headline(),
+            certificate: check.certificate.as_ref().map(|c| c.sentence()),
             claims: check.claims.map(|e| e.value),
             claims_n: check.claims_n,
             named: d.named,

@@ -505,6 +505,30 @@ pub fn judge_check(check: &ragnosis_core::judge_check::JudgeCheck) {
             s.shape, s.expected, s.named, s.n, s.errors
         );
     }
+    if let Some(c) = &check.certificate {
+        let m = &c.confusion;
+        println!("\n  Certificate (claims: judge × people)");
+        println!("    Cohen's kappa             {}", figure(c.kappa));
+        println!(
+            "    true positive rate        {}",
+            figure(c.true_positive_rate)
+        );
+        println!(
+            "    true negative rate        {}",
+            figure(c.true_negative_rate)
+        );
+        println!(
+            "    confusion                 judged supported: {} right, {} wrong; judged unsupported: {} right, {} wrong",
+            m.true_positive, m.false_positive, m.true_negative, m.false_negative
+        );
+        for (what, p) in [
+            ("asked again (no cache)", c.repeat),
+            ("passages reordered", c.passage_order),
+            ("neutral filler added", c.padding),
+        ] {
+            println!("    same verdict, {what:<22} {} of {}", p.same, p.n);
+        }
+    }
     let a = &check.accounting;
     println!(
         "\n  {} judge calls ({} from the cache, {} failed), {} tokens in, {} out, ${:.4}, {:.0} s",

@@ -65,7 +65,7 @@ describe('checkSummary', () => {
   const check: JudgeCheckView = {
     profile: 'offline', model: 'm', checked_at: '2026-11-23T20:00:00Z', current: true, headline: '',
     claims: 0.7312, claims_n: 180, named: 18, designed: 40, false_alarms: 1, good: 5,
-    figures: [], shapes: [], calls: 979, cost_usd: 0, seconds: 9,
+    figures: [], shapes: [], certificate: null, calls: 979, cost_usd: 0, seconds: 9,
   };
 
   it('gives claim agreement and failures named', () => {

@@ -733,8 +733,13 @@ fn judge_check_line(
                 .iter()
                 .any(|v| prompt_versions.contains(v));
         if shares_version {
+            let certificate = check
+                .certificate
+                .as_ref()
+                .map(|c| format!(" Certificate: {}", c.sentence()))
+                .unwrap_or_default();
             return Ok(format!(
-                "{} (Sample {}; run it again in Settings → Judges or with `ragnosis judge-check`.)",
+                "{}{certificate} (Sample {}; run it again in Settings → Judges or with `ragnosis judge-check`.)",
                 check.headline(),
                 check.sample_version
             ));

@@ -24,6 +24,7 @@
 //! Owns: running the sample through a judge and the figures. Must not: store anything
 //! (`store::judge_checks` does) or choose a judge (`judge::open` does).
 
+pub mod certificate;
 pub mod figures;
 pub mod sample;
 
@@ -42,6 +43,7 @@ use crate::metrics::Status;
 use crate::progress::{CancelToken, Progress, ProgressSink};
 use crate::run::engine::{self, Accounting, Asker, EngineSettings};
 use crate::run::{agentic, Mode};
+pub use certificate::Certificate;
 pub use figures::Estimate;
 use sample::{Case, ClaimCase, DesignedCase};
 
@@ -157,6 +159,10 @@ pub struct JudgeCheck {
     pub claims: Option<Estimate>,
     pub claims_n: u64,
     pub diagnosis: DiagnosisFigure,
+    /// κ, the true positive and negative rates and the probes (`certificate`). Absent
+    /// from checks stored before it existed.
+    #[serde(default)]
+    pub certificate: Option<Certificate>,
     pub accounting: Accounting,
 }
 
@@ -229,13 +235,13 @@ enum Outcome {
 
 /// What every case's calls cost together, and the prompt versions that answered.
 #[derive(Default)]
-struct Ledger {
+pub(crate) struct Ledger {
     accounting: Mutex<Accounting>,
     prompt_versions: Mutex<BTreeSet<String>>,
 }
 
 impl Ledger {
-    fn absorb(&self, spent: &Accounting, versions: impl IntoIterator<Item = String>) {
+    pub(crate) fn absorb(&self, spent: &Accounting, versions: impl IntoIterator<Item = String>) {
         self.accounting.lock().unwrap().add(spent);
         self.prompt_versions.lock().unwrap().extend(versions);
     }
@@ -330,16 +336,23 @@ async fn judge_labelled(case: Case, asker: &Asker<'_>) -> Outcome {
     }
 }
 
+/// Whether the judge calls `text` supported by `passages`: it has a claim and every
+/// claim is entailed by some passage. A text with no claim (a greeting, a question) has
+/// nothing attributable.
+pub(crate) async fn claim_verdict(
+    asker: &Asker<'_>,
+    text: &str,
+    passages: Vec<String>,
+) -> std::result::Result<bool, JudgeError> {
+    let claims = claims_of(asker, text).await?;
+    if claims.is_empty() {
+        return Ok(false);
+    }
+    Ok(entailed(asker, claims, passages).await? == 1.0)
+}
+
 async fn claim_case(task: CheckTask, case: ClaimCase, asker: &Asker<'_>) -> Outcome {
-    let verdict = async {
-        let claims = claims_of(asker, &case.text).await?;
-        // A text with no claim (a greeting, a question) has nothing attributable.
-        if claims.is_empty() {
-            return Ok::<bool, JudgeError>(false);
-        }
-        Ok(entailed(asker, claims, case.passages).await? == 1.0)
-    };
-    match verdict.await {
+    match claim_verdict(asker, &case.text, case.passages).await {
         Ok(predicted) => Outcome::Claim {
             task,
             predicted,
@@ -515,7 +528,11 @@ async fn run_async(
         total: Some(total),
     });
     let ledger = Arc::new(Ledger::default());
-    let outcomes = judge_all(cases, &judge, &ledger, &progress, cancel).await?;
+    let outcomes = judge_all(cases.clone(), &judge, &ledger, &progress, cancel).await?;
+    if cancel.is_cancelled() {
+        return Err(Error::Cancelled);
+    }
+    let probes = certificate::run(&cases, &judge, &ledger, &progress, cancel).await;
     if cancel.is_cancelled() {
         return Err(Error::Cancelled);
     }
@@ -529,6 +546,17 @@ async fn run_async(
         .collect();
     let identity = judge.identity();
     let (tasks, claims, claims_n) = task_figures(&outcomes);
+    let pairs: Vec<(bool, bool)> = outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Outcome::Claim {
+                predicted,
+                supported,
+                ..
+            } => Some((*predicted, *supported)),
+            _ => None,
+        })
+        .collect();
     progress.report(Progress::Finished {
         stage: "judge check".into(),
     });
@@ -544,6 +572,7 @@ async fn run_async(
         claims,
         claims_n,
         diagnosis: diagnosis_figure(&outcomes),
+        certificate: Some(Certificate::new(&pairs, probes)),
         accounting,
     })
 }

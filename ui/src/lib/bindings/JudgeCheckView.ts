@@ -13,4 +13,9 @@ current: boolean, headline: string,
 /**
  * Balanced accuracy over every claim of the sample.
  */
-claims: number | null, claims_n: number, named: number, designed: number, false_alarms: number, good: number, figures: Array<CheckFigure>, shapes: Array<ShapeFigure>, calls: number, cost_usd: number, seconds: number, };
+claims: number | null, claims_n: number, named: number, designed: number, false_alarms: number, good: number, figures: Array<CheckFigure>, shapes: Array<ShapeFigure>, 
+/**
+ * κ, true positive and negative rates, the confusion matrix and the probes, in
+ * one sentence (checks stored before certificates existed have none).
+ */
+certificate: string | null, calls: number, cost_usd: number, seconds: number, };
