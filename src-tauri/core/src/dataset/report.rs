@@ -131,6 +131,33 @@ impl<'a> Collector<'a> {
         }
     }
 
+    /// A file whose envelope says it holds spans of `dialect` (LangSmith's `{post,
+    /// patch}`, Langfuse's `{trace, observations}`), whatever its first record looks like.
+    pub(crate) fn expect_spans(&mut self, dialect: SpanDialect) {
+        self.mode
+            .get_or_insert_with(|| Mode::Spans(TraceGroups::new(dialect)));
+    }
+
+    /// The trace object of a Langfuse trace download: its scores, its input and output
+    /// (read when the root observation has none) and, when the file has no top-level
+    /// `observations`, the observations it holds.
+    pub(crate) fn envelope(&mut self, line: u64, offset: u64, trace: Value, spans_elsewhere: bool) {
+        let Some(Mode::Spans(groups)) = &mut self.mode else {
+            return;
+        };
+        let mut refused = Vec::new();
+        for (span_line, record) in groups.trace_envelope(line, trace, spans_elsewhere) {
+            match groups.add(span_line, offset, record) {
+                Ok(()) => {}
+                Err(SpanError::Refused(reason)) => refused.push(reason),
+                Err(SpanError::Spill(e)) => refused.push(e.to_string()),
+            }
+        }
+        for reason in refused {
+            self.reject(line, offset, reason);
+        }
+    }
+
     /// Takes one source record: a span joins its trace; an item is reshaped from its
     /// tool's dialect, mapped, and goes straight to the caller.
     pub(crate) fn record(
