@@ -193,7 +193,13 @@ impl<'a> Collector<'a> {
                 }
                 return Ok(());
             }
-            Mode::Items(dialect) => *dialect,
+            Mode::Items(dialect) => {
+                if let Some(reason) = dialect.refusal() {
+                    self.reject(line, byte_offset, reason.to_string());
+                    return Ok(());
+                }
+                *dialect
+            }
             Mode::Traces(_) => Dialect::Plain,
         };
         let csv = matches!(self.report.format, Some(Format::Csv { .. }));
