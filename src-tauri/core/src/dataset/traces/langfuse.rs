@@ -5,7 +5,8 @@
 use serde_json::{Map, Value};
 
 use super::super::values::number;
-use super::text::{documents_in, first_text, text_in};
+use super::text::{documents_in, first_text};
+use super::turns::{answer_in, question_in};
 use super::{Role, SpanFacts, TraceExtras};
 
 /// A Langfuse observation.
@@ -28,6 +29,11 @@ pub(super) fn langfuse_facts(record: &Map<String, Value>) -> Result<(String, Spa
         }
         _ => Role::Other,
     };
+    let input = record.get("input").and_then(question_in);
+    let answer = match role {
+        Role::Retriever => None,
+        _ => output.and_then(answer_in),
+    };
     let usage = record
         .get("usageDetails")
         .or_else(|| record.get("usage"))
@@ -47,10 +53,12 @@ pub(super) fn langfuse_facts(record: &Map<String, Value>) -> Result<(String, Spa
         parent_id: first_text(record, &["parentObservationId"]).filter(|p| !p.is_empty()),
         role,
         start: first_text(record, &["startTime"]).unwrap_or_default(),
-        input: record.get("input").and_then(text_in),
-        output: (role != Role::Retriever)
-            .then(|| output.and_then(text_in))
-            .flatten(),
+        input: input.as_ref().map(|(t, _)| t.clone()),
+        input_rule: input.map(|(_, r)| r.to_string()),
+        output: answer.as_ref().map(|(t, _)| t.clone()),
+        output_rule: answer.map(|(_, r)| r.to_string()),
+        raw_input: record.get("input").cloned(),
+        raw_output: output.cloned(),
         documents: match role {
             Role::Retriever => output.map(documents_in).unwrap_or_default(),
             _ => Vec::new(),
@@ -78,8 +86,8 @@ pub(super) fn trace_download(
     };
     let id = first_text(&trace, &["id"]);
     let extras = TraceExtras {
-        input: trace.get("input").and_then(text_in),
-        output: trace.get("output").and_then(text_in),
+        input: trace.get("input").and_then(question_in).map(|(t, _)| t),
+        output: trace.get("output").and_then(answer_in).map(|(t, _)| t),
         ..TraceExtras::default()
     };
     let mut records = Vec::new();

@@ -4,23 +4,53 @@
 
 use serde_json::{json, Map, Value};
 
+use super::super::values::is_absent;
 use super::super::values::number;
-use super::text::{documents_in, first_text, text_in};
+use super::text::{documents_in, first_text};
+use super::turns::{answer_in, question_in};
 use super::{Role, SpanFacts};
 
 /// A LangSmith run.
 pub(super) fn langsmith_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), String> {
-    let span_id = first_text(record, &["id"]).ok_or("run has no id")?;
-    let trace_id = first_text(record, &["trace_id"]).unwrap_or_else(|| span_id.clone());
+    let dotted = first_text(record, &["dotted_order"]);
+    // The JS SDK's patch rows have no id: the dotted order's last segment names the run.
+    let span_id = first_text(record, &["id"])
+        .or_else(|| {
+            dotted
+                .as_deref()
+                .and_then(|d| run_of(d.rsplit('.').next()?))
+        })
+        .ok_or("run has no id and no dotted_order")?;
+    let trace_id = first_text(record, &["trace_id"])
+        .or_else(|| {
+            dotted
+                .as_deref()
+                .and_then(|d| d.split('.').next())
+                .map(trace_of)
+        })
+        .unwrap_or_else(|| span_id.clone());
     let run_type = first_text(record, &["run_type"]).unwrap_or_default();
     let role = match run_type.as_str() {
         "retriever" => Role::Retriever,
         "llm" => Role::Model,
         _ => Role::Other,
     };
-    let outputs = record.get("outputs");
+    let outputs = record.get("outputs").filter(|o| !is_absent(o));
+    let input = record.get("inputs").and_then(question_in);
+    let output = match role {
+        Role::Retriever => None,
+        _ => outputs.and_then(answer_in),
+    };
     let number_at = |key: &str| record.get(key).and_then(number);
-    let tokens = match (number_at("prompt_tokens"), number_at("completion_tokens")) {
+    let usage = |key: &str| {
+        outputs
+            .and_then(|o| o.get("usage_metadata"))
+            .and_then(|u| u.get(key))
+            .and_then(number)
+    };
+    let prompt = number_at("prompt_tokens").or_else(|| usage("input_tokens"));
+    let completion = number_at("completion_tokens").or_else(|| usage("output_tokens"));
+    let tokens = match (prompt, completion) {
         (None, None) => None,
         (p, c) => Some((p.unwrap_or(0.0) as u64, c.unwrap_or(0.0) as u64)),
     };
@@ -37,10 +67,12 @@ pub(super) fn langsmith_facts(record: &Map<String, Value>) -> Result<(String, Sp
         parent_id: first_text(record, &["parent_run_id"]).filter(|p| !p.is_empty()),
         role,
         start: first_text(record, &["start_time"]).unwrap_or_default(),
-        input: record.get("inputs").and_then(text_in),
-        output: (role != Role::Retriever)
-            .then(|| outputs.and_then(text_in))
-            .flatten(),
+        input: input.as_ref().map(|(t, _)| t.clone()),
+        input_rule: input.map(|(_, r)| r.to_string()),
+        output: output.as_ref().map(|(t, _)| t.clone()),
+        output_rule: output.map(|(_, r)| r.to_string()),
+        raw_input: record.get("inputs").cloned(),
+        raw_output: outputs.cloned(),
         documents: match role {
             Role::Retriever => outputs.map(documents_in).unwrap_or_default(),
             _ => Vec::new(),
@@ -51,4 +83,16 @@ pub(super) fn langsmith_facts(record: &Map<String, Value>) -> Result<(String, Sp
         ..SpanFacts::default()
     };
     Ok((trace_id, facts))
+}
+
+/// The run id in one dotted-order segment (`20241013T070537170001Z<run id>`).
+fn run_of(segment: &str) -> Option<String> {
+    let (_, id) = segment.split_once('Z')?;
+    (!id.is_empty()).then(|| id.to_string())
+}
+
+/// The trace a dotted order's first segment names: its run id (the root's), or the whole
+/// segment when it has no id after the time.
+fn trace_of(segment: &str) -> String {
+    run_of(segment).unwrap_or_else(|| segment.to_string())
 }

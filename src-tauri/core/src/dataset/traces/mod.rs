@@ -28,6 +28,7 @@ mod langsmith;
 mod otel;
 mod record;
 mod text;
+mod turns;
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -42,6 +43,7 @@ use langfuse::langfuse_facts;
 use langsmith::langsmith_facts;
 use otel::{flatten_attributes, ids_of, openinference_kind, otel_facts};
 use record::trace_record;
+pub(crate) use record::{MISSING_KEY, RAW_KEY, RULES_KEY};
 use text::first_text;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,7 +76,13 @@ impl SpanDialect {
         let attributes = flatten_attributes(record);
         if openinference_kind(record, &attributes).is_some() {
             Some(SpanDialect::OpenInference)
-        } else if attributes.keys().any(|k| k.starts_with("gen_ai.")) {
+        } else if attributes.keys().any(|k| {
+            ["gen_ai.", "ai.", "llm."].iter().any(|p| k.starts_with(p))
+                || k == "span_type"
+                || k == "input.value"
+        }) {
+            // OTel GenAI, and the shapes read the same way: Vercel AI SDK (`ai.*`),
+            // promptflow (`span_type`, `inputs`, `output`), attribute maps.
             Some(SpanDialect::GenAi)
         } else {
             None
@@ -232,6 +240,12 @@ struct SpanFacts {
     start: String,
     input: Option<String>,
     output: Option<String>,
+    /// Which rule of `turns` found the input and the output text.
+    input_rule: Option<String>,
+    output_rule: Option<String>,
+    /// The input and output as the span had them, for the user's `--map root.input…`.
+    raw_input: Option<Value>,
+    raw_output: Option<Value>,
     /// The query a retrieval span sent (GenAI), when it says so apart from its input.
     query: Option<String>,
     documents: Vec<Document>,

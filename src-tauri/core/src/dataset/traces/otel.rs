@@ -8,6 +8,7 @@ use serde_json::{json, Map, Value};
 
 use super::super::values::number;
 use super::text::{as_text, documents_at, first_text};
+use super::turns::{answer_in, question_in};
 use super::{Role, SpanFacts};
 
 /// OpenInference and OpenTelemetry GenAI spans (Phoenix or OTLP shape).
@@ -18,7 +19,13 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
     let attributes = flatten_attributes(record);
     let text = |key: &str| attributes.get(key).and_then(as_text);
     let number_at = |key: &str| attributes.get(key).and_then(number);
-    let kind = openinference_kind(record, &attributes);
+    // promptflow says `span_type` (LLM, Function) where OpenInference says its kind.
+    let kind = openinference_kind(record, &attributes).or_else(|| {
+        attributes
+            .get("span_type")
+            .and_then(as_text)
+            .map(|k| k.to_ascii_uppercase())
+    });
     let operation = text("gen_ai.operation.name").unwrap_or_default();
     let role = match (kind.as_deref(), operation.as_str()) {
         (Some("RETRIEVER"), _) => Role::Retriever,
@@ -61,28 +68,31 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
         evaluations.push((name, value));
     }
     evaluations.extend(genai_evaluation_events(record));
-    let message_text = |key: &str| {
-        attributes.get(key).map(|v| match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
-    };
+    let raw = |keys: &[&str]| keys.iter().find_map(|k| attributes.get(*k)).cloned();
+    let raw_input = raw(&INPUT_KEYS);
+    let raw_output = raw(&OUTPUT_KEYS);
+    let input = raw_input.as_ref().and_then(question_in);
+    let output = raw_output.as_ref().and_then(answer_in);
     let facts = SpanFacts {
         span_id,
         parent_id: first_text(
             record,
             &["parent_id", "parentSpanId", "parent_span_id", "parentId"],
         )
+        .or_else(|| {
+            let parent = record.get("parentSpanContext")?.as_object()?;
+            first_text(parent, &["spanId"])
+        })
         .filter(|p| !p.is_empty()),
         role,
         start: first_text(record, &["start_time", "startTimeUnixNano", "startTime"])
             .unwrap_or_default(),
-        input: text("input.value")
-            .or_else(|| message_text("gen_ai.input.messages"))
-            .or_else(|| text("gen_ai.prompt")),
-        output: text("output.value")
-            .or_else(|| message_text("gen_ai.output.messages"))
-            .or_else(|| text("gen_ai.completion")),
+        input: input.as_ref().map(|(t, _)| t.clone()),
+        input_rule: input.map(|(_, r)| r.to_string()),
+        output: output.as_ref().map(|(t, _)| t.clone()),
+        output_rule: output.map(|(_, r)| r.to_string()),
+        raw_input,
+        raw_output,
         query: text("gen_ai.retrieval.query.text"),
         documents,
         tokens,
@@ -92,6 +102,27 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
     };
     Ok((trace_id, facts))
 }
+
+/// Attributes holding a span's input, most specific first: OpenInference, OTel GenAI
+/// (current and deprecated), Vercel AI SDK (`ai.prompt.messages` on `do*` spans,
+/// `ai.prompt` on outer ones), promptflow.
+const INPUT_KEYS: [&str; 6] = [
+    "input.value",
+    "gen_ai.input.messages",
+    "gen_ai.prompt",
+    "ai.prompt.messages",
+    "ai.prompt",
+    "inputs",
+];
+
+const OUTPUT_KEYS: [&str; 6] = [
+    "output.value",
+    "gen_ai.output.messages",
+    "gen_ai.completion",
+    "ai.response.text",
+    "ai.response.object",
+    "output",
+];
 
 /// `gen_ai.evaluation.result` span events as prior scores.
 fn genai_evaluation_events(record: &Map<String, Value>) -> Vec<(String, Value)> {
@@ -131,7 +162,40 @@ pub(super) fn ids_of(record: &Map<String, Value>) -> (Option<String>, Option<Str
             .and_then(|c| first_text(c, keys))
             .or_else(|| first_text(record, keys))
     };
-    (pick(&["trace_id", "traceId"]), pick(&["span_id", "spanId"]))
+    let ids = (pick(&["trace_id", "traceId"]), pick(&["span_id", "spanId"]));
+    if ids.0.is_some() {
+        return ids;
+    }
+    // JS `ReadableSpan`s (Vercel AI SDK): `spanContext.{traceId, spanId}`.
+    if let Some(c) = record.get("spanContext").and_then(Value::as_object) {
+        return (first_text(c, &["traceId"]), first_text(c, &["spanId"]));
+    }
+    // One span's attributes alone: the file is that span, its trace its own.
+    if is_attribute_map(record) {
+        let name = first_text(record, &["spanName", "name"]).unwrap_or_else(|| "span".into());
+        return (Some(name.clone()), Some(name));
+    }
+    ids
+}
+
+/// A span's attributes without the span: `{spanName, attributes}` or the attribute keys
+/// themselves at the top (`llm.*`, `gen_ai.*`, `input.value`, `ai.*`).
+pub(super) fn is_attribute_map(record: &Map<String, Value>) -> bool {
+    let attribute_key = |k: &String| {
+        [
+            "llm.",
+            "gen_ai.",
+            "input.value",
+            "output.value",
+            "ai.",
+            "openinference.",
+        ]
+        .iter()
+        .any(|p| k.starts_with(p))
+    };
+    (record.get("attributes").is_some_and(Value::is_object)
+        && (record.contains_key("spanName") || record.contains_key("scopeName")))
+        || (!record.contains_key("attributes") && record.keys().any(attribute_key))
 }
 
 pub(super) fn openinference_kind(
@@ -168,6 +232,9 @@ pub(super) fn flatten_attributes(record: &Map<String, Value>) -> Map<String, Val
             }
         }
         _ => {}
+    }
+    if !record.contains_key("attributes") && is_attribute_map(record) {
+        flatten_into("", record, &mut out);
     }
     // Some exports flatten the attributes onto the span itself ("attributes.input.value").
     for (key, value) in record {

@@ -10,17 +10,102 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{json, Map, Value};
 
-use super::text::unwrap_text;
 use super::{Document, Role, SpanDialect, SpanFacts, TraceExtras, TraceRecord};
 
 /// The trace as one dataset record, with warnings; or why it cannot be one.
+/// Keys of a trace record the collector takes out before mapping: which rule found the
+/// question and answer, and the root span's raw input and output (for `--map
+/// answer=root.output.…`).
+pub(crate) const RULES_KEY: &str = "__rules";
+pub(crate) const RAW_KEY: &str = "__raw";
+/// Why the trace has no question, when it has none (unless the user's mapping finds one).
+pub(crate) const MISSING_KEY: &str = "__missing_question";
+
+/// The reason a trace without a question is rejected: the fields looked for, and the
+/// mapping that would read another.
+fn missing_question(dialect: SpanDialect, trace_id: &str) -> String {
+    let looked = match dialect {
+        SpanDialect::LangSmith => "`inputs` on the root run (or a retriever or model run)",
+        SpanDialect::Langfuse => "`input` on the root observation or the trace",
+        SpanDialect::OpenInference => "`attributes.input.value` on the root span",
+        SpanDialect::GenAi => {
+            "`attributes.gen_ai.input.messages` (or `gen_ai.prompt`, `input.value`, `ai.prompt.messages`, `ai.prompt`, `inputs`) on the root span"
+        }
+    };
+    format!(
+        "trace {trace_id}: no prompt text: no span has {looked}; the export holds no question to evaluate (record the prompt's content when tracing, or name the field that holds it with --map question=root.input.PATH)"
+    )
+}
+
+/// Several records of one span (a LangSmith post and its patch) as one: later records
+/// add what the earlier ones lacked, and their outputs, counts and end win.
+fn merge_updates(spans: Vec<SpanFacts>) -> Vec<SpanFacts> {
+    let mut out: Vec<SpanFacts> = Vec::with_capacity(spans.len());
+    let mut at: HashMap<String, usize> = HashMap::new();
+    for span in spans {
+        let Some(&i) = at.get(&span.span_id) else {
+            at.insert(span.span_id.clone(), out.len());
+            out.push(span);
+            continue;
+        };
+        let held = &mut out[i];
+        if held.role == Role::Other {
+            held.role = span.role;
+        }
+        held.parent_id = held.parent_id.take().or(span.parent_id);
+        if held.start.is_empty() {
+            held.start = span.start;
+        }
+        if held.input.is_none() {
+            held.input = span.input;
+            held.input_rule = span.input_rule;
+            held.raw_input = span.raw_input;
+        }
+        if span.output.is_some() || held.raw_output.is_none() {
+            held.output = span.output.or(held.output.take());
+            held.output_rule = span.output_rule.or(held.output_rule.take());
+            held.raw_output = span.raw_output.or(held.raw_output.take());
+        }
+        if !span.documents.is_empty() {
+            held.documents = span.documents;
+        }
+        held.tokens = span.tokens.or(held.tokens);
+        held.cost = span.cost.or(held.cost);
+        held.evaluations.extend(span.evaluations);
+    }
+    out
+}
+
+/// Whether any ancestor of `span` satisfies `test`.
+fn ancestor_has(
+    spans: &[SpanFacts],
+    index: &HashMap<&str, usize>,
+    span: &SpanFacts,
+    test: impl Fn(&SpanFacts) -> bool,
+) -> bool {
+    let mut seen = HashSet::new();
+    let mut at = span.parent_id.as_deref();
+    while let Some(p) = at {
+        let Some(&j) = index.get(p) else { break };
+        if !seen.insert(j) {
+            break;
+        }
+        if test(&spans[j]) {
+            return true;
+        }
+        at = spans[j].parent_id.as_deref();
+    }
+    false
+}
+
 pub(super) fn trace_record(
     dialect: SpanDialect,
     trace_id: &str,
-    mut spans: Vec<SpanFacts>,
+    spans: Vec<SpanFacts>,
     extras: TraceExtras,
 ) -> TraceRecord {
     let mut warnings = Vec::new();
+    let mut spans = merge_updates(spans);
     spans.sort_by(|a, b| a.start.cmp(&b.start));
     let index: HashMap<&str, usize> = spans
         .iter()
@@ -82,20 +167,13 @@ pub(super) fn trace_record(
         .find(|&i| spans[i].role == Role::Model && !rewrites.contains(&i));
     let first_retriever = spans.iter().find(|s| s.role == Role::Retriever);
 
-    let nonblank = |t: &Option<String>| {
-        t.as_deref()
-            .map(unwrap_text)
-            .filter(|t| !t.trim().is_empty())
-    };
+    let nonblank = |t: &Option<String>| t.clone().filter(|t| !t.trim().is_empty());
     let question = root
         .and_then(|r| nonblank(&spans[r].input))
         .or_else(|| nonblank(&extras.input))
         .or_else(|| first_retriever.and_then(|s| nonblank(&s.input)))
         .or_else(|| answering.and_then(|i| nonblank(&spans[i].input)))
-        .or_else(|| first_retriever.and_then(|s| nonblank(&s.query)))
-        .ok_or_else(|| {
-            format!("trace {trace_id}: no span carries the question (the root span has no input)")
-        })?;
+        .or_else(|| first_retriever.and_then(|s| nonblank(&s.query)));
     let answer = root
         .and_then(|r| nonblank(&spans[r].output))
         .or_else(|| nonblank(&extras.output))
@@ -130,11 +208,22 @@ pub(super) fn trace_record(
     } else {
         Vec::new()
     };
-    let (prompt, completion) = spans
+    // LangSmith's counts on a run include its children's: only the topmost runs that
+    // carry counts are added up, or a root's total would be counted twice.
+    let counted: Vec<&SpanFacts> = spans
+        .iter()
+        .filter(|s| {
+            dialect != SpanDialect::LangSmith
+                || !ancestor_has(&spans, &index, s, |a| {
+                    a.tokens.is_some() || a.cost.is_some()
+                })
+        })
+        .collect();
+    let (prompt, completion) = counted
         .iter()
         .filter_map(|s| s.tokens)
         .fold((0, 0), |(p, c), (a, b)| (p + a, c + b));
-    let cost: f64 = spans.iter().filter_map(|s| s.cost).sum();
+    let cost: f64 = counted.iter().filter_map(|s| s.cost).sum();
     let mut prior: BTreeMap<String, Value> = BTreeMap::new();
     for (name, value) in spans
         .iter()
@@ -146,7 +235,17 @@ pub(super) fn trace_record(
 
     let mut record = Map::new();
     record.insert("id".into(), json!(trace_id));
-    record.insert("question".into(), json!(question));
+    match &question {
+        Some(question) => {
+            record.insert("question".into(), json!(question));
+        }
+        None => {
+            record.insert(
+                MISSING_KEY.into(),
+                json!(missing_question(dialect, trace_id)),
+            );
+        }
+    }
     if let Some(answer) = answer {
         record.insert("answer".into(), json!(answer));
     }
@@ -156,6 +255,20 @@ pub(super) fn trace_record(
     if !retrieved_ids.is_empty() {
         record.insert("retrieved_context_ids".into(), Value::Array(retrieved_ids));
     }
+    let reader = root.map(|r| &spans[r]);
+    let rules: Map<String, Value> = [
+        ("question", reader.and_then(|r| r.input_rule.clone())),
+        ("answer", reader.and_then(|r| r.output_rule.clone())),
+    ]
+    .into_iter()
+    .filter_map(|(f, r)| r.map(|r| (f.to_string(), Value::String(r))))
+    .collect();
+    record.insert(RULES_KEY.into(), Value::Object(rules));
+    let raw = json!({ "root": {
+        "input": reader.and_then(|r| r.raw_input.clone()),
+        "output": reader.and_then(|r| r.raw_output.clone()),
+    }});
+    record.insert(RAW_KEY.into(), raw);
     let source = dialect.name().to_ascii_lowercase().replace(' ', "_");
     let mut metadata = json!({ "source": source, "trace_id": trace_id, "spans": spans.len() });
     if prompt + completion > 0 {
@@ -172,7 +285,7 @@ pub(super) fn trace_record(
         metadata["query_rewrites"] = json!(rewritten);
     }
     if let Some(query) = first_retriever.and_then(|s| nonblank(&s.query)) {
-        if query != question {
+        if Some(&query) != question.as_ref() {
             metadata["retrieval_query"] = json!(query);
         }
     }
