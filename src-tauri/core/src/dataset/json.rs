@@ -124,6 +124,13 @@ impl Stream<'_, '_> {
                     several,
                     at: String::new(),
                 })?;
+                if self.collector.nothing_read() {
+                    let at = self.wrapper.clone().unwrap_or_default();
+                    self.collector.warn(
+                        1,
+                        format!("0 items: the file holds no results (`{at}` is an empty list)"),
+                    );
+                }
             }
             Plan::Entries(key) => {
                 self.collector.set_format(Format::JsonWrapper {

@@ -103,6 +103,11 @@ impl<'a> Collector<'a> {
         )));
     }
 
+    /// No record came from the file at all (not even one rejected).
+    pub(crate) fn nothing_read(&self) -> bool {
+        self.mode.is_none() && self.report.items_read == 0
+    }
+
     pub(crate) fn limits(&self) -> &ImportLimits {
         self.limits
     }
