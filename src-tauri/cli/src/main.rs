@@ -357,8 +357,18 @@ pub fn import_checked(
         print::import_report(&imported);
         // The command fails, so it leaves nothing behind: no empty dataset to clean up.
         store::datasets::delete(store.conn(), imported.dataset.id)?;
+        let why = match imported.report.items_read {
+            // An empty list is not a broken file: say what it holds.
+            0 => imported
+                .report
+                .warnings
+                .first()
+                .map(|w| w.message.clone())
+                .unwrap_or_else(|| "0 items: the file holds no results".into()),
+            _ => "it has no valid items".into(),
+        };
         return Err(Error::Invalid(format!(
-            "{} has no valid items; nothing was stored",
+            "{}: {why}; nothing was stored",
             file.display()
         )));
     }

@@ -8,6 +8,8 @@ mod bad_documents;
 mod exports;
 #[path = "import/good_input.rs"]
 mod good_input;
+#[path = "import/real_files.rs"]
+mod real_files;
 #[path = "import/traces.rs"]
 mod traces;
 

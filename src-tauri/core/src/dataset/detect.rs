@@ -1,8 +1,8 @@
 //! Format detection by content, never by extension.
 //!
 //! After a BOM and leading whitespace: `[` is a JSON array; `{` is JSONL when the first
-//! line is a complete JSON object (unless the file is that one object holding a
-//! `results`/`data`/`items` array of objects: a wrapper written on one line), otherwise
+//! line is a complete JSON object (unless the file is that one object and it has no
+//! question field: a minified document, whose structure `outline` reads), otherwise
 //! a multi-line JSON document (or JSONL again, when line 1 is cut mid-value and line 2 is
 //! a complete object); anything else is CSV/TSV. Also rejects empty and binary
 //! files. Owns: those decisions. Must not: read more than the first line or two (plus a
@@ -15,8 +15,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::aliases::{classify, Canon};
-use super::json::is_wrapper_key;
 use super::lines::{open_after_bom, LineReader, BOM};
+use super::outline;
 use super::{DatasetError, ImportLimits};
 
 /// Bytes checked for NUL and invalid UTF-8.
@@ -110,7 +110,7 @@ fn brace_shape(path: &Path, limits: &ImportLimits) -> io::Result<Shape> {
     match serde_json::from_slice::<Value>(&buf) {
         Ok(Value::Object(object)) => {
             let alone = next_non_blank(&mut lines, &mut buf)?.is_none();
-            Ok(if alone && holds_item_list(&object) {
+            Ok(if alone && holds_item_list(object) {
                 Shape::JsonDocument
             } else {
                 Shape::Jsonl
@@ -146,16 +146,22 @@ fn next_non_blank<R: BufRead>(
     Ok(None)
 }
 
-/// A wrapper rather than an item: a wrapper key holding an array of objects, and no
-/// question field of its own.
-fn holds_item_list(object: &Map<String, Value>) -> bool {
-    let has_question = object
+/// A document rather than an item: a lone one-line object with no question field of its
+/// own (`{"testRunData": {"testCases": [...]}}`, a span's attributes); where its records
+/// are is for `outline` to find.
+fn holds_item_list(object: Map<String, Value>) -> bool {
+    if object
         .keys()
-        .any(|k| classify(k).is_some_and(|a| a.canon == Canon::Question));
-    let has_list = object.iter().any(|(k, v)| {
-        is_wrapper_key(k) && v.as_array().is_some_and(|a| a.iter().all(Value::is_object))
-    });
-    has_list && !has_question
+        .any(|k| classify(k).is_some_and(|a| a.canon == Canon::Question))
+    {
+        return false;
+    }
+    let outline = outline::Outline {
+        sketch: outline::sketch_of(&Value::Object(object), 0),
+        more_values: false,
+        error: None,
+    };
+    outline::plan(&outline).is_ok()
 }
 
 /// Tab when the header has tabs and no more commas (outside quotes) than tabs; else

@@ -1,11 +1,13 @@
-//! JSON documents: a top-level array of items, or an object whose `results` / `data` /
-//! `items` array holds them. Elements are streamed one at a time through serde visitors
-//! over a position-tracking reader, so each element's starting line is known and only
-//! one element is in memory.
+//! JSON documents: a top-level array of records, or an object whose records are where
+//! `outline` found them (lists under keys, the entries of a map, the whole object, or
+//! several values one after another). Records are streamed one at a time through serde
+//! visitors over a position-tracking reader, so each one's starting line is known and
+//! only one is in memory.
 //!
-//! Owns: element streaming, wrapper-key search, per-element reasons, and ending the read
-//! at a syntax error (items before it are kept; serde cannot resume after one). Must
-//! not: buffer the document, or map fields (the collector does).
+//! Owns: record streaming along the plan, per-record reasons, the lines where `NaN`
+//! tokens were read as missing values, and ending the read at a syntax error (records
+//! before it are kept; serde cannot resume after one). Must not: buffer the document, or
+//! map fields (the collector does).
 
 use std::fmt;
 use std::path::Path;
@@ -13,30 +15,16 @@ use std::rc::Rc;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
+use super::finite;
 use super::jsonl::invalid_json;
 use super::lines::human_bytes;
+use super::outline::{self, Plan, Step, WRAPPER_KEYS};
 use super::report::Collector;
 use super::tracked::{Position, TrackedRead};
 use super::values::type_name;
 use super::{DatasetError, Format};
-
-/// Keys whose array holds the items (searched one object deep too: promptfoo's
-/// `results.results`, DeepEval's `testRunData.testCases`).
-pub(crate) const WRAPPER_KEYS: [&str; 7] = [
-    "results",
-    "data",
-    "items",
-    "examples",
-    "testCases",
-    "testRunData",
-    "resourceSpans",
-];
-
-pub(crate) fn is_wrapper_key(key: &str) -> bool {
-    WRAPPER_KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
-}
 
 /// Reads a JSON document; `wrapped` when it starts with `{` rather than `[`.
 pub(crate) fn read(
@@ -54,34 +42,25 @@ pub(crate) fn read(
         position: Rc::clone(&position),
         abort: None,
         wrapper: None,
+        group: Vec::new(),
     };
 
     let outcome = if wrapped {
-        match (&mut de).deserialize_map(WrapperVisitor(&mut stream)) {
-            Ok(Err(keys)) => {
-                let listed = if keys.is_empty() {
-                    "none".to_string()
-                } else {
-                    keys.join(", ")
-                };
-                return Err(DatasetError::UnsupportedShape {
-                    path: display,
-                    message: format!(
-                        "a JSON object that is not an item list or a known wrapper \
-                         ({}); its top-level keys are: {listed}",
-                        WRAPPER_KEYS.join("/")
-                    ),
-                });
-            }
-            Ok(Ok(())) => de.end(),
-            Err(e) => Err(e),
-        }
+        let outline = outline::read(path, max_element).map_err(unreadable)?;
+        let plan = match outline::plan(&outline) {
+            Ok(plan) => plan,
+            Err(keys) => return Err(not_a_list(display, &outline, keys)),
+        };
+        stream.plan(&mut de, plan)
     } else {
         stream.collector.set_format(Format::JsonArray);
         (&mut de)
             .deserialize_seq(ItemsVisitor(&mut stream))
             .and_then(|()| de.end())
     };
+    for line in position.take_non_finite_lines() {
+        stream.collector.warn(line, finite::warning());
+    }
     let Err(e) = outcome else { return Ok(()) };
     if let Some(abort) = stream.abort.take() {
         return Err(abort);
@@ -120,11 +99,65 @@ struct Stream<'c, 'a> {
     position: Rc<Position>,
     /// The callback's stop request, carried past serde (which only knows its own errors).
     abort: Option<DatasetError>,
-    /// The wrapper key whose array is being (or was) read.
+    /// The path of the first record list read.
     wrapper: Option<String>,
+    /// The keys of the maps (and sibling lists) the current list sits under.
+    group: Vec<String>,
 }
 
+type De = serde_json::Deserializer<serde_json::de::IoRead<TrackedRead>>;
+
 impl Stream<'_, '_> {
+    /// Streams the records where `plan` says they are.
+    fn plan(&mut self, de: &mut De, plan: Plan) -> Result<(), serde_json::Error> {
+        match plan {
+            Plan::Lists { lists, side, spans } => {
+                if let Some(dialect) = spans {
+                    self.collector.expect_spans(dialect);
+                }
+                let paths: Vec<&[Step]> = lists.iter().map(Vec::as_slice).collect();
+                let several = paths.len() > 1;
+                (&mut *de).deserialize_map(PathVisitor {
+                    stream: self,
+                    paths,
+                    side: side.as_deref(),
+                    several,
+                    at: String::new(),
+                })?;
+                if self.collector.nothing_read() {
+                    let at = self.wrapper.clone().unwrap_or_default();
+                    self.collector.warn(
+                        1,
+                        format!("0 items: the file holds no results (`{at}` is an empty list)"),
+                    );
+                }
+            }
+            Plan::Entries(key) => {
+                self.collector.set_format(Format::JsonWrapper {
+                    key: format!("{key}.*"),
+                });
+                self.wrapper = Some(key.clone());
+                (&mut *de).deserialize_map(EntriesRoot {
+                    stream: self,
+                    key: &key,
+                })?;
+            }
+            Plan::Whole | Plan::Values => {
+                self.collector.set_format(if plan == Plan::Whole {
+                    Format::JsonObject
+                } else {
+                    Format::JsonValues
+                });
+                self.wrapper = Some(String::new());
+                // `end` peeks past whitespace: an error means another value follows.
+                while de.end().is_err() {
+                    self.element(&mut *de)?;
+                }
+            }
+        }
+        de.end()
+    }
+
     fn element<'de, D: Deserializer<'de>>(&mut self, d: D) -> Result<(), D::Error> {
         // serde_json has consumed the element's first byte (it peeks to see that an
         // element follows), so the element starts one byte back.
@@ -134,17 +167,32 @@ impl Stream<'_, '_> {
         let value = Value::deserialize(d)?;
         self.position.set_element(None);
         match value {
-            Value::Object(record) => {
-                if let Err(stop) = self.collector.record(line, offset, record) {
-                    self.abort = Some(stop);
-                    return Err(de::Error::custom("import stopped"));
+            Value::Object(mut record) => {
+                if !self.group.is_empty() && !record.contains_key("group") {
+                    record.insert("group".into(), Value::String(self.group.join("/")));
                 }
+                self.pass(line, offset, record)
             }
-            other => self.collector.reject(
-                line,
-                offset,
-                format!("element holds {}, not a JSON object", type_name(&other)),
-            ),
+            other => {
+                self.collector.reject(
+                    line,
+                    offset,
+                    format!("element holds {}, not a JSON object", type_name(&other)),
+                );
+                Ok(())
+            }
+        }
+    }
+
+    fn pass<E: de::Error>(
+        &mut self,
+        line: u64,
+        offset: u64,
+        record: Map<String, Value>,
+    ) -> Result<(), E> {
+        if let Err(stop) = self.collector.record(line, offset, record) {
+            self.abort = Some(stop);
+            return Err(de::Error::custom("import stopped"));
         }
         Ok(())
     }
@@ -177,85 +225,117 @@ impl<'de> Visitor<'de> for ItemsVisitor<'_, '_, '_> {
     }
 }
 
-/// The top-level object: finds the first wrapper key holding an array. Returns the
-/// object's keys (up to 20) when there is none.
-struct WrapperVisitor<'s, 'c, 'a>(&'s mut Stream<'c, 'a>);
+/// An object on the way to record lists: follows the keys the plan's paths name (every
+/// key for `Each`), streams the arrays where a path ends, skips everything else.
+struct PathVisitor<'s, 'p, 'c, 'a> {
+    stream: &'s mut Stream<'c, 'a>,
+    paths: Vec<&'p [Step]>,
+    /// A top-level key whose object goes to the collector whole (Langfuse's `trace`).
+    side: Option<&'p str>,
+    /// Several lists: each list's own key is part of its records' group.
+    several: bool,
+    /// The keys followed so far, joined by dots.
+    at: String,
+}
 
-impl<'de> Visitor<'de> for WrapperVisitor<'_, '_, '_> {
-    type Value = Result<(), Vec<String>>;
+impl<'de> Visitor<'de> for PathVisitor<'_, '_, '_, '_> {
+    type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an object with a results, data or items array")
+        f.write_str("an object holding record lists")
     }
-    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-        let mut keys = Vec::new();
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
         while let Some(key) = map.next_key::<String>()? {
-            if is_wrapper_key(&key) && self.0.wrapper.is_none() {
-                map.next_value_seed(MaybeItems {
-                    stream: &mut *self.0,
-                    key: &key,
-                })?;
-            } else {
-                if is_wrapper_key(&key) {
-                    let (line, _) = self.0.position.now();
-                    let used = self.0.wrapper.clone().unwrap_or_default();
-                    self.0.collector.warn(
-                        line,
-                        format!("`{key}` was not read: the items come from `{used}`"),
-                    );
-                }
-                map.next_value::<IgnoredAny>()?;
+            if self.side == Some(key.as_str()) {
+                let (line, offset) = self.stream.position.now();
+                let value: Value = map.next_value()?;
+                let elsewhere = !self.paths.is_empty();
+                self.stream
+                    .collector
+                    .envelope(line, offset, value, elsewhere);
+                continue;
             }
-            if keys.len() < 20 {
-                keys.push(key);
+            let matched: Vec<(&Step, &[Step])> = self
+                .paths
+                .iter()
+                .filter(|p| match &p[0] {
+                    Step::Each => true,
+                    Step::Key(k) => k.eq_ignore_ascii_case(&key),
+                })
+                .map(|p| (&p[0], &p[1..]))
+                .collect();
+            if matched.is_empty() {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            let grouped = matched
+                .iter()
+                .any(|(s, rest)| **s == Step::Each || (self.several && rest.is_empty()));
+            if grouped {
+                self.stream.group.push(key.clone());
+            }
+            let at = if self.at.is_empty() {
+                key.clone()
+            } else {
+                format!("{}.{key}", self.at)
+            };
+            map.next_value_seed(PathSeed {
+                stream: &mut *self.stream,
+                paths: matched.into_iter().map(|(_, rest)| rest).collect(),
+                several: self.several,
+                at,
+            })?;
+            if grouped {
+                self.stream.group.pop();
             }
         }
-        Ok(if self.0.wrapper.is_some() {
-            Ok(())
-        } else {
-            Err(keys)
-        })
+        Ok(())
     }
 }
 
-/// The value under a wrapper key: streamed when it is an array, skipped otherwise.
-struct MaybeItems<'s, 'k, 'c, 'a> {
+/// The value at a key a path goes through: the list itself where a path ends there, an
+/// object to go on into otherwise; anything else is skipped.
+struct PathSeed<'s, 'p, 'c, 'a> {
     stream: &'s mut Stream<'c, 'a>,
-    key: &'k str,
+    paths: Vec<&'p [Step]>,
+    several: bool,
+    at: String,
 }
 
-impl<'de> DeserializeSeed<'de> for MaybeItems<'_, '_, '_, '_> {
+impl<'de> DeserializeSeed<'de> for PathSeed<'_, '_, '_, '_> {
     type Value = ();
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for MaybeItems<'_, '_, '_, '_> {
+impl<'de> Visitor<'de> for PathSeed<'_, '_, '_, '_> {
     type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<(), A::Error> {
-        self.stream.wrapper = Some(self.key.to_string());
-        self.stream.collector.set_format(Format::JsonWrapper {
-            key: self.key.to_string(),
-        });
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        if !self.paths.iter().any(|p| p.is_empty()) {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            return Ok(());
+        }
+        if self.stream.wrapper.is_none() {
+            self.stream.collector.set_format(Format::JsonWrapper {
+                key: self.at.clone(),
+            });
+            self.stream.wrapper = Some(self.at.clone());
+        }
         self.stream.elements(seq)
     }
-    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
-        // An object under a wrapper key may itself hold the items under one.
-        while let Some(key) = map.next_key::<String>()? {
-            if is_wrapper_key(&key) && self.stream.wrapper.is_none() {
-                let nested = format!("{}.{key}", self.key);
-                map.next_value_seed(MaybeItems {
-                    stream: &mut *self.stream,
-                    key: &nested,
-                })?;
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
+    fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<(), M::Error> {
+        let paths: Vec<&[Step]> = self.paths.into_iter().filter(|p| !p.is_empty()).collect();
+        PathVisitor {
+            stream: self.stream,
+            paths,
+            side: None,
+            several: self.several,
+            at: self.at,
         }
-        Ok(())
+        .visit_map(map)
     }
     fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
         Ok(())
@@ -275,4 +355,80 @@ impl<'de> Visitor<'de> for MaybeItems<'_, '_, '_, '_> {
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
         Ok(())
     }
+}
+
+/// The top-level object of a file whose records are the entries of one of its objects.
+struct EntriesRoot<'s, 'k, 'c, 'a> {
+    stream: &'s mut Stream<'c, 'a>,
+    key: &'k str,
+}
+
+impl<'de> Visitor<'de> for EntriesRoot<'_, '_, '_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            if key == self.key {
+                map.next_value_seed(Entries(&mut *self.stream))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Each entry a record: the value's fields plus its key under `lookup_key`.
+struct Entries<'s, 'c, 'a>(&'s mut Stream<'c, 'a>);
+
+impl<'de> DeserializeSeed<'de> for Entries<'_, '_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Entries<'_, '_, '_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object of records")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<(), M::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            let (line, offset) = self.0.position.now();
+            match map.next_value::<Value>()? {
+                Value::Object(mut record) => {
+                    record.insert("lookup_key".into(), Value::String(key));
+                    self.0.pass(line, offset, record)?;
+                }
+                other => self.0.collector.reject(
+                    line,
+                    offset,
+                    format!("entry holds {}, not a JSON object", type_name(&other)),
+                ),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why a JSON object could not be read: a syntax error before any list, or no list.
+fn not_a_list(path: String, outline: &outline::Outline, keys: Vec<String>) -> DatasetError {
+    let message = match &outline.error {
+        Some(e) => format!("{} (before any item list was found)", invalid_json(e, true)),
+        None => {
+            let listed = if keys.is_empty() {
+                "none".to_string()
+            } else {
+                keys.join(", ")
+            };
+            format!(
+                "a JSON object that is not an item list or a known wrapper ({}); its top-level keys are: {listed}",
+                WRAPPER_KEYS.join("/")
+            )
+        }
+    };
+    DatasetError::UnsupportedShape { path, message }
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use super::finite;
 use super::lines::{human_bytes, open_after_bom, LineReader};
 use super::report::Collector;
 use super::values::type_name;
@@ -50,7 +51,17 @@ pub(crate) fn for_each_object(
         if buf.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match serde_json::from_slice::<Value>(&buf) {
+        let parsed = serde_json::from_slice::<Value>(&buf).or_else(|e| {
+            // Python's `NaN`: read as a missing value, said on the line.
+            match finite::replaced(&buf).and_then(|(b, _)| serde_json::from_slice(&b).ok()) {
+                Some(value) => {
+                    collector.warn(line.number, finite::warning());
+                    Ok(value)
+                }
+                None => Err(e),
+            }
+        });
+        match parsed {
             Ok(Value::Object(record)) => on_object(collector, line.number, line.offset, record)?,
             Ok(other) => collector.reject(
                 line.number,

@@ -17,6 +17,7 @@ mod csv;
 mod csv_records;
 mod detect;
 mod dialects;
+mod finite;
 mod hash;
 mod json;
 mod jsonl;
@@ -24,6 +25,7 @@ pub mod labels;
 mod language;
 mod lines;
 mod mapping;
+mod outline;
 mod remap;
 mod report;
 mod traces;
@@ -79,6 +81,10 @@ pub enum Format {
     JsonWrapper {
         key: String,
     },
+    /// A JSON object that is one record (a trace, a span's attributes).
+    JsonObject,
+    /// JSON values one after another with nothing around them (a console exporter).
+    JsonValues,
     Csv {
         delimiter: char,
     },

@@ -49,6 +49,9 @@ pub(crate) struct Collector<'a> {
     map: &'a FieldMap,
     /// Records each override found a value in.
     map_hits: Vec<u64>,
+    /// Question and answer of one-span traces read so far -> line, to read a repeated
+    /// call once.
+    calls_seen: HashMap<String, u64>,
 }
 
 enum Mode {
@@ -83,6 +86,7 @@ impl<'a> Collector<'a> {
             notes: Notes::default(),
             map,
             map_hits: vec![0; map.overrides.len()],
+            calls_seen: HashMap::new(),
         }
     }
 
@@ -97,6 +101,11 @@ impl<'a> Collector<'a> {
         self.mode = Some(Mode::Items(Dialect::detect(
             columns.iter().map(String::as_str),
         )));
+    }
+
+    /// No record came from the file at all (not even one rejected).
+    pub(crate) fn nothing_read(&self) -> bool {
+        self.mode.is_none() && self.report.items_read == 0
     }
 
     pub(crate) fn limits(&self) -> &ImportLimits {
@@ -128,6 +137,33 @@ impl<'a> Collector<'a> {
         self.report.warning_count += 1;
         if self.report.warnings.len() < MAX_LISTED {
             self.report.warnings.push(Warning { line, message });
+        }
+    }
+
+    /// A file whose envelope says it holds spans of `dialect` (LangSmith's `{post,
+    /// patch}`, Langfuse's `{trace, observations}`), whatever its first record looks like.
+    pub(crate) fn expect_spans(&mut self, dialect: SpanDialect) {
+        self.mode
+            .get_or_insert_with(|| Mode::Spans(TraceGroups::new(dialect)));
+    }
+
+    /// The trace object of a Langfuse trace download: its scores, its input and output
+    /// (read when the root observation has none) and, when the file has no top-level
+    /// `observations`, the observations it holds.
+    pub(crate) fn envelope(&mut self, line: u64, offset: u64, trace: Value, spans_elsewhere: bool) {
+        let Some(Mode::Spans(groups)) = &mut self.mode else {
+            return;
+        };
+        let mut refused = Vec::new();
+        for (span_line, record) in groups.trace_envelope(line, trace, spans_elsewhere) {
+            match groups.add(span_line, offset, record) {
+                Ok(()) => {}
+                Err(SpanError::Refused(reason)) => refused.push(reason),
+                Err(SpanError::Spill(e)) => refused.push(e.to_string()),
+            }
+        }
+        for reason in refused {
+            self.reject(line, offset, reason);
         }
     }
 
@@ -166,7 +202,13 @@ impl<'a> Collector<'a> {
                 }
                 return Ok(());
             }
-            Mode::Items(dialect) => *dialect,
+            Mode::Items(dialect) => {
+                if let Some(reason) = dialect.refusal() {
+                    self.reject(line, byte_offset, reason.to_string());
+                    return Ok(());
+                }
+                *dialect
+            }
             Mode::Traces(_) => Dialect::Plain,
         };
         let csv = matches!(self.report.format, Some(Format::Csv { .. }));
@@ -210,14 +252,71 @@ impl<'a> Collector<'a> {
                             .prior_scores
                             .insert(format!("{name} ({})", dialect.name()));
                     }
-                    let picked = self.map.pick(&record, &mut self.map_hits);
+                    let rules = record.remove(traces::RULES_KEY);
+                    for (field, rule) in rules.iter().flat_map(|r| r.as_object()).flatten() {
+                        let rule = rule.as_str().unwrap_or_default();
+                        self.notes.choose(
+                            field,
+                            rule,
+                            Vec::new(),
+                            "the rule that found it in the root span (change it with --map FIELD=root.input.… or root.output.…)",
+                        );
+                    }
+                    // The root's raw input and output are there for the user's mapping only.
+                    let mut view = record.clone();
+                    if let Some(Value::Object(raw)) = record.remove(traces::RAW_KEY) {
+                        view.remove(traces::RAW_KEY);
+                        view.extend(raw);
+                    }
+                    let picked = self.map.pick(&view, &mut self.map_hits);
                     remap::apply(&mut record, picked);
+                    let missing = record.remove(traces::MISSING_KEY);
+                    if !record.contains_key("question") {
+                        let reason = missing.and_then(|m| m.as_str().map(str::to_string));
+                        self.reject(
+                            line,
+                            offset,
+                            reason.unwrap_or_else(|| "missing question".into()),
+                        );
+                        continue;
+                    }
+                    if let Some(first) = self.repeated_call(&record, line) {
+                        self.warn(line, format!("this span repeats the question and answer of the span at line {first} (an outer call and its do* model call, exported as separate traces): imported once"));
+                        continue;
+                    }
                     self.accept(line, offset, record)?;
                 }
                 Err(reason) => self.reject(line, offset, reason),
             }
         }
         Ok(())
+    }
+
+    /// For a one-span trace: the line of an earlier one-span trace with the same question
+    /// and answer (Vercel AI SDK spans exported with no parent links), if any.
+    fn repeated_call(&mut self, record: &Map<String, Value>, line: u64) -> Option<u64> {
+        let spans = record.get("metadata").and_then(|m| m.get("spans"));
+        if spans.and_then(Value::as_u64) != Some(1) {
+            return None;
+        }
+        let key = format!(
+            "{}\u{0}{}",
+            record
+                .get("question")
+                .map(Value::to_string)
+                .unwrap_or_default(),
+            record
+                .get("answer")
+                .map(Value::to_string)
+                .unwrap_or_default()
+        );
+        match self.calls_seen.get(&key) {
+            Some(&first) => Some(first),
+            None => {
+                self.calls_seen.insert(key, line);
+                None
+            }
+        }
     }
 
     /// Maps one canonical record; an accepted item goes straight to the caller.

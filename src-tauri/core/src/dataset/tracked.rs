@@ -3,7 +3,9 @@
 //! "which line and byte offset is next?" for the visitors, and caps the size of the
 //! element being read.
 //!
-//! Owns: byte offsets, line numbers, the element size cap. Must not: understand JSON.
+//! Owns: byte offsets, line numbers, the element size cap, and overwriting Python's
+//! `NaN` / `Infinity` tokens as each buffer is read (`finite`, same length, so offsets
+//! stay the file's). Must not: otherwise understand JSON.
 //! serde_json reads one byte per call, so that path is a compare, a copy and a store;
 //! newlines are indexed once per buffer refill.
 
@@ -13,6 +15,7 @@ use std::io::{self, Read};
 use std::path::Path;
 use std::rc::Rc;
 
+use super::finite;
 use super::lines::{find_newline, BOM, READ_BUFFER};
 
 /// The reader's position, readable while serde owns the reader.
@@ -32,6 +35,8 @@ pub(crate) struct Position {
     max_element: u64,
     element: Cell<Option<(u64, u64)>>,
     oversize: Cell<Option<(u64, u64)>>,
+    /// Lines holding a `NaN` / `Infinity` token that was read as a missing value.
+    non_finite: RefCell<Vec<u64>>,
 }
 
 impl Position {
@@ -59,6 +64,11 @@ impl Position {
         self.oversize.get()
     }
 
+    /// The lines where `NaN` / `Infinity` tokens were read as missing values so far.
+    pub(crate) fn take_non_finite_lines(&self) -> Vec<u64> {
+        std::mem::take(&mut *self.non_finite.borrow_mut())
+    }
+
     /// The buffer end, or the index at which the current element passes the cap.
     fn stop(&self) -> usize {
         let end = self.end.get();
@@ -78,6 +88,9 @@ pub(crate) struct TrackedRead {
     buf: Box<[u8]>,
     pos: usize,
     end: usize,
+    /// Bytes after `end` that may begin a non-finite token; read again with what follows.
+    carry: usize,
+    scan: finite::Scan,
     shared: Rc<Position>,
 }
 
@@ -93,6 +106,8 @@ impl TrackedRead {
             buf: vec![0; READ_BUFFER].into_boxed_slice(),
             pos: 0,
             end: 0,
+            carry: 0,
+            scan: finite::Scan::default(),
             shared: Rc::clone(&shared),
         };
         reader.refill()?;
@@ -110,11 +125,23 @@ impl TrackedRead {
             .lines_before
             .set(shared.lines_before.get() + newlines.len() as u64);
         shared.base.set(shared.base.get() + self.end as u64);
-        self.end = loop {
-            match self.file.read(&mut self.buf) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+        let found = loop {
+            let carry = self.carry;
+            self.buf.copy_within(self.end..self.end + carry, 0);
+            let n = loop {
+                match self.file.read(&mut self.buf[carry..]) {
+                    Ok(n) => break n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                }
+            };
+            let total = carry + n;
+            let (found, keep) = finite::replace(&mut self.buf[..total], &mut self.scan, n == 0);
+            self.end = total - keep;
+            self.carry = keep;
+            // A read that only brought part of a token: read on until there is a byte.
+            if self.end > 0 || n == 0 {
+                break found;
             }
         };
         self.pos = 0;
@@ -124,6 +151,16 @@ impl TrackedRead {
             newlines.push((from + i) as u32);
             from += i + 1;
         }
+        let mut lines = shared.non_finite.borrow_mut();
+        for at in found {
+            let line = shared.lines_before.get()
+                + newlines.partition_point(|&i| (i as usize) < at) as u64
+                + 1;
+            if lines.last() != Some(&line) {
+                lines.push(line);
+            }
+        }
+        drop(lines);
         drop(newlines);
         shared.pos.set(0);
         shared.end.set(self.end);

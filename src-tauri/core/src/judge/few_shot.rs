@@ -1,7 +1,9 @@
 //! Scored examples for answer correctness (RAGalyst shows the judge up to eight): the
 //! default set shipped in `assets/few-shot/answer-correctness.jsonl`, and the reader for
 //! a user's own file in the same shape — one JSON object per line with `answer`,
-//! `reference` and `score` in [0, 1] (`question` and any other field are ignored).
+//! `reference` and `score` in [0, 1] (`question` and any other field are ignored) — or
+//! as one JSON document: an array of them, or DSPy's / RAGalyst's saved predictor with a
+//! `demos` list (`response`, `reference`, `correctness_score`).
 //!
 //! Owns: that file format and its errors (line-numbered, nothing dropped silently), and
 //! the Settings choice of a file for runs started from the window (kept as a path in the
@@ -26,39 +28,14 @@ pub fn default_examples() -> Vec<CorrectnessExample> {
     parse(DEFAULT).expect("the shipped few-shot file is valid")
 }
 
-/// Reads a few-shot file. Blank lines are ignored; every other line must be an example.
+/// Reads a few-shot file: JSONL (blank lines ignored; every other line an example), or
+/// one JSON document holding the examples (an array, or an object with a `demos` list
+/// as DSPy and RAGalyst save them). RAGalyst's names are read too: `response` for
+/// `answer`, `correctness_score` for `score`.
 pub fn parse(text: &str) -> std::result::Result<Vec<CorrectnessExample>, String> {
     let mut examples = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let number = i + 1;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let value: Value = serde_json::from_str(line)
-            .map_err(|e| format!("line {number}: not a JSON object ({e})"))?;
-        let field = |name: &str| -> Result<String, String> {
-            match value.get(name) {
-                Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
-                Some(Value::String(_)) => Err(format!("line {number}: \"{name}\" is empty")),
-                Some(_) => Err(format!("line {number}: \"{name}\" must be text")),
-                None => Err(format!("line {number}: \"{name}\" is missing")),
-            }
-        };
-        let score = match value.get("score") {
-            Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
-            Some(_) => return Err(format!("line {number}: \"score\" must be a number")),
-            None => return Err(format!("line {number}: \"score\" is missing")),
-        };
-        if !(0.0..=1.0).contains(&score) {
-            return Err(format!(
-                "line {number}: \"score\" must be between 0 and 1, got {score}"
-            ));
-        }
-        examples.push(CorrectnessExample {
-            answer: field("answer")?,
-            reference: field("reference")?,
-            score,
-        });
+    for (where_, value) in entries(text)? {
+        examples.push(example(&where_, &value)?);
     }
     if examples.len() > MAX_EXAMPLES {
         return Err(format!(
@@ -67,6 +44,74 @@ pub fn parse(text: &str) -> std::result::Result<Vec<CorrectnessExample>, String>
         ));
     }
     Ok(examples)
+}
+
+/// Each example with where it is ("line 3", "demos[2]").
+fn entries(text: &str) -> std::result::Result<Vec<(String, Value)>, String> {
+    let trimmed = text.trim_start();
+    // A whole document first: a pretty-printed JSON file is not a broken JSONL line 1.
+    if trimmed.starts_with('[') || trimmed.starts_with('{') {
+        if let Ok(document) = serde_json::from_str::<Value>(trimmed) {
+            let (list, name) = match &document {
+                Value::Array(list) => (Some(list), "item"),
+                Value::Object(o) => (o.get("demos").and_then(Value::as_array), "demos"),
+                _ => (None, ""),
+            };
+            if let Some(list) = list {
+                return Ok(list
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (format!("{name}[{i}]"), v.clone()))
+                    .collect());
+            }
+            if trimmed.lines().nth(1).is_some_and(|l| !l.trim().is_empty()) {
+                return Err(
+                    "a JSON object with no `demos` list; a few-shot file is JSONL, a JSON array of examples, or an object with `demos`".into(),
+                );
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let number = i + 1;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value: Value = serde_json::from_str(line)
+            .map_err(|e| format!("line {number}: not a JSON object ({e})"))?;
+        out.push((format!("line {number}"), value));
+    }
+    Ok(out)
+}
+
+fn example(at: &str, value: &Value) -> std::result::Result<CorrectnessExample, String> {
+    let field = |names: &[&str]| -> std::result::Result<String, String> {
+        let name = names[0];
+        match names.iter().find_map(|n| value.get(*n)) {
+            Some(Value::String(s)) if !s.trim().is_empty() => Ok(s.clone()),
+            Some(Value::String(_)) => Err(format!("{at}: \"{name}\" is empty")),
+            Some(_) => Err(format!("{at}: \"{name}\" must be text")),
+            None => Err(format!("{at}: \"{name}\" is missing")),
+        }
+    };
+    let score = match value
+        .get("score")
+        .or_else(|| value.get("correctness_score"))
+    {
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
+        Some(_) => return Err(format!("{at}: \"score\" must be a number")),
+        None => return Err(format!("{at}: \"score\" is missing")),
+    };
+    if !(0.0..=1.0).contains(&score) {
+        return Err(format!(
+            "{at}: \"score\" must be between 0 and 1, got {score}"
+        ));
+    }
+    Ok(CorrectnessExample {
+        answer: field(&["answer", "response"])?,
+        reference: field(&["reference"])?,
+        score,
+    })
 }
 
 /// Reads a few-shot file from disk, naming it in every error.
@@ -175,6 +220,28 @@ mod tests {
 
         assert_eq!(choose_file(&store, None).unwrap(), default_examples());
         assert_eq!(chosen_file(&store).unwrap(), None);
+    }
+
+    #[test]
+    fn ragalysts_saved_demos_and_json_arrays_are_read_whole() {
+        let ragalyst = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/real/ragalyst/ragalyst-answer_correctness.fewshot.json"
+        ))
+        .unwrap();
+        let examples = parse(&ragalyst).unwrap();
+        assert_eq!(examples.len(), 8);
+        assert_eq!(
+            examples[0].answer,
+            "8 rockets fired from Gaza into southern Israel; none hurt"
+        );
+        assert_eq!(examples[0].score, 0.7);
+        let array = "[\n {\"answer\": \"a\", \"reference\": \"r\", \"score\": 0.5},\n {\"answer\": \"b\", \"score\": 1}\n]";
+        assert_eq!(
+            parse(array).unwrap_err(),
+            "item[1]: \"reference\" is missing",
+            "a multi-line JSON file is named by entry, not 'line 1: not a JSON object'"
+        );
     }
 
     #[test]

@@ -1,0 +1,300 @@
+//! One trace as one dataset record: the root (or, without a single root, the retriever's
+//! input and the last model call that is not a query rewrite) gives the question and
+//! answer; documents in rank order (a reranker's output wins); tokens, cost and earlier
+//! evaluations as metadata.
+//!
+//! Owns: the tree (roots, cycles, query rewrites), merging records of one span (a
+//! LangSmith patch into its post), and the choice of each field. Must not: read files.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde_json::{json, Map, Value};
+
+use super::{Document, Role, SpanDialect, SpanFacts, TraceExtras, TraceRecord};
+
+/// The trace as one dataset record, with warnings; or why it cannot be one.
+/// Keys of a trace record the collector takes out before mapping: which rule found the
+/// question and answer, and the root span's raw input and output (for `--map
+/// answer=root.output.…`).
+pub(crate) const RULES_KEY: &str = "__rules";
+pub(crate) const RAW_KEY: &str = "__raw";
+/// Why the trace has no question, when it has none (unless the user's mapping finds one).
+pub(crate) const MISSING_KEY: &str = "__missing_question";
+
+/// The reason a trace without a question is rejected: the fields looked for, and the
+/// mapping that would read another.
+fn missing_question(dialect: SpanDialect, trace_id: &str) -> String {
+    let looked = match dialect {
+        SpanDialect::LangSmith => "`inputs` on the root run (or a retriever or model run)",
+        SpanDialect::Langfuse => "`input` on the root observation or the trace",
+        SpanDialect::OpenInference => "`attributes.input.value` on the root span",
+        SpanDialect::GenAi => {
+            "`attributes.gen_ai.input.messages` (or `gen_ai.prompt`, `input.value`, `ai.prompt.messages`, `ai.prompt`, `inputs`) on the root span"
+        }
+    };
+    format!(
+        "trace {trace_id}: no prompt text: no span has {looked}; the export holds no question to evaluate (record the prompt's content when tracing, or name the field that holds it with --map question=root.input.PATH)"
+    )
+}
+
+/// Several records of one span (a LangSmith post and its patch) as one: later records
+/// add what the earlier ones lacked, and their outputs, counts and end win.
+fn merge_updates(spans: Vec<SpanFacts>) -> Vec<SpanFacts> {
+    let mut out: Vec<SpanFacts> = Vec::with_capacity(spans.len());
+    let mut at: HashMap<String, usize> = HashMap::new();
+    for span in spans {
+        let Some(&i) = at.get(&span.span_id) else {
+            at.insert(span.span_id.clone(), out.len());
+            out.push(span);
+            continue;
+        };
+        let held = &mut out[i];
+        if held.role == Role::Other {
+            held.role = span.role;
+        }
+        held.parent_id = held.parent_id.take().or(span.parent_id);
+        if held.start.is_empty() {
+            held.start = span.start;
+        }
+        if held.input.is_none() {
+            held.input = span.input;
+            held.input_rule = span.input_rule;
+            held.raw_input = span.raw_input;
+        }
+        if span.output.is_some() || held.raw_output.is_none() {
+            held.output = span.output.or(held.output.take());
+            held.output_rule = span.output_rule.or(held.output_rule.take());
+            held.raw_output = span.raw_output.or(held.raw_output.take());
+        }
+        if !span.documents.is_empty() {
+            held.documents = span.documents;
+        }
+        held.tokens = span.tokens.or(held.tokens);
+        held.cost = span.cost.or(held.cost);
+        held.evaluations.extend(span.evaluations);
+    }
+    out
+}
+
+/// Whether any ancestor of `span` satisfies `test`.
+fn ancestor_has(
+    spans: &[SpanFacts],
+    index: &HashMap<&str, usize>,
+    span: &SpanFacts,
+    test: impl Fn(&SpanFacts) -> bool,
+) -> bool {
+    let mut seen = HashSet::new();
+    let mut at = span.parent_id.as_deref();
+    while let Some(p) = at {
+        let Some(&j) = index.get(p) else { break };
+        if !seen.insert(j) {
+            break;
+        }
+        if test(&spans[j]) {
+            return true;
+        }
+        at = spans[j].parent_id.as_deref();
+    }
+    false
+}
+
+pub(super) fn trace_record(
+    dialect: SpanDialect,
+    trace_id: &str,
+    spans: Vec<SpanFacts>,
+    extras: TraceExtras,
+) -> TraceRecord {
+    let mut warnings = Vec::new();
+    let mut spans = merge_updates(spans);
+    spans.sort_by(|a, b| a.start.cmp(&b.start));
+    let index: HashMap<&str, usize> = spans
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.span_id.as_str(), i))
+        .collect();
+    let tops: Vec<usize> = (0..spans.len())
+        .filter(|&i| {
+            spans[i]
+                .parent_id
+                .as_deref()
+                .is_none_or(|p| !index.contains_key(p))
+        })
+        .collect();
+    if tops.is_empty() {
+        return Err(format!(
+            "trace {trace_id} has no root span: every span's parent is another span of the trace (the parent ids form a cycle)"
+        ));
+    }
+    let parentless: Vec<usize> = tops
+        .iter()
+        .copied()
+        .filter(|&i| spans[i].parent_id.is_none())
+        .collect();
+    // One root holds the question and answer. Several parentless spans (Langfuse and
+    // LangSmith attach observations to the trace itself) mean there is no single root.
+    let root = match parentless.as_slice() {
+        [one] => Some(*one),
+        [] => {
+            warnings.push(format!(
+                "trace {trace_id}: the root span is missing from the export; read from span {} instead",
+                spans[tops[0]].span_id
+            ));
+            Some(tops[0])
+        }
+        _ => None,
+    };
+    // A model call beneath a retrieval span rewrites the query; it is not the answer.
+    let under_retriever = |i: usize| {
+        let mut seen = HashSet::new();
+        let mut at = spans[i].parent_id.as_deref();
+        while let Some(p) = at {
+            let Some(&j) = index.get(p) else { break };
+            if !seen.insert(j) {
+                break;
+            }
+            if spans[j].role == Role::Retriever {
+                return true;
+            }
+            at = spans[j].parent_id.as_deref();
+        }
+        false
+    };
+    let rewrites: Vec<usize> = (0..spans.len())
+        .filter(|&i| spans[i].role == Role::Model && under_retriever(i))
+        .collect();
+    let answering = (0..spans.len())
+        .rev()
+        .find(|&i| spans[i].role == Role::Model && !rewrites.contains(&i));
+    let first_retriever = spans.iter().find(|s| s.role == Role::Retriever);
+
+    let nonblank = |t: &Option<String>| t.clone().filter(|t| !t.trim().is_empty());
+    let question = root
+        .and_then(|r| nonblank(&spans[r].input))
+        .or_else(|| nonblank(&extras.input))
+        .or_else(|| first_retriever.and_then(|s| nonblank(&s.input)))
+        .or_else(|| answering.and_then(|i| nonblank(&spans[i].input)))
+        .or_else(|| first_retriever.and_then(|s| nonblank(&s.query)));
+    let answer = root
+        .and_then(|r| nonblank(&spans[r].output))
+        .or_else(|| nonblank(&extras.output))
+        .or_else(|| answering.and_then(|i| nonblank(&spans[i].output)));
+
+    let reranked: Vec<&SpanFacts> = spans
+        .iter()
+        .filter(|s| s.role == Role::Reranker && !s.documents.is_empty())
+        .collect();
+    let sources: Vec<&SpanFacts> = if reranked.is_empty() {
+        spans.iter().filter(|s| s.role == Role::Retriever).collect()
+    } else {
+        reranked
+    };
+    let documents: Vec<&Document> = sources.iter().flat_map(|s| &s.documents).collect();
+    let contexts: Vec<Value> = documents
+        .iter()
+        .filter_map(|(_, content, _)| content.clone().map(Value::String))
+        .collect();
+    let without_text = documents.iter().filter(|(_, c, _)| c.is_none()).count();
+    if without_text > 0 {
+        warnings.push(format!(
+            "trace {trace_id}: {without_text} of {} retrieved documents carry only an id, no text: they count for ranking metrics only and are never sent to a judge",
+            documents.len()
+        ));
+    }
+    let retrieved_ids: Vec<Value> = if documents.iter().all(|(id, _, _)| id.is_some()) {
+        documents
+            .iter()
+            .filter_map(|(id, _, _)| id.clone().map(Value::String))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    // LangSmith's counts on a run include its children's: only the topmost runs that
+    // carry counts are added up, or a root's total would be counted twice.
+    let counted: Vec<&SpanFacts> = spans
+        .iter()
+        .filter(|s| {
+            dialect != SpanDialect::LangSmith
+                || !ancestor_has(&spans, &index, s, |a| {
+                    a.tokens.is_some() || a.cost.is_some()
+                })
+        })
+        .collect();
+    let (prompt, completion) = counted
+        .iter()
+        .filter_map(|s| s.tokens)
+        .fold((0, 0), |(p, c), (a, b)| (p + a, c + b));
+    let cost: f64 = counted.iter().filter_map(|s| s.cost).sum();
+    let mut prior: BTreeMap<String, Value> = BTreeMap::new();
+    for (name, value) in spans
+        .iter()
+        .flat_map(|s| &s.evaluations)
+        .chain(&extras.scores)
+    {
+        prior.insert(name.clone(), value.clone());
+    }
+
+    let mut record = Map::new();
+    record.insert("id".into(), json!(trace_id));
+    match &question {
+        Some(question) => {
+            record.insert("question".into(), json!(question));
+        }
+        None => {
+            record.insert(
+                MISSING_KEY.into(),
+                json!(missing_question(dialect, trace_id)),
+            );
+        }
+    }
+    if let Some(answer) = answer {
+        record.insert("answer".into(), json!(answer));
+    }
+    if !contexts.is_empty() {
+        record.insert("retrieved_contexts".into(), Value::Array(contexts));
+    }
+    if !retrieved_ids.is_empty() {
+        record.insert("retrieved_context_ids".into(), Value::Array(retrieved_ids));
+    }
+    let reader = root.map(|r| &spans[r]);
+    let rules: Map<String, Value> = [
+        ("question", reader.and_then(|r| r.input_rule.clone())),
+        ("answer", reader.and_then(|r| r.output_rule.clone())),
+    ]
+    .into_iter()
+    .filter_map(|(f, r)| r.map(|r| (f.to_string(), Value::String(r))))
+    .collect();
+    record.insert(RULES_KEY.into(), Value::Object(rules));
+    let raw = json!({ "root": {
+        "input": reader.and_then(|r| r.raw_input.clone()),
+        "output": reader.and_then(|r| r.raw_output.clone()),
+    }});
+    record.insert(RAW_KEY.into(), raw);
+    let source = dialect.name().to_ascii_lowercase().replace(' ', "_");
+    let mut metadata = json!({ "source": source, "trace_id": trace_id, "spans": spans.len() });
+    if prompt + completion > 0 {
+        metadata["llm_tokens"] = json!({ "prompt": prompt, "completion": completion });
+    }
+    if cost > 0.0 {
+        metadata["llm_cost"] = json!(cost);
+    }
+    let rewritten: Vec<String> = rewrites
+        .iter()
+        .filter_map(|&i| nonblank(&spans[i].output))
+        .collect();
+    if !rewritten.is_empty() {
+        metadata["query_rewrites"] = json!(rewritten);
+    }
+    if let Some(query) = first_retriever.and_then(|s| nonblank(&s.query)) {
+        if Some(&query) != question.as_ref() {
+            metadata["retrieval_query"] = json!(query);
+        }
+    }
+    if without_text > 0 {
+        metadata["documents_without_text"] = json!(without_text);
+    }
+    if !prior.is_empty() {
+        metadata["prior_scores"] = json!(prior);
+    }
+    record.insert("metadata".into(), metadata);
+    Ok((record, warnings))
+}
