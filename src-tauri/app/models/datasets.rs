@@ -64,6 +64,8 @@ pub fn format_label(format: &Format) -> String {
         Format::Jsonl => "JSONL".into(),
         Format::JsonArray => "JSON array".into(),
         Format::JsonWrapper { key } => format!("JSON object (items under \"{key}\")"),
+        Format::JsonObject => "JSON object (one record)".into(),
+        Format::JsonValues => "JSON values one after another".into(),
         Format::Csv { delimiter: '\t' } => "TSV".into(),
         Format::Csv { delimiter } => format!("CSV (delimiter '{delimiter}')"),
         Format::Spans {

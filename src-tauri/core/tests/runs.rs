@@ -429,3 +429,93 @@ fn judged_results_record_the_prompt_version_that_judged_them() {
         "the lexical offline judge judged clarity; token F1 needs no judge and records none"
     );
 }
+
+/// Pass / fail labels on a metric give the run's pass rate corrected for the judge's own
+/// errors on them, and the trust statement says so with its interval. The expected rate
+/// is worked out here from the stored scores and labels (Rogan–Gladen).
+#[test]
+fn pass_fail_labels_correct_the_pass_rate_in_the_trust_statement() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    // A third of the answers are off: the judge (token F1) fails those.
+    let lines: String = items(30)
+        .lines()
+        .enumerate()
+        .map(|(i, line)| {
+            if i % 3 == 2 {
+                line.replacen("\"answer\": \"Item", "\"answer\": \"Nothing about item", 1)
+                    .replacen("is a bicycle part [ID", "was never sold here [ID", 1)
+                    + "\n"
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect();
+    let dataset = import(&mut store, dir.path(), &lines);
+    let id = run::evaluate(
+        &mut store,
+        &request(dataset, &["reference.token_f1"]),
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap()
+    .run_id;
+    let keys = store::run_items::keys(store.conn(), id).unwrap();
+    let scores = store::results::scores(store.conn(), id, "reference.token_f1").unwrap();
+    let score_of = |item_id: i64| {
+        scores
+            .iter()
+            .find(|s| s.item_id == item_id)
+            .and_then(|s| s.score)
+            .unwrap()
+    };
+    // People fail the off answers and pass the rest, but for two they judge otherwise.
+    let mut pairs = Vec::new();
+    for (i, key) in keys.iter().enumerate().take(20) {
+        let off = i % 3 == 2;
+        let label = if off != (i == 0 || i == 5) { 0.0 } else { 1.0 };
+        store::human_labels::upsert(
+            store.conn(),
+            &key.content_hash,
+            "reference.token_f1",
+            label,
+            None,
+            "test",
+        )
+        .unwrap();
+        pairs.push((score_of(key.item_id), label));
+    }
+    let all: Vec<f64> = keys.iter().map(|k| score_of(k.item_id)).collect();
+    let alignment = ragnosis_core::analysis::alignment::align(&store, id).unwrap();
+    let m = &alignment.metrics[0];
+    let positives = pairs.iter().filter(|(_, l)| *l == 1.0).count() as f64;
+    let tpr = pairs.iter().filter(|(s, l)| *l == 1.0 && *s >= 0.5).count() as f64 / positives;
+    let tnr = pairs.iter().filter(|(s, l)| *l == 0.0 && *s < 0.5).count() as f64
+        / (pairs.len() as f64 - positives);
+    let q = all.iter().filter(|s| **s >= 0.5).count() as f64 / 30.0;
+    assert!(
+        tpr + tnr - 1.0 > 0.5,
+        "the judge separates the labels: TPR {tpr}, TNR {tnr}"
+    );
+    let c = m
+        .corrected
+        .as_ref()
+        .expect("pass / fail labels of both kinds");
+    let expected = ((q + tnr - 1.0) / (tpr + tnr - 1.0)).clamp(0.0, 1.0);
+    assert!(
+        (c.corrected.value - expected).abs() < 1e-12,
+        "{c:?} against {expected}"
+    );
+    let view = export::RunView::load(&mut store, id).unwrap();
+    let run_row = store::runs::get(store.conn(), id).unwrap();
+    let trust = export::trust::statement(&store, &run_row, &view.summary).unwrap();
+    assert!(
+        trust
+            .sentences
+            .iter()
+            .any(|s| s.contains("Corrected for the judge's errors on 20 labelled items")),
+        "{:?}",
+        trust.sentences
+    );
+}

@@ -46,6 +46,10 @@ pub struct MetricAlignment {
     pub mae: Option<f64>,
     /// When every label is 0 or 1.
     pub binary: Option<BinaryFit>,
+    /// The run's pass rate corrected for the judge's errors on these labels, when they
+    /// are pass / fail with enough of each (`corrected`).
+    #[serde(default)]
+    pub corrected: Option<super::corrected::CorrectedRate>,
 }
 
 /// An item whose label would tell the most.
@@ -103,7 +107,17 @@ pub fn align(store: &Store, run_id: i64) -> Result<Alignment> {
             }
         }
         if !pairs.is_empty() {
-            out.push(figures(metric, &pairs));
+            let mut m = figures(metric, &pairs);
+            // Pass / fail on a lower-is-better metric has no agreed meaning: no correction.
+            if metrics::find(metric).is_some_and(|spec| !spec.lower_is_better) {
+                let run_scores: Vec<f64> = scores
+                    .values()
+                    .filter_map(|s| s.get(*metric))
+                    .copied()
+                    .collect();
+                m.corrected = super::corrected::corrected_rate(&pairs, &run_scores);
+            }
+            out.push(m);
         }
     }
     let suggestions = suggest(store, run_id, &ids, &scores, &labels, &keys)?;
@@ -226,6 +240,7 @@ pub fn figures(metric: &str, pairs: &[(f64, f64)]) -> MetricAlignment {
         kendall_tau: kendall_tau_b(&judge, &human),
         mae: (n > 0).then(|| pairs.iter().map(|(j, h)| (j - h).abs()).sum::<f64>() / n as f64),
         binary,
+        corrected: None,
     }
 }
 

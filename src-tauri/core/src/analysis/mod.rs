@@ -8,6 +8,7 @@
 pub mod alignment;
 pub mod calibration;
 pub mod compare;
+pub mod corrected;
 pub mod diagnosis;
 pub mod gate;
 pub mod insights;

@@ -184,7 +184,14 @@ fn agreement(a: &Alignment) -> String {
     if figures.is_empty() {
         return "Agreement with people is unknown: no item of this run has a label yet (label about 30 items per metric in the case view, or import a labels file).".into();
     }
-    format!("Against people's labels: {}.", figures.join("; "))
+    let mut text = format!("Against people's labels: {}.", figures.join("; "));
+    for m in &a.metrics {
+        if let Some(c) = &m.corrected {
+            text.push(' ');
+            text.push_str(&c.sentence(&m.metric));
+        }
+    }
+    text
 }
 
 fn errors(summary: &RunSummary) -> Option<String> {

@@ -24,6 +24,7 @@ export type * from './ConfigScore';
 export type * from './ConnectionCheck';
 export type * from './ContextView';
 export type * from './CorpusRow';
+export type * from './CorrectedRate';
 export type * from './DatasetMetric';
 export type * from './DatasetReach';
 export type * from './DatasetReport';
