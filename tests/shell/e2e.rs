@@ -444,6 +444,23 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     );
     shot(&session, "workflow-6c-agreement.png");
 
+    // 4c. Label from the keyboard: P, F, P on the suggested cases, each saved at once;
+    //     the agreement table counts them as they come in.
+    session.click_on("[data-testid=label-with-keyboard]", SHORT);
+    session.wait_for("[data-testid=queue-question]", 1, SHORT);
+    for key in ["p", "f", "p"] {
+        let queue = session.wait_for("[data-testid=label-queue]", 1, SHORT);
+        session.type_into(&queue[0], key);
+        std::thread::sleep(Duration::from_millis(400));
+    }
+    session.wait_for_text("[data-testid=queue-done]", "3", SHORT);
+    let table = session.text(&session.wait_for("[data-testid=alignment-table]", 1, SHORT)[0]);
+    assert!(
+        table.contains('3') || table.contains('4'),
+        "the keyboard labels reach the agreement table: {table}"
+    );
+    shot(&session, "workflow-6d-label-queue.png");
+
     // 5. Export Markdown to a file.
     session.click_on("[data-testid=to-reports]", SHORT);
     let target = sandbox.path("out/baseline-report.md");
