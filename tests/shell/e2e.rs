@@ -146,6 +146,16 @@ impl Sandbox {
 }
 
 fn shot(session: &Session, name: &str) {
+    // WebKit can hand back the last frame it painted, not the page as it is now (a
+    // compare screen came out as the Home frame of the launch): make it lay out and
+    // paint again, and give the frame time to land, before taking the picture.
+    session.execute(
+        "document.body.getBoundingClientRect(); window.scrollBy(0, 1); window.scrollBy(0, -1); \
+         document.body.style.outline = '1px solid transparent'; \
+         requestAnimationFrame(() => { document.body.style.outline = ''; });",
+        json!([]),
+    );
+    std::thread::sleep(Duration::from_millis(400));
     session.screenshot(&screenshot_dir().join(name));
 }
 

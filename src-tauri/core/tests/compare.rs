@@ -47,15 +47,29 @@ fn evaluate(store: &mut Store, dataset_id: i64, k: usize) -> i64 {
         },
         ..Default::default()
     };
+    run_with(store, &request, OfflineJudge::default())
+}
+
+/// Runs `request` to its end with `judge`; the run's id.
+fn run_with(store: &mut Store, request: &RunRequest, judge: OfflineJudge) -> i64 {
     run::evaluate(
         store,
-        &request,
-        Arc::new(OfflineJudge::default()),
+        request,
+        Arc::new(judge),
         Arc::new(NoProgress),
         &CancelToken::new(),
     )
     .unwrap()
     .run_id
+}
+
+/// A run of `metrics` only.
+fn metrics_only(dataset_id: i64, metrics: &[&str]) -> RunRequest {
+    RunRequest {
+        dataset_id,
+        metrics: metrics.iter().map(|m| m.to_string()).collect(),
+        ..Default::default()
+    }
 }
 
 /// question → score of `metric` in `run`, read straight from the results table.
@@ -300,20 +314,11 @@ fn runs_judged_differently_are_compared_only_when_allowed_and_then_say_so() {
     let mut store = Store::open(&dir.path().join("home")).unwrap();
     let dataset = import(&mut store, dir.path(), "example", &example());
     let judged = |store: &mut Store, metrics: &[&str]| {
-        let request = RunRequest {
-            dataset_id: dataset,
-            metrics: metrics.iter().map(|m| m.to_string()).collect(),
-            ..Default::default()
-        };
-        run::evaluate(
+        run_with(
             store,
-            &request,
-            Arc::new(OfflineJudge::default()),
-            Arc::new(NoProgress),
-            &CancelToken::new(),
+            &metrics_only(dataset, metrics),
+            OfflineJudge::default(),
         )
-        .unwrap()
-        .run_id
     };
     let a = judged(&mut store, &["ragvue.answer_relevance"]);
     let b = judged(
@@ -332,20 +337,11 @@ fn runs_judged_differently_are_compared_only_when_allowed_and_then_say_so() {
     assert_eq!(c.judged_differently.len(), 1, "{:?}", c.judged_differently);
     // The same metrics judged by another version of the judge (the rules alone against
     // the learned decisions): the versions are named.
-    let request = RunRequest {
-        dataset_id: dataset,
-        metrics: vec!["ragvue.answer_relevance".into()],
-        ..Default::default()
-    };
-    let other = run::evaluate(
+    let other = run_with(
         &mut store,
-        &request,
-        Arc::new(OfflineJudge::standard()),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap()
-    .run_id;
+        &metrics_only(dataset, &["ragvue.answer_relevance"]),
+        OfflineJudge::standard(),
+    );
     assert_ne!(
         OfflineJudge::standard().prompt_version(),
         OfflineJudge::default().prompt_version()
