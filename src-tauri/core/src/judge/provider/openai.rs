@@ -394,6 +394,14 @@ mod tests {
         );
     }
 
+    /// Reading the embeddings reply for the fuzz work: an empty list for no texts indexed
+    /// its first vector and panicked.
+    #[test]
+    fn an_embeddings_reply_for_no_texts_is_no_vectors() {
+        assert_eq!(vectors_of(&json!({"data": []}), 0), Ok(Vec::new()));
+        assert!(vectors_of(&json!({"data": []}), 2).is_err());
+    }
+
     #[test]
     fn a_reply_without_choices_is_retryable_and_scrubbed() {
         let key = ApiKey::new("sk-secret-123").unwrap();
