@@ -5,7 +5,8 @@
 //! CLI lists is whole (its item, document and chunk counts are those of an
 //! uninterrupted import of the same file); every unfinished run resumes to done with
 //! exactly one result per cell; every report or export under its final name is whole
-//! (byte for byte the uninterrupted output, charts included).
+//! (byte for byte the uninterrupted output, charts included; reports: PDF and
+//! Markdown, exports: JSON, CSV and Markdown).
 //!
 //! Each operation is first run once to the end (its duration sets the window the kill
 //! is drawn from, and its output is the reference). `RAGNOSIS_KILL_LOOPS=50` runs 50
@@ -63,14 +64,16 @@ enum Op {
     TraceImport,
     JudgedRun,
     Report,
+    Export,
     Ingest,
 }
 
-const OPS: [Op; 5] = [
+const OPS: [Op; 6] = [
     Op::Import,
     Op::TraceImport,
     Op::JudgedRun,
     Op::Report,
+    Op::Export,
     Op::Ingest,
 ];
 
@@ -153,6 +156,9 @@ fn documents(dir: &Path, tag: &str) -> PathBuf {
     folder
 }
 
+/// Files by the suffix after their base name (".pdf", "-overview.svg"), with their bytes.
+type Files = Vec<(String, Vec<u8>)>;
+
 /// What an uninterrupted operation left: the counts a listed dataset or corpus must
 /// have, the reference outputs.
 struct Expected {
@@ -163,14 +169,14 @@ struct Expected {
     corpus_chunks: i64,
     /// The run reports and exports are written from.
     finished_run: i64,
-    /// File name suffix (after the base name) -> bytes, of the uninterrupted output.
-    outputs: Vec<(String, Vec<u8>)>,
+    /// Base name ("report", "export") -> its uninterrupted files.
+    outputs: Vec<(&'static str, Files)>,
 }
 
 /// Everything under `dir` whose name starts with `base`'s file name, by suffix.
-fn outputs_of(base: &Path) -> Vec<(String, Vec<u8>)> {
+fn outputs_of(base: &Path) -> Files {
     let stem = base.file_name().unwrap().to_string_lossy().into_owned();
-    let mut found: Vec<(String, Vec<u8>)> = std::fs::read_dir(base.parent().unwrap())
+    let mut found: Files = std::fs::read_dir(base.parent().unwrap())
         .unwrap()
         .flatten()
         .filter_map(|e| {
@@ -209,6 +215,18 @@ fn command(op: Op, home: &Path, work: &Path, tag: &str, finished_run: i64) -> Ve
                 s(out.join("report")),
                 "--date".into(),
                 DATE.into(),
+            ]
+        }
+        Op::Export => {
+            let out = home.join("out");
+            std::fs::create_dir_all(&out).unwrap();
+            vec![
+                "export".into(),
+                finished_run.to_string(),
+                "--format".into(),
+                "json,csv,md".into(),
+                "--out-base".into(),
+                s(out.join("export")),
             ]
         }
         Op::Ingest => vec![
@@ -317,23 +335,22 @@ fn check_after_kill(home: &Path, expected: &Expected, what: &str) {
             r.id
         );
     }
-    // Reports under their final names are whole.
+    // Reports and exports under their final names are whole.
     let out = home.join("out");
-    if out.exists() {
-        for (suffix, bytes) in outputs_of(&out.join("report")) {
-            if suffix.contains(".partial-") {
-                continue;
-            }
-            let reference = expected
-                .outputs
+    for (base, reference) in &expected.outputs {
+        if !out.exists() {
+            break;
+        }
+        for (suffix, bytes) in outputs_of(&out.join(base)) {
+            let whole = reference
                 .iter()
                 .find(|(s, _)| *s == suffix)
-                .unwrap_or_else(|| panic!("{what}: an unexpected file report{suffix}"));
+                .unwrap_or_else(|| panic!("{what}: an unexpected file {base}{suffix}"));
             assert!(
-                reference.1 == bytes,
-                "{what}: report{suffix} is not the whole report ({} bytes of {})",
+                whole.1 == bytes,
+                "{what}: {base}{suffix} is not whole ({} bytes of {})",
                 bytes.len(),
-                reference.1.len()
+                whole.1.len()
             );
         }
     }
@@ -420,7 +437,12 @@ fn a_kill_at_any_moment_leaves_a_database_that_opens_resumes_and_lists_only_whol
                     .max()
                     .unwrap();
             }
-            Op::Report => expected.outputs = outputs_of(&home.join("out/report")),
+            Op::Report => expected
+                .outputs
+                .push(("report", outputs_of(&home.join("out/report")))),
+            Op::Export => expected
+                .outputs
+                .push(("export", outputs_of(&home.join("out/export")))),
             Op::Ingest => {
                 let c = &store::corpora::list(store.conn()).unwrap()[0];
                 (expected.corpus_documents, expected.corpus_chunks) = (c.documents, c.chunks);
@@ -429,12 +451,17 @@ fn a_kill_at_any_moment_leaves_a_database_that_opens_resumes_and_lists_only_whol
         }
     }
     assert!(expected.trace_items > 0 && expected.run_items > 0 && expected.corpus_chunks > 0);
-    assert!(
-        expected.outputs.iter().any(|(s, _)| s == ".pdf")
-            && expected.outputs.iter().any(|(s, _)| s == ".md"),
-        "the reference report has its PDF and Markdown: {:?}",
-        expected.outputs.iter().map(|(s, _)| s).collect::<Vec<_>>()
-    );
+    let suffixes: Vec<&str> = expected
+        .outputs
+        .iter()
+        .flat_map(|(_, files)| files.iter().map(|(s, _)| s.as_str()))
+        .collect();
+    for wanted in [".pdf", ".md", ".json", ".csv"] {
+        assert!(
+            suffixes.contains(&wanted),
+            "the reference outputs have a {wanted}: {suffixes:?}"
+        );
+    }
     check_after_kill(home, &expected, "after the uninterrupted operations");
 
     let seed = std::env::var("RAGNOSIS_KILL_SEED")
