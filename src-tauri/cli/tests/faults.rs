@@ -229,7 +229,8 @@ fn a_full_disk_stops_a_judged_run_and_resume_finishes_it_once_space_is_freed() {
     };
     let sim = Simulator::start(SimConfig {
         faults: FaultRules {
-            latency_ms: 30,
+            // Slow enough that the run is still going when the disk fills.
+            latency_ms: 50,
             ..Default::default()
         },
         ..Default::default()
@@ -257,7 +258,7 @@ fn a_full_disk_stops_a_judged_run_and_resume_finishes_it_once_space_is_freed() {
     let source =
         std::fs::read_to_string(repo().join("assets/examples/ragvue/agentic.jsonl")).unwrap();
     let mut lines = String::new();
-    for copy in 0..6 {
+    for copy in 0..10 {
         for line in source.lines().filter(|l| !l.trim().is_empty()) {
             let mut item: Value = serde_json::from_str(line).unwrap();
             let q = item["question"].as_str().unwrap().to_string();
@@ -303,12 +304,25 @@ fn a_full_disk_stops_a_judged_run_and_resume_finishes_it_once_space_is_freed() {
     let store = Store::open(&home).unwrap();
     let row = store::runs::get(store.conn(), 1).unwrap();
     assert_eq!(row.status, RunStatus::Done, "resumed to the end");
+    let item_metrics = row
+        .metrics
+        .iter()
+        .filter(|m| {
+            ragnosis_core::metrics::find(m)
+                .is_some_and(|s| s.scope == ragnosis_core::metrics::Scope::Item)
+        })
+        .count() as i64;
+    let cells = row.item_count * item_metrics;
     let pairs = store::results::done_pairs(store.conn(), 1).unwrap().len() as i64;
     let results: i64 = store::results::status_counts(store.conn(), 1)
         .unwrap()
         .values()
         .sum();
-    assert_eq!(results, pairs, "one result per cell, none lost or doubled");
+    assert_eq!(
+        (results, pairs),
+        (cells, cells),
+        "one result per cell, none lost or doubled"
+    );
 }
 
 #[test]

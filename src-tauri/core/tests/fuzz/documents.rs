@@ -101,13 +101,14 @@ pub fn run_chunk_files(default_cases: u32) {
         |m: &Mutation| apply(&seeds, m),
         |bytes, _| {
             std::fs::write(&path, bytes).unwrap();
-            match corpus::ingest(
+            let outcome = corpus::ingest(
                 &mut store.borrow_mut(),
                 "fuzz",
                 std::slice::from_ref(&path),
                 Chunking::default(),
                 &NoProgress,
-            ) {
+            );
+            match outcome {
                 Ok(report) => {
                     let stored: u64 = report.files.iter().map(|f| f.chunks).sum();
                     if stored != report.chunks || stored == 0 {
@@ -116,6 +117,11 @@ pub fn run_chunk_files(default_cases: u32) {
                             report.chunks
                         ));
                     }
+                    // One corpus at a time: a store growing by every case slows the
+                    // campaign, not the code under test.
+                    let store = store.borrow();
+                    ragnosis_core::store::corpora::delete(store.conn(), report.corpus_id)
+                        .map_err(|e| e.to_string())?;
                     Ok(())
                 }
                 Err(e) if e.is_input_error() && !e.to_string().is_empty() => Ok(()),

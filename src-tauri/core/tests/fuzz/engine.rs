@@ -4,8 +4,9 @@
 //! `$CARGO_TARGET_TMPDIR/fuzz-findings/` and printed, ready to become a named
 //! regression test.
 //!
-//! Counts: `RAGNOSIS_FUZZ_CASES=N` sets every campaign's case count (the long run);
-//! without it each campaign runs its own small default (the normal suite).
+//! Counts: `RAGNOSIS_FUZZ_CASES=N` sets every campaign's case count (the long run),
+//! `RAGNOSIS_FUZZ_CASES_<NAME>=N` one campaign's; without them each campaign runs its own
+//! small default (the normal suite).
 //! `RAGNOSIS_FUZZ_SEED=S` changes the generator's seed (default fixed, so the suite
 //! repeats itself). In a long run a case slower than `SLOW` is a finding too; the
 //! normal suite reports the slowest case but asserts nothing about time.
@@ -26,12 +27,15 @@ pub const SLOW: Duration = Duration::from_secs(1);
 const STUCK: Duration = Duration::from_secs(60);
 
 pub fn long_run() -> bool {
-    std::env::var_os("RAGNOSIS_FUZZ_CASES").is_some()
+    std::env::vars_os().any(|(k, _)| k.to_string_lossy().starts_with("RAGNOSIS_FUZZ_CASES"))
 }
 
-/// The number of cases for a campaign whose normal-suite count is `default`.
-pub fn cases(default: u32) -> u32 {
-    match std::env::var("RAGNOSIS_FUZZ_CASES") {
+/// The number of cases for campaign `name` whose normal-suite count is `default`:
+/// `RAGNOSIS_FUZZ_CASES_<NAME>` (e.g. `RAGNOSIS_FUZZ_CASES_IMPORTER`), else
+/// `RAGNOSIS_FUZZ_CASES`, else the default.
+pub fn cases(name: &str, default: u32) -> u32 {
+    let own = format!("RAGNOSIS_FUZZ_CASES_{}", name.to_ascii_uppercase());
+    match std::env::var(own).or_else(|_| std::env::var("RAGNOSIS_FUZZ_CASES")) {
         Ok(n) => n
             .replace('_', "")
             .parse()
@@ -148,7 +152,7 @@ where
     C: Fn(&[u8], &S::Value) -> Result<(), String>,
 {
     quiet_panics_inside_cases();
-    let cases = cases(default_cases);
+    let cases = cases(name, default_cases);
     let config = Config {
         cases,
         failure_persistence: None,
