@@ -194,6 +194,7 @@ impl From<Error> for Failure {
 fn main() -> ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();
+    let database = paths::database_path(&paths::home_dir(cli.home.as_deref()));
     match dispatch(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Threshold(message)) => {
@@ -207,6 +208,15 @@ fn main() -> ExitCode {
         Err(Failure::Core(e)) => {
             // The code in brackets is `ErrorCode`'s: stable, for scripts to branch on.
             eprintln!("error [{}]: {e}", e.code());
+            // Where: a database failure (a full disk, a read-only folder) names the file
+            // it concerns, unless the message already does.
+            let store_failure = matches!(
+                e.code(),
+                ragnosis_core::ErrorCode::Store | ragnosis_core::ErrorCode::DatasetAborted
+            );
+            if store_failure && !e.to_string().contains(&*database.to_string_lossy()) {
+                eprintln!("the database: {}", database.display());
+            }
             if let Some(raw) = e.detail() {
                 eprintln!("the judge's reply was:\n{raw}");
             }

@@ -16,7 +16,7 @@ pub enum Error {
     },
     #[error(transparent)]
     Dataset(#[from] crate::dataset::DatasetError),
-    #[error("database error: {0}")]
+    #[error("{}", store_message(.0))]
     Store(#[from] rusqlite::Error),
     #[error("database migration failed: {0}")]
     Migration(#[from] rusqlite_migration::Error),
@@ -30,7 +30,7 @@ pub enum Error {
     Cancelled,
     #[error("{0}")]
     Json(#[from] serde_json::Error),
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}: {source}{}", write_hint(source))]
     Write {
         path: PathBuf,
         source: std::io::Error,
@@ -96,14 +96,59 @@ impl Error {
     }
 
     /// True when the problem is the user's input, not a runtime failure (CLI exit 2 vs 3).
+    /// An import stopped by a failed write (a full disk) is a runtime failure.
     pub fn is_input_error(&self) -> bool {
-        matches!(
-            self,
+        use crate::dataset::DatasetError as D;
+        match self {
+            Error::Dataset(D::Aborted(_)) => false,
             Error::Io { .. }
-                | Error::Dataset(_)
-                | Error::Selection(_)
-                | Error::NotFound { .. }
-                | Error::Invalid(_)
-        )
+            | Error::Dataset(_)
+            | Error::Selection(_)
+            | Error::NotFound { .. }
+            | Error::Invalid(_) => true,
+            _ => false,
+        }
+    }
+}
+
+/// A database failure in words: what happened and, for the faults of the machine (a
+/// full disk, a read-only or missing folder, a failing disk), what to do. Stored data is
+/// never lost by these: SQLite rolls back the write that failed.
+fn store_message(e: &rusqlite::Error) -> String {
+    use rusqlite::ErrorCode as C;
+    let code = match e {
+        rusqlite::Error::SqliteFailure(f, _) => Some(f.code),
+        _ => None,
+    };
+    let advice = match code {
+        Some(C::DiskFull) => {
+            "the disk holding the Ragnosis database is full. Free some space on it, then do the same again (a run: `ragnosis resume RUN`); everything stored before is kept"
+        }
+        Some(C::ReadOnly) => {
+            "the Ragnosis database cannot be written: its file or folder is read-only. Make them writable, or choose a writable folder with --home DIR (or RAGNOSIS_HOME)"
+        }
+        Some(C::CannotOpen) => {
+            "the Ragnosis database file cannot be opened or created: check that its folder exists and is writable, or choose another with --home DIR (or RAGNOSIS_HOME)"
+        }
+        Some(C::SystemIoFailure) => {
+            "the disk holding the Ragnosis database failed to read or write (it may be full or failing). Check the disk and its free space, then do the same again; the last write was rolled back"
+        }
+        _ => return format!("database error: {e}"),
+    };
+    format!("{advice} (database error: {e})")
+}
+
+/// What to do when a file cannot be written, for the causes a user can act on.
+fn write_hint(e: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::StorageFull | K::QuotaExceeded | K::FileTooLarge => {
+            ". The disk is full: free some space, or write somewhere else"
+        }
+        K::ReadOnlyFilesystem | K::PermissionDenied => {
+            ". The folder is read-only: choose a writable one"
+        }
+        K::NotFound => ". The folder does not exist",
+        _ => "",
     }
 }

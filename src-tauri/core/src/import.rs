@@ -118,19 +118,29 @@ pub fn import_file_mapped(
         )
     });
     // A failed write is the cause: the reader then only stopped because of it.
+    let aborted = |e: Error| {
+        Error::Dataset(dataset::DatasetError::Aborted(format!(
+            "{} could not be stored, nothing of it was kept: {e}",
+            path.display()
+        )))
+    };
     let outcome = match write_error {
-        Some(e) => Err(e),
+        Some(e) => Err(aborted(e)),
         None => outcome.map_err(Error::Dataset),
     };
-    let report = match outcome {
-        Ok(report) => {
-            conn.execute_batch("COMMIT")?;
-            report
-        }
+    let report = match outcome.and_then(|report| {
+        conn.execute_batch("COMMIT")
+            .map_err(|e| aborted(e.into()))?;
+        Ok(report)
+    }) {
+        Ok(report) => report,
         Err(e) => {
             let _ = conn.execute_batch("ROLLBACK");
             // Nothing half-imported stays behind: the user re-imports after fixing the file.
-            store::datasets::delete(conn, dataset_id)?;
+            // Where even the delete fails (a full disk), the dataset stays marked as
+            // importing, which is never listed or evaluated; the first error is the one
+            // to tell.
+            let _ = store::datasets::delete(conn, dataset_id);
             return Err(e);
         }
     };

@@ -25,7 +25,14 @@ pub fn write_with(
     let result = (|| {
         let file = File::create(&partial).map_err(io)?;
         let mut out = BufWriter::new(file);
-        fill(&mut out)?;
+        fill(&mut out).map_err(|e| match e {
+            // A writer's I/O failure reached through serde (a full disk mid-JSON) is a
+            // failed write of this file, not a JSON problem; a writer that could not name
+            // the file (the CSV writer) leaves its path empty.
+            Error::Json(e) if e.is_io() => io(e.into()),
+            Error::Write { path, source } if path.as_os_str().is_empty() => io(source),
+            other => other,
+        })?;
         out.flush().map_err(io)?;
         let file = out.into_inner().map_err(|e| io(e.into_error()))?;
         file.sync_all().map_err(io)?;
@@ -72,6 +79,30 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"{\"complete\": true}");
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "no partial file is left behind");
+    }
+
+    /// Found by the full-disk test: serde's writer failing mid-JSON surfaced as
+    /// `error [json]: No space left on device`, without the file's name.
+    #[test]
+    fn a_writer_failing_inside_serde_is_a_failed_write_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("export.json");
+        let full = || std::io::Error::new(std::io::ErrorKind::StorageFull, "no space left");
+        for failure in [
+            Error::Json(serde_json::Error::io(full())),
+            Error::Write {
+                path: PathBuf::new(),
+                source: full(),
+            },
+        ] {
+            let e = write_with(&path, |_| Err(failure)).unwrap_err();
+            assert_eq!(e.code(), crate::ErrorCode::Write);
+            let message = e.to_string();
+            assert!(
+                message.contains(&path.display().to_string()) && message.contains("disk is full"),
+                "{message}"
+            );
+        }
     }
 
     #[test]

@@ -43,7 +43,7 @@ impl Drop for ApiKey {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SecretError {
     /// The OS store cannot be reached (no Secret Service running, locked, denied).
-    #[error("the OS keyring is not available ({0}); set the key in the environment variable {1} instead")]
+    #[error("the OS keyring cannot be used ({0}): it is absent or locked. Unlock it (logging in to a desktop session does), or set the key in the environment variable {1} instead")]
     Unavailable(String, String),
     #[error("{0}")]
     ReadOnly(String),

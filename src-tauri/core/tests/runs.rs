@@ -519,3 +519,19 @@ fn pass_fail_labels_correct_the_pass_rate_in_the_trust_statement() {
         trust.sentences
     );
 }
+
+#[test]
+fn a_dataset_whose_import_was_killed_is_refused_not_evaluated() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    // What a kill mid-import leaves: the dataset row, some items, never marked ready.
+    let whole = import(&mut store, dir.path(), &items(3));
+    let cut = store::datasets::insert(store.conn(), "cut", Some("cut.jsonl")).unwrap();
+    let err = run::plan(&mut store, &request(cut, &["token_f1"])).unwrap_err();
+    assert_eq!(err.code(), ragnosis_core::ErrorCode::Invalid);
+    assert!(
+        err.to_string().contains("incomplete") && err.to_string().contains("import the file again"),
+        "{err}"
+    );
+    assert!(run::plan(&mut store, &request(whole, &["token_f1"])).is_ok());
+}

@@ -14,8 +14,8 @@ use crate::charts::Chart;
 use crate::model::{ComparisonSection, Field, Report};
 use crate::Error;
 
-/// Writes `path` (the `.md`) and each chart beside it as `<stem>-<chart>.svg`. Returns
-/// every path written, the Markdown first.
+/// Writes each chart as `<stem>-<chart>.svg` beside `path`, then `path` (the `.md`).
+/// Returns every path written, the Markdown first.
 pub fn write(report: &Report, charts: &[Chart], path: &Path) -> Result<Vec<PathBuf>, Error> {
     let stem = path
         .file_stem()
@@ -23,13 +23,15 @@ pub fn write(report: &Report, charts: &[Chart], path: &Path) -> Result<Vec<PathB
         .unwrap_or_else(|| "report".into());
     let prefix = format!("{stem}-");
     let mut written = vec![path.to_path_buf()];
-    let markdown = render(report, &prefix);
-    write_file(path, markdown.as_bytes())?;
+    // Charts first, the Markdown last: a process killed in between leaves no report
+    // under its name whose pictures are missing.
     for chart in charts {
         let chart_path = path.with_file_name(format!("{prefix}{}", chart.file));
         write_file(&chart_path, chart.svg.as_bytes())?;
         written.push(chart_path);
     }
+    let markdown = render(report, &prefix);
+    write_file(path, markdown.as_bytes())?;
     Ok(written)
 }
 

@@ -41,8 +41,8 @@ pub fn write_report(
     write_markdown(eval, &names, &path)
 }
 
-/// Writes `path` (the `.md`) and the chart beside it as `<stem>-retrievers.svg`; returns
-/// both paths, the Markdown first.
+/// Writes the chart as `<stem>-retrievers.svg` beside `path`, then `path` (the `.md`);
+/// returns both paths, the Markdown first.
 fn write_markdown(eval: &RetrievalEval, names: &Names, path: &Path) -> Result<Vec<PathBuf>, Error> {
     let chart = chart(eval)?;
     let stem = path
@@ -52,9 +52,10 @@ fn write_markdown(eval: &RetrievalEval, names: &Names, path: &Path) -> Result<Ve
     let chart_name = format!("{stem}-{}", chart.file);
     let chart_path = path.with_file_name(&chart_name);
     let markdown = render(eval, names, &chart_name, &chart.caption);
+    // The chart first: a Markdown under its name always has its picture beside it.
     for (p, bytes) in [
-        (path, markdown.as_bytes()),
         (chart_path.as_path(), chart.svg.as_bytes()),
+        (path, markdown.as_bytes()),
     ] {
         ragnosis_core::output_file::write(p, bytes)?;
     }

@@ -5,7 +5,9 @@
 //! pre-chunked JSONL (`{"id", "text"}` per line, each line one chunk kept whole), cutting
 //! text into token windows (`chunk`), and the ingest report. A file that cannot be read is
 //! reported by name with the reason and the others go on; each document's chunks are
-//! committed with it, so a failure part-way keeps what was done.
+//! committed with it (a long ingest never holds the database's write lock for long). A
+//! corpus is listed only once every document is in: an ingest killed part-way leaves it
+//! unfinished and unlisted, one that fails part-way (a full disk) removes it.
 
 pub mod chunk;
 
@@ -88,7 +90,15 @@ pub fn ingest(
         seconds: 0.0,
     };
     for (done, path) in files.iter().enumerate() {
-        let outcome = store.transaction(|tx| ingest_file(tx, corpus_id, path, chunking))?;
+        let outcome = match store.transaction(|tx| ingest_file(tx, corpus_id, path, chunking)) {
+            Ok(outcome) => outcome,
+            Err(e) => {
+                // A store that cannot take more (a full disk) ends the ingest: what was
+                // stored goes too, rather than stay as a corpus missing documents.
+                let _ = store::corpora::delete(store.conn(), corpus_id);
+                return Err(e);
+            }
+        };
         report.chunks += outcome.chunks;
         report.files.push(outcome);
         progress.report(Progress::Advanced {
@@ -110,6 +120,7 @@ pub fn ingest(
             reasons.join("; ")
         )));
     }
+    store::corpora::finish(store.conn(), corpus_id)?;
     progress.report(Progress::Finished {
         stage: format!("{} chunks from {} files", report.chunks, report.files.len()),
     });

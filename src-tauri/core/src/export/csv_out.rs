@@ -10,7 +10,15 @@ use crate::store::{self, Store};
 
 pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> {
     let mut csv = csv::Writer::from_writer(out);
-    let bad = |e: csv::Error| Error::Invalid(format!("writing CSV export failed: {e}"));
+    // The only way writing a CSV record fails is the writer's I/O (a full disk): a failed
+    // write of the file, whose path `output_file::write_with` fills in.
+    let bad = |e: csv::Error| match e.into_kind() {
+        csv::ErrorKind::Io(source) => Error::Write {
+            path: Default::default(),
+            source,
+        },
+        other => Error::Invalid(format!("writing CSV export failed: {other:?}")),
+    };
     let metrics = &view.run.metrics;
     let mut header = vec![
         "position".to_string(),
@@ -46,7 +54,9 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
         row.push(problems.join("; "));
         csv.write_record(&row).map_err(bad)?;
     }
-    csv.flush()
-        .map_err(|e| Error::Invalid(format!("writing CSV export failed: {e}")))?;
+    csv.flush().map_err(|source| Error::Write {
+        path: Default::default(),
+        source,
+    })?;
     Ok(())
 }

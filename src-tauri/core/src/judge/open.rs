@@ -118,14 +118,20 @@ pub fn open_embedder(
     super::embeddings::EndpointEmbedder::new(&profile, key, model).map_err(Error::from)
 }
 
-/// The profile's key from the environment or the keyring, if it has one.
+/// The profile's key from the environment or the keyring, if it has one. A keyring that
+/// cannot be used (absent, locked, refused) stops only a profile on another machine: a
+/// hosted service always needs a key, and sending none would come back as "the judge
+/// rejected the API key", hiding the real cause. Local servers (Ollama, LM Studio) work
+/// without a key, so for them an unusable keyring means no key.
 fn key_for(profile: &JudgeProfile, keyring: &dyn SecretStore) -> Result<Option<secrets::ApiKey>> {
     Ok(
         secrets::find_key(&env_store_for(profile), keyring, &profile.name).or_else(
             |e| match e {
-                // Local servers (Ollama, LM Studio) work without a key, so an unreachable
-                // keyring must not stop them.
-                secrets::SecretError::Unavailable(..) => Ok(None),
+                secrets::SecretError::Unavailable(..)
+                    if super::accounting::is_local(profile.kind, &profile.base_url) =>
+                {
+                    Ok(None)
+                }
                 other => Err(other),
             },
         )?,

@@ -76,6 +76,12 @@ fn find_json(text: &str) -> Result<Found, String> {
     if text.trim().is_empty() {
         return Err("the reply is empty".into());
     }
+    if text.len() > MAX_REPLY {
+        return Err(format!(
+            "the reply is {} KB long, far more than a verdict (a few KB): the model did not follow the prompt",
+            text.len() / 1024
+        ));
+    }
     let mut regions = fenced_blocks(text);
     regions.push(text);
     let mut found = Found {
@@ -114,12 +120,23 @@ fn fenced_blocks(text: &str) -> Vec<&str> {
     out
 }
 
+/// How many openers that never close are stepped over before the rest of a reply is
+/// given up on. Each costs a scan to the end of the text, so without a limit a long reply
+/// of stray brackets took time growing with its length squared (seconds for 100 KB).
+const MAX_UNCLOSED: usize = 16;
+
+/// The longest reply searched for a verdict. A verdict is a few KB (the claims of a
+/// 20,000-character answer, some tens of KB); a reply far longer is a model that did not
+/// follow the prompt, and searching it would take seconds.
+const MAX_REPLY: usize = 256 * 1024;
+
 /// Balanced spans starting with `opener`, skipping brackets inside strings. A stray
 /// opener in prose that never closes does not hide a later object: scanning resumes
-/// after it. The flag says whether some span was still open at the end of the text.
+/// after it (up to `MAX_UNCLOSED` times). The flag says whether some span was still
+/// open at the end of the text.
 fn top_level_spans(text: &str, opener: char) -> (Vec<&str>, bool) {
     let mut spans = Vec::new();
-    let mut unclosed = false;
+    let mut unclosed = 0;
     let mut from = 0;
     while let Some(offset) = text[from..].find(opener) {
         let start = from + offset;
@@ -129,12 +146,15 @@ fn top_level_spans(text: &str, opener: char) -> (Vec<&str>, bool) {
                 from = start + len;
             }
             None => {
-                unclosed = true;
+                unclosed += 1;
+                if unclosed == MAX_UNCLOSED {
+                    break;
+                }
                 from = start + opener.len_utf8();
             }
         }
     }
-    (spans, unclosed)
+    (spans, unclosed > 0)
 }
 
 /// The byte length of the balanced JSON value `text` starts with, if it closes.

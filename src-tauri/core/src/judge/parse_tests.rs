@@ -598,3 +598,30 @@ fn scorecard_ratings_snap_to_the_rubric_and_low_correctness_needs_every_category
         .unwrap_err()
         .contains("answer_correctness"));
 }
+
+/// Found by the judge-reply fuzz harness (a case of megabytes of nested objects ran for
+/// over a minute): a reply of stray openers cost a scan to its end per opener, time
+/// growing with the square of its length. Now the search gives up after `MAX_UNCLOSED`
+/// of them and says the reply looks cut off, and a reply over `MAX_REPLY` is refused
+/// before any search.
+#[test]
+fn a_long_reply_of_stray_brackets_is_refused_as_cut_off() {
+    let claims = Task::Claims {
+        question: "q".into(),
+        text: "t".into(),
+    };
+    let reply = "{".repeat(MAX_REPLY);
+    assert_eq!(parse_verdict(&claims, &reply).unwrap_err(), TRUNCATED);
+    let huge = format!("{{\"claims\": [\"{}\"]}}", "a".repeat(MAX_REPLY));
+    assert!(
+        parse_verdict(&claims, &huge)
+            .unwrap_err()
+            .contains("did not follow the prompt"),
+        "a reply of megabytes is refused as such, before any search"
+    );
+    let few_strays = format!("{} {{\"claims\": [\"a\"]}}", "{ ".repeat(MAX_UNCLOSED - 1));
+    assert!(
+        parse_verdict(&claims, &few_strays).is_ok(),
+        "an object after a few stray openers is still found"
+    );
+}

@@ -140,7 +140,7 @@ pub fn selected_metrics(request: &RunRequest) -> Result<Vec<&'static MetricSpec>
 pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
     let specs = selected_metrics(request)?;
     let metric_ids: Vec<String> = specs.iter().map(|m| m.id.to_string()).collect();
-    store::datasets::get(store.conn(), request.dataset_id)?;
+    store::datasets::get_ready(store.conn(), request.dataset_id)?;
     let chosen = request
         .selection
         .apply(&store::items::ids(store.conn(), request.dataset_id)?);
@@ -720,7 +720,7 @@ pub fn preview(
     profile: &store::judge_profiles::JudgeProfile,
 ) -> Result<Preview> {
     let specs = selected_metrics(request)?;
-    store::datasets::get(store.conn(), request.dataset_id)?;
+    store::datasets::get_ready(store.conn(), request.dataset_id)?;
     let chosen = request
         .selection
         .apply(&store::items::ids(store.conn(), request.dataset_id)?);

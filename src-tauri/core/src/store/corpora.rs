@@ -60,10 +60,17 @@ pub fn insert_corpus(
     overlap: i64,
 ) -> Result<i64> {
     conn.execute(
-        "INSERT INTO corpora (name, chunk_tokens, overlap, created_at) VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO corpora (name, chunk_tokens, overlap, created_at, status)
+         VALUES (?1, ?2, ?3, ?4, 'ingesting')",
         params![name, chunk_tokens, overlap, super::now()],
     )?;
     Ok(conn.last_insert_rowid())
+}
+
+/// Marks a corpus whole: every document given was read (or named as unreadable).
+pub fn finish(conn: &Connection, id: i64) -> Result<()> {
+    conn.execute("UPDATE corpora SET status = 'ready' WHERE id = ?1", [id])?;
+    Ok(())
 }
 
 pub fn insert_document(
@@ -112,16 +119,32 @@ pub fn insert_chunk(
     Ok(inserted)
 }
 
+/// A finished corpus. One whose ingest stopped part-way (the process was killed) is
+/// refused with what to do, never used as if it held every document.
 pub fn get(conn: &Connection, id: i64) -> Result<CorpusRow> {
-    list_where(conn, Some(id))?
-        .pop()
-        .ok_or_else(|| Error::NotFound {
-            what: "corpus",
-            id: id.to_string(),
-        })
+    if let Some(row) = list_where(conn, Some(id))?.pop() {
+        return Ok(row);
+    }
+    let unfinished: bool = conn
+        .query_row(
+            "SELECT status <> 'ready' FROM corpora WHERE id = ?1",
+            [id],
+            |r| r.get(0),
+        )
+        .optional()?
+        .unwrap_or(false);
+    if unfinished {
+        return Err(Error::Invalid(format!(
+            "corpus {id} is incomplete: its ingest stopped before every document was read; ingest the documents again (`ragnosis ingest`) and use the new corpus"
+        )));
+    }
+    Err(Error::NotFound {
+        what: "corpus",
+        id: id.to_string(),
+    })
 }
 
-/// Every corpus, newest first.
+/// Every finished corpus, newest first.
 pub fn list(conn: &Connection) -> Result<Vec<CorpusRow>> {
     list_where(conn, None)
 }
@@ -131,7 +154,8 @@ fn list_where(conn: &Connection, id: Option<i64>) -> Result<Vec<CorpusRow>> {
         "SELECT c.id, c.name, c.chunk_tokens, c.overlap, c.created_at,
                 (SELECT COUNT(*) FROM documents d WHERE d.corpus_id = c.id AND d.error IS NULL),
                 (SELECT COUNT(*) FROM chunks k WHERE k.corpus_id = c.id)
-         FROM corpora c WHERE ?1 IS NULL OR c.id = ?1 ORDER BY c.id DESC",
+         FROM corpora c WHERE c.status = 'ready' AND (?1 IS NULL OR c.id = ?1)
+         ORDER BY c.id DESC",
     )?;
     let rows = stmt
         .query_map([id], |r| {

@@ -73,6 +73,18 @@ pub fn get(conn: &Connection, id: i64) -> Result<DatasetRow> {
     })
 }
 
+/// A dataset whose import finished. One whose import stopped part-way (the process
+/// was killed) holds only some of its items: it is refused, never evaluated as if whole.
+pub fn get_ready(conn: &Connection, id: i64) -> Result<DatasetRow> {
+    let row = get(conn, id)?;
+    if row.status != "ready" {
+        return Err(Error::Invalid(format!(
+            "dataset {id} is incomplete: its import stopped before the end of the file; import the file again and use the new dataset"
+        )));
+    }
+    Ok(row)
+}
+
 /// Ready datasets, newest first.
 pub fn list(conn: &Connection) -> Result<Vec<DatasetRow>> {
     let mut stmt = conn.prepare(&format!(

@@ -30,7 +30,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 9;
+const MIGRATION_COUNT: usize = 10;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -43,6 +43,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0007_corpora.sql")),
         M::up(include_str!("migrations/0008_generations.sql")),
         M::up(include_str!("migrations/0009_generation_spend.sql")),
+        M::up(include_str!("migrations/0010_corpus_status.sql")),
     ];
     assert_eq!(
         all.len(),
@@ -84,9 +85,12 @@ pub struct Store {
 impl Store {
     /// Opens (creating if needed) the database in a Ragnosis home directory.
     pub fn open(home: &Path) -> Result<Store> {
-        std::fs::create_dir_all(home).map_err(|source| Error::Write {
-            path: home.to_path_buf(),
-            source,
+        std::fs::create_dir_all(home).map_err(|e| Error::DatabaseUnusable {
+            path: paths::database_path(home),
+            reason: format!(
+                "its folder {} cannot be created ({e}). Choose a writable folder with --home DIR (or RAGNOSIS_HOME)",
+                home.display()
+            ),
         })?;
         Self::open_file(&paths::database_path(home))
     }

@@ -181,10 +181,8 @@ pub(crate) fn status_error(
 /// HTTP date.
 fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    if let Some(ms) = text("retry-after-ms").and_then(|v| v.trim().parse::<f64>().ok()) {
-        if ms.is_finite() && ms >= 0.0 {
-            return Some(Duration::from_secs_f64(ms / 1000.0));
-        }
+    if let Some(wait) = text("retry-after-ms").and_then(super::retry::parse_retry_after_ms) {
+        return Some(wait);
     }
     super::retry::parse_retry_after(text("retry-after")?, SystemTime::now())
 }

@@ -221,7 +221,10 @@ fn vectors_of(body: &Value, expected: usize) -> Result<Vec<Vec<f32>>, String> {
         }
     }
     let vectors: Vec<Vec<f32>> = out.into_iter().map(Option::unwrap_or_default).collect();
-    let dims = vectors[0].len();
+    // No texts, no vectors (and no first vector to measure).
+    let Some(dims) = vectors.first().map(Vec::len) else {
+        return Ok(vectors);
+    };
     if dims == 0 || vectors.iter().any(|v| v.len() != dims) {
         return Err("the embeddings reply's vectors are empty or of different lengths".into());
     }
@@ -389,6 +392,14 @@ mod tests {
                 model: None
             }
         );
+    }
+
+    /// Reading the embeddings reply for the fuzz work: an empty list for no texts indexed
+    /// its first vector and panicked.
+    #[test]
+    fn an_embeddings_reply_for_no_texts_is_no_vectors() {
+        assert_eq!(vectors_of(&json!({"data": []}), 0), Ok(Vec::new()));
+        assert!(vectors_of(&json!({"data": []}), 2).is_err());
     }
 
     #[test]
