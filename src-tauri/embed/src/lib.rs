@@ -51,6 +51,14 @@ pub struct Encoder {
 impl Encoder {
     /// Loads `config.json`, `vocab.txt` and `model.safetensors` from `dir`.
     pub fn load(dir: &Path) -> Result<Encoder, EmbedError> {
+        Encoder::load_tuned(dir, None)
+    }
+
+    /// Loads the model of `dir` with some of its tensors replaced by `tuned` (the bytes
+    /// of a `.safetensors` file holding a fine-tuned copy of those tensors, F32 or int8
+    /// with row scales): a model for one judgement that shares the shipped model's
+    /// vocabulary and embeddings.
+    pub fn load_tuned(dir: &Path, tuned: Option<&[u8]>) -> Result<Encoder, EmbedError> {
         let read = |name: &str| {
             let path = dir.join(name);
             std::fs::read(&path).map_err(|source| EmbedError::Read { path, source })
@@ -61,7 +69,10 @@ impl Encoder {
         let vocab = String::from_utf8(read("vocab.txt")?)
             .map_err(|_| EmbedError::Model("vocab.txt is not UTF-8".into()))?;
         let tokenizer = Tokenizer::from_vocab(&vocab)?;
-        let weights = weights::Weights::parse(&read("model.safetensors")?)?;
+        let mut weights = weights::Weights::parse(&read("model.safetensors")?)?;
+        if let Some(bytes) = tuned {
+            weights.overlay(weights::Weights::parse(bytes)?)?;
+        }
         let bert = bert::Bert::new(shape, weights)?;
         Ok(Encoder {
             tokenizer,

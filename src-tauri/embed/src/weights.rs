@@ -1,6 +1,9 @@
 //! Reads a `.safetensors` file: an 8-byte little-endian header length, a JSON header
-//! naming each tensor's dtype, shape and byte range, then the raw data. Only F32 tensors
-//! are taken (the model ships in F32); anything else is reported, not guessed at.
+//! naming each tensor's dtype, shape and byte range, then the raw data. F32 tensors are
+//! taken as they are (the model ships in F32); an I8 matrix comes with an F32 tensor
+//! `<name>.scale` holding one scale per row, and is read as `value × scale` (the
+//! answerability tuning ships its layers that way, at a quarter of the size). Other
+//! dtypes are skipped (position_ids, an I64 buffer the encoder does not need).
 
 use std::collections::HashMap;
 
@@ -31,12 +34,13 @@ impl Weights {
                 .map_err(|e| bad(&format!("header is not JSON ({e})")))?;
         let data = &bytes[header_end..];
         let mut tensors = HashMap::new();
+        let mut quantised: Vec<(String, Vec<usize>, Vec<i8>)> = Vec::new();
         for (name, info) in header {
             if name == "__metadata__" {
                 continue;
             }
             let dtype = info["dtype"].as_str().unwrap_or("");
-            if dtype != "F32" {
+            if dtype != "F32" && dtype != "I8" {
                 // position_ids (I64) is a buffer the encoder does not need.
                 continue;
             }
@@ -57,6 +61,16 @@ impl Weights {
                 .get(range.0..range.1)
                 .ok_or_else(|| bad(&format!("{name} lies outside the file")))?;
             let count: usize = shape.iter().product();
+            if dtype == "I8" {
+                if raw.len() != count || shape.len() != 2 {
+                    return Err(bad(&format!(
+                        "{name} has {} bytes for an int8 matrix of {count}",
+                        raw.len()
+                    )));
+                }
+                quantised.push((name, shape, raw.iter().map(|&b| b as i8).collect()));
+                continue;
+            }
             if raw.len() != count * 4 {
                 return Err(bad(&format!(
                     "{name} has {} bytes for {count} floats",
@@ -75,7 +89,46 @@ impl Weights {
                 },
             );
         }
+        for (name, shape, values) in quantised {
+            let scale = tensors
+                .remove(&format!("{name}.scale"))
+                .filter(|t| t.shape == [shape[0]])
+                .ok_or_else(|| bad(&format!("{name} is int8 without a scale per row")))?;
+            let columns = shape[1];
+            let data = values
+                .chunks_exact(columns)
+                .zip(&scale.data)
+                .flat_map(|(row, s)| row.iter().map(move |&q| f32::from(q) * s))
+                .collect();
+            tensors.insert(name, Tensor { shape, data });
+        }
         Ok(Weights { tensors })
+    }
+
+    /// Puts `other`'s tensors in place of this file's of the same name and shape: a
+    /// tuned copy of some layers over the shipped model. A tensor this file lacks, or
+    /// of another shape, is refused (the overlay was made for another model).
+    pub fn overlay(&mut self, other: Weights) -> Result<usize, EmbedError> {
+        let count = other.tensors.len();
+        for (name, tensor) in other.tensors {
+            match self.tensors.get(&name) {
+                Some(base) if base.shape == tensor.shape => {
+                    self.tensors.insert(name, tensor);
+                }
+                Some(base) => {
+                    return Err(EmbedError::Model(format!(
+                        "the tuned tensor {name} has shape {:?}, the model's {:?}",
+                        tensor.shape, base.shape
+                    )))
+                }
+                None => {
+                    return Err(EmbedError::Model(format!(
+                        "the tuned tensor {name} is not in the model"
+                    )))
+                }
+            }
+        }
+        Ok(count)
     }
 
     /// Removes and returns a tensor, checking its shape.
@@ -120,6 +173,48 @@ mod tests {
             weights.take("ids", &[1]).is_err(),
             "non-float tensors are not loaded"
         );
+    }
+
+    #[test]
+    fn int8_matrices_are_read_with_their_row_scales_and_laid_over_a_model() {
+        let header = r#"{"w":{"dtype":"I8","shape":[2,2],"data_offsets":[0,4]},"w.scale":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}}"#;
+        let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.extend_from_slice(&[2u8, 0xFE, 127, 0]); // 2, -2, 127, 0
+        for v in [0.5f32, 0.01] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        let tuned = Weights::parse(&bytes).unwrap();
+        let mut base = Weights::parse(&file(
+            r#"{"w":{"dtype":"F32","shape":[2,2],"data_offsets":[0,16]},"b":{"dtype":"F32","shape":[1],"data_offsets":[16,20]}}"#,
+            &[9.0, 9.0, 9.0, 9.0, 3.0],
+        ))
+        .unwrap();
+        assert_eq!(base.overlay(tuned).unwrap(), 1);
+        assert_eq!(base.take("w", &[2, 2]).unwrap(), [1.0, -1.0, 1.27, 0.0]);
+        assert_eq!(
+            base.take("b", &[1]).unwrap(),
+            [3.0],
+            "the rest stays the model's"
+        );
+
+        let no_scale = r#"{"w":{"dtype":"I8","shape":[1,2],"data_offsets":[0,2]}}"#;
+        let mut bytes = (no_scale.len() as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(no_scale.as_bytes());
+        bytes.extend_from_slice(&[1, 2]);
+        let err = Weights::parse(&bytes).err().expect("must fail").to_string();
+        assert!(err.contains("without a scale"), "{err}");
+        let mut base = Weights::parse(&file(
+            r#"{"v":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#,
+            &[1.0],
+        ))
+        .unwrap();
+        let other = Weights::parse(&file(
+            r#"{"u":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#,
+            &[1.0],
+        ))
+        .unwrap();
+        assert!(base.overlay(other).is_err(), "a tensor the model lacks");
     }
 
     #[test]

@@ -148,3 +148,61 @@ fn ranks(values: &[f64]) -> Vec<f64> {
     }
     ranks
 }
+
+/// A tuned copy of some layers, int8 with a scale per row, laid over the shipped model:
+/// here one layer of the model itself requantised, so the result must stay the model's
+/// meaning (near 1.0 cosine to the plain embedding) yet come from the overlay (not equal).
+/// A layer of the wrong shape is refused.
+#[test]
+fn an_int8_overlay_of_a_layer_is_read_over_the_shipped_model() {
+    let Some(plain) = encoder() else { return };
+    let dir = ragnosis_embed::locate().expect("located");
+    let name = "encoder.layer.5.output.dense.weight";
+    let (rows, cols) = (384usize, 1536usize);
+    let model = std::fs::read(dir.join("model.safetensors")).unwrap();
+    let header_len = u64::from_le_bytes(model[..8].try_into().unwrap()) as usize;
+    let header: serde_json::Value = serde_json::from_slice(&model[8..8 + header_len]).unwrap();
+    let range = &header[name]["data_offsets"];
+    let start = 8 + header_len + range[0].as_u64().unwrap() as usize;
+    let weights: Vec<f32> = model[start..start + rows * cols * 4]
+        .chunks_exact(4)
+        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .collect();
+    let mut quantised = Vec::with_capacity(rows * cols);
+    let mut scales = Vec::with_capacity(rows);
+    for row in weights.chunks_exact(cols) {
+        let scale = row.iter().fold(0f32, |m, v| m.max(v.abs())).max(1e-12) / 127.0;
+        scales.push(scale);
+        quantised.extend(
+            row.iter()
+                .map(|v| (v / scale).round().clamp(-127.0, 127.0) as i8 as u8),
+        );
+    }
+    let file = |shape: [usize; 2]| {
+        let header = serde_json::json!({
+            name: {"dtype": "I8", "shape": shape, "data_offsets": [0, rows * cols]},
+            format!("{name}.scale"): {"dtype": "F32", "shape": [shape[0]], "data_offsets": [rows * cols, rows * cols + shape[0] * 4]},
+        })
+        .to_string();
+        let mut bytes = (header.len() as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(header.as_bytes());
+        bytes.extend_from_slice(&quantised);
+        for s in &scales[..shape[0]] {
+            bytes.extend_from_slice(&s.to_le_bytes());
+        }
+        bytes
+    };
+    let tuned = Encoder::load_tuned(&dir, Some(&file([rows, cols]))).expect("the overlay fits");
+    let text = "The warranty covers the frame for ten years.";
+    let (a, b) = (plain.embed(text), tuned.embed(text));
+    assert_ne!(a, b, "the overlay's layer is used");
+    assert!(cosine(&a, &b) > 0.999, "{}", cosine(&a, &b));
+    let wrong = Encoder::load_tuned(&dir, Some(&file([rows / 2, cols * 2])));
+    assert!(
+        wrong
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains("has shape [192, 3072]")),
+        "a layer of another shape is refused: {:?}",
+        wrong.as_ref().err()
+    );
+}
