@@ -535,3 +535,67 @@ fn a_dataset_whose_import_was_killed_is_refused_not_evaluated() {
     );
     assert!(run::plan(&mut store, &request(whole, &["token_f1"])).is_ok());
 }
+
+/// An item in German judged by the built-in offline judge, whose rules read English:
+/// its judged metrics are not measured (never scored near 0 and called failures), its
+/// judge-free ones are, an English item beside it is judged as usual, and the trust
+/// statement says why.
+#[test]
+fn an_item_the_offline_judge_cannot_read_is_not_measured_rather_than_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let lines = concat!(
+        r#"{"id": "de-1", "question": "Wie lange ist die Garantie auf den Rahmen und was ist nicht abgedeckt?", "answer": "Der Rahmen hat zehn Jahre Garantie, die nicht für den Akku gilt.", "contexts": ["Die Garantie auf den Rahmen beträgt zehn Jahre. Der Akku ist nicht eingeschlossen und hat zwei Jahre Garantie."]}"#,
+        "\n",
+        r#"{"id": "en-1", "question": "How long is the warranty on the frame?", "answer": "The frame has a ten-year warranty.", "contexts": ["The frame is under warranty for ten years."]}"#,
+        "\n"
+    );
+    let dataset = import(&mut store, dir.path(), lines);
+    let id = run::evaluate(
+        &mut store,
+        &request(
+            dataset,
+            &["ragvue.strict_faithfulness", "ragvue.token_overlap"],
+        ),
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap()
+    .run_id;
+    let results = |metric| store::results::scores(store.conn(), id, metric).unwrap();
+    let faithfulness = results("ragvue.strict_faithfulness");
+    let skipped: Vec<_> = faithfulness
+        .iter()
+        .filter(|r| r.status == Status::Skipped)
+        .collect();
+    assert_eq!(skipped.len(), 1, "only the German item: {faithfulness:?}");
+    assert!(
+        faithfulness.iter().any(|r| r.status == Status::Ok),
+        "the English item is judged"
+    );
+    assert!(
+        results("ragvue.token_overlap")
+            .iter()
+            .all(|r| r.status == Status::Ok),
+        "judge-free metrics read any language"
+    );
+    let view = export::RunView::load(&mut store, id).unwrap();
+    let reasons = &view.summary.metrics["ragvue.strict_faithfulness"].skip_reasons;
+    assert!(
+        reasons
+            .iter()
+            .any(|(r, n)| *n == 1 && r.contains("reads as de") && r.contains("English only")),
+        "{reasons:?}"
+    );
+    let run_row = store::runs::get(store.conn(), id).unwrap();
+    let trust = export::trust::statement(&store, &run_row, &view.summary).unwrap();
+    assert!(
+        trust
+            .sentences
+            .iter()
+            .any(|s| s.starts_with("1 item(s) are not in English")),
+        "{:?}",
+        trust.sentences
+    );
+}

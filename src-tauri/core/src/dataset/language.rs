@@ -76,6 +76,16 @@ pub(crate) struct LanguageSample {
     hits: [u64; 7],
 }
 
+/// The language `texts` read as together (one item's question and answer), or `None`
+/// when they are too short or too mixed to tell.
+pub fn guess_of(texts: &[&str]) -> Option<String> {
+    let mut sample = LanguageSample::default();
+    for text in texts {
+        sample.add(text);
+    }
+    sample.guess()
+}
+
 impl LanguageSample {
     pub(crate) fn add(&mut self, text: &str) {
         if self.items >= SAMPLE_ITEMS {

@@ -22,7 +22,7 @@ mod hash;
 mod json;
 mod jsonl;
 pub mod labels;
-mod language;
+pub mod language;
 mod lines;
 mod mapping;
 mod outline;

@@ -48,6 +48,9 @@ pub fn statement(store: &Store, run: &RunRow, summary: &RunSummary) -> Result<Tr
     if judged {
         sentences.push(stability(calibration.as_ref()));
     }
+    if let Some(s) = not_english(summary) {
+        sentences.push(s);
+    }
     sentences.push(agreement(&alignment));
     if let Some(s) = errors(summary) {
         sentences.push(s);
@@ -192,6 +195,21 @@ fn agreement(a: &Alignment) -> String {
         }
     }
     text
+}
+
+/// Items the built-in offline judge could not read (another language than English):
+/// how many, and that their judged metrics were left unmeasured rather than scored.
+fn not_english(summary: &RunSummary) -> Option<String> {
+    let items = summary
+        .metrics
+        .values()
+        .flat_map(|m| &m.skip_reasons)
+        .filter(|(reason, _)| reason.starts_with("not measured for this language"))
+        .map(|(_, n)| *n)
+        .max()?;
+    Some(format!(
+        "{items} item(s) are not in English: the built-in offline judge reads English only, so their judged metrics were not measured (the judge-free ones were); a language model judge can score them."
+    ))
 }
 
 fn errors(summary: &RunSummary) -> Option<String> {

@@ -328,6 +328,17 @@ pub fn planned_tasks(
 
 /// Evaluates `metrics` on one item. Never fails as a whole: every problem becomes the
 /// result of the metric it affects.
+/// The language of an item the built-in offline judge cannot read (anything but
+/// English, when the item's question and answer tell clearly); `None` for any other
+/// judge, or an English or unclear item.
+fn foreign_to_the_offline_judge(item: &Item, judge: &dyn Judge) -> Option<String> {
+    if judge.identity().kind != crate::judge::ProviderKind::Offline {
+        return None;
+    }
+    let answer = item.answer.as_deref().unwrap_or_default();
+    crate::dataset::language::guess_of(&[&item.question, answer]).filter(|l| l != "en")
+}
+
 pub async fn evaluate_item(
     item_id: i64,
     item: &Item,
@@ -342,12 +353,22 @@ pub async fn evaluate_item(
     let mut results: Vec<MetricResult> = Vec::with_capacity(metrics.len());
     let mut judged: Vec<&'static MetricSpec> = Vec::new();
     let mut synthesised: Vec<&'static MetricSpec> = Vec::new();
+    let foreign = foreign_to_the_offline_judge(item, judge);
     for spec in metrics {
         let missing = metrics::missing_fields(item, spec.needs);
         if !missing.is_empty() {
             results.push(MetricResult::skipped(
                 spec.id,
                 metrics::skip_reason(&missing),
+            ));
+        } else if let (true, Some(language)) = (spec.judge, foreign.as_deref()) {
+            // Its rules read English words: on another language they would score
+            // near 0 and call it a failure.
+            results.push(MetricResult::skipped(
+                spec.id,
+                format!(
+                    "not measured for this language: the item reads as {language}, and the built-in offline judge reads English only (use a language model judge)"
+                ),
             ));
         } else if spec.synthesised {
             synthesised.push(spec);
