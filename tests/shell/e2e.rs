@@ -460,7 +460,7 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     session.wait_for("[data-testid=queue-question]", 1, SHORT);
     for key in ["p", "f", "p"] {
         let queue = session.wait_for("[data-testid=label-queue]", 1, SHORT);
-        session.type_into(&queue[0], key);
+        session.press_key(&queue[0], key);
         std::thread::sleep(Duration::from_millis(400));
     }
     session.wait_for_text("[data-testid=queue-done]", "3", SHORT);
@@ -498,8 +498,9 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
         "the short report says where the rest is"
     );
     assert!(
-        markdown.contains("**How far to trust this run:**") && markdown.contains("1 labelled item"),
-        "the summary carries the trust statement with the window's label"
+        markdown.contains("**How far to trust this run:**")
+            && markdown.contains("4 labelled items"),
+        "the summary carries the trust statement with the window's labels (one from the case view, three from the keyboard)"
     );
 }
 

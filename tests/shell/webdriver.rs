@@ -208,6 +208,29 @@ impl Session {
         );
     }
 
+    /// Presses one key on `element` as a person would: focuses it, then sends a key down
+    /// and up through the actions API (element "value" would first clear it, which a
+    /// focusable panel that is not a text field refuses).
+    pub fn press_key(&self, element: &str, key: &str) {
+        self.execute(
+            "arguments[0].focus(); return true;",
+            Value::Array(vec![json!({ ELEMENT_KEY.to_string(): element })]),
+        );
+        self.call(
+            reqwest::Method::POST,
+            "/actions",
+            Some(json!({ "actions": [{
+                "type": "key",
+                "id": "keyboard",
+                "actions": [
+                    { "type": "keyDown", "value": key },
+                    { "type": "keyUp", "value": key }
+                ]
+            }]})),
+        );
+        self.call(reqwest::Method::DELETE, "/actions", None);
+    }
+
     /// Waits until the first element matching `css` has text containing `needle`. An
     /// element replaced between finding and reading it (a screen re-rendering after an
     /// import) is looked up again, not an error.
