@@ -8,6 +8,7 @@
 pub mod analyses;
 pub mod cases;
 pub mod corpora;
+pub mod criteria;
 pub mod datasets;
 pub mod generations;
 pub mod human_labels;
@@ -30,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 9;
+const MIGRATION_COUNT: usize = 10;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -43,6 +44,8 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0007_corpora.sql")),
         M::up(include_str!("migrations/0008_generations.sql")),
         M::up(include_str!("migrations/0009_generation_spend.sql")),
+        // 0010 is another branch's (it lands before this one); 0011 follows it.
+        M::up(include_str!("migrations/0011_criteria.sql")),
     ];
     assert_eq!(
         all.len(),
@@ -127,6 +130,7 @@ impl Store {
             path: path.to_path_buf(),
         };
         store.fill_question_sets()?;
+        crate::criteria::registry::load(&store.conn)?;
         Ok(store)
     }
 
