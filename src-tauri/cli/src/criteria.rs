@@ -97,7 +97,6 @@ pub fn criteria(home: &Path, command: CriteriaCommand) -> Result<(), Error> {
                 "{}",
                 file::render(&criteria::examples::shipped(), file::Format::Toml)?
             );
-            return Ok(());
         }
         CriteriaCommand::Add(args) => {
             let def = definition(*args)?;
@@ -111,19 +110,7 @@ pub fn criteria(home: &Path, command: CriteriaCommand) -> Result<(), Error> {
                 save(&store, def)?;
             }
         }
-        CriteriaCommand::List { json } => {
-            let store = Store::open(home)?;
-            let list = store::criteria::list(store.conn(), false)?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&list)?);
-            } else if list.is_empty() {
-                println!("No criteria yet. `ragnosis criteria add NAME --question \"…\"` defines one; `ragnosis criteria examples` prints three to copy.");
-            } else {
-                for c in &list {
-                    println!("{}", line(&c.versioned()));
-                }
-            }
-        }
+        CriteriaCommand::List { json } => list(&Store::open(home)?, json)?,
         CriteriaCommand::Show {
             name,
             version,
@@ -151,37 +138,55 @@ pub fn criteria(home: &Path, command: CriteriaCommand) -> Result<(), Error> {
             }
             println!("criterion {name} removed; runs that used it still report it");
         }
-        CriteriaCommand::Export { names, out } => {
-            let store = Store::open(home)?;
-            let defs: Vec<Definition> = if names.is_empty() {
-                store::criteria::list(store.conn(), false)?
-                    .into_iter()
-                    .map(|c| c.definition)
-                    .collect()
-            } else {
-                names
-                    .iter()
-                    .map(|n| store::criteria::current(store.conn(), n).map(|c| c.definition))
-                    .collect::<Result<_, _>>()?
-            };
-            if defs.is_empty() {
-                return Err(Error::Invalid("there are no criteria to export".into()));
-            }
-            file::write(&out, &defs)?;
-            println!(
-                "wrote {} ({} criteri{})",
-                out.display(),
-                defs.len(),
-                if defs.len() == 1 { "on" } else { "a" }
-            );
+        CriteriaCommand::Export { names, out } => export(&Store::open(home)?, &names, &out)?,
+    }
+    Ok(())
+}
+
+fn list(store: &Store, json: bool) -> Result<(), Error> {
+    let list = store::criteria::list(store.conn(), false)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&list)?);
+    } else if list.is_empty() {
+        println!("No criteria yet. `ragnosis criteria add NAME --question \"…\"` defines one; `ragnosis criteria examples` prints three to copy.");
+    } else {
+        for c in &list {
+            println!("{}", line(&c.versioned()));
         }
     }
+    Ok(())
+}
+
+/// Writes the named criteria (all when none is named) to `out`.
+fn export(store: &Store, names: &[String], out: &Path) -> Result<(), Error> {
+    let defs: Vec<Definition> = if names.is_empty() {
+        store::criteria::list(store.conn(), false)?
+            .into_iter()
+            .map(|c| c.definition)
+            .collect()
+    } else {
+        names
+            .iter()
+            .map(|n| store::criteria::current(store.conn(), n).map(|c| c.definition))
+            .collect::<Result<_, _>>()?
+    };
+    if defs.is_empty() {
+        return Err(Error::Invalid("there are no criteria to export".into()));
+    }
+    file::write(out, &defs)?;
+    let noun = if defs.len() == 1 {
+        "criterion"
+    } else {
+        "criteria"
+    };
+    println!("wrote {} ({} {noun})", out.display(), defs.len());
     Ok(())
 }
 
 /// Stores `def` and says what happened.
 fn save(store: &Store, def: &Definition) -> Result<(), Error> {
     let (version, saved) = store::criteria::save(store.conn(), def)?;
+    let def = &def.clone().canonical();
     criteria::registry::register(def);
     let what = match saved {
         Saved::Created => format!("version {version} stored"),

@@ -89,14 +89,14 @@ fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-#[test]
-fn a_criterion_defined_from_the_cli_is_scored_through_the_simulator_and_shown_in_every_output() {
-    let home = tempfile::tempdir().unwrap();
-    let sim = simulator_judge(home.path());
-    add_grounded(home.path());
-    let out = home.path().join("out/run");
+/// A run of `grounded_words` on the example through the simulator, with its JSON, CSV
+/// and Markdown written to `out/run.*`: what the terminal printed, and the simulator.
+fn scored_through_the_simulator(home: &Path) -> (SimHandle, String) {
+    let sim = simulator_judge(home);
+    add_grounded(home);
+    let out = home.join("out/run");
     let printed = ok(
-        home.path(),
+        home,
         &[
             "eval",
             example().to_str().unwrap(),
@@ -110,6 +110,13 @@ fn a_criterion_defined_from_the_cli_is_scored_through_the_simulator_and_shown_in
             "json,md,csv",
         ],
     );
+    (sim, printed)
+}
+
+#[test]
+fn a_criterion_defined_from_the_cli_is_scored_through_the_simulator_with_its_reasons() {
+    let home = tempfile::tempdir().unwrap();
+    let (sim, printed) = scored_through_the_simulator(home.path());
     let stats = sim.stats();
     assert_eq!(
         stats.by_task.get("criterion"),
@@ -131,7 +138,7 @@ fn a_criterion_defined_from_the_cli_is_scored_through_the_simulator_and_shown_in
         "{printed}"
     );
     // JSON: every item scored, the judge's reasoning kept as the explanation.
-    let export = json(&out.with_extension("json"));
+    let export = json(&home.path().join("out/run.json"));
     let items = export["items"].as_array().unwrap();
     assert_eq!(items.len(), 24);
     for item in items {
@@ -152,8 +159,15 @@ fn a_criterion_defined_from_the_cli_is_scored_through_the_simulator_and_shown_in
     }
     assert_eq!(export["criteria"][0]["version"], 1);
     assert_eq!(export["criteria"][0]["scored"], 24);
+}
+
+#[test]
+fn every_output_format_shows_the_criterion_with_its_text_and_version() {
+    let home = tempfile::tempdir().unwrap();
+    scored_through_the_simulator(home.path());
+    let out = home.path().join("out");
     // CSV: a column of its own.
-    let csv = std::fs::read_to_string(out.with_extension("csv")).unwrap();
+    let csv = std::fs::read_to_string(out.join("run.csv")).unwrap();
     assert!(
         csv.lines()
             .next()
@@ -162,7 +176,7 @@ fn a_criterion_defined_from_the_cli_is_scored_through_the_simulator_and_shown_in
         "{csv}"
     );
     // Markdown report: the insight, the methodology line and the criteria chart.
-    let md = std::fs::read_to_string(out.with_extension("md")).unwrap();
+    let md = std::fs::read_to_string(out.join("run.md")).unwrap();
     assert!(
         md.contains("Your criterion grounded\\_words \\(version 1\\)"),
         "{md}"
@@ -171,7 +185,7 @@ fn a_criterion_defined_from_the_cli_is_scored_through_the_simulator_and_shown_in
         md.contains("grounded\\_words version 1: “Does the answer say only"),
         "{md}"
     );
-    let chart = std::fs::read_to_string(home.path().join("out/run-criteria.svg")).unwrap();
+    let chart = std::fs::read_to_string(out.join("run-criteria.svg")).unwrap();
     assert!(
         chart.contains("grounded_words v1") && chart.contains("of 24 pass"),
         "{chart}"
@@ -183,12 +197,12 @@ fn a_criterion_defined_from_the_cli_is_scored_through_the_simulator_and_shown_in
             "report",
             "1",
             "--out",
-            home.path().join("out/report").to_str().unwrap(),
+            out.join("report").to_str().unwrap(),
             "--format",
             "pdf",
         ],
     );
-    let pdf = std::fs::read(home.path().join("out/report.pdf")).unwrap();
+    let pdf = std::fs::read(out.join("report.pdf")).unwrap();
     assert!(pdf.starts_with(b"%PDF"), "a PDF was written");
 }
 

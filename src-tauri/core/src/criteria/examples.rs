@@ -30,18 +30,18 @@ fn tone() -> Definition {
         threshold: Some(4.0),
         anchors: vec![
             anchor(
-                1.0,
-                "Rude, blaming or mocking: a customer would complain about it.",
+                5.0,
+                "Courteous, calm and considerate of the person's situation, without flattery.",
             ),
-            anchor(2.0, "Curt or condescending in places."),
+            anchor(4.0, "Courteous and professional throughout."),
             anchor(
                 3.0,
                 "Neutral but cold, or uneven: polite in one sentence, brusque in the next.",
             ),
-            anchor(4.0, "Courteous and professional throughout."),
+            anchor(2.0, "Curt or condescending in places."),
             anchor(
-                5.0,
-                "Courteous, calm and considerate of the person's situation, without flattery.",
+                1.0,
+                "Rude, blaming or mocking: a customer would complain about it.",
             ),
         ],
         examples: Vec::new(),

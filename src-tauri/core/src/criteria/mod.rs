@@ -284,6 +284,21 @@ fn default_reads() -> Vec<ReadField> {
 pub const MAX_EXAMPLES: usize = 8;
 
 impl Definition {
+    /// The definition as it is stored: the name and question trimmed, the fields read in
+    /// their fixed order, anchors best first. Two definitions that differ only in how
+    /// they were listed are the same version.
+    pub fn canonical(mut self) -> Definition {
+        self.name = self.name.trim().to_string();
+        self.question = self.question.trim().to_string();
+        self.reads.sort();
+        self.reads.dedup();
+        self.anchors.sort_by(|a, b| b.score.total_cmp(&a.score));
+        for a in &mut self.anchors {
+            a.means = a.means.trim().to_string();
+        }
+        self
+    }
+
     /// `criteria.<name>`.
     pub fn metric_id(&self) -> String {
         format!("{FAMILY}.{}", self.name)

@@ -146,9 +146,11 @@ pub fn versions(conn: &Connection, name: &str) -> Result<Vec<StoredCriterion>> {
     rows.into_iter().map(|r| stored(name, r)).collect()
 }
 
-/// Stores `def` (already validated) as the next version of its name, unless the latest
-/// live version is the same definition. Returns the version that now holds it.
+/// Stores `def` (already validated; kept in its canonical form) as the next version of
+/// its name, unless the latest live version is the same definition. Returns the version
+/// that now holds it.
 pub fn save(conn: &Connection, def: &Definition) -> Result<(u32, Saved)> {
+    let def = &def.clone().canonical();
     let latest = latest(conn, &def.name)?;
     let (version, saved) = match &latest {
         Some(c) if c.removed_at.is_none() && c.definition == *def => {
@@ -196,6 +198,23 @@ mod tests {
             "version 1 keeps the text it had"
         );
         assert_eq!(current(store.conn(), "tone").unwrap().version, 2);
+    }
+
+    #[test]
+    fn a_definition_listed_in_another_order_or_spacing_is_the_same_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let tone = examples::shipped().remove(0);
+        save(store.conn(), &tone).unwrap();
+        let mut shuffled = tone.clone();
+        shuffled.anchors.reverse();
+        shuffled.reads.reverse();
+        shuffled.question = format!("  {}\n", tone.question);
+        assert_eq!(
+            save(store.conn(), &shuffled).unwrap(),
+            (1, Saved::Unchanged)
+        );
+        assert_eq!(current(store.conn(), "tone").unwrap().definition, tone);
     }
 
     #[test]
