@@ -453,7 +453,7 @@ pub fn cancel_on_ctrl_c() -> CancelToken {
 
 /// `ragnosis show RUN --json`: the run's view as before, plus what the terminal prints
 /// after the tables — the headline, the failing items of each pattern (worst first),
-/// the trust statement and the insights.
+/// the trust statement, the insights and the user's own criteria.
 #[derive(serde::Serialize)]
 struct ShowJson<'a> {
     #[serde(flatten)]
@@ -462,6 +462,7 @@ struct ShowJson<'a> {
     failing_items: &'a [export::report_view::PatternView],
     trust: &'a export::TrustStatement,
     insights: &'a Option<ragnosis_core::analysis::insights::RunInsights>,
+    criteria: &'a [export::CriterionReport],
 }
 
 impl<'a> ShowJson<'a> {
@@ -472,6 +473,7 @@ impl<'a> ShowJson<'a> {
             failing_items: &report.patterns,
             trust: &report.trust,
             insights: &report.insights,
+            criteria: &report.criteria,
         }
     }
 }

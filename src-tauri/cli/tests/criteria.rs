@@ -159,6 +159,11 @@ fn a_criterion_defined_from_the_cli_is_scored_through_the_simulator_with_its_rea
     }
     assert_eq!(export["criteria"][0]["version"], 1);
     assert_eq!(export["criteria"][0]["scored"], 24);
+    let shown: Value = serde_json::from_str(&ok(home.path(), &["show", "1", "--json"])).unwrap();
+    assert_eq!(
+        shown["criteria"][0]["metric"], "criteria.grounded_words",
+        "show --json too"
+    );
 }
 
 #[test]
