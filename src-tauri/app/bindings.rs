@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use ts_rs::{Config, TypeVisitor, TS};
 
 use crate::error::CommandError;
-use crate::models::{cases, compare, datasets, generate, reports, runs, settings};
+use crate::models::{cases, compare, criteria, datasets, generate, reports, runs, settings};
 
 /// Where the UI keeps the generated files, relative to the workspace root.
 pub const DIR: &str = "ui/src/lib/bindings";
@@ -49,6 +49,9 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<reports::Exported>();
     c.visit::<settings::Theme>();
     c.visit::<settings::FewShotSetting>();
+    c.visit::<criteria::CriterionInfo>();
+    c.visit::<criteria::SavedCriterion>();
+    c.visit::<criteria::CriterionTrial>();
     c.visit::<settings::KeyStatus>();
     c.visit::<settings::ConnectionCheck>();
     c.visit::<settings::LocalJudge>();

@@ -20,14 +20,14 @@ use tauri::WebviewWindow;
 /// Messages sent over channels, by channel id, in order.
 type Sent = Arc<Mutex<Vec<(u32, Value)>>>;
 
-struct Shell {
+pub(crate) struct Shell {
     _app: tauri::App<MockRuntime>,
     webview: WebviewWindow<MockRuntime>,
     sent: Sent,
     home: PathBuf,
 }
 
-fn shell(home: &Path) -> Shell {
+pub(crate) fn shell(home: &Path) -> Shell {
     let state = AppState::with_secrets(Some(home), Arc::new(MemoryStore::default()))
         .expect("store opens in a temp dir");
     let sent: Sent = Arc::default();
@@ -56,7 +56,7 @@ fn shell(home: &Path) -> Shell {
 }
 
 impl Shell {
-    fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
+    pub(crate) fn invoke(&self, cmd: &str, args: Value) -> Result<Value, Value> {
         get_ipc_response(
             &self.webview,
             InvokeRequest {
@@ -72,19 +72,19 @@ impl Shell {
         .map(|body| body.deserialize::<Value>().unwrap())
     }
 
-    fn ok(&self, cmd: &str, args: Value) -> Value {
+    pub(crate) fn ok(&self, cmd: &str, args: Value) -> Value {
         self.invoke(cmd, args.clone())
             .unwrap_or_else(|e| panic!("{cmd}({args}) failed: {e}"))
     }
 
-    fn example(&self) -> i64 {
+    pub(crate) fn example(&self) -> i64 {
         self.ok("import_example", Value::Null)["dataset"]["id"]
             .as_i64()
             .unwrap()
     }
 
     /// Waits for the channel's `ended` event and returns every event sent on it.
-    fn events_until_ended(&self, channel: u32) -> Vec<Value> {
+    pub(crate) fn events_until_ended(&self, channel: u32) -> Vec<Value> {
         let start = Instant::now();
         loop {
             let events: Vec<Value> = self
@@ -109,7 +109,7 @@ impl Shell {
 
 /// The error shape every command rejects with: a non-empty code and message, nothing else
 /// but an optional detail, wait and whether a retry helps.
-fn assert_error(err: &Value, code: &str) {
+pub(crate) fn assert_error(err: &Value, code: &str) {
     let obj = err
         .as_object()
         .unwrap_or_else(|| panic!("an error is a JSON object, got {err}"));
@@ -839,7 +839,7 @@ fn export_run_writes_markdown_where_asked() {
     assert_error(&err, "not_found");
 }
 
-fn profile(name: &str, base_url: &str) -> Value {
+pub(crate) fn profile(name: &str, base_url: &str) -> Value {
     json!({
         "name": name, "kind": "openai", "base_url": base_url, "model": "gpt-4o-mini", "temperature": 0.0,
         "concurrency": 2, "rpm": null, "tpm": null, "timeout_secs": 5, "price_input": 0.15, "price_output": 0.6,

@@ -25,9 +25,17 @@ use crate::progress::ChannelSink;
 use crate::state::{ActiveRun, AppState};
 use ragnosis_core::judge::ProviderKind;
 
+/// The catalogue, then the user's own criteria (`criteria.<name>`).
 #[tauri::command(async)]
-pub fn list_metrics() -> Vec<MetricInfo> {
-    metrics::catalogue().iter().map(MetricInfo::from).collect()
+pub fn list_metrics(state: State<'_, AppState>) -> CommandResult<Vec<MetricInfo>> {
+    let store = state.store()?;
+    let mut all: Vec<MetricInfo> = metrics::catalogue().iter().map(MetricInfo::from).collect();
+    all.extend(
+        run::criteria::current(&store)?
+            .into_iter()
+            .map(|(_, spec)| MetricInfo::from(spec)),
+    );
+    Ok(all)
 }
 
 /// What the run would do: items, metric evaluations, judge calls, tokens, cost, time.

@@ -3,6 +3,7 @@
 
 pub mod cases;
 pub mod compare;
+pub mod criteria;
 pub mod datasets;
 pub mod evaluate;
 pub mod generate;

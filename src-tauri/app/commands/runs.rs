@@ -77,11 +77,13 @@ pub fn get_run(state: State<'_, AppState>, run_id: i64) -> CommandResult<RunDeta
     let order = run.metrics.clone();
     let insights = analysis::insights::load(&store, run_id)?;
     let trust = trust::statement(&store, &run, &summary)?;
+    let criteria = ragnosis_core::export::criteria_view::load(&store, &run, &summary)?;
     let run = info(&store, &state, run, dataset.name, Some(&summary))?;
     Ok(RunDetail {
         run,
         summary: Some(SummaryView::new(summary, &order, insights)),
         partial,
         trust,
+        criteria,
     })
 }

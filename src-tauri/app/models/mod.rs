@@ -7,6 +7,7 @@
 
 pub mod cases;
 pub mod compare;
+pub mod criteria;
 pub mod datasets;
 pub mod generate;
 pub mod reports;

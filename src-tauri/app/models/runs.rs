@@ -453,4 +453,6 @@ pub struct RunDetail {
     pub partial: bool,
     /// How far to trust the run, from what was measured.
     pub trust: TrustStatement,
+    /// The user's own criteria the run scored: the version and text, how items did.
+    pub criteria: Vec<ragnosis_core::export::CriterionReport>,
 }

@@ -125,9 +125,20 @@ pub struct AgenticArgs {
 }
 
 pub fn eval(home: &Path, args: EvalArgs, progress: Arc<dyn ProgressSink>) -> Result<(), Failure> {
-    // Check everything the user typed before touching any file or the database.
-    let selected = metrics::resolve_selection(&args.metrics.split(',').collect::<Vec<_>>())
-        .map_err(Error::from)?;
+    // Check everything the user typed before touching any file or the database (an
+    // existing database is read for the criteria it defines, and nothing written).
+    let entries: Vec<&str> = args.metrics.split(',').collect();
+    let selected = match crate::existing_store(home)? {
+        Some(store) => {
+            let own: Vec<_> = run::criteria::current(&store)?
+                .into_iter()
+                .map(|(_, spec)| spec)
+                .collect();
+            metrics::resolve_selection_in(&entries, &own)
+        }
+        None => metrics::resolve_selection(&entries),
+    }
+    .map_err(Error::from)?;
     if args.k == 0 {
         return Err(Error::Invalid("--k must be at least 1".into()).into());
     }
@@ -192,6 +203,8 @@ fn run_with(
             common.weights
         ))
     })?;
+    // A gate may name a criterion: the database's criteria are registered first.
+    drop(crate::existing_store(home)?);
     let gates = Gates::parse(common)?;
     if let Some(b) = common.budget.filter(|b| b.is_nan() || *b < 0.0) {
         return Err(Error::Invalid(format!("--budget must be a positive amount, got {b}")).into());

@@ -6,6 +6,7 @@
 
 mod check;
 mod corpora;
+mod criteria;
 mod evaluate;
 mod gates;
 mod judges;
@@ -64,7 +65,7 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List the metrics this build can compute.
+    /// List the metrics this build can compute, and your own criteria.
     ListMetrics {
         #[arg(long)]
         json: bool,
@@ -143,6 +144,12 @@ enum Command {
     /// and a reference answer per sampled chunk, kept when they pass answerability,
     /// faithfulness and relevance filters; rejected candidates are kept with the reason.
     Generate(corpora::GenerateArgs),
+    /// Your own criteria: metrics you define in plain words (or as a regular expression,
+    /// phrase list, length or language check), judged and reported like the built-ins.
+    Criteria {
+        #[command(subcommand)]
+        command: criteria::CriteriaCommand,
+    },
     /// People's labels on a run's items (kept per item, so they outlive the run).
     Labels {
         #[command(subcommand)]
@@ -265,13 +272,18 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             }
         }
         Command::ListMetrics { json } => {
+            let mut specs: Vec<metrics::MetricSpec> = metrics::catalogue().to_vec();
+            if let Some(store) = existing_store(&home)? {
+                let own = ragnosis_core::run::criteria::current(&store)?;
+                specs.extend(own.into_iter().map(|(_, spec)| spec.clone()));
+            }
             if json {
                 println!(
                     "{}",
-                    serde_json::to_string_pretty(metrics::catalogue()).map_err(Error::from)?
+                    serde_json::to_string_pretty(&specs).map_err(Error::from)?
                 );
             } else {
-                print::metric_list(metrics::catalogue());
+                print::metric_list(&specs);
             }
         }
         Command::Eval(args) => evaluate::eval(&home, args, progress)?,
@@ -332,6 +344,7 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             check::judge_check(&home, &profile, json, progress)?
         }
         Command::Labels { command } => trust::labels(&home, command)?,
+        Command::Criteria { command } => criteria::criteria(&home, command)?,
         Command::Ingest(args) => corpora::ingest(&home, args, progress)?,
         Command::Corpora { json } => corpora::corpora(&home, json)?,
         Command::RetrievalEval(args) => corpora::retrieval_eval(&home, args, progress)?,
@@ -340,6 +353,16 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
         Command::Prior { run, pair, json } => trust::prior(&home, run, pair.as_deref(), json)?,
     }
     Ok(())
+}
+
+/// The database when one exists in `home` (its criteria then registered), without
+/// creating one: what lists and argument checks read before anything is stored.
+pub fn existing_store(home: &std::path::Path) -> Result<Option<Store>, Error> {
+    if paths::database_path(home).exists() {
+        Ok(Some(Store::open(home)?))
+    } else {
+        Ok(None)
+    }
 }
 
 /// `ragnosis runs | head`: when the reader goes away, end quietly like other command-line
@@ -440,7 +463,7 @@ pub fn cancel_on_ctrl_c() -> CancelToken {
 
 /// `ragnosis show RUN --json`: the run's view as before, plus what the terminal prints
 /// after the tables — the headline, the failing items of each pattern (worst first),
-/// the trust statement and the insights.
+/// the trust statement, the insights and the user's own criteria.
 #[derive(serde::Serialize)]
 struct ShowJson<'a> {
     #[serde(flatten)]
@@ -449,6 +472,7 @@ struct ShowJson<'a> {
     failing_items: &'a [export::report_view::PatternView],
     trust: &'a export::TrustStatement,
     insights: &'a Option<ragnosis_core::analysis::insights::RunInsights>,
+    criteria: &'a [export::CriterionReport],
 }
 
 impl<'a> ShowJson<'a> {
@@ -459,6 +483,7 @@ impl<'a> ShowJson<'a> {
             failing_items: &report.patterns,
             trust: &report.trust,
             insights: &report.insights,
+            criteria: &report.criteria,
         }
     }
 }

@@ -182,6 +182,7 @@ pub fn run_summary(report: &ReportView, judge_asked: bool) {
     let view = &report.run;
     run_header(view, judge_asked);
     metric_table(view);
+    own_criteria(report);
     if let Some(d) = &view.summary.diagnosis {
         diagnosis(d);
         actions(report);
@@ -189,6 +190,19 @@ pub fn run_summary(report: &ReportView, judge_asked: bool) {
     }
     trust(report);
     failures(view);
+}
+
+/// The user's own criteria: how the items did against each one's threshold, and the
+/// version of the text that scored them.
+fn own_criteria(report: &ReportView) {
+    if report.criteria.is_empty() {
+        return;
+    }
+    println!("\nYour criteria");
+    for c in &report.criteria {
+        println!("  - {}", c.insight);
+        println!("    {}", c.methodology);
+    }
 }
 
 /// The items behind each pattern, worst first, so a reader can open them

@@ -57,8 +57,9 @@ pub enum ErrorCode {
     /// The OS keyring could not be used; the environment variable named in the message
     /// still works.
     Secret,
-    /// Two runs judged differently (another judge, model, prompt version or a metric set
-    /// that changes a metric's computation) were asked to be compared: their differences
+    /// Two runs judged differently (another judge, model, prompt version, a metric set
+    /// that changes a metric's computation, or another version of a user's criterion)
+    /// were asked to be compared: their differences
     /// would be the judges', not the pipeline's. Compare anyway only knowingly
     /// (`--allow-different-judges`, or the window's "Compare anyway").
     CompareJudgedDifferently,

@@ -10,6 +10,7 @@
 pub mod analysis;
 pub mod cases;
 pub mod corpus;
+pub mod criteria;
 pub mod dataset;
 pub mod error;
 pub mod error_code;

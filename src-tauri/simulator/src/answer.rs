@@ -1,6 +1,7 @@
 //! The simulated model: reads the messages of a chat request (OpenAI or Anthropic
 //! shape), rebuilds the Ragnosis task with `prompt::parse_task`, answers it with the
-//! offline judge, and writes the reply in the shape the prompts ask for. Repair requests
+//! offline judge (a user's own criterion, which the offline judge declines, by the
+//! rule in `criterion`), and writes the reply in the shape the prompts ask for. Repair requests
 //! get the same (correct) answer. Also the faulty variants of a reply. No HTTP here.
 
 use ragnosis_core::judge::offline::OfflineJudge;
@@ -79,6 +80,7 @@ pub fn answer(messages: &[Message], oracle: bool) -> Answer {
     };
     let judged = std::panic::catch_unwind(|| {
         drafted(&task)
+            .or_else(|| crate::criterion::verdict(&task))
             .or_else(|| oracle.then(|| crate::oracle::verdict(&task)).flatten())
             .unwrap_or_else(|| OfflineJudge::default().verdict(&task))
     });

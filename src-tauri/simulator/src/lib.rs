@@ -17,6 +17,7 @@
 //! ```
 
 mod answer;
+mod criterion;
 pub mod embeddings;
 pub mod faults;
 mod oracle;

@@ -7,7 +7,7 @@ class Channel {
 }
 vi.mock('@tauri-apps/api/core', () => ({ invoke, isTauri, Channel }));
 
-const { cancelRun, exportRun, getCase, importExample, importFile, listCases, listDatasets, startRun } = await import('./api');
+const { cancelRun, exportRun, getCase, importExample, importFile, listCases, listDatasets, saveCriterion, startRun, tryCriterion } = await import('./api');
 const { NO_BACKEND_CODE } = await import('./errors');
 
 const example = {
@@ -51,6 +51,15 @@ describe('api', () => {
     const query = { order: 'worst', sort_metric: null, descending: false, score_metric: null, min: null, max: null, pattern: null, errors_only: false, text: null, offset: 0, limit: 50, columns: [] };
     await listCases(3, query);
     expect(invoke).toHaveBeenLastCalledWith('list_cases', { runId: 3, query });
+  });
+
+  it('sends a criterion as the definition the core reads, and tries it on a dataset with a judge', async () => {
+    invoke.mockResolvedValue(null);
+    const definition = { name: 'tone', question: 'Polite?', scale: 'pass_fail', reads: ['answer'], direction: 'higher_is_better', anchors: [], examples: [] } as const;
+    await saveCriterion({ ...definition, reads: [...definition.reads], anchors: [], examples: [] });
+    expect(invoke).toHaveBeenLastCalledWith('save_criterion', { definition: { ...definition, reads: ['answer'], anchors: [], examples: [] } });
+    await tryCriterion({ ...definition, reads: ['answer'], anchors: [], examples: [] }, 4, 'sim');
+    expect(invoke).toHaveBeenLastCalledWith('try_criterion', { definition: { ...definition, reads: ['answer'], anchors: [], examples: [] }, datasetId: 4, judge: 'sim' });
   });
 
   it('starts a run with a channel that hands every progress event to the caller', async () => {

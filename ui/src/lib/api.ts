@@ -15,7 +15,10 @@ import type {
   ChartSvg,
   ComparisonView,
   ConnectionCheck,
+  CriterionInfo,
+  CriterionTrial,
   DatasetRow,
+  Definition,
   DatasetReach,
   DatasetReport,
   Exported,
@@ -37,6 +40,7 @@ import type {
   RunInfo,
   RunPlan,
   RunRequestInput,
+  SavedCriterion,
   Theme,
   TrendPoint,
   CorpusRow,
@@ -334,4 +338,27 @@ export function getFewShot(): Promise<FewShotSetting> {
 /** Chooses a few-shot file after checking it; an empty path goes back to the shipped examples. */
 export function setFewShot(path: string | null): Promise<FewShotSetting> {
   return call<FewShotSetting>('set_few_shot', { path });
+}
+
+// Settings → Your criteria
+
+export function listCriteria(): Promise<CriterionInfo[]> {
+  return call<CriterionInfo[]>('list_criteria');
+}
+
+export function criterionExamples(): Promise<Definition[]> {
+  return call<Definition[]>('criterion_examples');
+}
+
+export function saveCriterion(definition: Definition): Promise<SavedCriterion> {
+  return call<SavedCriterion>('save_criterion', { definition });
+}
+
+export function deleteCriterion(name: string): Promise<void> {
+  return call<void>('delete_criterion', { name });
+}
+
+/** Scores a draft criterion on the first 3 items of a dataset with a judge; nothing is stored. */
+export function tryCriterion(definition: Definition, datasetId: number, judge: string): Promise<CriterionTrial> {
+  return call<CriterionTrial>('try_criterion', { definition, datasetId, judge });
 }

@@ -10,6 +10,7 @@ export const FAMILY_LABELS: Record<string, string> = {
   citation: 'Citation accuracy',
   ragalyst: 'RAGalyst',
   reference: 'Reference answer and ranking',
+  criteria: 'Your criteria (Settings → Your criteria)',
 };
 
 export interface PickerMetric {

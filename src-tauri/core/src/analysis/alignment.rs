@@ -81,9 +81,9 @@ pub fn align(store: &Store, run_id: i64) -> Result<Alignment> {
     let run = store::runs::get(conn, run_id)?;
     let labels = store::human_labels::for_run(conn, run_id)?;
     let keys = store::run_items::keys(conn, run_id)?;
-    let ids: Vec<&str> = metrics::catalogue()
-        .iter()
-        .filter(|m| m.scope == Scope::Item && run.metrics.iter().any(|r| r == m.id))
+    let ids: Vec<&str> = metrics::in_order(&run.metrics)
+        .into_iter()
+        .filter(|m| m.scope == Scope::Item)
         .map(|m| m.id)
         .collect();
     let scores: BTreeMap<i64, BTreeMap<String, f64>> =

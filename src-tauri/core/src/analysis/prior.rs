@@ -101,9 +101,7 @@ fn run_items(store: &Store, run_id: i64) -> Result<Vec<store::items::StoredItem>
 /// How the source tool's `prior` agrees with the run's `metric` over the run's items.
 pub fn agreement(store: &Store, run_id: i64, prior: &str, metric: &str) -> Result<PriorAgreement> {
     let run = store::runs::get(store.conn(), run_id)?;
-    let item_metric = metrics::catalogue()
-        .iter()
-        .any(|m| m.id == metric && m.scope == Scope::Item);
+    let item_metric = metrics::find(metric).is_some_and(|m| m.scope == Scope::Item);
     if !item_metric || !run.metrics.iter().any(|m| m == metric) {
         return Err(Error::Invalid(format!(
             "run #{run_id} has no per-item metric `{metric}`; its metrics are {}",

@@ -3,7 +3,9 @@
 //! language's common function words make up the largest share of the words.
 //!
 //! Owns: the guess and its confidence rule. Must not: be used for anything that
-//! changes scores; it is a hint shown to the user (and may be `None`).
+//! changes a built-in metric's score; it is a hint shown to the user (and may be
+//! `None`), and the answer-language check a user asks for in a criterion of their own
+//! (`guess_language`), which is skipped when the text does not tell.
 
 /// Questions looked at; the guess does not improve much beyond this.
 const SAMPLE_ITEMS: u32 = 2_000;
@@ -61,6 +63,13 @@ const LANGUAGES: [(&str, &[&str]); 7] = [
         ],
     ),
 ];
+
+/// The language of one text (ISO 639-1), when it is long and clear enough to tell.
+pub fn guess_language(text: &str) -> Option<String> {
+    let mut sample = LanguageSample::default();
+    sample.add(text);
+    sample.guess()
+}
 
 #[derive(Debug, Default)]
 pub(crate) struct LanguageSample {

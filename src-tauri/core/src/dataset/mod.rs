@@ -46,6 +46,7 @@ use report::Collector;
 pub use self::csv::LIST_SEPARATOR;
 /// Metadata key holding the source tool's own scores.
 pub use dialects::PRIOR_SCORES_KEY;
+pub use language::guess_language;
 /// Metadata key holding per-chunk context keys other than id/text (one entry per chunk).
 pub use mapping::CONTEXT_EXTRAS_KEY;
 pub use remap::{lookup, FieldMap, FieldOverride};

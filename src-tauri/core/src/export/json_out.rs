@@ -1,5 +1,5 @@
-//! The JSON export: `{"run": ..., "summary": ..., "trust": [...], "insights": ...,
-//! "items": [...]}`, the same report facts the window and the reports read (the trust
+//! The JSON export: `{"run": ..., "summary": ..., "trust": [...], "criteria": [...],
+//! "insights": ..., "items": [...]}`, the same report facts the window and the reports read (the trust
 //! statement's sentences, the run's insights and ranked actions). Items are streamed one
 //! at a time so a 100 000-item run never sits in memory.
 
@@ -38,6 +38,10 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
     let trust = super::trust::statement(store, &view.run, &view.summary)?;
     out.write_all(b",\n\"trust\": ").map_err(io)?;
     serde_json::to_writer_pretty(&mut *out, &trust.sentences)?;
+    // The user's own criteria: the version and text that scored, and how items did.
+    let criteria = super::criteria_view::load(store, &view.run, &view.summary)?;
+    out.write_all(b",\n\"criteria\": ").map_err(io)?;
+    serde_json::to_writer_pretty(&mut *out, &criteria)?;
     // `null` when the run has none (a run stored before insights existed).
     let insights = crate::analysis::insights::load(store, view.run.id)?;
     out.write_all(b",\n\"insights\": ").map_err(io)?;

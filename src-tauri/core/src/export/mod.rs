@@ -6,6 +6,7 @@
 //! for people — the report as Markdown with charts or as PDF — is the `ragnosis-report`
 //! crate's, from `ReportView`: one model, so a run's Markdown and PDF say the same.
 
+pub mod criteria_view;
 mod csv_out;
 pub mod evidence;
 mod json_out;
@@ -19,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 
 pub use crate::text::escape_markdown;
+pub use criteria_view::CriterionReport;
 pub use report_view::{Detail, ReportOptions, ReportView, HEADLINE_METRICS};
 pub use trust::TrustStatement;
 pub use view::{ItemView, RunView};

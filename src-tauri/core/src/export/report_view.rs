@@ -208,6 +208,8 @@ pub struct ReportView {
     pub trust: super::TrustStatement,
     /// The run's agreement with people's labels (empty metrics when none).
     pub alignment: crate::analysis::alignment::Alignment,
+    /// The user's own criteria the run scored: version, text and how the items did.
+    pub criteria: Vec<super::CriterionReport>,
 }
 
 /// One ranked action item as every output shows it (terminal, Markdown, PDF; the window
@@ -285,8 +287,19 @@ impl ReportView {
             .collect();
         let mut rest: Vec<&&MetricLine> = scored.iter().filter(|m| !ids.contains(&m.id)).collect();
         rest.sort_by_key(|m| (std::cmp::Reverse(m.stats.n), m.id.clone()));
-        ids.extend(rest.into_iter().map(|m| m.id.clone()));
+        ids.extend(
+            rest.into_iter()
+                .filter(|m| !m.id.starts_with("criteria."))
+                .map(|m| m.id.clone()),
+        );
         ids.truncate(HEADLINE_METRICS);
+        // The user's own criteria are theirs to read first: always shown.
+        ids.extend(
+            scored
+                .iter()
+                .filter(|m| m.id.starts_with("criteria."))
+                .map(|m| m.id.clone()),
+        );
         ids
     }
 
@@ -317,6 +330,7 @@ impl ReportView {
         let insights = crate::analysis::insights::load(store, run_id)?;
         let trust = super::trust::statement(store, &run.run, &run.summary)?;
         let alignment = crate::analysis::alignment::align(store, run_id)?;
+        let criteria = super::criteria_view::load(store, &run.run, &run.summary)?;
         let name = run.run.name();
         let title = match &comparison {
             Some(c) => format!("{} compared with {}", name, c.a.title()),
@@ -337,6 +351,7 @@ impl ReportView {
             insights,
             trust,
             alignment,
+            criteria,
         })
     }
 }

@@ -228,7 +228,7 @@ fn errors(summary: &RunSummary) -> Option<String> {
         format!("All {total} metric results were scored: none failed or was skipped.")
     } else {
         format!(
-            "Of {total} metric results, {errors} ({}) could not be scored and {skipped} ({}) were skipped for missing fields; neither counts as a score.",
+            "Of {total} metric results, {errors} ({}) could not be scored and {skipped} ({}) were skipped (missing fields, or a criterion the judge cannot score); neither counts as a score.",
             share(errors),
             share(skipped)
         )

@@ -43,10 +43,11 @@ impl CascadeJudge {
         }
     }
 
-    /// Whether `task` goes to the stronger judge: generation always (the offline judge
-    /// writes nothing), otherwise when the offline judge is unsure of it.
+    /// Whether `task` goes to the stronger judge: generation and criteria in plain words
+    /// always (the offline judge writes nothing and scores no such criterion),
+    /// otherwise when the offline judge is unsure of it.
     pub fn sends_on(&self, task: &Task) -> bool {
-        task.is_generation() || self.offline.is_unsure(task)
+        task.needs_language_model() || self.offline.is_unsure(task)
     }
 }
 

@@ -232,7 +232,8 @@ fn list_field(kind: TaskKind) -> Option<&'static str> {
         | TaskKind::Scorecard
         | TaskKind::Insights
         | TaskKind::DraftQuestion
-        | TaskKind::DraftAnswer => None,
+        | TaskKind::DraftAnswer
+        | TaskKind::Criterion => None,
     }
 }
 
@@ -281,6 +282,13 @@ fn normalise(kind: TaskKind, payload: &mut Value) {
                 snake_case_field(check, "category");
             }
         }
+        TaskKind::Criterion => {
+            if let Some(score) = payload.get_mut("score") {
+                if let Some(read) = criterion_score(score) {
+                    *score = read;
+                }
+            }
+        }
         TaskKind::ClaimLabels => {
             for row in array_items(payload, "labels") {
                 if let Value::Array(labels) = row {
@@ -294,6 +302,27 @@ fn normalise(kind: TaskKind, payload: &mut Value) {
             }
         }
         _ => {}
+    }
+}
+
+/// A criterion score written as a word or a string: "pass" / "fail", yes / no, true /
+/// false, "4", "4/5" — as a number the scale can check. `None` leaves it as it is.
+fn criterion_score(score: &Value) -> Option<Value> {
+    let number = |x: f64| serde_json::Number::from_f64(x).map(Value::Number);
+    match score {
+        Value::Bool(b) => number(if *b { 1.0 } else { 0.0 }),
+        Value::String(s) => {
+            let s = s.trim().to_ascii_lowercase();
+            match s.as_str() {
+                "pass" | "passed" | "yes" | "true" | "met" => number(1.0),
+                "fail" | "failed" | "no" | "false" | "not met" => number(0.0),
+                _ => {
+                    let head = s.split('/').next().unwrap_or("").trim();
+                    head.parse::<f64>().ok().and_then(number)
+                }
+            }
+        }
+        _ => None,
     }
 }
 

@@ -493,6 +493,13 @@ fn payloads_of_every_kind_parse_back_against_their_task() {
                 answer: "Two years.".into(),
             },
         ),
+        (
+            criterion_task(crate::criteria::Scale::OneToFive),
+            Verdict::Criterion(CriterionVerdict {
+                reasoning: "Courteous throughout.".into(),
+                score: Some(4.0),
+            }),
+        ),
     ];
     assert_eq!(cases.len(), TaskKind::ALL.len());
     for (task, verdict) in cases {
@@ -623,5 +630,76 @@ fn a_long_reply_of_stray_brackets_is_refused_as_cut_off() {
     assert!(
         parse_verdict(&claims, &few_strays).is_ok(),
         "an object after a few stray openers is still found"
+    );
+}
+
+fn criterion_task(scale: crate::criteria::Scale) -> Task {
+    Task::Criterion(Box::new(crate::judge::task::CriterionTask {
+        name: "tone".into(),
+        text: "Is the answer polite?".into(),
+        scale,
+        anchors: Vec::new(),
+        examples: Vec::new(),
+        reads: vec![crate::criteria::ReadField::Answer],
+        question: String::new(),
+        answer: "Sure, happy to help.".into(),
+        chunks: Vec::new(),
+        ground_truth: String::new(),
+    }))
+}
+
+fn criterion_score(task: &Task, reply: &str) -> Result<Option<f64>, String> {
+    match parse_verdict(task, reply)? {
+        Verdict::Criterion(v) => Ok(v.score),
+        other => panic!("a criterion task gave {other:?}"),
+    }
+}
+
+#[test]
+fn a_criterion_score_written_as_a_word_reads_as_the_scale_value() {
+    use crate::criteria::Scale;
+    let pass_fail = criterion_task(Scale::PassFail);
+    for (written, read) in [
+        ("\"pass\"", 1.0),
+        ("\"FAIL\"", 0.0),
+        ("true", 1.0),
+        ("\"no\"", 0.0),
+    ] {
+        let reply = format!(r#"{{"reasoning": "because", "score": {written}}}"#);
+        assert_eq!(
+            criterion_score(&pass_fail, &reply),
+            Ok(Some(read)),
+            "{written}"
+        );
+    }
+    let five = criterion_task(Scale::OneToFive);
+    let reply = r#"{"reasoning": "mostly polite", "score": "4/5"}"#;
+    assert_eq!(criterion_score(&five, reply), Ok(Some(4.0)));
+}
+
+#[test]
+fn a_criterion_score_off_the_scale_or_without_a_reason_is_sent_back() {
+    use crate::criteria::Scale;
+    let five = criterion_task(Scale::OneToFive);
+    let half = criterion_score(&five, r#"{"reasoning": "so so", "score": 3.5}"#).unwrap_err();
+    assert!(half.contains("whole number from 1 to 5, got 3.5"), "{half}");
+    let six = criterion_score(&five, r#"{"reasoning": "great", "score": 6}"#).unwrap_err();
+    assert!(six.contains("got 6"), "{six}");
+    let silent = criterion_score(&five, r#"{"reasoning": " ", "score": 4}"#).unwrap_err();
+    assert!(silent.contains("\"reasoning\" is empty"), "{silent}");
+    let none =
+        criterion_score(&five, r#"{"reasoning": "cannot tell", "score": null}"#).unwrap_err();
+    assert!(
+        none.contains("\"score\" is missing"),
+        "a model must score: {none}"
+    );
+    let pass_fail = criterion_task(Scale::PassFail);
+    let half = criterion_score(&pass_fail, r#"{"reasoning": "partly", "score": 0.5}"#).unwrap_err();
+    assert!(half.contains("1 (pass) or 0 (fail)"), "{half}");
+    let unit = criterion_task(Scale::Unit);
+    assert_eq!(
+        criterion_score(&unit, r#"{"reasoning": "nearly", "score": 1.02}"#),
+        Ok(Some(1.0)),
+        "a tiny overshoot of 0-1 is clamped like every unit score"
     );
 }

@@ -114,6 +114,8 @@ pub fn expected_output_tokens(task: &Task) -> u64 {
         }
         Task::DraftQuestion { .. } => 40,
         Task::DraftAnswer { .. } => 80,
+        // One or two sentences of reasoning and a score.
+        Task::Criterion(_) => 60,
     };
     reply.max(20)
 }

@@ -73,6 +73,82 @@ pub enum Task {
     /// Test-set generation, the answer agent: the reference answer to the question from
     /// the chunk alone.
     DraftAnswer { question: String, chunk: String },
+    /// A user's own criterion (`crate::criteria`) asked about one item: the question in
+    /// plain words with its scale, anchors and scored examples, and the fields it reads.
+    Criterion(Box<CriterionTask>),
+}
+
+/// What a criterion call is given. Fields the criterion does not read are empty and
+/// left out of the prompt.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CriterionTask {
+    /// The criterion's name (not its version: an unchanged text keeps its cached
+    /// verdicts when a draft is saved).
+    pub name: String,
+    /// The question the judge answers, as the user wrote it.
+    pub text: String,
+    pub scale: crate::criteria::Scale,
+    pub anchors: Vec<crate::criteria::Anchor>,
+    pub examples: Vec<crate::criteria::Example>,
+    pub reads: Vec<crate::criteria::ReadField>,
+    pub question: String,
+    pub answer: String,
+    pub chunks: Vec<String>,
+    pub ground_truth: String,
+}
+
+impl CriterionTask {
+    /// The task of `def` on `item`, with only the fields it reads.
+    pub fn of(def: &crate::criteria::Definition, item: &crate::item::Item) -> CriterionTask {
+        use crate::criteria::ReadField as R;
+        let reads = |f: R| def.reads(f);
+        CriterionTask {
+            name: def.name.clone(),
+            text: def.question.trim().to_string(),
+            scale: def.scale,
+            anchors: def.anchors.clone(),
+            examples: def.examples.clone(),
+            reads: sorted_reads(&def.reads),
+            question: if reads(R::Question) {
+                item.question.clone()
+            } else {
+                String::new()
+            },
+            answer: if reads(R::Answer) {
+                item.answer.clone().unwrap_or_default()
+            } else {
+                String::new()
+            },
+            chunks: if reads(R::Contexts) {
+                item.contexts.iter().map(|c| c.text.clone()).collect()
+            } else {
+                Vec::new()
+            },
+            ground_truth: if reads(R::GroundTruth) {
+                item.ground_truth.clone().unwrap_or_default()
+            } else {
+                String::new()
+            },
+        }
+    }
+}
+
+/// The fields in their fixed order, so the prompt does not depend on how a file lists
+/// them.
+fn sorted_reads(reads: &[crate::criteria::ReadField]) -> Vec<crate::criteria::ReadField> {
+    let mut out = reads.to_vec();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The judge's answer on a criterion: why, then the score on the criterion's scale.
+/// `score` is `None` only from a judge that cannot score criteria in plain words (the
+/// offline judge), whose `reasoning` then says so; model replies always carry a score.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CriterionVerdict {
+    pub reasoning: String,
+    pub score: Option<f64>,
 }
 
 /// What the insights call is given: the run's metrics (mean below 0.95 each), their
@@ -287,6 +363,7 @@ impl Task {
             Task::Insights(_) => TaskKind::Insights,
             Task::DraftQuestion { .. } => TaskKind::DraftQuestion,
             Task::DraftAnswer { .. } => TaskKind::DraftAnswer,
+            Task::Criterion(_) => TaskKind::Criterion,
         }
     }
 
@@ -294,6 +371,12 @@ impl Task {
     /// offline judge cannot, and never pretends to.
     pub fn is_generation(&self) -> bool {
         self.kind().is_generation()
+    }
+
+    /// Whether only a language model can answer it: generation, and a criterion written
+    /// in plain words. The offline judge declines these; a cascade sends them on.
+    pub fn needs_language_model(&self) -> bool {
+        self.is_generation() || self.kind() == TaskKind::Criterion
     }
 }
 
@@ -312,6 +395,7 @@ pub enum TaskKind {
     Insights,
     DraftQuestion,
     DraftAnswer,
+    Criterion,
 }
 
 impl TaskKind {
@@ -319,7 +403,7 @@ impl TaskKind {
         matches!(self, TaskKind::DraftQuestion | TaskKind::DraftAnswer)
     }
 
-    pub const ALL: [TaskKind; 12] = [
+    pub const ALL: [TaskKind; 13] = [
         TaskKind::Aspects,
         TaskKind::ChunkRelevance,
         TaskKind::Coverage,
@@ -332,6 +416,7 @@ impl TaskKind {
         TaskKind::Insights,
         TaskKind::DraftQuestion,
         TaskKind::DraftAnswer,
+        TaskKind::Criterion,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -348,6 +433,7 @@ impl TaskKind {
             TaskKind::Insights => "insights",
             TaskKind::DraftQuestion => "draft_question",
             TaskKind::DraftAnswer => "draft_answer",
+            TaskKind::Criterion => "criterion",
         }
     }
 
@@ -512,6 +598,7 @@ pub enum Verdict {
     DraftAnswer {
         answer: String,
     },
+    Criterion(CriterionVerdict),
 }
 
 impl Verdict {
@@ -529,6 +616,7 @@ impl Verdict {
             Verdict::Insights(_) => TaskKind::Insights,
             Verdict::DraftQuestion { .. } => TaskKind::DraftQuestion,
             Verdict::DraftAnswer { .. } => TaskKind::DraftAnswer,
+            Verdict::Criterion(_) => TaskKind::Criterion,
         }
     }
 }

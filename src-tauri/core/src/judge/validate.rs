@@ -78,12 +78,48 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
         (Task::DraftAnswer { .. }, Verdict::DraftAnswer { answer }) => Ok(Verdict::DraftAnswer {
             answer: one_line(&answer, "answer")?,
         }),
+        (Task::Criterion(asked), Verdict::Criterion(v)) => criterion(asked.scale, v),
         (task, verdict) => Err(format!(
             "the reply answers a {} task, not {}",
             verdict.kind().as_str(),
             task.kind().as_str()
         )),
     }
+}
+
+/// A score on the criterion's scale (pass/fail 0 or 1, a whole 1–5, or 0–1 with small
+/// overshoots clamped) and a reason; a model must give both.
+fn criterion(
+    scale: crate::criteria::Scale,
+    mut v: super::task::CriterionVerdict,
+) -> Result<Verdict, String> {
+    use crate::criteria::Scale;
+    v.reasoning = v.reasoning.trim().to_string();
+    if v.reasoning.is_empty() {
+        return Err("\"reasoning\" is empty: say in a sentence why the item gets its score".into());
+    }
+    let Some(score) = v.score else {
+        return Err(format!(
+            "\"score\" is missing: give a number on the {} scale",
+            scale.as_str()
+        ));
+    };
+    let score = match scale {
+        Scale::Unit => unit("score", score)?,
+        Scale::PassFail | Scale::OneToFive if scale.holds(score) => score,
+        Scale::PassFail => {
+            return Err(format!(
+                "\"score\" must be 1 (pass) or 0 (fail), got {score}"
+            ))
+        }
+        Scale::OneToFive => {
+            return Err(format!(
+                "\"score\" must be a whole number from 1 to 5, got {score}"
+            ))
+        }
+    };
+    v.score = Some(score);
+    Ok(Verdict::Criterion(v))
 }
 
 /// A drafted question or answer: trimmed, spaces collapsed, and of a length a test case

@@ -1,7 +1,9 @@
 //! Which metrics exist, what each needs, and how a user's `--metrics` list resolves.
 //!
 //! Only metrics that are really implemented are listed: a metric appears here in the same
-//! change that makes it compute.
+//! change that makes it compute. The static table holds the built-in families; a user's
+//! own criteria (`criteria.<name>`) are the dynamic part, read from the store into
+//! `crate::criteria::registry`, and `find` and the selection see both.
 
 use serde::Serialize;
 
@@ -16,16 +18,19 @@ pub enum Family {
     Citation,
     Ragalyst,
     Reference,
+    /// A user's own criteria, defined in plain words (`crate::criteria`).
+    Criteria,
 }
 
 impl Family {
-    pub const ALL: [Family; 6] = [
+    pub const ALL: [Family; 7] = [
         Family::Ragvue,
         Family::Ragxplain,
         Family::RagChecker,
         Family::Citation,
         Family::Ragalyst,
         Family::Reference,
+        Family::Criteria,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -36,6 +41,7 @@ impl Family {
             Family::Citation => "citation",
             Family::Ragalyst => "ragalyst",
             Family::Reference => "reference",
+            Family::Criteria => crate::criteria::FAMILY,
         }
     }
 }
@@ -247,8 +253,24 @@ pub fn is_descriptive(id: &str) -> bool {
     DESCRIPTIVE.contains(&id)
 }
 
+/// The built-in metric or the registered criterion called `id`.
 pub fn find(id: &str) -> Option<&'static MetricSpec> {
-    CATALOGUE.iter().find(|m| m.id == id)
+    CATALOGUE
+        .iter()
+        .find(|m| m.id == id)
+        .or_else(|| crate::criteria::registry::find(id))
+}
+
+/// The specs of `ids` (a run's metric list) that exist: the built-in ones in catalogue
+/// order, then the criteria in the list's order.
+pub fn in_order<S: AsRef<str>>(ids: &[S]) -> Vec<&'static MetricSpec> {
+    let listed = |id: &str| ids.iter().any(|i| i.as_ref() == id);
+    let mut out: Vec<&'static MetricSpec> = CATALOGUE.iter().filter(|m| listed(m.id)).collect();
+    out.extend(
+        ids.iter()
+            .filter_map(|id| crate::criteria::registry::find(id.as_ref())),
+    );
+    out
 }
 
 /// Why a `--metrics` entry did not resolve.
@@ -256,6 +278,10 @@ pub fn find(id: &str) -> Option<&'static MetricSpec> {
 pub enum SelectionError {
     #[error("unknown metric or family '{0}' (see `ragnosis list-metrics`)")]
     Unknown(String),
+    #[error("there is no criterion called '{0}' (see `ragnosis criteria list`; `ragnosis criteria add` defines one)")]
+    UnknownCriterion(String),
+    #[error("no criteria are defined yet: `ragnosis criteria add` or Settings → Your criteria defines one")]
+    NoCriteria,
     #[error("'{name}' is ambiguous: it could be {}", candidates.join(" or "))]
     Ambiguous {
         name: String,
@@ -266,10 +292,20 @@ pub enum SelectionError {
 }
 
 /// Resolves a list of ids, bare names or family names into metric specs, in catalogue
-/// order, without duplicates.
+/// order, without duplicates; criteria are the ones registered in this process.
 pub fn resolve_selection<S: AsRef<str>>(
     entries: &[S],
 ) -> Result<Vec<&'static MetricSpec>, SelectionError> {
+    resolve_selection_in(entries, &crate::criteria::registry::all())
+}
+
+/// `resolve_selection` with the criteria a store holds: the built-in metrics in
+/// catalogue order, then the chosen criteria in `criteria`'s order.
+pub fn resolve_selection_in<S: AsRef<str>>(
+    entries: &[S],
+    criteria: &[&'static MetricSpec],
+) -> Result<Vec<&'static MetricSpec>, SelectionError> {
+    let all = || CATALOGUE.iter().chain(criteria.iter().copied());
     let mut chosen: Vec<&'static str> = Vec::new();
     for entry in entries {
         let entry = entry.as_ref().trim();
@@ -277,12 +313,19 @@ pub fn resolve_selection<S: AsRef<str>>(
             continue;
         }
         let lower = entry.to_ascii_lowercase();
-        let matched: Vec<&'static MetricSpec> = if let Some(spec) = find(&lower) {
+        let matched: Vec<&'static MetricSpec> = if let Some(spec) = all().find(|m| m.id == lower) {
             vec![spec]
+        } else if lower == Family::Criteria.as_str() {
+            if criteria.is_empty() {
+                return Err(SelectionError::NoCriteria);
+            }
+            criteria.to_vec()
         } else if let Some(family) = Family::ALL.iter().find(|f| f.as_str() == lower) {
             CATALOGUE.iter().filter(|m| m.family == *family).collect()
+        } else if let Some(name) = lower.strip_prefix("criteria.") {
+            return Err(SelectionError::UnknownCriterion(name.to_string()));
         } else {
-            let by_name: Vec<_> = CATALOGUE.iter().filter(|m| m.name == lower).collect();
+            let by_name: Vec<_> = all().filter(|m| m.name == lower).collect();
             if by_name.len() > 1 {
                 return Err(SelectionError::Ambiguous {
                     name: entry.to_string(),
@@ -296,10 +339,7 @@ pub fn resolve_selection<S: AsRef<str>>(
         }
         chosen.extend(matched.iter().map(|m| m.id));
     }
-    let selected: Vec<_> = CATALOGUE
-        .iter()
-        .filter(|m| chosen.contains(&m.id))
-        .collect();
+    let selected: Vec<_> = all().filter(|m| chosen.contains(&m.id)).collect();
     if selected.is_empty() {
         return Err(SelectionError::Empty);
     }

@@ -20,7 +20,9 @@ use serde_json::Value;
 
 use crate::item::{Field, Item};
 
-pub use catalogue::{catalogue, find, resolve_selection, Family, MetricSpec, Scope};
+pub use catalogue::{
+    catalogue, find, in_order, resolve_selection, resolve_selection_in, Family, MetricSpec, Scope,
+};
 
 /// How a metric result ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

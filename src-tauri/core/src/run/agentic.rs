@@ -5,8 +5,9 @@
 //! RAGVUE, a ground truth → RAGChecker and reference-answer metrics, a citation label →
 //! citation metrics, ranked ids → ranking metrics; RAGXplain's diamond and RAGalyst by
 //! the same rule (a ground truth → answer correctness, factuality and context recall;
-//! contexts → answerability). Each chosen metric records why; each
-//! metric not chosen records why not. An item with only a question runs nothing.
+//! contexts → answerability); the user's own criteria when the item has the fields each
+//! reads. Each chosen metric records why; each metric not chosen records why not. An
+//! item with only a question runs nothing.
 
 use serde::{Deserialize, Serialize};
 
@@ -83,6 +84,7 @@ pub fn choose(spec: &MetricSpec, item: &Item) -> (bool, String) {
             "the item has a ground-truth answer to check the answer's correctness against"
         }
         Family::Ragalyst => "the item has retrieved contexts, so their sufficiency can be judged",
+        Family::Criteria => "your own criterion, and the item has the fields it reads",
         Family::Ragxplain if spec.needs.contains(&Field::GroundTruth) => {
             "the item has a ground-truth answer to compare with"
         }

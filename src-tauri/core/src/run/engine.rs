@@ -37,6 +37,8 @@ pub struct EngineSettings {
     pub weights: WeightProfile,
     /// Scored examples shown to the judge for answer correctness (at most eight).
     pub few_shot: Vec<CorrectnessExample>,
+    /// The versions of the user's criteria the run scores (`run::criteria`).
+    pub criteria: Vec<crate::criteria::Versioned>,
 }
 
 /// What evaluating one item produced and cost.
@@ -49,6 +51,10 @@ pub struct ItemOutcome {
     /// practice; joined with "," if a judge answered under several), stored with them so
     /// a report names what actually judged.
     pub prompt_version: Option<String>,
+    /// Results whose prompt version is their own, not the item's: a criterion's
+    /// (metric id, version), so adding criteria to a run leaves the version recorded
+    /// with the built-in metrics as it was.
+    pub metric_versions: Vec<(String, String)>,
     pub accounting: Accounting,
 }
 
@@ -226,9 +232,10 @@ fn scorecard_task(
 /// The most scored examples a correctness prompt carries (RAGalyst uses up to eight).
 pub const MAX_EXAMPLES: usize = 8;
 
-/// The judge tasks evaluating `metrics` on `item` would ask, for planning. Tasks that
-/// depend on another verdict (coverage and review need the aspects) are estimated with
-/// the item's own aspects when it has them, else with the question as the one aspect.
+/// The judge tasks evaluating `metrics` on `item` would ask, for planning (a user's
+/// criteria are planned by `run::criteria`). Tasks that depend on another verdict
+/// (coverage and review need the aspects) are estimated with the item's own aspects when
+/// it has them, else with the question as the one aspect.
 pub fn planned_tasks(
     item: &Item,
     metrics: &[&'static MetricSpec],
@@ -354,9 +361,13 @@ pub async fn evaluate_item(
     let mut judged: Vec<&'static MetricSpec> = Vec::new();
     let mut synthesised: Vec<&'static MetricSpec> = Vec::new();
     let foreign = foreign_to_the_offline_judge(item, judge);
+    let mut own: Vec<&'static MetricSpec> = Vec::new();
     for spec in metrics {
         let missing = metrics::missing_fields(item, spec.needs);
-        if !missing.is_empty() {
+        if spec.family == Family::Criteria {
+            // The run's recorded definition says what the criterion reads.
+            own.push(spec);
+        } else if !missing.is_empty() {
             results.push(MetricResult::skipped(
                 spec.id,
                 metrics::skip_reason(&missing),
@@ -382,9 +393,18 @@ pub async fn evaluate_item(
         }
     }
     let asker = Asker::new(judge, ctx);
-    if !judged.is_empty() {
-        results.extend(judge_metrics(item, &judged, &asker, settings).await);
-    }
+    let (built_in, scored) = tokio::join!(
+        async {
+            if judged.is_empty() {
+                Vec::new()
+            } else {
+                judge_metrics(item, &judged, &asker, settings).await
+            }
+        },
+        super::criteria::evaluate(item, &own, &settings.criteria, judge, ctx),
+    );
+    results.extend(built_in);
+    results.extend(scored.results);
     for spec in synthesised {
         results.push(overall::synthesise(spec.id, &results, &settings.weights));
     }
@@ -399,7 +419,8 @@ pub async fn evaluate_item(
             }
         }
     }
-    let (accounting, versions) = asker.into_spent();
+    let (mut accounting, versions) = asker.into_spent();
+    accounting.add(&scored.accounting);
     let prompt_version =
         (!versions.is_empty()).then(|| versions.into_iter().collect::<Vec<_>>().join(","));
     ItemOutcome {
@@ -407,6 +428,7 @@ pub async fn evaluate_item(
         results,
         judge_config: judge.identity().config_key(),
         prompt_version,
+        metric_versions: scored.versions,
         accounting,
     }
 }
@@ -825,7 +847,7 @@ fn from<T>(
 /// A metric the judge could not score: the message, and in the details the stable error
 /// code (what the run, the exports and the window branch on) and the judge's raw reply
 /// when it could not be read.
-fn judge_error(id: &str, e: &JudgeError) -> MetricResult {
+pub(super) fn judge_error(id: &str, e: &JudgeError) -> MetricResult {
     let mut result = MetricResult::error(id, format!("The judge could not score this item: {e}"));
     result.details = match e.raw_output() {
         Some(raw) => json!({ "error_code": e.code().as_str(), "raw_output": raw }),

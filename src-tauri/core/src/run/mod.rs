@@ -7,6 +7,7 @@
 //! (item, metric) that already has a stored result.
 
 pub mod agentic;
+pub mod criteria;
 pub mod engine;
 mod health;
 pub mod owner;
@@ -100,6 +101,10 @@ pub struct RunConfig {
     /// before correctness existed read as none.
     #[serde(default)]
     pub few_shot: Vec<CorrectnessExample>,
+    /// The version of each of the user's criteria the run scores, whole: a resume asks
+    /// the same question, a report quotes it, compare tells versions apart.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub criteria: Vec<crate::criteria::Versioned>,
 }
 
 /// Totals over every execution of a run (a resumed run adds to them).
@@ -128,17 +133,16 @@ pub struct RunOutcome {
     pub judge_down: Option<JudgeDown>,
 }
 
-/// The metrics a request selects, in catalogue order.
-pub fn selected_metrics(request: &RunRequest) -> Result<Vec<&'static MetricSpec>> {
-    Ok(match request.mode {
-        Mode::Manual => metrics::resolve_selection(&request.metrics)?,
-        mode => agentic::candidates(mode),
-    })
+/// The metrics a request selects, in catalogue order, then the user's criteria
+/// (`criteria::select`).
+pub fn selected_metrics(store: &Store, request: &RunRequest) -> Result<Vec<&'static MetricSpec>> {
+    criteria::select(store, request.mode, &request.metrics)
 }
 
 /// Creates a run: resolves metrics, selects items, stores both. Nothing is computed.
 pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
-    let specs = selected_metrics(request)?;
+    let specs = selected_metrics(store, request)?;
+    let own = criteria::versions_for(store, &specs)?;
     let metric_ids: Vec<String> = specs.iter().map(|m| m.id.to_string()).collect();
     store::datasets::get_ready(store.conn(), request.dataset_id)?;
     let chosen = request
@@ -159,6 +163,7 @@ pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
         budget_usd: request.budget_usd,
         use_cache: request.use_cache,
         few_shot: request.few_shot.clone(),
+        criteria: own,
     })?;
     store.transaction(|tx| {
         let run_id = store::runs::insert(
@@ -362,6 +367,7 @@ async fn evaluate_pending(
         tau: config.tau,
         weights: config.weights.clone(),
         few_shot: config.few_shot.clone(),
+        criteria: config.criteria.clone(),
     });
     let ctx = CallContext {
         progress: progress.clone(),
@@ -570,6 +576,7 @@ fn crashed_item(item_id: i64, metric_ids: &[&'static str], e: &tokio::task::Join
             results,
             judge_config: String::new(),
             prompt_version: None,
+            metric_versions: Vec::new(),
             accounting: Accounting::default(),
         },
         Vec::new(),
@@ -598,10 +605,15 @@ fn commit(
                     store::results::clear_error(tx, run_id, outcome.item_id, &result.metric)?;
                 }
                 let judged = metrics::find(&result.metric).is_some_and(|m| m.judge);
+                let own_version = outcome
+                    .metric_versions
+                    .iter()
+                    .find(|(m, _)| *m == result.metric)
+                    .map(|(_, v)| v.as_str());
                 let (config, version) = if judged {
                     (
                         outcome.judge_config.as_str(),
-                        outcome.prompt_version.as_deref(),
+                        own_version.or(outcome.prompt_version.as_deref()),
                     )
                 } else {
                     ("", None)
@@ -669,20 +681,29 @@ pub fn estimate(
     let (tasks, _) = planned_work(
         store,
         &specs,
-        (config.mode, &config.few_shot),
+        (config.mode, &config.few_shot, &config.criteria),
         &item_ids,
         &done,
     )?;
+    let tasks = criteria::askable(tasks, profile);
     let cache = crate::judge::cache::JudgeCache::open(store.path())?;
     Ok(crate::judge::plan::estimate(profile, &tasks, Some(&cache))?)
 }
+
+/// What each item is evaluated with: the mode, the correctness examples and the
+/// criteria's versions.
+type Plan<'a> = (
+    Mode,
+    &'a [CorrectnessExample],
+    &'a [crate::criteria::Versioned],
+);
 
 /// The judge tasks and the number of (item, metric) cells evaluating `item_ids` would
 /// take, skipping cells in `done`.
 fn planned_work(
     store: &Store,
     specs: &[&'static MetricSpec],
-    (mode, few_shot): (Mode, &[CorrectnessExample]),
+    (mode, few_shot, own): Plan<'_>,
     item_ids: &[i64],
     done: &std::collections::HashSet<(i64, String)>,
 ) -> Result<(Vec<crate::judge::Task>, u64)> {
@@ -693,6 +714,7 @@ fn planned_work(
             let job = job_for(stored, specs, mode, done, &mut 0);
             cells += job.metrics.len() as u64;
             tasks.extend(engine::planned_tasks(&job.item, &job.metrics, few_shot));
+            tasks.extend(criteria::planned(&job.item, &job.metrics, own));
         }
     }
     Ok((tasks, cells))
@@ -719,7 +741,8 @@ pub fn preview(
     request: &RunRequest,
     profile: &store::judge_profiles::JudgeProfile,
 ) -> Result<Preview> {
-    let specs = selected_metrics(request)?;
+    let specs = selected_metrics(store, request)?;
+    let own = criteria::versions_for(store, &specs)?;
     store::datasets::get_ready(store.conn(), request.dataset_id)?;
     let chosen = request
         .selection
@@ -732,10 +755,11 @@ pub fn preview(
     let (tasks, cells) = planned_work(
         store,
         &item_specs,
-        (request.mode, &request.few_shot),
+        (request.mode, &request.few_shot, &own),
         &chosen,
         &Default::default(),
     )?;
+    let tasks = criteria::askable(tasks, profile);
     let cache = crate::judge::cache::JudgeCache::open(store.path())?;
     Ok(Preview {
         items: chosen.len() as u64,

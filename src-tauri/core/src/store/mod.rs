@@ -8,6 +8,7 @@
 pub mod analyses;
 pub mod cases;
 pub mod corpora;
+pub mod criteria;
 pub mod datasets;
 pub mod generations;
 pub mod human_labels;
@@ -30,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 10;
+const MIGRATION_COUNT: usize = 11;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -44,6 +45,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0008_generations.sql")),
         M::up(include_str!("migrations/0009_generation_spend.sql")),
         M::up(include_str!("migrations/0010_corpus_status.sql")),
+        M::up(include_str!("migrations/0011_criteria.sql")),
     ];
     assert_eq!(
         all.len(),
@@ -131,6 +133,7 @@ impl Store {
             path: path.to_path_buf(),
         };
         store.fill_question_sets()?;
+        crate::criteria::registry::load(&store.conn)?;
         Ok(store)
     }
 

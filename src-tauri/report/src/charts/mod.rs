@@ -7,6 +7,7 @@
 //! (`FONT`), never a generic one: typst resolves only named families in SVGs, and the
 //! PDF bundles this font.
 
+mod criteria;
 pub mod deltas;
 mod distributions;
 mod means;
@@ -57,7 +58,7 @@ impl Chart {
 /// out (no pattern chart without a diagnosis, no delta chart without a comparison).
 ///
 /// A short report keeps the failure patterns when the run was diagnosed (otherwise the
-/// metric means) and, in a comparison, the deltas.
+/// metric means), the user's own criteria and, in a comparison, the deltas.
 pub fn for_report(view: &ReportView) -> Result<Vec<Chart>, Error> {
     let charts = all_charts(view)?;
     if view.detail == Detail::Full {
@@ -70,7 +71,7 @@ pub fn for_report(view: &ReportView) -> Result<Vec<Chart>, Error> {
     };
     Ok(charts
         .into_iter()
-        .filter(|c| c.file == overview || c.file == deltas::FILE)
+        .filter(|c| c.file == overview || c.file == deltas::FILE || c.file == criteria::FILE)
         .collect())
 }
 
@@ -80,6 +81,9 @@ fn all_charts(view: &ReportView) -> Result<Vec<Chart>, Error> {
         charts.push(chart);
     }
     if let Some(chart) = distributions::chart(&view.metrics)? {
+        charts.push(chart);
+    }
+    if let Some(chart) = criteria::chart(&view.criteria)? {
         charts.push(chart);
     }
     if let Some(diagnosis) = &view.run.summary.diagnosis {

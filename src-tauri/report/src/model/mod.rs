@@ -430,6 +430,8 @@ fn metrics(view: &ReportView) -> MetricsSection {
     if view.metrics.iter().any(|m| m.stats.lower_is_better) {
         notes.push("↓ marks a lower-is-better metric: 0 is the best score.".into());
     }
+    // How the items did on each of the user's own criteria, against its own threshold.
+    notes.extend(view.criteria.iter().map(|c| c.insight.clone()));
     let hidden = view.metrics.len().saturating_sub(shown.len());
     if hidden > 0 {
         notes.push(format!(

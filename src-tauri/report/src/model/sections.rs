@@ -354,6 +354,10 @@ pub fn methodology(view: &ReportView) -> MethodologySection {
         .filter(|id| view.detail == Detail::Full || shown.contains(id))
         .filter_map(|id| metrics::find(id))
         .map(|spec| {
+            // A criterion is defined by the version that scored this run, quoted whole.
+            if let Some(c) = view.criteria.iter().find(|c| c.metric == spec.id) {
+                return field(spec.id, format!("Your criterion {}.", c.methodology));
+            }
             let mut text = spec.description.to_string();
             if spec.judge {
                 text.push_str(" Judged.");

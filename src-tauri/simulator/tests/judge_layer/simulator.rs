@@ -198,6 +198,7 @@ async fn every_task_kind_is_judged_through_the_simulator() {
             question: q.clone(),
             chunk: chunks[0].clone(),
         },
+        criterion_task(&q, &chunks),
     ];
     for task in &tasks {
         let judgement = judge
@@ -210,6 +211,11 @@ async fn every_task_kind_is_judged_through_the_simulator() {
                 question.ends_with('?'),
                 "the simulator drafts a question: {question}"
             );
+        }
+        if let ragnosis_core::judge::Verdict::Criterion(v) = &judgement.verdict {
+            // The answer repeats the passage's words: the simulator's rule scores it 5.
+            assert_eq!(v.score, Some(5.0), "{v:?}");
+            assert!(v.reasoning.starts_with("Simulated judge:"), "{v:?}");
         }
         if let ragnosis_core::judge::Verdict::Scorecard(card) = &judgement.verdict {
             assert_eq!(card.scores.len(), 7, "every criterion asked is rated");
@@ -227,4 +233,38 @@ async fn every_task_kind_is_judged_through_the_simulator() {
         stats.repairs, 0,
         "the prompts' JSON shapes match what the offline judge serialises"
     );
+}
+
+/// A criterion in plain words on 1–5 reading the answer and the passages, whose answer
+/// is the first passage itself.
+fn criterion_task(question: &str, chunks: &[String]) -> Task {
+    let def = ragnosis_core::criteria::Definition {
+        name: "grounded".into(),
+        question: "Does the answer say only what the passages say?".into(),
+        scale: ragnosis_core::criteria::Scale::OneToFive,
+        reads: vec![
+            ragnosis_core::criteria::ReadField::Answer,
+            ragnosis_core::criteria::ReadField::Contexts,
+        ],
+        direction: Default::default(),
+        threshold: None,
+        anchors: Vec::new(),
+        examples: Vec::new(),
+        check: None,
+    };
+    let item = ragnosis_core::item::Item {
+        question: question.into(),
+        answer: Some(chunks[0].clone()),
+        contexts: chunks
+            .iter()
+            .map(|c| ragnosis_core::item::Context {
+                id: None,
+                text: c.clone(),
+            })
+            .collect(),
+        ..Default::default()
+    };
+    Task::Criterion(Box::new(ragnosis_core::judge::task::CriterionTask::of(
+        &def, &item,
+    )))
 }

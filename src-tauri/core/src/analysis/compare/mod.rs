@@ -303,11 +303,9 @@ pub fn compare_runs(
     }
     let (ref_a, metrics_a) = run_ref(store, a)?;
     let (ref_b, metrics_b) = run_ref(store, b)?;
-    let shared: Vec<(String, bool)> = metrics::catalogue()
-        .iter()
-        .filter(|m| {
-            m.scope == Scope::Item && metrics_a.contains(&m.id) && metrics_b.contains(&m.id)
-        })
+    let shared: Vec<(String, bool)> = metrics::in_order(&metrics_a)
+        .into_iter()
+        .filter(|m| m.scope == Scope::Item && metrics_b.contains(&m.id))
         .map(|m| (m.id.to_string(), m.lower_is_better))
         .collect();
     let ids: Vec<&str> = shared.iter().map(|(id, _)| id.as_str()).collect();
@@ -389,6 +387,7 @@ fn judging_differences(
             format!("{named} judged by {ja} in run {a} and by {jb} in run {b}")
         })
         .collect();
+    out.extend(criteria_versions(store, a, b, ids)?);
     for (metric, with) in COMPUTED_WITH {
         let shared = ids.contains(metric);
         let (in_a, in_b) = (metrics_a.contains(with), metrics_b.contains(with));
@@ -400,6 +399,33 @@ fn judging_differences(
         }
     }
     Ok(out)
+}
+
+/// Shared criteria scored by different versions of their text: a changed question is
+/// another measurement, as another judge is.
+fn criteria_versions(store: &Store, a: i64, b: i64, ids: &[&str]) -> Result<Vec<String>> {
+    let versions = |run_id: i64| -> Result<BTreeMap<String, u32>> {
+        let run = store::runs::get(store.conn(), run_id)?;
+        Ok(crate::run::run_config(&run)?
+            .criteria
+            .into_iter()
+            .map(|v| (v.definition.metric_id(), v.version))
+            .collect())
+    };
+    let (in_a, in_b) = (versions(a)?, versions(b)?);
+    Ok(ids
+        .iter()
+        .filter_map(|id| {
+            let (va, vb) = (in_a.get(*id)?, in_b.get(*id)?);
+            (va != vb).then(|| {
+                format!(
+                    "{id} was scored with version {va} of the criterion in run {a} and version {vb} in run {b} \
+                     (its text or scale changed; `ragnosis criteria show {} --version N` shows each)",
+                    id.trim_start_matches("criteria.")
+                )
+            })
+        })
+        .collect())
 }
 
 fn run_ref(store: &Store, run_id: i64) -> Result<(RunRef, Vec<&'static str>)> {

@@ -283,6 +283,14 @@ impl OfflineJudge {
             Task::DraftAnswer { .. } => Verdict::DraftAnswer {
                 answer: String::new(),
             },
+            // Whether an answer is polite, promises too much or cites its section is a
+            // judgement of meaning: the offline judge gives no score rather than a
+            // made-up one. (Criteria it can check, such as a regular expression, never
+            // reach a judge: `criteria::check`.)
+            Task::Criterion(_) => Verdict::Criterion(super::task::CriterionVerdict {
+                reasoning: crate::criteria::needs_language_model_reason(),
+                score: None,
+            }),
         }
     }
 }

@@ -259,6 +259,7 @@ fn every_task_kind_is_answered_on_empty_inputs() {
             metrics: vec![],
             baseline: vec![],
         })),
+        plain_words_criterion(),
     ];
     let kinds: Vec<TaskKind> = tasks.iter().map(|t| judge(t.clone()).kind()).collect();
     let judged: Vec<TaskKind> = TaskKind::ALL
@@ -266,6 +267,30 @@ fn every_task_kind_is_answered_on_empty_inputs() {
         .filter(|k| !k.is_generation())
         .collect();
     assert_eq!(kinds, judged);
+}
+
+fn plain_words_criterion() -> Task {
+    let def = crate::criteria::examples::shipped().remove(0);
+    let item = crate::item::Item {
+        question: "Where is my refund?".into(),
+        answer: Some("Read the manual.".into()),
+        ..Default::default()
+    };
+    Task::Criterion(Box::new(crate::judge::task::CriterionTask::of(&def, &item)))
+}
+
+#[test]
+fn the_offline_judge_gives_a_criterion_in_plain_words_no_score_and_says_why() {
+    let Verdict::Criterion(v) = judge(plain_words_criterion()) else {
+        unreachable!()
+    };
+    assert_eq!(v.score, None, "never a made-up score");
+    assert!(
+        v.reasoning
+            .starts_with(crate::criteria::NEEDS_LANGUAGE_MODEL),
+        "{}",
+        v.reasoning
+    );
 }
 
 #[test]

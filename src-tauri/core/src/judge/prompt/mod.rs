@@ -7,6 +7,7 @@
 //! model replies (that is `parse`).
 
 mod blocks;
+mod criterion;
 mod instructions;
 pub mod schema;
 
@@ -68,6 +69,7 @@ pub fn prompt_version(kind: TaskKind) -> &'static str {
         TaskKind::Insights => "insights@1",
         TaskKind::DraftQuestion => "draft_question@1",
         TaskKind::DraftAnswer => "draft_answer@1",
+        TaskKind::Criterion => "criterion@1",
     }
 }
 
@@ -157,6 +159,7 @@ pub fn render(task: &Task) -> Vec<Message> {
             blocks::write_block(&mut user, "QUESTION", question);
             blocks::write_block(&mut user, "CHUNK", chunk);
         }
+        Task::Criterion(task) => criterion::render(&mut user, task),
     }
     vec![
         Message::system(system),
@@ -342,6 +345,7 @@ pub fn parse_task(messages: &[Message]) -> Option<Task> {
                 chunk: block(at, "CHUNK")?.0,
             }
         }
+        TaskKind::Criterion => criterion::parse(src)?,
     };
     Some(task)
 }

@@ -159,6 +159,9 @@ pub fn reply_schema(kind: TaskKind) -> Value {
         )]),
         TaskKind::DraftQuestion => object(&[("question", text)]),
         TaskKind::DraftAnswer => object(&[("answer", text)]),
+        // Reasoning first: a model that writes its reasons before the score scores
+        // by them.
+        TaskKind::Criterion => object(&[("reasoning", text), ("score", unit)]),
     }
 }
 

@@ -99,7 +99,69 @@ fn one_task_of_each_kind(text: &str) -> Vec<Task> {
             question: text.into(),
             chunk: format!("{text} (the chunk)"),
         },
+        criterion_task(text, true),
+        criterion_task(text, false),
     ]
+}
+
+/// A criterion reading every field with anchors and an example, or the answer alone.
+fn criterion_task(text: &str, everything: bool) -> Task {
+    use crate::criteria::{Anchor, Example, ReadField, Scale};
+    let task = crate::judge::task::CriterionTask {
+        name: "tone".into(),
+        text: format!("Is the answer polite? {text}"),
+        scale: if everything {
+            Scale::OneToFive
+        } else {
+            Scale::PassFail
+        },
+        anchors: if everything {
+            vec![
+                Anchor {
+                    score: 1.0,
+                    means: text.into(),
+                },
+                Anchor {
+                    score: 5.0,
+                    means: "courteous".into(),
+                },
+            ]
+        } else {
+            Vec::new()
+        },
+        examples: if everything {
+            vec![Example {
+                answer: text.into(),
+                score: 2.0,
+                reason: "curt".into(),
+                ..Example::default()
+            }]
+        } else {
+            Vec::new()
+        },
+        reads: if everything {
+            ReadField::ALL.to_vec()
+        } else {
+            vec![ReadField::Answer]
+        },
+        question: if everything {
+            text.into()
+        } else {
+            String::new()
+        },
+        answer: format!("{text} answer"),
+        chunks: if everything {
+            s(&["c0", text])
+        } else {
+            Vec::new()
+        },
+        ground_truth: if everything {
+            text.into()
+        } else {
+            String::new()
+        },
+    };
+    Task::Criterion(Box::new(task))
 }
 
 #[test]

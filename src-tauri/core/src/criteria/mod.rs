@@ -1,0 +1,432 @@
+//! Your own criteria: metrics a user defines in plain words ("Is the answer polite?"),
+//! judged, stored and reported like the built-in ones under the ids `criteria.<name>`.
+//!
+//! Owns: the definition (the question the judge answers, its scale with a sentence per
+//! anchor, the fields it reads, direction, pass threshold, scored examples, or a
+//! deterministic check), its validation with sentences a user can act on, the small
+//! file a team keeps in its repository (`file`), the checks that need no judge
+//! (`check`), the shipped examples (`examples`) and the metric specs criteria add to
+//! the catalogue (`registry`). Must not: write SQL (`store::criteria` does), call a
+//! judge (`run::criteria` does), or invent a score: a criterion the judge at hand cannot
+//! score is skipped with the reason, never 0.
+
+pub mod check;
+pub mod examples;
+pub mod file;
+pub mod registry;
+mod validate;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::item::Field;
+use crate::metrics::MetricResult;
+
+pub use validate::validate;
+
+/// The family of every criterion's metric id: `criteria.tone`.
+pub const FAMILY: &str = "criteria";
+
+/// Why an LLM-only criterion is unmeasured under the offline judge: the explanation of
+/// its skipped results starts with these words.
+pub const NEEDS_LANGUAGE_MODEL: &str = "needs a language model judge";
+
+/// The sentence a skipped result carries when the run's judge is the offline one.
+pub fn needs_language_model_reason() -> String {
+    format!(
+        "{NEEDS_LANGUAGE_MODEL}: the offline judge checks only regular expressions, phrase lists, lengths and \
+         languages; run with an LLM judge to measure it"
+    )
+}
+
+/// How the judge scores a criterion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum Scale {
+    /// 1 pass, 0 fail.
+    #[default]
+    #[serde(rename = "pass_fail", alias = "pass-fail", alias = "pass/fail")]
+    PassFail,
+    /// A whole number from 1 (lowest) to 5 (highest).
+    #[serde(rename = "1-5", alias = "1_5", alias = "1..5")]
+    OneToFive,
+    /// Any number from 0 to 1.
+    #[serde(rename = "0-1", alias = "0_1", alias = "0..1")]
+    Unit,
+}
+
+impl Scale {
+    pub const ALL: [Scale; 3] = [Scale::PassFail, Scale::OneToFive, Scale::Unit];
+
+    /// As written in files and prompts: `pass_fail`, `1-5`, `0-1`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scale::PassFail => "pass_fail",
+            Scale::OneToFive => "1-5",
+            Scale::Unit => "0-1",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Scale> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "pass_fail" | "pass-fail" | "pass/fail" | "passfail" => Some(Scale::PassFail),
+            "1-5" | "1_5" | "1..5" => Some(Scale::OneToFive),
+            "0-1" | "0_1" | "0..1" => Some(Scale::Unit),
+            _ => None,
+        }
+    }
+
+    /// In words: "pass/fail", "1–5", "0–1".
+    pub fn label(self) -> &'static str {
+        match self {
+            Scale::PassFail => "pass/fail",
+            Scale::OneToFive => "1–5",
+            Scale::Unit => "0–1",
+        }
+    }
+
+    /// The lowest and highest value on the scale.
+    pub fn bounds(self) -> (f64, f64) {
+        match self {
+            Scale::PassFail | Scale::Unit => (0.0, 1.0),
+            Scale::OneToFive => (1.0, 5.0),
+        }
+    }
+
+    /// Whether `x` is a value a judge may give on this scale.
+    pub fn holds(self, x: f64) -> bool {
+        match self {
+            Scale::PassFail => x == 0.0 || x == 1.0,
+            Scale::OneToFive => x.fract() == 0.0 && (1.0..=5.0).contains(&x),
+            Scale::Unit => (0.0..=1.0).contains(&x),
+        }
+    }
+
+    /// The value on [0, 1] every metric reports: 1–5 maps 1 → 0 and 5 → 1.
+    pub fn normalise(self, raw: f64) -> f64 {
+        let (low, high) = self.bounds();
+        ((raw - low) / (high - low)).clamp(0.0, 1.0)
+    }
+
+    /// The pass threshold when a definition gives none: pass, 4 of 5, 0.5.
+    pub fn default_threshold(self) -> f64 {
+        match self {
+            Scale::PassFail => 1.0,
+            Scale::OneToFive => 4.0,
+            Scale::Unit => 0.5,
+        }
+    }
+
+    /// "4", "0.7", "pass": a raw value as a person reads it.
+    pub fn show(self, raw: f64) -> String {
+        match self {
+            Scale::PassFail if raw >= 1.0 => "pass".into(),
+            Scale::PassFail => "fail".into(),
+            _ => format!("{}", (raw * 100.0).round() / 100.0),
+        }
+    }
+}
+
+/// Which way a criterion's scale reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    #[default]
+    HigherIsBetter,
+    LowerIsBetter,
+}
+
+/// A field of the item a criterion shows the judge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum ReadField {
+    Question,
+    Answer,
+    Contexts,
+    GroundTruth,
+}
+
+impl ReadField {
+    pub const ALL: [ReadField; 4] = [
+        ReadField::Question,
+        ReadField::Answer,
+        ReadField::Contexts,
+        ReadField::GroundTruth,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReadField::Question => "question",
+            ReadField::Answer => "answer",
+            ReadField::Contexts => "contexts",
+            ReadField::GroundTruth => "ground_truth",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ReadField> {
+        let s = s.trim().to_ascii_lowercase().replace([' ', '-'], "_");
+        let s = match s.as_str() {
+            "context" | "passages" | "chunks" => "contexts",
+            "reference" | "gt" => "ground_truth",
+            other => other,
+        };
+        ReadField::ALL.into_iter().find(|f| f.as_str() == s)
+    }
+
+    pub fn field(self) -> Field {
+        match self {
+            ReadField::Question => Field::Question,
+            ReadField::Answer => Field::Answer,
+            ReadField::Contexts => Field::Contexts,
+            ReadField::GroundTruth => Field::GroundTruth,
+        }
+    }
+}
+
+/// What one value of the scale means, in a sentence the judge reads.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct Anchor {
+    /// A value on the scale (pass/fail: 1 pass, 0 fail).
+    pub score: f64,
+    pub means: String,
+}
+
+/// A scored example shown to the judge. Only the fields the criterion reads are used.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct Example {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub question: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub answer: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub contexts: Vec<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ground_truth: String,
+    /// A value on the scale.
+    pub score: f64,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+}
+
+/// A criterion checked without a judge, on the answer: pass or fail.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Check {
+    /// Passes when the answer matches the pattern (or, with `must_match = false`, when
+    /// it does not).
+    Regex {
+        pattern: String,
+        #[serde(default = "yes")]
+        must_match: bool,
+    },
+    /// Passes when the answer holds every phrase (case and spacing aside).
+    RequiredPhrases { phrases: Vec<String> },
+    /// Passes when the answer holds none of the phrases (case and spacing aside).
+    ForbiddenPhrases { phrases: Vec<String> },
+    /// Passes when the answer's word count is within the bounds.
+    Length {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min_words: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max_words: Option<u32>,
+    },
+    /// Passes when the answer is written in this language (ISO 639-1 code, e.g. `en`).
+    Language { language: String },
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A criterion as a user writes it. Any change to it makes a new version.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct Definition {
+    /// Lower-case letters, digits and `_`; the metric id is `criteria.<name>`.
+    pub name: String,
+    /// The question the judge answers about each item, in plain words.
+    pub question: String,
+    #[serde(default)]
+    pub scale: Scale,
+    /// The fields the judge sees (default: question and answer).
+    #[serde(default = "default_reads")]
+    pub reads: Vec<ReadField>,
+    #[serde(default)]
+    pub direction: Direction,
+    /// A value on the scale an item must reach to pass (to stay at or under, for a
+    /// lower-is-better criterion); default: pass, 4 of 5, 0.5.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub threshold: Option<f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub anchors: Vec<Anchor>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<Example>,
+    /// A check that needs no judge; then the scale is pass/fail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub check: Option<Check>,
+}
+
+fn default_reads() -> Vec<ReadField> {
+    vec![ReadField::Question, ReadField::Answer]
+}
+
+/// The most scored examples a criterion's prompt carries.
+pub const MAX_EXAMPLES: usize = 8;
+
+impl Definition {
+    /// The definition as it is stored: the name and question trimmed, the fields read in
+    /// their fixed order, anchors best first. Two definitions that differ only in how
+    /// they were listed are the same version.
+    pub fn canonical(mut self) -> Definition {
+        self.name = self.name.trim().to_string();
+        self.question = self.question.trim().to_string();
+        self.reads.sort();
+        self.reads.dedup();
+        self.anchors.sort_by(|a, b| b.score.total_cmp(&a.score));
+        for a in &mut self.anchors {
+            a.means = a.means.trim().to_string();
+        }
+        self
+    }
+
+    /// `criteria.<name>`.
+    pub fn metric_id(&self) -> String {
+        format!("{FAMILY}.{}", self.name)
+    }
+
+    /// The item fields the criterion reads, in catalogue order.
+    pub fn needs(&self) -> Vec<Field> {
+        let mut fields: Vec<Field> = self.reads.iter().map(|r| r.field()).collect();
+        fields.sort_by_key(|f| Field::ALL.iter().position(|a| a == f));
+        fields.dedup();
+        fields
+    }
+
+    pub fn reads(&self, field: ReadField) -> bool {
+        self.reads.contains(&field)
+    }
+
+    /// Whether a language model must judge it (no deterministic check).
+    pub fn needs_judge(&self) -> bool {
+        self.check.is_none()
+    }
+
+    pub fn lower_is_better(&self) -> bool {
+        self.direction == Direction::LowerIsBetter
+    }
+
+    pub fn threshold(&self) -> f64 {
+        self.threshold
+            .unwrap_or_else(|| self.scale.default_threshold())
+    }
+
+    /// Whether a raw score on the scale passes.
+    pub fn passes(&self, raw: f64) -> bool {
+        if self.lower_is_better() {
+            raw <= self.threshold()
+        } else {
+            raw >= self.threshold()
+        }
+    }
+
+    /// The pass line on [0, 1], where compare and labels read pass and fail.
+    pub fn pass_line(&self) -> f64 {
+        self.scale.normalise(self.threshold())
+    }
+
+    /// "passes at 4 or more on 1–5", "pass/fail", "passes at 0.3 or less on 0–1".
+    pub fn pass_rule(&self) -> String {
+        match self.scale {
+            Scale::PassFail => "pass/fail".into(),
+            scale => format!(
+                "passes at {} or {} on {}",
+                scale.show(self.threshold()),
+                if self.lower_is_better() {
+                    "less"
+                } else {
+                    "more"
+                },
+                scale.label()
+            ),
+        }
+    }
+
+    /// The fields it reads, in words: "question, answer".
+    pub fn reads_text(&self) -> String {
+        self.reads
+            .iter()
+            .map(|r| r.as_str().replace('_', " "))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// What a metric table says about it.
+    pub fn description(&self) -> String {
+        let how = match &self.check {
+            Some(check) => format!("checked without a judge: {}", check::describe(check)),
+            None => "judged".to_string(),
+        };
+        format!(
+            "Your criterion: {} ({}; {how}).",
+            self.question.trim(),
+            self.pass_rule()
+        )
+    }
+
+    /// The metric result of a raw score the judge (or a check) gave.
+    pub fn result(&self, version: u32, raw: f64, explanation: &str) -> MetricResult {
+        MetricResult::ok(
+            &self.metric_id(),
+            self.scale.normalise(raw),
+            explanation.trim(),
+            json!({
+                "criterion": self.name,
+                "version": version,
+                "scale": self.scale.as_str(),
+                "raw_score": raw,
+                "threshold": self.threshold(),
+                "passed": self.passes(raw),
+            }),
+        )
+    }
+}
+
+/// A definition with the version of it that scored (or will score) a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Versioned {
+    pub version: u32,
+    pub definition: Definition,
+}
+
+impl Versioned {
+    /// "tone v2: “Is the answer calm and courteous?” (1–5, passes at 4 or more; reads
+    /// question, answer)": the methodology line of a report.
+    pub fn methodology_line(&self) -> String {
+        let d = &self.definition;
+        let how = match &d.check {
+            Some(check) => format!("checked without a judge: {}", check::describe(check)),
+            None => format!("judged; reads {}", d.reads_text()),
+        };
+        format!(
+            "{} version {}: “{}” ({}; {how})",
+            d.name,
+            self.version,
+            d.question.trim(),
+            d.pass_rule()
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;
