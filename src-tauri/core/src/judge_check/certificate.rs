@@ -31,9 +31,16 @@ use crate::run::engine::Asker;
 pub const PROBED_PER_TASK: usize = 10;
 
 /// Words around a claim that state nothing: a judge that reads the claim's meaning is
-/// not moved by them.
-const FILLER_BEFORE: &str = "To put it plainly and for the record, ";
-const FILLER_AFTER: &str = " That is simply what it comes down to.";
+/// not moved by them. Probed claims take them in turn, so the figure is not one
+/// wording's.
+const FILLERS: [(&str, &str); 3] = [
+    (
+        "To put it plainly and for the record, ",
+        " That is simply what it comes down to.",
+    ),
+    ("As it turns out, ", " Nothing more needs adding here."),
+    ("Well, put briefly, ", " That's the long and short of it."),
+];
 
 /// Judge verdicts against people's labels, yes = supported.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -203,7 +210,7 @@ pub(super) async fn run(
 ) -> Probes {
     let permits = Arc::new(Semaphore::new((judge.concurrency() * 2).max(2)));
     let mut set = JoinSet::new();
-    for case in probed(cases) {
+    for (nth, case) in probed(cases).into_iter().enumerate() {
         for probe in [Probe::Repeat, Probe::PassageOrder, Probe::Padding] {
             let (judge, ledger, permits, case) =
                 (judge.clone(), ledger.clone(), permits.clone(), case.clone());
@@ -227,7 +234,10 @@ pub(super) async fn run(
                         (case.text.clone(), reversed, &cached)
                     }
                     Probe::Padding => (
-                        format!("{FILLER_BEFORE}{}{FILLER_AFTER}", lower_first(&case.text)),
+                        {
+                            let (before, after) = FILLERS[nth % FILLERS.len()];
+                            format!("{before}{}{after}", lower_first(&case.text))
+                        },
                         case.passages.clone(),
                         &cached,
                     ),

@@ -156,6 +156,54 @@ fn strip_hedge(sentence: &str) -> &str {
         .map_or(sentence, |h| sentence[h.len()..].trim_start())
 }
 
+/// Phrases that frame how a statement is said, not what it says ("In short, …", "To put
+/// it plainly, …", "For the record, …"); the statement after them is the claim.
+#[rustfmt::skip]
+const FRAMING_OPENERS: &[&str] = &[
+    "to put it plainly", "to put it simply", "to put it briefly", "put simply", "simply put",
+    "plainly put", "for the record", "in short", "in brief", "in summary", "to sum up",
+    "to summarise", "to summarize", "in a nutshell", "long story short", "in other words",
+    "to be clear", "to be precise", "to be honest", "to be fair", "frankly", "honestly",
+    "basically", "essentially", "in essence", "in fact", "as a matter of fact",
+    "needless to say", "at the end of the day", "all in all", "bottom line", "the short answer is",
+    "the short version is", "the gist is", "simply", "quite simply", "as it happens",
+];
+
+/// The statement after opening framing phrases, which may be chained with "and" or
+/// commas ("To put it plainly and for the record, the office opens at 9" → "the office
+/// opens at 9"). Only a chain closed by a comma (or "is") is removed: "Basically
+/// everything is on sale" keeps its words.
+fn strip_framing(sentence: &str) -> &str {
+    // ASCII lower-casing keeps byte offsets, so positions in `lower` cut `sentence`.
+    let lower = sentence.to_ascii_lowercase();
+    let (mut at, mut kept) = (0, 0);
+    while let Some(opener) = FRAMING_OPENERS.iter().find(|o| {
+        lower[at..]
+            .strip_prefix(**o)
+            .is_some_and(|r| r.starts_with([',', ' ', ':']))
+    }) {
+        at += opener.len();
+        let rest = &lower[at..];
+        if let Some(r) = rest.strip_prefix(", and ").or(rest.strip_prefix(" and ")) {
+            at = lower.len() - r.len();
+        } else if let Some(r) = rest.strip_prefix(", ").or(rest.strip_prefix(": ")) {
+            at = lower.len() - r.len();
+            kept = at;
+        } else if opener.ends_with(" is") {
+            at += 1;
+            kept = at;
+        } else {
+            break;
+        }
+    }
+    let statement = sentence[kept..].trim_start();
+    if statement.split_whitespace().count() >= 2 {
+        statement
+    } else {
+        sentence
+    }
+}
+
 /// Whether a sentence is about the provided documents themselves ("The documents only
 /// cover shipping", "They list the service centres but say nothing about …").
 fn describes_sources(sentence: &str) -> bool {
@@ -362,7 +410,7 @@ pub fn split(text: &str) -> Vec<String> {
         if !speech::act(sentence).is_claim() {
             continue;
         }
-        let body = strip_hedge(strip_interjections(sentence));
+        let body = strip_hedge(strip_framing(strip_interjections(sentence)));
         for clause in split_clauses(body) {
             if !asserts_nothing(&clause) {
                 claims.push(clause);
@@ -449,6 +497,27 @@ mod tests {
             ["there are several liquid rivers."]
         );
         assert!(split("").is_empty() && split("   ").is_empty());
+    }
+
+    #[test]
+    fn framing_words_and_a_closing_summary_add_no_claim() {
+        assert_eq!(
+            split("To put it plainly and for the record, the office opens at 9. That is simply what it comes down to."),
+            vec!["the office opens at 9."]
+        );
+        assert_eq!(
+            split("In short: refunds take five days."),
+            vec!["refunds take five days."]
+        );
+        // Without a comma the opener is part of the statement.
+        assert_eq!(
+            split("Basically everything is on sale."),
+            vec!["Basically everything is on sale."]
+        );
+        assert_eq!(
+            split("The short answer is yes, dogs are welcome."),
+            vec!["yes, dogs are welcome."]
+        );
     }
 
     #[test]

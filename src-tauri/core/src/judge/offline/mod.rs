@@ -69,13 +69,13 @@ use support::{assess, Claim};
 pub const MODEL: &str = "ragnosis-offline-1";
 /// Bumped whenever the offline judge's behaviour changes, so stale verdicts are not
 /// reused. This one names the rules alone (`OfflineJudge::default`).
-pub const PROMPT_VERSION: &str = "offline-6";
+pub const PROMPT_VERSION: &str = "offline-7";
 /// The version of verdicts decided by the learned coefficients, words only (the model
 /// absent or turned off). The suffix names the shipped coefficients: a test fails when
 /// they change and this is not bumped with them.
-pub const LEARNED_PROMPT_VERSION: &str = "offline-6+learned-bb91aae0";
+pub const LEARNED_PROMPT_VERSION: &str = "offline-7+learned-bb91aae0";
 /// The version of verdicts that also used the semantic model: the judge users get.
-pub const SEMANTIC_PROMPT_VERSION: &str = "offline-6+minilm+learned-bb91aae0";
+pub const SEMANTIC_PROMPT_VERSION: &str = "offline-7+minilm+learned-bb91aae0";
 
 /// The version the offline judge of this process writes: semantic when the model loads.
 pub fn current_prompt_version() -> &'static str {

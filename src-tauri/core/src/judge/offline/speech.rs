@@ -73,7 +73,7 @@ fn clause_act(clause: &str) -> Act {
         Act::Decline
     } else if clause.ends_with('?') {
         Act::QuestionBack
-    } else if is_courtesy(&lower, &tokens) {
+    } else if is_courtesy(&lower, &tokens) || is_wrap_up(&tokens) {
         Act::Courtesy
     } else if is_referral(&lower, &tokens) {
         Act::Referral
@@ -493,6 +493,47 @@ fn is_courtesy(lower: &str, tokens: &[Token]) -> bool {
         || COURTESY_PHRASES
             .iter()
             .any(|p| vocabulary::contains_phrase(lower, p))
+}
+
+/// Words a wrap-up remark is made of besides function words: it points back at what was
+/// said ("that", "this") and calls it the gist, the whole of it, or where it ends.
+#[rustfmt::skip]
+const WRAP_UP_WORDS: &[&str] = &[
+    "that", "this", "that's", "this's", "it", "it's", "is", "was", "what", "all", "there",
+    "to", "of", "the", "a", "about", "really", "just", "simply", "basically", "pretty",
+    "much", "comes", "come", "boils", "boil", "down", "sums", "sum", "up", "gist", "short",
+    "long", "story", "version", "whole", "thing", "point", "bottom", "line", "nutshell",
+    "in", "and", "so", "well", "essentially", "everything", "answer", "summary", "matter",
+];
+
+/// A remark that closes an answer without adding a fact: it points back at what was
+/// said and sums it up ("That is simply what it comes down to.", "That's the gist of
+/// it.", "So that's about it."). Every word is a pointer, a function word or a word of
+/// summing up, and the remark is short; "That is the main entrance." names something.
+fn is_wrap_up(tokens: &[Token]) -> bool {
+    let pointer = |t: &Token| matches!(t.lower.as_str(), "that" | "this" | "that's" | "it's");
+    let summing = |t: &Token| {
+        matches!(
+            t.lower.as_str(),
+            "comes"
+                | "come"
+                | "boils"
+                | "boil"
+                | "sums"
+                | "sum"
+                | "gist"
+                | "short"
+                | "long"
+                | "nutshell"
+                | "everything"
+                | "summary"
+                | "all"
+        )
+    };
+    (2..=10).contains(&tokens.len())
+        && tokens.iter().take(3).any(pointer)
+        && tokens.iter().any(summing)
+        && tokens.iter().all(|t| is(t, WRAP_UP_WORDS))
 }
 
 /// Phrases that send the reader to someone.
