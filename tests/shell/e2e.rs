@@ -1042,3 +1042,133 @@ fn a_dropped_promptfoo_export_is_remapped_and_compared_with_its_own_scores() {
     );
     shot(&session, "mapping-2-prior-scores.png");
 }
+
+/// The leading count of a "12 of 120 items" progress line.
+fn items_done(progress: &str) -> u64 {
+    progress
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.replace(',', "").parse().ok())
+        .unwrap_or(0)
+}
+
+/// A judged run through a judge that fails about 30 % of its calls in mixed ways (429s,
+/// 500, 503, hangs cut by the timeout, broken and empty replies): while it works, the
+/// window answers, its progress moves, another screen opens and shows the run, and
+/// Cancel stops it with what was scored kept.
+#[test]
+fn the_window_stays_responsive_through_a_fault_storm_and_cancel_stops_the_run() {
+    use ragnosis_judge_sim::{Fault, FaultRules, SimConfig, Simulator};
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
+    let status = |status: u16, retry_after: Option<&str>| Fault::Status {
+        status,
+        retry_after: retry_after.map(str::to_string),
+        body: None,
+    };
+    let sim = Simulator::start(SimConfig {
+        faults: FaultRules {
+            latency_range_ms: Some((40, 160)),
+            storm_rate: 0.3,
+            storm: vec![
+                status(429, Some("0")),
+                status(429, None),
+                status(500, None),
+                status(503, Some("1")),
+                Fault::Hang,
+                Fault::MalformedJson,
+                Fault::TruncatedJson,
+                Fault::EmptyBody,
+            ],
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .unwrap();
+    {
+        let store = Store::open(&sandbox.home()).unwrap();
+        let mut profile = ragnosis_core::judge::open::offline_profile();
+        profile.name = "stormy".into();
+        profile.kind = ragnosis_core::judge::ProviderKind::OpenAi;
+        profile.base_url = sim.base_url();
+        profile.model = "sim-judge-small".into();
+        profile.concurrency = 4;
+        profile.timeout_secs = 2;
+        ragnosis_core::store::judge_profiles::upsert(store.conn(), &profile).unwrap();
+    }
+    // 120 items: the bundled example five times over, each copy with its own ids.
+    let example = std::fs::read_to_string(asset("ragnosis-example.jsonl")).unwrap();
+    let mut lines = String::new();
+    for copy in 0..5 {
+        for line in example.lines().filter(|l| !l.trim().is_empty()) {
+            let mut item: serde_json::Value = serde_json::from_str(line).unwrap();
+            let id = item["id"].as_str().unwrap_or("item").to_string();
+            item["id"] = json!(format!("{id}-copy{copy}"));
+            lines.push_str(&item.to_string());
+            lines.push('\n');
+        }
+    }
+    let file = sandbox.path("stormy-help-desk.jsonl");
+    std::fs::write(&file, lines).unwrap();
+
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
+    drop_on_window(&file);
+    session.wait_for_text(
+        "[data-testid=report-accepted]",
+        "120",
+        Duration::from_secs(30),
+    );
+    session.click_on("[data-testid=to-evaluate]", SHORT);
+    session.click_on("[data-testid=judge-select] option[value=stormy]", SHORT);
+    session.wait_for_text("[data-testid=plan-items]", "120", SHORT);
+    session.click_on("[data-testid=run]:not([disabled])", SHORT);
+    session.wait_for("[data-testid=run-progress]", 1, SHORT);
+
+    // Progress moves, and every question put to the page while the run works is
+    // answered; the slowest answer is printed (a figure, not a pass line).
+    let mut seen = Vec::new();
+    let mut slowest = Duration::ZERO;
+    let began = Instant::now();
+    while seen.len() < 3 && began.elapsed() < LONG {
+        let asked = Instant::now();
+        let text = session.wait_for_text("[data-testid=progress-items]", "of", SHORT);
+        slowest = slowest.max(asked.elapsed());
+        let done = items_done(&text);
+        if seen.last().is_none_or(|&last| done > last) && done < 120 {
+            seen.push(done);
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    eprintln!("fault storm: progress seen at {seen:?}; slowest page answer {slowest:?}");
+    assert!(
+        seen.len() >= 3,
+        "the progress moved while the judge failed around it: {seen:?}"
+    );
+    shot(&session, "storm-1-progress.png");
+
+    // Another screen opens while the run works, and lists it as running.
+    session.click_on("[data-testid=nav-runs]", SHORT);
+    session.wait_for_text("table", "running", SHORT);
+    session.click_on("[data-testid=nav-evaluate]", SHORT);
+    session.wait_for("[data-testid=run-progress]", 1, SHORT);
+
+    session.click_on("[data-testid=cancel-run]", SHORT);
+    session.wait_for_text("#progress-heading", "cancelled", Duration::from_secs(30));
+    shot(&session, "storm-2-cancelled.png");
+    let store = Store::open(&sandbox.home()).unwrap();
+    let runs = ragnosis_core::store::runs::list(store.conn()).unwrap();
+    assert_eq!(
+        runs[0].status,
+        ragnosis_core::store::runs::RunStatus::Cancelled
+    );
+    let done = ragnosis_core::store::results::done_pairs(store.conn(), runs[0].id).unwrap();
+    assert!(!done.is_empty(), "what was scored before Cancel is kept");
+    assert!(sim.stats().calls > 0, "the run went to the stormy judge");
+}
