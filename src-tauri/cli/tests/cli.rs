@@ -1048,7 +1048,7 @@ fn a_deepeval_runs_scores_are_compared_with_ours_and_its_errors_left_out() {
 /// Several Ragnosis processes on one database at once (what the window and a terminal
 /// do): writers wait for each other instead of failing, and no write is lost.
 #[test]
-fn three_processes_on_one_database_all_finish_and_lose_no_write() {
+fn four_processes_on_one_database_all_finish_and_lose_no_write() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
     let lines = |tag: &str, n: usize| -> String {
@@ -1068,6 +1068,20 @@ fn three_processes_on_one_database_all_finish_and_lose_no_write() {
     std::fs::write(&third, lines("c", 20_000)).unwrap();
     let o = ragnosis(&home, &["import", first.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // Run 1, to be labelled while the rest goes on.
+    let o = ragnosis(
+        &home,
+        &["eval", "--dataset", "1", "--metrics", "reference.token_f1"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let labels = dir.path().join("labels.jsonl");
+    let label_lines: String = (0..3_000)
+        .map(|i| {
+            let verdict = if i % 3 == 0 { "fail" } else { "pass" };
+            format!("{{\"item\": \"a-{i}\", \"metric\": \"reference.token_f1\", \"score\": \"{verdict}\"}}\n")
+        })
+        .collect();
+    std::fs::write(&labels, label_lines).unwrap();
 
     let spawn = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_ragnosis"))
@@ -1080,7 +1094,7 @@ fn three_processes_on_one_database_all_finish_and_lose_no_write() {
             .spawn()
             .unwrap()
     };
-    // A run writing results, and two imports writing items, all at once.
+    // A run writing results, two imports writing items and labels of run 1, all at once.
     let children = [
         spawn(&[
             "eval",
@@ -1091,6 +1105,7 @@ fn three_processes_on_one_database_all_finish_and_lose_no_write() {
         ]),
         spawn(&["import", second.to_str().unwrap()]),
         spawn(&["import", third.to_str().unwrap()]),
+        spawn(&["labels", "import", "1", labels.to_str().unwrap()]),
     ];
     for child in children {
         let o = child.wait_with_output().unwrap();
@@ -1107,9 +1122,16 @@ fn three_processes_on_one_database_all_finish_and_lose_no_write() {
         [3_000, 20_000, 20_000],
         "every item of every import"
     );
-    let results: i64 = ragnosis_core::store::results::status_counts(store.conn(), 1)
+    let results: i64 = ragnosis_core::store::results::status_counts(store.conn(), 2)
         .unwrap()
         .values()
         .sum();
     assert_eq!(results, 9_000, "every result of the run");
+    let alignment: serde_json::Value =
+        serde_json::from_str(&stdout(&ragnosis(&home, &["alignment", "1", "--json"]))).unwrap();
+    assert_eq!(
+        alignment["metrics"][0]["n"].as_u64(),
+        Some(3_000),
+        "every label: {alignment}"
+    );
 }
