@@ -19,6 +19,12 @@ use super::DatasetError;
 /// Separator for list cells that are not JSON arrays.
 pub const LIST_SEPARATOR: &str = " || ";
 
+/// What people often join passages with in a spreadsheet. A cell is split at it only
+/// when every piece reads as a passage (`PASSAGE_WORDS` words or more), so a value such
+/// as "yes | no" stays whole; the import report says so.
+const PIPE: &str = " | ";
+const PASSAGE_WORDS: usize = 4;
+
 /// What a column's cells become in the record handed to the mapper.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Cell {
@@ -59,6 +65,7 @@ pub(crate) fn read(
     }
     collector.set_columns(&columns);
     let kinds: Vec<Cell> = columns.iter().map(|name| cell_kind(name)).collect();
+    let mut piped_noted = vec![false; columns.len()];
 
     loop {
         match records.next_record(&mut row).map_err(unreadable)? {
@@ -83,7 +90,19 @@ pub(crate) fn read(
                 collector.reject(row.line, row.offset, reason);
             }
             Next::Record => match row_to_record(&row, &columns, &kinds) {
-                Ok(record) => collector.record(row.line, row.offset, record)?,
+                Ok((record, piped)) => {
+                    for column in piped {
+                        if !std::mem::replace(&mut piped_noted[column], true) {
+                            collector.note_choice(
+                                &columns[column],
+                                "split at \" | \"",
+                                vec!["one passage per cell".into()],
+                                "its cells hold passages joined with \" | \"; each became its own context (write \" || \" or a JSON list to say so outright)",
+                            );
+                        }
+                    }
+                    collector.record(row.line, row.offset, record)?
+                }
                 Err(reason) => collector.reject(row.line, row.offset, reason),
             },
         }
@@ -140,13 +159,15 @@ fn cell_kind(column: &str) -> Cell {
     }
 }
 
+/// The row as a record, and the list columns whose cell was split at `PIPE`.
 fn row_to_record(
     row: &Record,
     columns: &[String],
     kinds: &[Cell],
-) -> Result<Map<String, Value>, String> {
+) -> Result<(Map<String, Value>, Vec<usize>), String> {
     let mut record = Map::with_capacity(columns.len());
-    for ((raw, column), kind) in row.fields().iter().zip(columns).zip(kinds) {
+    let mut piped = Vec::new();
+    for (at, ((raw, column), kind)) in row.fields().iter().zip(columns).zip(kinds).enumerate() {
         let cell = std::str::from_utf8(raw).map_err(|e| {
             format!(
                 "column `{column}` is not valid UTF-8 (byte {})",
@@ -158,33 +179,60 @@ fn row_to_record(
         }
         let value = match kind {
             Cell::Text => Value::String(cell.to_string()),
-            Cell::List => list_cell(cell),
+            Cell::List => {
+                let (value, split_at_pipe) = list_cell(cell);
+                if split_at_pipe {
+                    piped.push(at);
+                }
+                value
+            }
             Cell::Json => json_cell(cell),
         };
         record.insert(column.clone(), value);
     }
-    Ok(record)
+    Ok((record, piped))
 }
 
 /// A JSON array when the cell is one, a Python list literal (`['a', "b's"]`, as pandas
-/// writes RAGAS results), else items separated by ` || ` (one item if none).
-fn list_cell(cell: &str) -> Value {
+/// writes RAGAS results), else items separated by ` || ` (one item if none), or by ` | `
+/// when every piece reads as a passage (then `true`: the split is reported).
+fn list_cell(cell: &str) -> (Value, bool) {
     let trimmed = cell.trim();
     if trimmed.starts_with('[') {
         if let Ok(array @ Value::Array(_)) = serde_json::from_str::<Value>(trimmed) {
-            return array;
+            return (array, false);
         }
         if let Some(items) = python_list(trimmed) {
-            return Value::Array(items.into_iter().map(Value::String).collect());
+            return (
+                Value::Array(items.into_iter().map(Value::String).collect()),
+                false,
+            );
         }
     }
-    Value::Array(
-        cell.split(LIST_SEPARATOR)
+    let pieces = |separator: &str| -> Vec<&str> {
+        cell.split(separator)
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .map(|s| Value::String(s.to_string()))
-            .collect(),
-    )
+            .collect()
+    };
+    let mut items = pieces(LIST_SEPARATOR);
+    let mut split_at_pipe = false;
+    if items.len() == 1 && cell.contains(PIPE) {
+        let piped = pieces(PIPE);
+        if piped.len() > 1
+            && piped
+                .iter()
+                .all(|p| p.split_whitespace().count() >= PASSAGE_WORDS)
+        {
+            items = piped;
+            split_at_pipe = true;
+        }
+    }
+    let list = items
+        .into_iter()
+        .map(|s| Value::String(s.to_string()))
+        .collect();
+    (Value::Array(list), split_at_pipe)
 }
 
 /// The strings of a Python list literal of string literals; `None` when the cell is
@@ -246,33 +294,55 @@ mod tests {
     #[test]
     fn list_cells_accept_json_arrays_and_the_separator() {
         assert_eq!(
-            list_cell(r#"["a, b", "c"]"#),
+            list_cell(r#"["a, b", "c"]"#).0,
             serde_json::json!(["a, b", "c"])
         );
         assert_eq!(
-            list_cell("first chunk || second chunk"),
+            list_cell("first chunk || second chunk").0,
             serde_json::json!(["first chunk", "second chunk"])
         );
         assert_eq!(
-            list_cell("[not json"),
+            list_cell("[not json").0,
             serde_json::json!(["[not json"]),
             "bad JSON is one item"
         );
     }
 
     #[test]
+    fn passages_joined_with_a_single_bar_are_split_and_short_values_are_not() {
+        let (value, split) =
+            list_cell("The office opens at 9 on weekdays. | On Saturdays it closes at 5 pm sharp.");
+        assert!(split);
+        assert_eq!(
+            value,
+            serde_json::json!([
+                "The office opens at 9 on weekdays.",
+                "On Saturdays it closes at 5 pm sharp."
+            ])
+        );
+        assert_eq!(
+            list_cell("yes | no"),
+            (serde_json::json!(["yes | no"]), false)
+        );
+        assert!(
+            !list_cell("Plans: basic | pro cost 5 and 9 euros a month.").1,
+            "a piece of under four words keeps the cell whole"
+        );
+    }
+
+    #[test]
     fn python_list_cells_become_lists() {
         assert_eq!(
-            list_cell(r#"['Paris is the capital.', "It's on the Seine.", 'a\nb']"#),
+            list_cell(r#"['Paris is the capital.', "It's on the Seine.", 'a\nb']"#).0,
             serde_json::json!(["Paris is the capital.", "It's on the Seine.", "a\nb"])
         );
         assert_eq!(
-            list_cell("['one' 'two']"),
+            list_cell("['one' 'two']").0,
             serde_json::json!(["one", "two"])
         );
-        assert_eq!(list_cell("[]"), serde_json::json!([]));
+        assert_eq!(list_cell("[]").0, serde_json::json!([]));
         assert_eq!(
-            list_cell("[not, a, list]"),
+            list_cell("[not, a, list]").0,
             serde_json::json!(["[not, a, list]"]),
             "unquoted items are not a Python list of text"
         );

@@ -133,6 +133,17 @@ impl<'a> Collector<'a> {
         }
     }
 
+    /// Says in the import report how a field was read, once per file.
+    pub(crate) fn note_choice(
+        &mut self,
+        field: &str,
+        chosen: &str,
+        alternatives: Vec<String>,
+        why: &str,
+    ) {
+        self.notes.choose(field, chosen, alternatives, why);
+    }
+
     pub(crate) fn warn(&mut self, line: u64, message: String) {
         self.report.warning_count += 1;
         if self.report.warnings.len() < MAX_LISTED {

@@ -180,6 +180,50 @@ fn a_csv_with_separated_and_json_list_cells_imports() {
     assert_eq!(got.items[1].line, 3);
 }
 
+/// A spreadsheet whose contexts cell joins passages with a single bar: each passage is
+/// its own context, and the import report says the cells were split.
+#[test]
+fn a_csv_of_passages_joined_with_a_bar_is_split_and_the_report_says_so() {
+    let csv = "question,answer,contexts\n\
+        When does the office open?,At 9.,The office opens at 9 on weekdays. | On Saturdays it closes at 5 pm.\n\
+        Is parking free?,Yes.,Parking is free for all visitors. | Bikes go in the rack by the door.\n\
+        Which plans exist?,Two.,basic | pro\n";
+    let got = import("helpdesk.csv", csv.as_bytes());
+    let texts = |i: usize| -> Vec<String> {
+        got.items[i]
+            .item
+            .contexts
+            .iter()
+            .map(|c| c.text.clone())
+            .collect()
+    };
+    assert_eq!(
+        texts(0),
+        [
+            "The office opens at 9 on weekdays.",
+            "On Saturdays it closes at 5 pm."
+        ]
+    );
+    assert_eq!(texts(1).len(), 2);
+    assert_eq!(texts(2), ["basic | pro"], "short values stay whole");
+    let choice = got
+        .report
+        .choices
+        .iter()
+        .find(|c| c.field == "contexts")
+        .expect("the split is reported");
+    assert!(choice.why.contains("joined with"), "{}", choice.why);
+    assert_eq!(
+        got.report
+            .choices
+            .iter()
+            .filter(|c| c.field == "contexts")
+            .count(),
+        1,
+        "said once per file"
+    );
+}
+
 #[test]
 fn a_tsv_is_detected_by_its_tabs() {
     let got = import(
