@@ -67,6 +67,7 @@ fn field_map(overrides: Vec<FieldOverride>) -> CommandResult<FieldMap> {
             .into_iter()
             .filter(|o| !o.path.trim().is_empty())
             .collect(),
+        scores_file: None,
     };
     map.check().map_err(CommandError::invalid)?;
     Ok(map)

@@ -56,6 +56,10 @@ enum Command {
         /// retrieved_ids, gold_context_ids, citation_label.
         #[arg(long = "map", value_name = "FIELD=PATH")]
         map: Vec<String>,
+        /// A Langfuse scores download (`GET /api/public/scores`, a list, or one score per
+        /// line) read beside the trace FILE: each score becomes its trace's prior score.
+        #[arg(long, value_name = "SCORES")]
+        scores: Option<PathBuf>,
         /// Print the validation report as JSON.
         #[arg(long)]
         json: bool,
@@ -244,9 +248,11 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             file,
             name,
             map,
+            scores,
             json,
         } => {
-            let map = FieldMap::parse(&map).map_err(Error::Invalid)?;
+            let mut map = FieldMap::parse(&map).map_err(Error::Invalid)?;
+            map.scores_file = scores;
             let mut store = Store::open(&home)?;
             let imported =
                 import_checked(&mut store, &file, name.as_deref(), &map, progress.as_ref())?;

@@ -49,9 +49,13 @@ pub fn import_file_mapped(
         .or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
         .unwrap_or_else(|| "dataset".to_string());
     let mut file_hash = hash_file(path)?;
-    if !map.is_empty() {
+    if !map.overrides.is_empty() {
         let spec = serde_json::to_string(map)?;
         file_hash = format!("{file_hash}+map:{}", blake3::hash(spec.as_bytes()).to_hex());
+    }
+    // The same traces with other scores beside them are another dataset.
+    if let Some(scores) = &map.scores_file {
+        file_hash = format!("{file_hash}+scores:{}", hash_file(scores)?);
     }
     let conn = store.conn();
     if let Some(dataset) = store::datasets::find_by_file_hash(conn, &file_hash)? {

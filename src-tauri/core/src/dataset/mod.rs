@@ -28,6 +28,7 @@ mod mapping;
 mod outline;
 mod remap;
 mod report;
+mod scores_file;
 mod traces;
 mod tracked;
 mod values;
@@ -331,6 +332,9 @@ where
             });
             csv::read(path, delimiter, &mut collector)?;
         }
+    }
+    if let Some(scores) = &map.scores_file {
+        scores_file::read(scores, limits, &mut collector)?;
     }
     collector.end()?;
     let report = collector.finish();

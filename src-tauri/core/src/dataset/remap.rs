@@ -31,10 +31,14 @@ pub struct FieldOverride {
     pub path: String,
 }
 
-/// The overrides of one import, in the order given.
+/// The overrides of one import, in the order given, and a file of scores to read beside
+/// a trace export (Langfuse keeps scores apart from its traces).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FieldMap {
     pub overrides: Vec<FieldOverride>,
+    /// Not part of the mapping's text: the import names the file by its content.
+    #[serde(skip)]
+    pub scores_file: Option<std::path::PathBuf>,
 }
 
 impl FieldMap {
@@ -53,7 +57,10 @@ impl FieldMap {
                 path: path.trim().to_string(),
             });
         }
-        let map = FieldMap { overrides };
+        let map = FieldMap {
+            overrides,
+            scores_file: None,
+        };
         map.check()?;
         Ok(map)
     }
@@ -80,7 +87,7 @@ impl FieldMap {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.overrides.is_empty()
+        self.overrides.is_empty() && self.scores_file.is_none()
     }
 
     /// The overridden values found in `record` (before any reshaping), as (record key,

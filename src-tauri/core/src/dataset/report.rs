@@ -133,6 +133,16 @@ impl<'a> Collector<'a> {
         }
     }
 
+    /// A score from a file beside the traces: it joins its trace as a score inside the
+    /// export would. `Err` says why not (the main file holds no Langfuse traces, or the
+    /// record is no score).
+    pub(crate) fn score_beside(&mut self, record: Map<String, Value>) -> Result<(), String> {
+        match &mut self.mode {
+            Some(Mode::Spans(groups)) => groups.add_score(record),
+            _ => Err("a scores file goes beside a Langfuse trace export, and the main file holds no traces".into()),
+        }
+    }
+
     /// Says in the import report how a field was read, once per file.
     pub(crate) fn note_choice(
         &mut self,

@@ -362,3 +362,64 @@ fn alce_docs_are_contexts_cited_by_their_position() {
         first.text
     );
 }
+
+/// A real Langfuse trace download with a scores download beside it (written here in the
+/// shape of Langfuse's `GET /api/public/scores`: `{"data": [...], "meta": {...}}`): the
+/// trace's scores become its item's prior scores, an entry that is no score is skipped
+/// and counted, and a scores file beside anything but Langfuse traces is refused.
+#[test]
+fn a_langfuse_scores_file_beside_its_trace_gives_the_items_prior_scores() {
+    use ragnosis_core::dataset::{read_items_mapped, DatasetError, FieldMap};
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace.json");
+    std::fs::write(
+        &trace,
+        real("langfuse/langfuse-llamaindex-2025-06-05.trace.json"),
+    )
+    .unwrap();
+    let scores = dir.path().join("scores.json");
+    std::fs::write(
+        &scores,
+        r#"{"data":[{"id":"s1","traceId":"12ea412956f99347b0503c1144acd0ec","name":"helpfulness","value":0.8,"source":"ANNOTATION","dataType":"NUMERIC","comment":"clear"},{"id":"s2","traceId":"12ea412956f99347b0503c1144acd0ec","name":"correct","value":1,"stringValue":"True","source":"EVAL","dataType":"BOOLEAN"},{"unrelated":true}],"meta":{"page":1,"totalItems":3}}"#,
+    )
+    .unwrap();
+    let map = FieldMap {
+        scores_file: Some(scores.clone()),
+        ..FieldMap::default()
+    };
+    let mut items = Vec::new();
+    let report = read_items_mapped(&trace, &ImportLimits::default(), &map, |a| {
+        items.push(a.item);
+        Ok(())
+    })
+    .unwrap();
+    assert_eq!(items.len(), 1);
+    assert_eq!(prior(&items[0], "helpfulness")["score"].as_f64(), Some(0.8));
+    assert_eq!(prior(&items[0], "helpfulness")["explanation"], "clear");
+    assert_eq!(prior(&items[0], "correct")["score"].as_f64(), Some(1.0));
+    let note = report
+        .choices
+        .iter()
+        .find(|c| c.field == "prior_scores")
+        .expect("the report names the scores file");
+    assert!(
+        note.why.contains("2 of 3 scores") && note.why.contains("1 skipped"),
+        "{}",
+        note.why
+    );
+
+    let langsmith = dir.path().join("runs.json");
+    std::fs::write(
+        &langsmith,
+        real("langsmith/langsmith-sdk-py_wrap_openai.post-patch.json"),
+    )
+    .unwrap();
+    let refused = read_items_mapped(&langsmith, &ImportLimits::default(), &map, |_| Ok(()));
+    match refused {
+        Err(DatasetError::UnsupportedShape { path, message }) => {
+            assert!(path.ends_with("scores.json"), "{path}");
+            assert!(message.contains("beside a Langfuse"), "{message}");
+        }
+        other => panic!("a scores file beside LangSmith runs: {other:?}"),
+    }
+}

@@ -323,6 +323,28 @@ impl TraceGroups {
         }
     }
 
+    /// Adds a score read from a file of scores beside the export; `Err` says why it
+    /// cannot join a trace.
+    pub(crate) fn add_score(&mut self, record: Map<String, Value>) -> Result<(), String> {
+        if self.dialect != SpanDialect::Langfuse {
+            return Err(format!(
+                "a scores file goes beside a Langfuse export, and this file holds {} spans",
+                self.dialect.name()
+            ));
+        }
+        if !is_langfuse_score(&record) {
+            return Err(
+                "not a Langfuse score (it needs traceId, name, value, and dataType or source)"
+                    .into(),
+            );
+        }
+        match self.add(0, 0, record) {
+            Ok(()) => Ok(()),
+            Err(SpanError::Refused(why)) => Err(why),
+            Err(SpanError::Spill(e)) => Err(e.to_string()),
+        }
+    }
+
     /// Adds one span; `Err` is why the record cannot be a span of this export.
     pub(crate) fn add(
         &mut self,

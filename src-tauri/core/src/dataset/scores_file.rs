@@ -1,0 +1,132 @@
+//! A file of scores read beside a trace export. Langfuse keeps scores apart from its
+//! traces: a user who downloads a trace and then its scores (`GET /api/public/scores`
+//! saved as is: `{"data": [...], "meta": {...}}`, or a plain list, or one score per line)
+//! gets them back as the items' prior scores, as if the trace had carried them.
+//!
+//! Owns: reading that file and handing each score to the collector. Must not: decide
+//! what a score is (the trace reader does).
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::report::Collector;
+use super::{DatasetError, ImportLimits};
+
+pub(crate) fn read(
+    path: &Path,
+    limits: &ImportLimits,
+    collector: &mut Collector<'_>,
+) -> Result<(), DatasetError> {
+    let display = path.display().to_string();
+    let refuse = |message: String| DatasetError::UnsupportedShape {
+        path: display.clone(),
+        message,
+    };
+    let size = std::fs::metadata(path)
+        .map_err(|e| DatasetError::unreadable(path, e))?
+        .len();
+    if size > limits.max_file_bytes {
+        return Err(DatasetError::TooLarge {
+            path: display,
+            size,
+            limit: limits.max_file_bytes,
+        });
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| DatasetError::unreadable(path, e))?;
+    let entries = entries(&text).map_err(refuse)?;
+    let total = entries.len();
+    let mut skipped: Vec<String> = Vec::new();
+    let mut joined = 0usize;
+    for (place, entry) in entries {
+        let outcome = match entry {
+            Some(Value::Object(record)) => collector.score_beside(record),
+            Some(other) => Err(format!("{} is not an object", kind(&other))),
+            None => Err("not JSON".into()),
+        };
+        match outcome {
+            Ok(()) => joined += 1,
+            // The main file is not a Langfuse export: no score can join it.
+            Err(why) if why.starts_with("a scores file goes") => return Err(refuse(why)),
+            Err(why) => skipped.push(format!("{place}: {why}")),
+        }
+    }
+    if joined == 0 {
+        let first = skipped.first().cloned().unwrap_or_default();
+        return Err(refuse(format!(
+            "none of its {total} entries is a Langfuse score{}",
+            if first.is_empty() {
+                String::new()
+            } else {
+                format!(" (first: {first})")
+            }
+        )));
+    }
+    let name = path
+        .file_name()
+        .map_or(display.clone(), |n| n.to_string_lossy().into_owned());
+    let why = if skipped.is_empty() {
+        format!("{joined} scores read from {name}, each joined to its trace")
+    } else {
+        format!(
+            "{joined} of {total} scores read from {name}; {} skipped (first: {})",
+            skipped.len(),
+            skipped[0]
+        )
+    };
+    collector.note_choice(
+        "prior_scores",
+        &format!("the scores file {name}"),
+        Vec::new(),
+        &why,
+    );
+    Ok(())
+}
+
+/// The file's entries with where each stands ("entry 3", "line 3"); `None` for a line
+/// that is not JSON. A file that is neither JSON nor JSON lines is an error.
+fn entries(text: &str) -> Result<Vec<(String, Option<Value>)>, String> {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(list)) => Ok(numbered(list)),
+        Ok(Value::Object(mut object)) => match object.remove("data") {
+            Some(Value::Array(list)) => Ok(numbered(list)),
+            _ => Ok(vec![("entry 1".into(), Some(Value::Object(object)))]),
+        },
+        Ok(other) => Err(format!(
+            "it holds {}, not scores (a list, {{\"data\": [...]}} or one score per line)",
+            kind(&other)
+        )),
+        Err(_) => {
+            let lines: Vec<(String, Option<Value>)> = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+                .map(|(i, l)| (format!("line {}", i + 1), serde_json::from_str(l).ok()))
+                .collect();
+            if lines.iter().all(|(_, v)| v.is_none()) {
+                return Err(
+                    "it is not JSON (a list, {\"data\": [...]} or one score per line)".into(),
+                );
+            }
+            Ok(lines)
+        }
+    }
+}
+
+fn numbered(list: Vec<Value>) -> Vec<(String, Option<Value>)> {
+    list.into_iter()
+        .enumerate()
+        .map(|(i, v)| (format!("entry {}", i + 1), Some(v)))
+        .collect()
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
