@@ -145,6 +145,14 @@ impl Sandbox {
     }
 }
 
+/// Opens the window on Home and drops `file` on it, as a user starting from a file does.
+fn launch_and_drop(sandbox: &Sandbox, tauri_driver: &Path, file: &Path) -> (Driver, Session) {
+    let (driver, session) = sandbox.launch(tauri_driver);
+    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
+    drop_on_window(file);
+    (driver, session)
+}
+
 fn shot(session: &Session, name: &str) {
     // WebKit can hand back the last frame it painted, not the page as it is now (a
     // compare screen came out as the Home frame of the launch): make it lay out and
@@ -960,9 +968,7 @@ fn a_dropped_phoenix_span_export_is_evaluated() {
         return;
     };
     let file = sandbox.copy_in("tests/traces/phoenix-spans.jsonl");
-    let (_driver, session) = sandbox.launch(&tauri_driver);
-    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
-    drop_on_window(&file);
+    let (_driver, session) = launch_and_drop(&sandbox, &tauri_driver, &file);
     session.wait_for_text(
         "[data-testid=report-accepted]",
         "3",
@@ -995,9 +1001,7 @@ fn a_dropped_promptfoo_export_is_remapped_and_compared_with_its_own_scores() {
         return;
     };
     let file = sandbox.copy_in("tests/exports/promptfoo-results.json");
-    let (_driver, session) = sandbox.launch(&tauri_driver);
-    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
-    drop_on_window(&file);
+    let (_driver, session) = launch_and_drop(&sandbox, &tauri_driver, &file);
     session.wait_for_text(
         "[data-testid=report-schema]",
         "promptfoo",
@@ -1117,9 +1121,7 @@ fn the_window_stays_responsive_through_a_fault_storm_and_cancel_stops_the_run() 
     let file = sandbox.path("stormy-help-desk.jsonl");
     std::fs::write(&file, lines).unwrap();
 
-    let (_driver, session) = sandbox.launch(&tauri_driver);
-    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
-    drop_on_window(&file);
+    let (_driver, session) = launch_and_drop(&sandbox, &tauri_driver, &file);
     session.wait_for_text(
         "[data-testid=report-accepted]",
         "120",
