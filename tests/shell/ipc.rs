@@ -237,6 +237,22 @@ fn import_file_errors_name_the_problem() {
         .unwrap_err(),
         "dataset.empty_file",
     );
+    // Every line broken: refused as the CLI refuses it, with the first reasons, and no
+    // empty dataset left in the list.
+    let broken = home.path().join("broken.jsonl");
+    std::fs::write(&broken, "{\"answer\": \"no question\"}\nnot json\n").unwrap();
+    let refused = s
+        .invoke(
+            "import_file",
+            json!({ "path": broken.display().to_string() }),
+        )
+        .unwrap_err();
+    assert_error(&refused, "dataset.no_items");
+    let message = refused["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("none of its 2 records") && message.contains("line 2"),
+        "{message}"
+    );
     assert_eq!(
         s.ok("list_datasets", Value::Null),
         json!([]),

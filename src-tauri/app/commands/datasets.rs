@@ -124,6 +124,7 @@ fn import_path_mapped(
         map,
         &NoProgress,
     )?;
+    let imported = import::refuse_empty(&store, path, imported)?;
     Ok(DatasetReport {
         dataset: imported.dataset,
         report: Some(imported.report.into()),

@@ -393,25 +393,10 @@ pub fn import_checked(
     let limits = ImportLimits::default();
     let imported = import::import_file_mapped(store, file, name, &limits, map, progress)?;
     if imported.report.items_accepted == 0 && !imported.reused {
+        // The reasons line by line first; the refusal then says it in one sentence.
         print::import_report(&imported);
-        // The command fails, so it leaves nothing behind: no empty dataset to clean up.
-        store::datasets::delete(store.conn(), imported.dataset.id)?;
-        let why = match imported.report.items_read {
-            // An empty list is not a broken file: say what it holds.
-            0 => imported
-                .report
-                .warnings
-                .first()
-                .map(|w| w.message.clone())
-                .unwrap_or_else(|| "0 items: the file holds no results".into()),
-            _ => "it has no valid items".into(),
-        };
-        return Err(Error::Invalid(format!(
-            "{}: {why}; nothing was stored",
-            file.display()
-        )));
     }
-    Ok(imported)
+    import::refuse_empty(store, file, imported)
 }
 
 /// What `--format` asks to write: data files (json, csv) from core's export, and the

@@ -66,6 +66,7 @@ impl Error {
                 D::UnsupportedShape { .. } => ErrorCode::DatasetUnsupportedShape,
                 D::Unreadable { .. } => ErrorCode::DatasetUnreadable,
                 D::Aborted(_) => ErrorCode::DatasetAborted,
+                D::NoItems { .. } => ErrorCode::DatasetNoItems,
             },
             Error::Store(_) | Error::Migration(_) => ErrorCode::Store,
             Error::Selection(_) => ErrorCode::MetricsSelection,

@@ -21,6 +21,8 @@ pub enum ErrorCode {
     DatasetUnreadable,
     /// The import stopped part-way (writing failed); nothing was kept.
     DatasetAborted,
+    /// The file was read but gave no valid item; nothing was stored.
+    DatasetNoItems,
     /// The database could not be read or written. Retrying rarely helps; check disk space.
     Store,
     /// The metric list names something unknown.
@@ -74,7 +76,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 28] = [
+    pub const ALL: [ErrorCode; 29] = [
         ErrorCode::Io,
         ErrorCode::DatasetEmptyFile,
         ErrorCode::DatasetBinaryFile,
@@ -82,6 +84,7 @@ impl ErrorCode {
         ErrorCode::DatasetUnsupportedShape,
         ErrorCode::DatasetUnreadable,
         ErrorCode::DatasetAborted,
+        ErrorCode::DatasetNoItems,
         ErrorCode::Store,
         ErrorCode::MetricsSelection,
         ErrorCode::NotFound,
@@ -115,6 +118,7 @@ impl ErrorCode {
             ErrorCode::DatasetUnsupportedShape => "dataset.unsupported_shape",
             ErrorCode::DatasetUnreadable => "dataset.unreadable",
             ErrorCode::DatasetAborted => "dataset.aborted",
+            ErrorCode::DatasetNoItems => "dataset.no_items",
             ErrorCode::Store => "store",
             ErrorCode::MetricsSelection => "metrics.selection",
             ErrorCode::NotFound => "not_found",

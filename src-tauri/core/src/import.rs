@@ -34,6 +34,43 @@ pub fn import_file(
     import_file_mapped(store, path, name, limits, &FieldMap::default(), progress)
 }
 
+/// A file that gave no item is not a dataset: the empty dataset its import left is
+/// removed and the import refused with what the report says, so the window and the
+/// terminal refuse the same file with the same sentence and code. A reused dataset (the
+/// same bytes imported before) is returned as it is.
+pub fn refuse_empty(store: &Store, path: &Path, imported: Imported) -> Result<Imported> {
+    let report = &imported.report;
+    if report.items_accepted > 0 || imported.reused {
+        return Ok(imported);
+    }
+    store::datasets::delete(store.conn(), imported.dataset.id)?;
+    let message = if report.items_read == 0 {
+        // An empty list is not a broken file: say what it holds.
+        report
+            .warnings
+            .first()
+            .map(|w| w.message.clone())
+            .unwrap_or_else(|| "it holds no items".into())
+    } else {
+        let first: Vec<String> = report
+            .rejected
+            .iter()
+            .take(3)
+            .map(|r| format!("line {}: {}", r.line, r.reason))
+            .collect();
+        format!(
+            "none of its {} records is a valid item (first: {})",
+            report.items_read,
+            first.join("; ")
+        )
+    };
+    Err(dataset::DatasetError::NoItems {
+        path: path.display().to_string(),
+        message,
+    }
+    .into())
+}
+
 /// `import_file` with the user's mapping overrides. The same bytes read with another
 /// mapping are another dataset; with the same mapping, the earlier one is reused.
 pub fn import_file_mapped(

@@ -239,6 +239,9 @@ pub enum DatasetError {
     Unreadable { path: String, message: String },
     #[error("import stopped: {0}")]
     Aborted(String),
+    /// Read, but no record became an item.
+    #[error("{path}: {message}; nothing was stored")]
+    NoItems { path: String, message: String },
 }
 
 impl DatasetError {
@@ -250,6 +253,7 @@ impl DatasetError {
             DatasetError::UnsupportedShape { .. } => "unsupported_shape",
             DatasetError::Unreadable { .. } => "unreadable",
             DatasetError::Aborted(_) => "aborted",
+            DatasetError::NoItems { .. } => "no_items",
         }
     }
 }
