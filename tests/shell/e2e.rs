@@ -1174,3 +1174,48 @@ fn the_window_stays_responsive_through_a_fault_storm_and_cancel_stops_the_run() 
     assert!(!done.is_empty(), "what was scored before Cancel is kept");
     assert!(sim.stats().calls > 0, "the run went to the stormy judge");
 }
+
+/// A dropped file whose fields Ragnosis does not recognise gives no item: the window
+/// refuses it as the CLI does (nothing stored), says why, and offers the mapping editor
+/// on the file itself; mapped, it imports.
+#[test]
+fn a_dropped_file_with_unknown_fields_is_refused_then_mapped_in_the_window() {
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
+    let file = sandbox.path("support-log.jsonl");
+    std::fs::write(
+        &file,
+        "{\"ask\": \"When does the office open?\", \"reply\": \"At 9 on weekdays.\"}\n\
+         {\"ask\": \"Is parking free?\", \"reply\": \"Yes, for visitors.\"}\n\
+         {\"ask\": \"Can I bring my dog?\", \"reply\": \"Only guide dogs.\"}\n",
+    )
+    .unwrap();
+    let (_driver, session) = launch_and_drop(&sandbox, &tauri_driver, &file);
+    let alert = session.wait_for_text("[role=alert]", "nothing was stored", LONG);
+    assert!(alert.contains("none of its 3 records"), "{alert}");
+    session.wait_for_text("[data-testid=mapping-preview-summary]", "0 of 3", SHORT);
+    shot(&session, "mapping-3-refused-file.png");
+    let store = Store::open(&sandbox.home()).unwrap();
+    assert!(
+        ragnosis_core::store::datasets::list(store.conn())
+            .unwrap()
+            .is_empty(),
+        "no empty dataset is stored"
+    );
+
+    let field = |id: &str| session.wait_for(&format!("[data-testid={id}]"), 1, SHORT)[0].clone();
+    session.type_into(&field("map-question"), "ask");
+    session.type_into(&field("map-answer"), "reply");
+    session.click_on("[data-testid=preview-mapping]:not([disabled])", SHORT);
+    session.wait_for_text("[data-testid=mapping-preview-summary]", "3 of 3", SHORT);
+    session.click_on("[data-testid=import-mapped]:not([disabled])", SHORT);
+    session.wait_for_text("[data-testid=report-accepted]", "3", SHORT);
+    session.wait_for_text("[data-testid=dataset-name]", "support-log", SHORT);
+    shot(&session, "mapping-4-mapped-file.png");
+}

@@ -52,16 +52,31 @@ pub fn refuse_empty(store: &Store, path: &Path, imported: Imported) -> Result<Im
             .map(|w| w.message.clone())
             .unwrap_or_else(|| "it holds no items".into())
     } else {
-        let first: Vec<String> = report
-            .rejected
+        // Most such files fail every line the same way: each reason once, at its
+        // first line.
+        let mut first: Vec<(u64, &str)> = Vec::new();
+        for r in &report.rejected {
+            if first.len() == 2 {
+                break;
+            }
+            if !first.iter().any(|(_, reason)| *reason == r.reason) {
+                first.push((r.line, &r.reason));
+            }
+        }
+        let listed: Vec<String> = first
             .iter()
-            .take(3)
-            .map(|r| format!("line {}: {}", r.line, r.reason))
+            .map(|(line, reason)| format!("line {line}: {reason}"))
             .collect();
+        let rest = report.rejected_count.saturating_sub(first.len() as u64);
         format!(
-            "none of its {} records is a valid item (first: {})",
+            "none of its {} records is a valid item ({}{})",
             report.items_read,
-            first.join("; ")
+            listed.join("; "),
+            if rest > 0 {
+                format!("; {rest} more lines rejected")
+            } else {
+                String::new()
+            }
         )
     };
     Err(dataset::DatasetError::NoItems {
