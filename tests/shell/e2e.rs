@@ -1155,6 +1155,14 @@ fn the_window_stays_responsive_through_a_fault_storm_and_cancel_stops_the_run() 
     );
     shot(&session, "storm-1-progress.png");
 
+    // A second process (this test, as a terminal would) imports into the same database
+    // while the window's run writes: it waits its turn, and neither loses a write.
+    let beside = import(
+        &sandbox.home(),
+        &asset("ragvue/agentic.jsonl"),
+        Some("beside"),
+    );
+
     // Another screen opens while the run works, and lists it as running.
     session.click_on("[data-testid=nav-runs]", SHORT);
     session.wait_for_text("table", "running", SHORT);
@@ -1172,6 +1180,8 @@ fn the_window_stays_responsive_through_a_fault_storm_and_cancel_stops_the_run() 
     );
     let done = ragnosis_core::store::results::done_pairs(store.conn(), runs[0].id).unwrap();
     assert!(!done.is_empty(), "what was scored before Cancel is kept");
+    let beside = ragnosis_core::store::datasets::get(store.conn(), beside).unwrap();
+    assert_eq!(beside.item_count, 8, "the other process's import is whole");
     assert!(sim.stats().calls > 0, "the run went to the stormy judge");
 }
 
