@@ -15,7 +15,7 @@ use std::sync::Arc;
 use ragnosis_core::judge::{few_shot, open as judges, Judge};
 use ragnosis_core::progress::CancelToken;
 use ragnosis_core::store::{self, runs::RunStatus};
-use ragnosis_core::{cases, metrics, run};
+use ragnosis_core::{metrics, run};
 use tauri::ipc::Channel;
 use tauri::State;
 
@@ -150,8 +150,8 @@ fn execute_in_background(
     });
 }
 
-/// Executes the run on its own connection, then indexes its cases for the Results
-/// screen. Returns the status and message the store recorded.
+/// Executes the run on its own connection. Returns the status and message the store
+/// recorded.
 fn execute(
     home: &Path,
     run_id: i64,
@@ -161,8 +161,6 @@ fn execute(
 ) -> Result<(String, Option<String>), CommandError> {
     let mut store = ragnosis_core::store::Store::open(home)?;
     let executed = run::execute(&mut store, run_id, judge, sink, cancel);
-    // Indexing is a convenience (the case list builds it on demand too): never fatal.
-    let _ = cases::ensure_index(&mut store, run_id);
     let row = store::runs::get(store.conn(), run_id)?;
     match executed {
         Ok(_) => Ok((row.status.as_str().to_string(), row.message)),

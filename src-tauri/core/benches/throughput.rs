@@ -70,6 +70,23 @@ impl Lcg {
     }
 }
 
+/// Prints how long each stage of a run took, to show where the time goes.
+struct StageClock(std::sync::Mutex<(Instant, String)>);
+
+impl ragnosis_core::progress::ProgressSink for StageClock {
+    fn report(&self, event: ragnosis_core::progress::Progress) {
+        use ragnosis_core::progress::Progress;
+        let next = match event {
+            Progress::Started { stage, .. } => stage,
+            Progress::Finished { stage } => format!("end of {stage}"),
+            _ => return,
+        };
+        let mut at = self.0.lock().unwrap();
+        println!("  {:>7.2} s  {}", at.0.elapsed().as_secs_f64(), at.1);
+        *at = (Instant::now(), next);
+    }
+}
+
 fn peak_rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
@@ -150,49 +167,61 @@ fn main() {
         peak_rss_mb()
     );
 
-    // Judge-free metrics, computation only.
-    let specs: Vec<_> = metrics::catalogue()
+    // Judge-free metrics, computation only. The embedded model's metric is timed on its
+    // own: it runs a small transformer per text, a different cost from word counting.
+    const SEMANTIC: &str = "reference.semantic_similarity";
+    let lexical: Vec<_> = metrics::catalogue()
         .iter()
-        .filter(|m| m.scope == Scope::Item && !m.judge && !m.synthesised)
+        .filter(|m| m.scope == Scope::Item && !m.judge && !m.synthesised && m.id != SEMANTIC)
         .collect();
     let items = store::items::page(store.conn(), imported.dataset.id, 0, 20_000).unwrap();
     let config = MetricConfig::default();
     let t = Instant::now();
     let mut cells = 0u64;
     for stored in &items {
-        for spec in &specs {
+        for spec in &lexical {
             std::hint::black_box(metrics::compute(spec, &stored.item, &config));
             cells += 1;
         }
     }
     let secs = t.elapsed().as_secs_f64();
     println!(
-        "metrics (compute only, {} items x {} metrics): {cells} item-metrics in {secs:.2} s = {:.0} item-metrics/s",
+        "word-based metrics (compute only, {} items x {} metrics): {cells} item-metrics in {secs:.2} s = {:.0} item-metrics/s",
         items.len(),
-        specs.len(),
+        lexical.len(),
         cells as f64 / secs
     );
+    if let Some(semantic) = metrics::find(SEMANTIC) {
+        let sample = &items[..items.len().min(500)];
+        let t = Instant::now();
+        for stored in sample {
+            std::hint::black_box(metrics::compute(semantic, &stored.item, &config));
+        }
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "{SEMANTIC} (compute only, embedded model, {} items): {:.0} items/s",
+            sample.len(),
+            sample.len() as f64 / secs
+        );
+    }
     drop(items);
 
-    // A whole run: compute + persist every result + statistics.
+    // A whole judge-free run: compute + persist every result + statistics.
     let request = RunRequest {
         dataset_id: imported.dataset.id,
-        metrics: vec!["ragvue".into(), "citation".into(), "reference".into()],
+        metrics: lexical.iter().map(|m| m.id.to_string()).collect(),
         ..Default::default()
     };
     let t = Instant::now();
     let judge = std::sync::Arc::new(ragnosis_core::judge::offline::OfflineJudge::default());
-    let outcome = run::evaluate(
-        &mut store,
-        &request,
-        judge,
-        std::sync::Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let clock = std::sync::Arc::new(StageClock(std::sync::Mutex::new((
+        Instant::now(),
+        "planning".to_string(),
+    ))));
+    let outcome = run::evaluate(&mut store, &request, judge, clock, &CancelToken::new()).unwrap();
     let secs = t.elapsed().as_secs_f64();
     println!(
-        "full run (compute + store + statistics): {} results in {secs:.2} s = {:.0} item-metrics/s",
+        "full word-based run (compute + store + statistics + case indexes): {} results in {secs:.2} s = {:.0} item-metrics/s",
         outcome.written,
         outcome.written as f64 / secs
     );

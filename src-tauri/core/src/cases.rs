@@ -71,6 +71,14 @@ struct Stamp {
     rules: u32,
 }
 
+/// Everything the case list of a finished run reads: its case index and the text search
+/// index of its dataset's questions and answers.
+pub fn prepare(store: &mut Store, run_id: i64) -> Result<()> {
+    ensure_index(store, run_id)?;
+    let dataset_id = store::runs::get(store.conn(), run_id)?.dataset_id;
+    store::cases::ensure_searchable(store.conn(), dataset_id)
+}
+
 /// Builds the run's case index unless it already reflects the run's current state. A
 /// run that is still going is re-indexed on every call (its results keep changing).
 pub fn ensure_index(store: &mut Store, run_id: i64) -> Result<()> {

@@ -599,3 +599,47 @@ fn an_item_the_offline_judge_cannot_read_is_not_measured_rather_than_failed() {
         trust.sentences
     );
 }
+
+/// A finished run leaves the case list ready: its case index and its dataset's search
+/// index are built at the end of the run (a stage the progress names), not on the first
+/// open of the Results screen.
+#[test]
+fn a_finished_run_indexes_its_cases_before_it_returns() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let dataset = import(&mut store, dir.path(), &items(6));
+    let recorded = Arc::new(RecordedProgress::default());
+    let outcome = run::evaluate(
+        &mut store,
+        &request(dataset, &["bleu"]),
+        offline(),
+        recorded.clone(),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    let indexing = recorded
+        .0
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|e| matches!(e, Progress::Started { stage, .. } if stage == "indexing cases"));
+    assert!(indexing, "the progress says the cases are being indexed");
+    assert!(
+        store::analyses::get(store.conn(), outcome.run_id, "case_index")
+            .unwrap()
+            .is_some(),
+        "the case index is stamped"
+    );
+    let searchable: bool = store
+        .conn()
+        .query_row(
+            "SELECT EXISTS (SELECT 1 FROM item_search_datasets WHERE dataset_id = ?1)",
+            [dataset],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        searchable,
+        "the dataset's questions and answers are searchable"
+    );
+}

@@ -37,7 +37,7 @@ pub use engine::{Accounting, EngineSettings};
 pub use select::Selection;
 
 /// Commit at least this often while a run is going, whichever comes first.
-const COMMIT_EVERY_ITEMS: usize = 64;
+const COMMIT_EVERY_ITEMS: usize = 512;
 const COMMIT_EVERY: Duration = Duration::from_millis(250);
 /// Items loaded from SQLite at a time.
 const LOAD_CHUNK: usize = 512;
@@ -310,6 +310,14 @@ pub fn execute(
         )
     });
     store::runs::mark_ended(store.conn(), run_id, RunStatus::Done, message.as_deref())?;
+    // The case list's indexes are built here, while the user still watches a progress
+    // bar, not on the first open of the Results screen (seconds on a large run). Never
+    // fatal: the case list builds what is missing on demand.
+    progress.report(Progress::Started {
+        stage: "indexing cases".into(),
+        total: None,
+    });
+    let _ = crate::cases::prepare(store, run_id);
     progress.report(Progress::Finished {
         stage: "run".into(),
     });

@@ -237,7 +237,7 @@ fn phrase(text: &str) -> String {
 }
 
 /// Puts a dataset's questions and answers into the search index, once.
-fn ensure_searchable(conn: &Connection, dataset_id: i64) -> Result<()> {
+pub fn ensure_searchable(conn: &Connection, dataset_id: i64) -> Result<()> {
     let indexed: bool = conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM item_search_datasets WHERE dataset_id = ?1)",
         [dataset_id],
