@@ -168,12 +168,9 @@ pub fn brief(store: &Store, summary: &RunSummary) -> Result<InsightsTask> {
         if goodness(spec.lower_is_better, mean) >= STRONG_MEAN {
             continue;
         }
-        let results = store::results::for_metric(conn, summary.run_id, id)?;
         let item = |s: &super::ItemScore| -> Result<ItemBrief> {
             let question = store::items::get(conn, s.item_id)?.item.question;
-            let explanation = results
-                .get(&s.item_id)
-                .map(|r| r.explanation.clone())
+            let explanation = store::results::explanation(conn, summary.run_id, s.item_id, id)?
                 .unwrap_or_default();
             Ok(ItemBrief {
                 question: cut(&question),

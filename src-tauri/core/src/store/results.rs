@@ -224,6 +224,24 @@ pub fn for_metric(
     Ok(rows)
 }
 
+/// The explanation stored with one cell, if the cell has a result. Reads one row: a
+/// caller that needs a few items' explanations must not load a metric's whole column.
+pub fn explanation(
+    conn: &Connection,
+    run_id: i64,
+    item_id: i64,
+    metric: &str,
+) -> Result<Option<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT explanation FROM results WHERE run_id = ?1 AND item_id = ?2 AND metric = ?3 LIMIT 1",
+    )?;
+    let mut rows = stmt.query(params![run_id, item_id, metric])?;
+    Ok(match rows.next()? {
+        Some(row) => Some(row.get(0)?),
+        None => None,
+    })
+}
+
 /// Number of results per status in a run.
 pub fn status_counts(conn: &Connection, run_id: i64) -> Result<HashMap<String, i64>> {
     let mut stmt =
