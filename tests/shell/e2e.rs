@@ -1078,7 +1078,7 @@ fn the_window_stays_responsive_through_a_fault_storm_and_cancel_stops_the_run() 
     };
     let sim = Simulator::start(SimConfig {
         faults: FaultRules {
-            latency_range_ms: Some((40, 160)),
+            latency_range_ms: Some((80, 200)),
             storm_rate: 0.3,
             storm: vec![
                 status(429, Some("0")),

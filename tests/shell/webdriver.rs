@@ -209,7 +209,7 @@ impl Session {
     }
 
     /// Presses one key on `element` as a person would: focuses it, then sends a key down
-    /// and up through the actions API (element "value" would first clear it, which a
+    /// and up through the actions API (`type_into` clears the element first, which a
     /// focusable panel that is not a text field refuses).
     pub fn press_key(&self, element: &str, key: &str) {
         self.execute(

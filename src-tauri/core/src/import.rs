@@ -37,10 +37,12 @@ pub fn import_file(
 /// A file that gave no item is not a dataset: the empty dataset its import left is
 /// removed and the import refused with what the report says, so the window and the
 /// terminal refuse the same file with the same sentence and code. A reused dataset (the
-/// same bytes imported before) is returned as it is.
+/// same bytes imported before) is returned as it is unless it is empty.
 pub fn refuse_empty(store: &Store, path: &Path, imported: Imported) -> Result<Imported> {
     let report = &imported.report;
-    if report.items_accepted > 0 || imported.reused {
+    // A reused dataset with items stands; an empty one (stored before imports were
+    // refused) is refused and removed like a new one.
+    if report.items_accepted > 0 || (imported.reused && imported.dataset.item_count > 0) {
         return Ok(imported);
     }
     store::datasets::delete(store.conn(), imported.dataset.id)?;

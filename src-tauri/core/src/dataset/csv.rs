@@ -209,16 +209,18 @@ fn list_cell(cell: &str) -> (Value, bool) {
             );
         }
     }
-    let pieces = |separator: &str| -> Vec<&str> {
-        cell.split(separator)
+    let mut items: Vec<&str> = cell
+        .split(LIST_SEPARATOR)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut split_at_pipe = false;
+    if items.len() == 1 && items[0].contains(PIPE) {
+        let piped: Vec<&str> = items[0]
+            .split(PIPE)
             .map(str::trim)
             .filter(|s| !s.is_empty())
-            .collect()
-    };
-    let mut items = pieces(LIST_SEPARATOR);
-    let mut split_at_pipe = false;
-    if items.len() == 1 && cell.contains(PIPE) {
-        let piped = pieces(PIPE);
+            .collect();
         if piped.len() > 1
             && piped
                 .iter()
@@ -323,6 +325,11 @@ mod tests {
         assert_eq!(
             list_cell("yes | no"),
             (serde_json::json!(["yes | no"]), false)
+        );
+        assert_eq!(
+            list_cell("the first passage is here | the second passage is here || ").0,
+            serde_json::json!(["the first passage is here", "the second passage is here"]),
+            "a trailing separator does not keep the bar inside a passage"
         );
         assert!(
             !list_cell("Plans: basic | pro cost 5 and 9 euros a month.").1,

@@ -34,7 +34,8 @@ pub(crate) fn read(
         });
     }
     let text = std::fs::read_to_string(path).map_err(|e| DatasetError::unreadable(path, e))?;
-    let entries = entries(&text).map_err(refuse)?;
+    // Saved by a Windows editor, the file may open with a byte order mark.
+    let entries = entries(text.strip_prefix('\u{feff}').unwrap_or(&text)).map_err(refuse)?;
     let total = entries.len();
     let mut skipped: Vec<String> = Vec::new();
     let mut joined = 0usize;
@@ -66,7 +67,7 @@ pub(crate) fn read(
         .file_name()
         .map_or(display.clone(), |n| n.to_string_lossy().into_owned());
     let why = if skipped.is_empty() {
-        format!("{joined} scores read from {name}, each joined to its trace")
+        format!("{joined} scores read from {name}; a score for a trace the export does not hold is named in the warnings")
     } else {
         format!(
             "{joined} of {total} scores read from {name}; {} skipped (first: {})",

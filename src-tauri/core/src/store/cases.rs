@@ -236,26 +236,42 @@ fn phrase(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "\"\""))
 }
 
-/// Puts a dataset's questions and answers into the search index, once.
+/// Puts a dataset's questions and answers into the search index, once. The check and
+/// the insert share one write transaction: the end of a run and a search in the window
+/// may both get here, and the second must find the first's rows, not insert them twice.
 pub fn ensure_searchable(conn: &Connection, dataset_id: i64) -> Result<()> {
-    let indexed: bool = conn.query_row(
-        "SELECT EXISTS (SELECT 1 FROM item_search_datasets WHERE dataset_id = ?1)",
-        [dataset_id],
-        |r| r.get(0),
-    )?;
-    if indexed {
+    let indexed = |conn: &Connection| -> rusqlite::Result<bool> {
+        conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM item_search_datasets WHERE dataset_id = ?1)",
+            [dataset_id],
+            |r| r.get(0),
+        )
+    };
+    if indexed(conn)? {
         return Ok(());
     }
-    let tx = conn.unchecked_transaction()?;
-    tx.execute(
-        "INSERT INTO item_search (rowid, question, answer) SELECT id, question, coalesce(answer, '') FROM items WHERE dataset_id = ?1",
-        [dataset_id],
-    )?;
-    tx.execute(
-        "INSERT INTO item_search_datasets (dataset_id) VALUES (?1)",
-        [dataset_id],
-    )?;
-    tx.commit()?;
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let filled = (|| -> rusqlite::Result<()> {
+        if indexed(conn)? {
+            return Ok(());
+        }
+        conn.execute(
+            "INSERT INTO item_search (rowid, question, answer) SELECT id, question, coalesce(answer, '') FROM items WHERE dataset_id = ?1",
+            [dataset_id],
+        )?;
+        conn.execute(
+            "INSERT INTO item_search_datasets (dataset_id) VALUES (?1)",
+            [dataset_id],
+        )?;
+        Ok(())
+    })();
+    match filled {
+        Ok(()) => conn.execute_batch("COMMIT")?,
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            return Err(e.into());
+        }
+    }
     Ok(())
 }
 

@@ -233,7 +233,8 @@ pub fn explanation(
     metric: &str,
 ) -> Result<Option<String>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT explanation FROM results WHERE run_id = ?1 AND item_id = ?2 AND metric = ?3 LIMIT 1",
+        "SELECT explanation FROM results WHERE run_id = ?1 AND item_id = ?2 AND metric = ?3
+         ORDER BY status = 'ok' DESC, id DESC LIMIT 1",
     )?;
     let mut rows = stmt.query(params![run_id, item_id, metric])?;
     Ok(match rows.next()? {

@@ -116,3 +116,37 @@ fn a_crlf_csv_with_blank_lines_reports_true_line_numbers() {
     assert_eq!(got.report.rejected[0].line, 6, "the short row `q3`");
     assert_eq!(got.report.rejected[0].byte_offset, 3 + 17 + 7 + 10 + 15 + 2);
 }
+
+/// A file with no valid item is refused with `dataset.no_items` and leaves no dataset,
+/// also when an earlier version stored it as an empty dataset (the same bytes are then
+/// "imported before": that empty dataset is removed and the file refused, not opened).
+#[test]
+fn a_file_with_no_valid_item_is_refused_and_an_old_empty_dataset_of_it_removed() {
+    use ragnosis_core::import;
+    use ragnosis_core::progress::NoProgress;
+    use ragnosis_core::store::{datasets, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("log.jsonl");
+    std::fs::write(&file, "{\"ask\": \"a?\"}\nnot json\n").unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let limits = ragnosis_core::dataset::ImportLimits::default();
+    // What an older version left: the import stored, with no item.
+    let old = import::import_file(&mut store, &file, None, &limits, &NoProgress).unwrap();
+    assert_eq!(old.dataset.item_count, 0);
+    for attempt in ["the first import since", "the next one"] {
+        let again = import::import_file(&mut store, &file, None, &limits, &NoProgress).unwrap();
+        let Err(refused) = import::refuse_empty(&store, &file, again) else {
+            panic!("{attempt}: a file with no valid item was accepted");
+        };
+        assert_eq!(refused.code().as_str(), "dataset.no_items", "{attempt}");
+        let message = refused.to_string();
+        assert!(
+            message.contains("none of its 2 records") && message.contains("nothing was stored"),
+            "{attempt}: {message}"
+        );
+        assert!(
+            datasets::list(store.conn()).unwrap().is_empty(),
+            "{attempt}: no dataset is left"
+        );
+    }
+}

@@ -378,11 +378,9 @@ fn a_langfuse_scores_file_beside_its_trace_gives_the_items_prior_scores() {
     )
     .unwrap();
     let scores = dir.path().join("scores.json");
-    std::fs::write(
-        &scores,
-        r#"{"data":[{"id":"s1","traceId":"12ea412956f99347b0503c1144acd0ec","name":"helpfulness","value":0.8,"source":"ANNOTATION","dataType":"NUMERIC","comment":"clear"},{"id":"s2","traceId":"12ea412956f99347b0503c1144acd0ec","name":"correct","value":1,"stringValue":"True","source":"EVAL","dataType":"BOOLEAN"},{"unrelated":true}],"meta":{"page":1,"totalItems":3}}"#,
-    )
-    .unwrap();
+    let body = r#"{"data":[{"id":"s1","traceId":"12ea412956f99347b0503c1144acd0ec","name":"helpfulness","value":0.8,"source":"ANNOTATION","dataType":"NUMERIC","comment":"clear"},{"id":"s3","traceId":"12ea412956f99347b0503c1144acd0ec","name":"verdict","value":0,"stringValue":"correct","source":"ANNOTATION","dataType":"CATEGORICAL"},{"id":"s2","traceId":"12ea412956f99347b0503c1144acd0ec","name":"correct","value":1,"stringValue":"True","source":"EVAL","dataType":"BOOLEAN"},{"unrelated":true}],"meta":{"page":1,"totalItems":4}}"#;
+    // Saved with a byte order mark, as a Windows editor does.
+    std::fs::write(&scores, format!("\u{feff}{body}")).unwrap();
     let map = FieldMap {
         scores_file: Some(scores.clone()),
         ..FieldMap::default()
@@ -397,13 +395,18 @@ fn a_langfuse_scores_file_beside_its_trace_gives_the_items_prior_scores() {
     assert_eq!(prior(&items[0], "helpfulness")["score"].as_f64(), Some(0.8));
     assert_eq!(prior(&items[0], "helpfulness")["explanation"], "clear");
     assert_eq!(prior(&items[0], "correct")["score"].as_f64(), Some(1.0));
+    assert_eq!(
+        prior(&items[0], "verdict")["label"],
+        "correct",
+        "a categorical score keeps its category's name, not its index"
+    );
     let note = report
         .choices
         .iter()
         .find(|c| c.field == "prior_scores")
         .expect("the report names the scores file");
     assert!(
-        note.why.contains("2 of 3 scores") && note.why.contains("1 skipped"),
+        note.why.contains("3 of 4 scores") && note.why.contains("1 skipped"),
         "{}",
         note.why
     );

@@ -356,9 +356,15 @@ impl TraceGroups {
             let trace = first_text(&record, &["traceId"]).ok_or("score has no traceId")?;
             let name = first_text(&record, &["name"]).ok_or("score has no name")?;
             let mut value = json!({});
-            if let Some(score) = record.get("value").and_then(number) {
+            // A categorical score's `value` is the category's index; its name is the
+            // label a person chose.
+            let categorical = record.get("dataType").and_then(Value::as_str) == Some("CATEGORICAL");
+            let label = record.get("stringValue").filter(|l| l.is_string());
+            if let (true, Some(label)) = (categorical, label) {
+                value["label"] = label.clone();
+            } else if let Some(score) = record.get("value").and_then(number) {
                 value["score"] = json!(score);
-            } else if let Some(label) = record.get("stringValue").or(record.get("value")) {
+            } else if let Some(label) = label.or(record.get("value")) {
                 value["label"] = label.clone();
             }
             if let Some(comment) = record.get("comment").filter(|c| !c.is_null()) {
