@@ -508,9 +508,10 @@ const WRAP_UP_WORDS: &[&str] = &[
 
 /// A remark that closes an answer without adding a fact: it points back at what was
 /// said and sums it up ("That is simply what it comes down to.", "That's the gist of
-/// it.", "That's the long and short of it."). Every word is a pointer, a function word or
-/// a word of summing up, and the remark is short. "Short", "long" and "all" alone sum up
-/// nothing: "It's long." and "That's a short story." are answers, checked as claims.
+/// it.", "That's the long and short of it.", "That's the short version."). Every word is
+/// a pointer, a function word or a word of summing up, and the remark is short. "Short",
+/// "long" and "all" alone sum up nothing: "It's long." and "That's a short story." are
+/// answers, checked as claims.
 fn is_wrap_up(tokens: &[Token]) -> bool {
     let pointer = |t: &Token| matches!(t.lower.as_str(), "that" | "this" | "that's" | "it's");
     let has = |word: &str| tokens.iter().any(|t| t.lower == word);
@@ -519,7 +520,7 @@ fn is_wrap_up(tokens: &[Token]) -> bool {
             t.lower.as_str(),
             "comes" | "come" | "boils" | "boil" | "sums" | "sum" | "gist" | "nutshell" | "summary"
         )
-    }) || (has("long") && has("short"));
+    }) || (has("short") && (has("long") || has("version") || has("answer")));
     (2..=10).contains(&tokens.len())
         && tokens.iter().take(3).any(pointer)
         && summing
