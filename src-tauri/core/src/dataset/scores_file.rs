@@ -35,7 +35,8 @@ pub(crate) fn read(
     }
     let text = std::fs::read_to_string(path).map_err(|e| DatasetError::unreadable(path, e))?;
     // Saved by a Windows editor, the file may open with a byte order mark.
-    let entries = entries(text.strip_prefix('\u{feff}').unwrap_or(&text)).map_err(refuse)?;
+    let (entries, reported) =
+        entries(text.strip_prefix('\u{feff}').unwrap_or(&text)).map_err(refuse)?;
     let total = entries.len();
     let mut skipped: Vec<String> = Vec::new();
     let mut joined = 0usize;
@@ -66,6 +67,14 @@ pub(crate) fn read(
     let name = path
         .file_name()
         .map_or(display.clone(), |n| n.to_string_lossy().into_owned());
+    // Langfuse's API answers a page at a time (50 scores unless asked otherwise); its
+    // `meta.totalItems` says how many there are in all.
+    let partial = match reported {
+        Some(all) if all > total as u64 => format!(
+            "; the file holds {total} of the {all} scores its download reported (meta.totalItems): fetch the other pages (`page=2`, …) to have them all"
+        ),
+        _ => String::new(),
+    };
     let why = if skipped.is_empty() {
         format!("{joined} scores read from {name}; a score for a trace the export does not hold is named in the warnings")
     } else {
@@ -79,19 +88,28 @@ pub(crate) fn read(
         "prior_scores",
         &format!("the scores file {name}"),
         Vec::new(),
-        &why,
+        &format!("{why}{partial}"),
     );
     Ok(())
 }
 
-/// The file's entries with where each stands ("entry 3", "line 3"); `None` for a line
-/// that is not JSON. A file that is neither JSON nor JSON lines is an error.
-fn entries(text: &str) -> Result<Vec<(String, Option<Value>)>, String> {
+/// The file's entries with where each stands ("entry 3", "line 3"), `None` for a line
+/// that is not JSON, and the total a paged download reported (`meta.totalItems`). A
+/// file that is neither JSON nor JSON lines is an error.
+type Entries = (Vec<(String, Option<Value>)>, Option<u64>);
+
+fn entries(text: &str) -> Result<Entries, String> {
     match serde_json::from_str::<Value>(text) {
-        Ok(Value::Array(list)) => Ok(numbered(list)),
+        Ok(Value::Array(list)) => Ok((numbered(list), None)),
         Ok(Value::Object(mut object)) => match object.remove("data") {
-            Some(Value::Array(list)) => Ok(numbered(list)),
-            _ => Ok(vec![("entry 1".into(), Some(Value::Object(object)))]),
+            Some(Value::Array(list)) => {
+                let reported = object
+                    .get("meta")
+                    .and_then(|m| m.get("totalItems"))
+                    .and_then(Value::as_u64);
+                Ok((numbered(list), reported))
+            }
+            _ => Ok((vec![("entry 1".into(), Some(Value::Object(object)))], None)),
         },
         Ok(other) => Err(format!(
             "it holds {}, not scores (a list, {{\"data\": [...]}} or one score per line)",
@@ -109,7 +127,7 @@ fn entries(text: &str) -> Result<Vec<(String, Option<Value>)>, String> {
                     "it is not JSON (a list, {\"data\": [...]} or one score per line)".into(),
                 );
             }
-            Ok(lines)
+            Ok((lines, None))
         }
     }
 }

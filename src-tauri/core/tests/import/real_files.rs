@@ -410,6 +410,27 @@ fn a_langfuse_scores_file_beside_its_trace_gives_the_items_prior_scores() {
         "{}",
         note.why
     );
+    assert!(
+        !note.why.contains("other pages"),
+        "every score the download reported is in the file"
+    );
+    // A first page of a larger download says so.
+    std::fs::write(
+        &scores,
+        body.replace("\"totalItems\":4", "\"totalItems\":120"),
+    )
+    .unwrap();
+    let report = read_items_mapped(&trace, &ImportLimits::default(), &map, |_| Ok(())).unwrap();
+    let note = report
+        .choices
+        .iter()
+        .find(|c| c.field == "prior_scores")
+        .unwrap();
+    assert!(
+        note.why.contains("4 of the 120 scores") && note.why.contains("other pages"),
+        "{}",
+        note.why
+    );
 
     let langsmith = dir.path().join("runs.json");
     std::fs::write(
