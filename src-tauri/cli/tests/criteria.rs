@@ -5,39 +5,15 @@
 //! file per test.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use ragnosis_judge_sim::{SimConfig, SimHandle, Simulator};
 use serde_json::Value;
 
+mod support;
+use support::*;
+
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/examples/ragnosis-example.jsonl")
-}
-
-fn run(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ragnosis"))
-        .arg("--home")
-        .arg(home)
-        .arg("--quiet")
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// Runs and insists on success; returns stdout.
-fn ok(home: &Path, args: &[&str]) -> String {
-    let o = run(home, args);
-    assert!(
-        o.status.success(),
-        "ragnosis {args:?} failed: {}{}",
-        text(&o.stdout),
-        text(&o.stderr)
-    );
-    text(&o.stdout)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn simulator_judge(home: &Path) -> SimHandle {

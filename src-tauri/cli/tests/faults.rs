@@ -17,34 +17,8 @@ use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_judge_sim::{FaultRules, SimConfig, Simulator};
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn ragnosis(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragnosis"));
-    cmd.arg("--home").arg(home).arg("--quiet");
-    cmd
-}
-
-fn run(home: &Path, args: &[&str]) -> Output {
-    ragnosis(home).args(args).output().expect("the binary runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn ok(home: &Path, args: &[&str]) -> String {
-    let o = run(home, args);
-    assert!(
-        o.status.success(),
-        "ragnosis {}: {}",
-        args.join(" "),
-        stderr(&o)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod support;
+use support::*;
 
 /// No panic message, no backtrace: a message with a code.
 fn assert_clean_failure(o: &Output, code: &str) -> String {

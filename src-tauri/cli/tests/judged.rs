@@ -3,30 +3,15 @@
 //! itself, with a real SQLite file per test.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_judge_sim::{ContainsRule, Fault, FaultRules, SimConfig, SimHandle, Simulator};
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn ragnosis(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragnosis"));
-    cmd.arg("--home").arg(home).arg("--quiet");
-    cmd
-}
-
-fn run(home: &Path, args: &[&str]) -> Output {
-    ragnosis(home).args(args).output().expect("the binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+mod support;
+use support::*;
 
 fn simulator(latency_ms: u64) -> SimHandle {
     Simulator::start(SimConfig {

@@ -14,37 +14,15 @@
 //! changes the drawn moments.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_judge_sim::{FaultRules, SimConfig, Simulator};
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn ragnosis(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragnosis"));
-    cmd.arg("--home").arg(home).arg("--quiet");
-    cmd
-}
-
-fn run(home: &Path, args: &[&str]) -> Output {
-    ragnosis(home).args(args).output().expect("the binary runs")
-}
-
-fn ok(home: &Path, args: &[&str]) -> String {
-    let o = run(home, args);
-    assert!(
-        o.status.success(),
-        "ragnosis {} failed: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod support;
+use support::*;
 
 /// A small deterministic generator (xorshift), for the kill moments.
 struct Draw(u64);

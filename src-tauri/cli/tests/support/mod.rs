@@ -1,0 +1,43 @@
+//! What the CLI's end-to-end test binaries share: running the real `ragnosis` binary on
+//! a home of its own. Each binary uses part of it, so unused pieces are allowed here.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The repository's root.
+pub fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The `ragnosis` binary on `home`, with its progress bars off.
+pub fn ragnosis(home: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragnosis"));
+    cmd.arg("--home").arg(home).arg("--quiet");
+    cmd
+}
+
+pub fn run(home: &Path, args: &[&str]) -> Output {
+    ragnosis(home).args(args).output().expect("the binary runs")
+}
+
+/// Runs and insists on success; returns stdout.
+pub fn ok(home: &Path, args: &[&str]) -> String {
+    let o = run(home, args);
+    assert!(
+        o.status.success(),
+        "ragnosis {} failed: {}{}",
+        args.join(" "),
+        text(&o.stdout),
+        text(&o.stderr)
+    );
+    text(&o.stdout)
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    text(&o.stderr)
+}
