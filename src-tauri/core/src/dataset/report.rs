@@ -133,13 +133,20 @@ impl<'a> Collector<'a> {
         }
     }
 
-    /// A score from a file beside the traces: it joins its trace as a score inside the
-    /// export would. `Err` says why not (the main file holds no Langfuse traces, or the
-    /// record is no score).
+    /// Whether the file read so far can take scores from a file beside it.
+    pub(crate) fn takes_scores(&self) -> Result<(), String> {
+        match &self.mode {
+            Some(Mode::Spans(groups)) => groups.takes_scores(),
+            _ => Err("a scores file goes beside a Langfuse trace export, and the main file holds no traces".into()),
+        }
+    }
+
+    /// A score from a file beside the traces (`takes_scores`): it joins its trace as a
+    /// score inside the export would. `Err` says why the record is no score.
     pub(crate) fn score_beside(&mut self, record: Map<String, Value>) -> Result<(), String> {
         match &mut self.mode {
             Some(Mode::Spans(groups)) => groups.add_score(record),
-            _ => Err("a scores file goes beside a Langfuse trace export, and the main file holds no traces".into()),
+            _ => self.takes_scores(),
         }
     }
 

@@ -33,6 +33,8 @@ pub(crate) fn read(
             limit: limits.max_file_bytes,
         });
     }
+    // Beside anything but Langfuse traces no score can join: refused before reading.
+    collector.takes_scores().map_err(refuse)?;
     let text = std::fs::read_to_string(path).map_err(|e| DatasetError::unreadable(path, e))?;
     // Saved by a Windows editor, the file may open with a byte order mark.
     let (entries, reported) =
@@ -48,8 +50,6 @@ pub(crate) fn read(
         };
         match outcome {
             Ok(()) => joined += 1,
-            // The main file is not a Langfuse export: no score can join it.
-            Err(why) if why.starts_with("a scores file goes") => return Err(refuse(why)),
             Err(why) => skipped.push(format!("{place}: {why}")),
         }
     }

@@ -323,15 +323,22 @@ impl TraceGroups {
         }
     }
 
-    /// Adds a score read from a file of scores beside the export; `Err` says why it
-    /// cannot join a trace.
-    pub(crate) fn add_score(&mut self, record: Map<String, Value>) -> Result<(), String> {
-        if self.dialect != SpanDialect::Langfuse {
-            return Err(format!(
+    /// Whether scores from a file beside this export can join its traces: only
+    /// Langfuse keeps its scores apart.
+    pub(crate) fn takes_scores(&self) -> Result<(), String> {
+        if self.dialect == SpanDialect::Langfuse {
+            Ok(())
+        } else {
+            Err(format!(
                 "a scores file goes beside a Langfuse export, and this file holds {} spans",
                 self.dialect.name()
-            ));
+            ))
         }
+    }
+
+    /// Adds a score read from a file of scores beside a Langfuse export (`takes_scores`);
+    /// `Err` says why the record is no score.
+    pub(crate) fn add_score(&mut self, record: Map<String, Value>) -> Result<(), String> {
         if !is_langfuse_score(&record) {
             return Err(
                 "not a Langfuse score (it needs traceId, name, value, and dataType or source)"
