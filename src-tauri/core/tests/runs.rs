@@ -64,6 +64,15 @@ fn run_to_end(store: &mut Store, run_id: i64, judge: Arc<dyn Judge>) -> run::Run
     .unwrap()
 }
 
+/// The run's trust statement, as every output prints it.
+fn trust_sentences(store: &mut Store, run_id: i64) -> Vec<String> {
+    let view = export::RunView::load(store, run_id).unwrap();
+    let run_row = store::runs::get(store.conn(), run_id).unwrap();
+    export::trust::statement(store, &run_row, &view.summary)
+        .unwrap()
+        .sentences
+}
+
 /// Cancels the run as soon as the first commit has happened.
 struct CancelAfterFirstBatch(CancelToken);
 
@@ -507,16 +516,12 @@ fn pass_fail_labels_correct_the_pass_rate_in_the_trust_statement() {
         (c.corrected.value - expected).abs() < 1e-12,
         "{c:?} against {expected}"
     );
-    let view = export::RunView::load(&mut store, id).unwrap();
-    let run_row = store::runs::get(store.conn(), id).unwrap();
-    let trust = export::trust::statement(&store, &run_row, &view.summary).unwrap();
+    let trust = trust_sentences(&mut store, id);
     assert!(
         trust
-            .sentences
             .iter()
             .any(|s| s.contains("Corrected for the judge's errors on 20 labelled items")),
-        "{:?}",
-        trust.sentences
+        "{trust:?}"
     );
 }
 
@@ -588,15 +593,12 @@ fn an_item_the_offline_judge_cannot_read_is_not_measured_rather_than_failed() {
             .any(|(r, n)| *n == 1 && r.contains("reads as de") && r.contains("English only")),
         "{reasons:?}"
     );
-    let run_row = store::runs::get(store.conn(), id).unwrap();
-    let trust = export::trust::statement(&store, &run_row, &view.summary).unwrap();
+    let trust = trust_sentences(&mut store, id);
     assert!(
         trust
-            .sentences
             .iter()
             .any(|s| s.starts_with("1 item(s) are not in English")),
-        "{:?}",
-        trust.sentences
+        "{trust:?}"
     );
 }
 
