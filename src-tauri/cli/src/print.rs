@@ -572,11 +572,6 @@ fn truncate(s: &str, max: usize) -> String {
 
 pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview) {
     let plan = &preview.judge;
-    let cost = match (plan.cost_low, plan.cost_high) {
-        (Some(lo), Some(hi)) => format!("${lo:.4} – ${hi:.4}"),
-        _ => "unknown (no price for this model: set --price-input/--price-output on the profile)"
-            .into(),
-    };
     println!(
         "Plan for dataset #{dataset_id} with judge {} ({}):",
         profile.name, profile.model
@@ -585,6 +580,27 @@ pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview) {
         "  items:         {} ({} metric evaluations)",
         preview.items, preview.cells
     );
+    if let (Some(split), Some(strong)) = (
+        &preview.cascade,
+        ragnosis_core::judge::cascade::stronger(&profile.name),
+    ) {
+        let measured = if split.measured_tasks < split.sent_tasks + split.offline_tasks {
+            format!(" (measured on {} of them)", split.measured_tasks)
+        } else {
+            String::new()
+        };
+        println!(
+            "  cascade:       of {} judge tasks, about {} go to {strong} and {} stay with the offline judge{measured}",
+            split.sent_tasks + split.offline_tasks,
+            split.sent_tasks,
+            split.offline_tasks
+        );
+        println!(
+            "  all sent:      {} calls to {strong}, {} (what the cascade saves against)",
+            split.all_sent.calls,
+            cost_range(&split.all_sent)
+        );
+    }
     println!(
         "  judge calls:   {} ({} answered from the cache)",
         plan.calls, plan.cache_hits
@@ -593,20 +609,20 @@ pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview) {
         "  tokens:        ~{} in, ~{} out",
         plan.input_tokens, plan.output_tokens
     );
-    println!("  cost:          {cost}");
+    println!("  cost:          {}", cost_range(plan));
     println!(
         "  duration:      ~{:.0} s at concurrency {}",
         plan.duration_secs, profile.concurrency
     );
-    if let Some(strong) = ragnosis_core::judge::cascade::stronger(&profile.name) {
-        println!(
-            "  cascade:       the offline judge decides what it is sure of and sends only its unsure \
-             claim and coverage decisions ({:.0} % of them on the labelled dev sets) to {strong}: \
-             the calls and cost above are the most this run can use",
-            ragnosis_core::judge::offline::fit::CASCADE_SHARE * 100.0
-        );
-    }
     println!("Nothing was sent and no run was stored. Run the same command with --dataset {dataset_id} and without --plan to start it.");
+}
+
+fn cost_range(plan: &ragnosis_core::judge::plan::JudgePlan) -> String {
+    match (plan.cost_low, plan.cost_high) {
+        (Some(lo), Some(hi)) => format!("${lo:.4} – ${hi:.4}"),
+        _ => "unknown (no price for this model: set --price-input/--price-output on the profile)"
+            .into(),
+    }
 }
 
 pub fn calibration(c: &ragnosis_core::analysis::calibration::Calibration) {

@@ -318,6 +318,27 @@ fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() 
     let sim = simulator(0);
     let home = dir.path().join("cascade");
     add_sim_judge(&home, &sim, 4);
+    // The plan routes the tasks before anything is sent: how many go on, and what
+    // sending everything would take.
+    let o = run(
+        &home,
+        &[
+            "agentic",
+            file.to_str().unwrap(),
+            "--judge",
+            "offline+sim",
+            "--plan",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let plan = text(&o.stdout);
+    let (planned_sent, planned_total) = cascade_split(&plan);
+    assert!(
+        planned_sent > 0 && planned_sent * 2 < planned_total,
+        "the plan expects some but a minority of tasks to go on:\n{plan}"
+    );
+    assert!(plan.contains("all sent:"), "{plan}");
+    assert_eq!(sim.stats().calls, 0, "a plan sends nothing");
     let o = run(
         &home,
         &["agentic", file.to_str().unwrap(), "--judge", "offline+sim"],
@@ -350,6 +371,19 @@ fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() 
         versions.iter().any(|v| !v.starts_with("offline")),
         "sent-on verdicts carry the stronger judge's version: {versions:?}"
     );
+}
+
+/// (tasks sent on, all tasks) from a cascade plan's "of N judge tasks, about M go to" line.
+fn cascade_split(plan: &str) -> (u64, u64) {
+    let line = plan
+        .lines()
+        .find(|l| l.trim_start().starts_with("cascade:"))
+        .unwrap_or_else(|| panic!("no cascade line in the plan:\n{plan}"));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    (numbers[1], numbers[0])
 }
 
 #[test]

@@ -47,7 +47,7 @@ impl CascadeJudge {
     /// always (the offline judge writes nothing and scores no such criterion),
     /// otherwise when the offline judge is unsure of it.
     pub fn sends_on(&self, task: &Task) -> bool {
-        task.needs_language_model() || self.offline.is_unsure(task)
+        sends_on(&self.offline, task)
     }
 }
 
@@ -67,5 +67,54 @@ impl Judge for CascadeJudge {
         } else {
             self.offline.judge(task, ctx).await
         }
+    }
+}
+
+/// Whether a cascade with `offline` in front sends `task` on: generation and criteria in
+/// plain words always, otherwise when the offline judge is unsure of it.
+pub fn sends_on(offline: &OfflineJudge, task: &Task) -> bool {
+    task.needs_language_model() || offline.is_unsure(task)
+}
+
+/// Routing a task runs the offline judge on it (the embedded model's encoder included),
+/// so a plan measures the split on at most this many tasks, spread evenly over the run.
+pub const SPLIT_SAMPLE: usize = 240;
+
+/// How a cascade would route a run's tasks, before any is asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Split {
+    /// The measured tasks that would go to the stronger judge.
+    pub sent: Vec<Task>,
+    /// How many tasks were routed to measure the split: all of them, or an even
+    /// sample of a large run.
+    pub measured: usize,
+    /// How many tasks the run has.
+    pub total: usize,
+}
+
+impl Split {
+    /// The share of the run's tasks expected to go to the stronger judge.
+    pub fn share(&self) -> f64 {
+        if self.measured == 0 {
+            0.0
+        } else {
+            self.sent.len() as f64 / self.measured as f64
+        }
+    }
+}
+
+/// Where `offline` in front of a stronger judge would send `tasks`: measured on every
+/// task of a small run, on `SPLIT_SAMPLE` evenly spaced ones of a large run.
+pub fn split(offline: &OfflineJudge, tasks: &[Task]) -> Split {
+    let stride = tasks.len().div_ceil(SPLIT_SAMPLE).max(1);
+    let measured: Vec<&Task> = tasks.iter().step_by(stride).collect();
+    Split {
+        sent: measured
+            .iter()
+            .filter(|t| sends_on(offline, t))
+            .map(|t| (*t).clone())
+            .collect(),
+        measured: measured.len(),
+        total: tasks.len(),
     }
 }

@@ -32,6 +32,58 @@ pub struct JudgePlan {
     pub duration_secs: f64,
 }
 
+/// How a cascade (`offline+NAME`) divides a run between the offline judge and NAME, and
+/// what it saves against sending every task to NAME.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CascadePlan {
+    /// Tasks the offline judge is expected to decide itself (free, in-process).
+    pub offline_tasks: u64,
+    /// Tasks expected to go to the stronger judge.
+    pub sent_tasks: u64,
+    /// How many tasks the split was measured on: all of them, or an even sample of a
+    /// large run (then the two counts above are that sample's shares of the run).
+    pub measured_tasks: u64,
+    /// What judging every task with the stronger judge would take.
+    pub all_sent: JudgePlan,
+}
+
+/// The plan of a cascade in front of `profile`'s judge: the stronger judge's part (the
+/// tasks `offline` is unsure of; on a sample, scaled to the run) and the split.
+pub fn estimate_cascade(
+    profile: &JudgeProfile,
+    tasks: &[Task],
+    cache: Option<&JudgeCache>,
+    offline: &super::offline::OfflineJudge,
+) -> Result<(JudgePlan, CascadePlan), JudgeError> {
+    let all_sent = estimate(profile, tasks, cache)?;
+    let split = super::cascade::split(offline, tasks);
+    let mut sent = estimate(profile, &split.sent, cache)?;
+    if split.measured < split.total {
+        scale(&mut sent, split.total as f64 / split.measured.max(1) as f64);
+    }
+    let sent_tasks = ((split.share() * split.total as f64).round() as u64).min(tasks.len() as u64);
+    let cascade = CascadePlan {
+        offline_tasks: tasks.len() as u64 - sent_tasks,
+        sent_tasks,
+        measured_tasks: split.measured as u64,
+        all_sent,
+    };
+    Ok((sent, cascade))
+}
+
+/// A sample's plan stretched to the whole run.
+fn scale(plan: &mut JudgePlan, factor: f64) {
+    let times = |n: u64| (n as f64 * factor).round() as u64;
+    plan.calls = times(plan.calls);
+    plan.cache_hits = times(plan.cache_hits);
+    plan.input_tokens = times(plan.input_tokens);
+    plan.output_tokens = times(plan.output_tokens);
+    plan.cost_low = plan.cost_low.map(|c| c * factor);
+    plan.cost_high = plan.cost_high.map(|c| c * factor);
+    plan.duration_secs *= factor;
+}
+
 /// Estimates `tasks` for `profile`; tasks whose verdict is in `cache` cost nothing.
 pub fn estimate(
     profile: &JudgeProfile,

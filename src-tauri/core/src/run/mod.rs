@@ -740,7 +740,12 @@ pub struct Preview {
     /// (item, metric) evaluations that will be computed; agentic runs count only the
     /// metrics chosen for each item.
     pub cells: u64,
+    /// The calls the run's judge is expected to make; for a cascade, the stronger
+    /// judge's part.
     pub judge: crate::judge::plan::JudgePlan,
+    /// For a cascade (`offline+NAME`): how the tasks divide and what sending all of them
+    /// to NAME would take.
+    pub cascade: Option<crate::judge::plan::CascadePlan>,
 }
 
 /// Plans `request` against `profile` without storing anything.
@@ -769,11 +774,23 @@ pub fn preview(
     )?;
     let tasks = criteria::askable(tasks, profile);
     let cache = crate::judge::cache::JudgeCache::open(store.path())?;
+    let (judge, cascade) = if crate::judge::cascade::stronger(&profile.name).is_some() {
+        let offline = crate::judge::offline::OfflineJudge::standard();
+        let (sent, split) =
+            crate::judge::plan::estimate_cascade(profile, &tasks, Some(&cache), &offline)?;
+        (sent, Some(split))
+    } else {
+        (
+            crate::judge::plan::estimate(profile, &tasks, Some(&cache))?,
+            None,
+        )
+    };
     Ok(Preview {
         items: chosen.len() as u64,
         metrics: specs.iter().map(|m| m.id.to_string()).collect(),
         cells,
-        judge: crate::judge::plan::estimate(profile, &tasks, Some(&cache))?,
+        judge,
+        cascade,
     })
 }
 
