@@ -212,7 +212,9 @@ pub fn judge_checks(state: State<'_, AppState>) -> CommandResult<Vec<JudgeCheckV
     profiles.extend(store::judge_profiles::list(store.conn())?);
     let mut views = Vec::new();
     for profile in profiles {
-        if let Some(check) = store::judge_checks::latest_for_profile(store.conn(), &profile.name)? {
+        if let Some(check) =
+            ragnosis_core::judge_check::shipped::latest_for_profile(store.conn(), &profile.name)?
+        {
             views.push(JudgeCheckView::new(&check, check.describes(&profile)));
         }
     }

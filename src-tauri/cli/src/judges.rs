@@ -323,7 +323,9 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
 /// The profile's latest judge check in a few words: its claims figure and date, and
 /// whether it still describes the judge (`JudgeCheck::describes`).
 fn latest_check(store: &Store, profile: &JudgeProfile) -> Result<String, Error> {
-    let Some(check) = store::judge_checks::latest_for_profile(store.conn(), &profile.name)? else {
+    let Some(check) =
+        ragnosis_core::judge_check::shipped::latest_for_profile(store.conn(), &profile.name)?
+    else {
         return Ok("never checked (ragnosis judge-check NAME)".into());
     };
     let claims = check

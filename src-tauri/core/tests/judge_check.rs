@@ -127,6 +127,10 @@ fn offline_judge_check_measures_every_task_against_human_labels() {
 /// The RAGVUE examples evaluated agentically by the lexical offline judge (so the run's
 /// prompt version is the one `lexical_check` records), in a fresh home; the run's id.
 fn evaluated_example(store: &mut Store) -> i64 {
+    evaluated_example_by(store, OfflineJudge::default())
+}
+
+fn evaluated_example_by(store: &mut Store, judge: OfflineJudge) -> i64 {
     let example =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/examples/ragvue/agentic.jsonl");
     let limits = ImportLimits::default();
@@ -138,11 +142,10 @@ fn evaluated_example(store: &mut Store) -> i64 {
         mode: Mode::Agentic,
         ..Default::default()
     };
-    let judge = Arc::new(OfflineJudge::default());
     run::evaluate(
         store,
         &request,
-        judge,
+        Arc::new(judge),
         Arc::new(NoProgress),
         &CancelToken::new(),
     )
@@ -202,6 +205,30 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
     let view = ReportView::load(&mut store2, run2, &options).unwrap();
     assert!(
         view.methodology.judge_check.starts_with("No judge check"),
+        "{}",
+        view.methodology.judge_check
+    );
+}
+
+/// A run the offline judge users get scored (learned, with the embedded model) cites the
+/// judge check shipped with this build in a home where nobody ran a check.
+#[test]
+fn a_report_of_the_standard_offline_judge_cites_the_shipped_check() {
+    if !matches!(
+        ragnosis_core::semantic::availability(),
+        ragnosis_core::semantic::Availability::Loaded { .. }
+    ) {
+        assert_ne!(std::env::var("RAGNOSIS_MODEL").as_deref(), Ok("required"));
+        eprintln!("skipped: the embedded model is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let run_id = evaluated_example_by(&mut store, OfflineJudge::standard());
+    let view = ReportView::load(&mut store, run_id, &ReportOptions::default()).unwrap();
+    let shipped = judge_check::shipped::shipped();
+    assert!(
+        view.methodology.judge_check.contains(&shipped.headline()),
         "{}",
         view.methodology.judge_check
     );

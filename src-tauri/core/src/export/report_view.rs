@@ -737,10 +737,17 @@ fn judge_check_line(
     if no_judge {
         return Ok("Not needed: no metric of this run asks a judge.".into());
     }
+    // The user's latest check of each configuration first, then, for the built-in
+    // judge, the check shipped with this build.
+    let mut checks = Vec::new();
     for config in judge_configs {
-        let Some(check) = store::judge_checks::latest_for_config(store.conn(), config)? else {
-            continue;
-        };
+        checks.extend(store::judge_checks::latest_for_config(
+            store.conn(),
+            config,
+        )?);
+        checks.extend(crate::judge_check::shipped::for_config(config));
+    }
+    for check in checks {
         let shares_version = check.prompt_versions.is_empty()
             || prompt_versions.is_empty()
             || check

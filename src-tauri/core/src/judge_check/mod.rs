@@ -27,6 +27,7 @@
 pub mod certificate;
 pub mod figures;
 pub mod sample;
+pub mod shipped;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};

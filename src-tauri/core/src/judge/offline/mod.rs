@@ -73,9 +73,9 @@ pub const PROMPT_VERSION: &str = "offline-7";
 /// The version of verdicts decided by the learned coefficients, words only (the model
 /// absent or turned off). The suffix names the shipped coefficients: a test fails when
 /// they change and this is not bumped with them.
-pub const LEARNED_PROMPT_VERSION: &str = "offline-7+learned-bb91aae0";
+pub const LEARNED_PROMPT_VERSION: &str = "offline-7+learned-03def2d8";
 /// The version of verdicts that also used the semantic model: the judge users get.
-pub const SEMANTIC_PROMPT_VERSION: &str = "offline-7+minilm+learned-bb91aae0";
+pub const SEMANTIC_PROMPT_VERSION: &str = "offline-7+minilm+learned-03def2d8";
 
 /// The version the offline judge of this process writes: semantic when the model loads.
 pub fn current_prompt_version() -> &'static str {
