@@ -49,6 +49,11 @@ pub struct Common {
     /// Show calls, tokens, cost and time without calling any judge.
     #[arg(long)]
     plan: bool,
+    /// Send the judge calls through the provider's batch API (OpenAI, Azure OpenAI,
+    /// Anthropic): half price, results within 24 h; `ragnosis resume RUN` picks a
+    /// waiting batch up if this process ends.
+    #[arg(long)]
+    batch: bool,
     /// Stop launching judge calls once the run would cost more than this (USD).
     #[arg(long, value_name = "USD")]
     budget: Option<f64>,
@@ -268,11 +273,12 @@ fn run_with(
         budget_usd: common.budget,
         use_cache: !common.no_cache,
         few_shot,
+        batch: common.batch,
     };
     if common.plan {
         // A plan stores nothing: no "planned" run is left behind per look.
         let preview = run::preview(&store, &request, &profile)?;
-        print::plan(dataset_id, &profile, &preview);
+        print::plan(dataset_id, &profile, &preview, common.batch);
         return Ok(());
     }
     let run_id = run::plan(&mut store, &request)?;

@@ -570,7 +570,7 @@ fn truncate(s: &str, max: usize) -> String {
     }
 }
 
-pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview) {
+pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview, batch: bool) {
     let plan = &preview.judge;
     let cost = match (plan.cost_low, plan.cost_high) {
         (Some(lo), Some(hi)) => format!("${lo:.4} – ${hi:.4}"),
@@ -593,11 +593,17 @@ pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview) {
         "  tokens:        ~{} in, ~{} out",
         plan.input_tokens, plan.output_tokens
     );
-    println!("  cost:          {cost}");
-    println!(
-        "  duration:      ~{:.0} s at concurrency {}",
-        plan.duration_secs, profile.concurrency
-    );
+    if batch {
+        // The preview is priced at the batch price already.
+        println!("  cost:          {cost} at the batch price (half the live price)");
+        println!("  duration:      within 24 h (the provider's batch window), often sooner");
+    } else {
+        println!("  cost:          {cost}");
+        println!(
+            "  duration:      ~{:.0} s at concurrency {}",
+            plan.duration_secs, profile.concurrency
+        );
+    }
     if let Some(strong) = ragnosis_core::judge::cascade::stronger(&profile.name) {
         println!(
             "  cascade:       the offline judge decides what it is sure of and sends only its unsure \

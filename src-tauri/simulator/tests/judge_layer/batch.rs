@@ -436,3 +436,94 @@ fn a_batch_that_failed_whole_stops_the_run_and_a_resume_submits_it_again() {
     assert_eq!(sim.stats().batches_created, 2);
     assert!(results(&store, run_id).iter().all(|r| r["status"] == "ok"));
 }
+
+/// Every file of the store's database (the main file, its WAL and shared memory).
+fn database_bytes(store: &Store) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for suffix in ["", "-wal", "-shm"] {
+        let path = format!("{}{suffix}", store.path().display());
+        bytes.extend(std::fs::read(path).unwrap_or_default());
+    }
+    bytes
+}
+
+#[test]
+fn in_batch_mode_the_key_travels_only_in_its_header_and_never_reaches_the_database() {
+    const KEY: &str = "sk-batch-secret-0042";
+    for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+        let sim = Simulator::start(SimConfig {
+            watch_key: Some(KEY.into()),
+            require_key: Some(KEY.into()),
+            ..SimConfig::default()
+        })
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let dataset_id = dataset(&mut store, dir.path(), 3, None);
+        let run_id = plan(&mut store, dataset_id, ONE_TASK, true);
+        let cache = Arc::new(JudgeCache::open(store.path()).unwrap());
+        let options = JudgeOptions {
+            batch_poll: Some(PollPolicy {
+                first: Duration::from_millis(10),
+                max: Duration::from_millis(10),
+            }),
+            ..JudgeOptions::default()
+        };
+        let key = ragnosis_core::secrets::ApiKey::new(KEY);
+        let judged_by: Arc<dyn Judge> = Arc::new(
+            LlmJudge::with_options(&profile(&sim, kind), key, Some(cache), options).unwrap(),
+        );
+        let outcome = execute(&mut store, run_id, judged_by, &CancelToken::new());
+        assert_eq!(outcome.status, RunStatus::Done, "{kind:?}");
+        let stats = sim.stats();
+        assert_eq!(
+            (stats.batch_requests, stats.unauthorised),
+            (3, 0),
+            "{kind:?}: every batch call carried the key"
+        );
+        assert_eq!(
+            stats.key_leaks, 0,
+            "{kind:?}: not in a request file, a body or a URL"
+        );
+        let db = database_bytes(&store);
+        assert!(
+            !db.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+            "{kind:?}: the key is nowhere in the database"
+        );
+    }
+}
+
+#[test]
+fn an_items_own_criteria_go_in_one_batch_round() {
+    let sim = sim(BatchRules::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset_id = dataset(&mut store, dir.path(), 3, None);
+    for (name, question) in [
+        ("polite", "Is the answer polite to the customer?"),
+        ("dated", "Does the answer say when the shipment left?"),
+    ] {
+        let def: ragnosis_core::criteria::Definition =
+            serde_json::from_value(serde_json::json!({"name": name, "question": question}))
+                .unwrap();
+        store::criteria::save(store.conn(), &def).unwrap();
+    }
+    let run_id = plan(
+        &mut store,
+        dataset_id,
+        &["criteria.polite", "criteria.dated"],
+        true,
+    );
+    let judged_by = judge(&store, &profile(&sim, ProviderKind::OpenAi), None);
+    let outcome = execute(&mut store, run_id, judged_by, &CancelToken::new());
+    assert_eq!(outcome.status, RunStatus::Done);
+    let stats = sim.stats();
+    assert_eq!(
+        (stats.batches_created, stats.batch_requests),
+        (1, 6),
+        "both criteria of every item in the first batch, not one round per criterion"
+    );
+    let rows = results(&store, run_id);
+    assert_eq!(rows.len(), 6);
+    assert!(rows.iter().all(|r| r["status"] == "ok"), "{rows:?}");
+}

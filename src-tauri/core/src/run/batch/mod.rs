@@ -306,6 +306,8 @@ async fn wait_and_read(
     });
     let who = batch.identity().name.clone();
     let mut wait = Duration::ZERO;
+    // Requests of the batches already read, for the progress shown.
+    let mut finished = 0;
     loop {
         if retry::sleep_or_cancel(wait, &scope.ctx.cancel)
             .await
@@ -315,7 +317,7 @@ async fn wait_and_read(
         }
         wait = poll.next(wait);
         let mut still = Vec::new();
-        let mut answered = 0;
+        let mut answered = finished;
         for row in waiting {
             let state = match retry::run(&batch_calls(), &who, &scope.ctx, || {
                 batch.api().state(&row.batch_id)
@@ -328,10 +330,13 @@ async fn wait_and_read(
             };
             let mut row = row;
             report_change(store, scope, &mut row, &state)?;
-            answered += state.completed + state.failed;
             if !state.ended {
+                answered += state.completed + state.failed;
                 still.push(row);
-            } else if !read::read_back(store, scope, batch, cache, &row, &state).await? {
+            } else if read::read_back(store, scope, batch, cache, &row, &state).await? {
+                finished += row.entries;
+                answered += row.entries;
+            } else {
                 return Ok(false);
             }
         }
