@@ -364,6 +364,8 @@ fn calibrate(
             judge: config_name(profile),
             label: Some(label),
             use_cache: request.use_cache && !repeat,
+            // A repeat asks afresh, past the cache a batch answers through.
+            batch: request.batch && !repeat,
             ..request.clone()
         };
         let child_id = run::plan(store, &child)?;

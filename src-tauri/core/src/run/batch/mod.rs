@@ -122,6 +122,16 @@ async fn ask_in_batches(
             "batch mode reads answers back through the judge cache, and this judge has none".into(),
         ));
     };
+    let provider = batch.api().provider();
+    let waiting = judge_batches::waiting(store.conn(), run_id)?;
+    if let Some(other) = waiting.iter().find(|b| b.provider != provider) {
+        return Err(Error::Invalid(format!(
+            "run {run_id} has the batch {} waiting at {}; resume it with the judge that submitted it, not {} ({provider})",
+            other.batch_id,
+            other.provider,
+            batch.identity().name
+        )));
+    }
     let scope = Scope {
         run_id,
         item_ids: store::run_items::item_ids(store.conn(), run_id)?,

@@ -70,9 +70,31 @@ pub(super) async fn read_back(
         price: batch.price().map(batch_price),
         ..Tally::default()
     };
+    settle_claimed(store, scope, batch, cache, row, &mut replies, &mut tally)?;
+    settle_unclaimed(replies, cache, &mut tally);
+    let gone = format!(
+        "the {} batch {} ended {} without a result for this request; asked live instead",
+        row.provider, row.batch_id, state.status
+    );
+    for key in row.entry_keys.iter().filter(|k| !returned.contains(k)) {
+        tally.misses.push((*key, gone.clone()));
+    }
+    finish(store, scope, row, state, &tally)?;
+    Ok(true)
+}
 
-    // The requests of this batch are among the tasks askable now: the scout holds back
-    // only the misses and the other waiting batches.
+/// Settles the replies whose task the scout finds askable now: this batch's requests
+/// (the scout holds back only the misses and the other waiting batches). Claimed
+/// replies leave `replies`.
+fn settle_claimed(
+    store: &Store,
+    scope: &Scope<'_>,
+    batch: &dyn BatchJudge,
+    cache: &JudgeCache,
+    row: &judge_batches::BatchRow,
+    replies: &mut HashMap<String, EntryResult>,
+    tally: &mut Tally,
+) -> Result<()> {
     let mut held = judge_batches::misses(store.conn(), scope.run_id)?;
     for other in judge_batches::waiting(store.conn(), scope.run_id)? {
         if other.id != row.id {
@@ -86,12 +108,16 @@ pub(super) async fn read_back(
         }
         for found in scout.chunk(store, scope, chunk)? {
             if let Some(result) = replies.remove(&found.key) {
-                settle(found, result, &mut tally, batch, cache)?;
+                settle(found, result, tally, batch, cache)?;
             }
         }
     }
-    // Replies no askable task claimed: cached by an earlier read that a restart cut
-    // short (paid all the same), or no longer needed by the run.
+    Ok(())
+}
+
+/// Replies no askable task claimed: cached by an earlier read that a restart cut short
+/// (paid all the same), or no longer needed by the run.
+fn settle_unclaimed(replies: HashMap<String, EntryResult>, cache: &JudgeCache, tally: &mut Tally) {
     for (custom_id, result) in replies {
         let cached = cache.contains(&custom_id).unwrap_or(false);
         if let EntryResult::Replied(reply) = &result {
@@ -105,17 +131,19 @@ pub(super) async fn read_back(
             ));
         }
     }
-    let gone = format!(
-        "the {} batch {} ended {} without a result for this request; asked live instead",
-        row.provider, row.batch_id, state.status
-    );
-    for key in row.entry_keys.iter().filter(|k| !returned.contains(k)) {
-        tally.misses.push((*key, gone.clone()));
-    }
+}
 
+/// Stores what reading found. A batch that did not run as a whole keeps what it answered
+/// and stops the run: nothing is sent live behind the user's back, and a resume submits
+/// the rest again.
+fn finish(
+    store: &mut Store,
+    scope: &Scope<'_>,
+    row: &judge_batches::BatchRow,
+    state: &BatchState,
+    tally: &Tally,
+) -> Result<()> {
     if let Some(why) = &state.refused {
-        // The batch did not run as a whole: keep what it answered, send nothing live
-        // behind the user's back; a resume submits the rest again.
         commit(store, scope.run_id, row.id, &tally.spent, &[])?;
         return Err(Error::JudgeDown {
             code: ErrorCode::JudgeHttp,
@@ -134,7 +162,7 @@ pub(super) async fn read_back(
             tally.misses.len()
         ),
     });
-    Ok(true)
+    Ok(())
 }
 
 /// One reply of the batch, read as a live reply is read.
