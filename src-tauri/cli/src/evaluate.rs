@@ -49,6 +49,11 @@ pub struct Common {
     /// Show calls, tokens, cost and time without calling any judge.
     #[arg(long)]
     plan: bool,
+    /// Send the judge calls through the provider's batch API (OpenAI, Azure OpenAI,
+    /// Anthropic): half price, results within 24 h; `ragnosis resume RUN` picks a
+    /// waiting batch up if this process ends.
+    #[arg(long)]
+    batch: bool,
     /// Stop launching judge calls once the run would cost more than this (USD).
     #[arg(long, value_name = "USD")]
     budget: Option<f64>,
@@ -268,6 +273,7 @@ fn run_with(
         budget_usd: common.budget,
         use_cache: !common.no_cache,
         few_shot,
+        batch: common.batch,
     };
     if common.plan {
         // A plan stores nothing: no "planned" run is left behind per look.
@@ -358,6 +364,8 @@ fn calibrate(
             judge: config_name(profile),
             label: Some(label),
             use_cache: request.use_cache && !repeat,
+            // A repeat asks afresh, past the cache a batch answers through.
+            batch: request.batch && !repeat,
             ..request.clone()
         };
         let child_id = run::plan(store, &child)?;

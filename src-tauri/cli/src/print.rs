@@ -609,11 +609,20 @@ pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview) {
         "  tokens:        ~{} in, ~{} out",
         plan.input_tokens, plan.output_tokens
     );
-    println!("  cost:          {}", cost_range(plan));
-    println!(
-        "  duration:      ~{:.0} s at concurrency {}",
-        plan.duration_secs, profile.concurrency
-    );
+    if preview.batch {
+        // The preview is priced at the batch price already.
+        println!(
+            "  cost:          {} at the batch price (half the live price)",
+            cost_range(plan)
+        );
+        println!("  duration:      within 24 h (the provider's batch window), often sooner");
+    } else {
+        println!("  cost:          {}", cost_range(plan));
+        println!(
+            "  duration:      ~{:.0} s at concurrency {}",
+            plan.duration_secs, profile.concurrency
+        );
+    }
     println!("Nothing was sent and no run was stored. Run the same command with --dataset {dataset_id} and without --plan to start it.");
 }
 

@@ -2,8 +2,9 @@
 //! (`POST /_sim/faults`). `next` faults hit the next chat requests in order, one each;
 //! `when_contains` faults hit every chat request whose messages contain the text (and
 //! leave `next` untouched); a storm hits a random share of the rest with faults drawn at
-//! random; latency applies to every chat request. Owns the rules and
-//! the choice of fault only; the server acts them out.
+//! random; latency applies to every chat request. `batch` rules shape the batch APIs
+//! (`crate::batch`): how long a batch stays in progress, which of its requests fail or
+//! expire. Owns the rules and the choice of fault only; the server acts them out.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -67,6 +68,35 @@ pub struct FaultRules {
     pub storm_rate: f64,
     #[serde(default)]
     pub storm: Vec<Fault>,
+    /// How batches behave (`/v1/batches`, `/v1/messages/batches`).
+    #[serde(default)]
+    pub batch: BatchRules,
+}
+
+/// How the simulated batch services behave. A batch's requests are answered by the same
+/// code as live chat requests (chat faults such as `when_contains` apply to them too);
+/// these rules add what only batches do.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BatchRules {
+    /// Status polls a batch answers "in progress" before it ends. Read at every poll, not
+    /// when the batch is created, so a test can hold batches (a large number) and let
+    /// them go later (0).
+    #[serde(default)]
+    pub polls_in_progress: u32,
+    /// The first N requests of each new batch fail (HTTP 500 inside the batch).
+    #[serde(default)]
+    pub fail_first: usize,
+    /// The last N requests of each new batch are never processed: the batch ends
+    /// expired, as when the provider's 24-hour window runs out.
+    #[serde(default)]
+    pub expire_last: usize,
+    /// Expired requests are left out of the results altogether instead of being listed
+    /// as expired: a provider that loses track of them.
+    #[serde(default)]
+    pub omit_expired: bool,
+    /// New batches fail validation: they end `failed`, with no results at all.
+    #[serde(default)]
+    pub fail_batch: bool,
 }
 
 impl FaultRules {

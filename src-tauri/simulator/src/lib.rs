@@ -3,7 +3,8 @@
 //! deterministically with the offline judge, counts calls and tokens, watches for a
 //! leaked key, and injects faults on request (latency, HTTP statuses with Retry-After,
 //! hangs, malformed / truncated / empty replies, prose around JSON). It also serves
-//! `/v1/embeddings` with hashed bag-of-words vectors (`embeddings`).
+//! `/v1/embeddings` with hashed bag-of-words vectors (`embeddings`), and the batch APIs
+//! of OpenAI, Azure OpenAI and Anthropic (`batch`), answered by the same judge.
 //!
 //! It exists so the judge layer's retries, timeouts, cancellation, caching, repair and
 //! key handling are tested over real HTTP without a model or a network. It runs on its
@@ -17,9 +18,12 @@
 //! ```
 
 mod answer;
+mod batch;
+mod batch_wire;
 mod criterion;
 pub mod embeddings;
 pub mod faults;
+mod multipart;
 mod oracle;
 mod server;
 pub mod stats;
@@ -32,7 +36,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use serde::{Deserialize, Serialize};
 
-pub use faults::{ContainsRule, Fault, FaultRules};
+pub use faults::{BatchRules, ContainsRule, Fault, FaultRules};
 pub use stats::Stats;
 
 /// How to start a simulator.

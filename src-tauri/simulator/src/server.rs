@@ -3,8 +3,10 @@
 //! Routes: `POST /v1/chat/completions`, `/chat/completions` and Azure's
 //! `/openai/deployments/{d}/chat/completions` (OpenAI shape); `POST /v1/messages`
 //! (Anthropic shape); `GET /v1/models`, `/models`, `/api/tags` (Ollama) and
-//! `/openai/deployments` (Azure); `GET /_sim/stats`, `POST /_sim/reset`,
-//! `POST /_sim/faults`. Every request is checked for key leaks before routing.
+//! `/openai/deployments` (Azure); the batch APIs (`crate::batch`: `/v1/files`,
+//! `/v1/batches`, `/v1/messages/batches` and Azure's `/openai/...`); `GET /_sim/stats`,
+//! `POST /_sim/reset`, `POST /_sim/faults`. Every request is checked for key leaks
+//! before routing.
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,6 +29,8 @@ pub struct Shared {
     pub config: SimConfig,
     pub faults: Mutex<FaultRules>,
     pub stats: Mutex<Stats>,
+    /// Uploaded files and batches.
+    pub batches: Mutex<crate::batch::Batches>,
     in_flight: AtomicU64,
 }
 
@@ -37,16 +41,17 @@ impl Shared {
             config,
             faults,
             stats: Mutex::new(Stats::default()),
+            batches: Mutex::new(crate::batch::Batches::default()),
             in_flight: AtomicU64::new(0),
         }
     }
 
-    fn stats(&self) -> std::sync::MutexGuard<'_, Stats> {
+    pub(crate) fn stats(&self) -> std::sync::MutexGuard<'_, Stats> {
         self.stats.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
-type Reply = Response<Full<Bytes>>;
+pub(crate) type Reply = Response<Full<Bytes>>;
 
 pub async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Reply, Infallible> {
     let (parts, body) = req.into_parts();
@@ -115,10 +120,13 @@ pub async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Reply
                 .collect();
             ok_json(&json!({"models": models}))
         }
-        _ => error(
-            StatusCode::NOT_FOUND,
-            "no such route in the judge simulator",
-        ),
+        _ => match crate::batch::route(&shared, method, path, &parts.headers, &body) {
+            Some(reply) => reply,
+            None => error(
+                StatusCode::NOT_FOUND,
+                "no such route in the judge simulator",
+            ),
+        },
     };
     Ok(reply)
 }
@@ -165,7 +173,7 @@ fn authorised(config: &SimConfig, headers: &hyper::HeaderMap) -> bool {
 
 async fn chat(shared: &Shared, body: &[u8], dialect: Dialect) -> Reply {
     let guard = InFlight::enter(&shared.in_flight);
-    chat_inner(shared, body, dialect, guard.now).await
+    chat_inner(shared, body, dialect, Some(guard.now)).await
 }
 
 /// Counts a chat request as in flight until dropped (also when a hung request's task is
@@ -190,7 +198,15 @@ impl Drop for InFlight<'_> {
     }
 }
 
-async fn chat_inner(shared: &Shared, body: &[u8], dialect: Dialect, in_flight: u64) -> Reply {
+/// One chat request's reply. `in_flight` is Some for a live request (counted in `calls`,
+/// delayed by the latency rules) and None for a request inside a batch, which the batch
+/// counts itself and which no one waits on.
+pub(crate) async fn chat_inner(
+    shared: &Shared,
+    body: &[u8],
+    dialect: Dialect,
+    in_flight: Option<u64>,
+) -> Reply {
     let request: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
         Err(e) => {
@@ -208,8 +224,10 @@ async fn chat_inner(shared: &Shared, body: &[u8], dialect: Dialect, in_flight: u
         .to_string();
     {
         let mut stats = shared.stats();
-        stats.calls += 1;
-        stats.max_in_flight = stats.max_in_flight.max(in_flight);
+        if let Some(in_flight) = in_flight {
+            stats.calls += 1;
+            stats.max_in_flight = stats.max_in_flight.max(in_flight);
+        }
         stats.record_sent(request.get("temperature").and_then(Value::as_f64), &format);
     }
     let (fault, latency, score_jitter) = {
@@ -217,7 +235,7 @@ async fn chat_inner(shared: &Shared, body: &[u8], dialect: Dialect, in_flight: u
         let texts: Vec<&str> = messages.iter().map(|m| m.content.as_str()).collect();
         (rules.choose(&texts), rules.latency(), rules.score_jitter)
     };
-    if !latency.is_zero() {
+    if !latency.is_zero() && in_flight.is_some() {
         tokio::time::sleep(latency).await;
     }
     if shared.config.reject_json_schema && format == "json_schema" {
@@ -276,7 +294,7 @@ async fn chat_inner(shared: &Shared, body: &[u8], dialect: Dialect, in_flight: u
     ok_json(&answer::reply_body(dialect, model, &content, input, output))
 }
 
-fn ok_json(v: &Value) -> Reply {
+pub(crate) fn ok_json(v: &Value) -> Reply {
     let mut reply = Response::new(Full::new(Bytes::from(v.to_string())));
     reply.headers_mut().insert(
         "content-type",
@@ -285,7 +303,7 @@ fn ok_json(v: &Value) -> Reply {
     reply
 }
 
-fn error(status: StatusCode, message: &str) -> Reply {
+pub(crate) fn error(status: StatusCode, message: &str) -> Reply {
     let mut reply = ok_json(&json!({"error": {"message": message, "type": "simulator"}}));
     *reply.status_mut() = status;
     reply

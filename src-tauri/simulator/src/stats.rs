@@ -38,6 +38,26 @@ pub struct Stats {
     pub max_in_flight: u64,
     /// Requests to `/v1/embeddings` answered or refused.
     pub embedding_requests: u64,
+    /// Files uploaded to `/v1/files`.
+    #[serde(default)]
+    pub files_uploaded: u64,
+    /// Batches created, OpenAI and Anthropic alike.
+    #[serde(default)]
+    pub batches_created: u64,
+    /// Requests received inside batches (each answered, failed or expired once).
+    /// Answered ones are also counted in `by_task` and the token totals, not in `calls`.
+    #[serde(default)]
+    pub batch_requests: u64,
+    /// Batch requests whose `custom_id` an earlier batch already carried: a client that
+    /// sent the same request twice.
+    #[serde(default)]
+    pub batch_repeats: u64,
+    /// Status polls of batches.
+    #[serde(default)]
+    pub batch_polls: u64,
+    /// Batches a client asked to cancel.
+    #[serde(default)]
+    pub batch_cancels: u64,
 }
 
 impl Stats {

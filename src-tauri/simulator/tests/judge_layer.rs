@@ -2,6 +2,8 @@
 //! HTTP, real SQLite files in temp dirs. Assertions bound only what correctness needs
 //! ("waited at least 1 s", "cancel returned within 5 s"), never speed.
 
+#[path = "judge_layer/batch.rs"]
+mod batch;
 #[path = "judge_layer/cache.rs"]
 mod cache;
 #[path = "judge_layer/keys.rs"]

@@ -3,13 +3,16 @@
 //! → parse and validate → on failure one repair call that shows the judge its reply and
 //! the error → cache the validated verdict → `Judgement` with usage, cost and latency.
 //!
-//! Owns that flow and nothing below it. The key lives inside the provider; this type's
-//! `Debug` shows the identity only.
+//! Owns that flow and nothing below it. The key lives inside the provider (and, for
+//! services with a batch API, inside the batch client beside it); this type's `Debug`
+//! shows the identity only. It is also the `BatchJudge` a run in batch mode uses: the
+//! same requests, cache and price, sent through the provider's batch service.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::accounting::{self, Price};
+use super::batch::{self, BatchApi, BatchJudge, BatchLimits, PollPolicy};
 use super::cache::JudgeCache;
 use super::limiter::Limiter;
 use super::offline::OfflineJudge;
@@ -35,6 +38,11 @@ pub struct JudgeOptions {
     pub structured_output: StructuredOutput,
     /// Reply length limit, sent where the API requires one (Anthropic).
     pub max_output_tokens: u32,
+    /// Batch mode: the provider's limits per batch when None (lowered by
+    /// `RAGNOSIS_BATCH_MAX_REQUESTS`); tests set smaller ones.
+    pub batch_limits: Option<BatchLimits>,
+    /// Batch mode: how often to poll (default, or `RAGNOSIS_BATCH_POLL_MS`).
+    pub batch_poll: Option<PollPolicy>,
 }
 
 impl Default for JudgeOptions {
@@ -44,6 +52,8 @@ impl Default for JudgeOptions {
             backoff_base: Duration::from_millis(500),
             structured_output: StructuredOutput::Auto,
             max_output_tokens: 4096,
+            batch_limits: None,
+            batch_poll: None,
         }
     }
 }
@@ -82,6 +92,9 @@ pub struct LlmJudge {
     policy: RetryPolicy,
     price: Option<Price>,
     max_output_tokens: u32,
+    /// The provider's batch service, for runs in batch mode.
+    batch: Option<Box<dyn BatchApi>>,
+    batch_poll: PollPolicy,
 }
 
 /// One finished call and what it took.
@@ -126,6 +139,7 @@ impl LlmJudge {
         }
         let timeout = Duration::from_secs(u64::from(profile.timeout_secs.max(1)));
         let choice = options.structured_output;
+        let batch = batch_api(profile, key.clone(), &options, timeout)?;
         let provider: Box<dyn Provider> = match identity.kind {
             ProviderKind::OpenAi => Box::new(OpenAiProvider::new(
                 &profile.base_url,
@@ -162,6 +176,8 @@ impl LlmJudge {
             },
             price: accounting::price_for(profile),
             max_output_tokens: options.max_output_tokens,
+            batch,
+            batch_poll: options.batch_poll.unwrap_or_default().with_env(),
         })
     }
 
@@ -274,14 +290,7 @@ impl LlmJudge {
         task: &Task,
         ctx: &CallContext,
     ) -> Result<ChatResponse, JudgeError> {
-        let kind = task.kind();
-        let request = ChatRequest {
-            model: self.identity.model.clone(),
-            messages: messages.to_vec(),
-            temperature: self.identity.temperature,
-            max_output_tokens: self.max_output_tokens,
-            schema: Some((schema::schema_name(kind), schema::reply_schema(kind))),
-        };
+        let request = self.chat_request(task, messages.to_vec());
         let tokens = accounting::estimate_message_tokens(messages)
             + u64::from(self.max_output_tokens.min(1024));
         let who = self.identity.name.as_str();
@@ -290,6 +299,87 @@ impl LlmJudge {
             retry::with_timeout(self.policy.timeout, self.provider.chat(&request)).await
         })
         .await
+    }
+}
+
+impl LlmJudge {
+    /// The request a call sends for `task` with `messages`.
+    fn chat_request(&self, task: &Task, messages: Vec<Message>) -> ChatRequest {
+        let kind = task.kind();
+        ChatRequest {
+            model: self.identity.model.clone(),
+            messages,
+            temperature: self.identity.temperature,
+            max_output_tokens: self.max_output_tokens,
+            schema: Some((schema::schema_name(kind), schema::reply_schema(kind))),
+        }
+    }
+}
+
+/// The batch client for a profile's service: OpenAI (and compatible services that offer
+/// the same batch API), Azure OpenAI, Anthropic. Built beside the live provider with the
+/// same key; used only by runs in batch mode.
+fn batch_api(
+    profile: &JudgeProfile,
+    key: Option<ApiKey>,
+    options: &JudgeOptions,
+    timeout: Duration,
+) -> Result<Option<Box<dyn BatchApi>>, JudgeError> {
+    use batch::anthropic::AnthropicBatches;
+    use batch::openai::OpenAiBatches;
+    let limits = |default: BatchLimits| options.batch_limits.unwrap_or(default.with_env());
+    let choice = options.structured_output;
+    Ok(match profile.kind {
+        ProviderKind::OpenAi => Some(Box::new(OpenAiBatches::new(
+            &profile.base_url,
+            key,
+            choice,
+            timeout,
+            limits(BatchLimits::OPENAI),
+        )?)),
+        ProviderKind::AzureOpenAi => Some(Box::new(OpenAiBatches::azure(
+            &profile.base_url,
+            profile.api_version.as_deref(),
+            key,
+            choice,
+            timeout,
+            limits(BatchLimits::OPENAI),
+        )?)),
+        ProviderKind::Anthropic => Some(Box::new(AnthropicBatches::new(
+            &profile.base_url,
+            key,
+            timeout,
+            limits(BatchLimits::ANTHROPIC),
+        )?)),
+        ProviderKind::Offline => None,
+    })
+}
+
+impl BatchJudge for LlmJudge {
+    fn identity(&self) -> &JudgeIdentity {
+        &self.identity
+    }
+
+    fn api(&self) -> &dyn BatchApi {
+        self.batch
+            .as_deref()
+            .expect("batch() offers this judge only with a batch client")
+    }
+
+    fn cache(&self) -> Option<&JudgeCache> {
+        self.cache.as_deref()
+    }
+
+    fn request(&self, task: &Task, messages: Vec<Message>) -> ChatRequest {
+        self.chat_request(task, messages)
+    }
+
+    fn price(&self) -> Option<Price> {
+        self.price
+    }
+
+    fn poll(&self) -> PollPolicy {
+        self.batch_poll
     }
 }
 
@@ -313,5 +403,9 @@ impl Judge for LlmJudge {
         self.judge_with_outcome(task, ctx)
             .await
             .map(|o| o.judgement)
+    }
+
+    fn batch(&self) -> Option<&dyn BatchJudge> {
+        self.batch.is_some().then_some(self as &dyn BatchJudge)
     }
 }

@@ -2,11 +2,13 @@
 //! module that does network I/O.
 //!
 //! Owns: the `Judge` trait and its protocol (`task`), the offline judge, providers
-//! (OpenAI-compatible, Azure OpenAI, Anthropic), prompt rendering, tolerant parsing and
-//! one repair attempt, the cache, retries with backoff, rate limits, token and cost
-//! accounting. Metrics see only `Task` → `Verdict`; they never see HTTP.
+//! (OpenAI-compatible, Azure OpenAI, Anthropic) and their batch services (`batch`),
+//! prompt rendering, tolerant parsing and one repair attempt, the cache, retries with
+//! backoff, rate limits, token and cost accounting. Metrics see only `Task` → `Verdict`;
+//! they never see HTTP.
 
 pub mod accounting;
+pub mod batch;
 pub mod cache;
 pub mod cascade;
 pub mod connect;
@@ -262,4 +264,9 @@ pub trait Judge: Send + Sync {
         4
     }
     async fn judge(&self, task: &Task, ctx: &CallContext) -> Result<Judgement, JudgeError>;
+    /// The same judge through its provider's batch service, for runs in batch mode; None
+    /// for judges without one (the offline judge, a cascade), which such runs ask live.
+    fn batch(&self) -> Option<&dyn batch::BatchJudge> {
+        None
+    }
 }

@@ -41,18 +41,31 @@ pub(super) async fn evaluate(
     ctx: &CallContext,
 ) -> Scored {
     let mut scored = Scored::default();
-    for spec in specs {
-        let Some(v) = defined.iter().find(|v| v.definition.metric_id() == spec.id) else {
-            scored.results.push(MetricResult::error(
-                spec.id,
-                format!(
-                    "the run recorded no definition of {}; plan the run again",
-                    spec.id
-                ),
-            ));
-            continue;
-        };
-        let (result, spent) = one(item, v, judge, ctx).await;
+    // Asked together, not one after another: the criteria are independent, and batch
+    // mode's scout (`run::batch`) then finds all of an item's criteria in one round.
+    let asked = join_all(
+        specs
+            .iter()
+            .map(|spec| async move {
+                let v = defined.iter().find(|v| v.definition.metric_id() == spec.id);
+                match v {
+                    Some(v) => one(item, v, judge, ctx).await,
+                    None => (
+                        MetricResult::error(
+                            spec.id,
+                            format!(
+                                "the run recorded no definition of {}; plan the run again",
+                                spec.id
+                            ),
+                        ),
+                        None,
+                    ),
+                }
+            })
+            .collect(),
+    )
+    .await;
+    for (spec, (result, spent)) in specs.iter().zip(asked) {
         if let Some((accounting, versions)) = spent {
             scored.accounting.add(&accounting);
             if let Some(version) = versions.into_iter().next() {
@@ -62,6 +75,34 @@ pub(super) async fn evaluate(
         scored.results.push(result);
     }
     scored
+}
+
+/// Runs `futures` concurrently and returns their outputs in order: `join!` for a list
+/// whose length is known only at run time.
+async fn join_all<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (future, output) in futures.iter_mut().zip(outputs.iter_mut()) {
+            if output.is_none() {
+                match future.as_mut().poll(cx) {
+                    std::task::Poll::Ready(value) => *output = Some(value),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    outputs
+        .into_iter()
+        .map(|o| o.expect("every future finished"))
+        .collect()
 }
 
 type Spent = (Accounting, std::collections::BTreeSet<String>);

@@ -7,6 +7,7 @@
 //! (item, metric) that already has a stored result.
 
 pub mod agentic;
+mod batch;
 pub mod criteria;
 pub mod engine;
 mod health;
@@ -64,6 +65,9 @@ pub struct RunRequest {
     /// Scored examples for answer correctness; the shipped set unless the user gives a
     /// file (`--few-shot`, Settings).
     pub few_shot: Vec<CorrectnessExample>,
+    /// Batch mode (`run::batch`): half price, results within 24 h.
+    #[serde(default)]
+    pub batch: bool,
 }
 
 impl Default for RunRequest {
@@ -83,6 +87,7 @@ impl Default for RunRequest {
             budget_usd: None,
             use_cache: true,
             few_shot: crate::judge::few_shot::default_examples(),
+            batch: false,
         }
     }
 }
@@ -105,6 +110,9 @@ pub struct RunConfig {
     /// the same question, a report quotes it, compare tells versions apart.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub criteria: Vec<crate::criteria::Versioned>,
+    /// Batch mode, kept so a resume picks the run's waiting batches up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub batch: bool,
 }
 
 /// Totals over every execution of a run (a resumed run adds to them).
@@ -141,6 +149,7 @@ pub fn selected_metrics(store: &Store, request: &RunRequest) -> Result<Vec<&'sta
 
 /// Creates a run: resolves metrics, selects items, stores both. Nothing is computed.
 pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
+    batch::check(request)?;
     let specs = selected_metrics(store, request)?;
     let own = criteria::versions_for(store, &specs)?;
     let metric_ids: Vec<String> = specs.iter().map(|m| m.id.to_string()).collect();
@@ -164,6 +173,7 @@ pub fn plan(store: &mut Store, request: &RunRequest) -> Result<i64> {
         use_cache: request.use_cache,
         few_shot: request.few_shot.clone(),
         criteria: own,
+        batch: request.batch,
     })?;
     store.transaction(|tx| {
         let run_id = store::runs::insert(
@@ -363,6 +373,10 @@ async fn evaluate_pending(
     progress: Arc<dyn ProgressSink>,
     cancel: &CancelToken,
 ) -> Result<RunOutcome> {
+    let batched = batch::first(store, run_id, specs, config, &judge, &progress, cancel);
+    if let Some(stopped) = batched.await? {
+        return Ok(stopped);
+    }
     let item_ids = store::run_items::item_ids(store.conn(), run_id)?;
     let done = store::results::done_pairs(store.conn(), run_id)?;
     let total = item_ids.len() as u64;
@@ -695,7 +709,8 @@ pub fn estimate(
     )?;
     let tasks = criteria::askable(tasks, profile);
     let cache = crate::judge::cache::JudgeCache::open(store.path())?;
-    Ok(crate::judge::plan::estimate(profile, &tasks, Some(&cache))?)
+    let plan = crate::judge::plan::estimate(profile, &tasks, Some(&cache))?;
+    Ok(crate::judge::batch::priced(plan, config.batch))
 }
 
 /// What each item is evaluated with: the mode, the correctness examples and the
@@ -746,6 +761,9 @@ pub struct Preview {
     /// For a cascade (`offline+NAME`): how the tasks divide and what sending all of them
     /// to NAME would take.
     pub cascade: Option<crate::judge::plan::CascadePlan>,
+    /// Whether the judge calls go through the provider's batch service (half price,
+    /// results within 24 h); the costs above are batch prices then.
+    pub batch: bool,
 }
 
 /// Plans `request` against `profile` without storing anything.
@@ -785,12 +803,17 @@ pub fn preview(
             None,
         )
     };
+    // The built-in judge and a cascade have no batch service: they ask live whatever the
+    // request says, so the plan prices them live.
+    let batched =
+        request.batch && cascade.is_none() && profile.kind != crate::judge::ProviderKind::Offline;
     Ok(Preview {
         items: chosen.len() as u64,
         metrics: specs.iter().map(|m| m.id.to_string()).collect(),
         cells,
-        judge,
+        judge: crate::judge::batch::priced(judge, batched),
         cascade,
+        batch: batched,
     })
 }
 

@@ -13,6 +13,7 @@ pub mod datasets;
 pub mod generations;
 pub mod human_labels;
 pub mod items;
+pub mod judge_batches;
 pub mod judge_cache;
 pub mod judge_checks;
 pub mod judge_profiles;
@@ -31,7 +32,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 11;
+const MIGRATION_COUNT: usize = 12;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -46,6 +47,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0009_generation_spend.sql")),
         M::up(include_str!("migrations/0010_corpus_status.sql")),
         M::up(include_str!("migrations/0011_criteria.sql")),
+        M::up(include_str!("migrations/0012_judge_batches.sql")),
     ];
     assert_eq!(
         all.len(),

@@ -32,4 +32,9 @@ judge: JudgePlan,
  * For a cascade (`offline+NAME`): how the tasks divide and what sending all of them
  * to NAME would take.
  */
-cascade: CascadePlan | null, };
+cascade: CascadePlan | null, 
+/**
+ * Whether the judge calls go through the provider's batch service (half price,
+ * results within 24 h); the costs above are batch prices then.
+ */
+batch: boolean, };

@@ -79,8 +79,9 @@ impl AnthropicProvider {
     }
 }
 
-/// The request body: system messages joined into `system`, the rest as turns.
-fn body(req: &ChatRequest) -> Value {
+/// The request body: system messages joined into `system`, the rest as turns. A batch
+/// request carries the same (`judge::batch::anthropic`).
+pub(crate) fn body(req: &ChatRequest) -> Value {
     let system: Vec<&str> = req
         .messages
         .iter()
@@ -105,7 +106,7 @@ fn body(req: &ChatRequest) -> Value {
     body
 }
 
-fn reply(v: &Value) -> ChatResponse {
+pub(crate) fn reply(v: &Value) -> ChatResponse {
     let text = v
         .get("content")
         .and_then(Value::as_array)

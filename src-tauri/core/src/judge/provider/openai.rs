@@ -83,11 +83,7 @@ impl OpenAiProvider {
                 "the base URL must start with http:// or https:// (got {base:?})"
             )));
         }
-        let mode = match choice {
-            StructuredOutput::Auto | StructuredOutput::JsonSchema => SCHEMA,
-            StructuredOutput::JsonObject => OBJECT,
-            StructuredOutput::Off => OFF,
-        };
+        let mode = format_of(choice);
         Ok(OpenAiProvider {
             client: http_client(base, timeout)?,
             base: base.trim_end_matches('/').to_string(),
@@ -121,22 +117,7 @@ impl OpenAiProvider {
     }
 
     fn body(&self, req: &ChatRequest, mode: u8) -> Value {
-        let mut body = json!({
-            "messages": req.messages,
-            "temperature": req.temperature,
-            "stream": false,
-        });
-        if matches!(self.endpoint, Endpoint::OpenAi) {
-            body["model"] = json!(req.model);
-        }
-        match (&req.schema, mode) {
-            (Some((name, schema)), SCHEMA) => {
-                body["response_format"] = json!({"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": true}});
-            }
-            (_, SCHEMA | OBJECT) => body["response_format"] = json!({"type": "json_object"}),
-            _ => {}
-        }
-        body
+        chat_body(req, mode, matches!(self.endpoint, Endpoint::OpenAi))
     }
 
     async fn get_json(&self, url: &str) -> Result<Value, ProviderError> {
@@ -231,6 +212,37 @@ fn vectors_of(body: &Value, expected: usize) -> Result<Vec<Vec<f32>>, String> {
     Ok(vectors)
 }
 
+/// A chat completions body. `format` is the reply format sent (`SCHEMA`, `OBJECT` or
+/// `OFF`); `with_model` is false for Azure's live calls, whose URL names the deployment.
+/// The batch request file carries the same body (`judge::batch::openai`).
+pub(crate) fn chat_body(req: &ChatRequest, format: u8, with_model: bool) -> Value {
+    let mut body = json!({
+        "messages": req.messages,
+        "temperature": req.temperature,
+        "stream": false,
+    });
+    if with_model {
+        body["model"] = json!(req.model);
+    }
+    match (&req.schema, format) {
+        (Some((name, schema)), SCHEMA) => {
+            body["response_format"] = json!({"type": "json_schema", "json_schema": {"name": name, "schema": schema, "strict": true}});
+        }
+        (_, SCHEMA | OBJECT) => body["response_format"] = json!({"type": "json_object"}),
+        _ => {}
+    }
+    body
+}
+
+/// The reply format first sent for a choice (`Auto` starts with the schema).
+pub(crate) fn format_of(choice: StructuredOutput) -> u8 {
+    match choice {
+        StructuredOutput::Auto | StructuredOutput::JsonSchema => SCHEMA,
+        StructuredOutput::JsonObject => OBJECT,
+        StructuredOutput::Off => OFF,
+    }
+}
+
 /// Whether a 400 is the server refusing the `response_format` we sent.
 fn rejects_response_format(body: &str) -> bool {
     let body = body.to_ascii_lowercase();
@@ -305,7 +317,10 @@ impl Provider for OpenAiProvider {
 }
 
 /// Reads `choices[0].message.content` and `usage` of a chat completion.
-fn completion(reply: &Value, key: Option<&ApiKey>) -> Result<ChatResponse, ProviderError> {
+pub(crate) fn completion(
+    reply: &Value,
+    key: Option<&ApiKey>,
+) -> Result<ChatResponse, ProviderError> {
     let Some(message) = reply.pointer("/choices/0/message") else {
         let detail = reply
             .pointer("/error/message")

@@ -1,0 +1,529 @@
+//! Runs in batch mode against the simulator's batch services: results equal to a live
+//! run's at half the price, phase by phase; a batch split at the request limit; failed
+//! and expired requests asked live (and an error, never a 0, when live fails too); a run
+//! stopped while its batch waits resumes without submitting again; a batch that fails as
+//! a whole stops the run until a resume submits it again. Real SQLite files in temp dirs.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ragnosis_core::dataset::ImportLimits;
+use ragnosis_core::judge::batch::{BatchLimits, PollPolicy};
+use ragnosis_core::judge::cache::JudgeCache;
+use ragnosis_core::judge::llm::{JudgeOptions, LlmJudge};
+use ragnosis_core::judge::{Judge, ProviderKind};
+use ragnosis_core::progress::{CancelToken, NoProgress, Progress, ProgressSink};
+use ragnosis_core::run::{self, RunOutcome, RunRequest, RunTotals};
+use ragnosis_core::store::judge_profiles::JudgeProfile;
+use ragnosis_core::store::{self, runs::RunStatus, Store};
+use ragnosis_judge_sim::{
+    BatchRules, ContainsRule, Fault, FaultRules, SimConfig, SimHandle, Simulator,
+};
+use serde_json::Value;
+
+/// Metrics whose tasks come in two phases: coverage and the answer review need the
+/// aspects first.
+const TWO_PHASES: &[&str] = &[
+    "ragvue.retrieval_relevance",
+    "ragvue.retrieval_coverage",
+    "ragvue.answer_completeness",
+    "ragvue.strict_faithfulness",
+];
+/// One task per item (chunk relevance).
+const ONE_TASK: &[&str] = &["ragvue.retrieval_relevance"];
+
+fn sim(rules: BatchRules) -> SimHandle {
+    Simulator::start(SimConfig {
+        faults: FaultRules {
+            batch: rules,
+            ..FaultRules::default()
+        },
+        ..SimConfig::default()
+    })
+    .unwrap()
+}
+
+fn profile(sim: &SimHandle, kind: ProviderKind) -> JudgeProfile {
+    let mut p = super::profile(sim);
+    p.kind = kind;
+    if kind == ProviderKind::Anthropic {
+        p.base_url = sim.root_url();
+    }
+    // Loopback servers cost nothing unless priced: a price shows the batch discount.
+    p.price_input = Some(1.0);
+    p.price_output = Some(2.0);
+    p
+}
+
+fn judge(store: &Store, profile: &JudgeProfile, requests: Option<usize>) -> Arc<dyn Judge> {
+    let cache = Arc::new(JudgeCache::open(store.path()).unwrap());
+    let options = JudgeOptions {
+        backoff_base: Duration::from_millis(20),
+        batch_limits: requests.map(|requests| BatchLimits {
+            requests,
+            ..BatchLimits::OPENAI
+        }),
+        batch_poll: Some(PollPolicy {
+            first: Duration::from_millis(10),
+            max: Duration::from_millis(20),
+        }),
+        ..JudgeOptions::default()
+    };
+    Arc::new(LlmJudge::with_options(profile, None, Some(cache), options).unwrap())
+}
+
+fn dataset(store: &mut Store, dir: &Path, n: usize, poison: Option<usize>) -> i64 {
+    let lines: String = (0..n)
+        .map(|i| {
+            let mark = if poison == Some(i) { " POISON" } else { "" };
+            serde_json::json!({
+                "question": format!("Which port did shipment {i} leave from, and when?{mark}"),
+                "answer": format!("Shipment {i} left Rotterdam on Monday."),
+                "contexts": [format!("Shipment {i} left Rotterdam on Monday and reached Oslo on Friday."),
+                             "The warehouse in Hamburg closed in 2019."],
+                "ground_truth": format!("It left Rotterdam on Monday."),
+            })
+            .to_string()
+                + "\n"
+        })
+        .collect();
+    let file = dir.join("items.jsonl");
+    std::fs::write(&file, lines).unwrap();
+    ragnosis_core::import::import_file(
+        store,
+        &file,
+        Some("shipments"),
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap()
+    .dataset
+    .id
+}
+
+fn plan(store: &mut Store, dataset_id: i64, metrics: &[&str], batch: bool) -> i64 {
+    run::plan(
+        store,
+        &RunRequest {
+            dataset_id,
+            metrics: metrics.iter().map(|m| m.to_string()).collect(),
+            judge: "sim".into(),
+            batch,
+            ..RunRequest::default()
+        },
+    )
+    .unwrap()
+}
+
+fn execute(
+    store: &mut Store,
+    run_id: i64,
+    judge: Arc<dyn Judge>,
+    cancel: &CancelToken,
+) -> RunOutcome {
+    run::execute(store, run_id, judge, Arc::new(NoProgress), cancel).unwrap()
+}
+
+/// Every result of a run in item order, as JSON (metric, status, score, explanation,
+/// details).
+fn results(store: &Store, run_id: i64) -> Vec<Value> {
+    store::run_items::item_ids(store.conn(), run_id)
+        .unwrap()
+        .into_iter()
+        .flat_map(|item| {
+            let mut rows = store::results::for_item(store.conn(), run_id, item).unwrap();
+            rows.sort_by(|a, b| a.result.metric.cmp(&b.result.metric));
+            rows.into_iter()
+                .map(|r| serde_json::to_value(&r.result).unwrap())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+fn totals(store: &Store, run_id: i64) -> RunTotals {
+    store::runs::totals(store.conn(), run_id).unwrap()
+}
+
+#[test]
+fn a_batch_run_scores_what_a_live_run_scores_phase_by_phase_at_half_the_price() {
+    let mut runs = Vec::new();
+    for batch in [false, true] {
+        let sim = sim(BatchRules::default());
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let dataset_id = dataset(&mut store, dir.path(), 5, None);
+        let run_id = plan(&mut store, dataset_id, TWO_PHASES, batch);
+        let judged_by = judge(&store, &profile(&sim, ProviderKind::OpenAi), None);
+        let outcome = execute(&mut store, run_id, judged_by, &CancelToken::new());
+        assert_eq!(outcome.status, RunStatus::Done);
+        runs.push((
+            results(&store, run_id),
+            totals(&store, run_id),
+            sim.stats(),
+            store::judge_batches::for_run(store.conn(), run_id).unwrap(),
+        ));
+    }
+    let (live, batched) = (&runs[0], &runs[1]);
+    assert_eq!(live.0.len(), 5 * TWO_PHASES.len());
+    assert!(
+        live.0.iter().all(|r| r["status"] == "ok"),
+        "the live run scores every cell: {:?}",
+        live.0
+    );
+    assert_eq!(batched.0, live.0, "a batch run's results are a live run's");
+    let (stats, batches) = (&batched.2, &batched.3);
+    assert_eq!(
+        batches.len(),
+        2,
+        "phase 1 (aspects, chunks, grounding), then phase 2 (coverage, review) once the aspects are known"
+    );
+    let judged: u64 = live
+        .2
+        .by_task
+        .iter()
+        .filter(|(k, _)| *k != "insights")
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(
+        stats.batch_requests, judged,
+        "every task the live run asked went in a batch, once"
+    );
+    assert_eq!(stats.batch_repeats, 0);
+    assert_eq!(
+        stats.calls,
+        live.2.calls - judged,
+        "live: only the run's insights call"
+    );
+    assert_eq!(
+        (batched.1.input_tokens, batched.1.output_tokens),
+        (live.1.input_tokens, live.1.output_tokens),
+        "the same requests and replies, counted once"
+    );
+    let share = batched.1.cost_usd / live.1.cost_usd;
+    assert!(
+        (0.45..0.75).contains(&share),
+        "batch answers cost half (the insights call stays live): {} of {}",
+        batched.1.cost_usd,
+        live.1.cost_usd
+    );
+}
+
+#[test]
+fn a_run_over_the_request_limit_is_split_into_batches() {
+    let sim = sim(BatchRules::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset_id = dataset(&mut store, dir.path(), 7, None);
+    let run_id = plan(&mut store, dataset_id, ONE_TASK, true);
+    let judged_by = judge(&store, &profile(&sim, ProviderKind::OpenAi), Some(4));
+    let outcome = execute(&mut store, run_id, judged_by, &CancelToken::new());
+    assert_eq!(outcome.status, RunStatus::Done);
+    let sizes: Vec<u64> = store::judge_batches::for_run(store.conn(), run_id)
+        .unwrap()
+        .iter()
+        .map(|b| b.entries)
+        .collect();
+    assert_eq!(sizes, [4, 3], "7 requests at 4 per batch");
+    let stats = sim.stats();
+    assert_eq!(
+        (
+            stats.batches_created,
+            stats.batch_requests,
+            stats.files_uploaded
+        ),
+        (2, 7, 2)
+    );
+    assert!(results(&store, run_id).iter().all(|r| r["status"] == "ok"));
+}
+
+#[test]
+fn failed_requests_are_asked_live_and_a_live_failure_is_an_error_never_a_zero() {
+    let sim = sim(BatchRules::default());
+    // Item 0's requests fail everywhere: HTTP 400 is final, so the live call fails too.
+    sim.set_faults(FaultRules {
+        batch: BatchRules {
+            fail_first: 2,
+            ..BatchRules::default()
+        },
+        when_contains: vec![ContainsRule {
+            text: "POISON".into(),
+            fault: Fault::Status {
+                status: 400,
+                retry_after: None,
+                body: Some("the request was refused".into()),
+            },
+        }],
+        ..FaultRules::default()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset_id = dataset(&mut store, dir.path(), 5, Some(0));
+    let run_id = plan(&mut store, dataset_id, ONE_TASK, true);
+    let judged_by = judge(&store, &profile(&sim, ProviderKind::OpenAi), None);
+    let outcome = execute(&mut store, run_id, judged_by, &CancelToken::new());
+    assert_eq!(outcome.status, RunStatus::Done);
+    let rows = results(&store, run_id);
+    assert_eq!(rows[0]["status"], "error", "{}", rows[0]);
+    assert!(rows[0]["score"].is_null(), "an error has no score, not 0");
+    assert!(
+        rows[0]["explanation"]
+            .as_str()
+            .unwrap()
+            .contains("HTTP 400"),
+        "{}",
+        rows[0]
+    );
+    assert!(
+        rows[1..]
+            .iter()
+            .all(|r| r["status"] == "ok" && r["score"].is_number()),
+        "{rows:?}"
+    );
+    let stats = sim.stats();
+    assert_eq!(stats.batch_requests, 5);
+    let live_judged = stats.calls - stats.by_task.get("insights").copied().unwrap_or(0);
+    assert_eq!(
+        live_judged, 2,
+        "only the two requests the batch failed were asked live"
+    );
+    assert_eq!(
+        store::judge_batches::miss_count(
+            store.conn(),
+            store::judge_batches::for_run(store.conn(), run_id).unwrap()[0].id
+        )
+        .unwrap(),
+        2
+    );
+}
+
+#[test]
+fn an_anthropic_batch_with_expired_requests_completes_with_those_asked_live() {
+    let sim = sim(BatchRules {
+        polls_in_progress: 2,
+        expire_last: 2,
+        ..BatchRules::default()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset_id = dataset(&mut store, dir.path(), 6, None);
+    let run_id = plan(&mut store, dataset_id, ONE_TASK, true);
+    let judged_by = judge(&store, &profile(&sim, ProviderKind::Anthropic), None);
+    let outcome = execute(&mut store, run_id, judged_by, &CancelToken::new());
+    assert_eq!(outcome.status, RunStatus::Done);
+    assert!(results(&store, run_id).iter().all(|r| r["status"] == "ok"));
+    let stats = sim.stats();
+    assert!(stats
+        .requests_seen
+        .iter()
+        .any(|r| r.starts_with("POST /v1/messages/batches")));
+    assert_eq!(stats.batch_requests, 6);
+    let live_judged = stats.calls - stats.by_task.get("insights").copied().unwrap_or(0);
+    assert_eq!(live_judged, 2, "the two expired requests, asked live");
+    let row = &store::judge_batches::for_run(store.conn(), run_id).unwrap()[0];
+    assert_eq!(
+        (row.provider.as_str(), row.status.as_str(), row.completed),
+        ("anthropic", "ended", 4)
+    );
+}
+
+/// Cancels the run once a batch was submitted.
+struct CancelAfterSubmit(CancelToken);
+
+impl ProgressSink for CancelAfterSubmit {
+    fn report(&self, event: Progress) {
+        if matches!(&event, Progress::Notice { message } if message.contains("submitted")) {
+            self.0.cancel();
+        }
+    }
+}
+
+#[test]
+fn a_run_stopped_while_its_batch_waits_resumes_it_without_submitting_again() {
+    let sim = sim(BatchRules {
+        polls_in_progress: 1_000_000,
+        ..BatchRules::default()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset_id = dataset(&mut store, dir.path(), 4, None);
+    let run_id = plan(&mut store, dataset_id, ONE_TASK, true);
+    let profile = profile(&sim, ProviderKind::OpenAi);
+    let cancel = CancelToken::new();
+    let judged_by = judge(&store, &profile, None);
+    let stopped = run::execute(
+        &mut store,
+        run_id,
+        judged_by,
+        Arc::new(CancelAfterSubmit(cancel.clone())),
+        &cancel,
+    )
+    .unwrap();
+    assert_eq!(stopped.status, RunStatus::Cancelled);
+    let waiting = store::judge_batches::waiting(store.conn(), run_id).unwrap();
+    assert_eq!(waiting.len(), 1, "the batch id was stored before waiting");
+    assert!(store::results::done_pairs(store.conn(), run_id)
+        .unwrap()
+        .is_empty());
+
+    sim.set_faults(FaultRules::default());
+    let judged_by = judge(&store, &profile, None);
+    let resumed = execute(&mut store, run_id, judged_by, &CancelToken::new());
+    assert_eq!(resumed.status, RunStatus::Done);
+    let stats = sim.stats();
+    assert_eq!(
+        (
+            stats.batches_created,
+            stats.batch_repeats,
+            stats.batch_requests
+        ),
+        (1, 0, 4),
+        "picked up, not sent again"
+    );
+    assert_eq!(
+        stats.calls,
+        stats.by_task.get("insights").copied().unwrap_or(0),
+        "nothing judged live"
+    );
+    assert_eq!(results(&store, run_id).len(), 4);
+    assert_eq!(
+        totals(&store, run_id).calls,
+        4 + stats.calls,
+        "each batch answer counted once"
+    );
+}
+
+#[test]
+fn a_batch_that_failed_whole_stops_the_run_and_a_resume_submits_it_again() {
+    let sim = sim(BatchRules {
+        fail_batch: true,
+        ..BatchRules::default()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset_id = dataset(&mut store, dir.path(), 3, None);
+    let run_id = plan(&mut store, dataset_id, ONE_TASK, true);
+    let profile = profile(&sim, ProviderKind::OpenAi);
+    let judged_by = judge(&store, &profile, None);
+    let failed = run::execute(
+        &mut store,
+        run_id,
+        judged_by,
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    );
+    let message = failed
+        .expect_err("a failed batch stops the run")
+        .to_string();
+    assert!(
+        message.contains("did not run") && message.contains("resume"),
+        "{message}"
+    );
+    assert_eq!(
+        store::runs::get(store.conn(), run_id).unwrap().status,
+        RunStatus::Failed
+    );
+    assert_eq!(
+        sim.stats().calls,
+        0,
+        "nothing was sent live behind the user's back"
+    );
+
+    sim.set_faults(FaultRules::default());
+    let judged_by = judge(&store, &profile, None);
+    let resumed = execute(&mut store, run_id, judged_by, &CancelToken::new());
+    assert_eq!(resumed.status, RunStatus::Done);
+    assert_eq!(sim.stats().batches_created, 2);
+    assert!(results(&store, run_id).iter().all(|r| r["status"] == "ok"));
+}
+
+/// Every file of the store's database (the main file, its WAL and shared memory).
+fn database_bytes(store: &Store) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for suffix in ["", "-wal", "-shm"] {
+        let path = format!("{}{suffix}", store.path().display());
+        bytes.extend(std::fs::read(path).unwrap_or_default());
+    }
+    bytes
+}
+
+#[test]
+fn in_batch_mode_the_key_travels_only_in_its_header_and_never_reaches_the_database() {
+    const KEY: &str = "sk-batch-secret-0042";
+    for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+        let sim = Simulator::start(SimConfig {
+            watch_key: Some(KEY.into()),
+            require_key: Some(KEY.into()),
+            ..SimConfig::default()
+        })
+        .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open(dir.path()).unwrap();
+        let dataset_id = dataset(&mut store, dir.path(), 3, None);
+        let run_id = plan(&mut store, dataset_id, ONE_TASK, true);
+        let cache = Arc::new(JudgeCache::open(store.path()).unwrap());
+        let options = JudgeOptions {
+            batch_poll: Some(PollPolicy {
+                first: Duration::from_millis(10),
+                max: Duration::from_millis(10),
+            }),
+            ..JudgeOptions::default()
+        };
+        let key = ragnosis_core::secrets::ApiKey::new(KEY);
+        let judged_by: Arc<dyn Judge> = Arc::new(
+            LlmJudge::with_options(&profile(&sim, kind), key, Some(cache), options).unwrap(),
+        );
+        let outcome = execute(&mut store, run_id, judged_by, &CancelToken::new());
+        assert_eq!(outcome.status, RunStatus::Done, "{kind:?}");
+        let stats = sim.stats();
+        assert_eq!(
+            (stats.batch_requests, stats.unauthorised),
+            (3, 0),
+            "{kind:?}: every batch call carried the key"
+        );
+        assert_eq!(
+            stats.key_leaks, 0,
+            "{kind:?}: not in a request file, a body or a URL"
+        );
+        let db = database_bytes(&store);
+        assert!(
+            !db.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+            "{kind:?}: the key is nowhere in the database"
+        );
+    }
+}
+
+#[test]
+fn an_items_own_criteria_go_in_one_batch_round() {
+    let sim = sim(BatchRules::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset_id = dataset(&mut store, dir.path(), 3, None);
+    for (name, question) in [
+        ("polite", "Is the answer polite to the customer?"),
+        ("dated", "Does the answer say when the shipment left?"),
+    ] {
+        let def: ragnosis_core::criteria::Definition =
+            serde_json::from_value(serde_json::json!({"name": name, "question": question}))
+                .unwrap();
+        store::criteria::save(store.conn(), &def).unwrap();
+    }
+    let run_id = plan(
+        &mut store,
+        dataset_id,
+        &["criteria.polite", "criteria.dated"],
+        true,
+    );
+    let judged_by = judge(&store, &profile(&sim, ProviderKind::OpenAi), None);
+    let outcome = execute(&mut store, run_id, judged_by, &CancelToken::new());
+    assert_eq!(outcome.status, RunStatus::Done);
+    let stats = sim.stats();
+    assert_eq!(
+        (stats.batches_created, stats.batch_requests),
+        (1, 6),
+        "both criteria of every item in the first batch, not one round per criterion"
+    );
+    let rows = results(&store, run_id);
+    assert_eq!(rows.len(), 6);
+    assert!(rows.iter().all(|r| r["status"] == "ok"), "{rows:?}");
+}
