@@ -115,6 +115,7 @@ impl CaseQueryInput {
             order,
             offset: self.offset,
             limit: self.limit,
+            after: None,
             columns,
         })
     }

@@ -190,6 +190,7 @@ fn main() {
         order,
         offset,
         limit: 50,
+        after: None,
         columns: columns.clone(),
     };
     let by = |metric: &str, descending| Order::Metric {
@@ -228,6 +229,23 @@ fn main() {
             50_000.min(n - 50),
         ),
     );
+    // The same deep pages reached as the window does from "Next": after the last row
+    // of the page before (a cursor), not by counting rows off.
+    for (name, order) in [
+        ("worst first, page 1000 after a cursor", Order::Worst),
+        (
+            "answer_overall, page 1000 after a cursor",
+            by("ragvue.answer_overall", true),
+        ),
+        ("run order, page 1000 after a cursor", Order::Position),
+    ] {
+        let deep = 50_000.min(n - 100);
+        let before =
+            cases::page(&mut store, run, &q(Filter::default(), order.clone(), deep)).expect("page");
+        let mut next = q(Filter::default(), order, deep + 50);
+        next.after = before.next;
+        time_page(&mut store, run, name, &next);
+    }
     let range = Filter {
         score: Some(ScoreRange {
             metric: "ragvue.retrieval_relevance".into(),

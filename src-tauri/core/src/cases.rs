@@ -18,9 +18,9 @@ use crate::analysis::diagnosis::{
 };
 use crate::error::Result;
 use crate::metrics;
-use crate::store::{self, cases::Filter, runs::RunStatus, Store};
+use crate::store::{self, cases::Filter, cases::Start, runs::RunStatus, Store};
 
-pub use store::cases::{CaseRow, Cell, Order, ScoreRange};
+pub use store::cases::{CaseRow, Cell, Cursor, Order, ScoreRange};
 
 /// `analyses` kind under which the index remembers which state of the run it reflects.
 const INDEX_STAMP: &str = "case_index";
@@ -45,6 +45,10 @@ pub struct CaseQuery {
     pub order: Order,
     pub offset: i64,
     pub limit: i64,
+    /// Start just after this row of the page before (its `CasePage::next`) instead of
+    /// counting `offset` rows off: the next page of a million-item run costs what the
+    /// first does. `offset` then only numbers the rows for the reader.
+    pub after: Option<Cursor>,
     /// Metrics whose cells each row carries (e.g. the overalls and the sort metric).
     pub columns: Vec<String>,
 }
@@ -57,6 +61,8 @@ pub struct CasePage {
     pub rows: Vec<CaseRow>,
     /// Cells of `CaseQuery::columns` for the page's items.
     pub cells: Vec<Cell>,
+    /// Where the next page starts (`CaseQuery::after`), when this one was full.
+    pub next: Option<Cursor>,
 }
 
 /// The largest page served: a screenful many times over, never a whole run.
@@ -161,14 +167,22 @@ pub fn page(store: &mut Store, run_id: i64, query: &CaseQuery) -> Result<CasePag
         text,
     };
     let total = store::cases::count(conn, run_id, &filter)?;
-    let rows = store::cases::page(conn, run_id, &filter, &query.order, offset, limit)?;
+    let start = match query.after {
+        Some(cursor) => Start::After(cursor),
+        None => Start::Offset(offset),
+    };
+    let rows = store::cases::page(conn, run_id, &filter, &query.order, &start, limit)?;
     let ids: Vec<i64> = rows.iter().map(|r| r.item_id).collect();
     let cells = store::cases::cells(conn, run_id, &ids, &query.columns)?;
+    let next = (rows.len() as i64 == limit)
+        .then(|| rows.last().map(|r| r.cursor))
+        .flatten();
     Ok(CasePage {
         total,
         offset,
         rows,
         cells,
+        next,
     })
 }
 
@@ -259,7 +273,50 @@ mod tests {
             order,
             offset: 0,
             limit: 50,
+            after: None,
             columns: vec!["ragvue.strict_faithfulness".into()],
+        }
+    }
+
+    /// Every order, walked page by page after each page's last row, lists exactly what
+    /// one long page lists: ties, the tail of unscored items and a filter included.
+    #[test]
+    fn next_pages_after_a_cursor_list_what_offsets_list() {
+        let (_dir, mut store, run, _ids) = run_with_scores(11);
+        let metric = |descending| Order::Metric {
+            metric: "ragvue.strict_faithfulness".into(),
+            descending,
+        };
+        let filters = [
+            CaseFilter::default(),
+            CaseFilter {
+                text: Some("question 1".into()),
+                ..Default::default()
+            },
+        ];
+        for filter in filters {
+            for order in [Order::Position, Order::Worst, metric(false), metric(true)] {
+                let whole = page(&mut store, run, &query(filter.clone(), order.clone())).unwrap();
+                let expected: Vec<i64> = whole.rows.iter().map(|r| r.item_id).collect();
+                let mut walked = Vec::new();
+                let mut q = CaseQuery {
+                    limit: 3,
+                    ..query(filter.clone(), order.clone())
+                };
+                loop {
+                    let p = page(&mut store, run, &q).unwrap();
+                    walked.extend(p.rows.iter().map(|r| r.item_id));
+                    match p.next {
+                        Some(cursor) => {
+                            q.after = Some(cursor);
+                            q.offset += 3;
+                        }
+                        None => break,
+                    }
+                }
+                assert_eq!(walked, expected, "{order:?} {filter:?}");
+                assert_eq!(walked.len() as i64, whole.total);
+            }
         }
     }
 
@@ -347,6 +404,7 @@ mod tests {
             let q = CaseQuery {
                 offset,
                 limit: 2,
+                after: None,
                 ..query(CaseFilter::default(), order.clone())
             };
             page(store, run, &q)

@@ -122,6 +122,25 @@ pub enum Order {
     Metric { metric: String, descending: bool },
 }
 
+/// Where a page begins: at an offset (the first page, or a jump), or just after the last
+/// row of the page before (the next page, which then costs the same at any depth: no
+/// rows are counted off to reach it).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Start {
+    Offset(i64),
+    After(Cursor),
+}
+
+/// A row's place in its order: its position and the key it was sorted by (goodness for
+/// "worst first", the metric's score for a metric order; `None` in the tail of items
+/// without one).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Cursor {
+    pub position: i64,
+    pub key: Option<f64>,
+}
+
 /// A case as the list shows it: short text excerpts, never the whole item.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CaseRow {
@@ -133,6 +152,8 @@ pub struct CaseRow {
     pub goodness: Option<f64>,
     pub errors: i64,
     pub patterns: String,
+    /// Where the row stands in the page's order, for the next page to start after it.
+    pub cursor: Cursor,
 }
 
 /// Characters of question and answer a row carries; the case view shows the rest.
@@ -295,27 +316,20 @@ pub fn count(conn: &Connection, run_id: i64, filter: &Filter) -> Result<i64> {
     Ok(conn.query_row(&sql, params_from_iter(values), |r| r.get(0))?)
 }
 
-/// One page of the cases matching `filter`, in `order`.
+/// One page of the cases matching `filter`, in `order`, from `start`.
 pub fn page(
     conn: &Connection,
     run_id: i64,
     filter: &Filter,
     order: &Order,
-    offset: i64,
+    start: &Start,
     limit: i64,
 ) -> Result<Vec<CaseRow>> {
     let mut rows = match order {
-        Order::Position => index_page(conn, run_id, filter, "c.position", offset, limit)?,
-        Order::Worst => index_page(
-            conn,
-            run_id,
-            filter,
-            "c.goodness IS NULL, c.goodness, c.position",
-            offset,
-            limit,
-        )?,
+        Order::Position => position_page(conn, run_id, filter, start, limit)?,
+        Order::Worst => worst_page(conn, run_id, filter, start, limit)?,
         Order::Metric { metric, descending } => {
-            metric_page(conn, run_id, filter, metric, *descending, offset, limit)?
+            metric_page(conn, run_id, filter, (metric, *descending), start, limit)?
         }
     };
     let mut text = conn.prepare_cached(
@@ -335,9 +349,11 @@ pub fn page(
 
 const INDEX_COLUMNS: &str = "c.position, c.item_id, c.goodness, c.errors, c.patterns";
 
+/// A row of `INDEX_COLUMNS` followed by the column the page is ordered by (its cursor key).
 fn index_row(r: &rusqlite::Row) -> rusqlite::Result<CaseRow> {
+    let position = r.get(0)?;
     Ok(CaseRow {
-        position: r.get(0)?,
+        position,
         item_id: r.get(1)?,
         external_id: None,
         question: String::new(),
@@ -345,26 +361,72 @@ fn index_row(r: &rusqlite::Row) -> rusqlite::Result<CaseRow> {
         goodness: r.get(2)?,
         errors: r.get(3)?,
         patterns: r.get(4)?,
+        cursor: Cursor {
+            position,
+            key: r.get(5)?,
+        },
     })
 }
 
-/// A page ordered by columns of the index itself (run order, worst first).
-fn index_page(
+/// Appends `value` to the bound values and names its parameter (`?N`).
+fn bind(values: &mut Vec<Value>, value: Value) -> String {
+    values.push(value);
+    format!("?{}", values.len())
+}
+
+/// One part of a page: the rows of `from` matching the filter and `condition`, in
+/// `order_by`, with `key` as the cursor key, after `after` (a condition over the key and
+/// the position, given the cursor), skipping `offset`.
+struct Part<'a> {
+    from: &'a str,
+    /// Over `?R` (the run) and `?M` (`metric`, bound once).
+    condition: &'a str,
+    metric: Option<&'a str>,
+    key: &'a str,
+    order_by: &'a str,
+}
+
+impl Part<'_> {
+    /// The part's condition with its parameters bound after `values`.
+    fn condition(&self, values: &mut Vec<Value>) -> String {
+        let mut c = self.condition.replace("?R", "?1");
+        if let Some(metric) = self.metric {
+            c = c.replace("?M", &bind(values, Value::Text(metric.to_string())));
+        }
+        c
+    }
+}
+
+fn part_rows(
     conn: &Connection,
     run_id: i64,
     filter: &Filter,
-    order_by: &str,
-    offset: i64,
-    limit: i64,
+    part: &Part,
+    after: Option<(&str, &Cursor)>,
+    (offset, limit): (i64, i64),
 ) -> Result<Vec<CaseRow>> {
     let mut values = vec![Value::Integer(run_id)];
-    let clause = where_clause(filter, &mut values);
-    values.push(Value::Integer(limit));
-    values.push(Value::Integer(offset));
-    let n = values.len();
+    let mut clause = where_clause(filter, &mut values);
+    let condition = part.condition(&mut values);
+    clause.push_str(&format!(" AND {condition}"));
+    if let Some((shape, cursor)) = after {
+        let condition = match cursor.key {
+            Some(k) => shape
+                .replacen("?K", &bind(&mut values, Value::Real(k)), 1)
+                .replacen("?K", &bind(&mut values, Value::Real(k)), 1)
+                .replacen("?P", &bind(&mut values, Value::Integer(cursor.position)), 1),
+            None => format!(
+                "c.position > {}",
+                bind(&mut values, Value::Integer(cursor.position))
+            ),
+        };
+        clause.push_str(&format!(" AND ({condition})"));
+    }
+    let limit = bind(&mut values, Value::Integer(limit));
+    let offset = bind(&mut values, Value::Integer(offset));
     let sql = format!(
-        "SELECT {INDEX_COLUMNS} FROM case_index c WHERE {clause} ORDER BY {order_by} LIMIT ?{} OFFSET ?{n}",
-        n - 1
+        "SELECT {INDEX_COLUMNS}, {} FROM {} WHERE {clause} ORDER BY {} LIMIT {limit} OFFSET {offset}",
+        part.key, part.from, part.order_by
     );
     let mut stmt = conn.prepare(&sql)?;
     let rows = stmt
@@ -373,73 +435,183 @@ fn index_page(
     Ok(rows)
 }
 
+fn part_count(conn: &Connection, run_id: i64, filter: &Filter, part: &Part) -> Result<i64> {
+    let mut values = vec![Value::Integer(run_id)];
+    let clause = where_clause(filter, &mut values);
+    let condition = part.condition(&mut values);
+    let sql = format!(
+        "SELECT COUNT(*) FROM {} WHERE {clause} AND {condition}",
+        part.from
+    );
+    Ok(conn.query_row(&sql, params_from_iter(values), |r| r.get(0))?)
+}
+
+/// A page over a keyed part (rows with a sort key, in key order) and then an unkeyed
+/// one (rows without, in run order), from an offset or after a cursor. `after_keyed`
+/// is the keyed part's "after the cursor" condition over `?K` (twice) and `?P`.
+fn two_part_page(
+    conn: &Connection,
+    run_id: i64,
+    filter: &Filter,
+    (keyed, unkeyed): (&Part, &Part),
+    after_keyed: &str,
+    start: &Start,
+    limit: i64,
+) -> Result<Vec<CaseRow>> {
+    let (mut rows, rest) = match start {
+        Start::After(cursor) if cursor.key.is_some() => {
+            let rows = part_rows(
+                conn,
+                run_id,
+                filter,
+                keyed,
+                Some((after_keyed, cursor)),
+                (0, limit),
+            )?;
+            (rows, (0, None))
+        }
+        // The cursor is in the unkeyed part already.
+        Start::After(cursor) => (Vec::new(), (0, Some(cursor))),
+        Start::Offset(offset) => {
+            let offset = (*offset).max(0);
+            let rows = part_rows(conn, run_id, filter, keyed, None, (offset, limit))?;
+            // How far into the unkeyed part the page starts: none of it is skipped when
+            // this page holds keyed rows, else the keyed rows' count is.
+            let skip = if rows.is_empty() {
+                (offset - part_count(conn, run_id, filter, keyed)?).max(0)
+            } else {
+                0
+            };
+            (rows, (skip, None))
+        }
+    };
+    if rows.len() as i64 == limit {
+        return Ok(rows);
+    }
+    let (skip, after) = rest;
+    let more = part_rows(
+        conn,
+        run_id,
+        filter,
+        unkeyed,
+        after.map(|c| ("", c)),
+        (skip, limit - rows.len() as i64),
+    )?;
+    rows.extend(more);
+    Ok(rows)
+}
+
+/// Run order.
+fn position_page(
+    conn: &Connection,
+    run_id: i64,
+    filter: &Filter,
+    start: &Start,
+    limit: i64,
+) -> Result<Vec<CaseRow>> {
+    let all = Part {
+        from: "case_index c",
+        condition: "1",
+        metric: None,
+        key: "NULL",
+        order_by: "c.position",
+    };
+    match start {
+        Start::Offset(offset) => {
+            part_rows(conn, run_id, filter, &all, None, ((*offset).max(0), limit))
+        }
+        Start::After(cursor) => {
+            let cursor = Cursor {
+                key: None,
+                ..*cursor
+            };
+            part_rows(conn, run_id, filter, &all, Some(("", &cursor)), (0, limit))
+        }
+    }
+}
+
+/// Lowest goodness first, then the items without a score, in run order: two ranges of
+/// the index (run_id, goodness, position), each read in order, so a page costs what it
+/// shows, never a sort of the run.
+fn worst_page(
+    conn: &Connection,
+    run_id: i64,
+    filter: &Filter,
+    start: &Start,
+    limit: i64,
+) -> Result<Vec<CaseRow>> {
+    let scored = Part {
+        from: "case_index c",
+        condition: "c.goodness IS NOT NULL",
+        metric: None,
+        key: "c.goodness",
+        order_by: "c.goodness, c.position",
+    };
+    let unscored = Part {
+        from: "case_index c",
+        condition: "c.goodness IS NULL",
+        metric: None,
+        key: "NULL",
+        order_by: "c.position",
+    };
+    two_part_page(
+        conn,
+        run_id,
+        filter,
+        (&scored, &unscored),
+        "c.goodness > ?K OR (c.goodness = ?K AND c.position > ?P)",
+        start,
+        limit,
+    )
+}
+
 /// A page ordered by one metric's score: first the items it scored, read in score order
-/// straight from the index results_case_scores (so a page costs what
-/// it shows, not a sort of the whole run), then the items it did not score, in run order.
-/// A run has one judge configuration per metric, so an item has at most one `ok` score.
+/// straight from the index results_case_scores (so a page costs what it shows, not a
+/// sort of the whole run), then the items it did not score, in run order. A run has one
+/// judge configuration per metric, so an item has at most one `ok` score.
 fn metric_page(
     conn: &Connection,
     run_id: i64,
     filter: &Filter,
-    metric: &str,
-    descending: bool,
-    offset: i64,
+    (metric, descending): (&str, bool),
+    start: &Start,
     limit: i64,
 ) -> Result<Vec<CaseRow>> {
-    let scored_from =
-        "results s JOIN case_index c ON c.run_id = s.run_id AND c.item_id = s.item_id";
-    let mut values = vec![Value::Integer(run_id)];
-    let clause = where_clause(filter, &mut values);
-    values.push(Value::Text(metric.to_string()));
-    let m = values.len();
     // `score >= 0` selects the partial index results_case_scores (see migration 0003).
-    let scored_where = format!(
-        "s.run_id = ?1 AND s.metric = ?{m} AND s.status = 'ok' AND s.score >= 0 AND {clause}"
-    );
-    let direction = if descending { "DESC" } else { "ASC" };
-    let mut page_values = values.clone();
-    page_values.push(Value::Integer(limit));
-    page_values.push(Value::Integer(offset));
-    let n = page_values.len();
-    let sql = format!(
-        "SELECT {INDEX_COLUMNS} FROM {scored_from} WHERE {scored_where} ORDER BY s.score {direction}, c.position LIMIT ?{} OFFSET ?{n}",
-        n - 1
-    );
-    let mut rows = conn
-        .prepare(&sql)?
-        .query_map(params_from_iter(page_values), index_row)?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    if rows.len() as i64 == limit {
-        return Ok(rows);
-    }
-    // The scored items ran out within or before this page: continue with the others.
-    let scored_total = if rows.is_empty() {
-        let sql = format!("SELECT COUNT(*) FROM {scored_from} WHERE {scored_where}");
-        conn.query_row(&sql, params_from_iter(values.clone()), |r| {
-            r.get::<_, i64>(0)
-        })?
-    } else {
-        offset + rows.len() as i64
+    let scored = Part {
+        from: "results s JOIN case_index c ON c.run_id = s.run_id AND c.item_id = s.item_id",
+        condition: "s.run_id = ?R AND s.metric = ?M AND s.status = 'ok' AND s.score >= 0",
+        metric: Some(metric),
+        key: "s.score",
+        order_by: if descending {
+            "s.score DESC, c.position"
+        } else {
+            "s.score, c.position"
+        },
     };
-    let mut rest_values = values;
-    rest_values.push(Value::Integer(limit - rows.len() as i64));
-    rest_values.push(Value::Integer(
-        (offset + rows.len() as i64 - scored_total).max(0),
-    ));
-    let n = rest_values.len();
-    let sql = format!(
-        "SELECT {INDEX_COLUMNS} FROM case_index c WHERE {clause}
-           AND c.item_id NOT IN (SELECT item_id FROM results WHERE run_id = ?1 AND metric = ?{m}
-                                 AND status = 'ok' AND score >= 0)
-         ORDER BY c.position LIMIT ?{} OFFSET ?{n}",
-        n - 1
-    );
-    rows.extend(
-        conn.prepare(&sql)?
-            .query_map(params_from_iter(rest_values), index_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?,
-    );
-    Ok(rows)
+    let unscored = Part {
+        from: "case_index c",
+        condition:
+            "c.item_id NOT IN (SELECT item_id FROM results WHERE run_id = ?R AND metric = ?M \
+                    AND status = 'ok' AND score >= 0)",
+        metric: Some(metric),
+        key: "NULL",
+        order_by: "c.position",
+    };
+    let after = if descending {
+        "s.score < ?K OR (s.score = ?K AND c.position > ?P)"
+    } else {
+        "s.score > ?K OR (s.score = ?K AND c.position > ?P)"
+    };
+    two_part_page(
+        conn,
+        run_id,
+        filter,
+        (&scored, &unscored),
+        after,
+        start,
+        limit,
+    )
 }
 
 /// One result cell of a case row: the mean `ok` score when there is one, else the

@@ -32,7 +32,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 12;
+const MIGRATION_COUNT: usize = 13;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -48,6 +48,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0010_corpus_status.sql")),
         M::up(include_str!("migrations/0011_criteria.sql")),
         M::up(include_str!("migrations/0012_judge_batches.sql")),
+        M::up(include_str!("migrations/0013_case_keyset.sql")),
     ];
     assert_eq!(
         all.len(),
