@@ -448,7 +448,8 @@ fn part_count(conn: &Connection, run_id: i64, filter: &Filter, part: &Part) -> R
 
 /// A page over a keyed part (rows with a sort key, in key order) and then an unkeyed
 /// one (rows without, in run order), from an offset or after a cursor. `after_keyed`
-/// is the keyed part's "after the cursor" condition over `?K` (twice) and `?P`.
+/// is the keyed part's "after the cursor" condition over `?K` (twice) and `?P`, written
+/// as a range on the key first (`key >= ?K AND …`) so the index serves it as a range.
 fn two_part_page(
     conn: &Connection,
     run_id: i64,
@@ -559,7 +560,7 @@ fn worst_page(
         run_id,
         filter,
         (&scored, &unscored),
-        "c.goodness > ?K OR (c.goodness = ?K AND c.position > ?P)",
+        "c.goodness >= ?K AND (c.goodness > ?K OR c.position > ?P)",
         start,
         limit,
     )
@@ -599,9 +600,9 @@ fn metric_page(
         order_by: "c.position",
     };
     let after = if descending {
-        "s.score < ?K OR (s.score = ?K AND c.position > ?P)"
+        "s.score <= ?K AND (s.score < ?K OR c.position > ?P)"
     } else {
-        "s.score > ?K OR (s.score = ?K AND c.position > ?P)"
+        "s.score >= ?K AND (s.score > ?K OR c.position > ?P)"
     };
     two_part_page(
         conn,
