@@ -1586,11 +1586,11 @@ fn documents_become_a_generated_test_set_and_compare_retrievers() {
         .collect();
     assert_eq!(names, vec!["BM25", "sim-embed-1 (sim)"]);
     assert!(view["chart"]["svg"].as_str().unwrap().contains("<svg"));
+    // The report is the comparison shown, written without evaluating again.
     let md = home.path().join("retrievers");
     let exported = s.ok(
         "export_retrieval_report",
-        json!({ "input": { "dataset_id": dataset, "corpus_id": corpus, "retrievers": ["bm25"], "k": 5 },
-                "path": md }),
+        json!({ "eval": view["eval"], "path": md }),
     );
     let paths = exported["paths"].as_array().unwrap();
     assert!(paths[0].as_str().unwrap().ends_with("retrievers.md"));

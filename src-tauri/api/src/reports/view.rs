@@ -5,12 +5,12 @@ use ragnosis_core::analysis::compare::{
     ChangeCounts, Comparison, FlippedItem, MetricDelta, RunRef,
 };
 use serde::Serialize;
-use ts_rs::TS;
 
 /// Flipped items listed per metric and direction; the counts are exact.
 pub const FLIPS_LISTED: usize = 50;
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunSide {
     pub id: i64,
     /// "Run 3 (baseline, v1.2)".
@@ -32,7 +32,8 @@ impl From<RunRef> for RunSide {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DeltaRow {
     pub metric: String,
     pub lower_is_better: bool,
@@ -86,7 +87,8 @@ impl DeltaRow {
 
 /// A chart drawn in Rust (plotters, SVG) by the report crate. The window shows it as an
 /// image (`<img src="data:image/svg+xml;base64,…">`), never as markup in the page.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChartSvg {
     pub file: String,
     pub title: String,
@@ -106,7 +108,8 @@ impl From<ragnosis_report::charts::Chart> for ChartSvg {
 }
 
 /// Run B against run A.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ComparisonView {
     pub a: RunSide,
     pub b: RunSide,
@@ -156,13 +159,14 @@ impl ComparisonView {
 }
 
 /// One finished run of a dataset with its metric means, for the trend chart.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TrendPoint {
     pub run_id: i64,
     pub title: String,
     pub version: Option<String>,
     pub created_at: String,
-    pub means: Vec<crate::models::runs::DatasetMetric>,
+    pub means: Vec<crate::runs::DatasetMetric>,
 }
 
 impl From<ragnosis_core::analysis::trend::TrendRun> for TrendPoint {
@@ -175,7 +179,7 @@ impl From<ragnosis_core::analysis::trend::TrendRun> for TrendPoint {
             means: t
                 .means
                 .into_iter()
-                .map(|(metric, value)| crate::models::runs::DatasetMetric { metric, value })
+                .map(|(metric, value)| crate::runs::DatasetMetric { metric, value })
                 .collect(),
         }
     }

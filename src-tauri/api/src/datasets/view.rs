@@ -10,20 +10,21 @@ use ragnosis_core::measurable::Measurable;
 use ragnosis_core::store::datasets::DatasetRow;
 use ragnosis_core::store::items::StoredItem;
 use serde::Serialize;
-use ts_rs::TS;
 
 /// Rows of each report list sent to the window; the report says how many there are.
 pub const LISTED: usize = 200;
 
 /// One canonical field and where it came from in the file.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MappedField {
     pub field: String,
     pub sources: Vec<String>,
 }
 
 /// How many accepted items carry each field.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FieldCount {
     /// "question", "answer", "contexts", "ground_truth", "citation_label", "ranking",
     /// "ragchecker_labels".
@@ -34,7 +35,8 @@ pub struct FieldCount {
 }
 
 /// The validation report as the Data screen shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Report {
     pub file: String,
     pub file_bytes: u64,
@@ -147,7 +149,8 @@ pub fn field_name(field: ragnosis_core::item::Field) -> String {
 }
 
 /// A dataset with its report, right after an import or when the Data screen opens.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetReport {
     pub dataset: DatasetRow,
     /// None for datasets imported before reports were stored.
@@ -156,8 +159,19 @@ pub struct DatasetReport {
     pub reused: bool,
 }
 
+impl From<ragnosis_core::import::Imported> for DatasetReport {
+    fn from(imported: ragnosis_core::import::Imported) -> Self {
+        DatasetReport {
+            dataset: imported.dataset,
+            report: Some(imported.report.into()),
+            reused: imported.reused,
+        }
+    }
+}
+
 /// One metric's reach over a dataset ("what can be measured").
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricReach {
     pub metric: String,
     pub items: u64,
@@ -165,7 +179,8 @@ pub struct MetricReach {
     pub absent: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetReach {
     pub items: u64,
     pub metrics: Vec<MetricReach>,
@@ -189,7 +204,8 @@ impl From<Measurable> for DatasetReach {
 }
 
 /// An item in the preview table: the fields a person checks at a glance.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ItemPreview {
     pub item_id: i64,
     /// 0-based position in the file's accepted items.
@@ -229,7 +245,8 @@ impl From<StoredItem> for ItemPreview {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ItemsPage {
     pub total: i64,
     pub offset: i64,
@@ -238,7 +255,8 @@ pub struct ItemsPage {
 
 /// What an import would store with the given mapping: its report and its first items
 /// (nothing is stored).
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MappingPreview {
     pub report: Report,
     pub items: Vec<ItemPreview>,

@@ -7,16 +7,15 @@ use ragnosis_core::metrics::Status;
 use ragnosis_core::run::criteria::{Trial, TrialItem};
 use ragnosis_core::store::criteria::{Saved, StoredCriterion};
 use serde::Serialize;
-use ts_rs::TS;
 
 /// A criterion as the editor lists it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CriterionInfo {
+    #[serde(flatten)]
+    pub stored: StoredCriterion,
     /// `criteria.<name>`.
     pub metric: String,
-    pub version: u32,
-    pub definition: Definition,
-    pub created_at: String,
     /// "passes at 4 or more on 1–5", "pass/fail".
     pub pass_rule: String,
     /// "judged; reads question, answer" or "no judge: the answer matches /…/".
@@ -34,25 +33,25 @@ impl From<StoredCriterion> for CriterionInfo {
         };
         CriterionInfo {
             metric: d.metric_id(),
-            version: c.version,
             pass_rule: d.pass_rule(),
             how,
             needs_judge: d.needs_judge(),
-            created_at: c.created_at,
-            definition: c.definition,
+            stored: c,
         }
     }
 }
 
 /// What saving a criterion did, and the criterion as stored now.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SavedCriterion {
     pub saved: Saved,
     pub criterion: CriterionInfo,
 }
 
 /// One item of a trial, as the editor's table shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TrialRow {
     pub item_id: i64,
     pub question: String,
@@ -69,7 +68,8 @@ pub struct TrialRow {
 }
 
 /// A draft criterion tried on a dataset's first items; nothing was stored.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CriterionTrial {
     pub judge: String,
     pub rows: Vec<TrialRow>,

@@ -1,6 +1,6 @@
-//! What the Evaluate, Results and Runs screens exchange with the shell: the metric
-//! catalogue, judge profiles, a run request and its plan, progress events, and a run
-//! with its summary and diagnosis. Mapped from core types; nothing is computed here.
+//! What the Evaluate, Results and Runs screens and `runs` receive: the metric catalogue
+//! with its badges, a run's plan, a run with its totals and state, and its summary and
+//! diagnosis flattened for tables. Mapped from core types; nothing is computed here.
 
 use ragnosis_core::analysis::insights::RunInsights;
 use ragnosis_core::analysis::stats::MetricStats;
@@ -9,16 +9,14 @@ use ragnosis_core::export::TrustStatement;
 use ragnosis_core::judge::task::ActionBrief;
 use ragnosis_core::judge::ProviderKind;
 use ragnosis_core::metrics::{MetricSpec, Scope};
-use ragnosis_core::run::{Mode, Preview, RunRequest, RunTotals, Selection};
+use ragnosis_core::run::{Preview, RunTotals};
 use ragnosis_core::store::judge_profiles::JudgeProfile;
 use ragnosis_core::store::runs::{RunRow, RunStatus};
-use serde::{Deserialize, Serialize};
-use ts_rs::TS;
-
-use crate::error::CommandError;
+use serde::Serialize;
 
 /// One metric of the catalogue, for the picker and the tables.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricInfo {
     pub id: String,
     pub family: String,
@@ -50,177 +48,31 @@ impl From<&MetricSpec> for MetricInfo {
     }
 }
 
-/// A judge profile without its key (keys never leave the keyring through the shell).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-pub struct JudgeProfileInfo {
-    #[serde(flatten)]
-    pub profile: JudgeProfile,
-    /// The built-in offline judge: always present, not editable.
-    #[serde(default)]
-    pub builtin: bool,
-}
-
-impl From<JudgeProfile> for JudgeProfileInfo {
-    fn from(profile: JudgeProfile) -> Self {
-        JudgeProfileInfo {
-            builtin: profile.kind == ProviderKind::Offline
-                && profile.name == ragnosis_core::judge::open::OFFLINE,
-            profile,
-        }
-    }
-}
-
-/// What the Evaluate screen asks to run.
-#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
-pub struct RunRequestInput {
-    pub dataset_id: i64,
-    /// "agentic" (default), "manual" or "retrieval_only".
-    pub mode: String,
-    /// Metric ids (manual mode only).
-    #[serde(default)]
-    pub metrics: Vec<String>,
-    /// Judge profile name; "offline" for the built-in judge.
-    pub judge: String,
-    #[serde(default)]
-    pub label: Option<String>,
-    #[serde(default)]
-    pub version: Option<String>,
-    #[serde(default)]
-    pub notes: Option<String>,
-    /// Keep only the first N items.
-    #[serde(default)]
-    pub limit: Option<u32>,
-    /// Then draw N of them at random with `seed`.
-    #[serde(default)]
-    pub sample: Option<u32>,
-    #[serde(default)]
-    pub seed: u32,
-    /// Stop launching judge calls before the cost passes this many USD.
-    #[serde(default)]
-    pub budget_usd: Option<f64>,
-}
-
-fn trimmed(text: Option<String>) -> Option<String> {
-    text.map(|t| t.trim().to_string()).filter(|t| !t.is_empty())
-}
-
-impl RunRequestInput {
-    pub fn into_request(self) -> Result<RunRequest, CommandError> {
-        let mode = match self.mode.as_str() {
-            "agentic" => Mode::Agentic,
-            "manual" => Mode::Manual,
-            "retrieval_only" => Mode::RetrievalOnly,
-            other => {
-                return Err(CommandError::invalid(format!(
-                    "unknown mode '{other}': choose agentic, manual or retrieval_only"
-                )))
-            }
-        };
-        if let Some(budget) = self.budget_usd {
-            if !budget.is_finite() || budget < 0.0 {
-                return Err(CommandError::invalid(
-                    "the budget must be a positive amount of USD",
-                ));
-            }
-        }
-        if self.limit == Some(0) || self.sample == Some(0) {
-            return Err(CommandError::invalid(
-                "limit and sample must be at least 1 item",
-            ));
-        }
-        Ok(RunRequest {
-            dataset_id: self.dataset_id,
-            mode,
-            metrics: if mode == Mode::Manual {
-                self.metrics
-            } else {
-                Vec::new()
-            },
-            label: trimmed(self.label),
-            version: trimmed(self.version),
-            notes: trimmed(self.notes),
-            selection: Selection {
-                limit: self.limit.map(|n| n as usize),
-                sample: self.sample.map(|n| n as usize),
-                seed: u64::from(self.seed),
-            },
-            judge: self.judge,
-            budget_usd: self.budget_usd,
-            ..RunRequest::default()
-        })
-    }
-}
-
 /// The plan panel: what a run would do, before it starts.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunPlan {
     #[serde(flatten)]
     pub preview: Preview,
     /// The built-in offline judge runs in-process: no cost, no network.
     pub offline: bool,
+    /// The judge's profile (never its key).
+    pub judge_profile: JudgeProfile,
 }
 
-/// One progress message of a run, streamed over the run's channel.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum RunEvent {
-    /// A stage began; `total` items when known.
-    Started {
-        stage: String,
-        total: Option<u64>,
-    },
-    /// `done` items are finished and stored.
-    Advanced {
-        done: u64,
-        total: Option<u64>,
-    },
-    /// Something to read now: a retry, a wait for a rate limit.
-    Notice {
-        message: String,
-    },
-    /// Running judge totals of this execution.
-    Totals {
-        calls: u64,
-        cache_hits: u64,
-        failures: u64,
-        cost_usd: f64,
-    },
-    Finished {
-        stage: String,
-    },
-    /// The last message: the run stopped (done, cancelled, failed) and is no longer active.
-    Ended {
-        run_id: i64,
-        status: String,
-        message: Option<String>,
-    },
-}
-
-impl From<ragnosis_core::progress::Progress> for RunEvent {
-    fn from(p: ragnosis_core::progress::Progress) -> Self {
-        use ragnosis_core::progress::Progress;
-        match p {
-            Progress::Started { stage, total } => RunEvent::Started { stage, total },
-            Progress::Advanced { done, total } => RunEvent::Advanced { done, total },
-            Progress::Notice { message } => RunEvent::Notice { message },
-            Progress::Finished { stage } => RunEvent::Finished { stage },
-            Progress::Totals {
-                calls,
-                cache_hits,
-                failures,
-                cost_usd,
-            } => RunEvent::Totals {
-                calls,
-                cache_hits,
-                failures,
-                cost_usd,
-            },
+impl RunPlan {
+    pub fn new(preview: Preview, judge_profile: JudgeProfile) -> Self {
+        RunPlan {
+            preview,
+            offline: judge_profile.kind == ProviderKind::Offline,
+            judge_profile,
         }
     }
 }
 
 /// A run as the history table and the Results header show it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunInfo {
     #[serde(flatten)]
     pub run: RunRow,
@@ -231,6 +83,9 @@ pub struct RunInfo {
     pub active: bool,
     /// Not done and not active: it can be resumed (e.g. the app closed mid-run).
     pub resumable: bool,
+    /// The status to show: the stored one, or "interrupted" for a run stored as running
+    /// that no process is evaluating (its process died).
+    pub shown_status: String,
     /// Judge totals over every execution of the run.
     pub totals: RunTotals,
     /// Key scores from the stored summary, when there is one.
@@ -251,7 +106,13 @@ impl RunInfo {
                 .and_then(|s| s.metrics.get(id))
                 .and_then(|m| m.stats.mean)
         };
+        let interrupted = run.status == RunStatus::Running && !active;
         RunInfo {
+            shown_status: if interrupted {
+                "interrupted".to_string()
+            } else {
+                run.status.as_str().to_string()
+            },
             offline: run.judge == ragnosis_core::judge::open::OFFLINE,
             resumable: !active && run.status != RunStatus::Done,
             retrieval_overall: mean("ragvue.retrieval_overall"),
@@ -264,14 +125,16 @@ impl RunInfo {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SkipReason {
     pub reason: String,
     pub count: u64,
 }
 
 /// One row of the metric table. Errors and skips are counted, never averaged in.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricRow {
     #[serde(flatten)]
     pub stats: MetricStats,
@@ -280,13 +143,15 @@ pub struct MetricRow {
     pub insight: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetMetric {
     pub metric: String,
     pub value: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PatternCount {
     /// "A" … "H" (METRICS.md).
     pub letter: String,
@@ -299,13 +164,15 @@ pub struct PatternCount {
     pub example_item_ids: Vec<i64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionExample {
     pub item_id: i64,
     pub question: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionItem {
     /// The pattern's letter; null on the "nothing systematic found" note.
     pub pattern: Option<String>,
@@ -320,7 +187,8 @@ pub struct ActionItem {
     pub share: f64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DiagnosisView {
     /// The stage to fix first ("retrieval", "grounding", ...); null when no pattern fired.
     pub primary_stage: Option<String>,
@@ -375,7 +243,8 @@ impl From<Diagnosis> for DiagnosisView {
 }
 
 /// A run's statistics and diagnosis, from `analysis`.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SummaryView {
     pub items: u64,
     /// Errored results over all metrics.
@@ -393,7 +262,8 @@ pub struct SummaryView {
 }
 
 /// The run's insights note and action items as the judge (or the rule table) wrote them.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Advice {
     pub note: String,
     pub strong: Vec<String>,
@@ -444,7 +314,8 @@ impl SummaryView {
 }
 
 /// Everything the Results screen shows above the case list.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunDetail {
     pub run: RunInfo,
     /// Null only when the run has not evaluated anything yet.

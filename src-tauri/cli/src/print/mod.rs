@@ -1,11 +1,17 @@
 //! Terminal output: plain aligned text for people; `--json` output is produced by serde.
+//! A run's summary (what `show` and `eval` print) is in `summary.rs`.
 
-use ragnosis_core::export::{ReportView, RunView};
-use ragnosis_core::import::Imported;
-use ragnosis_core::item::Field;
-use ragnosis_core::metrics::MetricSpec;
-use ragnosis_core::run::{Preview, RunTotals};
-use ragnosis_core::store::{datasets::DatasetRow, judge_profiles::JudgeProfile, runs::RunRow};
+mod summary;
+
+use ragnosis_api::datasets::{DatasetRow, Field, Imported};
+use ragnosis_api::generate::{Candidate, GenerationOutcome, IngestReport};
+use ragnosis_api::judges::{self, Estimate, JudgeCheck};
+use ragnosis_api::reports::{Comparison, FlippedItem};
+use ragnosis_api::retrieval::RetrievalEval;
+use ragnosis_api::runs::{Calibration, MetricSpec, RunInfo, RunPlan};
+use ragnosis_api::trust::{Alignment, LabelImport, PriorAgreement, PriorName};
+
+pub use summary::run_summary;
 
 pub fn import_report(imported: &Imported) {
     let r = &imported.report;
@@ -128,8 +134,8 @@ pub fn metric_list(specs: &[MetricSpec]) {
 }
 
 /// The runs list; each row with the status to show ("interrupted" for a run whose
-/// process died, see `run::owner::shown_status`).
-pub fn runs(rows: &[(RunRow, RunTotals, &str)]) {
+/// process died).
+pub fn runs(rows: &[RunInfo]) {
     if rows.is_empty() {
         println!("No runs yet. Start one with `ragnosis agentic FILE` or `ragnosis eval`.");
         return;
@@ -138,7 +144,8 @@ pub fn runs(rows: &[(RunRow, RunTotals, &str)]) {
         "{:>4}  {:>7}  {:<11} {:<14} {:<16} {:>6} {:>9}  {:<20} created",
         "id", "dataset", "status", "mode", "judge", "items", "cost", "label"
     );
-    for (r, totals, status) in rows {
+    for info in rows {
+        let (r, totals) = (&info.run, &info.totals);
         // A run whose judged metrics never asked anything (all from supplied labels or
         // judge-free) used no judge, whatever its profile says.
         let judge = if totals.calls + totals.cache_hits + totals.failures == 0
@@ -152,7 +159,7 @@ pub fn runs(rows: &[(RunRow, RunTotals, &str)]) {
             "{:>4}  {:>7}  {:<11} {:<14} {:<16} {:>6} {:>9}  {:<20} {}",
             r.id,
             r.dataset_id,
-            status,
+            info.shown_status,
             r.mode,
             judge,
             r.item_count,
@@ -163,236 +170,9 @@ pub fn runs(rows: &[(RunRow, RunTotals, &str)]) {
     }
 }
 
-/// What the built-in judge is in this process: with or without the semantic model.
-fn offline_judge_description() -> String {
-    match ragnosis_core::semantic::availability() {
-        ragnosis_core::semantic::Availability::Loaded { .. } => format!(
-            "offline (built-in judge: word and anchor rules + embedded {}, no LLM)",
-            ragnosis_core::semantic::MODEL_NAME
-        ),
-        ragnosis_core::semantic::Availability::Absent { reason } => {
-            format!("offline (built-in judge: word and anchor rules only; semantic model not in use: {reason})")
-        }
-    }
-}
-
-/// `judge_asked`: whether any judge call was made (or answered from the cache) for the
-/// run; a run scored from supplied labels and judge-free metrics names no judge.
-pub fn run_summary(report: &ReportView, judge_asked: bool) {
-    let view = &report.run;
-    run_header(view, judge_asked);
-    metric_table(view);
-    own_criteria(report);
-    if let Some(d) = &view.summary.diagnosis {
-        diagnosis(d);
-        actions(report);
-        failing_items(report);
-    }
-    trust(report);
-    failures(view);
-}
-
-/// The user's own criteria: how the items did against each one's threshold, and the
-/// version of the text that scored them.
-fn own_criteria(report: &ReportView) {
-    if report.criteria.is_empty() {
-        return;
-    }
-    println!("\nYour criteria");
-    for c in &report.criteria {
-        println!("  - {}", c.insight);
-        println!("    {}", c.methodology);
-    }
-}
-
-/// The items behind each pattern, worst first, so a reader can open them
-/// (`ragnosis show RUN --json`, or the case view in the window).
-fn failing_items(report: &ReportView) {
-    if report.patterns.is_empty() {
-        return;
-    }
-    println!("\nFailing items by pattern, worst first");
-    for p in &report.patterns {
-        println!("  {} ({}):", p.summary.letter, p.summary.name);
-        for case in &p.cases {
-            println!("    {:<14} {}", case.label, truncate(&case.question, 90));
-        }
-        let more = p.summary.count.saturating_sub(p.cases.len() as u64);
-        if more > 0 {
-            println!("    … and {more} more");
-        }
-    }
-}
-
-fn trust(report: &ReportView) {
-    if report.trust.sentences.is_empty() {
-        return;
-    }
-    println!("\nHow far to trust this run");
-    for sentence in &report.trust.sentences {
-        println!("  - {sentence}");
-    }
-}
-
-fn run_header(view: &RunView, judge_asked: bool) {
-    let run = &view.run;
-    println!(
-        "\nRun #{} on \"{}\": {} items, status {}, judge {}{}",
-        run.id,
-        view.dataset.name,
-        run.item_count,
-        run.status.as_str(),
-        if !judge_asked && run.status.as_str() == "done" {
-            "none asked (supplied labels and judge-free metrics only)".to_string()
-        } else if run.judge == "offline" {
-            offline_judge_description()
-        } else {
-            run.judge.clone()
-        },
-        run.label
-            .as_deref()
-            .map(|l| format!(", label {l}"))
-            .unwrap_or_default()
-    );
-}
-
-/// One row per measured metric; metrics not applicable to the data, one line per reason.
-fn metric_table(view: &RunView) {
-    let run = &view.run;
-    println!(
-        "{:<48} {:>6} {:>13} {:>6} {:>5} {:>6} {:>5} {:>5}",
-        "metric", "mean", "95% CI", "median", "<0.5", "scored", "skip", "err"
-    );
-    // Metrics that scored nothing and failed nowhere were not applicable to this data:
-    // one line per reason instead of a row of dashes per metric.
-    let mut not_applicable: Vec<(&str, &str)> = Vec::new();
-    for id in &run.metrics {
-        let Some(m) = view.summary.metrics.get(id) else {
-            continue;
-        };
-        let s = &m.stats;
-        if s.n == 0 && s.errors == 0 {
-            let reason = m
-                .skip_reasons
-                .first()
-                .map(|(r, _)| r.as_str())
-                .unwrap_or("no items");
-            not_applicable.push((id, reason));
-            continue;
-        }
-        let ci = match (s.ci95_low, s.ci95_high) {
-            (Some(lo), Some(hi)) => format!("{lo:.3}-{hi:.3}"),
-            _ => "-".into(),
-        };
-        let name = if s.lower_is_better {
-            format!("{id} ↓")
-        } else {
-            id.clone()
-        };
-        println!(
-            "{:<48} {:>6} {:>13} {:>6} {:>5} {:>6} {:>5} {:>5}",
-            name,
-            num(s.mean),
-            ci,
-            num(s.median),
-            s.share_failing
-                .map(|p| format!("{:.0}%", p * 100.0))
-                .unwrap_or_else(|| "-".into()),
-            s.n,
-            s.skipped,
-            s.errors
-        );
-    }
-    for (id, value) in &view.summary.dataset_metrics {
-        println!("{id:<48} {value:>6.3}   (dataset level)");
-    }
-    if run
-        .metrics
-        .iter()
-        .filter_map(|id| view.summary.metrics.get(id))
-        .any(|m| m.stats.lower_is_better && m.stats.n > 0)
-    {
-        println!("↓ lower is better");
-    }
-    not_measured(&not_applicable);
-}
-
-/// Metrics that scored nothing and failed nowhere, one line per reason.
-fn not_measured(not_applicable: &[(&str, &str)]) {
-    let mut reasons: Vec<&str> = Vec::new();
-    for (_, reason) in not_applicable {
-        if !reasons.contains(reason) {
-            reasons.push(reason);
-        }
-    }
-    for reason in reasons {
-        let ids: Vec<&str> = not_applicable
-            .iter()
-            .filter(|(_, r)| *r == reason)
-            .map(|(id, _)| *id)
-            .collect();
-        println!("- not measured ({reason}): {}", ids.join(", "));
-    }
-}
-
-fn diagnosis(d: &ragnosis_core::analysis::diagnosis::Diagnosis) {
-    println!(
-        "\nDiagnosis ({} of {} checked items show a failure pattern)",
-        d.items_with_patterns, d.items_checked
-    );
-    if let Some(stage) = d.primary_stage {
-        println!("  primary failing stage: {}", stage.label());
-    }
-    for p in &d.patterns {
-        println!(
-            "  {} {:<22} {:>4} items ({:.0}%)  {}",
-            p.letter,
-            p.name,
-            p.count,
-            p.share * 100.0,
-            p.stage.label()
-        );
-    }
-    if !d.unchecked.is_empty() && d.items_checked > 0 {
-        let names: Vec<String> = d.unchecked.iter().map(|p| p.label()).collect();
-        println!("  not checked (metrics not scored): {}", names.join(", "));
-    }
-}
-
-/// The run's ranked action items: the same list the report and the window show.
-fn actions(report: &ReportView) {
-    for (rank, a) in report.actions().iter().enumerate() {
-        println!("  {}. [{}] {}", rank + 1, a.impact, a.title);
-        println!("     how to fix: {}", a.how_to_fix);
-        if let Some(example) = &a.example {
-            println!("     example: {example}");
-        }
-    }
-}
-
-fn failures(view: &RunView) {
-    // One line per distinct failure, naming the metrics it hit.
-    let mut failures: Vec<(&str, Vec<&str>, u64)> = Vec::new();
-    for e in &view.summary.errors {
-        match failures.iter_mut().find(|(m, _, _)| *m == e.message) {
-            Some((_, metrics, count)) => {
-                metrics.push(&e.metric);
-                *count = (*count).max(e.count);
-            }
-            None => failures.push((&e.message, vec![&e.metric], e.count)),
-        }
-    }
-    for (message, metrics, count) in failures {
-        println!(
-            "! {count} item(s) could not be scored ({}): {message}",
-            metrics.join(", ")
-        );
-    }
-}
-
 /// The comparison on the terminal: what changed per metric and what is flagged, so the
 /// answer does not require opening a file.
-pub fn comparison(c: &ragnosis_core::analysis::compare::Comparison) {
+pub fn comparison(c: &Comparison) {
     println!(
         "Run #{} (B) against run #{} (A): {} items matched {} ({} only in A, {} only in B); regression threshold {}",
         c.b.id,
@@ -446,7 +226,7 @@ pub fn comparison(c: &ragnosis_core::analysis::compare::Comparison) {
     if !flipped.is_empty() {
         println!("Items that crossed the pass line (0.5):");
         for m in flipped {
-            let list = |items: &[ragnosis_core::analysis::compare::FlippedItem]| {
+            let list = |items: &[FlippedItem]| {
                 items
                     .iter()
                     .take(8)
@@ -471,14 +251,14 @@ pub fn comparison(c: &ragnosis_core::analysis::compare::Comparison) {
 }
 
 /// A figure with its 95% interval, two decimals.
-fn figure(e: Option<ragnosis_core::judge_check::Estimate>) -> String {
+fn figure(e: Option<Estimate>) -> String {
     match e {
         Some(e) => format!("{:.2}  [{:.2}, {:.2}]", e.value, e.ci_low, e.ci_high),
         None => "—".into(),
     }
 }
 
-pub fn judge_check(check: &ragnosis_core::judge_check::JudgeCheck) {
+pub fn judge_check(check: &JudgeCheck) {
     println!(
         "Judge check of '{}' ({}), sample {}",
         check.profile, check.model, check.sample_version
@@ -557,11 +337,11 @@ pub fn judge_check(check: &ragnosis_core::judge_check::JudgeCheck) {
     println!("\n{}", check.headline());
 }
 
-fn num(v: Option<f64>) -> String {
+pub(crate) fn num(v: Option<f64>) -> String {
     v.map(|v| format!("{v:.3}")).unwrap_or_else(|| "-".into())
 }
 
-fn truncate(s: &str, max: usize) -> String {
+pub(crate) fn truncate(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         s.to_string()
     } else {
@@ -570,7 +350,8 @@ fn truncate(s: &str, max: usize) -> String {
     }
 }
 
-pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview) {
+pub fn plan(dataset_id: i64, run_plan: &RunPlan) {
+    let (profile, preview) = (&run_plan.judge_profile, &run_plan.preview);
     let plan = &preview.judge;
     let cost = match (plan.cost_low, plan.cost_high) {
         (Some(lo), Some(hi)) => format!("${lo:.4} – ${hi:.4}"),
@@ -598,18 +379,18 @@ pub fn plan(dataset_id: i64, profile: &JudgeProfile, preview: &Preview) {
         "  duration:      ~{:.0} s at concurrency {}",
         plan.duration_secs, profile.concurrency
     );
-    if let Some(strong) = ragnosis_core::judge::cascade::stronger(&profile.name) {
+    if let Some((strong, share)) = judges::cascade_of(&profile.name) {
         println!(
             "  cascade:       the offline judge decides what it is sure of and sends only its unsure \
              claim and coverage decisions ({:.0} % of them on the labelled dev sets) to {strong}: \
              the calls and cost above are the most this run can use",
-            ragnosis_core::judge::offline::fit::CASCADE_SHARE * 100.0
+            share * 100.0
         );
     }
     println!("Nothing was sent and no run was stored. Run the same command with --dataset {dataset_id} and without --plan to start it.");
 }
 
-pub fn calibration(c: &ragnosis_core::analysis::calibration::Calibration) {
+pub fn calibration(c: &Calibration) {
     let judges: Vec<String> = c
         .runs
         .iter()
@@ -638,7 +419,7 @@ pub fn calibration(c: &ragnosis_core::analysis::calibration::Calibration) {
     }
 }
 
-pub fn label_import(report: &ragnosis_core::labels::LabelImport) {
+pub fn label_import(report: &LabelImport) {
     println!(
         "{}: {} rows, {} labels stored ({} replaced an earlier label), {} rejected",
         report.file,
@@ -655,7 +436,7 @@ pub fn label_import(report: &ragnosis_core::labels::LabelImport) {
     }
 }
 
-pub fn alignment(a: &ragnosis_core::analysis::alignment::Alignment) {
+pub fn alignment(a: &Alignment) {
     if a.metrics.is_empty() {
         println!(
             "Run #{}: no labelled item has a score in this run yet ({} labels on its items). \
@@ -711,7 +492,7 @@ pub fn alignment(a: &ragnosis_core::analysis::alignment::Alignment) {
     }
 }
 
-pub fn ingest_report(r: &ragnosis_core::corpus::IngestReport) {
+pub fn ingest_report(r: &IngestReport) {
     let read = r.files.iter().filter(|f| f.chunks > 0).count();
     println!(
         "Corpus #{} \"{}\": {} chunks of up to {} words ({} overlap) from {} of {} files in {:.1} s",
@@ -733,7 +514,7 @@ pub fn ingest_report(r: &ragnosis_core::corpus::IngestReport) {
     }
 }
 
-pub fn retrieval_eval(e: &ragnosis_core::retrieval::RetrievalEval) {
+pub fn retrieval_eval(e: &RetrievalEval) {
     println!(
         "Dataset #{} against corpus #{} ({} chunks): {} questions with gold chunks{}",
         e.dataset_id,
@@ -756,7 +537,7 @@ pub fn retrieval_eval(e: &ragnosis_core::retrieval::RetrievalEval) {
         format!("MRR@{} [95% CI]", e.k),
         "queries/s"
     );
-    let fig = |x: Option<ragnosis_core::judge_check::Estimate>| {
+    let fig = |x: Option<Estimate>| {
         x.map(|x| format!("{:.3} [{:.3}, {:.3}]", x.value, x.ci_low, x.ci_high))
             .unwrap_or_else(|| "-".into())
     };
@@ -771,10 +552,7 @@ pub fn retrieval_eval(e: &ragnosis_core::retrieval::RetrievalEval) {
     }
 }
 
-pub fn generation(
-    store: &ragnosis_core::store::Store,
-    o: &ragnosis_core::generate::GenerationOutcome,
-) -> Result<(), ragnosis_core::Error> {
+pub fn generation(o: &GenerationOutcome, candidates: &[Candidate]) {
     println!(
         "Generation #{} into dataset #{}: {} accepted, {} rejected, {} errors ({}); {} judge calls, ${:.2}, {:.1} s",
         o.generation_id,
@@ -787,32 +565,29 @@ pub fn generation(
         o.cost_usd,
         o.seconds
     );
-    for c in ragnosis_core::store::generations::candidates(store.conn(), o.generation_id)? {
-        if c.status != "accepted" {
-            println!(
-                "  {} chunk {}: {}",
-                c.status,
-                c.chunk_id,
-                c.reason.as_deref().unwrap_or("")
-            );
-        }
+    for c in candidates.iter().filter(|c| c.status != "accepted") {
+        println!(
+            "  {} chunk {}: {}",
+            c.status,
+            c.chunk_id,
+            c.reason.as_deref().unwrap_or("")
+        );
     }
-    Ok(())
 }
 
-pub fn prior_names(run: i64, names: &[(String, u64)]) {
+pub fn prior_names(run: i64, names: &[PriorName]) {
     if names.is_empty() {
         println!("The items of run #{run} carry no scores from another tool.");
         return;
     }
     println!("Scores from the source tool on the items of run #{run}:");
-    for (name, items) in names {
+    for PriorName { name, items } in names {
         println!("  {name:<40} {items} items");
     }
     println!("Compare one with a metric of the run: ragnosis prior {run} --pair NAME=METRIC");
 }
 
-pub fn prior_agreement(a: &ragnosis_core::analysis::prior::PriorAgreement) {
+pub fn prior_agreement(a: &PriorAgreement) {
     let f = &a.figures;
     let rho = match (f.spearman, f.spearman_se) {
         (Some(r), Some(se)) => format!("{r:.3} ± {se:.3}"),

@@ -11,12 +11,12 @@ use ragnosis_core::metrics::{self, MetricResult, Status};
 use ragnosis_core::store::human_labels::HumanLabel;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use ts_rs::TS;
 
-use crate::error::CommandError;
+use ragnosis_core::Error;
 
 /// What the case list asks for.
-#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseQueryInput {
     /// "position" (run order), "worst" (lowest mean score first) or "metric".
     pub order: String,
@@ -46,14 +46,14 @@ pub struct CaseQueryInput {
     pub columns: Vec<String>,
 }
 
-fn known_metric(id: &str) -> Result<String, CommandError> {
+fn known_metric(id: &str) -> Result<String, Error> {
     metrics::find(id)
         .map(|m| m.id.to_string())
-        .ok_or_else(|| CommandError::invalid(format!("unknown metric '{id}'")))
+        .ok_or_else(|| Error::Invalid(format!("unknown metric '{id}'")))
 }
 
 impl CaseQueryInput {
-    pub fn into_query(self) -> Result<CaseQuery, CommandError> {
+    pub fn into_query(self) -> Result<CaseQuery, Error> {
         let order = match (self.order.as_str(), self.sort_metric) {
             ("position", _) => Order::Position,
             ("worst", _) => Order::Worst,
@@ -62,12 +62,12 @@ impl CaseQueryInput {
                 descending: self.descending,
             },
             ("metric", None) => {
-                return Err(CommandError::invalid(
-                    "sorting by a metric needs sort_metric",
+                return Err(Error::Invalid(
+                    "sorting by a metric needs sort_metric".into(),
                 ))
             }
             (other, _) => {
-                return Err(CommandError::invalid(format!(
+                return Err(Error::Invalid(format!(
                     "unknown order '{other}': use position, worst or metric"
                 )))
             }
@@ -76,7 +76,7 @@ impl CaseQueryInput {
             Some(metric) => {
                 let (min, max) = (self.min.unwrap_or(0.0), self.max.unwrap_or(1.0));
                 if !(min.is_finite() && max.is_finite()) || min > max {
-                    return Err(CommandError::invalid(format!(
+                    return Err(Error::Invalid(format!(
                         "the score range {min} – {max} is empty"
                     )));
                 }
@@ -96,7 +96,7 @@ impl CaseQueryInput {
                 });
                 Some(letter.ok_or_else(|| {
                     let last = FailurePattern::ALL.last().map_or('A', |f| f.letter());
-                    CommandError::invalid(format!("unknown failure pattern '{p}': use A to {last}"))
+                    Error::Invalid(format!("unknown failure pattern '{p}': use A to {last}"))
                 })?)
             }
         };
@@ -121,7 +121,8 @@ impl CaseQueryInput {
 }
 
 /// One metric's cell in a case row: a score only when the metric scored the item.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseCell {
     pub metric: String,
     pub score: Option<f64>,
@@ -129,7 +130,8 @@ pub struct CaseCell {
     pub status: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseRow {
     pub position: i64,
     pub item_id: i64,
@@ -147,7 +149,8 @@ pub struct CaseRow {
     pub cells: Vec<CaseCell>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseList {
     pub total: i64,
     pub offset: i64,
@@ -189,7 +192,8 @@ impl From<CasePage> for CaseList {
 }
 
 /// A retrieved chunk with what the metrics said about it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ContextView {
     pub index: u32,
     pub id: Option<String>,
@@ -202,7 +206,8 @@ pub struct ContextView {
 }
 
 /// A claim of the answer and whether the contexts support it (strict_faithfulness).
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ClaimView {
     pub claim: String,
     /// "supported", "partially_hallucinated" or "fully_hallucinated".
@@ -216,7 +221,8 @@ pub struct ClaimView {
 
 /// A part of the question: whether the contexts cover it and whether the answer
 /// addresses it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AspectView {
     pub aspect: String,
     pub covered: Option<bool>,
@@ -224,7 +230,8 @@ pub struct AspectView {
     pub evidence: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ResultView {
     pub metric: String,
     pub score: Option<f64>,
@@ -234,7 +241,8 @@ pub struct ResultView {
     pub judged: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PatternBadge {
     pub letter: String,
     pub name: String,
@@ -254,7 +262,8 @@ impl From<FailurePattern> for PatternBadge {
 }
 
 /// One case with all its evidence.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseDetail {
     pub run_id: i64,
     pub item_id: i64,
@@ -464,11 +473,4 @@ impl From<&MetricResult> for ResultView {
             judged: spec.is_some_and(|s| s.judge),
         }
     }
-}
-
-/// A score name the source tool gave, and on how many of the run's items.
-#[derive(Debug, Clone, Serialize, TS)]
-pub struct PriorName {
-    pub name: String,
-    pub items: u64,
 }

@@ -1,59 +1,36 @@
-//! Settings: appearance, and the state of a judge profile's key (never the key itself).
+//! What Settings → Judges and `judges` receive: a profile without its key, where a key
+//! would come from (never the key), a connection test, a local model server, the
+//! offline judge's state, and a judge check's figures flattened for a card.
 
+use ragnosis_core::judge::ProviderKind;
 use ragnosis_core::judge_check::ShapeFigure;
+use ragnosis_core::store::judge_profiles::JudgeProfile;
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "snake_case")]
-pub enum Theme {
-    System,
-    Light,
-    Dark,
+/// A judge profile without its key (keys never leave the keyring through the shell).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct JudgeProfileInfo {
+    #[serde(flatten)]
+    pub profile: JudgeProfile,
+    /// The built-in offline judge: always present, not editable.
+    #[serde(default)]
+    pub builtin: bool,
 }
 
-impl Theme {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Theme::System => "system",
-            Theme::Light => "light",
-            Theme::Dark => "dark",
-        }
-    }
-
-    pub fn parse(s: &str) -> Theme {
-        match s {
-            "light" => Theme::Light,
-            "dark" => Theme::Dark,
-            _ => Theme::System,
-        }
-    }
-}
-
-/// Settings → Answer correctness examples: which file runs take their few-shot
-/// examples from.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct FewShotSetting {
-    /// The chosen file; null for the examples shipped with Ragnosis.
-    pub path: Option<String>,
-    /// Examples the next run shows the judge (0 when the file cannot be read).
-    pub examples: u32,
-    /// Why the chosen file cannot be used now (moved, edited into a bad line).
-    pub problem: Option<String>,
-}
-
-impl FewShotSetting {
-    pub fn new(path: Option<&std::path::Path>, examples: usize, problem: Option<String>) -> Self {
-        FewShotSetting {
-            path: path.map(|p| p.display().to_string()),
-            examples: examples as u32,
-            problem,
+impl From<JudgeProfile> for JudgeProfileInfo {
+    fn from(profile: JudgeProfile) -> Self {
+        JudgeProfileInfo {
+            builtin: profile.kind == ProviderKind::Offline
+                && profile.name == ragnosis_core::judge::open::OFFLINE,
+            profile,
         }
     }
 }
 
 /// Whether a profile's key is stored, and where keys go on this machine.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct KeyStatus {
     pub profile: String,
     pub stored: bool,
@@ -63,10 +40,14 @@ pub struct KeyStatus {
     pub env_var: String,
     /// The keyring could not be read: why (the key may still come from `env_var`).
     pub problem: Option<String>,
+    /// The environment gives the profile a key (`env_var` or the provider's own
+    /// variable): runs use it before the keyring's.
+    pub from_environment: bool,
 }
 
 /// The outcome of one tiny judge call through a profile.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ConnectionCheck {
     pub ok: bool,
     pub latency_ms: u64,
@@ -74,33 +55,40 @@ pub struct ConnectionCheck {
     pub structured_output_parsed: bool,
     pub message: String,
     /// Why it failed, with the code the window offers a fix by.
-    pub error: Option<crate::error::CommandError>,
+    pub error: Option<crate::ErrorView>,
 }
 
 /// A model server found on this machine, and the profile Ragnosis would save for it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LocalJudge {
     /// "Ollama", "LM Studio", "llama.cpp server", "vLLM".
     pub product: String,
+    /// The name Ragnosis gives its profile ("ollama", "lmstudio", ...).
+    pub profile_name: String,
     pub base_url: String,
     pub models: Vec<String>,
     /// A ready profile with the server's first model; none when it lists no model.
-    pub profile: Option<super::runs::JudgeProfileInfo>,
+    pub profile: Option<JudgeProfileInfo>,
     /// A stored profile already has the suggested profile's name.
     pub already_saved: bool,
 }
 
 /// What the built-in offline judge uses on this machine.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OfflineJudgeStatus {
     /// The embedded semantic model's name when it is in use.
     pub semantic_model: Option<String>,
     /// One sentence for the window.
     pub notice: String,
+    /// Why the semantic model is not in use, when it is not.
+    pub absent_reason: Option<String>,
 }
 
 /// One task's agreement with human labels in a judge check.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CheckFigure {
     /// What the task asks, with its data set.
     pub title: String,
@@ -116,7 +104,8 @@ pub struct CheckFigure {
 }
 
 /// A profile's latest judge check, as Settings and Home show it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct JudgeCheckView {
     pub profile: String,
     pub model: String,

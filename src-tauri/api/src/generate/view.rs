@@ -1,15 +1,14 @@
-//! The Generate screen: documents to ingest, a generation as the form sends it, what a
-//! generation decided, and a retriever comparison with its chart.
+//! What the Generate screen and `ingest` / `generate` exchange: documents to ingest, a
+//! generation as asked for, what a generation decided, and what an export wrote.
 
 use ragnosis_core::generate::GenerationSettings;
-use ragnosis_core::retrieval::RetrievalEval;
 use ragnosis_core::store::generations::{Candidate, GenerationSummary};
 use serde::{Deserialize, Serialize};
-use ts_rs::TS;
 
 /// Files and folders dropped on (or typed into) the Generate screen.
-#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
-pub struct IngestInput {
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct IngestRequest {
     pub paths: Vec<String>,
     /// The corpus's name; the first file's name when empty.
     #[serde(default)]
@@ -21,8 +20,9 @@ pub struct IngestInput {
     pub overlap: Option<u32>,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
-pub struct GenerationInput {
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct GenerationRequest {
     pub corpus_id: i64,
     /// Judge profile name: a language model (the offline judge is refused).
     pub judge: String,
@@ -33,33 +33,17 @@ pub struct GenerationInput {
 }
 
 /// One generation with every candidate it decided, and whether it is executing here.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GenerationDetail {
     pub summary: GenerationSummary,
     pub active: bool,
     pub candidates: Vec<Candidate>,
 }
 
-/// Which retrievers to compare on a dataset's questions over a corpus.
-#[derive(Debug, Clone, PartialEq, Deserialize, TS)]
-pub struct RetrievalInput {
-    pub dataset_id: i64,
-    pub corpus_id: i64,
-    /// "bm25", "embedded", or "endpoint:PROFILE" for an OpenAI-compatible embeddings
-    /// endpoint saved as a judge profile.
-    pub retrievers: Vec<String>,
-    pub k: u32,
-}
-
-/// A retriever comparison and its chart (drawn by the report crate, shown as an image).
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct RetrievalView {
-    pub eval: RetrievalEval,
-    pub chart: super::compare::ChartSvg,
-}
-
 /// What an export wrote.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct WrittenFile {
     pub path: String,
     pub rows: u64,
