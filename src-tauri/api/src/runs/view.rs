@@ -83,8 +83,9 @@ pub struct RunInfo {
     pub active: bool,
     /// Not done and not active: it can be resumed (e.g. the app closed mid-run).
     pub resumable: bool,
-    /// The status to show: the stored one, or "interrupted" for a run stored as running
-    /// that no process is evaluating (its process died).
+    /// The status to show: "running" while a process evaluates it, "interrupted" for a
+    /// run stored as running that no process evaluates (its process died), else the
+    /// stored one.
     pub shown_status: String,
     /// Judge totals over every execution of the run.
     pub totals: RunTotals,
@@ -106,13 +107,13 @@ impl RunInfo {
                 .and_then(|s| s.metrics.get(id))
                 .and_then(|m| m.stats.mean)
         };
-        let interrupted = run.status == RunStatus::Running && !active;
+        let shown_status = match (active, run.status) {
+            (true, _) => "running",
+            (false, RunStatus::Running) => "interrupted",
+            (false, status) => status.as_str(),
+        };
         RunInfo {
-            shown_status: if interrupted {
-                "interrupted".to_string()
-            } else {
-                run.status.as_str().to_string()
-            },
+            shown_status: shown_status.to_string(),
             offline: run.judge == ragnosis_core::judge::open::OFFLINE,
             resumable: !active && run.status != RunStatus::Done,
             retrieval_overall: mean("ragvue.retrieval_overall"),

@@ -8,7 +8,11 @@ export type LocalJudge = {
 /**
  * "Ollama", "LM Studio", "llama.cpp server", "vLLM".
  */
-product: string, base_url: string, models: Array<string>, 
+product: string, 
+/**
+ * The name Ragnosis gives its profile ("ollama", "lmstudio", ...).
+ */
+profile_name: string, base_url: string, models: Array<string>, 
 /**
  * A ready profile with the server's first model; none when it lists no model.
  */

@@ -128,6 +128,7 @@ describe('RunTable', () => {
     finished_at: null,
     active: false,
     resumable: true,
+    shown_status: 'interrupted',
     totals: { calls: 0, cache_hits: 0, failures: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, seconds: 0 },
     retrieval_overall: null,
     answer_overall: 0.5,

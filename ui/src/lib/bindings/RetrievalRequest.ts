@@ -3,9 +3,9 @@
 /**
  * Which retrievers to compare on a dataset's questions over a corpus.
  */
-export type RetrievalInput = { dataset_id: number, corpus_id: number, 
+export type RetrievalRequest = { dataset_id: number, corpus_id: number, 
 /**
- * "bm25", "embedded", or "endpoint:PROFILE" for an OpenAI-compatible embeddings
- * endpoint saved as a judge profile.
+ * "bm25", "embedded", or "endpoint:PROFILE[@MODEL]" for an OpenAI-compatible
+ * embeddings endpoint saved as a judge profile.
  */
 retrievers: Array<string>, k: number, };

@@ -3,7 +3,7 @@
 /**
  * Files and folders dropped on (or typed into) the Generate screen.
  */
-export type IngestInput = { paths: Array<string>, 
+export type IngestRequest = { paths: Array<string>, 
 /**
  * The corpus's name; the first file's name when empty.
  */
