@@ -11,12 +11,15 @@ fn a_file_with_no_valid_item_is_refused_and_leaves_no_dataset() {
     let broken = h.dir.path().join("broken.jsonl");
     std::fs::write(&broken, "{\"answer\": \"no question\"}\nnot json\n").unwrap();
     let mut seen = None;
-    let (code, message) = refusal(datasets::import_inspected(
-        &h.ctx,
-        &ImportRequest::new(&broken),
-        &NoProgress,
-        |imported| seen = Some(imported.report.rejected_count),
-    ));
+    let (code, message) = refusal(
+        datasets::import_inspected(
+            &h.ctx,
+            &ImportRequest::new(&broken),
+            &NoProgress,
+            |imported| seen = Some(imported.report.rejected_count),
+        )
+        .map(|imported| imported.dataset.id),
+    );
     assert_eq!(code, ErrorCode::DatasetNoItems);
     assert!(message.contains("line 2"), "the first reasons: {message}");
     assert_eq!(seen, Some(2), "the CLI sees the report before the refusal");

@@ -43,7 +43,11 @@ fn an_export_keeps_the_chosen_name_and_writes_every_format() {
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names, ["report.json", "report.csv", "report.md"]);
+    assert_eq!(
+        names[..3],
+        ["report.json", "report.csv", "report.md"],
+        "data first, then the report (its charts beside it)"
+    );
     let (code, message) = refusal(ReportFormat::parse_list("docx", &[ReportFormat::Pdf]));
     assert_eq!(code, ErrorCode::Invalid);
     assert!(
