@@ -118,7 +118,7 @@ pub fn judges(ctx: &Ctx, command: JudgesCommand) -> Result<(), Error> {
             println!("removed judge profile {name} and forgot its key");
         }
         JudgesCommand::Test { name } => {
-            let report = judges::test(ctx, judges::profile(ctx, &name)?)?;
+            let report = judges::test(ctx, judges::profile(ctx, &name)?)?.report;
             let parsed = match report.structured_output_parsed {
                 true => "parsed",
                 false => "not parsed",
@@ -182,7 +182,8 @@ fn detect(ctx: &Ctx, add: bool, model: Option<&str>) -> Result<(), Error> {
         println!("start one (for example `ollama serve`) and run this again; the offline judge works meanwhile");
         return Ok(());
     }
-    for server in &servers {
+    for found in &servers {
+        let server = &found.server;
         let models = if server.models.is_empty() {
             "no models loaded".to_string()
         } else {
@@ -196,14 +197,14 @@ fn detect(ctx: &Ctx, add: bool, model: Option<&str>) -> Result<(), Error> {
             println!("  not added: it lists no model (load one, or pass --model)");
             continue;
         };
-        if server.already_saved {
+        if found.already_saved {
             println!(
                 "  not added: a profile called {} exists already",
                 server.profile_name
             );
             continue;
         }
-        let saved = judges::save(ctx, judges::local_profile(server, chosen))?;
+        let saved = judges::save(ctx, judges::local_profile(found, chosen))?;
         let name = &saved.profile.name;
         println!("  saved judge profile {name} with model {chosen}; use it with `--judge {name}`");
     }

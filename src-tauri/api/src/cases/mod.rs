@@ -11,8 +11,9 @@ use ragnosis_core::{cases, store, Error, Result};
 
 use crate::Ctx;
 
+pub use ragnosis_core::store::cases::{CaseRow, Cell};
 pub use view::{
-    AspectView, CaseCell, CaseDetail, CaseList, CaseQueryInput, CaseRow, ClaimView, ContextView,
+    AspectView, CaseDetail, CaseList, CaseQueryInput, ClaimView, ContextView, ListedCase,
     PatternBadge, ResultView,
 };
 

@@ -8,6 +8,7 @@ use ragnosis_core::cases::{CaseFilter, CasePage, CaseQuery, Order, ScoreRange};
 use ragnosis_core::export::ItemView;
 use ragnosis_core::judge::task::FailureCheck;
 use ragnosis_core::metrics::{self, MetricResult, Status};
+use ragnosis_core::store::cases::{CaseRow, Cell};
 use ragnosis_core::store::human_labels::HumanLabel;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -120,33 +121,14 @@ impl CaseQueryInput {
     }
 }
 
-/// One metric's cell in a case row: a score only when the metric scored the item.
+/// A case of the list with the cells of the requested columns (a column the run has
+/// no result for has no cell).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct CaseCell {
-    pub metric: String,
-    pub score: Option<f64>,
-    /// "ok", "error" or "skipped".
-    pub status: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct CaseRow {
-    pub position: i64,
-    pub item_id: i64,
-    pub external_id: Option<String>,
-    /// The first 300 characters.
-    pub question: String,
-    /// The first 200 characters.
-    pub answer: Option<String>,
-    /// Mean score with lower-is-better metrics flipped; null when nothing scored.
-    pub goodness: Option<f64>,
-    pub errors: i64,
-    /// Letters of the failure patterns that fired ("AC").
-    pub patterns: String,
-    /// Cells of the requested columns (absent: the run has no result for it).
-    pub cells: Vec<CaseCell>,
+pub struct ListedCase {
+    #[serde(flatten)]
+    pub row: CaseRow,
+    pub cells: Vec<Cell>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -154,33 +136,21 @@ pub struct CaseRow {
 pub struct CaseList {
     pub total: i64,
     pub offset: i64,
-    pub rows: Vec<CaseRow>,
+    pub rows: Vec<ListedCase>,
 }
 
 impl From<CasePage> for CaseList {
     fn from(page: CasePage) -> Self {
+        let mut cells = page.cells;
         let rows = page
             .rows
             .into_iter()
-            .map(|r| CaseRow {
-                cells: page
-                    .cells
-                    .iter()
-                    .filter(|c| c.item_id == r.item_id)
-                    .map(|c| CaseCell {
-                        metric: c.metric.clone(),
-                        score: c.score,
-                        status: c.status.clone(),
-                    })
-                    .collect(),
-                position: r.position,
-                item_id: r.item_id,
-                external_id: r.external_id,
-                question: r.question,
-                answer: r.answer,
-                goodness: r.goodness,
-                errors: r.errors,
-                patterns: r.patterns,
+            .map(|row| {
+                let (mine, rest): (Vec<Cell>, Vec<Cell>) = std::mem::take(&mut cells)
+                    .into_iter()
+                    .partition(|c| c.item_id == row.item_id);
+                cells = rest;
+                ListedCase { row, cells: mine }
             })
             .collect();
         CaseList {

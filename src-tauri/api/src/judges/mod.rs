@@ -134,17 +134,13 @@ fn checked_or_offline(profile: JudgeProfile) -> Result<JudgeProfile> {
 pub fn test(ctx: &Ctx, profile: JudgeProfile) -> Result<ConnectionCheck> {
     let profile = checked_or_offline(profile)?;
     let key = key_for(ctx, &profile)?;
-    let r = jobs::wait_for(
+    let mut report = jobs::wait_for(
         "the connection test",
         connect::test_connection(&profile, key),
     )?;
     Ok(ConnectionCheck {
-        ok: r.ok,
-        latency_ms: r.latency_ms,
-        model: r.model,
-        structured_output_parsed: r.structured_output_parsed,
-        message: r.message,
-        error: r.error.map(crate::ErrorView::from),
+        error: report.error.take().map(crate::ErrorView::from),
+        report,
     })
 }
 
@@ -170,17 +166,14 @@ pub fn detect(ctx: &Ctx) -> Result<Vec<LocalJudge>> {
             profile: server.models.first().map(|model| {
                 local::profile_for(&server.profile_name, &server.base_url, model).into()
             }),
-            profile_name: server.profile_name,
-            product: server.product,
-            base_url: server.base_url,
-            models: server.models,
+            server,
         })
         .collect())
 }
 
 /// The profile Ragnosis saves for a local server, with `model`.
-pub fn local_profile(server: &LocalJudge, model: &str) -> JudgeProfile {
-    local::profile_for(&server.profile_name, &server.base_url, model)
+pub fn local_profile(found: &LocalJudge, model: &str) -> JudgeProfile {
+    local::profile_for(&found.server.profile_name, &found.server.base_url, model)
 }
 
 /// The servers `detect` probes: product and default port.

@@ -2,6 +2,8 @@
 //! would come from (never the key), a connection test, a local model server, the
 //! offline judge's state, and a judge check's figures flattened for a card.
 
+use ragnosis_core::judge::connect::ConnectionReport;
+use ragnosis_core::judge::local::LocalServer;
 use ragnosis_core::judge::ProviderKind;
 use ragnosis_core::judge_check::ShapeFigure;
 use ragnosis_core::store::judge_profiles::JudgeProfile;
@@ -49,11 +51,8 @@ pub struct KeyStatus {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ConnectionCheck {
-    pub ok: bool,
-    pub latency_ms: u64,
-    pub model: String,
-    pub structured_output_parsed: bool,
-    pub message: String,
+    #[serde(flatten)]
+    pub report: ConnectionReport,
     /// Why it failed, with the code the window offers a fix by.
     pub error: Option<crate::ErrorView>,
 }
@@ -62,12 +61,8 @@ pub struct ConnectionCheck {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LocalJudge {
-    /// "Ollama", "LM Studio", "llama.cpp server", "vLLM".
-    pub product: String,
-    /// The name Ragnosis gives its profile ("ollama", "lmstudio", ...).
-    pub profile_name: String,
-    pub base_url: String,
-    pub models: Vec<String>,
+    #[serde(flatten)]
+    pub server: LocalServer,
     /// A ready profile with the server's first model; none when it lists no model.
     pub profile: Option<JudgeProfileInfo>,
     /// A stored profile already has the suggested profile's name.

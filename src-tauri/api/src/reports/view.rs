@@ -12,22 +12,17 @@ pub const FLIPS_LISTED: usize = 50;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunSide {
-    pub id: i64,
+    #[serde(flatten)]
+    pub run: RunRef,
     /// "Run 3 (baseline, v1.2)".
     pub title: String,
-    pub dataset: String,
-    pub judge: String,
-    pub items: u64,
 }
 
 impl From<RunRef> for RunSide {
-    fn from(r: RunRef) -> Self {
+    fn from(run: RunRef) -> Self {
         RunSide {
-            title: r.title(),
-            id: r.id,
-            dataset: r.dataset,
-            judge: r.judge,
-            items: r.items,
+            title: run.title(),
+            run,
         }
     }
 }

@@ -41,8 +41,8 @@ pub use ragnosis_core::store::runs::RunRow;
 pub use ragnosis_core::store::runs::RunStatus as Status;
 pub use request::{Recheck, RunRequest};
 pub use view::{
-    ActionExample, ActionItem, Advice, DatasetMetric, DiagnosisView, MetricInfo, MetricRow,
-    PatternCount, RunDetail, RunInfo, RunPlan, SkipReason, SummaryView,
+    ActionExample, ActionItem, DatasetMetric, DiagnosisView, MetricInfo, MetricRow, PatternCount,
+    RunDetail, RunInfo, RunPlan, SkipReason, SummaryView,
 };
 
 /// The catalogue, then the user's own criteria (`criteria.<name>`). Creates no database.
@@ -170,8 +170,10 @@ pub fn recheck(
     progress: Arc<dyn ProgressSink>,
     cancel: &CancelToken,
 ) -> Result<Calibration> {
+    // Two statements: the shared connection is locked by each in turn, never both.
+    let dataset_id = store::runs::get(ctx.store()?.conn(), run_id)?.dataset_id;
     let request = run::RunRequest {
-        dataset_id: store::runs::get(ctx.store()?.conn(), run_id)?.dataset_id,
+        dataset_id,
         ..request.checked(ctx)?
     };
     let mut store = ctx.own_store()?;

@@ -6,7 +6,6 @@ use ragnosis_core::analysis::insights::RunInsights;
 use ragnosis_core::analysis::stats::MetricStats;
 use ragnosis_core::analysis::{Diagnosis, ErrorGroup, RunSummary, TaxonomyCounts};
 use ragnosis_core::export::TrustStatement;
-use ragnosis_core::judge::task::ActionBrief;
 use ragnosis_core::judge::ProviderKind;
 use ragnosis_core::metrics::{MetricSpec, Scope};
 use ragnosis_core::run::{Preview, RunTotals};
@@ -259,16 +258,7 @@ pub struct SummaryView {
     pub taxonomy: Option<TaxonomyCounts>,
     /// How the insights were written (by the judge, or from templates offline), and the
     /// judge's action items; null before a finished run wrote them.
-    pub advice: Option<Advice>,
-}
-
-/// The run's insights note and action items as the judge (or the rule table) wrote them.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Advice {
-    pub note: String,
-    pub strong: Vec<String>,
-    pub actions: Vec<ActionBrief>,
+    pub advice: Option<RunInsights>,
 }
 
 impl SummaryView {
@@ -305,11 +295,7 @@ impl SummaryView {
             error_groups: summary.errors,
             diagnosis: summary.diagnosis.map(DiagnosisView::from),
             taxonomy: summary.taxonomy,
-            advice: insights.map(|i| Advice {
-                note: i.note,
-                strong: i.strong,
-                actions: i.actions,
-            }),
+            advice: insights,
         }
     }
 }

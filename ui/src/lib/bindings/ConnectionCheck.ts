@@ -4,8 +4,20 @@ import type { ErrorView } from "./ErrorView";
 /**
  * The outcome of one tiny judge call through a profile.
  */
-export type ConnectionCheck = { ok: boolean, latency_ms: number, model: string, structured_output_parsed: boolean, message: string, 
+export type ConnectionCheck = { 
 /**
  * Why it failed, with the code the window offers a fix by.
  */
-error: ErrorView | null, };
+error: ErrorView | null, ok: boolean, latency_ms: number, 
+/**
+ * The model that answered (as the server names it), else the profile's model.
+ */
+model: string, 
+/**
+ * The first reply parsed as valid JSON for the task, without a repair request.
+ */
+structured_output_parsed: boolean, 
+/**
+ * One sentence for the user: what worked, or what failed and what to check.
+ */
+message: string, };
