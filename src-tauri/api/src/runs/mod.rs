@@ -17,7 +17,7 @@
 mod request;
 mod view;
 
-use std::collections::HashMap;
+use std::collections::hash_map::{Entry, HashMap};
 use std::sync::Arc;
 
 use ragnosis_core::analysis::{self, calibration};
@@ -209,7 +209,7 @@ pub fn recheck(
         }
         runs.push(child_id);
     }
-    calibration::calibrate(&mut store, &runs, calibration::DEFAULT_REVIEW_BELOW)
+    calibration::calibrate(&store, &runs, calibration::DEFAULT_REVIEW_BELOW)
 }
 
 /// Every run, newest first, with its totals, whether it is executing (here or in
@@ -219,11 +219,12 @@ pub fn list(ctx: &Ctx) -> Result<Vec<RunInfo>> {
     let mut names: HashMap<i64, String> = HashMap::new();
     let mut rows = Vec::new();
     for run in store::runs::list(store.conn())? {
-        if !names.contains_key(&run.dataset_id) {
-            let name = store::datasets::get(store.conn(), run.dataset_id)?.name;
-            names.insert(run.dataset_id, name);
-        }
-        let name = names[&run.dataset_id].clone();
+        let name = match names.entry(run.dataset_id) {
+            Entry::Occupied(known) => known.get().clone(),
+            Entry::Vacant(new) => new
+                .insert(store::datasets::get(store.conn(), run.dataset_id)?.name)
+                .clone(),
+        };
         // Only a finished run's stored summary is current (resume recomputes it at the end).
         let summary = match run.status {
             RunStatus::Done => store::analyses::get(store.conn(), run.id, analysis::SUMMARY)?

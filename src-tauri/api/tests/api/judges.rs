@@ -106,5 +106,5 @@ fn a_judge_without_its_key_leaves_no_planned_run() {
 fn the_offline_judge_is_tested_without_a_connection() {
     let h = home();
     let check = judges::test(&h.ctx, judges::profile(&h.ctx, judges::OFFLINE).unwrap()).unwrap();
-    assert!(check.ok && check.error.is_none());
+    assert!(check.report.ok && check.error.is_none());
 }

@@ -52,6 +52,7 @@ fn a_label_replaces_the_items_earlier_one_and_can_be_removed() {
     )
     .unwrap()
     .rows[0]
+        .row
         .item_id;
     let mut label = Label {
         run_id,
