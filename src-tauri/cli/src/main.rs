@@ -245,18 +245,12 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
             scores,
             json,
         } => {
-            let mut request = ImportRequest {
+            let request = ImportRequest {
                 name,
                 ..ImportRequest::new(file)
             }
             .with_specs(&map)?;
-            request.map.scores_file = scores;
-            let imported = import(ctx, &request, progress.as_ref())?;
-            if json {
-                print_json(&imported.report)?;
-            } else {
-                print::import_report(&imported);
-            }
+            import_file(ctx, request, scores, json, progress.as_ref())?
         }
         Command::Datasets { json } => {
             let rows = datasets::list(ctx)?;
@@ -276,23 +270,8 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
         }
         Command::Eval(args) => evaluate::eval(ctx, args, progress)?,
         Command::Agentic(args) => evaluate::agentic(ctx, args, progress)?,
-        Command::Runs { json } => {
-            let rows = runs::list(ctx)?;
-            if json {
-                let rows: Vec<_> = rows.iter().map(|info| &info.run).collect();
-                print_json(&rows)?;
-            } else {
-                print::runs(&rows);
-            }
-        }
-        Command::Show { run, json } => {
-            let shown = reports::show(ctx, run)?;
-            if json {
-                print_json(&ShowJson::of(&shown.report))?;
-            } else {
-                print::run_summary(&shown.report, shown.judge_asked);
-            }
-        }
+        Command::Runs { json } => list_runs(ctx, json)?,
+        Command::Show { run, json } => show(ctx, run, json)?,
         Command::Resume { run, judge } => evaluate::resume(ctx, run, judge, progress)?,
         Command::Export {
             run,
@@ -320,6 +299,45 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
         Command::Prior { run, pair, json } => trust::prior(ctx, run, pair.as_deref(), json)?,
     }
     Ok(())
+}
+
+/// `import`: the file stored as a dataset, its report printed.
+fn import_file(
+    ctx: &Ctx,
+    mut request: ImportRequest,
+    scores: Option<PathBuf>,
+    json: bool,
+    progress: &dyn ProgressSink,
+) -> Result<(), Error> {
+    request.map.scores_file = scores;
+    let imported = import(ctx, &request, progress)?;
+    if json {
+        print_json(&imported.report)
+    } else {
+        print::import_report(&imported);
+        Ok(())
+    }
+}
+
+fn list_runs(ctx: &Ctx, json: bool) -> Result<(), Error> {
+    let rows = runs::list(ctx)?;
+    if json {
+        let rows: Vec<_> = rows.iter().map(|info| &info.run).collect();
+        print_json(&rows)
+    } else {
+        print::runs(&rows);
+        Ok(())
+    }
+}
+
+fn show(ctx: &Ctx, run: i64, json: bool) -> Result<(), Error> {
+    let shown = reports::show(ctx, run)?;
+    if json {
+        print_json(&ShowJson::of(&shown.report))
+    } else {
+        print::run_summary(&shown.report, shown.judge_asked);
+        Ok(())
+    }
 }
 
 /// Pretty JSON on stdout: what `--json` prints.

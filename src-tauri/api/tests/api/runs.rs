@@ -30,11 +30,10 @@ fn cheap(dataset_id: i64) -> RunRequest {
     }
 }
 
-#[test]
-fn an_invalid_request_is_refused_with_one_sentence_before_anything_is_stored() {
-    let h = home();
-    let id = example(&h);
-    let cases: Vec<(RunRequest, ErrorCode, &str)> = vec![
+/// Requests each wrong in one way, with the code and words of their refusal: figures out
+/// of range, a mode or pattern that cannot be read.
+fn out_of_range(id: i64) -> Vec<(RunRequest, ErrorCode, &'static str)> {
+    vec![
         (
             RunRequest {
                 mode: "psychic".into(),
@@ -91,6 +90,12 @@ fn an_invalid_request_is_refused_with_one_sentence_before_anything_is_stored() {
             ErrorCode::Invalid,
             "the citation pattern is not a valid regex",
         ),
+    ]
+}
+
+/// Requests naming something that does not exist, or is not one of the choices.
+fn unknown_names(id: i64) -> Vec<(RunRequest, ErrorCode, &'static str)> {
+    vec![
         (
             RunRequest {
                 weights: Some("mine".into()),
@@ -115,8 +120,14 @@ fn an_invalid_request_is_refused_with_one_sentence_before_anything_is_stored() {
             ErrorCode::NotFound,
             "judge profile nobody does not exist",
         ),
-    ];
-    for (request, code, sentence) in cases {
+    ]
+}
+
+#[test]
+fn an_invalid_request_is_refused_with_one_sentence_before_anything_is_stored() {
+    let h = home();
+    let id = example(&h);
+    for (request, code, sentence) in out_of_range(id).into_iter().chain(unknown_names(id)) {
         // The same refusal whichever way the request comes: checked alone (the CLI,
         // before it reads a file), previewed, or started (the window).
         let checked = refusal(request.check(&h.ctx));
