@@ -1,4 +1,4 @@
-// Progress of a run as the progress bar shows it, folded from the shell's RunEvents.
+// Progress of a run as the progress bar shows it, folded from the shell's JobEvents.
 // Pure: the caller passes the clock, so tests pin the ETA arithmetic.
 
 import type { JobEvent } from './types';
