@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use ragnosis_api::{Ctx, Error, SecretStore};
 
-pub struct AppState(Ctx);
+use crate::error::CommandResult;
+
+pub struct AppState(Arc<Ctx>);
 
 impl AppState {
     /// Opens the database in `home`, or in `RAGNOSIS_HOME` / the platform data dir, with
@@ -28,7 +30,21 @@ impl AppState {
     /// The window does not start without its database: opened now, not on first use.
     fn opened(ctx: Ctx) -> Result<AppState, Error> {
         ctx.open_database()?;
-        Ok(AppState(ctx))
+        Ok(AppState(Arc::new(ctx)))
+    }
+
+    /// Runs work that blocks for long (a judge check, a trial, a connection test) on
+    /// Tauri's blocking pool, so no async worker of the window waits on it.
+    pub async fn blocking<T, W>(&self, work: W) -> CommandResult<T>
+    where
+        T: Send + 'static,
+        W: FnOnce(&Ctx) -> Result<T, Error> + Send + 'static,
+    {
+        let ctx = self.0.clone();
+        tauri::async_runtime::spawn_blocking(move || work(&ctx))
+            .await
+            .map_err(|e| Error::Internal(format!("the work stopped unexpectedly: {e}")))?
+            .map_err(Into::into)
     }
 }
 

@@ -33,13 +33,15 @@ pub fn delete_criterion(state: State<'_, AppState>, name: String) -> CommandResu
 }
 
 /// Scores the draft on the first items of `dataset_id` with `judge`, storing nothing.
-#[tauri::command(async)]
-pub fn try_criterion(
+#[tauri::command]
+pub async fn try_criterion(
     state: State<'_, AppState>,
     definition: Value,
     dataset_id: i64,
     judge: String,
 ) -> CommandResult<CriterionTrial> {
     let draft = criteria::from_json(definition)?;
-    Ok(criteria::try_draft(&state, &draft, dataset_id, &judge)?)
+    state
+        .blocking(move |ctx| criteria::try_draft(ctx, &draft, dataset_id, &judge))
+        .await
 }

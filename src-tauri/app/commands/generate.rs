@@ -93,12 +93,14 @@ pub fn export_generation(
     Ok(generate::export(&state, generation_id, what, &path)?)
 }
 
-#[tauri::command(async)]
-pub fn evaluate_retrievers(
+#[tauri::command]
+pub async fn evaluate_retrievers(
     state: State<'_, AppState>,
     input: RetrievalRequest,
 ) -> CommandResult<RetrievalView> {
-    Ok(retrieval::evaluate(&state, &input, &NoProgress)?)
+    state
+        .blocking(move |ctx| retrieval::evaluate(ctx, &input, &NoProgress))
+        .await
 }
 
 /// Writes the comparison the window shows as a Markdown report, its chart beside it.

@@ -56,24 +56,29 @@ pub fn forget_judge_key(state: State<'_, AppState>, name: String) -> CommandResu
 }
 
 /// One tiny judge call through the profile as the form has it (saved or not).
-#[tauri::command(async)]
-pub fn test_judge(state: State<'_, AppState>, profile: Value) -> CommandResult<ConnectionCheck> {
-    Ok(judges::test(&state, judges::profile_from_json(profile)?)?)
+#[tauri::command]
+pub async fn test_judge(
+    state: State<'_, AppState>,
+    profile: Value,
+) -> CommandResult<ConnectionCheck> {
+    let profile = judges::profile_from_json(profile)?;
+    state.blocking(|ctx| judges::test(ctx, profile)).await
 }
 
 /// The models (Azure: deployments) the profile's service offers.
-#[tauri::command(async)]
-pub fn discover_judge_models(
+#[tauri::command]
+pub async fn discover_judge_models(
     state: State<'_, AppState>,
     profile: Value,
 ) -> CommandResult<Vec<String>> {
-    Ok(judges::models(&state, judges::profile_from_json(profile)?)?)
+    let profile = judges::profile_from_json(profile)?;
+    state.blocking(|ctx| judges::models(ctx, profile)).await
 }
 
 /// Model servers on their default local ports, each with a profile ready to save.
-#[tauri::command(async)]
-pub fn detect_local_judges(state: State<'_, AppState>) -> CommandResult<Vec<LocalJudge>> {
-    Ok(judges::detect(&state)?)
+#[tauri::command]
+pub async fn detect_local_judges(state: State<'_, AppState>) -> CommandResult<Vec<LocalJudge>> {
+    state.blocking(judges::detect).await
 }
 
 #[tauri::command(async)]
@@ -88,13 +93,16 @@ pub fn judge_checks(state: State<'_, AppState>) -> CommandResult<Vec<JudgeCheckV
 }
 
 /// Runs the judge check for a profile, progress on the channel; the figures are kept.
-#[tauri::command(async)]
-pub fn run_judge_check(
+#[tauri::command]
+pub async fn run_judge_check(
     state: State<'_, AppState>,
     profile: String,
     on_progress: Channel<JobEvent>,
 ) -> CommandResult<JudgeCheckView> {
     let judge = judges::open_for_check(&state, &profile)?;
-    let check = judges::run_check(&state, judge, progress(on_progress), &CancelToken::new())?;
+    let progress = progress(on_progress);
+    let check = state
+        .blocking(move |ctx| judges::run_check(ctx, judge, progress, &CancelToken::new()))
+        .await?;
     Ok(JudgeCheckView::new(&check, true))
 }
