@@ -1,5 +1,5 @@
-//! TypeScript bindings for every command payload, generated from the Rust types with
-//! ts-rs into `ui/src/lib/bindings/` (committed). The test below fails when the committed
+//! TypeScript bindings for every command payload (the api's views and requests, and the
+//! core types they carry), generated with ts-rs into `ui/src/lib/bindings/` (committed). The test below fails when the committed
 //! files differ from what the types generate; `RAGNOSIS_BLESS_BINDINGS=1 cargo test -p
 //! ragnosis-desktop --lib bindings` rewrites them.
 
@@ -8,8 +8,7 @@ use std::path::PathBuf;
 
 use ts_rs::{Config, TypeVisitor, TS};
 
-use crate::error::CommandError;
-use crate::models::{cases, compare, criteria, datasets, generate, reports, runs, settings};
+use ragnosis_api as api;
 
 /// Where the UI keeps the generated files, relative to the workspace root.
 pub const DIR: &str = "ui/src/lib/bindings";
@@ -23,53 +22,53 @@ pub fn render() -> BTreeMap<PathBuf, String> {
         cfg: &cfg,
         files: &mut files,
     };
-    c.visit::<CommandError>();
-    c.visit::<ragnosis_core::store::datasets::DatasetRow>();
-    c.visit::<datasets::DatasetReport>();
-    c.visit::<datasets::DatasetReach>();
-    c.visit::<datasets::ItemsPage>();
-    c.visit::<datasets::MappingPreview>();
-    c.visit::<ragnosis_core::dataset::FieldOverride>();
-    c.visit::<cases::PriorName>();
-    c.visit::<ragnosis_core::analysis::prior::PriorAgreement>();
-    c.visit::<runs::MetricInfo>();
-    c.visit::<runs::JudgeProfileInfo>();
-    c.visit::<runs::RunRequestInput>();
-    c.visit::<runs::RunPlan>();
-    c.visit::<runs::RunEvent>();
-    c.visit::<runs::RunInfo>();
-    c.visit::<runs::RunDetail>();
-    c.visit::<cases::CaseQueryInput>();
-    c.visit::<cases::CaseList>();
-    c.visit::<cases::CaseDetail>();
-    c.visit::<ragnosis_core::labels::LabelImport>();
-    c.visit::<ragnosis_core::analysis::alignment::Alignment>();
-    c.visit::<ragnosis_core::analysis::calibration::Calibration>();
-    c.visit::<reports::ReportFormat>();
-    c.visit::<reports::Exported>();
-    c.visit::<settings::Theme>();
-    c.visit::<settings::FewShotSetting>();
-    c.visit::<criteria::CriterionInfo>();
-    c.visit::<criteria::SavedCriterion>();
-    c.visit::<criteria::CriterionTrial>();
-    c.visit::<settings::KeyStatus>();
-    c.visit::<settings::ConnectionCheck>();
-    c.visit::<settings::LocalJudge>();
-    c.visit::<settings::OfflineJudgeStatus>();
-    c.visit::<settings::JudgeCheckView>();
-    c.visit::<compare::ComparisonView>();
-    c.visit::<compare::ChartSvg>();
-    c.visit::<compare::TrendPoint>();
-    c.visit::<ragnosis_core::corpus::IngestReport>();
-    c.visit::<ragnosis_core::store::corpora::CorpusRow>();
-    c.visit::<ragnosis_core::store::generations::GenerationSummary>();
-    c.visit::<ragnosis_core::judge::plan::JudgePlan>();
-    c.visit::<generate::IngestInput>();
-    c.visit::<generate::GenerationInput>();
-    c.visit::<generate::GenerationDetail>();
-    c.visit::<generate::RetrievalInput>();
-    c.visit::<generate::RetrievalView>();
-    c.visit::<generate::WrittenFile>();
+    c.visit::<api::ErrorView>();
+    c.visit::<api::jobs::JobEvent>();
+    c.visit::<api::datasets::DatasetRow>();
+    c.visit::<api::datasets::DatasetReport>();
+    c.visit::<api::datasets::DatasetReach>();
+    c.visit::<api::datasets::ItemsPage>();
+    c.visit::<api::datasets::MappingPreview>();
+    c.visit::<api::datasets::FieldOverride>();
+    c.visit::<api::runs::MetricInfo>();
+    c.visit::<api::runs::RunRequest>();
+    c.visit::<api::runs::RunPlan>();
+    c.visit::<api::runs::RunInfo>();
+    c.visit::<api::runs::RunDetail>();
+    c.visit::<api::cases::CaseQueryInput>();
+    c.visit::<api::cases::CaseList>();
+    c.visit::<api::cases::CaseDetail>();
+    c.visit::<api::trust::PriorName>();
+    c.visit::<api::trust::PriorAgreement>();
+    c.visit::<api::trust::LabelImport>();
+    c.visit::<api::trust::Alignment>();
+    c.visit::<api::trust::Calibration>();
+    c.visit::<api::reports::ReportFormat>();
+    c.visit::<api::reports::Exported>();
+    c.visit::<api::reports::ComparisonView>();
+    c.visit::<api::reports::ChartSvg>();
+    c.visit::<api::reports::TrendPoint>();
+    c.visit::<api::settings::Theme>();
+    c.visit::<api::settings::FewShotSetting>();
+    c.visit::<api::criteria::CriterionInfo>();
+    c.visit::<api::criteria::SavedCriterion>();
+    c.visit::<api::criteria::CriterionTrial>();
+    c.visit::<api::judges::JudgeProfileInfo>();
+    c.visit::<api::judges::KeyStatus>();
+    c.visit::<api::judges::ConnectionCheck>();
+    c.visit::<api::judges::LocalJudge>();
+    c.visit::<api::judges::OfflineJudgeStatus>();
+    c.visit::<api::judges::JudgeCheckView>();
+    c.visit::<api::generate::IngestReport>();
+    c.visit::<api::generate::CorpusRow>();
+    c.visit::<api::generate::GenerationSummary>();
+    c.visit::<api::generate::JudgePlan>();
+    c.visit::<api::generate::IngestRequest>();
+    c.visit::<api::generate::GenerationRequest>();
+    c.visit::<api::generate::GenerationDetail>();
+    c.visit::<api::generate::WrittenFile>();
+    c.visit::<api::retrieval::RetrievalRequest>();
+    c.visit::<api::retrieval::RetrievalView>();
     let mut index = String::from(
         "// Generated by src-tauri/app/bindings.rs. Do not edit this file manually.\n",
     );

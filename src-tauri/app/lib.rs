@@ -1,12 +1,12 @@
-//! The Ragnosis desktop shell: wiring only. Commands live in `commands/<domain>.rs` and
-//! are thin wrappers over `ragnosis-core`; their payloads are `models/`, with TypeScript
-//! bindings generated from them (`bindings.rs`); errors cross to the UI as `{code,
-//! message, detail}` (`error.rs`); run progress streams over a Channel (`progress.rs`).
+//! The Ragnosis desktop shell: wiring only. Commands live in `commands/<domain>.rs`;
+//! each parses its arguments, calls one `ragnosis_api` function and maps the error. The
+//! payloads are the api's views and requests, with TypeScript bindings generated from
+//! them (`bindings.rs`); errors cross to the UI as `{code, message, detail}`
+//! (`error.rs`); long work streams its events over a Channel (`progress.rs`).
 
 pub mod bindings;
 pub mod commands;
 pub mod error;
-pub mod models;
 pub mod progress;
 pub mod state;
 

@@ -237,27 +237,8 @@ fn import_file_errors_name_the_problem() {
         .unwrap_err(),
         "dataset.empty_file",
     );
-    // Every line broken: refused as the CLI refuses it, with the first reasons, and no
-    // empty dataset left in the list.
-    let broken = home.path().join("broken.jsonl");
-    std::fs::write(&broken, "{\"answer\": \"no question\"}\nnot json\n").unwrap();
-    let refused = s
-        .invoke(
-            "import_file",
-            json!({ "path": broken.display().to_string() }),
-        )
-        .unwrap_err();
-    assert_error(&refused, "dataset.no_items");
-    let message = refused["message"].as_str().unwrap_or_default();
-    assert!(
-        message.contains("none of its 2 records") && message.contains("line 2"),
-        "{message}"
-    );
-    assert_eq!(
-        s.ok("list_datasets", Value::Null),
-        json!([]),
-        "a failed import stores nothing"
-    );
+    // A file with no valid line is refused with the CLI's sentence and stores nothing:
+    // pinned once, in the api's tests (datasets.rs).
 }
 
 #[test]
@@ -384,6 +365,18 @@ fn preview_run_rejects_bad_requests_with_their_codes() {
         &s.invoke("preview_run", json!({ "request": manual }))
             .unwrap_err(),
         "metrics.selection",
+    );
+    // Out of range: the CLI's sentence and code (src-tauri/cli/tests/cli.rs pins the
+    // same); every check of a request is the api's (tests/api runs.rs).
+    let mut tau = request(id, "agentic");
+    tau["tau"] = json!(2.0);
+    let refused = s
+        .invoke("preview_run", json!({ "request": tau }))
+        .unwrap_err();
+    assert_error(&refused, "invalid");
+    assert_eq!(
+        refused["message"],
+        "invalid input: tau must be between 0 and 1, got 2"
     );
     let mut unknown_judge = request(id, "agentic");
     unknown_judge["judge"] = json!("nobody");
@@ -655,6 +648,29 @@ fn list_cases_pages_sorts_and_filters_a_run() {
     );
     assert_eq!(query(json!({ "text": "zzz-no-such-text" }))["total"], 0);
     assert_eq!(query(json!({ "order": "worst" }))["total"], 24);
+
+    // "Next" sends the cursor the page before gave: the second page after it is the
+    // second page by offset.
+    let worst = query(json!({ "order": "worst" }));
+    let after = query(json!({ "order": "worst", "offset": 5, "after": worst["next"] }));
+    let by_offset = query(json!({ "order": "worst", "offset": 5 }));
+    let positions = |page: &Value| -> Vec<i64> {
+        page["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["position"].as_i64().unwrap())
+            .collect()
+    };
+    assert!(
+        worst["next"].is_object(),
+        "a full page names where the next starts: {worst}"
+    );
+    assert_eq!(positions(&after), positions(&by_offset));
+    assert!(
+        query(json!({ "limit": 30 }))["next"].is_null(),
+        "the last page has no next"
+    );
 }
 
 #[test]
@@ -920,31 +936,8 @@ fn judge_profile_errors() {
         refused["message"],
         "invalid input: unknown judge kind 'telepathy' (use openai, azure or anthropic)"
     );
-    // The same rule and the same words as `ragnosis judges add` (tests/cli judged.rs)
-    // and the store itself: one check for every way in.
-    let mut hot = profile("hot", "https://x.test/v1");
-    hot["temperature"] = json!(7.0);
-    let refused = s
-        .invoke("save_judge", json!({ "profile": hot }))
-        .unwrap_err();
-    assert_error(&refused, "invalid");
-    assert_eq!(
-        refused["message"],
-        "invalid input: the temperature must be between 0 and 2"
-    );
-    assert!(s
-        .ok("list_judges", Value::Null)
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|j| j["name"] != "hot"));
-    let mut negative = profile("p", "https://x.test/v1");
-    negative["price_input"] = json!(-1.0);
-    assert_error(
-        &s.invoke("save_judge", json!({ "profile": negative }))
-            .unwrap_err(),
-        "invalid",
-    );
+    // The other checks of a profile (temperature, prices) and their sentences are the
+    // api's, pinned in its tests (judges.rs): typed or sent as JSON, one rule.
     assert_error(
         &s.invoke("delete_judge", json!({ "name": "nobody" }))
             .unwrap_err(),
@@ -1586,11 +1579,11 @@ fn documents_become_a_generated_test_set_and_compare_retrievers() {
         .collect();
     assert_eq!(names, vec!["BM25", "sim-embed-1 (sim)"]);
     assert!(view["chart"]["svg"].as_str().unwrap().contains("<svg"));
+    // The report is the comparison shown, written without evaluating again.
     let md = home.path().join("retrievers");
     let exported = s.ok(
         "export_retrieval_report",
-        json!({ "input": { "dataset_id": dataset, "corpus_id": corpus, "retrievers": ["bm25"], "k": 5 },
-                "path": md }),
+        json!({ "eval": view["eval"], "path": md }),
     );
     let paths = exported["paths"].as_array().unwrap();
     assert!(paths[0].as_str().unwrap().ends_with("retrievers.md"));

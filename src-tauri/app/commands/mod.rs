@@ -1,5 +1,5 @@
-//! Tauri commands, one module per domain. Each parses its arguments, calls the core and
-//! maps errors to `CommandError`; nothing else.
+//! Tauri commands, one module per domain. Each parses its arguments, calls one
+//! `ragnosis_api` function and maps errors to `CommandError`; nothing else.
 
 pub mod cases;
 pub mod compare;

@@ -1,41 +1,28 @@
 //! `judge-check`: run a judge on the labelled sample shipped with Ragnosis, store the
 //! figures with the profile, print them.
 
-use std::path::Path;
 use std::sync::Arc;
 
-use ragnosis_core::judge::open;
-use ragnosis_core::judge_check;
-use ragnosis_core::progress::ProgressSink;
-use ragnosis_core::secrets::KeyringStore;
-use ragnosis_core::semantic;
-use ragnosis_core::store::{self, Store};
-use ragnosis_core::Error;
+use ragnosis_api::judges;
+use ragnosis_api::{Ctx, Error, ProgressSink};
 
-use crate::{cancel_on_ctrl_c, print};
+use crate::{cancel_on_ctrl_c, print, print_json};
 
 pub fn judge_check(
-    home: &Path,
+    ctx: &Ctx,
     profile: &str,
     json: bool,
     progress: Arc<dyn ProgressSink>,
 ) -> Result<(), Error> {
-    let store = Store::open(home)?;
-    let judge = open::open_judge(&store, profile, &KeyringStore)?;
-    if judge.identity().is_offline()
-        && !matches!(
-            semantic::availability(),
-            semantic::Availability::Loaded { .. }
-        )
-    {
-        eprintln!("note: {}", semantic::availability().notice());
+    let judge = judges::open_for_check(ctx, profile)?;
+    if let Some(notice) = judge.notice() {
+        eprintln!("note: {notice}");
     }
-    let check = judge_check::run(profile, judge, progress, &cancel_on_ctrl_c())?;
-    store::judge_checks::insert(store.conn(), &check)?;
+    let check = judges::run_check(ctx, judge, progress, &cancel_on_ctrl_c())?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&check)?);
+        print_json(&check)
     } else {
         print::judge_check(&check);
+        Ok(())
     }
-    Ok(())
 }

@@ -1,17 +1,17 @@
 //! `ragnosis ingest`, `ragnosis corpora` and `ragnosis retrieval-eval`: documents cut into
 //! chunks, and retrievers ranked on them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
-use ragnosis_core::corpus::{self, Chunking};
-use ragnosis_core::progress::ProgressSink;
-use ragnosis_core::retrieval::{self, Retriever};
-use ragnosis_core::store::{self, Store};
-use ragnosis_core::Error;
+use ragnosis_api::generate::{
+    self, GenerationExport, GenerationOutcome, GenerationRequest, GenerationSettings, IngestRequest,
+};
+use ragnosis_api::retrieval::{self, RetrievalRequest};
+use ragnosis_api::{Ctx, Error, ProgressSink};
 
-use crate::{print, Failure};
+use crate::{print, print_json, Failure};
 
 #[derive(Args)]
 pub struct IngestArgs {
@@ -27,21 +27,26 @@ pub struct IngestArgs {
     json: bool,
 }
 
-/// How documents are cut (RAGalyst's defaults); shared by `ingest` and `generate`.
+/// How documents are cut; shared by `ingest` and `generate`.
 #[derive(Args)]
 pub struct ChunkArgs {
-    /// Words per chunk.
-    #[arg(long, default_value_t = 800)]
-    chunk_tokens: usize,
-    /// Words shared by consecutive chunks.
-    #[arg(long, default_value_t = 400)]
-    overlap: usize,
+    /// Words per chunk (default: RAGalyst's 800).
+    #[arg(long)]
+    chunk_tokens: Option<u32>,
+    /// Words shared by consecutive chunks (default: 400).
+    #[arg(long)]
+    overlap: Option<u32>,
 }
 
 impl ChunkArgs {
-    fn chunking(&self) -> Chunking {
-        Chunking {
-            size: self.chunk_tokens,
+    fn request(&self, paths: &[PathBuf], name: Option<String>) -> IngestRequest {
+        IngestRequest {
+            paths: paths
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect(),
+            name,
+            chunk_tokens: self.chunk_tokens,
             overlap: self.overlap,
         }
     }
@@ -60,7 +65,7 @@ pub struct RetrievalEvalArgs {
     #[arg(long, default_value = "bm25,embedded")]
     retrievers: String,
     #[arg(long, default_value_t = 10)]
-    k: usize,
+    k: u32,
     /// Also write the comparison as a Markdown report (its chart beside it).
     #[arg(long, value_name = "FILE.md")]
     report: Option<PathBuf>,
@@ -68,42 +73,21 @@ pub struct RetrievalEvalArgs {
     json: bool,
 }
 
-pub fn ingest(
-    home: &Path,
-    args: IngestArgs,
-    progress: Arc<dyn ProgressSink>,
-) -> Result<(), Failure> {
-    let mut store = Store::open(home)?;
-    let name = args
-        .name
-        .clone()
-        .unwrap_or_else(|| corpus::default_name(&args.paths));
-    let report = corpus::ingest(
-        &mut store,
-        &name,
-        &args.paths,
-        args.chunking.chunking(),
-        progress.as_ref(),
-    )?;
+pub fn ingest(ctx: &Ctx, args: IngestArgs, progress: Arc<dyn ProgressSink>) -> Result<(), Failure> {
+    let request = args.chunking.request(&args.paths, args.name.clone());
+    let report = generate::ingest(ctx, &request, progress.as_ref())?;
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).map_err(Error::from)?
-        );
+        print_json(&report)?;
     } else {
         print::ingest_report(&report);
     }
     Ok(())
 }
 
-pub fn corpora(home: &Path, json: bool) -> Result<(), Failure> {
-    let store = Store::open(home)?;
-    let rows = store::corpora::list(store.conn())?;
+pub fn corpora(ctx: &Ctx, json: bool) -> Result<(), Failure> {
+    let rows = generate::corpora(ctx)?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&rows).map_err(Error::from)?
-        );
+        print_json(&rows)?;
     } else if rows.is_empty() {
         println!("No corpora yet. Ingest documents with `ragnosis ingest FILES...`.");
     } else {
@@ -118,38 +102,24 @@ pub fn corpora(home: &Path, json: bool) -> Result<(), Failure> {
 }
 
 pub fn retrieval_eval(
-    home: &Path,
+    ctx: &Ctx,
     args: RetrievalEvalArgs,
     progress: Arc<dyn ProgressSink>,
 ) -> Result<(), Failure> {
-    let retrievers: Vec<Retriever> = args
-        .retrievers
-        .split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(str::parse)
-        .collect::<Result<_, _>>()?;
-    let store = Store::open(home)?;
-    let eval = retrieval::evaluate(
-        &store,
-        args.dataset,
-        args.corpus,
-        &retrievers,
-        args.k,
-        &ragnosis_core::secrets::KeyringStore,
-        progress.as_ref(),
-    )?;
+    let request = RetrievalRequest {
+        dataset_id: args.dataset,
+        corpus_id: args.corpus,
+        retrievers: args.retrievers.split(',').map(str::to_string).collect(),
+        k: args.k,
+    };
+    let eval = retrieval::evaluate(ctx, &request, progress.as_ref())?.eval;
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&eval).map_err(Error::from)?
-        );
+        print_json(&eval)?;
     } else {
         print::retrieval_eval(&eval);
     }
     if let Some(path) = &args.report {
-        let written = ragnosis_report::retrieval::write_report(&store, &eval, path)
-            .map_err(|e| crate::report::failure(e, path))?;
-        for p in written {
+        for p in retrieval::write_report(ctx, &eval, path)? {
             eprintln!("wrote {}", p.display());
         }
     }
@@ -202,121 +172,101 @@ pub struct GenerateArgs {
 }
 
 pub fn generate(
-    home: &Path,
+    ctx: &Ctx,
     args: GenerateArgs,
     progress: Arc<dyn ProgressSink>,
 ) -> Result<(), Failure> {
-    use ragnosis_core::generate::{self, GenerationSettings};
-    use ragnosis_core::judge::open;
-    use ragnosis_core::secrets::KeyringStore;
+    // The writer first: nothing is ingested for a judge that cannot write test cases.
+    generate::check_writer(ctx, &args.judge)?;
+    let cancel = crate::cancel_on_ctrl_c();
+    let generation = match args.resume {
+        Some(id) => generate::reopen(ctx, id, &args.judge, args.budget)?,
+        None => {
+            let request = GenerationRequest {
+                corpus_id: corpus(ctx, &args, progress.as_ref())?,
+                judge: args.judge.clone(),
+                name: args.name.clone(),
+                settings: settings(&args),
+            };
+            if args.plan {
+                print_plan(&request, &generate::preview(ctx, &request)?);
+                return Ok(());
+            }
+            generate::create(ctx, &request)?
+        }
+    };
+    let outcome = generate::execute(ctx, generation, progress, &cancel)?;
+    report(ctx, &args, &outcome)
+}
 
-    let mut store = Store::open(home)?;
-    let profile = open::profile(&store, &args.judge)?;
-    if profile.kind == ragnosis_core::judge::ProviderKind::Offline {
-        return Err(Error::Invalid(ragnosis_core::judge::offline::NO_GENERATION.into()).into());
-    }
-    let settings = GenerationSettings {
+fn settings(args: &GenerateArgs) -> GenerationSettings {
+    GenerationSettings {
         count: args.count,
         seed: args.seed,
         require_answerable: !args.allow_unanswerable,
         min_faithfulness: args.min_faithfulness,
         min_relevance: args.min_relevance,
         budget_usd: args.budget,
-    };
-    let cancel = crate::cancel_on_ctrl_c();
-    let outcome = if let Some(generation) = args.resume {
-        // A budget given with --resume replaces the stored one; it caps the whole
-        // generation, what earlier executions spent included.
-        if args.budget.is_some() {
-            generate::set_budget(&store, generation, args.budget)?;
+    }
+}
+
+/// `--corpus ID`, or the documents given, ingested first.
+fn corpus(ctx: &Ctx, args: &GenerateArgs, progress: &dyn ProgressSink) -> Result<i64, Error> {
+    match (args.corpus, args.paths.is_empty()) {
+        (Some(id), _) => Ok(id),
+        (None, false) => {
+            let request = args.chunking.request(&args.paths, None);
+            let report = generate::ingest(ctx, &request, progress)?;
+            print::ingest_report(&report);
+            Ok(report.corpus_id)
         }
-        let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
-        crate::judges::runtime()?.block_on(generate::resume(
-            &mut store, generation, judge, progress, &cancel,
-        ))?
-    } else {
-        let corpus_id = match (args.corpus, args.paths.is_empty()) {
-            (Some(id), _) => store::corpora::get(store.conn(), id)?.id,
-            (None, false) => {
-                let report = corpus::ingest(
-                    &mut store,
-                    &corpus::default_name(&args.paths),
-                    &args.paths,
-                    args.chunking.chunking(),
-                    progress.as_ref(),
-                )?;
-                print::ingest_report(&report);
-                report.corpus_id
-            }
-            (None, true) => {
-                return Err(Error::Invalid(
-                    "give documents to generate from, or --corpus ID".into(),
-                )
-                .into())
-            }
-        };
-        if args.plan {
-            let plan = generate::plan(&store, corpus_id, &settings, &profile)?;
-            println!(
-                "Plan for {} test cases from corpus #{corpus_id} with '{}': at least {} judge calls, ~{} input and ~{} output tokens, cost {}",
-                settings.count,
-                profile.name,
-                plan.calls,
-                plan.input_tokens,
-                plan.output_tokens,
-                match (plan.cost_low, plan.cost_high) {
-                    (Some(lo), Some(hi)) => format!("${lo:.2}–${hi:.2}"),
-                    _ => "unknown (the profile has no price)".into(),
-                }
-            );
-            return Ok(());
+        (None, true) => Err(Error::Invalid(
+            "give documents to generate from, or --corpus ID".into(),
+        )),
+    }
+}
+
+fn print_plan(request: &GenerationRequest, plan: &generate::JudgePlan) {
+    println!(
+        "Plan for {} test cases from corpus #{} with '{}': at least {} judge calls, ~{} input and ~{} output tokens, cost {}",
+        request.settings.count,
+        request.corpus_id,
+        request.judge,
+        plan.calls,
+        plan.input_tokens,
+        plan.output_tokens,
+        match (plan.cost_low, plan.cost_high) {
+            (Some(lo), Some(hi)) => format!("${lo:.2}–${hi:.2}"),
+            _ => "unknown (the profile has no price)".into(),
         }
-        let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
-        crate::judges::runtime()?.block_on(generate::start(
-            &mut store,
-            corpus_id,
-            args.name.as_deref(),
-            settings,
-            judge,
-            progress,
-            &cancel,
-        ))?
-    };
+    );
+}
+
+/// The test set written where asked, what the generation decided, and how it stopped.
+fn report(ctx: &Ctx, args: &GenerateArgs, outcome: &GenerationOutcome) -> Result<(), Failure> {
+    let id = outcome.generation_id;
     if let Some(path) = &args.out {
-        let mut n = 0;
-        ragnosis_core::output_file::write_with(path, |file| {
-            n = generate::export_jsonl(&store, outcome.dataset_id, file)?;
-            Ok(())
-        })?;
-        eprintln!("wrote {n} test cases to {}", path.display());
+        let written = generate::export(ctx, id, GenerationExport::TestSet, path)?;
+        eprintln!("wrote {} test cases to {}", written.rows, path.display());
     }
+    let candidates = generate::detail(ctx, id)?.candidates;
     if args.json {
-        let candidates = store::generations::candidates(store.conn(), outcome.generation_id)?;
-        println!(
-            "{}",
-            serde_json::to_string_pretty(
-                &serde_json::json!({ "outcome": outcome, "candidates": candidates })
-            )
-            .map_err(Error::from)?
-        );
+        print_json(&serde_json::json!({ "outcome": outcome, "candidates": candidates }))?;
     } else {
-        print::generation(&store, &outcome)?;
+        print::generation(outcome, &candidates);
     }
+    let judge = &args.judge;
     if outcome.status == "failing" {
         return Err(Error::Invalid(format!(
-            "generation {} stopped: the judge's calls failed for {} candidates in a row; check the judge with `ragnosis judges test {}` and continue with `ragnosis generate --resume {} --judge {}`",
-            outcome.generation_id,
+            "generation {id} stopped: the judge's calls failed for {} candidates in a row; check the judge with `ragnosis judges test {judge}` and continue with `ragnosis generate --resume {id} --judge {judge}`",
             generate::FAILURES_IN_A_ROW,
-            args.judge,
-            outcome.generation_id,
-            args.judge
         ))
         .into());
     }
     if outcome.status == "cancelled" || outcome.status == "budget" {
         eprintln!(
-            "generation {} stopped ({}); continue it with `ragnosis generate --resume {} --judge {}`",
-            outcome.generation_id, outcome.status, outcome.generation_id, args.judge
+            "generation {id} stopped ({}); continue it with `ragnosis generate --resume {id} --judge {judge}`",
+            outcome.status
         );
     }
     Ok(())

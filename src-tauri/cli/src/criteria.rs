@@ -2,14 +2,16 @@
 //! defined in plain words from flags or kept in a TOML / JSON file in your repository,
 //! stored with every version, run with `--metrics criteria` or `--metrics criteria.NAME`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
-use ragnosis_core::criteria::{
-    self, file, Anchor, Check, Definition, Direction, ReadField, Scale, Versioned,
+use ragnosis_api::criteria::{
+    self, Anchor, Check, Definition, Direction, ReadField, Saved, SavedCriterion, Scale,
+    StoredCriterion, Versioned,
 };
-use ragnosis_core::store::{self, criteria::Saved, Store};
-use ragnosis_core::Error;
+use ragnosis_api::{Ctx, Error};
+
+use crate::print_json;
 
 #[derive(Subcommand)]
 pub enum CriteriaCommand {
@@ -90,105 +92,61 @@ pub struct AddArgs {
     language: Option<String>,
 }
 
-pub fn criteria(home: &Path, command: CriteriaCommand) -> Result<(), Error> {
+pub fn criteria(ctx: &Ctx, command: CriteriaCommand) -> Result<(), Error> {
     match command {
-        CriteriaCommand::Examples => {
-            print!(
-                "{}",
-                file::render(&criteria::examples::shipped(), file::Format::Toml)?
-            );
-        }
-        CriteriaCommand::Add(args) => {
-            let def = definition(*args)?;
-            let store = Store::open(home)?;
-            save(&store, &def)?;
-        }
-        CriteriaCommand::Import { file: path } => {
-            let defs = file::read(&path)?;
-            let store = Store::open(home)?;
-            for def in &defs {
-                save(&store, def)?;
+        CriteriaCommand::Examples => print!("{}", criteria::examples_toml()?),
+        CriteriaCommand::Add(args) => said(&criteria::save(ctx, &definition(*args)?)?),
+        CriteriaCommand::Import { file } => {
+            for saved in criteria::import(ctx, &file)? {
+                said(&saved);
             }
         }
-        CriteriaCommand::List { json } => list(&Store::open(home)?, json)?,
+        CriteriaCommand::List { json } => list(ctx, json)?,
         CriteriaCommand::Show {
             name,
             version,
             json,
         } => {
-            let store = Store::open(home)?;
-            let shown = match version {
-                Some(v) => store::criteria::get(store.conn(), &name, v)?,
-                None => store::criteria::current(store.conn(), &name)?,
-            };
-            let versions = store::criteria::versions(store.conn(), &name)?;
+            let (shown, versions) = criteria::show(ctx, &name, version)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&shown)?);
+                print_json(&shown)?;
             } else {
                 show(&shown.versioned(), &versions);
             }
         }
         CriteriaCommand::Rm { name } => {
-            let store = Store::open(home)?;
-            if !store::criteria::remove(store.conn(), &name)? {
-                return Err(Error::NotFound {
-                    what: "criterion",
-                    id: name,
-                });
-            }
+            criteria::delete(ctx, &name)?;
             println!("criterion {name} removed; runs that used it still report it");
         }
-        CriteriaCommand::Export { names, out } => export(&Store::open(home)?, &names, &out)?,
+        CriteriaCommand::Export { names, out } => {
+            let n = criteria::export(ctx, &names, &out)?;
+            let noun = if n == 1 { "criterion" } else { "criteria" };
+            println!("wrote {} ({n} {noun})", out.display());
+        }
     }
     Ok(())
 }
 
-fn list(store: &Store, json: bool) -> Result<(), Error> {
-    let list = store::criteria::list(store.conn(), false)?;
+fn list(ctx: &Ctx, json: bool) -> Result<(), Error> {
+    let list = criteria::list(ctx)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&list)?);
+        let stored: Vec<&StoredCriterion> = list.iter().map(|c| &c.stored).collect();
+        print_json(&stored)?;
     } else if list.is_empty() {
         println!("No criteria yet. `ragnosis criteria add NAME --question \"…\"` defines one; `ragnosis criteria examples` prints three to copy.");
     } else {
         for c in &list {
-            println!("{}", line(&c.versioned()));
+            println!("{}", line(&c.stored.versioned()));
         }
     }
     Ok(())
 }
 
-/// Writes the named criteria (all when none is named) to `out`.
-fn export(store: &Store, names: &[String], out: &Path) -> Result<(), Error> {
-    let defs: Vec<Definition> = if names.is_empty() {
-        store::criteria::list(store.conn(), false)?
-            .into_iter()
-            .map(|c| c.definition)
-            .collect()
-    } else {
-        names
-            .iter()
-            .map(|n| store::criteria::current(store.conn(), n).map(|c| c.definition))
-            .collect::<Result<_, _>>()?
-    };
-    if defs.is_empty() {
-        return Err(Error::Invalid("there are no criteria to export".into()));
-    }
-    file::write(out, &defs)?;
-    let noun = if defs.len() == 1 {
-        "criterion"
-    } else {
-        "criteria"
-    };
-    println!("wrote {} ({} {noun})", out.display(), defs.len());
-    Ok(())
-}
-
-/// Stores `def` and says what happened.
-fn save(store: &Store, def: &Definition) -> Result<(), Error> {
-    let (version, saved) = store::criteria::save(store.conn(), def)?;
-    let def = &def.clone().canonical();
-    criteria::registry::register(def);
-    let what = match saved {
+/// What saving a criterion did.
+fn said(saved: &SavedCriterion) {
+    let stored = &saved.criterion.stored;
+    let (version, def) = (stored.version, &stored.definition);
+    let what = match saved.saved {
         Saved::Created => format!("version {version} stored"),
         Saved::NewVersion => format!(
             "version {version} stored (it changed; runs scored with earlier versions keep theirs)"
@@ -196,14 +154,8 @@ fn save(store: &Store, def: &Definition) -> Result<(), Error> {
         Saved::Unchanged => format!("unchanged (version {version})"),
     };
     println!("criterion {}: {what}", def.name);
-    println!(
-        "  {}",
-        line(&Versioned {
-            version,
-            definition: def.clone()
-        })
-    );
-    if saved != Saved::Unchanged {
+    println!("  {}", line(&stored.versioned()));
+    if saved.saved != Saved::Unchanged {
         let judge = if def.needs_judge() {
             " --judge PROFILE"
         } else {
@@ -214,13 +166,12 @@ fn save(store: &Store, def: &Definition) -> Result<(), Error> {
             def.metric_id()
         );
     }
-    Ok(())
 }
 
 fn line(v: &Versioned) -> String {
     let d = &v.definition;
     let how = match &d.check {
-        Some(check) => format!("no judge: {}", criteria::check::describe(check)),
+        Some(check) => format!("no judge: {}", criteria::describe_check(check)),
         None => format!("judged; reads {}", d.reads_text()),
     };
     format!(
@@ -232,7 +183,7 @@ fn line(v: &Versioned) -> String {
     )
 }
 
-fn show(v: &Versioned, versions: &[store::criteria::StoredCriterion]) {
+fn show(v: &Versioned, versions: &[StoredCriterion]) {
     let d = &v.definition;
     println!("{} (version {})", d.metric_id(), v.version);
     println!("  question:  {}", d.question.trim());
@@ -247,7 +198,7 @@ fn show(v: &Versioned, versions: &[store::criteria::StoredCriterion]) {
     if let Some(check) = &d.check {
         println!(
             "  check:     {} (no judge needed)",
-            criteria::check::describe(check)
+            criteria::describe_check(check)
         );
     }
     if !d.examples.is_empty() {
@@ -305,8 +256,7 @@ fn definition(a: AddArgs) -> Result<Definition, Error> {
         examples: Vec::new(),
         check,
     };
-    criteria::validate(&def).map_err(Error::Invalid)?;
-    Ok(def)
+    criteria::checked(def)
 }
 
 /// `SCORE=MEANING`; on pass/fail, `pass=` and `fail=` read as 1 and 0.

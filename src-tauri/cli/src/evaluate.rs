@@ -1,27 +1,18 @@
-//! `eval`, `agentic` and `resume`: build a run request from arguments, plan, optionally
-//! stop at the plan, execute with the chosen judge, print, export, check thresholds.
+//! `eval`, `agentic` and `resume`: a run request from arguments, checked before any file
+//! is read; then the plan alone (`--plan`), or the run executed in the foreground with
+//! its summary printed, exports written and quality gates checked.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use ragnosis_core::analysis::gate;
-use ragnosis_core::dataset::FieldMap;
-use ragnosis_core::export;
-use ragnosis_core::judge::open::{self, OFFLINE};
-use ragnosis_core::metrics::overall::WeightProfile;
-use ragnosis_core::metrics::{self, MetricConfig};
-use ragnosis_core::progress::ProgressSink;
-use ragnosis_core::run::{self, Mode, RunRequest, Selection};
-use ragnosis_core::secrets::KeyringStore;
-use ragnosis_core::semantic;
-use ragnosis_core::store::{self, judge_profiles::JudgeProfile, runs::RunStatus, Store};
-use ragnosis_core::Error;
+use ragnosis_api::datasets::ImportRequest;
+use ragnosis_api::judges::OFFLINE;
+use ragnosis_api::reports::{self, ReportFormat};
+use ragnosis_api::runs::{self, gate, PlannedRun, Recheck, RunOutcome, RunRequest, Status};
+use ragnosis_api::{Ctx, Error, ProgressSink};
 
-use crate::{
-    cancel_on_ctrl_c, import_checked, parse_formats, print, write_outputs, Failure, OutputArgs,
-    Outputs,
-};
+use crate::{cancel_on_ctrl_c, export_formats, print, Failure};
 
 /// What both `eval` and `agentic` accept.
 #[derive(Args, Clone)]
@@ -42,8 +33,8 @@ pub struct Common {
     #[arg(long)]
     no_cache: bool,
     /// Scored examples for ragalyst.answer_correctness: a JSONL file of
-    /// {"answer", "reference", "score"} lines, at most 8 (default: the shipped set,
-    /// assets/few-shot/answer-correctness.jsonl).
+    /// {"answer", "reference", "score"} lines, at most 8 (default: the file chosen in the
+    /// window's Settings, else the shipped set, assets/few-shot/answer-correctness.jsonl).
     #[arg(long, value_name = "FILE")]
     few_shot: Option<std::path::PathBuf>,
     /// Show calls, tokens, cost and time without calling any judge.
@@ -59,10 +50,10 @@ pub struct Common {
     budget: Option<f64>,
     /// Evaluate only the first N items.
     #[arg(long)]
-    limit: Option<usize>,
+    limit: Option<u64>,
     /// Evaluate a random sample of N items (with --seed).
     #[arg(long)]
-    sample: Option<usize>,
+    sample: Option<u64>,
     #[arg(long, default_value_t = 0)]
     seed: u64,
     #[arg(long)]
@@ -99,7 +90,7 @@ pub struct Common {
     #[arg(long, value_name = "exit|pass|fail", default_value = "exit")]
     inconclusive: String,
     #[command(flatten)]
-    output: OutputArgs,
+    output: crate::OutputArgs,
 }
 
 #[derive(Args, Clone)]
@@ -111,7 +102,7 @@ pub struct EvalArgs {
     metrics: String,
     /// k for recall_at_k and mrr_at_k.
     #[arg(long, default_value_t = 10)]
-    k: usize,
+    k: u64,
     /// Regex whose first capture group is a cited id.
     #[arg(long)]
     citation_pattern: Option<String>,
@@ -129,187 +120,99 @@ pub struct AgenticArgs {
     retrieval_only: bool,
 }
 
-pub fn eval(home: &Path, args: EvalArgs, progress: Arc<dyn ProgressSink>) -> Result<(), Failure> {
-    // Check everything the user typed before touching any file or the database (an
-    // existing database is read for the criteria it defines, and nothing written).
-    let entries: Vec<&str> = args.metrics.split(',').collect();
-    let selected = match crate::existing_store(home)? {
-        Some(store) => {
-            let own: Vec<_> = run::criteria::current(&store)?
-                .into_iter()
-                .map(|(_, spec)| spec)
-                .collect();
-            metrics::resolve_selection_in(&entries, &own)
-        }
-        None => metrics::resolve_selection(&entries),
+/// The request both commands make; `mode` and `metrics` are theirs.
+fn request(common: &Common, mode: &str, metrics: Vec<String>) -> RunRequest {
+    RunRequest {
+        dataset_id: common.dataset.unwrap_or_default(),
+        mode: mode.to_string(),
+        metrics,
+        judge: common.judge.clone(),
+        label: common.label.clone(),
+        version: common.version.clone(),
+        notes: common.notes.clone(),
+        limit: common.limit,
+        sample: common.sample,
+        seed: common.seed,
+        budget_usd: common.budget,
+        weights: Some(common.weights.clone()),
+        no_cache: Some(common.no_cache),
+        batch: Some(common.batch),
+        few_shot: common
+            .few_shot
+            .as_ref()
+            .map(|p| p.to_string_lossy().into_owned()),
+        ..RunRequest::default()
     }
-    .map_err(Error::from)?;
-    if args.k == 0 {
-        return Err(Error::Invalid("--k must be at least 1".into()).into());
-    }
-    let mut config = MetricConfig {
-        k: args.k,
-        ..MetricConfig::default()
+}
+
+pub fn eval(ctx: &Ctx, args: EvalArgs, progress: Arc<dyn ProgressSink>) -> Result<(), Failure> {
+    let request = RunRequest {
+        k: Some(args.k),
+        tau: args.tau,
+        citation_pattern: args.citation_pattern.clone(),
+        ..request(
+            &args.common,
+            "manual",
+            args.metrics.split(',').map(str::to_string).collect(),
+        )
     };
-    if let Some(pattern) = args.citation_pattern {
-        metrics::citation::compile_pattern(&pattern)
-            .map_err(|e| Error::Invalid(format!("--citation-pattern is not a valid regex: {e}")))?;
-        config.citation_pattern = pattern;
-    }
-    if let Some(tau) = args.tau.filter(|t| !(0.0..=1.0).contains(t)) {
-        return Err(Error::Invalid(format!("--tau must be between 0 and 1, got {tau}")).into());
-    }
-    let metric_ids = selected.iter().map(|m| m.id.to_string()).collect();
-    run_with(
-        home,
-        &args.common,
-        Mode::Manual,
-        metric_ids,
-        config,
-        args.tau,
-        progress,
-    )
+    run_with(ctx, &args.common, request, progress)
 }
 
 pub fn agentic(
-    home: &Path,
+    ctx: &Ctx,
     args: AgenticArgs,
     progress: Arc<dyn ProgressSink>,
 ) -> Result<(), Failure> {
     let mode = if args.retrieval_only {
-        Mode::RetrievalOnly
+        "retrieval_only"
     } else {
-        Mode::Agentic
+        "agentic"
     };
     run_with(
-        home,
+        ctx,
         &args.common,
-        mode,
-        Vec::new(),
-        MetricConfig::default(),
-        None,
+        request(&args.common, mode, Vec::new()),
         progress,
     )
 }
 
 fn run_with(
-    home: &Path,
+    ctx: &Ctx,
     common: &Common,
-    mode: Mode,
-    metric_ids: Vec<String>,
-    metric_config: MetricConfig,
-    tau: Option<f64>,
+    mut request: RunRequest,
     progress: Arc<dyn ProgressSink>,
 ) -> Result<(), Failure> {
-    let formats = parse_formats(&common.output.format)?;
-    let weights = WeightProfile::builtin(&common.weights).ok_or_else(|| {
-        Error::Invalid(format!(
-            "unknown weight profile '{}' (use ragvue-paper or ragvue-0.6)",
-            common.weights
-        ))
-    })?;
-    // A gate may name a criterion: the database's criteria are registered first.
-    drop(crate::existing_store(home)?);
+    // Everything the user typed is checked before any file or the database is touched
+    // (an existing database is read for its criteria and profiles, nothing written).
+    request.check(ctx)?;
+    let formats = export_formats(&common.output.format)?;
     let gates = Gates::parse(common)?;
-    if let Some(b) = common.budget.filter(|b| b.is_nan() || *b < 0.0) {
-        return Err(Error::Invalid(format!("--budget must be a positive amount, got {b}")).into());
+    let recheck = Recheck::parse(common.calibrate.as_deref(), common.repeat)?;
+    if let Some(recheck) = &recheck {
+        recheck.check(ctx)?;
     }
-    let few_shot = match &common.few_shot {
-        Some(path) => ragnosis_core::judge::few_shot::read(path).map_err(Error::Invalid)?,
-        None => ragnosis_core::judge::few_shot::default_examples(),
-    };
-    let mut store = Store::open(home)?;
-    let profile = open::profile(&store, &common.judge)?; // an unknown judge is an input error
-    let calibration: Vec<JudgeProfile> = match &common.calibrate {
-        Some(list) => list
-            .split(',')
-            .filter(|s| !s.trim().is_empty())
-            .map(|e| judge_config(&store, e.trim()))
-            .collect::<Result<_, _>>()?,
-        None => Vec::new(),
-    };
-    let repeats = match common.repeat {
-        Some(0 | 1) => {
-            return Err(Error::Invalid(
-                "--repeat needs at least 2 (the run itself and one more)".into(),
-            )
-            .into())
-        }
-        Some(_) if !calibration.is_empty() => {
-            return Err(Error::Invalid(
-                "--repeat and --calibrate each re-judge the run; use one at a time".into(),
-            )
-            .into())
-        }
-        Some(n) => n - 1,
-        None => 0,
-    };
-    let dataset_id = match (&common.file, common.dataset) {
-        (Some(file), _) => {
-            let map = FieldMap::parse(&common.map).map_err(Error::Invalid)?;
-            let imported = import_checked(&mut store, file, None, &map, progress.as_ref())?;
-            print::import_report_short(&imported);
-            imported.dataset.id
-        }
-        (None, Some(id)) => store::datasets::get(store.conn(), id)?.id,
-        (None, None) => return Err(Error::Invalid("give a FILE or --dataset ID".into()).into()),
-    };
-    let request = RunRequest {
-        dataset_id,
-        mode,
-        metrics: metric_ids,
-        label: common.label.clone(),
-        version: common.version.clone(),
-        notes: common.notes.clone(),
-        selection: Selection {
-            limit: common.limit,
-            sample: common.sample,
-            seed: common.seed,
-        },
-        metric_config,
-        judge: profile.name.clone(),
-        weights,
-        tau,
-        budget_usd: common.budget,
-        use_cache: !common.no_cache,
-        few_shot,
-        batch: common.batch,
-    };
+    if let Some(file) = &common.file {
+        let import = ImportRequest::new(file).with_specs(&common.map)?;
+        let imported = crate::import(ctx, &import, progress.as_ref())?;
+        print::import_report_short(&imported);
+        request.dataset_id = imported.dataset.id;
+    }
     if common.plan {
         // A plan stores nothing: no "planned" run is left behind per look.
-        let preview = run::preview(&store, &request, &profile)?;
-        print::plan(dataset_id, &profile, &preview);
+        print::plan(request.dataset_id, &runs::preview(ctx, &request)?);
         return Ok(());
     }
-    let run_id = run::plan(&mut store, &request)?;
-    let judge = open::open_judge(&store, &profile.name, &KeyringStore)?;
-    if judge.identity().is_offline()
-        && !matches!(
-            semantic::availability(),
-            semantic::Availability::Loaded { .. }
-        )
-    {
-        // Visible, not silent: without the model paraphrase goes unseen.
-        eprintln!("note: {}", semantic::availability().notice());
-    }
+    let planned = runs::plan(ctx, &request)?;
+    let run_id = planned.run_id;
     let cancel = cancel_on_ctrl_c();
-    let outcome = run::execute(&mut store, run_id, judge, progress.clone(), &cancel)?;
-    if outcome.status == RunStatus::Done && !calibration.is_empty() {
-        calibrate(
-            &mut store,
-            run_id,
-            &request,
-            &calibration,
-            false,
-            progress,
-            &cancel,
-        )?;
-    } else if outcome.status == RunStatus::Done && repeats > 0 {
-        let same = vec![profile.clone(); repeats];
-        calibrate(&mut store, run_id, &request, &same, true, progress, &cancel)?;
+    let outcome = execute(ctx, planned, progress.clone(), &cancel)?;
+    if let (Status::Done, Some(recheck)) = (outcome.status, &recheck) {
+        let calibration = runs::recheck(ctx, run_id, &request, recheck, progress, &cancel)?;
+        print::calibration(&calibration);
     }
     finish(
-        &mut store,
+        ctx,
         outcome,
         common.output.out_base.as_deref(),
         &formats,
@@ -317,140 +220,61 @@ fn run_with(
     )
 }
 
-/// `NAME` or `NAME@TEMP`: a stored profile (or `offline`), optionally at another temperature.
-fn judge_config(store: &Store, entry: &str) -> Result<JudgeProfile, Error> {
-    let (name, temperature) = match entry.rsplit_once('@') {
-        Some((name, t)) => {
-            let t: f64 = t.parse().map_err(|_| {
-                Error::Invalid(format!(
-                    "'{entry}': the temperature after @ is not a number"
-                ))
-            })?;
-            (name, Some(t))
-        }
-        None => (entry, None),
-    };
-    let mut profile = open::profile(store, name)?;
-    if let Some(t) = temperature {
-        profile.temperature = t;
-    }
-    Ok(profile)
-}
-
-fn config_name(profile: &JudgeProfile) -> String {
-    format!("{}@{}", profile.name, profile.temperature)
-}
-
-/// One calibration run per configuration, on the same items and metrics, then the
-/// agreement analysis stored with the main run. `repeat`: the configurations are the
-/// run's own judge again, asked afresh (no cache), to measure run-to-run spread.
-fn calibrate(
-    store: &mut Store,
-    main_run: i64,
-    request: &RunRequest,
-    configs: &[JudgeProfile],
-    repeat: bool,
+/// Executes the run in the foreground, after the note the user should read first.
+fn execute(
+    ctx: &Ctx,
+    planned: PlannedRun,
     progress: Arc<dyn ProgressSink>,
-    cancel: &ragnosis_core::progress::CancelToken,
-) -> Result<(), Error> {
-    let mut runs = vec![main_run];
-    for (k, profile) in configs.iter().enumerate() {
-        let label = if repeat {
-            format!("repeat {} of #{main_run}", k + 2)
-        } else {
-            format!("calibration of #{main_run} with {}", config_name(profile))
-        };
-        let child = RunRequest {
-            judge: config_name(profile),
-            label: Some(label),
-            use_cache: request.use_cache && !repeat,
-            // A repeat asks afresh, past the cache a batch answers through.
-            batch: request.batch && !repeat,
-            ..request.clone()
-        };
-        let child_id = run::plan(store, &child)?;
-        let judge = open::open_profile(store, profile, &KeyringStore)?;
-        let outcome = run::execute(store, child_id, judge, progress.clone(), cancel)?;
-        if outcome.status != RunStatus::Done {
-            return Err(Error::Invalid(format!("calibration run #{child_id} did not finish; resume it with `ragnosis resume {child_id}`")));
-        }
-        runs.push(child_id);
+    cancel: &ragnosis_api::CancelToken,
+) -> Result<RunOutcome, Error> {
+    if let Some(notice) = planned.notice() {
+        eprintln!("note: {notice}");
     }
-    let calibration = ragnosis_core::analysis::calibration::calibrate(
-        store,
-        &runs,
-        ragnosis_core::analysis::calibration::DEFAULT_REVIEW_BELOW,
-    )?;
-    print::calibration(&calibration);
-    Ok(())
+    runs::execute(ctx, planned, progress, cancel)
 }
 
 pub fn resume(
-    home: &Path,
+    ctx: &Ctx,
     run_id: i64,
     judge: Option<String>,
     progress: Arc<dyn ProgressSink>,
 ) -> Result<(), Failure> {
-    let mut store = Store::open(home)?;
-    let run = store::runs::get(store.conn(), run_id)?;
-    let name = judge.unwrap_or(run.judge.clone());
-    let judge = open::open_profile(&store, &judge_config(&store, &name)?, &KeyringStore)?;
-    let outcome = run::execute(&mut store, run_id, judge, progress, &cancel_on_ctrl_c())?;
-    finish(
-        &mut store,
-        outcome,
-        None,
-        &Outputs {
-            data: Vec::new(),
-            markdown: false,
-        },
-        &Gates::default(),
-    )
+    let planned = runs::reopen(ctx, run_id, judge.as_deref())?;
+    let outcome = execute(ctx, planned, progress, &cancel_on_ctrl_c())?;
+    finish(ctx, outcome, None, &[], &Gates::default())
 }
 
 fn finish(
-    store: &mut Store,
-    outcome: run::RunOutcome,
+    ctx: &Ctx,
+    outcome: RunOutcome,
     out_base: Option<&Path>,
-    formats: &Outputs,
+    formats: &[ReportFormat],
     gates: &Gates,
 ) -> Result<(), Failure> {
-    let report =
-        export::ReportView::load(store, outcome.run_id, &export::ReportOptions::default())?;
-    let totals: run::RunTotals = store::runs::totals(store.conn(), outcome.run_id)?;
-    print::run_summary(
-        &report,
-        totals.calls + totals.cache_hits + totals.failures > 0,
-    );
+    let run_id = outcome.run_id;
+    let shown = reports::show(ctx, run_id)?;
+    print::run_summary(&shown.report, shown.judge_asked);
     if let Some(down) = outcome.judge_down {
         // The judge's own code (judge.auth, judge.unreachable, …) and exit status, so a
         // script sees why; the cells it could not score stay errors a resume retries.
-        eprintln!(
-            "run {} failed; after fixing the cause, continue it with `ragnosis resume {}`",
-            outcome.run_id, outcome.run_id
-        );
+        eprintln!("run {run_id} failed; after fixing the cause, continue it with `ragnosis resume {run_id}`");
         return Err(Error::JudgeDown {
             code: down.code,
             message: down.message,
         }
         .into());
     }
-    if outcome.status != RunStatus::Done {
-        let run = store::runs::get(store.conn(), outcome.run_id)?;
-        eprintln!(
-            "run {} {}; continue it with `ragnosis resume {}`",
-            outcome.run_id,
-            run.message.as_deref().unwrap_or("stopped"),
-            outcome.run_id
-        );
+    if outcome.status != Status::Done {
+        let message = shown.report.run.run.message.as_deref().unwrap_or("stopped");
+        eprintln!("run {run_id} {message}; continue it with `ragnosis resume {run_id}`");
         return Err(Error::Cancelled.into());
     }
     if let Some(base) = out_base {
-        for path in write_outputs(store, outcome.run_id, base, formats)? {
+        for path in reports::export(ctx, run_id, base, formats)? {
             eprintln!("wrote {}", path.display());
         }
     }
-    let verdicts = gate::check(&report.run.summary, &gates.gates, gates.basis);
+    let verdicts = gate::check(&shown.report.run.summary, &gates.gates, gates.basis);
     crate::gates::settle(&verdicts, gates.inconclusive, "quality gate")
 }
 

@@ -1,8 +1,8 @@
 //! What gate verdicts do to the exit status: printed one per line, then FAIL → 1,
 //! INCONCLUSIVE → 4 (or counted as a pass or a fail when the user says so), else 0.
 
-use ragnosis_core::analysis::gate::{GateVerdict, Outcome};
-use ragnosis_core::Error;
+use ragnosis_api::runs::gate::{GateVerdict, Outcome};
+use ragnosis_api::Error;
 
 use crate::Failure;
 

@@ -3,13 +3,10 @@
 //! in shell history and process lists).
 
 use std::io::Read;
-use std::path::Path;
 
 use clap::Subcommand;
-use ragnosis_core::judge::{connect, local, open};
-use ragnosis_core::secrets::{self, ApiKey, KeyringStore, SecretStore};
-use ragnosis_core::store::{self, judge_profiles::JudgeProfile, Store};
-use ragnosis_core::Error;
+use ragnosis_api::judges::{self, JudgeCheckView, JudgeProfile, KeyStatus, OFFLINE};
+use ragnosis_api::{Ctx, Error};
 
 #[derive(Subcommand)]
 pub enum JudgesCommand {
@@ -46,7 +43,7 @@ pub enum JudgesCommand {
         #[arg(long)]
         api_version: Option<String>,
     },
-    /// Remove a judge profile (its key stays in the keyring until `keys forget`).
+    /// Remove a judge profile and forget its key.
     Remove { name: String },
     /// Send one tiny judge call and report latency and whether structured output parsed.
     Test { name: String },
@@ -81,33 +78,9 @@ pub enum CacheCommand {
     Clear,
 }
 
-pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
-    let store = Store::open(home)?;
+pub fn judges(ctx: &Ctx, command: JudgesCommand) -> Result<(), Error> {
     match command {
-        JudgesCommand::List => {
-            println!(
-                "{:<20} {:<10} {:<36} {:<24} {:>5}  {:<24}  latest judge check",
-                "name", "kind", "base url", "model", "temp", "key"
-            );
-            let mut profiles = vec![open::offline_profile()];
-            profiles.extend(store::judge_profiles::list(store.conn())?);
-            for p in profiles {
-                let key = if p.name == open::OFFLINE {
-                    "not needed".to_string()
-                } else {
-                    key_source(&p)
-                };
-                let check = latest_check(&store, &p)?;
-                println!(
-                    "{:<20} {:<10} {:<36} {:<24} {:>5}  {key:<24}  {check}",
-                    p.name,
-                    p.kind.as_str(),
-                    p.base_url,
-                    p.model,
-                    p.temperature
-                );
-            }
-        }
+        JudgesCommand::List => list(ctx)?,
         JudgesCommand::Add {
             name,
             kind,
@@ -123,7 +96,7 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
             api_version,
         } => {
             let profile = JudgeProfile {
-                name: name.clone(),
+                name,
                 kind: kind.parse().map_err(Error::Invalid)?,
                 base_url,
                 model,
@@ -135,36 +108,24 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
                 price_input,
                 price_output,
                 api_version,
-            }
-            .checked()?;
-            store::judge_profiles::upsert(store.conn(), &profile)?;
-            let name = &profile.name;
+            };
+            let saved = judges::save(ctx, profile)?;
+            let name = &saved.profile.name;
             println!("saved judge profile {name}; store its key with `ragnosis keys set {name}` (reads stdin)");
         }
         JudgesCommand::Remove { name } => {
-            if !store::judge_profiles::delete(store.conn(), &name)? {
-                return Err(Error::NotFound {
-                    what: "judge profile",
-                    id: name,
-                });
-            }
-            println!("removed judge profile {name}");
+            judges::delete(ctx, &name)?;
+            println!("removed judge profile {name} and forgot its key");
         }
         JudgesCommand::Test { name } => {
-            let profile = open::profile(&store, &name)?;
-            let key = find_key(&profile)?;
-            let report = runtime()?.block_on(connect::test_connection(&profile, key));
+            let report = judges::test(ctx, judges::profile(ctx, &name)?)?.report;
+            let parsed = match report.structured_output_parsed {
+                true => "parsed",
+                false => "not parsed",
+            };
             println!(
-                "{}: {} (latency {} ms, model {}, structured output {})",
-                name,
-                report.message,
-                report.latency_ms,
-                report.model,
-                if report.structured_output_parsed {
-                    "parsed"
-                } else {
-                    "not parsed"
-                }
+                "{name}: {} (latency {} ms, model {}, structured output {parsed})",
+                report.message, report.latency_ms, report.model
             );
             if !report.ok {
                 return Err(Error::Invalid(format!(
@@ -172,11 +133,9 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
                 )));
             }
         }
-        JudgesCommand::Detect { add, model } => detect(&store, add, model.as_deref())?,
+        JudgesCommand::Detect { add, model } => detect(ctx, add, model.as_deref())?,
         JudgesCommand::Models { name } => {
-            let profile = open::profile(&store, &name)?;
-            let key = find_key(&profile)?;
-            for model in runtime()?.block_on(connect::discover_models(&profile, key))? {
+            for model in judges::models(ctx, judges::profile(ctx, &name)?)? {
                 println!("{model}");
             }
         }
@@ -184,12 +143,37 @@ pub fn judges(home: &Path, command: JudgesCommand) -> Result<(), Error> {
     Ok(())
 }
 
-fn detect(store: &Store, add: bool, model: Option<&str>) -> Result<(), Error> {
-    let servers = runtime()?.block_on(local::detect());
+fn list(ctx: &Ctx) -> Result<(), Error> {
+    println!(
+        "{:<20} {:<10} {:<36} {:<24} {:>5}  {:<24}  latest judge check",
+        "name", "kind", "base url", "model", "temp", "key"
+    );
+    let checks = judges::latest_checks(ctx)?;
+    for info in judges::list(ctx)? {
+        let p = &info.profile;
+        let key = match p.name == OFFLINE {
+            true => "not needed".to_string(),
+            false => key_source(&judges::key_status(ctx, &p.name)?),
+        };
+        let check = latest_check(checks.iter().find(|c| c.profile == p.name));
+        println!(
+            "{:<20} {:<10} {:<36} {:<24} {:>5}  {key:<24}  {check}",
+            p.name,
+            p.kind.as_str(),
+            p.base_url,
+            p.model,
+            p.temperature
+        );
+    }
+    Ok(())
+}
+
+fn detect(ctx: &Ctx, add: bool, model: Option<&str>) -> Result<(), Error> {
+    let servers = judges::detect(ctx)?;
     if servers.is_empty() {
-        let ports: Vec<String> = local::KNOWN_SERVERS
+        let ports: Vec<String> = judges::known_local_servers()
             .iter()
-            .map(|s| format!("{} {}", s.product, s.port))
+            .map(|(product, port)| format!("{product} {port}"))
             .collect();
         println!(
             "no local model server answered on 127.0.0.1 ({})",
@@ -198,7 +182,8 @@ fn detect(store: &Store, add: bool, model: Option<&str>) -> Result<(), Error> {
         println!("start one (for example `ollama serve`) and run this again; the offline judge works meanwhile");
         return Ok(());
     }
-    for server in &servers {
+    for found in &servers {
+        let server = &found.server;
         let models = if server.models.is_empty() {
             "no models loaded".to_string()
         } else {
@@ -212,19 +197,16 @@ fn detect(store: &Store, add: bool, model: Option<&str>) -> Result<(), Error> {
             println!("  not added: it lists no model (load one, or pass --model)");
             continue;
         };
-        if store::judge_profiles::get(store.conn(), &server.profile_name).is_ok() {
+        if found.already_saved {
             println!(
                 "  not added: a profile called {} exists already",
                 server.profile_name
             );
             continue;
         }
-        let profile = local::profile_for(&server.profile_name, &server.base_url, chosen);
-        store::judge_profiles::upsert(store.conn(), &profile)?;
-        println!(
-            "  saved judge profile {} with model {chosen}; use it with `--judge {}`",
-            profile.name, profile.name
-        );
+        let saved = judges::save(ctx, judges::local_profile(found, chosen))?;
+        let name = &saved.profile.name;
+        println!("  saved judge profile {name} with model {chosen}; use it with `--judge {name}`");
     }
     if !add {
         println!("add them as judge profiles with `ragnosis judges detect --add`");
@@ -232,42 +214,33 @@ fn detect(store: &Store, add: bool, model: Option<&str>) -> Result<(), Error> {
     Ok(())
 }
 
-pub fn keys(home: &Path, command: KeysCommand) -> Result<(), Error> {
-    let store = Store::open(home)?;
+pub fn keys(ctx: &Ctx, command: KeysCommand) -> Result<(), Error> {
     match command {
         KeysCommand::Set { name } => {
-            open::profile(&store, &name)?;
+            // The profile first: no waiting for a key that could not be stored.
+            judges::profile(ctx, &name)?;
             let mut text = String::new();
             std::io::stdin()
                 .read_to_string(&mut text)
                 .map_err(|e| Error::Invalid(format!("cannot read the key from stdin: {e}")))?;
-            let key = ApiKey::new(text).ok_or_else(|| Error::Invalid("no key on stdin".into()))?;
-            KeyringStore.set(&name, &key)?;
-            println!(
-                "stored the key for {name} in the {}",
-                KeyringStore.backend()
-            );
+            let status = judges::store_key(ctx, &name, text)?;
+            println!("stored the key for {name} in the {}", status.backend);
         }
         KeysCommand::Forget { name } => {
-            KeyringStore.delete(&name)?;
-            println!(
-                "removed the key for {name} from the {}",
-                KeyringStore.backend()
-            );
+            let status = judges::forget_key(ctx, &name)?;
+            println!("removed the key for {name} from the {}", status.backend);
         }
         KeysCommand::Status { name } => {
-            let profile = open::profile(&store, &name)?;
-            println!("{name}: {}", key_source(&profile));
+            println!("{name}: {}", key_source(&judges::key_status(ctx, &name)?));
         }
     }
     Ok(())
 }
 
-pub fn cache(home: &Path, command: CacheCommand) -> Result<(), Error> {
-    let store = Store::open(home)?;
+pub fn cache(ctx: &Ctx, command: CacheCommand) -> Result<(), Error> {
     match command {
         CacheCommand::Stats => {
-            let s = store::judge_cache::stats(store.conn())?;
+            let s = judges::cache_stats(ctx)?;
             println!(
                 "{} cached verdicts, {:.1} MB, {} input and {} output tokens saved on reuse",
                 s.entries,
@@ -276,68 +249,35 @@ pub fn cache(home: &Path, command: CacheCommand) -> Result<(), Error> {
                 s.output_tokens
             );
         }
-        CacheCommand::Clear => println!(
-            "removed {} cached verdicts",
-            store::judge_cache::clear(store.conn())?
-        ),
+        CacheCommand::Clear => println!("removed {} cached verdicts", judges::clear_cache(ctx)?),
     }
     Ok(())
 }
 
-fn find_key(profile: &JudgeProfile) -> Result<Option<ApiKey>, Error> {
-    Ok(
-        secrets::find_key(&open::env_store_for(profile), &KeyringStore, &profile.name).or_else(
-            |e| match e {
-                secrets::SecretError::Unavailable(..) => Ok(None),
-                other => Err(other),
-            },
-        )?,
-    )
-}
-
 /// Where the key would come from, in words; never the key itself.
-fn key_source(profile: &JudgeProfile) -> String {
-    let env = open::env_store_for(profile);
-    if let Ok(Some(_)) = env.get(&profile.name) {
-        return "from the environment".into();
-    }
-    match KeyringStore.get(&profile.name) {
-        Ok(Some(_)) => format!("stored in the {}", KeyringStore.backend()),
-        Ok(None) => format!(
+fn key_source(status: &KeyStatus) -> String {
+    match (status.from_environment, status.stored, &status.problem) {
+        (true, _, _) => "from the environment".into(),
+        (false, true, _) => format!("stored in the {}", status.backend),
+        (false, false, Some(problem)) => problem.clone(),
+        (false, false, None) => format!(
             "not stored (set one with `ragnosis keys set {}` or {})",
-            profile.name,
-            secrets::env_var_for(&profile.name)
+            status.profile, status.env_var
         ),
-        Err(e) => e.to_string(),
     }
-}
-
-/// A runtime for the judge layer's network calls from synchronous CLI code.
-pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Error> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Invalid(format!("cannot start the network runtime: {e}")))
 }
 
 /// The profile's latest judge check in a few words: its claims figure and date, and
-/// whether it still describes the judge (`JudgeCheck::describes`).
-fn latest_check(store: &Store, profile: &JudgeProfile) -> Result<String, Error> {
-    let Some(check) =
-        ragnosis_core::judge_check::shipped::latest_for_profile(store.conn(), &profile.name)?
-    else {
-        return Ok("never checked (ragnosis judge-check NAME)".into());
+/// whether it still describes the judge.
+fn latest_check(check: Option<&JudgeCheckView>) -> String {
+    let Some(check) = check else {
+        return "never checked (ragnosis judge-check NAME)".into();
     };
-    let claims = check
-        .claims
-        .map_or("-".to_string(), |e| format!("{:.2}", e.value));
+    let claims = check.claims.map_or("-".to_string(), |v| format!("{v:.2}"));
     let date = check.checked_at.get(..10).unwrap_or(&check.checked_at);
-    Ok(format!(
-        "claims {claims} on {date}{}",
-        if check.describes(profile) {
-            ""
-        } else {
-            " (stale: the judge changed since; run judge-check again)"
-        }
-    ))
+    let stale = match check.current {
+        true => "",
+        false => " (stale: the judge changed since; run judge-check again)",
+    };
+    format!("claims {claims} on {date}{stale}")
 }

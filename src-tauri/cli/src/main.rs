@@ -1,4 +1,4 @@
-//! `ragnosis`: the command line over `ragnosis-core`. Parses arguments, calls the core,
+//! `ragnosis`: the command line over `ragnosis-api`. Parses arguments, calls one use case,
 //! prints. Exit codes: 0 success, 1 a quality gate (`--fail-under` / `--fail-over`) said
 //! FAIL, or `compare --fail-on-regression` found a regression, 2 usage or input error
 //! (nothing evaluated), 3 runtime failure, 4 a gate was INCONCLUSIVE (the figures cannot
@@ -19,12 +19,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use ragnosis_core::dataset::{FieldMap, ImportLimits};
-use ragnosis_core::export::{self, ExportFormat};
-use ragnosis_core::metrics;
-use ragnosis_core::progress::{CancelToken, NoProgress, ProgressSink};
-use ragnosis_core::store::{self, Store};
-use ragnosis_core::{import, paths, Error};
+use ragnosis_api::datasets::{self, ImportRequest};
+use ragnosis_api::reports::{self, ReportFormat};
+use ragnosis_api::{runs, CancelToken, Ctx, Error, ErrorCode, NoProgress, ProgressSink};
 
 #[derive(Parser)]
 #[command(
@@ -123,7 +120,7 @@ enum Command {
     /// keep the figures with the profile.
     JudgeCheck {
         /// Judge profile (default: the built-in offline judge).
-        #[arg(default_value = ragnosis_core::judge::open::OFFLINE)]
+        #[arg(default_value = ragnosis_api::judges::OFFLINE)]
         profile: String,
         #[arg(long)]
         json: bool,
@@ -205,8 +202,9 @@ impl From<Error> for Failure {
 fn main() -> ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();
-    let database = paths::database_path(&paths::home_dir(cli.home.as_deref()));
-    match dispatch(cli) {
+    let ctx = Ctx::new(cli.home.as_deref());
+    let database = ctx.database_path();
+    match dispatch(&ctx, cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Threshold(message)) => {
             eprintln!("{message}");
@@ -221,10 +219,7 @@ fn main() -> ExitCode {
             eprintln!("error [{}]: {e}", e.code());
             // Where: a database failure (a full disk, a read-only folder) names the file
             // it concerns, unless the message already does.
-            let store_failure = matches!(
-                e.code(),
-                ragnosis_core::ErrorCode::Store | ragnosis_core::ErrorCode::DatasetAborted
-            );
+            let store_failure = matches!(e.code(), ErrorCode::Store | ErrorCode::DatasetAborted);
             if store_failure && !e.to_string().contains(&*database.to_string_lossy()) {
                 eprintln!("the database: {}", database.display());
             }
@@ -236,8 +231,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn dispatch(cli: Cli) -> Result<(), Failure> {
-    let home = paths::home_dir(cli.home.as_deref());
+fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
     let progress: std::sync::Arc<dyn ProgressSink> = if cli.quiet {
         std::sync::Arc::new(NoProgress)
     } else {
@@ -251,124 +245,105 @@ fn dispatch(cli: Cli) -> Result<(), Failure> {
             scores,
             json,
         } => {
-            let mut map = FieldMap::parse(&map).map_err(Error::Invalid)?;
-            map.scores_file = scores;
-            let mut store = Store::open(&home)?;
-            let imported =
-                import_checked(&mut store, &file, name.as_deref(), &map, progress.as_ref())?;
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&imported.report).map_err(Error::from)?
-                );
-            } else {
-                print::import_report(&imported);
+            let request = ImportRequest {
+                name,
+                ..ImportRequest::new(file)
             }
+            .with_specs(&map)?;
+            import_file(ctx, request, scores, json, progress.as_ref())?
         }
         Command::Datasets { json } => {
-            let store = Store::open(&home)?;
-            let rows = store::datasets::list(store.conn())?;
+            let rows = datasets::list(ctx)?;
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&rows).map_err(Error::from)?
-                );
+                print_json(&rows)?;
             } else {
                 print::datasets(&rows);
             }
         }
         Command::ListMetrics { json } => {
-            let mut specs: Vec<metrics::MetricSpec> = metrics::catalogue().to_vec();
-            if let Some(store) = existing_store(&home)? {
-                let own = ragnosis_core::run::criteria::current(&store)?;
-                specs.extend(own.into_iter().map(|(_, spec)| spec.clone()));
-            }
+            let specs = runs::metrics(ctx)?;
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&specs).map_err(Error::from)?
-                );
+                print_json(&specs)?;
             } else {
                 print::metric_list(&specs);
             }
         }
-        Command::Eval(args) => evaluate::eval(&home, args, progress)?,
-        Command::Agentic(args) => evaluate::agentic(&home, args, progress)?,
-        Command::Runs { json } => {
-            let store = Store::open(&home)?;
-            let runs = store::runs::list(store.conn())?;
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&runs).map_err(Error::from)?
-                );
-            } else {
-                let mut rows = Vec::with_capacity(runs.len());
-                for run in runs {
-                    let totals = store::runs::totals(store.conn(), run.id)?;
-                    let status = ragnosis_core::run::owner::shown_status(&store, &run);
-                    rows.push((run, totals, status));
-                }
-                print::runs(&rows);
-            }
-        }
-        Command::Show { run, json } => {
-            let mut store = Store::open(&home)?;
-            let report =
-                export::ReportView::load(&mut store, run, &export::ReportOptions::default())?;
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&ShowJson::of(&report)).map_err(Error::from)?
-                );
-            } else {
-                let totals: ragnosis_core::run::RunTotals = store::runs::totals(store.conn(), run)?;
-                print::run_summary(
-                    &report,
-                    totals.calls + totals.cache_hits + totals.failures > 0,
-                );
-            }
-        }
-        Command::Resume { run, judge } => evaluate::resume(&home, run, judge, progress)?,
+        Command::Eval(args) => evaluate::eval(ctx, args, progress)?,
+        Command::Agentic(args) => evaluate::agentic(ctx, args, progress)?,
+        Command::Runs { json } => list_runs(ctx, json)?,
+        Command::Show { run, json } => show(ctx, run, json)?,
+        Command::Resume { run, judge } => evaluate::resume(ctx, run, judge, progress)?,
         Command::Export {
             run,
             out_base,
             format,
         } => {
-            let mut store = Store::open(&home)?;
-            let outputs = parse_formats(&format)?;
-            for path in write_outputs(&mut store, run, &out_base, &outputs)? {
+            let formats = export_formats(&format)?;
+            for path in reports::export(ctx, run, &out_base, &formats)? {
                 println!("wrote {}", path.display());
             }
         }
-        Command::Report(args) => report::report(&home, args)?,
-        Command::Compare(args) => report::compare(&home, args)?,
-        Command::Judges { command } => judges::judges(&home, command)?,
-        Command::Keys { command } => judges::keys(&home, command)?,
-        Command::Cache { command } => judges::cache(&home, command)?,
-        Command::JudgeCheck { profile, json } => {
-            check::judge_check(&home, &profile, json, progress)?
-        }
-        Command::Labels { command } => trust::labels(&home, command)?,
-        Command::Criteria { command } => criteria::criteria(&home, command)?,
-        Command::Ingest(args) => corpora::ingest(&home, args, progress)?,
-        Command::Corpora { json } => corpora::corpora(&home, json)?,
-        Command::RetrievalEval(args) => corpora::retrieval_eval(&home, args, progress)?,
-        Command::Generate(args) => corpora::generate(&home, args, progress)?,
-        Command::Alignment { run, json } => trust::alignment(&home, run, json)?,
-        Command::Prior { run, pair, json } => trust::prior(&home, run, pair.as_deref(), json)?,
+        Command::Report(args) => report::report(ctx, args)?,
+        Command::Compare(args) => report::compare(ctx, args)?,
+        Command::Judges { command } => judges::judges(ctx, command)?,
+        Command::Keys { command } => judges::keys(ctx, command)?,
+        Command::Cache { command } => judges::cache(ctx, command)?,
+        Command::JudgeCheck { profile, json } => check::judge_check(ctx, &profile, json, progress)?,
+        Command::Labels { command } => trust::labels(ctx, command)?,
+        Command::Criteria { command } => criteria::criteria(ctx, command)?,
+        Command::Ingest(args) => corpora::ingest(ctx, args, progress)?,
+        Command::Corpora { json } => corpora::corpora(ctx, json)?,
+        Command::RetrievalEval(args) => corpora::retrieval_eval(ctx, args, progress)?,
+        Command::Generate(args) => corpora::generate(ctx, args, progress)?,
+        Command::Alignment { run, json } => trust::alignment(ctx, run, json)?,
+        Command::Prior { run, pair, json } => trust::prior(ctx, run, pair.as_deref(), json)?,
     }
     Ok(())
 }
 
-/// The database when one exists in `home` (its criteria then registered), without
-/// creating one: what lists and argument checks read before anything is stored.
-pub fn existing_store(home: &std::path::Path) -> Result<Option<Store>, Error> {
-    if paths::database_path(home).exists() {
-        Ok(Some(Store::open(home)?))
+/// `import`: the file stored as a dataset, its report printed.
+fn import_file(
+    ctx: &Ctx,
+    mut request: ImportRequest,
+    scores: Option<PathBuf>,
+    json: bool,
+    progress: &dyn ProgressSink,
+) -> Result<(), Error> {
+    request.map.scores_file = scores;
+    let imported = import(ctx, &request, progress)?;
+    if json {
+        print_json(&imported.report)
     } else {
-        Ok(None)
+        print::import_report(&imported);
+        Ok(())
     }
+}
+
+fn list_runs(ctx: &Ctx, json: bool) -> Result<(), Error> {
+    let rows = runs::list(ctx)?;
+    if json {
+        let rows: Vec<_> = rows.iter().map(|info| &info.run).collect();
+        print_json(&rows)
+    } else {
+        print::runs(&rows);
+        Ok(())
+    }
+}
+
+fn show(ctx: &Ctx, run: i64, json: bool) -> Result<(), Error> {
+    let shown = reports::show(ctx, run)?;
+    if json {
+        print_json(&ShowJson::of(&shown.report))
+    } else {
+        print::run_summary(&shown.report, shown.judge_asked);
+        Ok(())
+    }
+}
+
+/// Pretty JSON on stdout: what `--json` prints.
+pub fn print_json(value: &impl serde::Serialize) -> Result<(), Error> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
 }
 
 /// `ragnosis runs | head`: when the reader goes away, end quietly like other command-line
@@ -383,59 +358,21 @@ fn restore_sigpipe() {
     }
 }
 
-pub fn import_checked(
-    store: &mut Store,
-    file: &std::path::Path,
-    name: Option<&str>,
-    map: &FieldMap,
+/// Imports a file; one that gives no item has its report's lines printed, then the
+/// refusal says it in one sentence.
+pub fn import(
+    ctx: &Ctx,
+    request: &ImportRequest,
     progress: &dyn ProgressSink,
-) -> Result<import::Imported, Error> {
-    let limits = ImportLimits::default();
-    let imported = import::import_file_mapped(store, file, name, &limits, map, progress)?;
-    if imported.report.items_accepted == 0 && !imported.reused {
-        // The reasons line by line first; the refusal then says it in one sentence.
-        print::import_report(&imported);
-    }
-    import::refuse_empty(store, file, imported)
+) -> Result<datasets::Imported, Error> {
+    datasets::import_inspected(ctx, request, progress, print::import_report)
 }
 
-/// What `--format` asks to write: data files (json, csv) from core's export, and the
-/// report as Markdown with its charts (md) from the report crate, the one writer of
-/// everything meant for people.
-pub struct Outputs {
-    pub data: Vec<ExportFormat>,
-    pub markdown: bool,
-}
-
-pub fn parse_formats(list: &str) -> Result<Outputs, Error> {
-    let mut outputs = Outputs {
-        data: Vec::new(),
-        markdown: false,
-    };
-    for s in list.split(',').filter(|s| !s.trim().is_empty()) {
-        if matches!(s.trim().to_ascii_lowercase().as_str(), "md" | "markdown") {
-            outputs.markdown = true;
-        } else {
-            outputs.data.push(ExportFormat::parse(s).ok_or_else(|| {
-                Error::Invalid(format!("unknown export format '{s}' (use json, md, csv)"))
-            })?);
-        }
-    }
-    Ok(outputs)
-}
-
-/// Writes `base.<ext>` for every output asked for, and returns the paths written.
-pub fn write_outputs(
-    store: &mut Store,
-    run_id: i64,
-    base: &std::path::Path,
-    outputs: &Outputs,
-) -> Result<Vec<PathBuf>, Error> {
-    let mut written = export::write_all(store, run_id, base, &outputs.data)?;
-    if outputs.markdown {
-        written.extend(report::markdown(store, run_id, base)?);
-    }
-    Ok(written)
+/// What `--format` of `eval`, `agentic` and `export` may ask: data files (json, csv) and
+/// the report as Markdown with its charts (md).
+pub fn export_formats(list: &str) -> Result<Vec<ReportFormat>, Error> {
+    use ReportFormat::{Csv, Json, Markdown};
+    ReportFormat::parse_list(list, &[Json, Markdown, Csv])
 }
 
 /// First Ctrl-C cancels the run cleanly (it stays resumable); a second one exits.
@@ -458,16 +395,16 @@ pub fn cancel_on_ctrl_c() -> CancelToken {
 #[derive(serde::Serialize)]
 struct ShowJson<'a> {
     #[serde(flatten)]
-    run: &'a export::RunView,
+    run: &'a reports::RunView,
     headline: &'a [String],
-    failing_items: &'a [export::report_view::PatternView],
-    trust: &'a export::TrustStatement,
-    insights: &'a Option<ragnosis_core::analysis::insights::RunInsights>,
-    criteria: &'a [export::CriterionReport],
+    failing_items: &'a [reports::report_view::PatternView],
+    trust: &'a reports::TrustStatement,
+    insights: &'a Option<runs::RunInsights>,
+    criteria: &'a [reports::CriterionReport],
 }
 
 impl<'a> ShowJson<'a> {
-    fn of(report: &'a export::ReportView) -> Self {
+    fn of(report: &'a reports::ReportView) -> Self {
         ShowJson {
             run: &report.run,
             headline: &report.headline,

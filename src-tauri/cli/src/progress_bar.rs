@@ -3,7 +3,7 @@
 use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use ragnosis_core::progress::{Progress, ProgressSink};
+use ragnosis_api::{Progress, ProgressSink};
 
 #[derive(Default)]
 pub struct Bars {

@@ -5,14 +5,14 @@
 //! The report's date line is the only clock in the output: it is now, or
 //! `SOURCE_DATE_EPOCH` when set (the reproducible-builds convention), or `--date`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
-use ragnosis_core::analysis::compare::{self, DEFAULT_THRESHOLD};
-use ragnosis_core::export::{Detail, ReportOptions, ReportView};
-use ragnosis_core::store::Store;
-use ragnosis_core::Error;
-use ragnosis_report::Format;
+use ragnosis_api::reports::{
+    self, Options, ReportDetail as Detail, ReportFormat, DEFAULT_THRESHOLD,
+};
+use ragnosis_api::runs::gate;
+use ragnosis_api::Ctx;
 
 use crate::Failure;
 
@@ -78,62 +78,47 @@ pub struct CompareArgs {
     inconclusive: String,
 }
 
-pub fn report(home: &Path, args: ReportArgs) -> Result<(), Failure> {
-    let (formats, _) = parse(&args.format, false)?;
-    let mut store = Store::open(home)?;
-    let options = ReportOptions {
-        generated_at: ragnosis_report::date_line(args.date),
+pub fn report(ctx: &Ctx, args: ReportArgs) -> Result<(), Failure> {
+    use ReportFormat::{Markdown, Pdf};
+    let formats = ReportFormat::parse_list(&args.format, &[Pdf, Markdown])?;
+    let options = Options {
+        generated_at: reports::date_line(args.date),
         worst: args.worst,
         detail: args.detail,
-        ..ReportOptions::default()
+        ..Options::default()
     };
-    let view = ReportView::load(&mut store, args.run, &options)?;
     let base = args
         .out
         .unwrap_or_else(|| PathBuf::from(format!("ragnosis-run-{}", args.run)));
-    print_written(ragnosis_report::write(&view, &formats, &base).map_err(|e| failure(e, &base))?);
+    print_written(reports::write_report(
+        ctx, args.run, &options, &formats, &base,
+    )?);
     Ok(())
 }
 
-pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
-    let (formats, json) = parse(&args.format, true)?;
-    let mut store = Store::open(home)?;
+pub fn compare(ctx: &Ctx, args: CompareArgs) -> Result<(), Failure> {
+    use ReportFormat::{Json, Markdown, Pdf};
+    let formats = ReportFormat::parse_list(&args.format, &[Pdf, Markdown, Json])?;
     let base = args.out.unwrap_or_else(|| {
         PathBuf::from(format!("ragnosis-compare-{}-vs-{}", args.run_a, args.run_b))
     });
-    let mut written = Vec::new();
-    let comparison = compare::compare_runs(
-        &store,
-        args.run_a,
-        args.run_b,
-        args.threshold,
-        args.allow_different_judges,
-    )?;
+    let (a, b) = (args.run_a, args.run_b);
+    let comparison = reports::compare(ctx, a, b, args.threshold, args.allow_different_judges)?;
     crate::print::comparison(&comparison);
-    if json {
-        let path = ragnosis_report::with_extension(&base, "json");
-        let text = serde_json::to_string_pretty(&comparison).map_err(Error::from)?;
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|source| Error::Write {
-                path: parent.to_path_buf(),
-                source,
-            })?;
-        }
-        ragnosis_core::output_file::write(&path, (text + "\n").as_bytes())?;
-        written.push(path);
+    let mut written = Vec::new();
+    if formats.contains(&Json) {
+        written.push(reports::write_comparison(&comparison, &base)?);
     }
-    if !formats.is_empty() {
-        let options = ReportOptions {
-            generated_at: ragnosis_report::date_line(args.date),
+    if formats.iter().any(|f| *f != Json) {
+        let options = Options {
+            generated_at: reports::date_line(args.date),
             worst: args.worst,
-            baseline: Some(args.run_a),
+            baseline: Some(a),
             threshold: args.threshold,
             allow_different_judges: args.allow_different_judges,
-            ..ReportOptions::default()
+            ..Options::default()
         };
-        let view = ReportView::load(&mut store, args.run_b, &options)?;
-        written
-            .extend(ragnosis_report::write(&view, &formats, &base).map_err(|e| failure(e, &base))?);
+        written.extend(reports::write_report(ctx, b, &options, &formats, &base)?);
     }
     print_written(written);
     if !args.fail_on_regression {
@@ -142,72 +127,9 @@ pub fn compare(home: &Path, args: CompareArgs) -> Result<(), Failure> {
     let verdicts: Vec<_> = comparison
         .metrics
         .iter()
-        .map(|m| ragnosis_core::analysis::gate::regression(m, comparison.threshold))
+        .map(|m| gate::regression(m, comparison.threshold))
         .collect();
     crate::gates::settle(&verdicts, args.inconclusive.parse()?, "regression gate")
-}
-
-/// Report formats, and whether `json` was asked for (only `compare` accepts it).
-fn parse(list: &str, json_allowed: bool) -> Result<(Vec<Format>, bool), Failure> {
-    let mut formats = Vec::new();
-    let mut json = false;
-    for entry in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        if json_allowed && entry.eq_ignore_ascii_case("json") {
-            json = true;
-        } else if let Some(format) = Format::parse(entry) {
-            if !formats.contains(&format) {
-                formats.push(format);
-            }
-        } else {
-            let allowed = if json_allowed {
-                "pdf, md, json"
-            } else {
-                "pdf, md"
-            };
-            return Err(
-                Error::Invalid(format!("unknown report format '{entry}' (use {allowed})")).into(),
-            );
-        }
-    }
-    if formats.is_empty() && !json {
-        return Err(Error::Invalid("no report format given".into()).into());
-    }
-    Ok((formats, json))
-}
-
-/// The run's report as Markdown with its charts at `base.md` (what `--format md` of
-/// `eval`, `agentic` and `export` writes): the same model as the PDF.
-pub fn markdown(store: &mut Store, run_id: i64, base: &Path) -> Result<Vec<PathBuf>, Error> {
-    let options = ReportOptions {
-        generated_at: ragnosis_report::date_line(None),
-        ..ReportOptions::default()
-    };
-    let view = ReportView::load(store, run_id, &options)?;
-    if let Some(parent) = base.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|source| Error::Write {
-            path: parent.to_path_buf(),
-            source,
-        })?;
-    }
-    ragnosis_report::write(&view, &[Format::Markdown], base).map_err(|e| match failure(e, base) {
-        Failure::Core(e) => e,
-        Failure::Threshold(m) | Failure::Inconclusive(m) => Error::Invalid(m),
-    })
-}
-
-/// A report error as the CLI reports it: chart and typesetting failures are runtime
-/// failures of writing `base` (exit 3), not input errors.
-pub(crate) fn failure(e: ragnosis_report::Error, base: &Path) -> Failure {
-    match e {
-        ragnosis_report::Error::Core(e) => Failure::Core(e),
-        ragnosis_report::Error::Write { path, source } => {
-            Failure::Core(Error::Write { path, source })
-        }
-        other => Failure::Core(Error::Write {
-            path: base.to_path_buf(),
-            source: std::io::Error::other(other.to_string()),
-        }),
-    }
 }
 
 fn print_written(paths: Vec<PathBuf>) {

@@ -1,14 +1,13 @@
 //! `ragnosis labels` and `ragnosis alignment`: people's labels on a run's items, and how
 //! far the run's scores agree with them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Subcommand;
-use ragnosis_core::analysis::{alignment, prior};
-use ragnosis_core::store::Store;
-use ragnosis_core::{labels, Error};
+use ragnosis_api::trust::{self, Label};
+use ragnosis_api::{Ctx, Error};
 
-use crate::{print, Failure};
+use crate::{print, print_json, Failure};
 
 #[derive(Subcommand)]
 pub enum LabelsCommand {
@@ -32,26 +31,19 @@ pub enum LabelsCommand {
     },
 }
 
-pub fn labels(home: &Path, command: LabelsCommand) -> Result<(), Failure> {
-    let mut store = Store::open(home)?;
+pub fn labels(ctx: &Ctx, command: LabelsCommand) -> Result<(), Failure> {
     match command {
         LabelsCommand::Import { run, file, json } => {
-            let report = labels::import(&mut store, run, &file)?;
-            if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&report).map_err(Error::from)?
-                );
-            } else {
-                print::label_import(&report);
-            }
-            if report.stored == 0 {
-                return Err(Error::Invalid(format!(
-                    "{} has no usable label for run {run}; nothing was stored",
-                    file.display()
-                ))
-                .into());
-            }
+            // A file with no usable label is refused after its rows are printed.
+            let show = |report: &trust::LabelImport| {
+                if json {
+                    let _ = print_json(report);
+                } else {
+                    print::label_import(report);
+                }
+            };
+            let report = trust::import_labels(ctx, run, &file, show)?;
+            show(&report);
         }
         LabelsCommand::Set {
             run,
@@ -60,42 +52,39 @@ pub fn labels(home: &Path, command: LabelsCommand) -> Result<(), Failure> {
             score,
             note,
         } => {
-            let value =
-                ragnosis_core::dataset::labels::parse_score(&score).map_err(Error::Invalid)?;
-            let metric = labels::set(&store, run, item, &metric, value, note.as_deref(), "cli")?;
-            println!("labelled item {item} on {metric}: {value}");
+            let label = Label {
+                run_id: run,
+                item_id: item,
+                metric: &metric,
+                score: Some(trust::parse_score(&score)?),
+                note: note.as_deref(),
+                source: "cli",
+            };
+            let (metric, _) = trust::label(ctx, &label)?;
+            println!(
+                "labelled item {item} on {metric}: {}",
+                label.score.unwrap_or_default()
+            );
         }
     }
     Ok(())
 }
 
-pub fn alignment(home: &Path, run: i64, json: bool) -> Result<(), Failure> {
-    let store = Store::open(home)?;
-    let figures = alignment::align(&store, run)?;
+pub fn alignment(ctx: &Ctx, run: i64, json: bool) -> Result<(), Failure> {
+    let figures = trust::alignment(ctx, run)?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&figures).map_err(Error::from)?
-        );
+        print_json(&figures)?;
     } else {
         print::alignment(&figures);
     }
     Ok(())
 }
 
-pub fn prior(home: &Path, run: i64, pair: Option<&str>, json: bool) -> Result<(), Failure> {
-    let store = Store::open(home)?;
+pub fn prior(ctx: &Ctx, run: i64, pair: Option<&str>, json: bool) -> Result<(), Failure> {
     let Some(pair) = pair else {
-        let names = prior::names(&store, run)?;
+        let names = trust::prior_names(ctx, run)?;
         if json {
-            let listed: Vec<_> = names
-                .iter()
-                .map(|(name, items)| serde_json::json!({"name": name, "items": items}))
-                .collect();
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&listed).map_err(Error::from)?
-            );
+            print_json(&names)?;
         } else {
             print::prior_names(run, &names);
         }
@@ -107,12 +96,9 @@ pub fn prior(home: &Path, run: i64, pair: Option<&str>, json: bool) -> Result<()
         ))
         .into());
     };
-    let agreement = prior::agreement(&store, run, theirs.trim(), metric.trim())?;
+    let agreement = trust::prior_agreement(ctx, run, theirs, metric)?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&agreement).map_err(Error::from)?
-        );
+        print_json(&agreement)?;
     } else {
         print::prior_agreement(&agreement);
     }

@@ -264,6 +264,44 @@ fn usage_and_input_errors_exit_2_and_evaluate_nothing() {
     let no_run = ragnosis(home.path(), &["show", "99"]);
     assert_eq!(no_run.status.code(), Some(2));
 
+    // Out of range: the window's sentence and code (tests/shell/ipc.rs pins the same),
+    // said before the file is read.
+    for (flag, value, sentence) in [
+        (
+            "--tau",
+            "2",
+            "invalid input: tau must be between 0 and 1, got 2",
+        ),
+        (
+            "--budget",
+            "inf",
+            "invalid input: the budget must be an amount of USD, 0 or more; got inf",
+        ),
+        (
+            "--limit",
+            "0",
+            "invalid input: limit and sample must be at least 1 item",
+        ),
+    ] {
+        let o = ragnosis(
+            home.path(),
+            &[
+                "eval",
+                "/nonexistent/file.jsonl",
+                "--metrics",
+                "bleu",
+                flag,
+                value,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("error [invalid]: {sentence}")),
+            "{}",
+            stderr(&o)
+        );
+    }
+
     let runs = ragnosis(home.path(), &["runs", "--json"]);
     assert_eq!(
         stdout(&runs).trim(),

@@ -51,6 +51,15 @@ pub enum Error {
     /// A run stopped because its judge failed on every call; `code` is the judge's.
     #[error("{message}")]
     JudgeDown { code: ErrorCode, message: String },
+    /// Cancel was asked for work this process is not doing.
+    #[error("{0}")]
+    NotRunning(String),
+    /// A chart or the PDF of a report could not be made (writing its file is `Write`).
+    #[error("cannot make the report {}: {message}", .path.display())]
+    Report { path: PathBuf, message: String },
+    /// A defect (a worker that panicked, a poisoned lock); the message says where.
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 impl Error {
@@ -81,6 +90,9 @@ impl Error {
             Error::Busy(_) => ErrorCode::Busy,
             Error::JudgedDifferently(_) => ErrorCode::CompareJudgedDifferently,
             Error::DatabaseUnusable { .. } => ErrorCode::Store,
+            Error::NotRunning(_) => ErrorCode::NotRunning,
+            Error::Report { .. } => ErrorCode::Report,
+            Error::Internal(_) => ErrorCode::Internal,
         }
     }
 

@@ -65,11 +65,11 @@ pub enum ErrorCode {
     /// would be the judges', not the pipeline's. Compare anyway only knowingly
     /// (`--allow-different-judges`, or the window's "Compare anyway").
     CompareJudgedDifferently,
-    /// The desktop shell's own: the operation is already running.
+    /// The operation is already running (here, or in another Ragnosis process).
     Busy,
-    /// The desktop shell's own: the run is not running in this window.
+    /// Cancel was asked for a run or generation this process is not executing.
     NotRunning,
-    /// The desktop shell's own: a chart or the PDF could not be made.
+    /// A chart or the PDF of a report could not be made.
     Report,
     /// A defect; the message says where.
     Internal,

@@ -36,21 +36,22 @@ import type {
   OfflineJudgeStatus,
   ReportFormat,
   RunDetail,
-  RunEvent,
+  JobEvent,
   RunInfo,
   RunPlan,
-  RunRequestInput,
+  RunRequest,
   SavedCriterion,
   Theme,
   TrendPoint,
   CorpusRow,
   GenerationDetail,
-  GenerationInput,
+  GenerationRequest,
   GenerationSummary,
-  IngestInput,
+  IngestRequest,
   IngestReport,
   JudgePlan,
-  RetrievalInput,
+  RetrievalEval,
+  RetrievalRequest,
   RetrievalView,
   WrittenFile,
 } from './types';
@@ -119,22 +120,22 @@ export function listJudges(): Promise<JudgeProfileInfo[]> {
 }
 
 /** The plan panel: what the run would do and cost. Stores nothing. */
-export function previewRun(request: RunRequestInput): Promise<RunPlan> {
+export function previewRun(request: RunRequest): Promise<RunPlan> {
   return call<RunPlan>('preview_run', { request });
 }
 
-function channel(onEvent: (event: RunEvent) => void): Channel<RunEvent> {
-  const ch = new Channel<RunEvent>();
+function channel(onEvent: (event: JobEvent) => void): Channel<JobEvent> {
+  const ch = new Channel<JobEvent>();
   ch.onmessage = onEvent;
   return ch;
 }
 
 /** Starts a run in the background; progress arrives through `onEvent`, ending with `ended`. */
-export function startRun(request: RunRequestInput, onEvent: (event: RunEvent) => void): Promise<number> {
+export function startRun(request: RunRequest, onEvent: (event: JobEvent) => void): Promise<number> {
   return call<number>('start_run', { request, onProgress: channel(onEvent) });
 }
 
-export function resumeRun(runId: number, onEvent: (event: RunEvent) => void): Promise<void> {
+export function resumeRun(runId: number, onEvent: (event: JobEvent) => void): Promise<void> {
   return call<void>('resume_run', { runId, onProgress: channel(onEvent) });
 }
 
@@ -145,7 +146,7 @@ export function cancelRun(runId: number): Promise<void> {
 // Generate: corpora, test sets, retrievers --------------------------------------------
 
 /** Cuts files and folders into the chunks of a new corpus; unreadable files are reported, not fatal. */
-export function ingestDocuments(input: IngestInput): Promise<IngestReport> {
+export function ingestDocuments(input: IngestRequest): Promise<IngestReport> {
   return call<IngestReport>('ingest_documents', { input });
 }
 
@@ -158,16 +159,16 @@ export function listGenerations(): Promise<GenerationSummary[]> {
 }
 
 /** Judge calls, tokens and cost a generation takes at least. Stores nothing. */
-export function previewGeneration(input: GenerationInput): Promise<JudgePlan> {
+export function previewGeneration(input: GenerationRequest): Promise<JudgePlan> {
   return call<JudgePlan>('preview_generation', { input });
 }
 
 /** Starts a generation in the background; progress arrives through `onEvent`, ending with `ended`. */
-export function startGeneration(input: GenerationInput, onEvent: (event: RunEvent) => void): Promise<number> {
+export function startGeneration(input: GenerationRequest, onEvent: (event: JobEvent) => void): Promise<number> {
   return call<number>('start_generation', { input, onProgress: channel(onEvent) });
 }
 
-export function resumeGeneration(generationId: number, judge: string, onEvent: (event: RunEvent) => void): Promise<void> {
+export function resumeGeneration(generationId: number, judge: string, onEvent: (event: JobEvent) => void): Promise<void> {
   return call<void>('resume_generation', { generationId, judge, onProgress: channel(onEvent) });
 }
 
@@ -184,12 +185,13 @@ export function exportGeneration(generationId: number, what: 'test_set' | 'candi
   return call<WrittenFile>('export_generation', { generationId, what, path });
 }
 
-export function evaluateRetrievers(input: RetrievalInput): Promise<RetrievalView> {
+export function evaluateRetrievers(input: RetrievalRequest): Promise<RetrievalView> {
   return call<RetrievalView>('evaluate_retrievers', { input });
 }
 
-export function exportRetrievalReport(input: RetrievalInput, path: string): Promise<Exported> {
-  return call<Exported>('export_retrieval_report', { input, path });
+/** Writes the comparison shown (not evaluated again) as a Markdown report. */
+export function exportRetrievalReport(evaluation: RetrievalEval, path: string): Promise<Exported> {
+  return call<Exported>('export_retrieval_report', { eval: evaluation, path });
 }
 
 // Runs and results -------------------------------------------------------------------
@@ -278,7 +280,7 @@ export function judgeChecks(): Promise<JudgeCheckView[]> {
 }
 
 /** Runs a profile's judge on the shipped labelled sample; progress arrives through `onEvent`. */
-export function runJudgeCheck(profile: string, onEvent: (event: RunEvent) => void): Promise<JudgeCheckView> {
+export function runJudgeCheck(profile: string, onEvent: (event: JobEvent) => void): Promise<JudgeCheckView> {
   return call<JudgeCheckView>('run_judge_check', { profile, onProgress: channel(onEvent) });
 }
 

@@ -1,7 +1,7 @@
 // The case list's filter bar as state, and the query it sends. Parsing and checking of
 // what the user typed happens here (tested), so the component only binds inputs.
 
-import type { CaseQueryInput } from './types';
+import type { CaseQueryInput, Cursor } from './types';
 
 export type CaseOrder = 'position' | 'worst' | 'metric';
 
@@ -54,6 +54,7 @@ export function buildQuery(
   f: CaseFilters,
   offset: number,
   columns: string[],
+  after: Cursor | null = null,
 ): { query: CaseQueryInput } | { problem: string } {
   const query: CaseQueryInput = {
     order: f.order,
@@ -69,6 +70,8 @@ export function buildQuery(
     limit: PAGE_SIZE,
     columns: [...columns],
   };
+  // A later page starts after the last row of the page before: the same cost at any depth.
+  if (after !== null) query.after = after;
   if (f.order === 'metric') {
     if (f.sortMetric === '') return { problem: 'Choose the metric to sort by.' };
     query.sort_metric = f.sortMetric;

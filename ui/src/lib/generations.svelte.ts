@@ -3,11 +3,11 @@
 
 import { cancelGeneration, resumeGeneration, startGeneration } from './api';
 import { applyEvent, initialProgress, type RunProgress } from './progress';
-import type { GenerationInput, RunEvent } from './types';
+import type { GenerationRequest, JobEvent } from './types';
 
 export const generating = $state({ progress: null as RunProgress | null });
 
-function apply(id: number, event: RunEvent, onEnded?: () => void): void {
+function apply(id: number, event: JobEvent, onEnded?: () => void): void {
   const p = generating.progress;
   if (!p || p.runId !== id) return;
   generating.progress = applyEvent(p, event, Date.now());
@@ -15,9 +15,9 @@ function apply(id: number, event: RunEvent, onEnded?: () => void): void {
 }
 
 /** Starts a generation; resolves to its id. Events that beat the id are replayed. */
-export async function start(input: GenerationInput, onEnded?: () => void): Promise<number> {
+export async function start(input: GenerationRequest, onEnded?: () => void): Promise<number> {
   let id: number | null = null;
-  const early: RunEvent[] = [];
+  const early: JobEvent[] = [];
   id = await startGeneration(input, (event) => {
     if (id === null) early.push(event);
     else apply(id, event, onEnded);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkSummary, formFor, formOf, judgeChoices, profileFromForm, providerOf, PROVIDERS } from './judges';
-import type { JudgeCheckView } from './types';
+import { checkSummary, formFor, formOf, judgeChoices, offersBatch, profileFromForm, providerOf, PROVIDERS } from './judges';
+import type { JudgeCheckView, JudgeProfileInfo } from './types';
 
 const ollama = PROVIDERS.find((p) => p.id === 'ollama')!;
 
@@ -89,5 +89,18 @@ describe('judgeChoices', () => {
     expect(choices.map((c) => c.value)).toEqual(['offline', 'local', 'offline+local']);
     expect(choices.filter((c) => c.cascade).map((c) => c.label)).toEqual(['Offline judge, local only where it is unsure']);
     expect(judgeChoices([offline]).some((c) => c.cascade)).toBe(false);
+  });
+});
+
+describe('offersBatch', () => {
+  const profile = (kind: 'openai' | 'anthropic' | 'azure' | 'offline', base_url: string, builtin = false) =>
+    ({ builtin, name: 'p', kind, base_url, model: 'm', temperature: 0, concurrency: 4, rpm: null, tpm: null, timeout_secs: 60, price_input: null, price_output: null, api_version: null }) as JudgeProfileInfo;
+  it('is offered by the services with a batch API only', () => {
+    expect(offersBatch(profile('openai', 'https://api.openai.com/v1'))).toBe(true);
+    expect(offersBatch(profile('anthropic', 'https://api.anthropic.com'))).toBe(true);
+    expect(offersBatch(profile('azure', 'https://x.openai.azure.com'))).toBe(true);
+    expect(offersBatch(profile('openai', 'http://localhost:11434/v1'))).toBe(false);
+    expect(offersBatch(profile('offline', '', true))).toBe(false);
+    expect(offersBatch(null)).toBe(false);
   });
 });

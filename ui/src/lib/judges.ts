@@ -33,6 +33,17 @@ export function providerOf(profile: { kind: ProviderKind; base_url: string }): P
   return PROVIDERS[5]!;
 }
 
+/**
+ * Whether the profile's service has a batch API Ragnosis can use (OpenAI itself, Azure
+ * OpenAI, Anthropic): half price, results within 24 hours. Local servers and other
+ * OpenAI-compatible services have none.
+ */
+export function offersBatch(profile: JudgeProfileInfo | null): boolean {
+  if (!profile || profile.builtin) return false;
+  if (profile.kind === 'anthropic' || profile.kind === 'azure') return true;
+  return profile.kind === 'openai' && profile.base_url.toLowerCase().includes('api.openai.com');
+}
+
 /** The form's fields, as typed. */
 export interface JudgeForm {
   name: string;

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { applyEvent, etaSeconds, fraction, initialProgress } from './progress';
-import type { RunEvent } from './types';
+import type { JobEvent } from './types';
 
 const T0 = 1_700_000_000_000;
 
-function fold(events: [number, RunEvent][]) {
+function fold(events: [number, JobEvent][]) {
   return events.reduce((p, [at, e]) => applyEvent(p, e, at), initialProgress(7, T0));
 }
 

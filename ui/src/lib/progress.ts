@@ -1,7 +1,7 @@
-// Progress of a run as the progress bar shows it, folded from the shell's RunEvents.
+// Progress of a run as the progress bar shows it, folded from the shell's JobEvents.
 // Pure: the caller passes the clock, so tests pin the ETA arithmetic.
 
-import type { RunEvent } from './types';
+import type { JobEvent } from './types';
 
 export interface RunProgress {
   runId: number;
@@ -41,7 +41,7 @@ export function initialProgress(runId: number, now: number): RunProgress {
 }
 
 /** The progress after `event`. Never mutates `state`. */
-export function applyEvent(state: RunProgress, event: RunEvent, now: number): RunProgress {
+export function applyEvent(state: RunProgress, event: JobEvent, now: number): RunProgress {
   switch (event.kind) {
     case 'started':
       // A run counts items while 'evaluating'; a generation counts accepted test cases

@@ -3,11 +3,11 @@
 
 import { cancelRun, resumeRun, startRun } from './api';
 import { applyEvent, initialProgress, type RunProgress } from './progress';
-import type { RunEvent, RunRequestInput } from './types';
+import type { JobEvent, RunRequest } from './types';
 
 export const live = $state({ runs: [] as RunProgress[] });
 
-function update(runId: number, event: RunEvent): void {
+function update(runId: number, event: JobEvent): void {
   const at = live.runs.findIndex((r) => r.runId === runId);
   if (at >= 0) live.runs[at] = applyEvent(live.runs[at]!, event, Date.now());
 }
@@ -17,14 +17,14 @@ function update(runId: number, event: RunEvent): void {
  * before any progress is applied, so a caller can show the run before it can end.
  */
 export async function start(
-  request: RunRequestInput,
+  request: RunRequest,
   hooks: { onStarted?: (runId: number) => void; onEnded?: (p: RunProgress) => void } = {},
 ): Promise<number> {
   const { onStarted, onEnded } = hooks;
   // Events can arrive before the id does: buffer them until it is known.
   let runId: number | null = null;
-  const early: RunEvent[] = [];
-  const handle = (event: RunEvent) => {
+  const early: JobEvent[] = [];
+  const handle = (event: JobEvent) => {
     if (runId === null) {
       early.push(event);
       return;

@@ -3,4 +3,4 @@
 // module only re-exports them under the names the UI uses.
 
 export type * from './bindings';
-export type { CommandError as AppError } from './bindings';
+export type { ErrorView as AppError } from './bindings';

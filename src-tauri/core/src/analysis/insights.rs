@@ -34,6 +34,7 @@ const EXAMPLES: usize = 2;
 const MAX_TEXT: usize = 400;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum InsightSource {
     /// A model judge wrote them, and its reply passed validation.
@@ -43,6 +44,7 @@ pub enum InsightSource {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunInsights {
     pub source: InsightSource,
     /// The judge configuration that wrote them.

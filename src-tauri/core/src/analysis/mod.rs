@@ -156,6 +156,18 @@ pub fn load_summary(store: &mut Store, run_id: i64) -> Result<RunSummary> {
     }
 }
 
+/// The summary every view of a run shows (the window, `show`, reports): a finished run's
+/// stored summary; for a run not finished (running, cancelled, failed), a summary of
+/// what it has stored so far, computed now and never stored, because only a finished
+/// run's summary is kept (resume recomputes it at the end).
+pub fn current_summary(store: &mut Store, run: &store::runs::RunRow) -> Result<RunSummary> {
+    if run.status == store::runs::RunStatus::Done {
+        load_summary(store, run.id)
+    } else {
+        summarize(store, run.id)
+    }
+}
+
 pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
     let conn = store.conn();
     let run = store::runs::get(conn, run_id)?;

@@ -57,7 +57,7 @@ impl RunView {
     pub fn load_with_worst(store: &mut Store, run_id: i64, worst: usize) -> Result<RunView> {
         let run = store::runs::get(store.conn(), run_id)?;
         let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
-        let summary = analysis::load_summary(store, run_id)?;
+        let summary = analysis::current_summary(store, &run)?;
         let lower: Vec<&str> = run
             .metrics
             .iter()

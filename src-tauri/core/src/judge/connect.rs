@@ -14,6 +14,7 @@ use crate::secrets::ApiKey;
 use crate::store::judge_profiles::JudgeProfile;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ConnectionReport {
     pub ok: bool,
     pub latency_ms: u64,

@@ -49,6 +49,7 @@ pub const KNOWN_SERVERS: [KnownServer; 4] = [
 
 /// A server that answered, with the models it lists.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LocalServer {
     pub product: String,
     pub profile_name: String,

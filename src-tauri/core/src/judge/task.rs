@@ -193,6 +193,7 @@ pub struct ActionBrief {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricInsight {
     pub metric: String,
     pub text: String,

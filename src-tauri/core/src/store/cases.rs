@@ -142,15 +142,20 @@ pub struct Cursor {
 }
 
 /// A case as the list shows it: short text excerpts, never the whole item.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseRow {
     pub position: i64,
     pub item_id: i64,
     pub external_id: Option<String>,
+    /// The first 300 characters.
     pub question: String,
+    /// The first 200 characters.
     pub answer: Option<String>,
+    /// Mean score with lower-is-better metrics flipped; null when nothing scored.
     pub goodness: Option<f64>,
     pub errors: i64,
+    /// Letters of the failure patterns that fired ("AC").
     pub patterns: String,
     /// Where the row stands in the page's order, for the next page to start after it.
     pub cursor: Cursor,
@@ -617,7 +622,8 @@ fn metric_page(
 
 /// One result cell of a case row: the mean `ok` score when there is one, else the
 /// status that explains why not.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Cell {
     pub item_id: i64,
     pub metric: String,

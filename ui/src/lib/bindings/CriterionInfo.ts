@@ -8,7 +8,7 @@ export type CriterionInfo = {
 /**
  * `criteria.<name>`.
  */
-metric: string, version: number, definition: Definition, created_at: string, 
+metric: string, 
 /**
  * "passes at 4 or more on 1–5", "pass/fail".
  */
@@ -20,4 +20,8 @@ how: string,
 /**
  * Whether a language model must judge it (the offline judge leaves it unmeasured).
  */
-needs_judge: boolean, };
+needs_judge: boolean, version: number, definition: Definition, created_at: string, 
+/**
+ * Set when the criterion was removed (runs that used it still report it).
+ */
+removed_at: string | null, };

@@ -15,4 +15,9 @@ env_var: string,
 /**
  * The keyring could not be read: why (the key may still come from `env_var`).
  */
-problem: string | null, };
+problem: string | null, 
+/**
+ * The environment gives the profile a key (`env_var` or the provider's own
+ * variable): runs use it before the keyring's.
+ */
+from_environment: boolean, };

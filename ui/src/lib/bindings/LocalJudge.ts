@@ -6,14 +6,10 @@ import type { JudgeProfileInfo } from "./JudgeProfileInfo";
  */
 export type LocalJudge = { 
 /**
- * "Ollama", "LM Studio", "llama.cpp server", "vLLM".
- */
-product: string, base_url: string, models: Array<string>, 
-/**
  * A ready profile with the server's first model; none when it lists no model.
  */
 profile: JudgeProfileInfo | null, 
 /**
  * A stored profile already has the suggested profile's name.
  */
-already_saved: boolean, };
+already_saved: boolean, product: string, profile_name: string, base_url: string, models: Array<string>, };

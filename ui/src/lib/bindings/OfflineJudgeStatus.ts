@@ -11,4 +11,8 @@ semantic_model: string | null,
 /**
  * One sentence for the window.
  */
-notice: string, };
+notice: string, 
+/**
+ * Why the semantic model is not in use, when it is not.
+ */
+absent_reason: string | null, };

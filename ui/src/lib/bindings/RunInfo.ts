@@ -20,6 +20,12 @@ active: boolean,
  */
 resumable: boolean, 
 /**
+ * The status to show: "running" while a process evaluates it, "interrupted" for a
+ * run stored as running that no process evaluates (its process died), else the
+ * stored one.
+ */
+shown_status: string, 
+/**
  * Judge totals over every execution of the run.
  */
 totals: RunTotals, 

@@ -7,7 +7,7 @@ import DiagnosisPanel from './DiagnosisPanel.svelte';
 import ErrorAlert from './ErrorAlert.svelte';
 import MetricTable from './MetricTable.svelte';
 import RunTable from './RunTable.svelte';
-import type { Advice, DiagnosisView, MetricRow, RunInfo, TaxonomyCounts } from '../types';
+import type { RunInsights, DiagnosisView, MetricRow, RunInfo, TaxonomyCounts } from '../types';
 
 const HOSTILE = '<img src=x onerror=window.__pwned=1><script>window.__pwned=1</script>';
 
@@ -61,7 +61,11 @@ describe('Insights and advice', () => {
   });
 
   it('lists ranked actions and every taxonomy category with its count', () => {
-    const advice: Advice = {
+    const advice: RunInsights = {
+      source: 'templates',
+      judge: 'offline',
+      insights: [],
+      error: null,
       note: 'Written from fixed templates',
       strong: ['ragvue.clarity'],
       actions: [{ impact: 'medium', metric: 'ragalyst.answer_correctness', title: 'Bring answers in line', whats_wrong: 'w', why: 'y', example_question: HOSTILE, how_to_fix: 'h' }],
@@ -128,6 +132,7 @@ describe('RunTable', () => {
     finished_at: null,
     active: false,
     resumable: true,
+    shown_status: 'interrupted',
     totals: { calls: 0, cache_hits: 0, failures: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, seconds: 0 },
     retrieval_overall: null,
     answer_overall: 0.5,

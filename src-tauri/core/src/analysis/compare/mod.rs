@@ -57,6 +57,7 @@ pub const PASS_LINE: f64 = 0.5;
 
 /// Which run a side of the comparison is, for headings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunRef {
     pub id: i64,
     pub label: Option<String>,

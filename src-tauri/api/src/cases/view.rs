@@ -1,0 +1,455 @@
+//! The case list and the case view of the Results screen. The case view reads the
+//! evidence the metrics stored in their details (per-chunk relevance, claim verdicts,
+//! aspects) into flat, typed lists; text stays text and is rendered as text by the UI.
+
+use ragnosis_core::analysis::diagnosis::FailurePattern;
+use ragnosis_core::analysis::prior::{self, PriorScore};
+use ragnosis_core::cases::{CaseFilter, CasePage, CaseQuery, Cursor, Order, ScoreRange};
+use ragnosis_core::export::ItemView;
+use ragnosis_core::judge::task::FailureCheck;
+use ragnosis_core::metrics::{self, MetricResult, Status};
+use ragnosis_core::store::cases::{CaseRow, Cell};
+use ragnosis_core::store::human_labels::HumanLabel;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use ragnosis_core::Error;
+
+/// What the case list asks for.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CaseQueryInput {
+    /// "position" (run order), "worst" (lowest mean score first) or "metric".
+    pub order: String,
+    /// With order "metric": the metric to sort by.
+    #[serde(default)]
+    pub sort_metric: Option<String>,
+    #[serde(default)]
+    pub descending: bool,
+    /// Keep items whose score on this metric lies in [min, max].
+    #[serde(default)]
+    pub score_metric: Option<String>,
+    #[serde(default)]
+    pub min: Option<f64>,
+    #[serde(default)]
+    pub max: Option<f64>,
+    /// A pattern letter "A" … "H".
+    #[serde(default)]
+    pub pattern: Option<String>,
+    #[serde(default)]
+    pub errors_only: bool,
+    #[serde(default)]
+    pub text: Option<String>,
+    pub offset: i64,
+    pub limit: i64,
+    /// Start after this row of the page before (its list's `next`) instead of counting
+    /// `offset` rows off; `offset` then only numbers the rows.
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub after: Option<Cursor>,
+    /// Metrics whose cells each row carries.
+    #[serde(default)]
+    pub columns: Vec<String>,
+}
+
+fn known_metric(id: &str) -> Result<String, Error> {
+    metrics::find(id)
+        .map(|m| m.id.to_string())
+        .ok_or_else(|| Error::Invalid(format!("unknown metric '{id}'")))
+}
+
+impl CaseQueryInput {
+    pub fn into_query(self) -> Result<CaseQuery, Error> {
+        let order = match (self.order.as_str(), self.sort_metric) {
+            ("position", _) => Order::Position,
+            ("worst", _) => Order::Worst,
+            ("metric", Some(metric)) => Order::Metric {
+                metric: known_metric(&metric)?,
+                descending: self.descending,
+            },
+            ("metric", None) => {
+                return Err(Error::Invalid(
+                    "sorting by a metric needs sort_metric".into(),
+                ))
+            }
+            (other, _) => {
+                return Err(Error::Invalid(format!(
+                    "unknown order '{other}': use position, worst or metric"
+                )))
+            }
+        };
+        let score = match self.score_metric {
+            Some(metric) => {
+                let (min, max) = (self.min.unwrap_or(0.0), self.max.unwrap_or(1.0));
+                if !(min.is_finite() && max.is_finite()) || min > max {
+                    return Err(Error::Invalid(format!(
+                        "the score range {min} – {max} is empty"
+                    )));
+                }
+                Some(ScoreRange {
+                    metric: known_metric(&metric)?,
+                    min,
+                    max,
+                })
+            }
+            None => None,
+        };
+        let pattern = match self.pattern.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(p) => {
+                let letter = p.chars().next().filter(|c| {
+                    p.len() == 1 && FailurePattern::ALL.iter().any(|f| f.letter() == *c)
+                });
+                Some(letter.ok_or_else(|| {
+                    let last = FailurePattern::ALL.last().map_or('A', |f| f.letter());
+                    Error::Invalid(format!("unknown failure pattern '{p}': use A to {last}"))
+                })?)
+            }
+        };
+        let columns = self
+            .columns
+            .iter()
+            .map(|c| known_metric(c))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(CaseQuery {
+            filter: CaseFilter {
+                score,
+                pattern,
+                errors_only: self.errors_only,
+                text: self.text,
+            },
+            order,
+            offset: self.offset,
+            limit: self.limit,
+            after: self.after,
+            columns,
+        })
+    }
+}
+
+/// A case of the list with the cells of the requested columns (a column the run has
+/// no result for has no cell).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ListedCase {
+    #[serde(flatten)]
+    pub row: CaseRow,
+    pub cells: Vec<Cell>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CaseList {
+    pub total: i64,
+    pub offset: i64,
+    pub rows: Vec<ListedCase>,
+    /// Where the next page starts, when this one was full.
+    pub next: Option<Cursor>,
+}
+
+impl From<CasePage> for CaseList {
+    fn from(page: CasePage) -> Self {
+        let mut cells = page.cells;
+        let rows = page
+            .rows
+            .into_iter()
+            .map(|row| {
+                let (mine, rest): (Vec<Cell>, Vec<Cell>) = std::mem::take(&mut cells)
+                    .into_iter()
+                    .partition(|c| c.item_id == row.item_id);
+                cells = rest;
+                ListedCase { row, cells: mine }
+            })
+            .collect();
+        CaseList {
+            total: page.total,
+            offset: page.offset,
+            rows,
+            next: page.next,
+        }
+    }
+}
+
+/// A retrieved chunk with what the metrics said about it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ContextView {
+    pub index: u32,
+    pub id: Option<String>,
+    pub text: String,
+    /// Judge's usefulness in [0, 1] (retrieval_relevance); null when not judged.
+    pub relevance: Option<f64>,
+    pub relevance_reason: Option<String>,
+    /// The answer draws on it (context_utilization); null when not judged.
+    pub used: Option<bool>,
+}
+
+/// A claim of the answer and whether the contexts support it (strict_faithfulness).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ClaimView {
+    pub claim: String,
+    /// "supported", "partially_hallucinated" or "fully_hallucinated".
+    pub support: String,
+    pub reason: String,
+    /// Index of the chunk that supports (or best matches) it.
+    pub chunk: Option<u32>,
+    /// The judge said unsupported but the claim appears word for word in the contexts.
+    pub verbatim_rescue: bool,
+}
+
+/// A part of the question: whether the contexts cover it and whether the answer
+/// addresses it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct AspectView {
+    pub aspect: String,
+    pub covered: Option<bool>,
+    pub addressed: Option<bool>,
+    pub evidence: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ResultView {
+    pub metric: String,
+    pub score: Option<f64>,
+    pub status: String,
+    pub explanation: String,
+    pub lower_is_better: bool,
+    pub judged: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PatternBadge {
+    pub letter: String,
+    pub name: String,
+    pub stage: String,
+    pub description: String,
+}
+
+impl From<FailurePattern> for PatternBadge {
+    fn from(p: FailurePattern) -> Self {
+        PatternBadge {
+            letter: p.letter().to_string(),
+            name: p.name().into(),
+            stage: p.stage().label().into(),
+            description: p.description().into(),
+        }
+    }
+}
+
+/// One case with all its evidence.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CaseDetail {
+    pub run_id: i64,
+    pub item_id: i64,
+    pub ordinal: i64,
+    pub external_id: Option<String>,
+    pub question: String,
+    pub answer: Option<String>,
+    pub ground_truth: Option<String>,
+    pub contexts: Vec<ContextView>,
+    /// The relevance threshold a chunk must reach to count as useful.
+    pub relevance_threshold: Option<f64>,
+    pub claims: Vec<ClaimView>,
+    pub aspects: Vec<AspectView>,
+    pub results: Vec<ResultView>,
+    pub patterns: Vec<PatternBadge>,
+    /// RAGXplain's grading note: the structure a good answer to this question has.
+    pub grading_note: Vec<String>,
+    /// RAGalyst's failure taxonomy (every category), when correctness was below 0.9.
+    pub failures: Vec<FailureCheck>,
+    /// The gold context was not among the top retrieved, when the item has a ranking.
+    pub missed_top_ranked: Option<bool>,
+    /// Judged by the built-in offline judge.
+    pub offline: bool,
+    /// People's labels on this item, per metric (they outlive the run).
+    pub labels: Vec<HumanLabel>,
+    /// Scores the tool the data came from gave this item (RAGAS, DeepEval, traces...).
+    pub prior_scores: Vec<PriorScore>,
+    /// The stored item and its results as pretty-printed JSON ("Inspect JSON").
+    pub json: String,
+}
+
+fn ok_details<'a>(results: &'a [MetricResult], metric: &str) -> Option<&'a Value> {
+    results
+        .iter()
+        .find(|r| r.metric == metric && r.status == Status::Ok)
+        .map(|r| &r.details)
+}
+
+fn text(v: &Value, key: &str) -> Option<String> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(String::from)
+        .filter(|s| !s.is_empty())
+}
+
+fn index(v: &Value, key: &str) -> Option<u32> {
+    v.get(key).and_then(Value::as_u64).map(|n| n as u32)
+}
+
+impl CaseDetail {
+    pub fn new(
+        run_id: i64,
+        view: ItemView,
+        patterns: Vec<FailurePattern>,
+        offline: bool,
+        labels: Vec<HumanLabel>,
+    ) -> Self {
+        let json = serde_json::to_string_pretty(&view)
+            .unwrap_or_else(|e| format!("(cannot show this item as JSON: {e})"));
+        let results = &view.results;
+        let relevance = ok_details(results, "ragvue.retrieval_relevance");
+        let correctness = ok_details(results, "ragalyst.answer_correctness");
+        CaseDetail {
+            run_id,
+            item_id: view.item_id,
+            ordinal: view.ordinal,
+            external_id: view.item.id.clone(),
+            question: view.item.question.clone(),
+            answer: view.item.answer.clone(),
+            ground_truth: view.item.ground_truth.clone(),
+            relevance_threshold: relevance.and_then(|d| d.get("tau")).and_then(Value::as_f64),
+            contexts: contexts(&view),
+            claims: claims(results),
+            aspects: aspects(results),
+            results: results.iter().map(ResultView::from).collect(),
+            patterns: patterns.into_iter().map(PatternBadge::from).collect(),
+            grading_note: ok_details(results, "ragxplain.grading_note")
+                .and_then(|d| d.get("structure_note"))
+                .and_then(|n| serde_json::from_value(n.clone()).ok())
+                .unwrap_or_default(),
+            failures: correctness
+                .and_then(|d| d.get("failures"))
+                .and_then(|f| serde_json::from_value(f.clone()).ok())
+                .unwrap_or_default(),
+            missed_top_ranked: correctness
+                .and_then(|d| d.get("missed_top_ranked"))
+                .and_then(Value::as_bool),
+            offline,
+            labels,
+            prior_scores: prior::prior_scores(&view.item),
+            json,
+        }
+    }
+}
+
+/// Each retrieved chunk with its judged relevance and whether the answer used it.
+fn contexts(view: &ItemView) -> Vec<ContextView> {
+    let results = &view.results;
+    let chunk_scores: Vec<&Value> = ok_details(results, "ragvue.retrieval_relevance")
+        .and_then(|d| d.get("chunks"))
+        .and_then(Value::as_array)
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let used: Option<Vec<u64>> = ok_details(results, "ragvue.context_utilization")
+        .and_then(|d| d.get("used_chunks"))
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_u64).collect());
+    view.item
+        .contexts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let score = chunk_scores
+                .iter()
+                .find(|s| s.get("index").and_then(Value::as_u64) == Some(i as u64));
+            ContextView {
+                index: i as u32,
+                id: c.id.clone(),
+                text: c.text.clone(),
+                relevance: score
+                    .and_then(|s| s.get("relevance"))
+                    .and_then(Value::as_f64),
+                relevance_reason: score.and_then(|s| text(s, "reason")),
+                used: used.as_ref().map(|u| u.contains(&(i as u64))),
+            }
+        })
+        .collect()
+}
+
+/// The answer's claims as strict faithfulness labelled them.
+fn claims(results: &[MetricResult]) -> Vec<ClaimView> {
+    let Some(claims) = ok_details(results, "ragvue.strict_faithfulness")
+        .and_then(|d| d.get("claims"))
+        .and_then(Value::as_array)
+    else {
+        return Vec::new();
+    };
+    claims
+        .iter()
+        .filter_map(|c| {
+            Some(ClaimView {
+                claim: text(c, "claim")?,
+                support: text(c, "support").unwrap_or_else(|| "unknown".into()),
+                reason: text(c, "reason").unwrap_or_default(),
+                chunk: index(c, "chunk"),
+                verbatim_rescue: c
+                    .get("verbatim_rescue")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            })
+        })
+        .collect()
+}
+
+/// The question's aspects, merged from retrieval coverage (covered by the chunks?) and
+/// answer completeness (addressed by the answer?).
+fn aspects(results: &[MetricResult]) -> Vec<AspectView> {
+    let mut aspects: Vec<AspectView> = Vec::new();
+    for (metric, covered) in [
+        ("ragvue.retrieval_coverage", true),
+        ("ragvue.answer_completeness", false),
+    ] {
+        let flag = if covered { "covered" } else { "addressed" };
+        let list = ok_details(results, metric)
+            .and_then(|d| d.get("aspects"))
+            .and_then(Value::as_array);
+        for a in list.into_iter().flatten() {
+            let Some(name) = text(a, "aspect") else {
+                continue;
+            };
+            let at = match aspects.iter().position(|x| x.aspect == name) {
+                Some(at) => at,
+                None => {
+                    aspects.push(AspectView {
+                        aspect: name,
+                        covered: None,
+                        addressed: None,
+                        evidence: None,
+                    });
+                    aspects.len() - 1
+                }
+            };
+            let entry = &mut aspects[at];
+            let value = a.get(flag).and_then(Value::as_bool);
+            if covered {
+                entry.covered = value;
+            } else {
+                entry.addressed = value;
+            }
+            if entry.evidence.is_none() {
+                entry.evidence = text(a, "evidence");
+            }
+        }
+    }
+    aspects
+}
+
+impl From<&MetricResult> for ResultView {
+    fn from(r: &MetricResult) -> Self {
+        let spec = metrics::find(&r.metric);
+        ResultView {
+            metric: r.metric.clone(),
+            score: r.score,
+            status: r.status.as_str().into(),
+            explanation: r.explanation.clone(),
+            lower_is_better: spec.is_some_and(|s| s.lower_is_better),
+            judged: spec.is_some_and(|s| s.judge),
+        }
+    }
+}

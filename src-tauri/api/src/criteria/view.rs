@@ -1,0 +1,111 @@
+//! What Settings → Your criteria exchanges with the shell: a stored criterion with the
+//! words a list shows, what saving did, and a trial of a draft on a dataset's first
+//! items. Mapped from core types; nothing is computed here.
+
+use ragnosis_core::criteria::{self, Definition};
+use ragnosis_core::metrics::Status;
+use ragnosis_core::run::criteria::{Trial, TrialItem};
+use ragnosis_core::store::criteria::{Saved, StoredCriterion};
+use serde::Serialize;
+
+/// A criterion as the editor lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CriterionInfo {
+    #[serde(flatten)]
+    pub stored: StoredCriterion,
+    /// `criteria.<name>`.
+    pub metric: String,
+    /// "passes at 4 or more on 1–5", "pass/fail".
+    pub pass_rule: String,
+    /// "judged; reads question, answer" or "no judge: the answer matches /…/".
+    pub how: String,
+    /// Whether a language model must judge it (the offline judge leaves it unmeasured).
+    pub needs_judge: bool,
+}
+
+impl From<StoredCriterion> for CriterionInfo {
+    fn from(c: StoredCriterion) -> Self {
+        let d = &c.definition;
+        let how = match &d.check {
+            Some(check) => format!("no judge: {}", criteria::check::describe(check)),
+            None => format!("judged; reads {}", d.reads_text()),
+        };
+        CriterionInfo {
+            metric: d.metric_id(),
+            pass_rule: d.pass_rule(),
+            how,
+            needs_judge: d.needs_judge(),
+            stored: c,
+        }
+    }
+}
+
+/// What saving a criterion did, and the criterion as stored now.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SavedCriterion {
+    pub saved: Saved,
+    pub criterion: CriterionInfo,
+}
+
+/// One item of a trial, as the editor's table shows it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TrialRow {
+    pub item_id: i64,
+    pub question: String,
+    pub answer: Option<String>,
+    /// ok, skipped or error.
+    pub status: String,
+    /// The score on the criterion's own scale ("4" of 1–5, "pass"), when scored.
+    pub score: Option<String>,
+    /// The score on 0–1, when scored.
+    pub normalised: Option<f64>,
+    pub passed: Option<bool>,
+    /// The judge's reasoning, what the check found, or why it was not scored.
+    pub explanation: String,
+}
+
+/// A draft criterion tried on a dataset's first items; nothing was stored.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CriterionTrial {
+    pub judge: String,
+    pub rows: Vec<TrialRow>,
+    pub calls: u64,
+    pub cache_hits: u64,
+    pub cost_usd: f64,
+}
+
+impl CriterionTrial {
+    pub fn new(judge: String, def: &Definition, trial: Trial) -> Self {
+        CriterionTrial {
+            judge,
+            rows: trial.items.into_iter().map(|t| row(def, t)).collect(),
+            calls: trial.calls,
+            cache_hits: trial.cache_hits,
+            cost_usd: trial.cost_usd,
+        }
+    }
+}
+
+fn row(def: &Definition, t: TrialItem) -> TrialRow {
+    let raw = t
+        .result
+        .details
+        .get("raw_score")
+        .and_then(serde_json::Value::as_f64);
+    TrialRow {
+        item_id: t.item_id,
+        question: t.question,
+        answer: t.answer,
+        status: t.result.status.as_str().to_string(),
+        score: raw
+            .filter(|_| t.result.status == Status::Ok)
+            .map(|r| def.scale.show(r)),
+        normalised: t.result.score,
+        passed: t.passed,
+        explanation: t.result.explanation,
+    }
+}

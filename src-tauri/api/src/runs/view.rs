@@ -1,0 +1,316 @@
+//! What the Evaluate, Results and Runs screens and `runs` receive: the metric catalogue
+//! with its badges, a run's plan, a run with its totals and state, and its summary and
+//! diagnosis flattened for tables. Mapped from core types; nothing is computed here.
+
+use ragnosis_core::analysis::insights::RunInsights;
+use ragnosis_core::analysis::stats::MetricStats;
+use ragnosis_core::analysis::{Diagnosis, ErrorGroup, RunSummary, TaxonomyCounts};
+use ragnosis_core::export::TrustStatement;
+use ragnosis_core::judge::ProviderKind;
+use ragnosis_core::metrics::{MetricSpec, Scope};
+use ragnosis_core::run::{Preview, RunTotals};
+use ragnosis_core::store::judge_profiles::JudgeProfile;
+use ragnosis_core::store::runs::{RunRow, RunStatus};
+use serde::Serialize;
+
+/// One metric of the catalogue, for the picker and the tables.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct MetricInfo {
+    pub id: String,
+    pub family: String,
+    pub name: String,
+    /// Badges of the fields it needs: "Q", "A", "C", "GT", "CIT", "RANK", "LABELS".
+    pub needs: Vec<String>,
+    pub judge: bool,
+    pub lower_is_better: bool,
+    /// Computed over the whole dataset, not per item (citation macro scores).
+    pub dataset_level: bool,
+    /// Computed from other metrics of the item (the overalls).
+    pub synthesised: bool,
+    pub description: String,
+}
+
+impl From<&MetricSpec> for MetricInfo {
+    fn from(m: &MetricSpec) -> Self {
+        MetricInfo {
+            id: m.id.into(),
+            family: m.family.as_str().into(),
+            name: m.name.into(),
+            needs: m.needs.iter().map(|f| f.badge().to_string()).collect(),
+            judge: m.judge,
+            lower_is_better: m.lower_is_better,
+            dataset_level: m.scope == Scope::Dataset,
+            synthesised: m.synthesised,
+            description: m.description.into(),
+        }
+    }
+}
+
+/// The plan panel: what a run would do, before it starts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RunPlan {
+    #[serde(flatten)]
+    pub preview: Preview,
+    /// The built-in offline judge runs in-process: no cost, no network.
+    pub offline: bool,
+    /// The judge's profile (never its key).
+    pub judge_profile: JudgeProfile,
+}
+
+impl RunPlan {
+    pub fn new(preview: Preview, judge_profile: JudgeProfile) -> Self {
+        RunPlan {
+            preview,
+            offline: judge_profile.kind == ProviderKind::Offline,
+            judge_profile,
+        }
+    }
+}
+
+/// A run as the history table and the Results header show it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RunInfo {
+    #[serde(flatten)]
+    pub run: RunRow,
+    pub dataset_name: String,
+    /// Scored by the built-in offline judge: its scores carry an "offline judge" badge.
+    pub offline: bool,
+    /// Being executed by this app right now.
+    pub active: bool,
+    /// Not done and not active: it can be resumed (e.g. the app closed mid-run).
+    pub resumable: bool,
+    /// The status to show: "running" while a process evaluates it, "interrupted" for a
+    /// run stored as running that no process evaluates (its process died), else the
+    /// stored one.
+    pub shown_status: String,
+    /// Judge totals over every execution of the run.
+    pub totals: RunTotals,
+    /// Key scores from the stored summary, when there is one.
+    pub retrieval_overall: Option<f64>,
+    pub answer_overall: Option<f64>,
+}
+
+impl RunInfo {
+    pub fn new(
+        run: RunRow,
+        dataset_name: String,
+        active: bool,
+        totals: RunTotals,
+        summary: Option<&RunSummary>,
+    ) -> Self {
+        let mean = |id: &str| {
+            summary
+                .and_then(|s| s.metrics.get(id))
+                .and_then(|m| m.stats.mean)
+        };
+        let shown_status = match (active, run.status) {
+            (true, _) => "running",
+            (false, RunStatus::Running) => "interrupted",
+            (false, status) => status.as_str(),
+        };
+        RunInfo {
+            shown_status: shown_status.to_string(),
+            offline: run.judge == ragnosis_core::judge::open::OFFLINE,
+            resumable: !active && run.status != RunStatus::Done,
+            retrieval_overall: mean("ragvue.retrieval_overall"),
+            answer_overall: mean("ragvue.answer_overall"),
+            run,
+            dataset_name,
+            active,
+            totals,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SkipReason {
+    pub reason: String,
+    pub count: u64,
+}
+
+/// One row of the metric table. Errors and skips are counted, never averaged in.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct MetricRow {
+    #[serde(flatten)]
+    pub stats: MetricStats,
+    pub skip_reasons: Vec<SkipReason>,
+    /// The run's plain-language insight on this metric (means below 0.95).
+    pub insight: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct DatasetMetric {
+    pub metric: String,
+    pub value: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct PatternCount {
+    /// "A" … "H" (METRICS.md).
+    pub letter: String,
+    pub name: String,
+    pub stage: String,
+    pub description: String,
+    pub count: u64,
+    pub share: f64,
+    /// Worst examples first.
+    pub example_item_ids: Vec<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ActionExample {
+    pub item_id: i64,
+    pub question: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ActionItem {
+    /// The pattern's letter; null on the "nothing systematic found" note.
+    pub pattern: Option<String>,
+    /// "high", "medium", "low", "none".
+    pub impact: String,
+    pub title: String,
+    pub whats_wrong: String,
+    pub why: String,
+    pub how_to_fix: String,
+    pub example: Option<ActionExample>,
+    pub count: u64,
+    pub share: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct DiagnosisView {
+    /// The stage to fix first ("retrieval", "grounding", ...); null when no pattern fired.
+    pub primary_stage: Option<String>,
+    pub items_checked: u64,
+    pub items_with_patterns: u64,
+    pub patterns: Vec<PatternCount>,
+    pub actions: Vec<ActionItem>,
+    /// Patterns no item could be checked for, as "A (retrieval miss)".
+    pub unchecked: Vec<String>,
+}
+
+impl From<Diagnosis> for DiagnosisView {
+    fn from(d: Diagnosis) -> Self {
+        DiagnosisView {
+            primary_stage: d.primary_stage.map(|s| s.label().to_string()),
+            items_checked: d.items_checked,
+            items_with_patterns: d.items_with_patterns,
+            unchecked: d.unchecked.iter().map(|p| p.label()).collect(),
+            patterns: d
+                .patterns
+                .into_iter()
+                .map(|p| PatternCount {
+                    letter: p.letter.to_string(),
+                    name: p.name,
+                    stage: p.stage.label().into(),
+                    description: p.description,
+                    count: p.count,
+                    share: p.share,
+                    example_item_ids: p.examples.iter().map(|e| e.item_id).collect(),
+                })
+                .collect(),
+            actions: d
+                .actions
+                .into_iter()
+                .map(|a| ActionItem {
+                    pattern: a.pattern.map(|p| p.letter().to_string()),
+                    impact: a.impact.as_str().to_string(),
+                    title: a.title,
+                    whats_wrong: a.whats_wrong,
+                    why: a.why,
+                    how_to_fix: a.how_to_fix,
+                    example: a.example.map(|e| ActionExample {
+                        item_id: e.item_id,
+                        question: e.question,
+                    }),
+                    count: a.count,
+                    share: a.share,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A run's statistics and diagnosis, from `analysis`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SummaryView {
+    pub items: u64,
+    /// Errored results over all metrics.
+    pub errors: u64,
+    /// In the run's metric order.
+    pub metrics: Vec<MetricRow>,
+    pub dataset_metrics: Vec<DatasetMetric>,
+    pub error_groups: Vec<ErrorGroup>,
+    pub diagnosis: Option<DiagnosisView>,
+    /// RAGalyst's failure taxonomy counts, when answer correctness ran.
+    pub taxonomy: Option<TaxonomyCounts>,
+    /// How the insights were written (by the judge, or from templates offline), and the
+    /// judge's action items; null before a finished run wrote them.
+    pub advice: Option<RunInsights>,
+}
+
+impl SummaryView {
+    pub fn new(summary: RunSummary, order: &[String], insights: Option<RunInsights>) -> Self {
+        let mut metrics: Vec<MetricRow> = Vec::new();
+        let mut by_id = summary.metrics;
+        for id in order {
+            let Some(m) = by_id.remove(id) else { continue };
+            let insight = insights.as_ref().and_then(|i| {
+                i.insights
+                    .iter()
+                    .find(|x| &x.metric == id)
+                    .map(|x| x.text.clone())
+            });
+            metrics.push(MetricRow {
+                stats: m.stats,
+                skip_reasons: m
+                    .skip_reasons
+                    .into_iter()
+                    .map(|(reason, count)| SkipReason { reason, count })
+                    .collect(),
+                insight,
+            });
+        }
+        SummaryView {
+            items: summary.items,
+            errors: metrics.iter().map(|m| m.stats.errors).sum(),
+            metrics,
+            dataset_metrics: summary
+                .dataset_metrics
+                .into_iter()
+                .map(|(metric, value)| DatasetMetric { metric, value })
+                .collect(),
+            error_groups: summary.errors,
+            diagnosis: summary.diagnosis.map(DiagnosisView::from),
+            taxonomy: summary.taxonomy,
+            advice: insights,
+        }
+    }
+}
+
+/// Everything the Results screen shows above the case list.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RunDetail {
+    pub run: RunInfo,
+    /// Null only when the run has not evaluated anything yet.
+    pub summary: Option<SummaryView>,
+    /// The summary covers a run that has not finished (cancelled, failed, running).
+    pub partial: bool,
+    /// How far to trust the run, from what was measured.
+    pub trust: TrustStatement,
+    /// The user's own criteria the run scored: the version and text, how items did.
+    pub criteria: Vec<ragnosis_core::export::CriterionReport>,
+}

@@ -1,0 +1,110 @@
+//! Judge profiles and their keys: one check, keys only for profiles, no key left behind,
+//! and the judge opened before a run is stored.
+
+use std::sync::Arc;
+
+use ragnosis_api::judges::{self, JudgeProfile, Kind};
+use ragnosis_api::runs::{self, RunRequest};
+use ragnosis_api::{Ctx, ErrorCode, SecretStore};
+use ragnosis_core::secrets::{ApiKey, SecretError};
+
+use crate::{home, refusal, Home};
+
+pub fn profile(name: &str, base_url: &str) -> JudgeProfile {
+    JudgeProfile {
+        name: name.into(),
+        kind: Kind::OpenAi,
+        base_url: base_url.into(),
+        model: "sim-judge-small".into(),
+        temperature: 0.0,
+        concurrency: 2,
+        rpm: None,
+        tpm: None,
+        timeout_secs: 10,
+        price_input: Some(0.0),
+        price_output: Some(0.0),
+        api_version: None,
+    }
+}
+
+pub fn save_simulated(h: &Home, name: &str, base_url: &str) {
+    judges::save(&h.ctx, profile(name, base_url)).unwrap();
+}
+
+#[test]
+fn a_key_is_stored_only_for_a_profile_and_forgotten_with_it() {
+    let h = home();
+    let (code, _) = refusal(judges::store_key(&h.ctx, "ghost", "sk-1".into()));
+    assert_eq!(code, ErrorCode::NotFound, "no key without its profile");
+    save_simulated(&h, "hosted", "https://api.example.com/v1");
+    let stored = judges::store_key(&h.ctx, "hosted", "sk-test-secret".into()).unwrap();
+    assert!(stored.stored && !format!("{stored:?}").contains("secret"));
+    judges::delete(&h.ctx, "hosted").unwrap();
+    assert!(
+        h.ctx.secrets().get("hosted").unwrap().is_none(),
+        "deleting the profile forgot its key"
+    );
+}
+
+#[test]
+fn a_profile_is_checked_the_same_way_typed_or_sent_as_json() {
+    let h = home();
+    let mut hot = profile("hot", "https://x.test/v1");
+    hot.temperature = 7.0;
+    let typed = refusal(judges::save(&h.ctx, hot.clone()));
+    let form = serde_json::to_value(&hot).unwrap();
+    let sent = refusal(judges::save(
+        &h.ctx,
+        judges::profile_from_json(form).unwrap(),
+    ));
+    assert_eq!(typed, sent);
+    assert_eq!(
+        typed.1,
+        "invalid input: the temperature must be between 0 and 2"
+    );
+}
+
+/// A keyring that cannot be reached, as on a machine with no Secret Service.
+struct NoKeyring;
+
+impl SecretStore for NoKeyring {
+    fn backend(&self) -> String {
+        "absent keyring".into()
+    }
+    fn get(&self, profile: &str) -> Result<Option<ApiKey>, SecretError> {
+        Err(SecretError::Unavailable("no bus".into(), profile.into()))
+    }
+    fn set(&self, _: &str, _: &ApiKey) -> Result<(), SecretError> {
+        Err(SecretError::Unavailable("no bus".into(), String::new()))
+    }
+    fn delete(&self, _: &str) -> Result<(), SecretError> {
+        Err(SecretError::Unavailable("no bus".into(), String::new()))
+    }
+}
+
+#[test]
+fn a_judge_without_its_key_leaves_no_planned_run() {
+    let h = home();
+    save_simulated(&h, "hosted", "https://api.example.com/v1");
+    let id = crate::datasets_example(&h);
+    let ctx = Ctx::with_secrets(Some(h.dir.path()), Arc::new(NoKeyring));
+    let request = RunRequest {
+        dataset_id: id,
+        mode: "agentic".into(),
+        judge: "hosted".into(),
+        ..RunRequest::default()
+    };
+    let (code, message) = refusal(runs::plan(&ctx, &request).map(|p| p.run_id));
+    assert_eq!(code, ErrorCode::Secret, "{message}");
+    assert!(
+        runs::list(&ctx).unwrap().is_empty(),
+        "no run row left behind"
+    );
+}
+
+#[test]
+fn the_offline_judge_is_tested_without_a_connection() {
+    let h = home();
+    let check = judges::test(&h.ctx, judges::profile(&h.ctx, judges::OFFLINE).unwrap()).unwrap();
+    assert!(check.report.ok && check.error.is_none());
+}
