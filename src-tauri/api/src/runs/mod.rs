@@ -251,7 +251,10 @@ fn info(
     // either way not interrupted, and not resumable from here.
     let active = ctx.jobs().is_active(JobKind::Run, run.id)
         || (run.status == RunStatus::Running && owner::is_evaluating(store, run.id));
-    Ok(RunInfo::new(run, dataset_name, active, totals, summary))
+    let waiting = store::judge_batches::waiting(store.conn(), run.id)?;
+    let mut info = RunInfo::new(run, dataset_name, active, totals, summary);
+    info.waiting_batches = view::waiting_batches(&waiting);
+    Ok(info)
 }
 
 /// One run with its statistics, diagnosis, insights, trust statement and criteria.

@@ -91,6 +91,10 @@ pub struct RunInfo {
     /// Key scores from the stored summary, when there is one.
     pub retrieval_overall: Option<f64>,
     pub answer_overall: Option<f64>,
+    /// A run in batch mode whose batches the provider has not all answered yet: where
+    /// they stand, in a sentence ("1 batch at openai: 1,200 of 2,000 requests answered,
+    /// in progress"); resume (or the running job) reads them back.
+    pub waiting_batches: Option<String>,
 }
 
 impl RunInfo {
@@ -121,8 +125,33 @@ impl RunInfo {
             dataset_name,
             active,
             totals,
+            waiting_batches: None,
         }
     }
+}
+
+/// "2 batches at openai: 1,200 of 3,000 requests answered, in progress" for the
+/// batches a run still waits on; `None` when it waits on none.
+pub fn waiting_batches(
+    waiting: &[ragnosis_core::store::judge_batches::BatchRow],
+) -> Option<String> {
+    let first = waiting.first()?;
+    let entries: u64 = waiting.iter().map(|b| b.entries).sum();
+    let answered: u64 = waiting.iter().map(|b| b.completed + b.failed).sum();
+    let mut statuses: Vec<&str> = waiting.iter().map(|b| b.status.as_str()).collect();
+    statuses.sort_unstable();
+    statuses.dedup();
+    Some(format!(
+        "{} {} at {}: {answered} of {entries} requests answered, {}",
+        waiting.len(),
+        if waiting.len() == 1 {
+            "batch"
+        } else {
+            "batches"
+        },
+        first.provider,
+        statuses.join(", ").replace('_', " ")
+    ))
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -313,4 +342,43 @@ pub struct RunDetail {
     pub trust: TrustStatement,
     /// The user's own criteria the run scored: the version and text, how items did.
     pub criteria: Vec<ragnosis_core::export::CriterionReport>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ragnosis_core::store::judge_batches::BatchRow;
+
+    fn batch(status: &str, entries: u64, completed: u64, failed: u64) -> BatchRow {
+        BatchRow {
+            id: 1,
+            run_id: 7,
+            provider: "openai".into(),
+            batch_id: "batch_1".into(),
+            input_file_id: None,
+            output_file_id: None,
+            error_file_id: None,
+            status: status.into(),
+            entries,
+            completed,
+            failed,
+            entry_keys: Vec::new(),
+            submitted_at: "2026-11-26T18:00:00Z".into(),
+            updated_at: "2026-11-26T18:05:00Z".into(),
+            ingested_at: None,
+        }
+    }
+
+    #[test]
+    fn waiting_batches_are_summed_into_one_sentence() {
+        assert_eq!(waiting_batches(&[]), None, "no batch, no sentence");
+        assert_eq!(
+            waiting_batches(&[
+                batch("in_progress", 2000, 1100, 100),
+                batch("validating", 1000, 0, 0)
+            ])
+            .as_deref(),
+            Some("2 batches at openai: 1200 of 3000 requests answered, in progress, validating")
+        );
+    }
 }

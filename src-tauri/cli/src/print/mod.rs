@@ -167,6 +167,9 @@ pub fn runs(rows: &[RunInfo]) {
             truncate(r.label.as_deref().unwrap_or("-"), 20),
             r.created_at
         );
+        if let Some(waiting) = &info.waiting_batches {
+            println!("      waiting on {waiting} (ragnosis resume {})", r.id);
+        }
     }
 }
 

@@ -136,6 +136,7 @@ describe('RunTable', () => {
     totals: { calls: 0, cache_hits: 0, failures: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, seconds: 0 },
     retrieval_overall: null,
     answer_overall: 0.5,
+    waiting_batches: null,
   };
 
   it('marks a run left running by a closed app as interrupted and offers Resume', () => {
@@ -143,6 +144,14 @@ describe('RunTable', () => {
     expect(body).toContain('interrupted');
     expect(body).toContain('data-testid="resume-run"');
     expect(body).not.toContain('<script>');
+    expect(body).not.toContain('waiting-batches');
+  });
+
+  it('says where the batches of a run in batch mode stand', () => {
+    const waiting = { ...run, waiting_batches: '1 batch at openai: 1200 of 2000 requests answered, in progress' };
+    const { body } = render(RunTable, { props: { runs: [waiting], onopen: () => {}, onresume: () => {}, timeZone: 'UTC' } });
+    expect(body).toContain('data-testid="waiting-batches"');
+    expect(body).toContain('1200 of 2000 requests answered');
   });
 });
 
