@@ -66,7 +66,10 @@ pub struct ImportLimits {
 impl Default for ImportLimits {
     fn default() -> Self {
         ImportLimits {
-            max_file_bytes: 2 * 1024 * 1024 * 1024,
+            // Records are streamed one at a time (memory stays flat however long the
+            // file), so the cap is only a guard against a wrong path: a million logged
+            // items with five passages each make 2.7 GB of JSONL.
+            max_file_bytes: 64 * 1024 * 1024 * 1024,
             max_line_bytes: 16 * 1024 * 1024,
             max_contexts: 200,
             context_token_budget: 2_000,

@@ -13,6 +13,9 @@ use serde_json::Value;
 use super::report::Collector;
 use super::{DatasetError, ImportLimits};
 
+/// The largest scores file read: it is read whole.
+const SCORES_FILE_CAP: u64 = 2 * 1024 * 1024 * 1024;
+
 pub(crate) fn read(
     path: &Path,
     limits: &ImportLimits,
@@ -26,11 +29,14 @@ pub(crate) fn read(
     let size = std::fs::metadata(path)
         .map_err(|e| DatasetError::unreadable(path, e))?
         .len();
-    if size > limits.max_file_bytes {
+    // A scores file is read whole (a download of the scores API, a page or a few), so
+    // it keeps a cap that fits in memory whatever the dataset's.
+    let cap = limits.max_file_bytes.min(SCORES_FILE_CAP);
+    if size > cap {
         return Err(DatasetError::TooLarge {
             path: display,
             size,
-            limit: limits.max_file_bytes,
+            limit: cap,
         });
     }
     // Beside anything but Langfuse traces no score can join: refused before reading.
