@@ -304,7 +304,7 @@ fn a_generated_50_mb_jsonl_streams_through() {
 }
 
 /// Throughput check, not a pass/fail test (timing depends on the machine). Run with
-/// `cargo test --release -p ragnosis-core --test import_bad_input -- --ignored --nocapture`.
+/// `cargo test --release -p ragnosis-core --test core import:: -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn throughput_of_2_5_kb_items_is_printed() {

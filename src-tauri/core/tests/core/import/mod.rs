@@ -2,15 +2,10 @@
 //! and the good lines around it are still imported. Files are real files in a temp dir.
 //! Positive cases (example files, each format) live in `import/good_input.rs`.
 
-#[path = "import/bad_documents.rs"]
 mod bad_documents;
-#[path = "import/exports.rs"]
 mod exports;
-#[path = "import/good_input.rs"]
 mod good_input;
-#[path = "import/real_files.rs"]
 mod real_files;
-#[path = "import/traces.rs"]
 mod traces;
 
 use std::path::PathBuf;

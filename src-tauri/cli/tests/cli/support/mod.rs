@@ -1,6 +1,5 @@
-//! What the CLI's end-to-end test binaries share: running the real `ragnosis` binary on
-//! a home of its own. Each binary uses part of it, so unused pieces are allowed here.
-#![allow(dead_code)]
+//! What the CLI's end-to-end tests share: running the real `ragnosis` binary on a home
+//! of its own.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

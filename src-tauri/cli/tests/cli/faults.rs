@@ -17,8 +17,7 @@ use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_judge_sim::{FaultRules, SimConfig, Simulator};
 use serde_json::Value;
 
-mod support;
-use support::*;
+use crate::support::*;
 
 /// No panic message, no backtrace: a message with a code.
 fn assert_clean_failure(o: &Output, code: &str) -> String {

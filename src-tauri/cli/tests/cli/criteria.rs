@@ -9,8 +9,7 @@ use std::path::{Path, PathBuf};
 use ragnosis_judge_sim::{SimConfig, SimHandle, Simulator};
 use serde_json::Value;
 
-mod support;
-use support::*;
+use crate::support::*;
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/examples/ragnosis-example.jsonl")

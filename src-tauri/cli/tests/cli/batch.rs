@@ -11,8 +11,7 @@ use std::time::{Duration, Instant};
 use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_judge_sim::{BatchRules, FaultRules, SimConfig, SimHandle, Simulator};
 
-mod support;
-use support::*;
+use crate::support::*;
 
 /// Coverage and the answer review need the aspects: two rounds of batches.
 const TWO_PHASES: &str =

@@ -21,8 +21,7 @@ use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_judge_sim::{FaultRules, SimConfig, Simulator};
 use serde_json::Value;
 
-mod support;
-use support::*;
+use crate::support::*;
 
 /// A small deterministic generator (xorshift), for the kill moments.
 struct Draw(u64);

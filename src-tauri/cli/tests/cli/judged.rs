@@ -10,8 +10,7 @@ use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_judge_sim::{ContainsRule, Fault, FaultRules, SimConfig, SimHandle, Simulator};
 use serde_json::Value;
 
-mod support;
-use support::*;
+use crate::support::*;
 
 fn simulator(latency_ms: u64) -> SimHandle {
     Simulator::start(SimConfig {
@@ -884,7 +883,7 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
     // The offline judge was never checked in this home, but its build ships the check
     // of this very judge (assets/offline-judge/check.json), so it is listed as current.
     let shipped: serde_json::Value =
-        serde_json::from_str(include_str!("../../../assets/offline-judge/check.json")).unwrap();
+        serde_json::from_str(include_str!("../../../../assets/offline-judge/check.json")).unwrap();
     let offline_claims = shipped["claims"]["value"]
         .as_f64()
         .expect("a claims figure");

@@ -8,26 +8,18 @@
 //! campaign's count and treats a case over one second as a finding:
 //!
 //! ```sh
-//! RAGNOSIS_FUZZ_CASES=1000000 nice -n 10 cargo test -p ragnosis-core --test fuzz -- --nocapture --test-threads 1
+//! RAGNOSIS_FUZZ_CASES=1000000 nice -n 10 cargo test -p ragnosis-core --test core fuzz:: -- --nocapture --test-threads 1
 //! ```
 //!
 //! Figures of every campaign are appended to `$CARGO_TARGET_TMPDIR/fuzz-findings/summary.txt`.
 
-#[path = "fuzz/database.rs"]
 mod database;
-#[path = "fuzz/documents.rs"]
 mod documents;
-#[path = "fuzz/engine.rs"]
 mod engine;
-#[path = "fuzz/importer.rs"]
 mod importer;
-#[path = "fuzz/judge_reply.rs"]
 mod judge_reply;
-#[path = "fuzz/mutate.rs"]
 mod mutate;
-#[path = "fuzz/seeds.rs"]
 mod seeds;
-#[path = "fuzz/small_parsers.rs"]
 mod small_parsers;
 
 #[test]
