@@ -8,18 +8,18 @@
 
 use std::path::Path;
 
-use ragnosis_core::analysis::calibration::CALIBRATION;
-use ragnosis_core::analysis::{alignment, prior};
-use ragnosis_core::{labels, store, Error, Result};
+use ragnosis_core::trust::calibration::CALIBRATION;
+use ragnosis_core::trust::{alignment, labels, prior};
+use ragnosis_core::{store, Error, Result};
 use serde::Serialize;
 
 use crate::Ctx;
 
-pub use ragnosis_core::analysis::alignment::Alignment;
-pub use ragnosis_core::analysis::calibration::Calibration;
-pub use ragnosis_core::analysis::prior::PriorAgreement;
-pub use ragnosis_core::labels::LabelImport;
 pub use ragnosis_core::store::human_labels::HumanLabel;
+pub use ragnosis_core::trust::alignment::Alignment;
+pub use ragnosis_core::trust::calibration::Calibration;
+pub use ragnosis_core::trust::labels::LabelImport;
+pub use ragnosis_core::trust::prior::PriorAgreement;
 
 /// A score name the source tool gave, and on how many of the run's items.
 #[derive(Debug, Clone, Serialize)]

@@ -7,6 +7,13 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+/// Characters of an answer, a ground truth or one context a judge reads (`run::shortened`
+/// cuts longer ones; the importer says so at import): a long report (about 3,000 words)
+/// fits; a pasted log or a whole book does not.
+pub const TEXT_CHARS: usize = 20_000;
+/// Characters of a question a judge reads.
+pub const QUESTION_CHARS: usize = 4_000;
+
 /// One retrieved chunk. `id` is the document id the pipeline gave it, when it had one.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Context {

@@ -9,7 +9,6 @@
 
 pub mod analysis;
 pub mod cases;
-pub mod corpus;
 pub mod criteria;
 pub mod dataset;
 pub mod error;
@@ -20,7 +19,7 @@ pub mod import;
 pub mod item;
 pub mod judge;
 pub mod judge_check;
-pub mod labels;
+
 pub mod measurable;
 pub mod metrics;
 pub mod output_file;
@@ -32,6 +31,7 @@ pub mod secrets;
 pub mod semantic;
 pub mod store;
 pub mod text;
+pub mod trust;
 
 pub use error::{Error, ErrorCode, Result};
 pub use item::{Context, Item};

@@ -15,8 +15,8 @@ mod view;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ragnosis_core::corpus::{self, Chunking};
 use ragnosis_core::generate;
+use ragnosis_core::generate::corpus::{self, Chunking};
 use ragnosis_core::judge::{open, Judge};
 use ragnosis_core::progress::{CancelToken, ProgressSink};
 use ragnosis_core::store::{self, Store};
@@ -25,7 +25,7 @@ use ragnosis_core::{Error, Result};
 use crate::jobs::{self, JobKind, JobSink};
 use crate::Ctx;
 
-pub use ragnosis_core::corpus::IngestReport;
+pub use ragnosis_core::generate::corpus::IngestReport;
 pub use ragnosis_core::generate::{GenerationOutcome, GenerationSettings, FAILURES_IN_A_ROW};
 pub use ragnosis_core::judge::plan::JudgePlan;
 pub use ragnosis_core::store::corpora::CorpusRow;

@@ -20,18 +20,18 @@ mod view;
 use std::collections::hash_map::{Entry, HashMap};
 use std::sync::Arc;
 
-use ragnosis_core::analysis::{self, calibration};
+use ragnosis_core::analysis;
 use ragnosis_core::export::{criteria_view, trust};
 use ragnosis_core::judge::{open, Judge};
 use ragnosis_core::progress::{CancelToken, ProgressSink};
 use ragnosis_core::run::{self, owner};
 use ragnosis_core::store::{self, runs::RunStatus, Store};
+use ragnosis_core::trust::calibration;
 use ragnosis_core::{metrics, Error, Result};
 
 use crate::jobs::{self, JobKind, JobSink};
 use crate::{judges, Ctx};
 
-pub use ragnosis_core::analysis::calibration::Calibration;
 pub use ragnosis_core::analysis::diagnosis::Diagnosis;
 pub use ragnosis_core::analysis::gate;
 pub use ragnosis_core::analysis::insights::RunInsights;
@@ -40,6 +40,7 @@ pub use ragnosis_core::metrics::MetricSpec;
 pub use ragnosis_core::run::{Preview, RunOutcome, RunTotals};
 pub use ragnosis_core::store::runs::RunRow;
 pub use ragnosis_core::store::runs::RunStatus as Status;
+pub use ragnosis_core::trust::calibration::Calibration;
 pub use request::{Recheck, RunRequest};
 pub use view::{
     ActionExample, ActionItem, DatasetMetric, DiagnosisView, MetricInfo, MetricRow, PatternCount,

@@ -5,14 +5,10 @@
 //! counted and grouped so the user reads "3 items could not be judged: ...". The
 //! deterministic failure-pattern diagnosis (no judge) lives in `diagnosis`.
 
-pub mod alignment;
-pub mod calibration;
 pub mod compare;
-pub mod corrected;
 pub mod diagnosis;
 pub mod gate;
 pub mod insights;
-pub mod prior;
 pub mod stages;
 pub mod stats;
 pub mod trend;

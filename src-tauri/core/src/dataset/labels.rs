@@ -5,7 +5,7 @@
 //!
 //! Owns: the file format and its row-level reasons, with line numbers (the same line
 //! reader and CSV records as datasets). Must not: resolve items or metrics, or store
-//! anything (`crate::labels` does).
+//! anything (`crate::trust::labels` does).
 
 use std::io::BufRead;
 use std::path::Path;

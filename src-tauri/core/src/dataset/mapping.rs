@@ -161,7 +161,7 @@ pub(crate) fn map_record(
     item.ragchecker = ragchecker_labels(&mut take)?;
 
     // Stored whole, but judged on their beginning: said at import, not discovered later.
-    use crate::run::shortened::{QUESTION_CHARS, TEXT_CHARS};
+    use crate::item::{QUESTION_CHARS, TEXT_CHARS};
     let long_fields = [
         ("question", Some(item.question.as_str()), QUESTION_CHARS),
         ("answer", item.answer.as_deref(), TEXT_CHARS),

@@ -207,7 +207,7 @@ pub struct ReportView {
     /// How far to trust the run, in plain sentences (`export::trust`).
     pub trust: super::TrustStatement,
     /// The run's agreement with people's labels (empty metrics when none).
-    pub alignment: crate::analysis::alignment::Alignment,
+    pub alignment: crate::trust::alignment::Alignment,
     /// The user's own criteria the run scored: version, text and how the items did.
     pub criteria: Vec<super::CriterionReport>,
 }
@@ -329,7 +329,7 @@ impl ReportView {
         let methodology = methodology(store, &run)?;
         let insights = crate::analysis::insights::load(store, run_id)?;
         let trust = super::trust::statement(store, &run.run, &run.summary)?;
-        let alignment = crate::analysis::alignment::align(store, run_id)?;
+        let alignment = crate::trust::alignment::align(store, run_id)?;
         let criteria = super::criteria_view::load(store, &run.run, &run.summary)?;
         let name = run.run.name();
         let title = match &comparison {
@@ -773,7 +773,7 @@ fn judge_check_line(
 }
 
 fn calibration_line(store: &Store, run_id: i64) -> Result<String> {
-    use crate::analysis::calibration::{Calibration, CALIBRATION};
+    use crate::trust::calibration::{Calibration, CALIBRATION};
     let Some(json) = store::analyses::get(store.conn(), run_id, CALIBRATION)? else {
         return Ok("Not run: the judge was not calibrated against other judge configurations for this run.".into());
     };

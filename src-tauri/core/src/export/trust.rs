@@ -11,13 +11,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::report_view::{judge_facts, JudgeFacts};
-use crate::analysis::alignment::{self, Alignment};
-use crate::analysis::calibration::{Calibration, CALIBRATION};
 use crate::analysis::{MetricStats, RunSummary};
 use crate::error::Result;
 use crate::judge;
 use crate::metrics;
 use crate::store::{self, runs::RunRow, Store};
+use crate::trust::alignment::{self, Alignment};
+use crate::trust::calibration::{Calibration, CALIBRATION};
 
 /// Headline metrics named in the statement, at most.
 const HEADLINES: usize = 3;

@@ -7,11 +7,13 @@
 //! Owns: the sampling, the agents' calls, the filters and the bookkeeping. Every
 //! candidate is committed as it is decided: an accepted one becomes an item of the
 //! generation's dataset (question, reference answer, the chunk as reference context and
-//! its id as gold context), a rejected one is kept with the reason. A resumed generation
+//! its id as gold context), a rejected one is kept with the reason. The chunks come from
+//! a corpus (`corpus`: documents read, chunked and stored). A resumed generation
 //! skips every position already decided. The built-in offline judge cannot write test
 //! cases and is refused before anything is stored: nothing is ever fabricated.
 
 mod budget;
+pub mod corpus;
 
 use std::sync::Arc;
 use std::time::Instant;

@@ -15,8 +15,10 @@ use serde_json::Value;
 
 use super::task::CorrectnessExample;
 use crate::error::{Error, Result};
-use crate::run::engine::MAX_EXAMPLES;
 use crate::store::{self, Store};
+
+/// The most scored examples a correctness prompt carries (RAGalyst uses up to eight).
+pub const MAX_EXAMPLES: usize = 8;
 
 /// The settings key that names the user's few-shot file.
 const SETTING: &str = "few_shot_file";

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::item::{Item, Label, RagCheckerLabels};
+use crate::judge::few_shot::MAX_EXAMPLES;
 use crate::judge::task::{
     AnswerReview, AspectCoverage, ChunkScore, CorrectnessExample, Criterion, Grounding, Reasoning,
     Scorecard, ScorecardTask,
@@ -228,9 +229,6 @@ fn scorecard_task(
         taxonomy: correctness,
     }))
 }
-
-/// The most scored examples a correctness prompt carries (RAGalyst uses up to eight).
-pub const MAX_EXAMPLES: usize = 8;
 
 /// The judge tasks evaluating `metrics` on `item` would ask, for planning (a user's
 /// criteria are planned by `run::criteria`). Tasks that depend on another verdict

@@ -4,19 +4,14 @@
 //! sentence end where one is near, and every result of the item says so in its
 //! explanation and details — never silently. The importer reports such fields too.
 //!
-//! Owns: the limits and the cut. Must not: change what is stored.
+//! Owns: the cut (the limits are `item::TEXT_CHARS` and `QUESTION_CHARS`, which the
+//! importer reads too). Must not: change what is stored.
 
 use std::borrow::Cow;
 
 use serde::Serialize;
 
-use crate::item::Item;
-
-/// Characters of an answer, a ground truth or one context a judge reads: a long report
-/// (about 3,000 words) fits; a pasted log or a whole book does not.
-pub const TEXT_CHARS: usize = 20_000;
-/// Characters of a question a judge reads.
-pub const QUESTION_CHARS: usize = 4_000;
+use crate::item::{Item, QUESTION_CHARS, TEXT_CHARS};
 
 /// One field judged on its beginning.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -496,7 +496,7 @@ fn pass_fail_labels_correct_the_pass_rate_in_the_trust_statement() {
         pairs.push((score_of(key.item_id), label));
     }
     let all: Vec<f64> = keys.iter().map(|k| score_of(k.item_id)).collect();
-    let alignment = ragnosis_core::analysis::alignment::align(&store, id).unwrap();
+    let alignment = ragnosis_core::trust::alignment::align(&store, id).unwrap();
     let m = &alignment.metrics[0];
     let positives = pairs.iter().filter(|(_, l)| *l == 1.0).count() as f64;
     let tpr = pairs.iter().filter(|(s, l)| *l == 1.0 && *s >= 0.5).count() as f64 / positives;

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use ragnosis_core::corpus::{self, chunk, Chunking};
+use ragnosis_core::generate::corpus::{self, chunk, Chunking};
 use ragnosis_core::progress::NoProgress;
 use ragnosis_core::store::Store;
 

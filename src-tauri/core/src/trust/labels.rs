@@ -1,6 +1,6 @@
 //! Human labels on a run's items: one at a time (the window's case view) or from a file
 //! (`ragnosis labels import`), stored in `human_labels` by item content hash so they
-//! outlive the run and are read by `analysis::alignment`.
+//! outlive the run and are read by `trust::alignment`.
 //!
 //! Owns: checking a label (a per-item metric of the catalogue, a score in [0, 1]) and,
 //! for files, finding each row's item among the run's items — by id first, then by
