@@ -720,7 +720,7 @@ fn settings_store_a_key_in_the_keyring_and_connect_to_a_judge_with_it() {
     session.click_on("[data-testid=nav-settings]", SHORT);
 
     // A new OpenAI-compatible judge pointing at the simulator.
-    session.click_on("[data-testid=add-judge]", SHORT);
+    session.click_until("[data-testid=add-judge]", "[data-testid=judge-form]", SHORT);
     let field = |id: &str| session.wait_for(&format!("[data-testid={id}]"), 1, SHORT)[0].clone();
     session.type_into(&field("judge-name"), &profile);
     session.type_into(&field("judge-base-url"), &sim.base_url());

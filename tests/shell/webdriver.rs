@@ -194,6 +194,26 @@ impl Session {
         self.click(&found[0]);
     }
 
+    /// Clicks `css` until `shows` is on the page. A click lands where the element was
+    /// when WebDriver measured it: a screen still filling in (lists loading above the
+    /// button) can move it away in between, and that click then hits something else.
+    pub fn click_until(&self, css: &str, shows: &str, limit: Duration) {
+        let start = Instant::now();
+        loop {
+            self.click_on(css, limit);
+            let waited = Instant::now();
+            while waited.elapsed() < Duration::from_secs(2) {
+                if !self.find_all(shows).is_empty() {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            if start.elapsed() > limit {
+                self.wait_for(shows, 1, Duration::ZERO);
+            }
+        }
+    }
+
     /// Replaces the text of an input with `text`, as typing would.
     pub fn type_into(&self, element: &str, text: &str) {
         self.call(
