@@ -440,6 +440,15 @@ fn measured(tokens: &[lexicon::Token]) -> Vec<(String, usize, String)> {
 /// on a children's card". A number written with a currency sign ("€8", "$8") counts
 /// for any currency unit, since the sign and the word are two spellings.
 pub(super) fn unmeasured_numbers(claim: &Claim, evidence: &Evidence) -> Vec<String> {
+    // Most claims give no number with a unit: then the passages need no reading (they
+    // are long, and this runs once per claim).
+    let ours: Vec<(String, usize, String)> = measured(&claim.sentence.tokens)
+        .into_iter()
+        .filter(|(number, _, _)| !number.ends_with("/per"))
+        .collect();
+    if ours.is_empty() {
+        return Vec::new();
+    }
     let money = unit("euro").map(|(class, _)| class);
     let sentences: Vec<&Sentence> = evidence
         .passages
@@ -460,9 +469,7 @@ pub(super) fn unmeasured_numbers(claim: &Claim, evidence: &Evidence) -> Vec<Stri
             })
         })
     };
-    measured(&claim.sentence.tokens)
-        .into_iter()
-        .filter(|(number, _, _)| !number.ends_with("/per"))
+    ours.into_iter()
         .filter(|(number, class, name)| {
             let stated = theirs
                 .iter()
@@ -479,6 +486,9 @@ pub(super) fn unmeasured_numbers(claim: &Claim, evidence: &Evidence) -> Vec<Stri
 /// weeks"), and never in the claim's unit.
 pub(super) fn unit_shift(claim: &Claim, s: &Sentence) -> Option<Conflict> {
     let ours = measured(&claim.sentence.tokens);
+    if ours.is_empty() {
+        return None;
+    }
     let theirs = measured(&s.tokens);
     ours.iter().find_map(|(number, class, name)| {
         let same_anywhere = theirs
