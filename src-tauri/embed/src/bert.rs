@@ -54,7 +54,10 @@ impl Shape {
 }
 
 struct Linear {
-    weight: Vec<f32>,
+    /// Wᵀ, inputs × outputs, row-major: the product reads it row by row. Stored as the
+    /// checkpoint has it (outputs × inputs), every product first gathered it column by
+    /// column into the kernel's panels, which took twice the multiplication's own time.
+    weight_t: Vec<f32>,
     bias: Vec<f32>,
     inputs: usize,
     outputs: usize,
@@ -91,12 +94,12 @@ impl Bert {
         let h = shape.hidden;
         let mut linear =
             |name: &str, inputs: usize, outputs: usize| -> Result<Linear, EmbedError> {
-                Ok(Linear {
-                    weight: weights.take(&format!("{name}.weight"), &[outputs, inputs])?,
-                    bias: weights.take(&format!("{name}.bias"), &[outputs])?,
+                Ok(Linear::new(
+                    &weights.take(&format!("{name}.weight"), &[outputs, inputs])?,
+                    weights.take(&format!("{name}.bias"), &[outputs])?,
                     inputs,
                     outputs,
-                })
+                ))
             };
         let mut layers = Vec::with_capacity(shape.layers);
         for i in 0..shape.layers {
@@ -269,6 +272,22 @@ pub fn spans(sequences: &[Vec<u32>]) -> Vec<Range<usize>> {
 }
 
 impl Linear {
+    /// A layer of `outputs × inputs` weights `w` (the checkpoint's layout).
+    fn new(w: &[f32], bias: Vec<f32>, inputs: usize, outputs: usize) -> Linear {
+        let mut weight_t = vec![0f32; w.len()];
+        for (o, row) in w.chunks_exact(inputs).enumerate() {
+            for (i, &v) in row.iter().enumerate() {
+                weight_t[i * outputs + o] = v;
+            }
+        }
+        Linear {
+            weight_t,
+            bias,
+            inputs,
+            outputs,
+        }
+    }
+
     /// `x · Wᵀ + b` for `rows` rows of `inputs` values.
     fn apply(&self, x: &[f32], rows: usize) -> Vec<f32> {
         assert_eq!(
@@ -277,7 +296,7 @@ impl Linear {
             "input width must match the layer"
         );
         let mut y = vec![0f32; rows * self.outputs];
-        // Safety: the slices hold exactly rows×inputs, outputs×inputs and rows×outputs
+        // Safety: the slices hold exactly rows×inputs, inputs×outputs and rows×outputs
         // floats (checked above and at load), which is what the strides address.
         unsafe {
             matrixmultiply::sgemm(
@@ -288,9 +307,9 @@ impl Linear {
                 x.as_ptr(),
                 self.inputs as isize,
                 1,
-                self.weight.as_ptr(),
+                self.weight_t.as_ptr(),
+                self.outputs as isize,
                 1,
-                self.inputs as isize,
                 0.0,
                 y.as_mut_ptr(),
                 self.outputs as isize,
@@ -371,12 +390,7 @@ mod tests {
     #[test]
     fn linear_layers_multiply_by_the_transposed_weight_and_add_the_bias() {
         // W = [[1,2],[3,4],[5,6]] (3 outputs × 2 inputs), x = [1, 10].
-        let layer = Linear {
-            weight: vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
-            bias: vec![0.5, 0.0, -1.0],
-            inputs: 2,
-            outputs: 3,
-        };
+        let layer = Linear::new(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], vec![0.5, 0.0, -1.0], 2, 3);
         assert_eq!(layer.apply(&[1.0, 10.0], 1), [21.5, 43.0, 64.0]);
     }
 }

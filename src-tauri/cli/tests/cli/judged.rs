@@ -80,7 +80,9 @@ fn result_count(home: &Path, run_id: i64) -> i64 {
 
 #[test]
 fn killed_run_resumes_with_exactly_one_result_per_cell() {
-    let sim = simulator(200);
+    // 50 ms a call keeps the run several seconds long (hundreds of calls, four at a time),
+    // so the kill at its first committed result lands mid-run.
+    let sim = simulator(50);
     let home = tempfile::tempdir().unwrap();
     add_sim_judge(home.path(), &sim, 4);
     let file = replicated_ragvue(home.path(), 10);
