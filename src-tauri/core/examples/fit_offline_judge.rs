@@ -17,7 +17,8 @@ use std::time::Instant;
 
 use ragnosis_core::judge::offline::dev_sets;
 use ragnosis_core::judge::offline::features;
-use ragnosis_core::judge::offline::fit::{self, Figures, Row};
+use ragnosis_core::judge::offline::features::Row;
+use ragnosis_core::judge_check::fit::{self, Figures};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

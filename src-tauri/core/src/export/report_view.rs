@@ -13,10 +13,11 @@ use super::evidence::{excerpt, Evidence};
 use super::view::RunView;
 use crate::analysis::compare::{self, Comparison};
 use crate::analysis::diagnosis::{actions, MetricScore, PatternSummary};
-use crate::analysis::stages::{self, Band, PipelineStage, StageVerdict};
+use crate::analysis::stages::{self, Band, StageVerdict};
 use crate::analysis::MetricStats;
 use crate::error::{Error, Result};
 use crate::judge::{self, open, ProviderKind};
+use crate::metrics::stage::PipelineStage;
 use crate::metrics::{self, Scope, Status};
 use crate::run::{self, RunTotals};
 use crate::store::{self, Store};
@@ -389,7 +390,7 @@ fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
             id: id.clone(),
             description: spec.description.to_string(),
             judged: spec.judge,
-            stage: stages::stage_of(id),
+            stage: metrics::stage::stage_of(id),
             band,
             stats: summary.stats.clone(),
             histogram,

@@ -26,6 +26,7 @@
 
 pub mod certificate;
 pub mod figures;
+pub mod fit;
 pub mod sample;
 pub mod shipped;
 

@@ -14,6 +14,7 @@ pub mod ragchecker;
 pub mod ragvue;
 pub mod reference;
 pub mod scorecard;
+pub mod stage;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -5,8 +5,9 @@
 
 use std::path::PathBuf;
 
-use ragnosis_core::judge::offline::fit::{self, Row};
+use ragnosis_core::judge::offline::features::Row;
 use ragnosis_core::judge::offline::{dev_sets, features, learned};
+use ragnosis_core::judge_check::fit;
 
 fn assets() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../assets/offline-judge")

@@ -7,7 +7,7 @@
 //! - answerability: SQuAD 2.0 dev articles 1–8 and train articles 1–10 (by article);
 //!   each question against its own paragraph, answerable = not `is_impossible`.
 //!
-//! Owns: reading those files and turning them into `fit::Row`s. Must not: fit.
+//! Owns: reading those files and turning them into `features::Row`s. Must not: fit.
 
 use std::collections::HashSet;
 use std::io;
@@ -15,9 +15,9 @@ use std::path::Path;
 
 use super::calibration::{self, LabelledClaim};
 use super::evidence::Evidence;
-use super::fit::Row;
+use super::features::{self, Row};
 use super::support::{Claim, SupportParams};
-use super::{features, OfflineJudge};
+use super::OfflineJudge;
 use crate::semantic::SemanticModel;
 
 /// A labelled claim with where it comes from and the group it must stay with.

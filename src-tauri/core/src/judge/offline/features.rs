@@ -319,3 +319,14 @@ fn cosines(text: &str, evidence: &Evidence, sem: Option<&SemanticModel>) -> [f64
     let passage = best(&whole.iter().map(String::as_str).collect::<Vec<_>>()).unwrap_or(sentence);
     [sentence, passage]
 }
+
+/// One labelled text: where it comes from, the group it must stay with, the human
+/// label, the features, and the score of the judge before learning (for comparison).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub source: String,
+    pub group: String,
+    pub label: bool,
+    pub baseline: f64,
+    pub x: Vec<f64>,
+}

@@ -4,8 +4,8 @@
 //!
 //! Owns: the templates. Must not: read the store (everything comes in the task).
 
-use crate::analysis::stages::{stage_of, PipelineStage};
 use crate::judge::task::{InsightsTask, InsightsVerdict, ItemBrief, MetricBrief, MetricInsight};
+use crate::metrics::stage::{stage_of, PipelineStage};
 use crate::text::capitalise;
 
 pub fn write(task: &InsightsTask) -> InsightsVerdict {

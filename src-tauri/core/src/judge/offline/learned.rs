@@ -29,7 +29,7 @@ pub struct Logistic {
     /// balanced accuracy over the held-out folds.
     pub threshold: f64,
     /// How close (in log-odds) a probability may lie to its decision point for the
-    /// decision to count as unsure: the distance within which `fit::CASCADE_SHARE` of
+    /// decision to count as unsure: the distance within which `judge_check::fit::CASCADE_SHARE` of
     /// the fitted rows lie. A cascade sends unsure decisions to a stronger judge.
     #[serde(default)]
     pub cascade_margin: f64,

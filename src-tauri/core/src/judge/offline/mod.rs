@@ -33,7 +33,6 @@ mod conflicts;
 pub mod dev_sets;
 mod evidence;
 pub mod features;
-pub mod fit;
 mod grounding;
 mod insights;
 pub mod learned;

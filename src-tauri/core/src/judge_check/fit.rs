@@ -10,13 +10,15 @@
 //! test can refit in milliseconds and compare with the shipped file.
 //!
 //! Owns: the feature table's file form, the fit, the held-out figures (AUROC, balanced
-//! accuracy, expected calibration error). Must not: compute features (`features`).
+//! accuracy, expected calibration error). Must not: compute features
+//! (`judge::offline::features`). It sits beside the judge check, whose figures it
+//! shares: the judge only reads what it writes (`assets/offline-judge/decisions.json`).
 
 use std::collections::BTreeMap;
 
-use super::features;
-use super::learned::{Decisions, Logistic, Variants};
-use crate::judge_check::figures::{auroc, estimate, Estimate};
+use super::figures::{auroc, balanced_accuracy, estimate, Estimate};
+use crate::judge::offline::features::{self, Row};
+use crate::judge::offline::learned::{Decisions, Logistic, Variants};
 
 /// Ridge penalty on the standardised weights: small, only to keep separable features
 /// (a verbatim match is always supported) from running off to infinity.
@@ -25,17 +27,6 @@ pub const FOLDS: u64 = 5;
 /// The share of decisions a cascade sends to the stronger judge: the fitted rows whose
 /// decision lies nearest its point.
 pub const CASCADE_SHARE: f64 = 0.2;
-
-/// One labelled text: where it comes from, the group it must stay with, the human
-/// label, the features, and the score of the judge before learning (for comparison).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Row {
-    pub source: String,
-    pub group: String,
-    pub label: bool,
-    pub baseline: f64,
-    pub x: Vec<f64>,
-}
 
 /// The CSV form: `source,group,label,baseline,<features…>`, six decimals.
 pub fn to_csv(names: &[&str], rows: &[Row]) -> String {
@@ -325,7 +316,7 @@ fn mean_source_ba(scored: &[(f64, bool)], rows: &[&Row], t: f64) -> f64 {
     }
     let bas: Vec<f64> = by_source
         .values()
-        .filter_map(|pairs| crate::judge_check::figures::balanced_accuracy(pairs))
+        .filter_map(|pairs| balanced_accuracy(pairs))
         .collect();
     bas.iter().sum::<f64>() / bas.len().max(1) as f64
 }
@@ -401,9 +392,7 @@ pub fn figures(rows: &[Row], scored: &[(f64, bool)]) -> Vec<Figures> {
                 auroc(&t.iter().map(|(p, _, y)| (*p, *y)).collect::<Vec<_>>())
             }),
             balanced_accuracy: estimate(&triples, |t| {
-                crate::judge_check::figures::balanced_accuracy(
-                    &t.iter().map(|(_, d, y)| (*d, *y)).collect::<Vec<_>>(),
-                )
+                balanced_accuracy(&t.iter().map(|(_, d, y)| (*d, *y)).collect::<Vec<_>>())
             }),
             ece: estimate(&triples, |t| {
                 ece(&t.iter().map(|(p, _, y)| (*p, *y)).collect::<Vec<_>>())
