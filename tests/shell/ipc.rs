@@ -4,7 +4,7 @@
 //! on. Run progress is captured with a channel interceptor, as the window would get it.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use ragnosis_core::secrets::MemoryStore;
@@ -155,6 +155,43 @@ fn finished_run(s: &Shell, dataset_id: i64, channel: u32) -> i64 {
         "the offline run finishes: {events:?}"
     );
     run_id.as_i64().unwrap()
+}
+
+/// A home holding the example and a finished agentic run of it, made once per test
+/// process: most tests read such a run and need not each compute it again (the run
+/// itself, its progress and its end are what `start_run_streams_progress_…` tests).
+/// The directory lives as long as the process.
+fn example_run_template() -> &'static (tempfile::TempDir, i64) {
+    static TEMPLATE: OnceLock<(tempfile::TempDir, i64)> = OnceLock::new();
+    TEMPLATE.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let s = shell(dir.path());
+        let id = s.example();
+        let run_id = finished_run(&s, id, 1);
+        (dir, run_id)
+    })
+}
+
+/// A shell on a copy of the template's home, with the id of its finished run.
+fn shell_with_a_finished_run(home: &Path) -> (Shell, i64) {
+    let (template, run_id) = example_run_template();
+    copy_home(template.path(), home);
+    (shell(home), *run_id)
+}
+
+/// Copies a home whose store is idle. The database and its write-ahead log together are
+/// the data; the shared-memory index is left behind, since SQLite rebuilds it on open.
+fn copy_home(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_home(&entry.path(), &target);
+        } else if !entry.file_name().to_string_lossy().ends_with("-shm") {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }
 
 #[test]
@@ -559,9 +596,7 @@ fn a_run_left_running_by_a_closed_app_lists_as_resumable() {
 #[test]
 fn get_run_gives_summary_cards_metric_rows_and_diagnosis() {
     let home = tempfile::tempdir().unwrap();
-    let s = shell(home.path());
-    let id = s.example();
-    let run_id = finished_run(&s, id, 11);
+    let (s, run_id) = shell_with_a_finished_run(home.path());
     let detail = s.ok("get_run", json!({ "runId": run_id }));
     assert_eq!(detail["partial"], false);
     assert_eq!(detail["run"]["label"], "baseline");
@@ -589,9 +624,7 @@ fn get_run_gives_summary_cards_metric_rows_and_diagnosis() {
 #[test]
 fn list_cases_pages_sorts_and_filters_a_run() {
     let home = tempfile::tempdir().unwrap();
-    let s = shell(home.path());
-    let id = s.example();
-    let run_id = finished_run(&s, id, 12);
+    let (s, run_id) = shell_with_a_finished_run(home.path());
     let query = |extra: Value| {
         let mut q = json!({ "order": "position", "offset": 0, "limit": 5, "columns": ["ragvue.token_overlap"] });
         q.as_object_mut()
@@ -676,9 +709,7 @@ fn list_cases_pages_sorts_and_filters_a_run() {
 #[test]
 fn list_cases_rejects_unknown_orders_metrics_and_patterns() {
     let home = tempfile::tempdir().unwrap();
-    let s = shell(home.path());
-    let id = s.example();
-    let run_id = finished_run(&s, id, 13);
+    let (s, run_id) = shell_with_a_finished_run(home.path());
     for bad in [
         json!({ "order": "random", "offset": 0, "limit": 5 }),
         json!({ "order": "metric", "sort_metric": "nonsense", "offset": 0, "limit": 5 }),
@@ -702,9 +733,7 @@ fn list_cases_rejects_unknown_orders_metrics_and_patterns() {
 #[test]
 fn get_case_shows_the_item_its_results_and_inspectable_json() {
     let home = tempfile::tempdir().unwrap();
-    let s = shell(home.path());
-    let id = s.example();
-    let run_id = finished_run(&s, id, 14);
+    let (s, run_id) = shell_with_a_finished_run(home.path());
     let page = s.ok(
         "list_cases",
         json!({ "runId": run_id, "query": { "order": "position", "offset": 0, "limit": 1 } }),
@@ -745,9 +774,7 @@ fn get_case_shows_the_item_its_results_and_inspectable_json() {
 #[test]
 fn the_markdown_and_the_pdf_of_a_run_carry_the_same_sections_and_figures() {
     let home = tempfile::tempdir().unwrap();
-    let s = shell(home.path());
-    let id = s.example();
-    let run_id = finished_run(&s, id, 16);
+    let (s, run_id) = shell_with_a_finished_run(home.path());
     let export = |name: &str, format: &str| {
         let path = s.home.join(name);
         s.ok(
@@ -822,9 +849,7 @@ fn the_markdown_and_the_pdf_of_a_run_carry_the_same_sections_and_figures() {
 #[test]
 fn export_run_writes_markdown_where_asked() {
     let home = tempfile::tempdir().unwrap();
-    let s = shell(home.path());
-    let id = s.example();
-    let run_id = finished_run(&s, id, 15);
+    let (s, run_id) = shell_with_a_finished_run(home.path());
     let target = s.home.join("reports/baseline.md");
     let written = s.ok(
         "export_run",
@@ -1335,9 +1360,7 @@ fn two_runs_compare_with_flags_and_a_trend_and_charts_follow_them() {
 #[test]
 fn export_run_writes_a_pdf_report() {
     let home = tempfile::tempdir().unwrap();
-    let s = shell(home.path());
-    let id = s.example();
-    let run_id = finished_run(&s, id, 23);
+    let (s, run_id) = shell_with_a_finished_run(home.path());
     let target = s.home.join("report.pdf");
     let written = s.ok(
         "export_run",
