@@ -32,18 +32,11 @@ fn simulator(rules: BatchRules) -> SimHandle {
 
 /// A priced profile `sim` for the simulator (loopback servers are free otherwise).
 fn add_sim_judge(home: &Path, sim: &SimHandle) {
-    ok(
+    add_judge(
         home,
+        "sim",
+        &sim.base_url(),
         &[
-            "judges",
-            "add",
-            "sim",
-            "--kind",
-            "openai",
-            "--base-url",
-            &sim.base_url(),
-            "--model",
-            "sim-judge-small",
             "--timeout",
             "10",
             "--price-input",

@@ -17,22 +17,7 @@ fn example() -> PathBuf {
 
 fn simulator_judge(home: &Path) -> SimHandle {
     let sim = Simulator::start(SimConfig::default()).expect("simulator starts");
-    ok(
-        home,
-        &[
-            "judges",
-            "add",
-            "sim",
-            "--kind",
-            "openai",
-            "--base-url",
-            &sim.base_url(),
-            "--model",
-            "sim-judge-small",
-            "--timeout",
-            "10",
-        ],
-    );
+    add_judge(home, "sim", &sim.base_url(), &["--timeout", "10"]);
     sim
 }
 

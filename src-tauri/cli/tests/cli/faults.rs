@@ -210,23 +210,11 @@ fn a_full_disk_stops_a_judged_run_and_resume_finishes_it_once_space_is_freed() {
     })
     .unwrap();
     let home = disk.path().join("home");
-    ok(
+    add_judge(
         &home,
-        &[
-            "judges",
-            "add",
-            "sim",
-            "--kind",
-            "openai",
-            "--base-url",
-            &sim.base_url(),
-            "--model",
-            "sim-judge-small",
-            "--concurrency",
-            "2",
-            "--timeout",
-            "10",
-        ],
+        "sim",
+        &sim.base_url(),
+        &["--concurrency", "2", "--timeout", "10"],
     );
     let source =
         std::fs::read_to_string(repo().join("assets/examples/ragvue/agentic.jsonl")).unwrap();

@@ -32,24 +32,6 @@ fn add_sim_judge(home: &Path, sim: &SimHandle, concurrency: u32) {
     );
 }
 
-/// A profile NAME for the simulator's model at `base_url`, with `extra` flags of `judges add`.
-fn add_judge(home: &Path, name: &str, base_url: &str, extra: &[&str]) {
-    let mut args = vec![
-        "judges",
-        "add",
-        name,
-        "--kind",
-        "openai",
-        "--base-url",
-        base_url,
-        "--model",
-        "sim-judge-small",
-    ];
-    args.extend_from_slice(extra);
-    let o = run(home, &args);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-}
-
 /// The RAGVUE agentic examples, each made distinct `copies` times (so no two prompts are
 /// identical and the cache cannot answer for a neighbour).
 fn replicated_ragvue(dir: &Path, copies: usize) -> PathBuf {

@@ -354,23 +354,11 @@ fn a_kill_at_any_moment_leaves_a_database_that_opens_resumes_and_lists_only_whol
     let home = home_dir.path();
     let work = home.join("work");
     std::fs::create_dir_all(&work).unwrap();
-    ok(
+    add_judge(
         home,
-        &[
-            "judges",
-            "add",
-            "sim",
-            "--kind",
-            "openai",
-            "--base-url",
-            &sim.base_url(),
-            "--model",
-            "sim-judge-small",
-            "--concurrency",
-            "4",
-            "--timeout",
-            "10",
-        ],
+        "sim",
+        &sim.base_url(),
+        &["--concurrency", "4", "--timeout", "10"],
     );
 
     // Each operation once to the end: its duration, its counts, its outputs.

@@ -40,3 +40,21 @@ pub fn text(bytes: &[u8]) -> String {
 pub fn stderr(o: &Output) -> String {
     text(&o.stderr)
 }
+
+/// A profile NAME for the simulator's model at `base_url`, with `extra` flags of `judges add`.
+pub fn add_judge(home: &Path, name: &str, base_url: &str, extra: &[&str]) {
+    let mut args = vec![
+        "judges",
+        "add",
+        name,
+        "--kind",
+        "openai",
+        "--base-url",
+        base_url,
+        "--model",
+        "sim-judge-small",
+    ];
+    args.extend_from_slice(extra);
+    let o = run(home, &args);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
