@@ -32,7 +32,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 13;
+const MIGRATION_COUNT: usize = 14;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -49,6 +49,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0011_criteria.sql")),
         M::up(include_str!("migrations/0012_judge_batches.sql")),
         M::up(include_str!("migrations/0013_case_keyset.sql")),
+        M::up(include_str!("migrations/0014_no_item_hash_index.sql")),
     ];
     assert_eq!(
         all.len(),
@@ -201,6 +202,34 @@ mod tests {
             .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
             .unwrap();
         assert_eq!(fk, 1);
+    }
+
+    /// Each index on `items` is paid for by every imported item; one keyed by a hash (a
+    /// random key) rewrote pages all over itself at every commit of an import. Only the
+    /// dataset's order, which imports append to, is kept.
+    #[test]
+    fn items_are_indexed_only_by_their_place_in_the_dataset() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("home")).unwrap();
+        let mut stmt = store
+            .conn()
+            .prepare("SELECT name FROM pragma_index_list('items')")
+            .unwrap();
+        let indexes: Vec<String> = stmt
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(indexes.len(), 1, "{indexes:?}");
+        let columns: Vec<String> = store
+            .conn()
+            .prepare("SELECT name FROM pragma_index_info(?1)")
+            .unwrap()
+            .query_map([&indexes[0]], |r| r.get(0))
+            .unwrap()
+            .map(|r| r.unwrap())
+            .collect();
+        assert_eq!(columns, ["dataset_id", "ordinal"]);
     }
 
     #[test]
