@@ -32,7 +32,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 14;
+const MIGRATION_COUNT: usize = 15;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -50,6 +50,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0012_judge_batches.sql")),
         M::up(include_str!("migrations/0013_case_keyset.sql")),
         M::up(include_str!("migrations/0014_no_item_hash_index.sql")),
+        M::up(include_str!("migrations/0015_results_by_item.sql")),
     ];
     assert_eq!(
         all.len(),
