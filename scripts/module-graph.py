@@ -18,6 +18,8 @@ import os
 import re
 import sys
 
+from rust_source import code_only
+
 # Lowest first. A module may import its own layer's modules and any lower layer's,
 # never a higher one; within a layer the graph must still have no cycle.
 LAYERS = [
@@ -39,47 +41,6 @@ LAYERS = [
 ]
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def strip_comments(text):
-    """Blank out // and /* */ comments and string literals, keeping line numbers."""
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            i = j
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            j = n if j < 0 else j + 2
-            out.append("\n" * text.count("\n", i, j))
-            i = j
-        elif c == "r" and re.match(r'r#*"', text[i:i + 10]) and not (
-            i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")
-        ):
-            hashes = re.match(r'r(#*)"', text[i:]).group(1)
-            end = '"' + hashes
-            j = text.find(end, i + 2 + len(hashes))
-            j = n if j < 0 else j + len(end)
-            out.append('""' + "\n" * text.count("\n", i, j))
-            i = j
-        elif c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append('""' + "\n" * text.count("\n", i, j))
-            i = j + 1
-        elif c == "'" and re.match(r"'(\\.|[^\\'])'", text[i:i + 4]):
-            # a char literal ('"' would otherwise open a string); lifetimes pass through
-            j = text.find("'", i + 1 + (text[i + 1] == "\\"))
-            out.append("' '")
-            i = j + 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
 
 
 def blank_test_blocks(text):
@@ -189,7 +150,7 @@ def scan(root, with_tests):
                 continue
             here = module_path(rel)
             with open(path, encoding="utf-8") as f:
-                text = strip_comments(f.read())
+                text = code_only(f.read())
             if not with_tests:
                 text = blank_test_blocks(text)
             for target, line in references(text, here):
