@@ -542,7 +542,11 @@ fn hostile_text_in_a_dataset_is_shown_as_text_and_runs_no_script() {
         "hostile <b>name</b>",
         Duration::from_secs(30),
     );
-    session.click_on("[data-testid=dataset-row] button.open", SHORT);
+    session.click_until(
+        "[data-testid=dataset-row] button.open",
+        "[data-testid=preview-table]",
+        SHORT,
+    );
     let preview = session.wait_for_text("[data-testid=preview-table]", img, SHORT);
     assert!(
         preview.contains(script),

@@ -175,12 +175,28 @@ impl Session {
     /// Clicks an element after scrolling it to the middle of the view: an element at the
     /// very edge of the window (a button just above the bottom) can be "in view" for
     /// WebDriver yet outside the part of the window the X server shows, and the click
-    /// is lost.
+    /// is lost. The click waits until the element has stopped moving: WebDriver clicks
+    /// where it measured the element, and a screen still filling in above it moves it.
     pub fn click(&self, element: &str) {
-        self.execute(
-            "arguments[0].scrollIntoView({block: 'center', inline: 'nearest'}); return true;",
-            Value::Array(vec![json!({ ELEMENT_KEY.to_string(): element })]),
-        );
+        let this = Value::Array(vec![json!({ ELEMENT_KEY.to_string(): element })]);
+        let place = || {
+            self.execute(
+                "arguments[0].scrollIntoView({block: 'center', inline: 'nearest'});
+                 const r = arguments[0].getBoundingClientRect();
+                 return [r.x, r.y, r.width, r.height];",
+                this.clone(),
+            )
+        };
+        let start = Instant::now();
+        let mut last = place();
+        while start.elapsed() < Duration::from_secs(3) {
+            std::thread::sleep(Duration::from_millis(120));
+            let now = place();
+            if now == last {
+                break;
+            }
+            last = now;
+        }
         self.call(
             reqwest::Method::POST,
             &format!("/element/{element}/click"),
