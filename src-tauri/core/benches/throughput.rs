@@ -2,7 +2,10 @@
 //! nothing. `cargo bench -p ragnosis-core --bench throughput [-- ITEMS]`
 //!
 //! Items: a question, an answer citing one source, 5 contexts of ~400 characters, a
-//! ground truth, a citation label and ranked ids — the shape of a real RAG log.
+//! ground truth, a citation label and ranked ids — the shape of a real RAG log. The
+//! contexts are chunks of one corpus of 5,000, as a retriever returns them; with
+//! `distinct` after ITEMS every context is a new text instead (the worst case for
+//! storing each chunk once).
 
 use std::io::Write;
 use std::time::Instant;
@@ -103,18 +106,28 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(100_000);
+    let distinct = std::env::args().any(|a| a == "distinct");
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("synthetic.jsonl");
     let mut rng = Lcg(42);
+    const CORPUS: usize = 5000;
+    let corpus: Vec<String> = (0..CORPUS).map(|_| rng.sentence(400)).collect();
     {
         let mut out = std::io::BufWriter::new(std::fs::File::create(&file).unwrap());
         for i in 0..n {
-            let ids: Vec<String> = (0..5)
-                .map(|k| format!("D{}", (i * 7 + k * 13) % 5000))
-                .collect();
-            let contexts: Vec<serde_json::Value> = ids
+            let docs: Vec<usize> = (0..5).map(|k| (i * 7 + k * 13) % CORPUS).collect();
+            let ids: Vec<String> = docs.iter().map(|d| format!("D{d}")).collect();
+            let contexts: Vec<serde_json::Value> = docs
                 .iter()
-                .map(|id| serde_json::json!({"doc_id": id, "text": rng.sentence(400)}))
+                .zip(&ids)
+                .map(|(&d, id)| {
+                    let text = if distinct {
+                        rng.sentence(400)
+                    } else {
+                        corpus[d].clone()
+                    };
+                    serde_json::json!({"doc_id": id, "text": text})
+                })
                 .collect();
             let gold = &ids[rng.next() % 5];
             let line = serde_json::json!({
@@ -132,7 +145,12 @@ fn main() {
         }
     }
     let bytes = std::fs::metadata(&file).unwrap().len();
-    println!("generated {n} items, {:.1} MB", bytes as f64 / 1e6);
+    let kind = if distinct {
+        "every context distinct"
+    } else {
+        "contexts from a corpus of 5,000 chunks"
+    };
+    println!("generated {n} items ({kind}), {:.1} MB", bytes as f64 / 1e6);
 
     // Import only (parse + map + validate), no storage.
     let t = Instant::now();
@@ -166,6 +184,12 @@ fn main() {
         imported.report.items_accepted as f64 / secs,
         peak_rss_mb()
     );
+    let on_disk: u64 = ["", "-wal"]
+        .iter()
+        .filter_map(|suffix| std::fs::metadata(format!("{}{suffix}", store.path().display())).ok())
+        .map(|m| m.len())
+        .sum();
+    println!("database after import: {:.1} MB", on_disk as f64 / 1e6);
 
     // Judge-free metrics, computation only. The embedded model's metric is timed on its
     // own: it runs a small transformer per text, a different cost from word counting.

@@ -127,7 +127,12 @@ pub fn import_file_mapped(
         total: None,
     });
 
-    conn.execute_batch("BEGIN")?;
+    // IMMEDIATE: each batch takes the write lock at its start, waiting for other
+    // processes' writes. A deferred transaction whose first statement reads (the chunk
+    // writer looking a chunk up) fails at once with "database is locked" when another
+    // process wrote between its read and its first write.
+    let mut items = store::items::ItemWriter::new(conn, dataset_id)?;
+    conn.execute_batch("BEGIN IMMEDIATE")?;
     let mut stored: u64 = 0;
     let mut questions = QuestionSet::default();
     // Parsing and writing each take a core: the file is read and validated on its own
@@ -144,26 +149,26 @@ pub fn import_file_mapped(
         });
         let mut write_error = None;
         for accepted in receiver.iter() {
-            let written = store::items::insert(
-                conn,
-                dataset_id,
-                stored as i64,
-                accepted.line,
-                &accepted.content_hash,
-                &accepted.item,
-            )
-            .and_then(|_| {
-                questions.add(&accepted.item.question_key());
-                stored += 1;
-                if stored.is_multiple_of(BATCH) {
-                    conn.execute_batch("COMMIT; BEGIN")?;
-                    progress.report(Progress::Advanced {
-                        done: stored,
-                        total: None,
-                    });
-                }
-                Ok(())
-            });
+            let written = items
+                .insert(
+                    conn,
+                    stored as i64,
+                    accepted.line,
+                    &accepted.content_hash,
+                    &accepted.item,
+                )
+                .and_then(|_| {
+                    questions.add(&accepted.item.question_key());
+                    stored += 1;
+                    if stored.is_multiple_of(BATCH) {
+                        conn.execute_batch("COMMIT; BEGIN IMMEDIATE")?;
+                        progress.report(Progress::Advanced {
+                            done: stored,
+                            total: None,
+                        });
+                    }
+                    Ok(())
+                });
             if let Err(e) = written {
                 write_error = Some(e);
                 break;

@@ -3,6 +3,7 @@
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde_json::{Map, Value};
 
+use super::context_chunks::{self, ChunkWriter};
 use crate::error::{Error, Result};
 use crate::item::{Context, Item, RagCheckerLabels};
 
@@ -44,6 +45,83 @@ struct Extra {
     ragchecker: Option<RagCheckerLabels>,
 }
 
+/// Writes a dataset's items, each context as a reference to its dataset's chunk
+/// (`store::context_chunks`): the same retrieved text is stored once however many items name it.
+pub struct ItemWriter {
+    dataset_id: i64,
+    chunks: ChunkWriter,
+}
+
+/// A context as stored in `contexts_json`: its chunk in place of its text.
+#[derive(serde::Serialize)]
+struct ContextRef<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: &'a Option<String>,
+    chunk: i64,
+}
+
+impl ItemWriter {
+    /// Reads whether the dataset has chunks yet: call it outside a transaction or after
+    /// the transaction's first write (a read first makes a later write fail, not wait,
+    /// when another process wrote in between).
+    pub fn new(conn: &Connection, dataset_id: i64) -> Result<Self> {
+        Ok(Self {
+            dataset_id,
+            chunks: ChunkWriter::new(conn, dataset_id)?,
+        })
+    }
+
+    /// Stores one item at `ordinal`; returns its row id.
+    pub fn insert(
+        &mut self,
+        conn: &Connection,
+        ordinal: i64,
+        source_line: u64,
+        content_hash: &str,
+        item: &Item,
+    ) -> Result<i64> {
+        let contexts = item
+            .contexts
+            .iter()
+            .map(|c| {
+                Ok(ContextRef {
+                    id: &c.id,
+                    chunk: self.chunks.id_of(conn, &c.text)?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let extra = ExtraRef {
+            reference_contexts: &item.reference_contexts,
+            gold_context_ids: &item.gold_context_ids,
+            aspects: &item.aspects,
+            ragchecker: &item.ragchecker,
+        };
+        let mut stmt = conn.prepare_cached(
+            "INSERT INTO items (dataset_id, ordinal, source_line, external_id, content_hash, question,
+                    answer, contexts_json, ground_truth, citation_label, retrieved_ids_json,
+                    extra_json, metadata_json)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+        )?;
+        stmt.execute(params![
+            self.dataset_id,
+            ordinal,
+            source_line as i64,
+            item.id,
+            content_hash,
+            item.question,
+            item.answer,
+            serde_json::to_string(&contexts)?,
+            item.ground_truth,
+            item.citation_label,
+            serde_json::to_string(&item.retrieved_ids)?,
+            serde_json::to_string(&extra)?,
+            serde_json::to_string(&item.metadata)?,
+        ])?;
+        Ok(conn.last_insert_rowid())
+    }
+}
+
+/// Stores one item; for many, keep an [`ItemWriter`], which remembers the chunks it wrote.
 pub fn insert(
     conn: &Connection,
     dataset_id: i64,
@@ -52,41 +130,55 @@ pub fn insert(
     content_hash: &str,
     item: &Item,
 ) -> Result<i64> {
-    let extra = ExtraRef {
-        reference_contexts: &item.reference_contexts,
-        gold_context_ids: &item.gold_context_ids,
-        aspects: &item.aspects,
-        ragchecker: &item.ragchecker,
-    };
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO items (dataset_id, ordinal, source_line, external_id, content_hash, question,
-                answer, contexts_json, ground_truth, citation_label, retrieved_ids_json,
-                extra_json, metadata_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    )?;
-    stmt.execute(params![
-        dataset_id,
-        ordinal,
-        source_line as i64,
-        item.id,
-        content_hash,
-        item.question,
-        item.answer,
-        serde_json::to_string(&item.contexts)?,
-        item.ground_truth,
-        item.citation_label,
-        serde_json::to_string(&item.retrieved_ids)?,
-        serde_json::to_string(&extra)?,
-        serde_json::to_string(&item.metadata)?,
-    ])?;
-    Ok(conn.last_insert_rowid())
+    ItemWriter::new(conn, dataset_id)?.insert(conn, ordinal, source_line, content_hash, item)
 }
 
 const COLUMNS: &str =
     "id, dataset_id, ordinal, source_line, content_hash, external_id, question, answer,
     contexts_json, ground_truth, citation_label, retrieved_ids_json, extra_json, metadata_json";
 
-fn from_row(row: &Row) -> rusqlite::Result<StoredItem> {
+/// A context as read from `contexts_json`: a chunk reference, or the text itself in rows
+/// written before migration 0016.
+#[derive(serde::Deserialize)]
+struct StoredContext {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    chunk: Option<i64>,
+    #[serde(default)]
+    text: Option<String>,
+}
+
+/// A row whose contexts still name their chunks.
+struct Unresolved {
+    stored: StoredItem,
+    contexts: Vec<StoredContext>,
+}
+
+impl Unresolved {
+    fn resolve(mut self, conn: &Connection) -> Result<StoredItem> {
+        self.stored.item.contexts = self
+            .contexts
+            .into_iter()
+            .map(|c| {
+                let text = match (c.chunk, c.text) {
+                    (Some(chunk), _) => context_chunks::text(conn, chunk)?,
+                    (None, Some(text)) => text,
+                    (None, None) => {
+                        return Err(Error::Internal(format!(
+                            "item {} has a context with neither text nor chunk",
+                            self.stored.id
+                        )))
+                    }
+                };
+                Ok(Context { id: c.id, text })
+            })
+            .collect::<Result<_>>()?;
+        Ok(self.stored)
+    }
+}
+
+fn from_row(row: &Row) -> rusqlite::Result<Unresolved> {
     fn json<T: serde::de::DeserializeOwned>(row: &Row, idx: usize) -> rusqlite::Result<T> {
         let text: String = row.get(idx)?;
         serde_json::from_str(&text).map_err(|e| {
@@ -94,28 +186,31 @@ fn from_row(row: &Row) -> rusqlite::Result<StoredItem> {
         })
     }
     let extra: Extra = json(row, 12)?;
-    let contexts: Vec<Context> = json(row, 8)?;
+    let contexts: Vec<StoredContext> = json(row, 8)?;
     let metadata: Map<String, Value> = json(row, 13)?;
-    Ok(StoredItem {
-        id: row.get(0)?,
-        dataset_id: row.get(1)?,
-        ordinal: row.get(2)?,
-        source_line: row.get(3)?,
-        content_hash: row.get(4)?,
-        item: Item {
-            id: row.get(5)?,
-            question: row.get(6)?,
-            answer: row.get(7)?,
-            contexts,
-            ground_truth: row.get(9)?,
-            reference_contexts: extra.reference_contexts,
-            citation_label: row.get(10)?,
-            retrieved_ids: json(row, 11)?,
-            gold_context_ids: extra.gold_context_ids,
-            aspects: extra.aspects,
-            ragchecker: extra.ragchecker,
-            metadata,
+    Ok(Unresolved {
+        stored: StoredItem {
+            id: row.get(0)?,
+            dataset_id: row.get(1)?,
+            ordinal: row.get(2)?,
+            source_line: row.get(3)?,
+            content_hash: row.get(4)?,
+            item: Item {
+                id: row.get(5)?,
+                question: row.get(6)?,
+                answer: row.get(7)?,
+                contexts: Vec::new(),
+                ground_truth: row.get(9)?,
+                reference_contexts: extra.reference_contexts,
+                citation_label: row.get(10)?,
+                retrieved_ids: json(row, 11)?,
+                gold_context_ids: extra.gold_context_ids,
+                aspects: extra.aspects,
+                ragchecker: extra.ragchecker,
+                metadata,
+            },
         },
+        contexts,
     })
 }
 
@@ -129,7 +224,8 @@ pub fn get(conn: &Connection, id: i64) -> Result<StoredItem> {
     .ok_or_else(|| Error::NotFound {
         what: "item",
         id: id.to_string(),
-    })
+    })?
+    .resolve(conn)
 }
 
 /// Items with the given row ids, returned in the order of `ids`.
@@ -142,7 +238,8 @@ pub fn get_many(conn: &Connection, ids: &[i64]) -> Result<Vec<StoredItem>> {
                 .ok_or_else(|| Error::NotFound {
                     what: "item",
                     id: id.to_string(),
-                })
+                })?
+                .resolve(conn)
         })
         .collect()
 }
@@ -177,7 +274,7 @@ pub fn page(
     let rows = stmt
         .query_map(params![dataset_id, limit, offset], from_row)?
         .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
+    rows.into_iter().map(|row| row.resolve(conn)).collect()
 }
 
 /// Calls `f` with every item of a dataset in file order, reading one row at a time so a
@@ -188,7 +285,7 @@ pub fn for_each(conn: &Connection, dataset_id: i64, mut f: impl FnMut(StoredItem
     ))?;
     let mut rows = stmt.query([dataset_id])?;
     while let Some(row) = rows.next()? {
-        f(from_row(row)?);
+        f(from_row(row)?.resolve(conn)?);
     }
     Ok(())
 }

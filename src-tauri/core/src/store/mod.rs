@@ -7,6 +7,7 @@
 
 pub mod analyses;
 pub mod cases;
+pub mod context_chunks;
 pub mod corpora;
 pub mod criteria;
 pub mod datasets;
@@ -32,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 15;
+const MIGRATION_COUNT: usize = 16;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -51,6 +52,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0013_case_keyset.sql")),
         M::up(include_str!("migrations/0014_no_item_hash_index.sql")),
         M::up(include_str!("migrations/0015_results_by_item.sql")),
+        M::up(include_str!("migrations/0016_context_chunks.sql")),
     ];
     assert_eq!(
         all.len(),

@@ -6,6 +6,7 @@ mod bad_documents;
 mod exports;
 mod good_input;
 mod real_files;
+mod stored;
 mod traces;
 
 use std::path::PathBuf;
