@@ -85,7 +85,12 @@ impl ragnosis_core::progress::ProgressSink for StageClock {
             _ => return,
         };
         let mut at = self.0.lock().unwrap();
-        println!("  {:>7.2} s  {}", at.0.elapsed().as_secs_f64(), at.1);
+        println!(
+            "  {:>7.2} s  {} (peak RSS so far {:.0} MB)",
+            at.0.elapsed().as_secs_f64(),
+            at.1,
+            peak_rss_mb()
+        );
         *at = (Instant::now(), next);
     }
 }
@@ -101,7 +106,24 @@ fn peak_rss_mb() -> f64 {
         .unwrap_or(f64::NAN)
 }
 
+/// The judge-free item metrics that count words, without the embedded model's.
+fn lexical_metrics() -> Vec<&'static metrics::MetricSpec> {
+    metrics::catalogue()
+        .iter()
+        .filter(|m| m.scope == Scope::Item && !m.judge && !m.synthesised && m.id != SEMANTIC)
+        .collect()
+}
+
+const SEMANTIC: &str = "reference.semantic_similarity";
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--run-only") {
+        return run_only(
+            std::path::Path::new(&args[at + 1]),
+            args[at + 2].parse().unwrap(),
+        );
+    }
     let n: usize = std::env::args()
         .skip(1)
         .find_map(|a| a.parse().ok())
@@ -193,11 +215,7 @@ fn main() {
 
     // Judge-free metrics, computation only. The embedded model's metric is timed on its
     // own: it runs a small transformer per text, a different cost from word counting.
-    const SEMANTIC: &str = "reference.semantic_similarity";
-    let lexical: Vec<_> = metrics::catalogue()
-        .iter()
-        .filter(|m| m.scope == Scope::Item && !m.judge && !m.synthesised && m.id != SEMANTIC)
-        .collect();
+    let lexical = lexical_metrics();
     let items = store::items::page(store.conn(), imported.dataset.id, 0, 20_000).unwrap();
     let config = MetricConfig::default();
     let t = Instant::now();
@@ -229,11 +247,28 @@ fn main() {
         );
     }
     drop(items);
+    let home = dir.path().join("home");
+    drop(store);
 
-    // A whole judge-free run: compute + persist every result + statistics.
+    // The whole run in a process of its own, so its peak RSS is the run's and not this
+    // process's (the sample above and the embedded model stay in its heap).
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .arg("--run-only")
+        .arg(&home)
+        .arg(imported.dataset.id.to_string())
+        .status()
+        .unwrap();
+    assert!(status.success(), "the run's process failed");
+}
+
+/// `--run-only HOME DATASET`: a whole judge-free run of the word-based metrics (compute,
+/// store every result, statistics, insights, case indexes), stage by stage.
+fn run_only(home: &std::path::Path, dataset_id: i64) {
+    let mut store = Store::open(home).unwrap();
+    println!("RSS before the run: {:.0} MB", peak_rss_mb());
     let request = RunRequest {
-        dataset_id: imported.dataset.id,
-        metrics: lexical.iter().map(|m| m.id.to_string()).collect(),
+        dataset_id,
+        metrics: lexical_metrics().iter().map(|m| m.id.to_string()).collect(),
         ..Default::default()
     };
     let t = Instant::now();
@@ -249,5 +284,5 @@ fn main() {
         outcome.written,
         outcome.written as f64 / secs
     );
-    println!("peak RSS: {:.0} MB", peak_rss_mb());
+    println!("peak RSS of the run's process: {:.0} MB", peak_rss_mb());
 }
