@@ -96,10 +96,15 @@ impl ragnosis_core::progress::ProgressSink for StageClock {
 }
 
 fn peak_rss_mb() -> f64 {
+    proc_status_mb("VmHWM:")
+}
+
+/// A size line of /proc/self/status, in MB.
+fn proc_status_mb(key: &str) -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     status
         .lines()
-        .find(|l| l.starts_with("VmHWM:"))
+        .find(|l| l.starts_with(key))
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|kb| kb.parse::<f64>().ok())
         .map(|kb| kb / 1024.0)
@@ -118,6 +123,9 @@ const SEMANTIC: &str = "reference.semantic_similarity";
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "--statistics-only") {
+        return statistics_only(std::path::Path::new(&args[at + 1]));
+    }
     if let Some(at) = args.iter().position(|a| a == "--run-only") {
         return run_only(
             std::path::Path::new(&args[at + 1]),
@@ -206,12 +214,15 @@ fn main() {
         imported.report.items_accepted as f64 / secs,
         peak_rss_mb()
     );
-    let on_disk: u64 = ["", "-wal"]
-        .iter()
-        .filter_map(|suffix| std::fs::metadata(format!("{}{suffix}", store.path().display())).ok())
-        .map(|m| m.len())
-        .sum();
-    println!("database after import: {:.1} MB", on_disk as f64 / 1e6);
+    let pages: i64 = store
+        .conn()
+        .query_row(
+            "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    println!("database after import: {:.1} MB", pages as f64 / 1e6);
 
     // Judge-free metrics, computation only. The embedded model's metric is timed on its
     // own: it runs a small transformer per text, a different cost from word counting.
@@ -265,7 +276,7 @@ fn main() {
 /// store every result, statistics, insights, case indexes), stage by stage.
 fn run_only(home: &std::path::Path, dataset_id: i64) {
     let mut store = Store::open(home).unwrap();
-    println!("RSS before the run: {:.0} MB", peak_rss_mb());
+    println!("RSS before the run: {:.0} MB", proc_status_mb("VmRSS:"));
     let request = RunRequest {
         dataset_id,
         metrics: lexical_metrics().iter().map(|m| m.id.to_string()).collect(),
@@ -285,4 +296,42 @@ fn run_only(home: &std::path::Path, dataset_id: i64) {
         outcome.written as f64 / secs
     );
     println!("peak RSS of the run's process: {:.0} MB", peak_rss_mb());
+}
+
+/// `--statistics-only HOME`: the statistics stage alone, again, on the newest run of a
+/// database a run left (to profile it without evaluating again).
+fn statistics_only(home: &std::path::Path) {
+    let store = Store::open(home).unwrap();
+    let run_id = store::runs::list(store.conn()).unwrap()[0].id;
+    println!("RSS before statistics: {:.0} MB", proc_status_mb("VmRSS:"));
+    let t = Instant::now();
+    let summary = ragnosis_core::analysis::summarize(&store, run_id).unwrap();
+    println!(
+        "statistics of {} items: {:.2} s, peak RSS {:.0} MB",
+        summary.items,
+        t.elapsed().as_secs_f64(),
+        peak_rss_mb()
+    );
+    drop(summary);
+    // The case index's two reads, each alone (the index itself is built already).
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let t = Instant::now();
+    let aggregates = store::cases::aggregates(store.conn(), run_id, &[]).unwrap();
+    println!(
+        "case aggregates of {} items: {:.2} s, peak RSS {:.0} MB",
+        aggregates.len(),
+        t.elapsed().as_secs_f64(),
+        peak_rss_mb()
+    );
+    drop(aggregates);
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+    let t = Instant::now();
+    let mut read = 0u64;
+    ragnosis_core::analysis::diagnosis::for_each_rule_scores(store.conn(), run_id, |_| read += 1)
+        .unwrap();
+    println!(
+        "rule scores of {read} items, streamed: {:.2} s, peak RSS {:.0} MB",
+        t.elapsed().as_secs_f64(),
+        peak_rss_mb()
+    );
 }

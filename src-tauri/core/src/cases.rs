@@ -123,7 +123,7 @@ fn rebuild_index(store: &mut Store, run_id: i64, run_metrics: &[String]) -> Resu
         .collect();
     let aggregates = store::cases::aggregates(store.conn(), run_id, &lower)?;
     let mut letters: HashMap<i64, String> = HashMap::new();
-    for item in diagnosis::rule_scores(store.conn(), run_id)? {
+    diagnosis::for_each_rule_scores(store.conn(), run_id, |item| {
         let fired: String = patterns_for(&item.scores)
             .iter()
             .map(|p| p.letter())
@@ -131,7 +131,7 @@ fn rebuild_index(store: &mut Store, run_id: i64, run_metrics: &[String]) -> Resu
         if !fired.is_empty() {
             letters.insert(item.item_id, fired);
         }
-    }
+    })?;
     let rows: Vec<store::cases::IndexRow> = aggregates
         .into_iter()
         .map(|a| store::cases::IndexRow {

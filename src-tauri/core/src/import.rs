@@ -131,8 +131,19 @@ pub fn import_file_mapped(
     // processes' writes. A deferred transaction whose first statement reads (the chunk
     // writer looking a chunk up) fails at once with "database is locked" when another
     // process wrote between its read and its first write.
-    let mut items = store::items::ItemWriter::new(conn, dataset_id)?;
-    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let started = store::items::ItemWriter::new(conn, dataset_id).and_then(|items| {
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(items)
+    });
+    let mut items = match started {
+        Ok(items) => items,
+        Err(e) => {
+            // Another process held the database past the busy timeout: leave no empty
+            // dataset row behind.
+            let _ = store::datasets::delete(conn, dataset_id);
+            return Err(e);
+        }
+    };
     let mut stored: u64 = 0;
     let mut questions = QuestionSet::default();
     // Parsing and writing each take a core: the file is read and validated on its own

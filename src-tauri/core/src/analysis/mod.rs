@@ -183,25 +183,27 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
         .filter_map(|id| metrics::find(id))
         .collect();
     for spec in specs.iter().filter(|s| s.scope == Scope::Item) {
-        let cells = store::results::scores(conn, run_id, spec.id)?;
-        let mut scored: Vec<ItemScore> = Vec::with_capacity(cells.len());
+        // Streamed: the scores alone (8 bytes an item) and a few extreme items are kept.
+        let mut values: Vec<f64> = Vec::new();
+        let mut extremes = Extremes::default();
         let (mut skipped, mut errors) = (0u64, 0u64);
-        for cell in &cells {
+        store::results::for_each_score(conn, run_id, spec.id, |cell| {
             match (cell.status, cell.score) {
-                (Status::Ok, Some(score)) => scored.push(ItemScore {
-                    item_id: cell.item_id,
-                    score,
-                }),
+                (Status::Ok, Some(score)) => {
+                    values.push(score);
+                    extremes.add(ItemScore {
+                        item_id: cell.item_id,
+                        score,
+                    });
+                }
                 (Status::Skipped, _) => skipped += 1,
                 _ => errors += 1,
             }
-        }
-        let values: Vec<f64> = scored.iter().map(|s| s.score).collect();
+        })?;
         let stats =
             MetricStats::from_scores(spec.id, &values, skipped, errors, spec.lower_is_better);
-        scored.sort_by(|a, b| a.score.total_cmp(&b.score).then(a.item_id.cmp(&b.item_id)));
-        let lowest = scored.iter().take(EXAMPLES).cloned().collect();
-        let highest = scored.iter().rev().take(EXAMPLES).cloned().collect();
+        drop(values);
+        let (lowest, highest) = extremes.finish();
         let skip_reasons = if skipped > 0 {
             store::results::skip_reasons(conn, run_id, spec.id)?
         } else {
@@ -242,6 +244,39 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
         summary.taxonomy = Some(taxonomy_counts(store, run_id)?);
     }
     Ok(summary)
+}
+
+/// The `EXAMPLES` lowest and highest scores of a metric, kept small as scores stream by.
+/// Ties go to the lower item id among the lowest and to the higher among the highest.
+#[derive(Default)]
+struct Extremes {
+    lowest: Vec<ItemScore>,
+    highest: Vec<ItemScore>,
+}
+
+impl Extremes {
+    fn add(&mut self, score: ItemScore) {
+        self.lowest.push(score.clone());
+        self.highest.push(score);
+        if self.lowest.len() >= 64 * EXAMPLES {
+            self.trim();
+        }
+    }
+
+    fn trim(&mut self) {
+        let ascending = |a: &ItemScore, b: &ItemScore| {
+            a.score.total_cmp(&b.score).then(a.item_id.cmp(&b.item_id))
+        };
+        self.lowest.sort_by(ascending);
+        self.lowest.truncate(EXAMPLES);
+        self.highest.sort_by(|a, b| ascending(b, a));
+        self.highest.truncate(EXAMPLES);
+    }
+
+    fn finish(mut self) -> (Vec<ItemScore>, Vec<ItemScore>) {
+        self.trim();
+        (self.lowest, self.highest)
+    }
 }
 
 fn group_errors(store: &Store, run_id: i64, metric: &str) -> Result<Vec<ErrorGroup>> {
@@ -287,18 +322,18 @@ fn add_citation_summary(
         return Ok(()); // the per-item citation results already carry the pattern error
     };
     let item_ids = store::run_items::item_ids(store.conn(), run_id)?;
-    let mut pairs = Vec::new();
+    let mut pairs = citation::CitationPairs::default();
     for chunk in item_ids.chunks(1000) {
         for stored in store::items::get_many(store.conn(), chunk)? {
             if let (Some(gold), Some(answer)) = (&stored.item.citation_label, &stored.item.answer) {
-                pairs.push((gold.clone(), citation::extract_cited(answer, &pattern)));
+                pairs.add(gold, &citation::extract_cited(answer, &pattern));
             }
         }
     }
     if pairs.is_empty() {
         return Ok(());
     }
-    let cited = citation::summarize(pairs, 10);
+    let cited = citation::summarize_pairs(&pairs, 10);
     summary
         .dataset_metrics
         .insert("citation.macro_precision".into(), cited.macro_precision);
@@ -312,4 +347,40 @@ fn add_citation_summary(
         .dataset_details
         .insert("citation".into(), serde_json::to_value(&cited)?);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Streaming keeps what sorting every score kept: the lowest first (ties to the lower
+    /// item id) and the highest first (ties to the higher item id).
+    #[test]
+    fn extremes_kept_while_streaming_match_a_full_sort() {
+        let scores: Vec<ItemScore> = (0..1_000i64)
+            .map(|i| ItemScore {
+                item_id: i,
+                score: ((i * 7919) % 101) as f64 / 100.0,
+            })
+            .collect();
+        let mut extremes = Extremes::default();
+        for s in &scores {
+            extremes.add(s.clone());
+        }
+        let (lowest, highest) = extremes.finish();
+        let mut sorted = scores.clone();
+        sorted.sort_by(|a, b| a.score.total_cmp(&b.score).then(a.item_id.cmp(&b.item_id)));
+        assert_eq!(lowest, sorted[..EXAMPLES].to_vec());
+        assert_eq!(
+            highest,
+            sorted
+                .iter()
+                .rev()
+                .take(EXAMPLES)
+                .cloned()
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(lowest[0].score, 0.0);
+        assert_eq!(highest[0].score, 1.0);
+    }
 }

@@ -12,7 +12,7 @@
 //! and `【17】` all cite "17", and a gold id written "doc17" matches `[17]`. Otherwise ids
 //! compare exactly (case and leading zeros matter: "007" is not "7").
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use regex::Regex;
@@ -239,51 +239,107 @@ struct Tally {
     hits: usize,
 }
 
-/// Summarises `(gold id, cited ids)` pairs. Per gold article g: precision = items citing
-/// g whose gold is g / items citing g (0 when nobody cites g); recall = items with gold g
-/// that cite g / items with gold g; F1 = 2PR/(P+R) (0 when either is 0). The macro
-/// scores are unweighted means over the distinct gold ids (ids that are only ever cited,
-/// never gold, are not classes; citing them only lowers their items' scores). Macro F1
-/// is the mean of per-article F1s, as scikit-learn's `f1_score(average="macro")`. An
-/// empty input gives all zeros.
+/// `(gold id, cited ids)` pairs, their ids normalised and each distinct id kept once: a
+/// million items citing a few thousand articles cost twelve bytes each, not their strings.
+#[derive(Default)]
+pub struct CitationPairs {
+    ids: Vec<String>,
+    index: HashMap<String, u32>,
+    golds: Vec<u32>,
+    /// Where each pair's cited ids end in `cited`.
+    ends: Vec<u32>,
+    cited: Vec<u32>,
+}
+
+impl CitationPairs {
+    fn intern(&mut self, id: String) -> u32 {
+        if let Some(&n) = self.index.get(&id) {
+            return n;
+        }
+        let n = self.ids.len() as u32;
+        self.ids.push(id.clone());
+        self.index.insert(id, n);
+        n
+    }
+
+    /// Adds one item's gold id and the ids its answer cites (normalised, empty ones
+    /// dropped, each counted once).
+    pub fn add(&mut self, gold: &str, cited: &[String]) {
+        let gold = self.intern(normalize_id(gold));
+        let start = self.cited.len();
+        for c in cited {
+            let c = normalize_id(c);
+            if c.is_empty() {
+                continue;
+            }
+            let c = self.intern(c);
+            if !self.cited[start..].contains(&c) {
+                self.cited.push(c);
+            }
+        }
+        self.golds.push(gold);
+        self.ends.push(self.cited.len() as u32);
+    }
+
+    pub fn len(&self) -> usize {
+        self.golds.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.golds.is_empty()
+    }
+
+    /// Each pair as (gold, cited), interned.
+    fn iter(&self) -> impl Iterator<Item = (u32, &[u32])> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        self.golds
+            .iter()
+            .zip(starts.zip(self.ends.iter().copied()))
+            .map(|(&gold, (start, end))| (gold, &self.cited[start as usize..end as usize]))
+    }
+}
+
+/// Summarises `(gold id, cited ids)` pairs; see [`summarize_pairs`].
 pub fn summarize(
     pairs: impl IntoIterator<Item = (String, Vec<String>)>,
     top_n: usize,
 ) -> CitationSummary {
-    let pairs: Vec<(String, Vec<String>)> = pairs
-        .into_iter()
-        .map(|(gold, cited)| {
-            let mut seen = HashSet::new();
-            let cited = cited
-                .iter()
-                .map(|c| normalize_id(c))
-                .filter(|c| !c.is_empty() && seen.insert(c.clone()))
-                .collect();
-            (normalize_id(&gold), cited)
-        })
-        .collect();
+    let mut interned = CitationPairs::default();
+    for (gold, cited) in pairs {
+        interned.add(&gold, &cited);
+    }
+    summarize_pairs(&interned, top_n)
+}
+
+/// Per gold article g: precision = items citing g whose gold is g / items citing g (0
+/// when nobody cites g); recall = items with gold g that cite g / items with gold g;
+/// F1 = 2PR/(P+R) (0 when either is 0). The macro scores are unweighted means over the
+/// distinct gold ids (ids that are only ever cited, never gold, are not classes; citing
+/// them only lowers their items' scores). Macro F1 is the mean of per-article F1s, as
+/// scikit-learn's `f1_score(average="macro")`. An empty input gives all zeros.
+pub fn summarize_pairs(pairs: &CitationPairs, top_n: usize) -> CitationSummary {
     let n = pairs.len();
     let rate = |count: usize| if n == 0 { 0.0 } else { count as f64 / n as f64 };
-    // Ordered: the macro averages sum over the articles, in the same order every run.
-    let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
+    let mut tallies: Vec<Tally> = (0..pairs.ids.len()).map(|_| Tally::default()).collect();
     let (mut strict, mut lenient, mut none, mut multi) = (0, 0, 0, 0);
-    for (gold, cited) in &pairs {
-        let has_gold = cited.contains(gold);
+    for (gold, cited) in pairs.iter() {
+        let has_gold = cited.contains(&gold);
         strict += usize::from(has_gold && cited.len() == 1);
         lenient += usize::from(has_gold);
         none += usize::from(cited.is_empty());
         multi += usize::from(cited.len() > 1);
-        let t = tallies.entry(gold).or_default();
+        let t = &mut tallies[gold as usize];
         t.support += 1;
         t.hits += usize::from(has_gold);
-        for c in cited {
-            tallies.entry(c).or_default().cited += 1;
+        for &c in cited {
+            tallies[c as usize].cited += 1;
         }
     }
     let mut articles: Vec<ArticleScore> = tallies
         .iter()
-        .filter(|(_, t)| t.support > 0)
-        .map(|(id, t)| {
+        .zip(&pairs.ids)
+        .filter(|(t, _)| t.support > 0)
+        .map(|(t, id)| {
             let precision = if t.cited == 0 {
                 0.0
             } else {
@@ -296,7 +352,7 @@ pub fn summarize(
                 0.0
             };
             ArticleScore {
-                id: id.to_string(),
+                id: id.clone(),
                 support: t.support,
                 cited: t.cited,
                 precision,
@@ -305,6 +361,7 @@ pub fn summarize(
             }
         })
         .collect();
+    // A total order (support, then id): the macro averages sum in the same order every run.
     articles.sort_by(|a, b| b.support.cmp(&a.support).then_with(|| a.id.cmp(&b.id)));
     let mean = |f: fn(&ArticleScore) -> f64| {
         if articles.is_empty() {
@@ -317,7 +374,7 @@ pub fn summarize(
         (mean(|a| a.precision), mean(|a| a.recall), mean(|a| a.f1));
     let gold_articles = articles.len();
     articles.truncate(top_n);
-    let confusion = confusion(&pairs, &articles);
+    let confusion = confusion(pairs, &articles);
     CitationSummary {
         items: n,
         strict_accuracy: rate(strict),
@@ -333,24 +390,26 @@ pub fn summarize(
     }
 }
 
-fn confusion(pairs: &[(String, Vec<String>)], top: &[ArticleScore]) -> ConfusionMatrix {
-    let index: HashMap<&str, usize> = top
-        .iter()
-        .enumerate()
-        .map(|(i, a)| (a.id.as_str(), i))
-        .collect();
+fn confusion(pairs: &CitationPairs, top: &[ArticleScore]) -> ConfusionMatrix {
     let (other, none) = (top.len(), top.len() + 1);
+    // Each interned id's row and column: its place among the top articles, else "other".
+    let mut place = vec![other; pairs.ids.len()];
+    for (i, a) in top.iter().enumerate() {
+        if let Some(&n) = pairs.index.get(&a.id) {
+            place[n as usize] = i;
+        }
+    }
     let mut counts = vec![vec![0u64; top.len() + 2]; top.len() + 1];
-    for (gold, cited) in pairs {
-        let row = index.get(gold.as_str()).copied().unwrap_or(other);
-        let predicted = if cited.contains(gold) {
+    for (gold, cited) in pairs.iter() {
+        let row = place[gold as usize];
+        let predicted = if cited.contains(&gold) {
             Some(gold)
         } else {
-            cited.first()
+            cited.first().copied()
         };
         let col = match predicted {
             None => none,
-            Some(p) => index.get(p.as_str()).copied().unwrap_or(other),
+            Some(p) => place[p as usize],
         };
         counts[row][col] += 1;
     }

@@ -30,6 +30,8 @@ pub struct ChunkWriter {
     /// dataset that had none when the writer started, until the map is first cleared.
     /// An import then stores a new chunk without first looking for it.
     seen_is_all: bool,
+    /// How many ids `seen` holds before it starts over (`REMEMBERED`).
+    cap: usize,
 }
 
 impl ChunkWriter {
@@ -39,11 +41,22 @@ impl ChunkWriter {
             [dataset_id],
             |r| r.get(0),
         )?;
-        Ok(Self {
+        Ok(Self::remembering(dataset_id, !has_chunks, REMEMBERED))
+    }
+
+    /// A writer that looks every chunk it has not seen up in the database first, for
+    /// writing a few items without asking whether the dataset has chunks yet.
+    pub fn probing(dataset_id: i64) -> Self {
+        Self::remembering(dataset_id, false, REMEMBERED)
+    }
+
+    fn remembering(dataset_id: i64, seen_is_all: bool, cap: usize) -> Self {
+        Self {
             dataset_id,
             seen: HashMap::new(),
-            seen_is_all: !has_chunks,
-        })
+            seen_is_all,
+            cap,
+        }
     }
 
     /// The id of the dataset's chunk with this text, stored now if it is new.
@@ -71,7 +84,7 @@ impl ChunkWriter {
                 conn.last_insert_rowid()
             }
         };
-        if self.seen.len() >= REMEMBERED {
+        if self.seen.len() >= self.cap {
             self.seen.clear();
             self.seen_is_all = false;
         }
@@ -98,4 +111,31 @@ pub fn count(conn: &Connection, dataset_id: i64) -> Result<i64> {
         [dataset_id],
         |r| r.get(0),
     )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{datasets, Store};
+
+    /// A writer that forgets every other chunk goes back to the database for the ones it
+    /// forgot, and every id still names its own text.
+    #[test]
+    fn a_writer_past_its_memory_finds_the_chunks_it_forgot() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let conn = store.conn();
+        let dataset = datasets::insert(conn, "d", None).unwrap();
+        let mut writer = ChunkWriter::remembering(dataset, true, 2);
+        let texts: Vec<String> = (0..30).map(|i| format!("chunk {}", i % 7)).collect();
+        let ids: Vec<i64> = texts
+            .iter()
+            .map(|t| writer.id_of(conn, t).unwrap())
+            .collect();
+        assert!(!writer.seen_is_all, "the cap was reached");
+        assert_eq!(count(conn, dataset).unwrap(), 7);
+        for (id, wanted) in ids.iter().zip(&texts) {
+            assert_eq!(&text(conn, *id).unwrap(), wanted);
+        }
+    }
 }

@@ -46,7 +46,8 @@ struct Extra {
 }
 
 /// Writes a dataset's items, each context as a reference to its dataset's chunk
-/// (`store::context_chunks`): the same retrieved text is stored once however many items name it.
+/// (`store::context_chunks`): the same retrieved text is stored once however many items
+/// name it. It remembers the chunks it wrote: after a rollback, start a new writer.
 pub struct ItemWriter {
     dataset_id: i64,
     chunks: ChunkWriter,
@@ -130,7 +131,11 @@ pub fn insert(
     content_hash: &str,
     item: &Item,
 ) -> Result<i64> {
-    ItemWriter::new(conn, dataset_id)?.insert(conn, ordinal, source_line, content_hash, item)
+    ItemWriter {
+        dataset_id,
+        chunks: ChunkWriter::probing(dataset_id),
+    }
+    .insert(conn, ordinal, source_line, content_hash, item)
 }
 
 const COLUMNS: &str =

@@ -162,6 +162,30 @@ fn status_of(row: &Row, idx: usize) -> rusqlite::Result<Status> {
 }
 
 /// Every item's cell for one metric, in run order.
+/// Calls `f` with each result of one metric in run order, one row at a time, so a run of
+/// a million items never holds its scores as rows.
+pub fn for_each_score(
+    conn: &Connection,
+    run_id: i64,
+    metric: &str,
+    mut f: impl FnMut(ScoreCell),
+) -> Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT r.item_id, r.score, r.status FROM results r
+         JOIN run_items ri ON ri.run_id = r.run_id AND ri.item_id = r.item_id
+         WHERE r.run_id = ?1 AND r.metric = ?2 ORDER BY ri.position",
+    )?;
+    let mut rows = stmt.query(params![run_id, metric])?;
+    while let Some(r) = rows.next()? {
+        f(ScoreCell {
+            item_id: r.get(0)?,
+            score: r.get(1)?,
+            status: status_of(r, 2)?,
+        });
+    }
+    Ok(())
+}
+
 pub fn scores(conn: &Connection, run_id: i64, metric: &str) -> Result<Vec<ScoreCell>> {
     let mut stmt = conn.prepare_cached(
         "SELECT r.item_id, r.score, r.status FROM results r
@@ -301,6 +325,18 @@ pub fn ok_scores_by_item(
     run_id: i64,
     metrics: &[&str],
 ) -> Result<Vec<ItemScores>> {
+    let mut items = Vec::new();
+    for_each_ok_scores_by_item(conn, run_id, metrics, |item| items.push(item))?;
+    Ok(items)
+}
+
+/// `ok_scores_by_item` one item at a time, for reading a large run without holding it.
+pub fn for_each_ok_scores_by_item(
+    conn: &Connection,
+    run_id: i64,
+    metrics: &[&str],
+    mut f: impl FnMut(ItemScores),
+) -> Result<()> {
     let wanted = serde_json::to_string(metrics)?;
     let mut stmt = conn.prepare_cached(
         "SELECT ri.position, r.item_id, r.metric, AVG(r.score) FROM results r
@@ -310,22 +346,29 @@ pub fn ok_scores_by_item(
          GROUP BY ri.position, r.item_id, r.metric ORDER BY ri.position, r.metric",
     )?;
     let mut rows = stmt.query(params![run_id, wanted])?;
-    let mut items: Vec<ItemScores> = Vec::new();
-    let mut last_position = None;
+    let mut current: Option<(i64, ItemScores)> = None;
     while let Some(row) = rows.next()? {
         let position: i64 = row.get(0)?;
-        if last_position != Some(position) {
-            items.push(ItemScores {
-                item_id: row.get(1)?,
-                scores: BTreeMap::new(),
-            });
-            last_position = Some(position);
+        if current.as_ref().map(|(p, _)| *p) != Some(position) {
+            if let Some((_, done)) = current.take() {
+                f(done);
+            }
+            current = Some((
+                position,
+                ItemScores {
+                    item_id: row.get(1)?,
+                    scores: BTreeMap::new(),
+                },
+            ));
         }
-        if let Some(item) = items.last_mut() {
+        if let Some((_, item)) = current.as_mut() {
             item.scores.insert(row.get(2)?, row.get(3)?);
         }
     }
-    Ok(items)
+    if let Some((_, done)) = current {
+        f(done);
+    }
+    Ok(())
 }
 
 /// The distinct judge configurations (`JudgeIdentity::config_key`) recorded with a run's

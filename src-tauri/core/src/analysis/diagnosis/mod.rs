@@ -120,15 +120,26 @@ pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
 /// inputs and of the supporting signals, and the decision facts of negative rejection
 /// (`patterns::decision_facts`).
 pub fn rule_scores(conn: &rusqlite::Connection, run_id: i64) -> Result<Vec<ItemScores>> {
+    let mut items = Vec::new();
+    for_each_rule_scores(conn, run_id, |item| items.push(item))?;
+    Ok(items)
+}
+
+/// `rule_scores` one item at a time: the case index of a million-item run reads them
+/// all, and held at once they took most of a gigabyte.
+pub fn for_each_rule_scores(
+    conn: &rusqlite::Connection,
+    run_id: i64,
+    mut f: impl FnMut(ItemScores),
+) -> Result<()> {
     let read: Vec<&str> = patterns::RULE_INPUTS
         .iter()
         .chain(patterns::SUPPORTING_INPUTS.iter())
         .chain([patterns::CORRECTNESS].iter())
         .copied()
         .collect();
-    let mut items = store::results::ok_scores_by_item(conn, run_id, &read)?;
     let verdicts = store::results::for_metric(conn, run_id, patterns::NEGATIVE_REJECTION)?;
-    for item in &mut items {
+    store::results::for_each_ok_scores_by_item(conn, run_id, &read, |mut item| {
         if let Some(verdict) = verdicts
             .get(&item.item_id)
             .filter(|r| r.status == Status::Ok)
@@ -137,8 +148,8 @@ pub fn rule_scores(conn: &rusqlite::Connection, run_id: i64) -> Result<Vec<ItemS
                 item.scores.insert(fact.to_string(), value);
             }
         }
-    }
-    Ok(items)
+        f(item)
+    })
 }
 
 /// The patterns one item of a run shows, for the case view.

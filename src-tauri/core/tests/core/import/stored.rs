@@ -79,6 +79,35 @@ fn repeated_contexts_are_stored_once_and_every_item_reads_back_whole() {
     );
 }
 
+/// An import commits every 5,000 items; the chunks the writer remembers stay valid across
+/// those commits.
+#[test]
+fn an_import_over_several_commits_shares_chunks_across_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let lines: Vec<_> = (0..12_001).map(log_line).collect();
+    let dataset = import(&mut store, dir.path(), "big", &lines);
+    let conn = store.conn();
+    assert_eq!(store::context_chunks::count(conn, dataset).unwrap(), 6);
+    for at in [0, 4_999, 5_000, 12_000] {
+        let stored = &store::items::page(conn, dataset, at, 1).unwrap()[0];
+        let texts: Vec<_> = stored
+            .item
+            .contexts
+            .iter()
+            .map(|c| c.text.clone())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                corpus(at as usize % 6),
+                corpus((at as usize + 1) % 6),
+                corpus((at as usize + 2) % 6)
+            ]
+        );
+    }
+}
+
 #[test]
 fn datasets_keep_their_own_chunks_and_deleting_one_leaves_the_other_whole() {
     let dir = tempfile::tempdir().unwrap();
@@ -119,17 +148,23 @@ fn datasets_keep_their_own_chunks_and_deleting_one_leaves_the_other_whole() {
 fn an_item_stored_with_its_context_text_inline_still_reads() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(&dir.path().join("home")).unwrap();
-    let dataset = import(&mut store, dir.path(), "log", &[log_line(0)]);
+    let dataset = import(&mut store, dir.path(), "log", &[log_line(0), log_line(1)]);
     let conn = store.conn();
     conn.execute(
-        "UPDATE items SET contexts_json = ?1 WHERE dataset_id = ?2",
+        "UPDATE items SET contexts_json = ?1 WHERE dataset_id = ?2 AND ordinal = 0",
         rusqlite::params![
             r#"[{"id":"old","text":"Written by an older version."},{"text":"No id."}]"#,
             dataset
         ],
     )
     .unwrap();
-    let item = &store::items::page(conn, dataset, 0, 1).unwrap()[0].item;
+    let both = store::items::page(conn, dataset, 0, 2).unwrap();
+    assert_eq!(
+        both[1].item.contexts[0].text,
+        corpus(1),
+        "the item beside it still reads its chunks"
+    );
+    let item = &both[0].item;
     assert_eq!(item.contexts.len(), 2);
     assert_eq!(item.contexts[0].id.as_deref(), Some("old"));
     assert_eq!(item.contexts[0].text, "Written by an older version.");
