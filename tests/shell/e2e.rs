@@ -164,6 +164,13 @@ fn shot(session: &Session, name: &str) {
         json!([]),
     );
     std::thread::sleep(Duration::from_millis(400));
+    // The first picture after a launch still came out as the frame before the lists
+    // arrived: ask for one more paint and wait for it too.
+    session.execute(
+        "window.scrollBy(0, 1); window.scrollBy(0, -1); return true;",
+        json!([]),
+    );
+    std::thread::sleep(Duration::from_millis(400));
     session.screenshot(&screenshot_dir().join(name));
 }
 
