@@ -186,21 +186,10 @@ pub fn for_each_score(
     Ok(())
 }
 
+/// A metric's results in run order, all at once (`for_each_score` for a large run).
 pub fn scores(conn: &Connection, run_id: i64, metric: &str) -> Result<Vec<ScoreCell>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT r.item_id, r.score, r.status FROM results r
-         JOIN run_items ri ON ri.run_id = r.run_id AND ri.item_id = r.item_id
-         WHERE r.run_id = ?1 AND r.metric = ?2 ORDER BY ri.position",
-    )?;
-    let cells = stmt
-        .query_map(params![run_id, metric], |r| {
-            Ok(ScoreCell {
-                item_id: r.get(0)?,
-                score: r.get(1)?,
-                status: status_of(r, 2)?,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut cells = Vec::new();
+    for_each_score(conn, run_id, metric, |cell| cells.push(cell))?;
     Ok(cells)
 }
 

@@ -15,26 +15,13 @@ use ragnosis_core::progress::{CancelToken, NoProgress};
 use ragnosis_core::run::{self, RunRequest};
 use ragnosis_core::store::{self, Store};
 
+use crate::import_text as import;
+
 fn example() -> String {
     std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/examples/ragnosis-example.jsonl"),
     )
     .unwrap()
-}
-
-fn import(store: &mut Store, dir: &Path, name: &str, text: &str) -> i64 {
-    let file = dir.join(format!("{name}.jsonl"));
-    std::fs::write(&file, text).unwrap();
-    ragnosis_core::import::import_file(
-        store,
-        &file,
-        Some(name),
-        &ImportLimits::default(),
-        &NoProgress,
-    )
-    .unwrap()
-    .dataset
-    .id
 }
 
 fn evaluate(store: &mut Store, dataset_id: i64, k: usize) -> i64 {

@@ -14,3 +14,24 @@ mod offline_judge_learned;
 mod offline_judge_quality;
 mod runs;
 mod seed_families;
+
+/// Imports `text` as the JSONL file `NAME.jsonl` under `dir`; the new dataset's id.
+pub fn import_text(
+    store: &mut ragnosis_core::store::Store,
+    dir: &std::path::Path,
+    name: &str,
+    text: &str,
+) -> i64 {
+    let file = dir.join(format!("{name}.jsonl"));
+    std::fs::write(&file, text).unwrap();
+    ragnosis_core::import::import_file(
+        store,
+        &file,
+        Some(name),
+        &ragnosis_core::dataset::ImportLimits::default(),
+        &ragnosis_core::progress::NoProgress,
+    )
+    .unwrap()
+    .dataset
+    .id
+}

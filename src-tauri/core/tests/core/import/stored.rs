@@ -1,9 +1,6 @@
 //! What an import leaves in SQLite: every item read back as it was in the file, each
 //! distinct context text stored once per dataset.
 
-use ragnosis_core::dataset::ImportLimits;
-use ragnosis_core::import::import_file;
-use ragnosis_core::progress::NoProgress;
 use ragnosis_core::store::{self, Store};
 use serde_json::json;
 
@@ -28,19 +25,8 @@ fn import(
     name: &str,
     lines: &[serde_json::Value],
 ) -> i64 {
-    let file = dir.join(format!("{name}.jsonl"));
     let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    std::fs::write(&file, text).unwrap();
-    import_file(
-        store,
-        &file,
-        Some(name),
-        &ImportLimits::default(),
-        &NoProgress,
-    )
-    .unwrap()
-    .dataset
-    .id
+    crate::import_text(store, dir, name, &text)
 }
 
 #[test]
