@@ -24,13 +24,15 @@ from rust_source import code_only
 # never a higher one; within a layer the graph must still have no cycle.
 LAYERS = [
     # leaves: vocabulary every stage shares
-    ["error", "error_code", "paths", "progress", "secrets", "text", "item", "output_file"],
-    # reading the world: files, traces, documents, the embedded model
-    ["semantic", "dataset"],
+    ["error", "error_code", "paths", "progress", "secrets", "text", "item", "output_file",
+     "catalogue"],
+    # reading the world: files, traces, documents, the embedded model; what a user's
+    # criterion says
+    ["semantic", "dataset", "criteria"],
     # persistence (the only SQL)
     ["store"],
-    # the judge and what it judges against
-    ["judge", "criteria"],
+    # the judge
+    ["judge"],
     ["metrics", "measurable"],
     # statistics and analysis of stored results
     ["analysis"],

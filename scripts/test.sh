@@ -24,6 +24,9 @@ else
   echo "note: rustfmt is not installed (rustup component add rustfmt); formatting not checked"
 fi
 
+echo "== Core's module layers: no circle, no upward import (scripts/module-graph.py)"
+python3 scripts/module-graph.py >/dev/null || python3 scripts/module-graph.py
+
 echo "== Rust: build every crate and target, clippy's lints as errors"
 # Lints ride on the test build instead of a separate `cargo clippy`: clippy-driver wraps
 # rustc for the workspace's own crates only, lints them while compiling them for the

@@ -3,12 +3,13 @@
 //! Data flows one way: `dataset` (read + map + validate a file) → `store` (SQLite) →
 //! `run` (choose metrics per item, compute, persist each result as it completes) →
 //! `analysis` (statistics, dataset-level metrics) → `export` (JSON, CSV, Markdown).
-//! `metrics` is the catalogue every stage agrees on. The CLI and the desktop shell are
+//! `catalogue` is the list of metrics every stage agrees on. The CLI and the desktop shell are
 //! thin layers over these modules; the build graph keeps Tauri out of this crate so it
 //! builds and tests on a machine without WebKit.
 
 pub mod analysis;
 pub mod cases;
+pub mod catalogue;
 pub mod criteria;
 pub mod dataset;
 pub mod error;

@@ -255,7 +255,7 @@ pub fn run_check(
     let check = jobs::on_own_thread("the judge check", || {
         judge_check::run(&profile, judge, progress, cancel)
     })?;
-    store::judge_checks::insert(ctx.store()?.conn(), &check)?;
+    check.save(ctx.store()?.conn())?;
     Ok(check)
 }
 

@@ -832,7 +832,7 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
     );
 
     let store = Store::open(&home).unwrap();
-    let stored = store::judge_checks::latest_for_profile(store.conn(), "sim")
+    let stored = ragnosis_core::judge_check::latest_for_profile(store.conn(), "sim")
         .unwrap()
         .expect("the check is stored");
     assert_eq!(stored.checked_at, check["checked_at"].as_str().unwrap());
@@ -979,9 +979,11 @@ fn judge_check_with_a_refused_key_stops_with_the_auth_code_and_stores_nothing() 
         sim.stats().calls
     );
     let store = Store::open(&home).unwrap();
-    assert!(store::judge_checks::latest_for_profile(store.conn(), "sim")
-        .unwrap()
-        .is_none());
+    assert!(
+        ragnosis_core::judge_check::latest_for_profile(store.conn(), "sim")
+            .unwrap()
+            .is_none()
+    );
 }
 
 #[test]
@@ -1006,7 +1008,7 @@ fn judge_check_against_a_server_that_is_not_there_stops_early_and_stores_nothing
     eprintln!("stopped after {:?}", started.elapsed());
     let store = Store::open(&home).unwrap();
     assert!(
-        store::judge_checks::latest_for_profile(store.conn(), "gone")
+        ragnosis_core::judge_check::latest_for_profile(store.conn(), "gone")
             .unwrap()
             .is_none(),
         "an all-empty check is not kept as the profile's latest"

@@ -19,7 +19,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::RunSummary;
-use crate::metrics::stage::{stage_of, PipelineStage};
+use crate::catalogue::stage::{stage_of, PipelineStage};
 
 /// Traffic-light band of a score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

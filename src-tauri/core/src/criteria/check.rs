@@ -9,7 +9,7 @@
 use serde_json::json;
 
 use super::{Check, Definition};
-use crate::metrics::MetricResult;
+use crate::catalogue::MetricResult;
 
 /// A check in words, for metric tables and methodology lines.
 pub fn describe(check: &Check) -> String {

@@ -19,13 +19,13 @@ mod validate;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use crate::catalogue::MetricResult;
 use crate::item::Field;
-use crate::metrics::MetricResult;
 
 pub use validate::validate;
 
 /// The family of every criterion's metric id: `criteria.tone`.
-pub const FAMILY: &str = "criteria";
+pub use crate::catalogue::custom::FAMILY;
 
 /// Why an LLM-only criterion is unmeasured under the offline judge: the explanation of
 /// its skipped results starts with these words.

@@ -3,7 +3,7 @@
 //! all of them at once so one edit fixes the file.
 
 use super::{Check, Definition, Direction, ReadField, Scale, MAX_EXAMPLES};
-use crate::metrics::catalogue;
+use crate::catalogue;
 
 /// The longest name and question accepted.
 const MAX_NAME: usize = 40;

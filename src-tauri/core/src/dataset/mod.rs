@@ -45,6 +45,7 @@ use report::Collector;
 
 /// Source separator for list-valued CSV cells that are not JSON arrays.
 pub use self::csv::LIST_SEPARATOR;
+pub use crate::error::DatasetError;
 /// Metadata key holding the source tool's own scores.
 pub use dialects::PRIOR_SCORES_KEY;
 pub use language::guess_language;
@@ -225,50 +226,6 @@ pub struct AcceptedItem {
     pub content_hash: String,
     /// Line of the first item with the same content hash, if this one repeats it.
     pub duplicate_of: Option<u64>,
-}
-
-/// File-level failures: nothing could be read as items at all.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum DatasetError {
-    #[error("{path} is empty: there is nothing to import")]
-    EmptyFile { path: String },
-    #[error("{path} looks like a binary file (byte {offset} is not text); Ragnosis reads JSONL, JSON or CSV")]
-    BinaryFile { path: String, offset: u64 },
-    #[error("{path} is {size} bytes, over the {limit}-byte limit")]
-    TooLarge { path: String, size: u64, limit: u64 },
-    #[error("{path}: {message}")]
-    UnsupportedShape { path: String, message: String },
-    #[error("cannot read {path}: {message}")]
-    Unreadable { path: String, message: String },
-    #[error("import stopped: {0}")]
-    Aborted(String),
-    /// Read, but no record became an item.
-    #[error("{path}: {message}; nothing was stored")]
-    NoItems { path: String, message: String },
-}
-
-impl DatasetError {
-    pub fn code(&self) -> &'static str {
-        match self {
-            DatasetError::EmptyFile { .. } => "empty_file",
-            DatasetError::BinaryFile { .. } => "binary_file",
-            DatasetError::TooLarge { .. } => "too_large",
-            DatasetError::UnsupportedShape { .. } => "unsupported_shape",
-            DatasetError::Unreadable { .. } => "unreadable",
-            DatasetError::Aborted(_) => "aborted",
-            DatasetError::NoItems { .. } => "no_items",
-        }
-    }
-}
-
-impl DatasetError {
-    /// The file could not be opened or read at `path`.
-    pub fn unreadable(path: &Path, e: impl std::fmt::Display) -> DatasetError {
-        DatasetError::Unreadable {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        }
-    }
 }
 
 /// Streams `path`, calling `on_item` for every accepted record in file order, and

@@ -15,9 +15,9 @@ use crate::analysis::compare::{self, Comparison};
 use crate::analysis::diagnosis::{actions, MetricScore, PatternSummary};
 use crate::analysis::stages::{self, Band, StageVerdict};
 use crate::analysis::MetricStats;
+use crate::catalogue::stage::PipelineStage;
 use crate::error::{Error, Result};
 use crate::judge::{self, open, ProviderKind};
-use crate::metrics::stage::PipelineStage;
 use crate::metrics::{self, Scope, Status};
 use crate::run::{self, RunTotals};
 use crate::store::{self, Store};
@@ -742,10 +742,7 @@ fn judge_check_line(
     // judge, the check shipped with this build.
     let mut checks = Vec::new();
     for config in judge_configs {
-        checks.extend(store::judge_checks::latest_for_config(
-            store.conn(),
-            config,
-        )?);
+        checks.extend(crate::judge_check::latest_for_config(store.conn(), config)?);
         checks.extend(crate::judge_check::shipped::for_config(config));
     }
     for check in checks {

@@ -11,8 +11,7 @@ use crate::error::{Error, Result};
 use crate::secrets::{self, EnvStore, SecretStore};
 use crate::store::{self, judge_profiles::JudgeProfile, Store};
 
-/// The name of the built-in judge, always available.
-pub const OFFLINE: &str = "offline";
+pub use crate::store::judge_profiles::OFFLINE;
 
 pub fn offline_profile() -> JudgeProfile {
     JudgeProfile {

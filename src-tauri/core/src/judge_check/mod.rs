@@ -29,6 +29,7 @@ pub mod figures;
 pub mod fit;
 pub mod sample;
 pub mod shipped;
+mod stored;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -48,6 +49,7 @@ use crate::run::{agentic, Mode};
 pub use certificate::Certificate;
 pub use figures::Estimate;
 use sample::{Case, ClaimCase, DesignedCase};
+pub use stored::{latest_for_config, latest_for_profile};
 
 /// The tasks of the check with a human label to agree with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -13,7 +13,6 @@ use rusqlite::Connection;
 use super::JudgeCheck;
 use crate::error::Result;
 use crate::judge::open::OFFLINE;
-use crate::store;
 
 const SHIPPED: &str = include_str!("../../../../assets/offline-judge/check.json");
 
@@ -50,7 +49,7 @@ fn for_offline(stored: Option<JudgeCheck>) -> Option<JudgeCheck> {
 /// The latest check of the profile called `profile`; for the built-in offline judge,
 /// the shipped check when the user has none of this build's judge.
 pub fn latest_for_profile(conn: &Connection, profile: &str) -> Result<Option<JudgeCheck>> {
-    let stored = store::judge_checks::latest_for_profile(conn, profile)?;
+    let stored = super::latest_for_profile(conn, profile)?;
     Ok(if profile == OFFLINE {
         for_offline(stored)
     } else {

@@ -1,12 +1,10 @@
-//! The metric catalogue (METRICS.md) and the judge-free metrics.
+//! The judge-free metrics (METRICS.md); which metrics exist is `crate::catalogue`.
 //!
-//! Owns: metric ids, what each metric needs, selection by id / bare name / family, and
-//! computing the deterministic metrics for one item. Must not: touch SQL, the network or
+//! Owns: computing the deterministic metrics for one item. Must not: touch SQL, the network or
 //! the filesystem. A metric that cannot be computed returns `Status::Error` with a
 //! message, never a score of 0; an item that lacks the needed fields is `Skipped` with
 //! the reason.
 
-pub mod catalogue;
 pub mod citation;
 pub mod lexical;
 pub mod overall;
@@ -14,88 +12,18 @@ pub mod ragchecker;
 pub mod ragvue;
 pub mod reference;
 pub mod scorecard;
-pub mod stage;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::item::{Field, Item};
 
-pub use catalogue::{
-    catalogue, find, in_order, resolve_selection, resolve_selection_in, Family, MetricSpec, Scope,
+// The catalogue, stages and result types sit below every stage (the store keeps results,
+// the judge and criteria name metrics); these paths keep `metrics::…` reading naturally
+// for the stages above.
+pub use crate::catalogue::{
+    self, catalogue, find, in_order, resolve_selection, resolve_selection_in, stage, Family,
+    MetricResult, MetricSpec, Scope, Status,
 };
-
-/// How a metric result ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    Ok,
-    Error,
-    Skipped,
-}
-
-impl Status {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Ok => "ok",
-            Status::Error => "error",
-            Status::Skipped => "skipped",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Status> {
-        match s {
-            "ok" => Some(Status::Ok),
-            "error" => Some(Status::Error),
-            "skipped" => Some(Status::Skipped),
-            _ => None,
-        }
-    }
-}
-
-/// One metric's verdict on one item. `score` is in [0, 1] and present only when `ok`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MetricResult {
-    pub metric: String,
-    pub score: Option<f64>,
-    pub status: Status,
-    pub explanation: String,
-    /// Structured evidence (per chunk, per claim, per aspect) for the UI and reports.
-    pub details: Value,
-}
-
-impl MetricResult {
-    pub fn ok(metric: &str, score: f64, explanation: impl Into<String>, details: Value) -> Self {
-        debug_assert!(score.is_finite(), "{metric} produced a non-finite score");
-        MetricResult {
-            metric: metric.to_string(),
-            score: Some(score.clamp(0.0, 1.0)),
-            status: Status::Ok,
-            explanation: explanation.into(),
-            details,
-        }
-    }
-
-    pub fn error(metric: &str, message: impl Into<String>) -> Self {
-        MetricResult {
-            metric: metric.to_string(),
-            score: None,
-            status: Status::Error,
-            explanation: message.into(),
-            details: Value::Null,
-        }
-    }
-
-    pub fn skipped(metric: &str, reason: impl Into<String>) -> Self {
-        MetricResult {
-            metric: metric.to_string(),
-            score: None,
-            status: Status::Skipped,
-            explanation: reason.into(),
-            details: Value::Null,
-        }
-    }
-}
 
 /// Settings the deterministic metrics read. Defaults follow METRICS.md.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -40,6 +40,18 @@ pub enum Saved {
     Unchanged,
 }
 
+/// Registers the latest version of every stored criterion in the metric catalogue
+/// (removed ones too: runs that used them still name them). A version this build cannot
+/// read is left out here and named when it is used, so the database still opens.
+pub fn register_all(conn: &Connection) -> Result<()> {
+    for name in names(conn)? {
+        if let Ok(Some(stored)) = latest(conn, &name) {
+            crate::criteria::registry::register(&stored.definition);
+        }
+    }
+    Ok(())
+}
+
 fn row(r: &Row) -> rusqlite::Result<(u32, String, String, Option<String>)> {
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
 }

@@ -4,7 +4,70 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::judge::ProviderKind;
+
+/// The name of the built-in judge, always available (no profile row stands for it).
+pub const OFFLINE: &str = "offline";
+
+/// Which kind of service a judge profile talks to. Spelled `offline`, `openai`, `azure`
+/// and `anthropic` wherever it is written (the store, the window, the CLI); reading also
+/// accepts the products people name (`ollama`, `claude`, ...), so every way in refuses
+/// an unknown kind with the same sentence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub enum ProviderKind {
+    /// The deterministic judge built into Ragnosis; no network.
+    #[serde(rename = "offline")]
+    Offline,
+    /// Any OpenAI-compatible chat completions API: OpenAI, Ollama, vLLM, LM Studio,
+    /// llama.cpp server, OpenRouter, Groq, Gemini's OpenAI endpoint.
+    #[serde(rename = "openai")]
+    OpenAi,
+    #[serde(rename = "azure")]
+    AzureOpenAi,
+    #[serde(rename = "anthropic")]
+    Anthropic,
+}
+
+impl ProviderKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProviderKind::Offline => "offline",
+            ProviderKind::OpenAi => "openai",
+            ProviderKind::AzureOpenAi => "azure",
+            ProviderKind::Anthropic => "anthropic",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ProviderKind> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "offline" => Some(ProviderKind::Offline),
+            "openai" | "openai-compatible" | "openai_compatible" | "ollama" | "vllm"
+            | "lmstudio" | "llamacpp" | "openrouter" | "groq" | "gemini" => {
+                Some(ProviderKind::OpenAi)
+            }
+            "azure" | "azure-openai" | "azure_openai" => Some(ProviderKind::AzureOpenAi),
+            "anthropic" | "claude" => Some(ProviderKind::Anthropic),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for ProviderKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<ProviderKind, String> {
+        ProviderKind::parse(s)
+            .ok_or_else(|| format!("unknown judge kind '{s}' (use openai, azure or anthropic)"))
+    }
+}
+
+impl<'de> Deserialize<'de> for ProviderKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ProviderKind, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -37,7 +100,7 @@ impl JudgeProfile {
         if self.name.is_empty() {
             return invalid("the profile needs a name");
         }
-        if self.name == crate::judge::open::OFFLINE {
+        if self.name == OFFLINE {
             return invalid("\"offline\" is the built-in judge; choose another name");
         }
         if self.kind == ProviderKind::Offline {

@@ -140,7 +140,7 @@ impl Store {
             path: path.to_path_buf(),
         };
         store.fill_question_sets()?;
-        crate::criteria::registry::load(&store.conn)?;
+        criteria::register_all(&store.conn)?;
         Ok(store)
     }
 

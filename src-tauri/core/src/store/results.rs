@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use rusqlite::{params, Connection, Row};
 
+use crate::catalogue::{MetricResult, Status};
 use crate::error::Result;
-use crate::metrics::{MetricResult, Status};
 
 /// A result row with the item it belongs to.
 #[derive(Debug, Clone, PartialEq)]

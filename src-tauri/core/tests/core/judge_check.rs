@@ -11,7 +11,7 @@ use ragnosis_core::judge::offline::{self, OfflineJudge};
 use ragnosis_core::judge_check::{self, CheckTask, JudgeCheck, Measure};
 use ragnosis_core::progress::{CancelToken, NoProgress, Progress, RecordedProgress};
 use ragnosis_core::run::{self, Mode, RunRequest};
-use ragnosis_core::store::{self, Store};
+use ragnosis_core::store::Store;
 
 fn lexical_check() -> (JudgeCheck, Vec<Progress>) {
     let progress = Arc::new(RecordedProgress::default());
@@ -174,8 +174,8 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
     );
 
     let (check, _) = lexical_check();
-    store::judge_checks::insert(store.conn(), &check).unwrap();
-    let stored = store::judge_checks::latest_for_config(store.conn(), "offline")
+    check.save(store.conn()).unwrap();
+    let stored = judge_check::latest_for_config(store.conn(), "offline")
         .unwrap()
         .unwrap();
     // JSON keeps floats to within their last bit, so compare what people read.
@@ -183,7 +183,7 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
         (stored.headline(), &stored.diagnosis, stored.claims_n),
         (check.headline(), &check.diagnosis, check.claims_n)
     );
-    let by_profile = store::judge_checks::latest_for_profile(store.conn(), "offline")
+    let by_profile = judge_check::latest_for_profile(store.conn(), "offline")
         .unwrap()
         .unwrap();
     assert_eq!(by_profile.checked_at, check.checked_at);
@@ -201,7 +201,7 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
     let dir2 = tempfile::tempdir().unwrap();
     let mut store2 = Store::open(dir2.path()).unwrap();
     let run2 = evaluated_example(&mut store2);
-    store::judge_checks::insert(store2.conn(), &other).unwrap();
+    other.save(store2.conn()).unwrap();
     let view = ReportView::load(&mut store2, run2, &options).unwrap();
     assert!(
         view.methodology.judge_check.starts_with("No judge check"),

@@ -405,9 +405,19 @@ fn judging_differences(
 /// Shared criteria scored by different versions of their text: a changed question is
 /// another measurement, as another judge is.
 fn criteria_versions(store: &Store, a: i64, b: i64, ids: &[&str]) -> Result<Vec<String>> {
+    // Only the criteria of a run's stored configuration matter here; reading that one
+    // field keeps compare below the run module that writes the whole configuration.
+    #[derive(serde::Deserialize)]
+    struct CriteriaOfRun {
+        #[serde(default)]
+        criteria: Vec<crate::criteria::Versioned>,
+    }
     let versions = |run_id: i64| -> Result<BTreeMap<String, u32>> {
         let run = store::runs::get(store.conn(), run_id)?;
-        Ok(crate::run::run_config(&run)?
+        let config: CriteriaOfRun = serde_json::from_value(run.config).map_err(|e| {
+            Error::Invalid(format!("run {run_id} has an unreadable configuration: {e}"))
+        })?;
+        Ok(config
             .criteria
             .into_iter()
             .map(|v| (v.definition.metric_id(), v.version))

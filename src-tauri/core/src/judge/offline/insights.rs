@@ -4,8 +4,8 @@
 //!
 //! Owns: the templates. Must not: read the store (everything comes in the task).
 
+use crate::catalogue::stage::{stage_of, PipelineStage};
 use crate::judge::task::{InsightsTask, InsightsVerdict, ItemBrief, MetricBrief, MetricInsight};
-use crate::metrics::stage::{stage_of, PipelineStage};
 use crate::text::capitalise;
 
 pub fn write(task: &InsightsTask) -> InsightsVerdict {
@@ -35,7 +35,7 @@ fn insight(m: &MetricBrief) -> String {
         m.mean
     };
     let reading = match goodness {
-        _ if crate::metrics::catalogue::is_descriptive(&m.metric) => {
+        _ if crate::catalogue::is_descriptive(&m.metric) => {
             "a description of the answers rather than a verdict (a low value is not a failure by itself)"
         }
         g if g >= 0.75 => "good, with room to improve",

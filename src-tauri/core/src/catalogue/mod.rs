@@ -2,12 +2,17 @@
 //!
 //! Only metrics that are really implemented are listed: a metric appears here in the same
 //! change that makes it compute. The static table holds the built-in families; a user's
-//! own criteria (`criteria.<name>`) are the dynamic part, read from the store into
-//! `crate::criteria::registry`, and `find` and the selection see both.
+//! own criteria (`criteria.<name>`) are the dynamic part (`custom`), and `find` and the selection see both.
+
+pub mod custom;
+pub mod outcome;
+pub mod stage;
 
 use serde::Serialize;
 
 use crate::item::Field;
+
+pub use outcome::{MetricResult, Status};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -41,7 +46,7 @@ impl Family {
             Family::Citation => "citation",
             Family::Ragalyst => "ragalyst",
             Family::Reference => "reference",
-            Family::Criteria => crate::criteria::FAMILY,
+            Family::Criteria => custom::FAMILY,
         }
     }
 }
@@ -258,7 +263,7 @@ pub fn find(id: &str) -> Option<&'static MetricSpec> {
     CATALOGUE
         .iter()
         .find(|m| m.id == id)
-        .or_else(|| crate::criteria::registry::find(id))
+        .or_else(|| custom::find(id))
 }
 
 /// The specs of `ids` (a run's metric list) that exist: the built-in ones in catalogue
@@ -266,10 +271,7 @@ pub fn find(id: &str) -> Option<&'static MetricSpec> {
 pub fn in_order<S: AsRef<str>>(ids: &[S]) -> Vec<&'static MetricSpec> {
     let listed = |id: &str| ids.iter().any(|i| i.as_ref() == id);
     let mut out: Vec<&'static MetricSpec> = CATALOGUE.iter().filter(|m| listed(m.id)).collect();
-    out.extend(
-        ids.iter()
-            .filter_map(|id| crate::criteria::registry::find(id.as_ref())),
-    );
+    out.extend(ids.iter().filter_map(|id| custom::find(id.as_ref())));
     out
 }
 
@@ -296,7 +298,7 @@ pub enum SelectionError {
 pub fn resolve_selection<S: AsRef<str>>(
     entries: &[S],
 ) -> Result<Vec<&'static MetricSpec>, SelectionError> {
-    resolve_selection_in(entries, &crate::criteria::registry::all())
+    resolve_selection_in(entries, &custom::all())
 }
 
 /// `resolve_selection` with the criteria a store holds: the built-in metrics in

@@ -3,7 +3,12 @@
 
 use std::path::PathBuf;
 
+mod dataset;
+pub mod judge;
+
 pub use crate::error_code::ErrorCode;
+pub use dataset::DatasetError;
+pub use judge::JudgeError;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -15,13 +20,13 @@ pub enum Error {
         source: std::io::Error,
     },
     #[error(transparent)]
-    Dataset(#[from] crate::dataset::DatasetError),
+    Dataset(#[from] DatasetError),
     #[error("{}", store_message(.0))]
     Store(#[from] rusqlite::Error),
     #[error("database migration failed: {0}")]
     Migration(#[from] rusqlite_migration::Error),
     #[error(transparent)]
-    Selection(#[from] crate::metrics::catalogue::SelectionError),
+    Selection(#[from] crate::catalogue::SelectionError),
     #[error("{what} {id} does not exist")]
     NotFound { what: &'static str, id: String },
     #[error("invalid input: {0}")]
@@ -36,7 +41,7 @@ pub enum Error {
         source: std::io::Error,
     },
     #[error(transparent)]
-    Judge(#[from] crate::judge::JudgeError),
+    Judge(#[from] JudgeError),
     #[error(transparent)]
     Secret(#[from] crate::secrets::SecretError),
     /// The database cannot be used as it is (a newer schema, a damaged file).
@@ -65,7 +70,7 @@ pub enum Error {
 impl Error {
     /// The stable code a consumer branches on (see `ErrorCode`).
     pub fn code(&self) -> ErrorCode {
-        use crate::dataset::DatasetError as D;
+        use DatasetError as D;
         match self {
             Error::Io { .. } => ErrorCode::Io,
             Error::Dataset(e) => match e {
@@ -111,7 +116,7 @@ impl Error {
     /// True when the problem is the user's input, not a runtime failure (CLI exit 2 vs 3).
     /// An import stopped by a failed write (a full disk) is a runtime failure.
     pub fn is_input_error(&self) -> bool {
-        use crate::dataset::DatasetError as D;
+        use DatasetError as D;
         match self {
             Error::Dataset(D::Aborted(_)) => false,
             Error::Io { .. }
