@@ -10,6 +10,7 @@ pub mod criteria_view;
 mod csv_out;
 pub mod evidence;
 mod json_out;
+mod methodology;
 pub mod report_view;
 pub mod trust;
 mod view;

@@ -14,7 +14,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::engine::{judge_error, Accounting, Asker};
+use super::engine::{Accounting, Asker};
+use super::verdicts::judge_error;
 use crate::criteria::{self, Definition, Versioned};
 use crate::error::{Error, Result};
 use crate::item::Item;

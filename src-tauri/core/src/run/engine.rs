@@ -18,6 +18,7 @@ use std::sync::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::verdicts::{from, ragvue_metric, scorecard_metric, Verdicts};
 use crate::item::{Item, Label, RagCheckerLabels};
 use crate::judge::few_shot::MAX_EXAMPLES;
 use crate::judge::task::{
@@ -26,9 +27,7 @@ use crate::judge::task::{
 };
 use crate::judge::{CallContext, Judge, JudgeError, Task, TaskKind, Verdict};
 use crate::metrics::overall::{self, WeightProfile};
-use crate::metrics::{
-    self, ragchecker, ragvue, scorecard, Family, MetricConfig, MetricResult, MetricSpec, Status,
-};
+use crate::metrics::{self, ragchecker, Family, MetricConfig, MetricResult, MetricSpec, Status};
 
 /// Settings shared by every item of a run.
 #[derive(Debug, Clone, Default)]
@@ -469,24 +468,24 @@ async fn judge_metrics(
 type Asked<T> = Option<Result<T, JudgeError>>;
 
 /// The verdicts that depend only on the item (asked at once).
-struct FirstPhase {
+pub(super) struct FirstPhase {
     /// The user's own aspects when the item has them, else the judge's.
-    aspects: Asked<Vec<String>>,
+    pub(super) aspects: Asked<Vec<String>>,
     /// The judge's grading note, asked with the aspects.
-    note: Asked<Vec<String>>,
-    chunk_scores: Asked<Vec<ChunkScore>>,
-    grounding: Asked<Grounding>,
-    reasoning: Asked<Reasoning>,
+    pub(super) note: Asked<Vec<String>>,
+    pub(super) chunk_scores: Asked<Vec<ChunkScore>>,
+    pub(super) grounding: Asked<Grounding>,
+    pub(super) reasoning: Asked<Reasoning>,
     /// The ground truth's claims (RAGChecker).
-    gt_claims: Asked<Vec<String>>,
+    pub(super) gt_claims: Asked<Vec<String>>,
 }
 
 /// The verdicts that need the aspects or the claims of the first phase.
-struct SecondPhase {
-    coverage: Asked<Vec<AspectCoverage>>,
-    review: Asked<AnswerReview>,
-    labels: Asked<RagCheckerLabels>,
-    scorecard: Asked<Scorecard>,
+pub(super) struct SecondPhase {
+    pub(super) coverage: Asked<Vec<AspectCoverage>>,
+    pub(super) review: Asked<AnswerReview>,
+    pub(super) labels: Asked<RagCheckerLabels>,
+    pub(super) scorecard: Asked<Scorecard>,
 }
 
 /// Asks `task` and takes its verdict apart with `pick`; a verdict of another kind is a
@@ -661,84 +660,6 @@ async fn ask_about_aspects_and_claims(
     }
 }
 
-fn scorecard_metric(
-    id: &str,
-    item: &Item,
-    settings: &EngineSettings,
-    first: &FirstPhase,
-    second: &SecondPhase,
-) -> MetricResult {
-    if id == "ragalyst.answerability" {
-        return from(first.reasoning.as_ref(), id, |r| {
-            scorecard::answerability(id, r)
-        });
-    }
-    let Some(criterion) = Criterion::of_metric(id) else {
-        return MetricResult::error(id, format!("{id} has no judged computation"));
-    };
-    let note: &[String] = match first.note.as_ref() {
-        Some(Err(e)) if criterion == Criterion::GradingNote => return judge_error(id, e),
-        Some(Ok(note)) => note,
-        _ => &[],
-    };
-    if criterion == Criterion::GradingNote && note.is_empty() {
-        return MetricResult::error(
-            id,
-            "the judge wrote no grading note for this question, so the answer's structure could not be rated",
-        );
-    }
-    from(second.scorecard.as_ref(), id, |card| {
-        scorecard::from_scorecard(criterion, card, note, item, settings.metric_config.k)
-    })
-}
-
-struct Verdicts<'a> {
-    chunk_scores: Option<&'a Result<Vec<ChunkScore>, JudgeError>>,
-    coverage: Option<&'a Result<Vec<AspectCoverage>, JudgeError>>,
-    review: Option<&'a Result<AnswerReview, JudgeError>>,
-    aspects_failed: Option<&'a JudgeError>,
-    grounding: Option<&'a Result<Grounding, JudgeError>>,
-    reasoning: Option<&'a Result<Reasoning, JudgeError>>,
-}
-
-fn ragvue_metric(id: &str, item: &Item, settings: &EngineSettings, v: &Verdicts) -> MetricResult {
-    let contexts: Vec<String> = item.contexts.iter().map(|c| c.text.clone()).collect();
-    match id {
-        "ragvue.retrieval_relevance" => from(v.chunk_scores, id, |c| {
-            ragvue::retrieval_relevance(id, c, settings.tau.unwrap_or(ragvue::DEFAULT_TAU))
-        }),
-        "ragvue.retrieval_coverage" => from(v.coverage, id, |c| ragvue::retrieval_coverage(id, c)),
-        "ragvue.answer_relevance" => from(v.review, id, |r| ragvue::answer_relevance(id, r)),
-        "ragvue.answer_completeness" => match v.aspects_failed {
-            Some(e) => judge_error(id, e),
-            None => from(v.review, id, |r| ragvue::answer_completeness(id, r)),
-        },
-        "ragvue.clarity" => from(v.review, id, |r| ragvue::clarity(id, r)),
-        "ragvue.coherence" => from(v.review, id, |r| ragvue::coherence(id, r)),
-        "ragvue.answer_conciseness" => from(v.review, id, |r| ragvue::answer_conciseness(id, r)),
-        "ragvue.strict_faithfulness" => from(v.grounding, id, |g| {
-            ragvue::strict_faithfulness(id, g, &contexts)
-        }),
-        "ragvue.context_utilization" => from(v.grounding, id, |g| {
-            ragvue::context_utilization(id, g, contexts.len())
-        }),
-        "ragvue.implicit_contradiction" => {
-            from(v.grounding, id, |g| ragvue::implicit_contradiction(id, g))
-        }
-        "ragvue.negative_rejection" => from(v.reasoning, id, |r| ragvue::negative_rejection(id, r)),
-        "ragvue.multi_hop_faithfulness" => {
-            if !ragvue::needs_several_facts(&item.question, item.ground_truth.as_deref()) {
-                return MetricResult::skipped(
-                    id,
-                    "the question asks for a single fact, so there is no chain of facts to check",
-                );
-            }
-            from(v.reasoning, id, |r| ragvue::multi_hop_faithfulness(id, r))
-        }
-        _ => MetricResult::error(id, format!("{id} has no judged computation")),
-    }
-}
-
 /// Labels for RAGChecker: the answer's claims (from grounding) and the GT claims, each
 /// checked against [the other text, chunk 0, chunk 1, ...] in one call per side.
 async fn ragchecker_labels(
@@ -825,31 +746,4 @@ where
     } else {
         None
     }
-}
-
-fn from<T>(
-    verdict: Option<&Result<T, JudgeError>>,
-    id: &str,
-    f: impl FnOnce(&T) -> MetricResult,
-) -> MetricResult {
-    match verdict {
-        Some(Ok(v)) => f(v),
-        Some(Err(e)) => judge_error(id, e),
-        None => MetricResult::error(
-            id,
-            "internal: the judge task this metric needs was not planned",
-        ),
-    }
-}
-
-/// A metric the judge could not score: the message, and in the details the stable error
-/// code (what the run, the exports and the window branch on) and the judge's raw reply
-/// when it could not be read.
-pub(super) fn judge_error(id: &str, e: &JudgeError) -> MetricResult {
-    let mut result = MetricResult::error(id, format!("The judge could not score this item: {e}"));
-    result.details = match e.raw_output() {
-        Some(raw) => json!({ "error_code": e.code().as_str(), "raw_output": raw }),
-        None => json!({ "error_code": e.code().as_str() }),
-    };
-    result
 }

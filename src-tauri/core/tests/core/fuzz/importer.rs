@@ -14,8 +14,9 @@ use ragnosis_core::import;
 use ragnosis_core::progress::NoProgress;
 use ragnosis_core::store::{self, Store};
 
+use super::dictionary::FIELD_NAMES;
 use super::engine::campaign;
-use super::mutate::{apply, mutation, Mutation, Seed, FIELD_NAMES};
+use super::mutate::{apply, mutation, Mutation, Seed};
 
 const FIELDS: [&str; 10] = [
     "question",

@@ -14,6 +14,7 @@
 //! Figures of every campaign are appended to `$CARGO_TARGET_TMPDIR/fuzz-findings/summary.txt`.
 
 mod database;
+mod dictionary;
 mod documents;
 mod engine;
 mod importer;

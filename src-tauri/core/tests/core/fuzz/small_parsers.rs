@@ -9,9 +9,10 @@ use ragnosis_core::dataset::{lookup, FieldMap};
 use ragnosis_core::judge::retry::{parse_retry_after, parse_retry_after_ms};
 use serde_json::{Map, Value};
 
+use super::dictionary::FIELD_NAMES;
 use super::engine::campaign;
 use super::importer::scratch;
-use super::mutate::{apply, mutation, Mutation, Seed, FIELD_NAMES};
+use super::mutate::{apply, mutation, Mutation, Seed};
 
 fn now() -> std::time::SystemTime {
     httpdate::parse_http_date("Wed, 21 Oct 2015 07:28:00 GMT").unwrap()

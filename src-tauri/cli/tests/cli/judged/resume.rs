@@ -1,0 +1,350 @@
+//! Runs that lose their judge, or are killed, and finish on resume with every cell accounted for.
+
+use super::*;
+
+#[test]
+fn killed_run_resumes_with_exactly_one_result_per_cell() {
+    // 50 ms a call keeps the run several seconds long (hundreds of calls, four at a time),
+    // so the kill at its first committed result lands mid-run.
+    let sim = simulator(50);
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 4);
+    let file = replicated_ragvue(home.path(), 10);
+    let mut child = ragnosis(home.path())
+        .args(["agentic", file.to_str().unwrap(), "--judge", "sim"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill (SIGKILL) as soon as some results are committed, well before the end.
+    let start = Instant::now();
+    while result_count(home.path(), 1) == 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no result was committed within a minute"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be killed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+
+    let store = Store::open(home.path()).unwrap();
+    let killed = store::runs::get(store.conn(), 1).unwrap();
+    assert_eq!(
+        killed.status,
+        RunStatus::Running,
+        "a killed run is left as it was: running, unfinished"
+    );
+    // Dataset-level metrics (citation macro scores) have no per-item cells.
+    let item_metrics = killed
+        .metrics
+        .iter()
+        .filter(|m| {
+            ragnosis_core::metrics::find(m)
+                .is_some_and(|s| s.scope == ragnosis_core::metrics::Scope::Item)
+        })
+        .count();
+    let cells = killed.item_count * item_metrics as i64;
+    let listed = run(home.path(), &["runs"]);
+    let row = text(&listed.stdout)
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 "))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        row.contains("interrupted"),
+        "no process holds it any more, so the list says interrupted, not running: {row}"
+    );
+    let before = result_count(home.path(), 1);
+    assert!(
+        before > 0 && before < cells,
+        "the kill happened mid-run ({before} of {cells} cells)"
+    );
+    drop(store);
+
+    let o = run(home.path(), &["resume", "1"]);
+    assert!(o.status.success(), "resume succeeds: {}", text(&o.stderr));
+    let store = Store::open(home.path()).unwrap();
+    assert_eq!(
+        store::runs::get(store.conn(), 1).unwrap().status,
+        RunStatus::Done
+    );
+    let pairs = store::results::done_pairs(store.conn(), 1).unwrap();
+    assert_eq!(
+        result_count(home.path(), 1),
+        cells,
+        "every (item, metric) has a result"
+    );
+    assert_eq!(pairs.len() as i64, cells, "and exactly one: no duplicates");
+}
+
+fn sf_error_code(json: &Value, id: &str) -> Option<String> {
+    json["items"].as_array()?.iter().find(|i| i["id"] == id)?["results"]
+        ["ragvue.strict_faithfulness"]["details"]["error_code"]
+        .as_str()
+        .map(str::to_string)
+}
+
+#[test]
+fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
+    let sim = simulator(0);
+    sim.set_faults(FaultRules {
+        when_contains: vec![ContainsRule {
+            text: "POISON".into(),
+            fault: Fault::MalformedJson,
+        }],
+        ..Default::default()
+    });
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 4);
+    let file = home.path().join("mixed.jsonl");
+    std::fs::write(
+        &file,
+        concat!(
+            r#"{"id": "ok1", "question": "What is the symbol for gold?", "answer": "Au.", "contexts": ["Gold has the symbol Au."]}"#, "\n",
+            r#"{"id": "bad", "question": "POISON: what is the symbol for iron?", "answer": "Fe.", "contexts": ["Iron has the symbol Fe."]}"#, "\n",
+            r#"{"id": "ok2", "question": "What is the symbol for copper?", "answer": "Cu.", "contexts": ["Copper has the symbol Cu."]}"#, "\n",
+        ),
+    )
+    .unwrap();
+    let out = home.path().join("r");
+    let o = run(
+        home.path(),
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            "ragvue.strict_faithfulness,ragvue.answer_length",
+            "--judge",
+            "sim",
+            "--out-base",
+            out.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    assert!(o.status.success(), "the run completes: {}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).contains("could not be scored"),
+        "the summary says so: {}",
+        text(&o.stdout)
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
+            .unwrap();
+    for item in json["items"].as_array().unwrap() {
+        let sf = &item["results"]["ragvue.strict_faithfulness"];
+        if item["id"] == "bad" {
+            assert_eq!(sf["status"], "error");
+            assert!(sf["score"].is_null(), "a failed metric has no score, not 0");
+            assert!(
+                sf["explanation"]
+                    .as_str()
+                    .unwrap()
+                    .contains("not valid JSON"),
+                "{sf}"
+            );
+            assert!(
+                sf["details"]["raw_output"].is_string(),
+                "the judge's raw output is kept"
+            );
+            assert_eq!(
+                item["results"]["ragvue.answer_length"]["status"], "ok",
+                "judge-free metrics still score"
+            );
+        } else {
+            assert_eq!(sf["status"], "ok", "{}: {sf}", item["id"]);
+        }
+    }
+    assert_eq!(
+        json["run"]["status"], "done",
+        "one failing item does not fail the run"
+    );
+    assert!(
+        json["run"]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("done with errors: 1 result could not be scored")),
+        "but the run says so: {}",
+        json["run"]
+    );
+    assert_eq!(
+        sf_error_code(&json, "bad"),
+        Some("judge.bad_reply".to_string()),
+        "the error carries its code into the export"
+    );
+    assert_eq!(
+        json["summary"]["metrics"]["ragvue.strict_faithfulness"]["errors"],
+        1
+    );
+    assert_eq!(
+        json["summary"]["metrics"]["ragvue.strict_faithfulness"]["n"],
+        2
+    );
+}
+
+#[test]
+fn a_run_whose_judge_never_answers_stops_with_its_code_and_a_resume_retries_every_failed_cell() {
+    let sim = refusing_every_key();
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 2);
+    let file = replicated_ragvue(home.path(), 5);
+    let items = std::fs::read_to_string(&file).unwrap().lines().count();
+    let metrics = "ragvue.strict_faithfulness,ragvue.answer_length";
+    let o = run(
+        home.path(),
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            metrics,
+            "--judge",
+            "sim",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("error [judge.auth]") && text(&o.stderr).contains("keys set"),
+        "the code and what to do: {}",
+        text(&o.stderr)
+    );
+    let store = Store::open(home.path()).unwrap();
+    let failed = store::runs::get(store.conn(), 1).unwrap();
+    assert_eq!(failed.status, RunStatus::Failed, "not done");
+    assert!(failed.message.unwrap_or_default().contains("judge.auth"));
+    let errors_before = store::results::error_pairs(store.conn(), 1).unwrap().len();
+    assert!(
+        errors_before > 0 && errors_before < items,
+        "it stopped after a few items ({errors_before} of {items} failed)"
+    );
+    drop(store);
+
+    // The key is fixed (the server accepts again): a resume redoes every failed cell.
+    sim.set_faults(FaultRules::default());
+    let o = run(home.path(), &["resume", "1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let store = Store::open(home.path()).unwrap();
+    let done = store::runs::get(store.conn(), 1).unwrap();
+    assert_eq!(done.status, RunStatus::Done);
+    assert_eq!(done.message, None, "no errors left to mention");
+    assert!(store::results::error_pairs(store.conn(), 1)
+        .unwrap()
+        .is_empty());
+    assert_eq!(
+        result_count(home.path(), 1),
+        (items * 2) as i64,
+        "exactly one result per cell: the errors were replaced, not joined"
+    );
+}
+
+/// 504 items judged through a simulator that fails about 30 % of calls in mixed ways at
+/// once: every cell ends scored or with an error naming its cause, none twice, and the
+/// tokens Ragnosis counted are the ones the simulator answered with.
+#[test]
+fn a_run_through_a_fault_storm_completes_with_every_cell_accounted_for() {
+    let status = |status: u16, retry_after: Option<&str>| Fault::Status {
+        status,
+        retry_after: retry_after.map(str::to_string),
+        body: None,
+    };
+    let sim = Simulator::start(SimConfig {
+        faults: FaultRules {
+            storm_rate: 0.3,
+            storm: vec![
+                status(429, Some("0")),
+                status(429, None),
+                status(500, None),
+                status(503, Some("0")),
+                Fault::Hang,
+                Fault::MalformedJson,
+                Fault::TruncatedJson,
+                Fault::EmptyBody,
+                Fault::ProseAroundJson,
+            ],
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .expect("simulator starts");
+    let home = tempfile::tempdir().unwrap();
+    add_judge(
+        home.path(),
+        "stormy",
+        &sim.base_url(),
+        &["--concurrency", "16", "--timeout", "2"],
+    );
+    let file = replicated_ragvue(home.path(), 63);
+    let items = std::fs::read_to_string(&file).unwrap().lines().count() as i64;
+    assert!(items >= 500);
+    let metrics = [
+        "ragvue.strict_faithfulness",
+        "ragvue.answer_relevance",
+        "ragvue.answer_length",
+    ];
+    let o = run(
+        home.path(),
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--judge",
+            "stormy",
+            "--metrics",
+            &metrics.join(","),
+            "--no-cache",
+        ],
+    );
+    assert!(o.status.success(), "the run completes: {}", text(&o.stderr));
+
+    let store = Store::open(home.path()).unwrap();
+    assert_eq!(
+        store::runs::get(store.conn(), 1).unwrap().status,
+        RunStatus::Done
+    );
+    let scored = store::results::done_pairs(store.conn(), 1).unwrap();
+    let failed = store::results::error_pairs(store.conn(), 1).unwrap();
+    assert_eq!(
+        result_count(home.path(), 1),
+        items * metrics.len() as i64,
+        "one result per cell"
+    );
+    assert_eq!(
+        scored.len() + failed.len(),
+        (items * 3) as usize,
+        "no cell twice"
+    );
+    assert!(
+        scored.len() > failed.len() * 4,
+        "retries and repairs recover most calls: {} scored, {} failed",
+        scored.len(),
+        failed.len()
+    );
+    for item_id in store::run_items::item_ids(store.conn(), 1).unwrap() {
+        for stored in store::results::for_item(store.conn(), 1, item_id).unwrap() {
+            let r = stored.result;
+            if r.status == ragnosis_core::metrics::Status::Error {
+                assert!(
+                    r.explanation
+                        .starts_with("The judge could not score this item: ")
+                        && r.details["error_code"]
+                            .as_str()
+                            .is_some_and(|c| c.starts_with("judge.")),
+                    "an error names its cause and code: {} {}",
+                    r.explanation,
+                    r.details
+                );
+            }
+        }
+    }
+    // Every token the simulator answered with is counted, those of replies that could
+    // not be read included: a provider bills them though they decided nothing.
+    let totals: ragnosis_core::run::RunTotals = store::runs::totals(store.conn(), 1).unwrap();
+    let stats = sim.stats();
+    assert_eq!(
+        (totals.input_tokens, totals.output_tokens),
+        (stats.input_tokens, stats.output_tokens),
+        "tokens counted are the tokens answered"
+    );
+}

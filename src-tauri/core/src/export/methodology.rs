@@ -1,0 +1,331 @@
+//! The methodology section of a report: which judge scored what, on which prompts, with
+//! what privacy, calibration and settings; every sentence derived from the run's data.
+
+use super::report_view::{count, JudgeFacts, Methodology, Setting, SkipNote};
+use super::view::RunView;
+use crate::error::{Error, Result};
+use crate::judge::{self, open, ProviderKind};
+use crate::metrics;
+use crate::run::{self, RunTotals};
+use crate::store::{self, Store};
+
+pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
+    let run = &view.run;
+    let judged_metrics: Vec<String> = run
+        .metrics
+        .iter()
+        .filter(|id| metrics::find(id).is_some_and(|m| m.judge))
+        .cloned()
+        .collect();
+    let judge = judge_facts(store, &run.judge)?;
+    let recorded = store::results::prompt_versions(store.conn(), run.id)?;
+    let semantic_used = if recorded.is_empty() {
+        matches!(
+            crate::semantic::availability(),
+            crate::semantic::Availability::Loaded { .. }
+        )
+    } else {
+        recorded
+            .iter()
+            .any(|v| v == judge::offline::SEMANTIC_PROMPT_VERSION)
+    };
+    let prompt_versions = if judged_metrics.is_empty() {
+        Vec::new()
+    } else if !recorded.is_empty() {
+        // What actually judged this run's items (runs before versions were recorded
+        // fall through to what this build would use).
+        recorded
+    } else if judge.offline {
+        vec![judge::offline::current_prompt_version().to_string()]
+    } else {
+        judge::task::TaskKind::ALL
+            .iter()
+            .map(|k| judge::prompt::prompt_version(*k).to_string())
+            .collect()
+    };
+    let totals: RunTotals = store::runs::totals(store.conn(), run.id)?;
+    let semantic_model =
+        (judge.offline && semantic_used).then(|| crate::semantic::MODEL_NAME.to_string());
+    let offline_caveat = (judge.offline && !judged_metrics.is_empty()).then(|| {
+        format!(
+            "The judged scores in this report come from Ragnosis's built-in offline judge ({}), not from a \
+             language model. It applies fixed rules (word overlap, matching of names, numbers and dates, sentence \
+             splitting, readability){}, so it is free, private and gives the same verdict every time, but it cannot \
+             follow reasoning the way a model judge does, and claim support is decided on words and anchors, not \
+             on entailment. Read its scores as a screening signal and confirm important findings with an LLM judge.",
+            prompt_versions.join(", "),
+            if semantic_used {
+                format!(
+                    ", with the embedded semantic model {} for relevance, coverage and aspects addressed",
+                    crate::semantic::MODEL_NAME
+                )
+            } else {
+                format!(" only: the semantic model {} was not in use, so paraphrase went unseen", crate::semantic::MODEL_NAME)
+            }
+        )
+    });
+    let mut skip_notes = Vec::new();
+    let (mut scored, mut errors, mut skipped) = (0, 0, 0);
+    for id in &run.metrics {
+        let Some(m) = view.summary.metrics.get(id) else {
+            continue;
+        };
+        scored += m.stats.n;
+        errors += m.stats.errors;
+        skipped += m.stats.skipped;
+        skip_notes.extend(m.skip_reasons.iter().map(|(reason, count)| SkipNote {
+            metric: id.clone(),
+            reason: reason.clone(),
+            count: *count,
+        }));
+    }
+    let privacy = privacy_line(&judge, &judged_metrics, &totals);
+    let judge_configs = store::results::judge_configs(store.conn(), run.id)?;
+    let judge_check = judge_check_line(
+        store,
+        &judge_configs,
+        &prompt_versions,
+        judged_metrics.is_empty(),
+    )?;
+    Ok(Methodology {
+        judge_check,
+        judge_configs,
+        calibration: calibration_line(store, run.id)?,
+        settings: settings(run)?,
+        judge,
+        judged_metrics,
+        prompt_versions,
+        semantic_model,
+        offline_caveat,
+        totals,
+        scored,
+        errors,
+        skipped,
+        skip_notes,
+        privacy,
+    })
+}
+
+pub(crate) fn judge_facts(store: &Store, name: &str) -> Result<JudgeFacts> {
+    match open::profile(store, name) {
+        Ok(p) => {
+            let offline = p.kind == ProviderKind::Offline;
+            let url = match p.kind {
+                ProviderKind::OpenAi if p.base_url.trim().is_empty() => {
+                    judge::provider::openai::DEFAULT_BASE_URL
+                }
+                ProviderKind::Anthropic if p.base_url.trim().is_empty() => {
+                    judge::provider::anthropic::DEFAULT_BASE_URL
+                }
+                _ => p.base_url.as_str(),
+            };
+            Ok(JudgeFacts {
+                host: (!offline).then(|| host_of(url)).filter(|h| !h.is_empty()),
+                profile: p.name,
+                kind: p.kind.as_str().into(),
+                model: p.model,
+                temperature: p.temperature,
+                offline,
+                profile_found: true,
+            })
+        }
+        Err(Error::NotFound { .. }) => Ok(JudgeFacts {
+            profile: name.to_string(),
+            kind: "unknown".into(),
+            model: "unknown".into(),
+            temperature: 0.0,
+            host: None,
+            offline: false,
+            profile_found: false,
+        }),
+        Err(e) => Err(e),
+    }
+}
+
+/// The host (and port) of a URL, without scheme, path or any user:password part, which
+/// must never reach a report.
+pub fn host_of(url: &str) -> String {
+    let rest = url.trim().split_once("://").map_or(url.trim(), |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, a)| a)
+        .to_ascii_lowercase()
+}
+
+fn privacy_line(judge: &JudgeFacts, judged_metrics: &[String], totals: &RunTotals) -> String {
+    if judged_metrics.is_empty() {
+        return "No item text left this machine: every metric of this run is computed locally, without a judge."
+            .to_string();
+    }
+    if judge.offline {
+        return "No item text left this machine: the built-in offline judge runs locally."
+            .to_string();
+    }
+    let calls = format!(
+        "{} in this run, {} answered from the local cache",
+        count(totals.calls as usize, "call"),
+        totals.cache_hits
+    );
+    match &judge.host {
+        _ if !judge.profile_found => format!(
+            "Item text was sent to the judge profile '{}', which no longer exists, so its host cannot be named ({calls}).",
+            judge.profile
+        ),
+        Some(host) if judge::accounting::is_loopback(&format!("http://{host}")) => format!(
+            "Item text (questions, answers, contexts) was sent to a judge service on this machine ({host}, model {}); \
+             nothing was sent to an external service ({calls}).",
+            judge.model
+        ),
+        Some(host) => format!(
+            "Item text (questions, answers, contexts) was sent to the external service {host} (judge profile '{}', \
+             model {}) ({calls}).",
+            judge.profile, judge.model
+        ),
+        None => format!(
+            "Item text was sent to the judge of profile '{}', whose address is not recorded ({calls}).",
+            judge.profile
+        ),
+    }
+}
+
+/// The latest judge check of the judge behind this run's results: same configuration,
+/// and (when both recorded one) a prompt version in common, so a check of the lexical
+/// offline judge is not cited for a run the semantic one judged.
+fn judge_check_line(
+    store: &Store,
+    judge_configs: &[String],
+    prompt_versions: &[String],
+    no_judge: bool,
+) -> Result<String> {
+    if no_judge {
+        return Ok("Not needed: no metric of this run asks a judge.".into());
+    }
+    // The user's latest check of each configuration first, then, for the built-in
+    // judge, the check shipped with this build.
+    let mut checks = Vec::new();
+    for config in judge_configs {
+        checks.extend(crate::judge_check::latest_for_config(store.conn(), config)?);
+        checks.extend(crate::judge_check::shipped::for_config(config));
+    }
+    for check in checks {
+        let shares_version = check.prompt_versions.is_empty()
+            || prompt_versions.is_empty()
+            || check
+                .prompt_versions
+                .iter()
+                .any(|v| prompt_versions.contains(v));
+        if shares_version {
+            let certificate = check
+                .certificate
+                .as_ref()
+                .map(|c| format!(" Certificate: {}", c.sentence()))
+                .unwrap_or_default();
+            return Ok(format!(
+                "{}{certificate} (Sample {}; run it again in Settings → Judges or with `ragnosis judge-check`.)",
+                check.headline(),
+                check.sample_version
+            ));
+        }
+    }
+    Ok("No judge check of this judge is on record, so how far its verdicts agree with people is unmeasured here: \
+        run `ragnosis judge-check` or Settings → Judges → Check this judge, then write the report again."
+        .into())
+}
+
+fn calibration_line(store: &Store, run_id: i64) -> Result<String> {
+    use crate::trust::calibration::{Calibration, CALIBRATION};
+    let Some(json) = store::analyses::get(store.conn(), run_id, CALIBRATION)? else {
+        return Ok("Not run: the judge was not calibrated against other judge configurations for this run.".into());
+    };
+    let Ok(cal) = serde_json::from_value::<Calibration>(json) else {
+        return Ok(
+            "A calibration was stored for this run but could not be read by this version.".into(),
+        );
+    };
+    let parts: Vec<String> = cal
+        .metrics
+        .iter()
+        .filter_map(|m| {
+            m.mean_agreement
+                .map(|a| format!("{} {:.2} ({} to review)", m.metric, a, m.needs_review.len()))
+        })
+        .collect();
+    Ok(format!(
+        "Agreement across {} judge configurations (1 − spread of scores, items below {:.2} need review): {}.",
+        cal.runs.len(),
+        cal.review_below,
+        if parts.is_empty() { "no item was scored by every configuration".to_string() } else { parts.join("; ") }
+    ))
+}
+
+fn settings(run: &store::runs::RunRow) -> Result<Vec<Setting>> {
+    let config = run::run_config(run)?;
+    let has = |id: &str| run.metrics.iter().any(|m| m == id);
+    let mut out = vec![Setting {
+        name: "Mode".into(),
+        value: run.mode.clone(),
+    }];
+    let selection = &config.selection;
+    let items = match (selection.limit, selection.sample) {
+        (None, None) => format!("all {} items of the dataset", run.item_count),
+        (Some(l), None) => format!("the first {l} items"),
+        (limit, Some(s)) => format!(
+            "a random sample of {s} items (seed {}){}",
+            selection.seed,
+            limit
+                .map(|l| format!(" from the first {l}"))
+                .unwrap_or_default()
+        ),
+    };
+    out.push(Setting {
+        name: "Items".into(),
+        value: items,
+    });
+    if has("reference.recall_at_k") || has("reference.mrr_at_k") {
+        out.push(Setting {
+            name: "k for recall@k and MRR@k".into(),
+            value: config.metric_config.k.to_string(),
+        });
+    }
+    if run.metrics.iter().any(|m| m.starts_with("citation.")) {
+        let pattern = &config.metric_config.citation_pattern;
+        let value = if *pattern == metrics::citation::DEFAULT_PATTERN {
+            "the default: [ID: 17], [17], [doc17] and the same in full-width brackets".to_string()
+        } else {
+            pattern.clone()
+        };
+        out.push(Setting {
+            name: "Citation pattern".into(),
+            value,
+        });
+    }
+    if has("ragvue.retrieval_relevance") {
+        let tau = config.tau.unwrap_or(metrics::ragvue::DEFAULT_TAU);
+        out.push(Setting {
+            name: "Chunk relevance threshold τ".into(),
+            value: format!("{tau}"),
+        });
+    }
+    if has("ragvue.answer_overall") {
+        out.push(Setting {
+            name: "answer_overall weights".into(),
+            value: config.weights.name.clone(),
+        });
+    }
+    if let Some(budget) = config.budget_usd {
+        out.push(Setting {
+            name: "Budget".into(),
+            value: format!("${budget:.2}"),
+        });
+    }
+    out.push(Setting {
+        name: "Judge cache".into(),
+        value: if config.use_cache {
+            "used".into()
+        } else {
+            "bypassed (fresh verdicts)".into()
+        },
+    });
+    Ok(out)
+}

@@ -1,0 +1,148 @@
+//! What a run will ask the judge before anything is called: the plan of a request not
+//! yet stored (`preview`), and of a stored run against a profile (`estimate`).
+
+use serde::Serialize;
+
+use super::{criteria, engine, job_for, owner, run_config, selected_metrics, RunRequest};
+use super::{Mode, LOAD_CHUNK};
+use crate::error::Result;
+use crate::judge::task::CorrectnessExample;
+use crate::metrics::{self, MetricSpec, Scope};
+use crate::store::{self, Store};
+
+/// What a planned run will ask the judge, before anything is called: every item's
+/// tasks (agentic choice applied), estimated against the profile and the cache.
+pub fn estimate(
+    store: &Store,
+    run_id: i64,
+    profile: &store::judge_profiles::JudgeProfile,
+) -> Result<crate::judge::plan::JudgePlan> {
+    let run = store::runs::get(store.conn(), run_id)?;
+    // Held until this function returns: another process sees the run as evaluating,
+    // and a process killed mid-run leaves it interrupted, not running forever.
+    let _owner = owner::claim(store, run_id)?;
+    let config = run_config(&run)?;
+    let specs: Vec<&'static MetricSpec> = run
+        .metrics
+        .iter()
+        .filter_map(|id| metrics::find(id))
+        .filter(|m| m.scope == Scope::Item)
+        .collect();
+    let done = store::results::done_pairs(store.conn(), run_id)?;
+    let item_ids = store::run_items::item_ids(store.conn(), run_id)?;
+    let (tasks, _) = planned_work(
+        store,
+        &specs,
+        (config.mode, &config.few_shot, &config.criteria),
+        &item_ids,
+        &done,
+    )?;
+    let tasks = criteria::askable(tasks, profile);
+    let cache = crate::judge::cache::JudgeCache::open(store.path())?;
+    let plan = crate::judge::plan::estimate(profile, &tasks, Some(&cache))?;
+    Ok(crate::judge::batch::priced(plan, config.batch))
+}
+
+/// What each item is evaluated with: the mode, the correctness examples and the
+/// criteria's versions.
+type Plan<'a> = (
+    Mode,
+    &'a [CorrectnessExample],
+    &'a [crate::criteria::Versioned],
+);
+
+/// The judge tasks and the number of (item, metric) cells evaluating `item_ids` would
+/// take, skipping cells in `done`.
+fn planned_work(
+    store: &Store,
+    specs: &[&'static MetricSpec],
+    (mode, few_shot, own): Plan<'_>,
+    item_ids: &[i64],
+    done: &std::collections::HashSet<(i64, String)>,
+) -> Result<(Vec<crate::judge::Task>, u64)> {
+    let mut tasks = Vec::new();
+    let mut cells = 0u64;
+    for chunk in item_ids.chunks(LOAD_CHUNK) {
+        for stored in store::items::get_many(store.conn(), chunk)? {
+            let job = job_for(stored, specs, mode, done, &mut 0);
+            cells += job.metrics.len() as u64;
+            tasks.extend(engine::planned_tasks(&job.item, &job.metrics, few_shot));
+            tasks.extend(criteria::planned(&job.item, &job.metrics, own));
+        }
+    }
+    Ok((tasks, cells))
+}
+
+/// What running a request would do, computed before anything is stored, so the user
+/// sees the plan (and can change it) without leaving a run behind.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Preview {
+    /// Items after limit / sample.
+    pub items: u64,
+    /// The run's metric list (agentic: every candidate; each item uses those it supports).
+    pub metrics: Vec<String>,
+    /// (item, metric) evaluations that will be computed; agentic runs count only the
+    /// metrics chosen for each item.
+    pub cells: u64,
+    /// The calls the run's judge is expected to make; for a cascade, the stronger
+    /// judge's part.
+    pub judge: crate::judge::plan::JudgePlan,
+    /// For a cascade (`offline+NAME`): how the tasks divide and what sending all of them
+    /// to NAME would take.
+    pub cascade: Option<crate::judge::plan::CascadePlan>,
+    /// Whether the judge calls go through the provider's batch service (half price,
+    /// results within 24 h); the costs above are batch prices then.
+    pub batch: bool,
+}
+
+/// Plans `request` against `profile` without storing anything.
+pub fn preview(
+    store: &Store,
+    request: &RunRequest,
+    profile: &store::judge_profiles::JudgeProfile,
+) -> Result<Preview> {
+    let specs = selected_metrics(store, request)?;
+    let own = criteria::versions_for(store, &specs)?;
+    store::datasets::get_ready(store.conn(), request.dataset_id)?;
+    let chosen = request
+        .selection
+        .apply(&store::items::ids(store.conn(), request.dataset_id)?);
+    let item_specs: Vec<&'static MetricSpec> = specs
+        .iter()
+        .copied()
+        .filter(|m| m.scope == Scope::Item)
+        .collect();
+    let (tasks, cells) = planned_work(
+        store,
+        &item_specs,
+        (request.mode, &request.few_shot, &own),
+        &chosen,
+        &Default::default(),
+    )?;
+    let tasks = criteria::askable(tasks, profile);
+    let cache = crate::judge::cache::JudgeCache::open(store.path())?;
+    let (judge, cascade) = if crate::judge::cascade::stronger(&profile.name).is_some() {
+        let offline = crate::judge::offline::OfflineJudge::standard();
+        let (sent, split) =
+            crate::judge::plan::estimate_cascade(profile, &tasks, Some(&cache), &offline)?;
+        (sent, Some(split))
+    } else {
+        (
+            crate::judge::plan::estimate(profile, &tasks, Some(&cache))?,
+            None,
+        )
+    };
+    // The built-in judge and a cascade have no batch service: they ask live whatever the
+    // request says, so the plan prices them live.
+    let batched =
+        request.batch && cascade.is_none() && profile.kind != crate::judge::ProviderKind::Offline;
+    Ok(Preview {
+        items: chosen.len() as u64,
+        metrics: specs.iter().map(|m| m.id.to_string()).collect(),
+        cells,
+        judge: crate::judge::batch::priced(judge, batched),
+        cascade,
+        batch: batched,
+    })
+}
