@@ -24,8 +24,9 @@ else
   echo "note: rustfmt is not installed (rustup component add rustfmt); formatting not checked"
 fi
 
-echo "== Core's module layers: no circle, no upward import (scripts/module-graph.py)"
+echo "== Core's module layers and sizes (scripts/module-graph.py, scripts/size-check.py)"
 python3 scripts/module-graph.py >/dev/null || python3 scripts/module-graph.py
+python3 scripts/size-check.py
 
 echo "== Rust: build every crate and target, clippy's lints as errors"
 # Lints ride on the test build instead of a separate `cargo clippy`: clippy-driver wraps

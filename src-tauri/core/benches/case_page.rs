@@ -141,6 +141,8 @@ fn time_page(store: &mut Store, run: i64, name: &str, query: &CaseQuery) {
     );
 }
 
+// long: a benchmark script: builds the database, then times each query shape in turn and prints the
+// table
 fn main() {
     let n: i64 = std::env::args()
         .skip(1)

@@ -121,6 +121,7 @@ fn lexical_metrics() -> Vec<&'static metrics::MetricSpec> {
 
 const SEMANTIC: &str = "reference.semantic_similarity";
 
+// long: a benchmark script: each stage timed in turn with its figures printed
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "--statistics-only") {

@@ -88,6 +88,8 @@ pub fn refuse_empty(store: &Store, path: &Path, imported: Imported) -> Result<Im
     .into())
 }
 
+// long: the whole import in order: reuse check, dataset row, transaction, reader thread, and the
+// cleanup every failure path shares
 /// `import_file` with the user's mapping overrides. The same bytes read with another
 /// mapping are another dataset; with the same mapping, the earlier one is reused.
 pub fn import_file_mapped(

@@ -19,6 +19,7 @@ pub struct Weights {
 }
 
 impl Weights {
+    // long: reads the safetensors header and every tensor in one pass over the same bytes
     pub fn parse(bytes: &[u8]) -> Result<Weights, EmbedError> {
         let bad = |why: &str| EmbedError::Model(format!("model.safetensors: {why}"));
         let header_len = bytes

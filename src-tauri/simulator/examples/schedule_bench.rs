@@ -20,6 +20,7 @@ const LATENCY_S: f64 = 0.2;
 const CONCURRENCY: u32 = 20;
 const COPIES: usize = 10;
 
+// long: a benchmark script: each schedule timed in turn with its figures printed
 fn main() {
     let sim = Simulator::start(SimConfig {
         faults: FaultRules {

@@ -198,6 +198,8 @@ impl Drop for InFlight<'_> {
     }
 }
 
+// long: one request: parse, match a fault rule, answer in the caller's dialect; the order of those
+// checks is the simulator's contract
 /// One chat request's reply. `in_flight` is Some for a live request (counted in `calls`,
 /// delayed by the latency rules) and None for a request inside a batch, which the batch
 /// counts itself and which no one waits on.

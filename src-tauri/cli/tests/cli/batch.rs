@@ -102,6 +102,8 @@ fn live_judged(sim: &SimHandle) -> u64 {
     stats.calls - stats.by_task.get("insights").copied().unwrap_or(0)
 }
 
+// long: one scenario end to end: submit, kill, resume, then the batch and the results checked
+// against each other
 #[test]
 fn a_batch_run_killed_between_submit_and_results_completes_on_resume_with_nothing_lost_or_sent_twice(
 ) {

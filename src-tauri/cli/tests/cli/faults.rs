@@ -195,6 +195,7 @@ fn a_full_disk_stops_an_import_with_what_to_do_and_keeps_what_was_stored() {
     );
 }
 
+// long: one scenario end to end: fill the disk, run, free it, resume, check
 #[test]
 fn a_full_disk_stops_a_judged_run_and_resume_finishes_it_once_space_is_freed() {
     let Some(disk) = Tmpfs::mount("24m") else {

@@ -235,6 +235,7 @@ fn run_cells(store: &Store, run_id: i64) -> (i64, i64, usize) {
     (row.item_count * item_metrics, results, pairs)
 }
 
+// long: every invariant a killed database must keep, checked in turn on the same store
 /// Every invariant a kill must leave intact; resumes what the kill interrupted.
 fn check_after_kill(home: &Path, expected: &Expected, what: &str) {
     {
@@ -340,6 +341,8 @@ fn loops() -> usize {
         .unwrap_or(8)
 }
 
+// long: one scenario repeated at each kill point: kill, reopen, resume, check; the steps share the
+// run's state
 #[test]
 fn a_kill_at_any_moment_leaves_a_database_that_opens_resumes_and_lists_only_whole_data() {
     let sim = Simulator::start(SimConfig {

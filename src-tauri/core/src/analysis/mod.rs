@@ -164,6 +164,8 @@ pub fn current_summary(store: &mut Store, run: &store::runs::RunRow) -> Result<R
     }
 }
 
+// long: streams each metric's scores once into its statistics, then adds the dataset-level details
+// each family needs; a list of short steps
 pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
     let conn = store.conn();
     let run = store::runs::get(conn, run_id)?;

@@ -46,6 +46,8 @@ pub struct RowProblem {
     pub reason: String,
 }
 
+// long: one pass over the rows: header detection, column choice and each row's checks share the
+// reader and the problem list
 /// Reads every row of `path`; a bad row is a problem with its line, never fatal. A file
 /// that cannot be read at all, or has no usable header, is an error.
 pub fn read_labels(path: &Path) -> Result<(Vec<LabelRow>, Vec<RowProblem>), DatasetError> {

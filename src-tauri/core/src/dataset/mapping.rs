@@ -48,6 +48,8 @@ fn missing_question(unknown: &Map<String, Value>) -> String {
     )
 }
 
+// long: one pass over a record's keys fills every canonical slot; the slots, warnings and metadata
+// it builds are read by the checks that follow
 /// Maps `record` onto an `Item`, or returns why the record is rejected.
 pub(crate) fn map_record(
     record: Map<String, Value>,

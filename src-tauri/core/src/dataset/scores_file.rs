@@ -16,6 +16,7 @@ use super::{DatasetError, ImportLimits};
 /// The largest scores file read: it is read whole.
 const SCORES_FILE_CAP: u64 = 2 * 1024 * 1024 * 1024;
 
+// long: one scores file: shape detection, key matching and each row's checks share the collector
 pub(crate) fn read(
     path: &Path,
     limits: &ImportLimits,

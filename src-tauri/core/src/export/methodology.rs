@@ -9,6 +9,7 @@ use crate::metrics;
 use crate::run::{self, RunTotals};
 use crate::store::{self, Store};
 
+// long: gathers every fact of the methodology from the store in one place, each a few lines
 pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
     let run = &view.run;
     let judged_metrics: Vec<String> = run

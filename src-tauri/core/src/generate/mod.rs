@@ -203,6 +203,8 @@ pub fn resume_blocking(
     ))
 }
 
+// long: one generation's loop; budget, failure streak, wave position and outcome change together on
+// every wave, and pieces would pass all of them around
 async fn execute(
     store: &mut Store,
     generation_id: i64,

@@ -190,6 +190,8 @@ impl LlmJudge {
         .await
     }
 
+    // long: one call with its cache lookup, retries, repair attempt and accounting; each step
+    // decides whether the next one runs
     /// Judges a task and reports whether a repair was needed.
     pub async fn judge_with_outcome(
         &self,

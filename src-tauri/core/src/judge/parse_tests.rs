@@ -292,6 +292,7 @@ fn payload_json_is_what_the_prompt_asks_for_and_parses_back() {
     assert_eq!(parse_verdict(&task, &payload.to_string()).unwrap(), verdict);
 }
 
+// long: a table of one reply per task kind, each parsed back; one case each
 #[test]
 fn payloads_of_every_kind_parse_back_against_their_task() {
     use crate::judge::task::*;

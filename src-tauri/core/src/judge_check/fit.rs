@@ -138,6 +138,8 @@ pub fn fold_of(group: &str) -> u64 {
     u64::from_le_bytes(h.as_bytes()[..8].try_into().expect("8 bytes")) % FOLDS
 }
 
+// long: standardise, iterate gradient steps, then unstandardise: the numerical steps share the same
+// vectors
 // Matrix code reads as the formulas it implements: indices, not iterator chains.
 #[allow(clippy::needless_range_loop)]
 /// Fits a logistic model on `rows` using the features `uses` accepts (the rest get

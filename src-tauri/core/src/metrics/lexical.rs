@@ -223,6 +223,7 @@ struct ContextTerm {
     last_chunk: usize,
 }
 
+// long: term frequencies, idf and the cosine in one place, so the float sums keep one order
 /// TF-IDF cosine between the answer and the concatenated contexts. Term frequency is the
 /// raw count of a content word; idf from `smoothed_idf` over the item's chunks.
 fn context_similarity(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {

@@ -39,6 +39,8 @@ fn entails(row: &[Label]) -> Vec<usize> {
 }
 
 impl<'a> Evidence<'a> {
+    // long: checks the four label matrices against the claims and chunks before any metric reads
+    // them; one check per matrix
     fn new(labels: &'a RagCheckerLabels, n_contexts: usize) -> Result<Self, String> {
         let missing = |name: &str| format!("the item's RAGChecker labels have no {name}");
         let a2r = labels

@@ -112,6 +112,8 @@ pub struct RetrievalEval {
     pub retrievers: Vec<RetrieverFigures>,
 }
 
+// long: gathers the questions with gold chunks, then ranks with each retriever and scores its
+// rankings; the steps share the corpus index
 /// Evaluates `retrievers` on the dataset's questions against the corpus; an endpoint's
 /// key comes from `keyring`.
 pub fn evaluate(

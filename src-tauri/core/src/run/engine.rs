@@ -229,6 +229,7 @@ fn scorecard_task(
     }))
 }
 
+// long: one branch per task family, side by side so the plan matches what `evaluate_item` asks
 /// The judge tasks evaluating `metrics` on `item` would ask, for planning (a user's
 /// criteria are planned by `run::criteria`). Tasks that depend on another verdict
 /// (coverage and review need the aspects) are estimated with the item's own aspects when
@@ -343,6 +344,8 @@ fn foreign_to_the_offline_judge(item: &Item, judge: &dyn Judge) -> Option<String
     crate::dataset::language::guess_of(&[&item.question, answer]).filter(|l| l != "en")
 }
 
+// long: one item: judge-free metrics, judged phases, criteria and overalls in the order they depend
+// on each other
 pub async fn evaluate_item(
     item_id: i64,
     item: &Item,
@@ -499,6 +502,7 @@ async fn ask_for<T>(
     pick(asker.ask(task).await?).map_err(|got| wrong_verdict(what, got))
 }
 
+// long: phase one's tasks asked concurrently; each is a few lines and they must be joined together
 async fn ask_about_item(item: &Item, needs: &Needs, asker: &Asker<'_>) -> FirstPhase {
     let question = || item.question.clone();
     let answer = || item.answer.clone().unwrap_or_default();

@@ -207,6 +207,8 @@ pub fn run_config(run: &store::runs::RunRow) -> Result<RunConfig> {
     })
 }
 
+// long: a run from claim to statistics: ownership, cancel, budget and the final status are decided
+// in one place so a stop is recorded once
 /// Evaluates every missing cell of a run with `judge`, committing as items complete,
 /// then computes its statistics. A cancelled or over-budget run stops launching items,
 /// commits what finished, and stays resumable.
@@ -367,6 +369,8 @@ struct Job {
     reasons: Vec<(&'static str, String)>,
 }
 
+// long: the run's scheduling loop; queue, in-flight tasks, pending writes, health and budget change
+// together on each turn
 async fn evaluate_pending(
     store: &mut Store,
     run_id: i64,

@@ -129,6 +129,7 @@ pub fn align(store: &Store, run_id: i64) -> Result<Alignment> {
     })
 }
 
+// long: one pass over the run's items scoring each candidate for labelling by the same criteria
 /// Unlabelled (item, metric) cells, most informative first: those the calibration
 /// judges disagreed on most (when the run was calibrated), then those whose score sits
 /// nearest 0.5, where the judge is least sure which side of the line the item is on.

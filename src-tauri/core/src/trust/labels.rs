@@ -69,6 +69,8 @@ pub fn clear(store: &Store, run_id: i64, item_id: i64, metric: &str) -> Result<b
     store::human_labels::remove(store.conn(), &key.content_hash, &metric)
 }
 
+// long: matches each label row to an item by id, then by question, with the report of what did not
+// match built alongside
 /// Imports a labels file for the items of `run_id`. Row problems are in the report; a
 /// file that cannot be read at all is an error and stores nothing.
 pub fn import(store: &mut Store, run_id: i64, path: &Path) -> Result<LabelImport> {

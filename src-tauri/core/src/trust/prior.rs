@@ -98,6 +98,8 @@ fn run_items(store: &Store, run_id: i64) -> Result<Vec<store::items::StoredItem>
     store::items::get_many(store.conn(), &ids)
 }
 
+// long: checks the request, pairs the prior scores with the run's, and computes the agreement with
+// its warnings in one place
 /// How the source tool's `prior` agrees with the run's `metric` over the run's items.
 pub fn agreement(store: &Store, run_id: i64, prior: &str, metric: &str) -> Result<PriorAgreement> {
     let run = store::runs::get(store.conn(), run_id)?;

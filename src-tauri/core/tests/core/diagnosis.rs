@@ -72,6 +72,7 @@ fn healthy(store: &Store, run_id: i64, item_id: i64) {
     }
 }
 
+// long: one scenario: a built dataset, a run, then the stored diagnosis read back and checked
 #[test]
 fn stored_summary_names_hallucination_with_the_contradicted_item_as_worst_example() {
     let dir = tempfile::tempdir().unwrap();

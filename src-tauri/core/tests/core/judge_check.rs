@@ -26,6 +26,7 @@ fn lexical_check() -> (JudgeCheck, Vec<Progress>) {
     (check, events)
 }
 
+// long: one check run, then each task's figures checked in turn against the labels
 #[test]
 fn offline_judge_check_measures_every_task_against_human_labels() {
     let (check, events) = lexical_check();

@@ -49,6 +49,7 @@ fn signed(value: f64) -> String {
     }
 }
 
+// long: one chart: scales, bars, labels and legend share the same drawing area and coordinates
 pub fn chart(comparison: &Comparison) -> Result<Option<Chart>, Error> {
     let rows: Vec<_> = comparison
         .metrics

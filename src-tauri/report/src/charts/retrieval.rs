@@ -22,6 +22,7 @@ fn x_of(value: f64) -> i32 {
     PLOT_LEFT + (value.clamp(0.0, 1.0) * f64::from(PLOT_RIGHT - PLOT_LEFT)).round() as i32
 }
 
+// long: one chart: scales, bars, intervals and labels share the same drawing area and coordinates
 pub fn chart(eval: &RetrievalEval) -> Result<Chart, Error> {
     let k = eval.k;
     let rows: Vec<(String, Option<Estimate>, RGBColor)> = eval

@@ -239,6 +239,8 @@ fn flip_lines(items: &[FlippedItem]) -> Vec<String> {
     lines
 }
 
+// long: the comparison section's paragraphs in reading order, each a few lines; split, the section
+// scatters
 pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
     let c = view.comparison.as_ref()?;
     let mut intro = vec![
@@ -343,6 +345,8 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
     })
 }
 
+// long: the methodology section's paragraphs in reading order, each a few lines; splitting scatters
+// the section
 pub fn methodology(view: &ReportView) -> MethodologySection {
     let m = &view.methodology;
     let shown = super::shown_metrics(view);

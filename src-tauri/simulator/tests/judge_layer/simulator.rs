@@ -118,6 +118,7 @@ async fn discover_models_lists_openai_and_ollama_models() {
     assert_eq!(models, vec!["sim-judge-large", "sim-judge-small"]);
 }
 
+// long: a table of one task per kind, each judged through the server and checked
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_task_kind_is_judged_through_the_simulator() {
     let sim = start_sim();

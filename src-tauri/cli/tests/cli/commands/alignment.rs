@@ -35,6 +35,7 @@ fn stsb(dir: &Path) -> (PathBuf, String) {
     (file, labels)
 }
 
+// long: one scenario: labels imported, alignment computed, each figure checked against scipy
 #[test]
 fn alignment_with_imported_labels_matches_scipy_and_bad_rows_are_named() {
     let home = tempfile::tempdir().unwrap();

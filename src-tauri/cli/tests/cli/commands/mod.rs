@@ -35,6 +35,7 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+// long: one scenario end to end: evaluate, then check the summary and each export in turn
 #[test]
 fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
     let home = tempfile::tempdir().unwrap();
@@ -230,6 +231,7 @@ fn bad_lines_are_reported_with_their_line_and_the_rest_imported() {
     assert_eq!(rows[0]["item_count"], 2, "the two valid lines were stored");
 }
 
+// long: a table of bad invocations, each checked for its exit code and message
 #[test]
 fn usage_and_input_errors_exit_2_and_evaluate_nothing() {
     let home = tempfile::tempdir().unwrap();
@@ -544,6 +546,7 @@ fn a_deepeval_runs_scores_are_compared_with_ours_and_its_errors_left_out() {
     );
 }
 
+// long: one scenario: four processes started together, then every write accounted for
 /// Several Ragnosis processes on one database at once (what the window and a terminal
 /// do): writers wait for each other instead of failing, and no write is lost.
 #[test]

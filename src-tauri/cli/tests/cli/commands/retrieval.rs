@@ -15,6 +15,7 @@ fn documents() -> PathBuf {
     repo().join("tests/documents")
 }
 
+// long: one ingest, then each file's chunks checked in turn against the independent counts
 #[test]
 fn ingest_reports_every_file_and_chunks_them_with_offsets() {
     let home = tempfile::tempdir().unwrap();
@@ -246,6 +247,7 @@ fn bm25_on_the_squad_sample_matches_rank_bm25() {
     assert!(stderr(&refused).contains("unknown retriever 'tfidf'"));
 }
 
+// long: one scenario end to end: ingest, compare, compare again from the cache
 /// An OpenAI-compatible `/v1/embeddings` service (the judge simulator, on 127.0.0.1)
 /// saved as a judge profile ranks the corpus beside BM25; its vectors are cached by
 /// model and endpoint, a malformed reply is an error naming the profile, and the

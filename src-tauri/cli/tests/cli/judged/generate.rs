@@ -2,6 +2,8 @@
 
 use super::*;
 
+// long: one scenario end to end: generate, inspect the kept and the rejected, export; each step
+// reads the one before
 /// Test-set generation through a model judge (the simulator plays one): drafts pass or
 /// fail the filters, every candidate is kept with its reason, the accepted ones form a
 /// dataset exported in the importer's own schema; a failing judge call is an error

@@ -65,6 +65,7 @@ fn result_count(home: &Path, run_id: i64) -> i64 {
         .sum()
 }
 
+// long: one run, then each example's chosen metrics checked in turn
 #[test]
 fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
     let home = tempfile::tempdir().unwrap();
@@ -329,6 +330,7 @@ fn plan_reports_calls_and_cost_without_calling_the_judge() {
     );
 }
 
+// long: each threshold case run in turn against the same run
 #[test]
 fn fail_under_exits_1_when_a_mean_is_below_the_threshold() {
     let home = tempfile::tempdir().unwrap();

@@ -2,6 +2,8 @@
 
 use super::*;
 
+// long: one scenario end to end: two noisy runs, then a regressed one, compared in turn; each step
+// reads the one before
 /// Two runs of the same data with a judge that never answers the same twice: every
 /// change is within noise and nothing is called a regression. A third run, of a
 /// pipeline version whose answers went off-topic on 8 of 24 items, is a regression that

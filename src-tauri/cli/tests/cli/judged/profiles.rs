@@ -245,6 +245,7 @@ fn calibration_sends_each_temperature_and_stores_every_judges_verdicts() {
     assert_eq!(clarity["mean_agreement"], 1.0);
 }
 
+// long: one scenario end to end: a faulty server, the check, then its stored figures read back
 /// `judge-check` through a model server: every case goes over HTTP, a case whose calls
 /// keep failing is an error left out of its figure (never a disagreement), and the
 /// figures are stored with the profile.

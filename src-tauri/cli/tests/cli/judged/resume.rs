@@ -89,6 +89,8 @@ fn sf_error_code(json: &Value, id: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+// long: one scenario end to end: the run, its summary, its exports and a resume, each checked for
+// the failed item
 #[test]
 fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
     let sim = simulator(0);
@@ -240,6 +242,7 @@ fn a_run_whose_judge_never_answers_stops_with_its_code_and_a_resume_retries_ever
     );
 }
 
+// long: one scenario end to end: the storm, the run, the resume, then every cell accounted for
 /// 504 items judged through a simulator that fails about 30 % of calls in mixed ways at
 /// once: every cell ends scored or with an error naming its cause, none twice, and the
 /// tokens Ragnosis counted are the ones the simulator answered with.

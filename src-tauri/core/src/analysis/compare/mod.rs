@@ -560,6 +560,8 @@ fn pair_by<'a>(
         .collect()
 }
 
+// long: paired differences, bootstrap interval, and the items that moved or flipped, all over the
+// same pairs
 fn metric_delta(
     metric: &str,
     lower_is_better: bool,

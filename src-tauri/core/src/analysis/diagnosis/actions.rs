@@ -102,6 +102,7 @@ struct Rule {
     fix: &'static str,
 }
 
+// long: a table: the advice text of every failure pattern, one match arm each
 fn rule(pattern: FailurePattern) -> Rule {
     match pattern {
         FailurePattern::RetrievalMiss => Rule {

@@ -337,6 +337,8 @@ impl FailurePattern {
         }
     }
 
+    // long: a table: the trigger of every failure pattern, one match arm each, so their exclusions
+    // can be read side by side
     /// Whether the pattern fires on an item's `ok` scores, and on which evidence.
     ///
     /// The patterns are kept apart so that one failure is named once, by its most

@@ -9,6 +9,7 @@ use super::super::aliases::{classify, Canon};
 use super::super::values::number;
 use super::Notes;
 
+// long: one dialect: each of promptfoo's fields mapped in turn from the same record
 /// promptfoo: the question, contexts and reference are test variables whose names the
 /// user chose; the answer is the provider's output.
 pub(super) fn promptfoo(record: &mut Map<String, Value>, notes: &mut Notes) {

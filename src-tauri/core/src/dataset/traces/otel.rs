@@ -11,6 +11,7 @@ use super::text::{as_text, documents_at, first_text};
 use super::turns::{answer_in, question_in};
 use super::{Role, SpanFacts};
 
+// long: one span: each OpenInference and GenAI attribute read in turn from the same flattened map
 /// OpenInference and OpenTelemetry GenAI spans (Phoenix or OTLP shape).
 pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), String> {
     let (Some(trace_id), Some(span_id)) = ids_of(record) else {

@@ -98,6 +98,8 @@ fn ancestor_has(
     false
 }
 
+// long: assembles one trace in order (merge, sort, find the top span, then each field); each step
+// reads what the previous one found
 pub(super) fn trace_record(
     dialect: SpanDialect,
     trace_id: &str,

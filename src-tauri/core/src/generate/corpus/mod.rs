@@ -127,6 +127,7 @@ pub fn ingest(
     Ok(report)
 }
 
+// long: one file: extract, chunk and store with the file's outcome and warnings built as it goes
 fn ingest_file(
     conn: &rusqlite::Connection,
     corpus_id: i64,
@@ -220,6 +221,8 @@ fn ingest_file(
     })
 }
 
+// long: one file of pre-made chunks: each line checked and stored, its problems gathered for the
+// file's outcome
 /// A pre-chunked corpus: one `{"id": "...", "text": "..."}` per line, stored as given.
 /// Lines without both are named in the file's error (the good lines are kept).
 fn ingest_chunk_file(

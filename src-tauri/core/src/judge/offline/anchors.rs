@@ -111,6 +111,8 @@ fn number_kind(t: &Token) -> Option<AnchorKind> {
     spelled.then_some(AnchorKind::Number)
 }
 
+// long: one scan over a sentence's tokens; each kind of anchor consumes tokens the next must not
+// see
 /// The anchors of one sentence. `evidence` only helps decide whether a sentence-initial
 /// capital is a name.
 pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {

@@ -28,6 +28,8 @@ pub struct Conflict {
     pub aligned: bool,
 }
 
+// long: the negation rule and its exceptions, each with the example that made it; they only read
+// right together
 /// A negator in the evidence sentence governing a word the claim asserts plainly, or
 /// the reverse.
 pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
@@ -258,6 +260,8 @@ const OPPOSITES: &[(&str, &str)] = &[
     ("imports", "exports"),
 ];
 
+// long: the reversal rule and its exceptions, each with the example that made it; they only read
+// right together
 /// A claim word whose opposite stands in the sentence the claim restates, where the
 /// claim has no opposite of its own and the sentence lacks the claim's word.
 ///

@@ -18,6 +18,8 @@ use crate::item::Label;
 use crate::judge::task::{Hop, Reasoning};
 use crate::semantic::SemanticModel;
 
+// long: hops found, then each backed or not, then the verdict; each step reads what the previous
+// one found
 pub fn reason(
     question: &str,
     answer: &str,

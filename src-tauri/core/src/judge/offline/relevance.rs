@@ -207,6 +207,8 @@ fn lexical_chunk_scores(question: &str, chunks: &[String]) -> Vec<ChunkScore> {
 /// to count as covered.
 const ASPECT_COVERAGE: f64 = 0.5;
 
+// long: each aspect tried against every sentence with the same lexical and semantic tests; the best
+// match decides
 /// For each aspect: the chunk whose sentence best matches it, covered when that sentence
 /// holds enough of the aspect and every number and name in it — or, with the semantic
 /// model, states the aspect in other words and still has its numbers and names.

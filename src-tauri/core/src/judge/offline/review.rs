@@ -128,6 +128,8 @@ fn refine_with_meaning(
     verdict.relevance = verdict.relevance.max(round2(semantic));
 }
 
+// long: the review's relevance, missing parts and off-topic sentences come from one pass over the
+// answer's sentences
 fn lexical_review(question: &str, answer: &str, aspects: &[String]) -> AnswerReview {
     let answer = answer.trim();
     if !answer.chars().any(char::is_alphanumeric) {
@@ -250,6 +252,8 @@ fn lexical_review(question: &str, answer: &str, aspects: &[String]) -> AnswerRev
     }
 }
 
+// long: each aspect walks the same ladder of checks (quoted, paraphrased, numbers, names, short
+// direct answer) in order; the ladder reads best whole
 /// Marks each aspect addressed or not, quoting at most twenty words of the answer.
 fn address_aspects(
     aspects: &[String],

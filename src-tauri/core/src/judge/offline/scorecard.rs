@@ -220,6 +220,8 @@ struct Signals {
     truth_words: usize,
 }
 
+// long: one scorecard gathers every criterion's evidence from the same claims and sentences; apart,
+// each would recompute them
 pub fn scorecard(
     task: &ScorecardTask,
     params: &SupportParams,

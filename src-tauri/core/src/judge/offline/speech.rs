@@ -279,6 +279,8 @@ fn nothing_after(tokens: &[Token], i: usize) -> bool {
         .any(|t| matches!(t.lower.as_str(), "nothing" | "no" | "none" | "little"))
 }
 
+// long: a list of the ways an answer declines, each a few lines with its example; they are tried in
+// order and the first match decides
 /// `lower`: the clause lower-cased, with ASCII apostrophes.
 fn declines(lower: &str, tokens: &[Token]) -> bool {
     if vocabulary::ABSTENTION_PHRASES

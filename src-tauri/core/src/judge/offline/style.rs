@@ -23,6 +23,7 @@ pub(super) fn refers_back(s: &Sentence) -> bool {
         .is_some_and(|t| vocabulary::is_back_reference(&t.lower))
 }
 
+// long: each clarity signal counted over the same words and sentences, then combined
 pub(super) fn clarity(
     answer: &str,
     sentences: &[Sentence],

@@ -214,6 +214,8 @@ impl Assessment {
     }
 }
 
+// long: the support decision's checks in order, each with the reason it exists; the first that
+// decides returns
 /// Checks `claim` against the passages of `evidence` listed in `scope` (all of them for
 /// grounding, one for a claim × passage label).
 ///

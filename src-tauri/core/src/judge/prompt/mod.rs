@@ -81,6 +81,7 @@ const TAXONOMY_LINE: &str = "TAXONOMY: ";
 /// the simulator can tell tasks apart without guessing.
 const TASK_LINE: &str = "Ragnosis judge task: ";
 
+// long: one match arm per task kind, each writing that task's data blocks
 /// The messages for one task: the system instructions and the user's data blocks.
 pub fn render(task: &Task) -> Vec<Message> {
     let kind = task.kind();
@@ -263,6 +264,7 @@ pub fn is_repair(messages: &[Message]) -> bool {
         .is_some_and(|m| m.role == Role::User && m.content.starts_with(REPAIR_LEAD))
 }
 
+// long: one match arm per task kind, the mirror of `render`
 /// Rebuilds the task from messages made by `render` (or `render_repair`). `None` when
 /// the messages are not a Ragnosis judge prompt.
 pub fn parse_task(messages: &[Message]) -> Option<Task> {

@@ -13,6 +13,8 @@ pub fn schema_name(kind: TaskKind) -> String {
     format!("ragnosis_{}", kind.as_str())
 }
 
+// long: a table: one JSON schema per task kind, kept side by side so they read like the prompt's
+// reply formats
 /// The JSON schema of the reply to a task of this kind.
 pub fn reply_schema(kind: TaskKind) -> Value {
     let text = json!({"type": "string"});

@@ -8,6 +8,7 @@ fn s(texts: &[&str]) -> Vec<String> {
     texts.iter().map(|t| t.to_string()).collect()
 }
 
+// long: a table: one task of each kind
 fn one_task_of_each_kind(text: &str) -> Vec<Task> {
     vec![
         Task::Aspects {

@@ -141,6 +141,7 @@ fn peak_rss_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+// long: the fuzzing loop: generate, run, classify and shrink share the campaign's counters
 /// Runs `check` on `cases` values of `strategy`. `render` turns a value into the bytes
 /// the parser read (saved when a case fails or hangs). `check` returns Err for a broken
 /// invariant; a panic inside it is caught by proptest. Fails the test with the shrunk

@@ -19,6 +19,7 @@ fn s(texts: &[&str]) -> Vec<String> {
     texts.iter().map(|t| t.to_string()).collect()
 }
 
+// long: a table: one task of each kind for the fuzzer
 /// One task of every kind, on a help-desk item.
 pub fn tasks() -> Vec<Task> {
     let question = "How long is the warranty on the frame, and who does it cover?";

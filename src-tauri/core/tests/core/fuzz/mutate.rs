@@ -424,6 +424,7 @@ fn object_at(root: &mut Node, at: u32) -> Option<&mut Vec<(String, Node)>> {
     }
 }
 
+// long: one match arm per kind of JSON edit
 fn edit_tree(root: &mut Node, e: &JsonEdit) {
     match *e {
         JsonEdit::WrongType { at, kind, .. } => {
