@@ -138,8 +138,13 @@ fn main() {
         .find_map(|a| a.parse().ok())
         .unwrap_or(100_000);
     let distinct = std::env::args().any(|a| a == "distinct");
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("synthetic.jsonl");
+    // RAGNOSIS_BENCH_HOME keeps the database for later looks (`--statistics-only`, the
+    // report and first-paint benches); otherwise everything goes with the temp dir.
+    let kept = std::env::var_os("RAGNOSIS_BENCH_HOME").map(std::path::PathBuf::from);
+    let temp = tempfile::tempdir().unwrap();
+    let dir_path = kept.unwrap_or_else(|| temp.path().to_path_buf());
+    std::fs::create_dir_all(&dir_path).unwrap();
+    let file = dir_path.join("synthetic.jsonl");
     let mut rng = Lcg(42);
     const CORPUS: usize = 5000;
     let corpus: Vec<String> = (0..CORPUS).map(|_| rng.sentence(400)).collect();
@@ -198,7 +203,7 @@ fn main() {
     );
 
     // Import into SQLite.
-    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let mut store = Store::open(&dir_path.join("home")).unwrap();
     let t = Instant::now();
     let imported = ragnosis_core::import::import_file(
         &mut store,
@@ -259,7 +264,7 @@ fn main() {
         );
     }
     drop(items);
-    let home = dir.path().join("home");
+    let home = dir_path.join("home");
     drop(store);
 
     // The whole run in a process of its own, so its peak RSS is the run's and not this
