@@ -127,6 +127,9 @@ fn main() {
     if let Some(at) = args.iter().position(|a| a == "--statistics-only") {
         return statistics_only(std::path::Path::new(&args[at + 1]));
     }
+    if let Some(at) = args.iter().position(|a| a == "--import-only") {
+        return import_only(std::path::Path::new(&args[at + 1]));
+    }
     if let Some(at) = args.iter().position(|a| a == "--run-only") {
         return run_only(
             std::path::Path::new(&args[at + 1]),
@@ -276,6 +279,28 @@ fn main() {
         .status()
         .unwrap();
     assert!(status.success(), "the run's process failed");
+}
+
+/// `--import-only FILE`: one import of FILE into a fresh home, alone in its process (to
+/// profile it: `perf record` sees nothing else).
+fn import_only(file: &std::path::Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let t = Instant::now();
+    let imported = ragnosis_core::import::import_file(
+        &mut store,
+        file,
+        Some("synthetic"),
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let n = imported.dataset.item_count;
+    println!(
+        "import only: {n} items in {secs:.2} s = {:.0} items/s",
+        n as f64 / secs
+    );
 }
 
 /// `--run-only HOME DATASET`: a whole judge-free run of the word-based metrics (compute,

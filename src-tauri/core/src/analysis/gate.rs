@@ -376,6 +376,7 @@ mod tests {
                     lowest: Vec::new(),
                     highest: Vec::new(),
                     skip_reasons: Vec::new(),
+                    histogram: Vec::new(),
                 },
             )]),
             dataset_metrics: BTreeMap::new(),

@@ -46,6 +46,29 @@ pub struct MetricSummary {
     /// Why items were skipped, most frequent first: (reason, count).
     #[serde(default)]
     pub skip_reasons: Vec<(String, u64)>,
+    /// `ok` scores counted in `HISTOGRAM_BINS` equal bins over [0, 1] — what a report's
+    /// distribution chart draws, kept here so no view reads every score again. Empty in
+    /// summaries stored before it existed.
+    #[serde(default)]
+    pub histogram: Vec<u64>,
+}
+
+/// Bins of a metric's score distribution.
+pub const HISTOGRAM_BINS: usize = 10;
+
+/// The bin of `score` among `HISTOGRAM_BINS` equal bins over [0, 1]; exactly 1 falls in
+/// the last.
+pub fn histogram_bin(score: f64) -> usize {
+    ((score.clamp(0.0, 1.0) * HISTOGRAM_BINS as f64) as usize).min(HISTOGRAM_BINS - 1)
+}
+
+/// `scores` counted in `HISTOGRAM_BINS` equal bins over [0, 1].
+pub fn histogram(scores: impl IntoIterator<Item = f64>) -> Vec<u64> {
+    let mut bins = vec![0u64; HISTOGRAM_BINS];
+    for score in scores {
+        bins[histogram_bin(score)] += 1;
+    }
+    bins
 }
 
 /// Errors of one metric, grouped so a thousand identical failures read as one line.
@@ -204,6 +227,7 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
         })?;
         let stats =
             MetricStats::from_scores(spec.id, &values, skipped, errors, spec.lower_is_better);
+        let histogram = histogram(values.iter().copied());
         drop(values);
         let (lowest, highest) = extremes.finish();
         let skip_reasons = if skipped > 0 {
@@ -218,6 +242,7 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
                 lowest,
                 highest,
                 skip_reasons,
+                histogram,
             },
         );
         if errors > 0 {

@@ -109,6 +109,7 @@ mod tests {
                         lowest: vec![],
                         highest: vec![],
                         skip_reasons: vec![],
+                        histogram: vec![],
                     },
                 )
             })

@@ -17,7 +17,7 @@ use super::view::RunView;
 use crate::analysis::compare::{self, Comparison};
 use crate::analysis::diagnosis::{actions, MetricScore, PatternSummary};
 use crate::analysis::stages::{self, Band, StageVerdict};
-use crate::analysis::MetricStats;
+use crate::analysis::{self, MetricStats};
 use crate::catalogue::stage::PipelineStage;
 use crate::error::Result;
 use crate::metrics::{self, Scope, Status};
@@ -29,8 +29,7 @@ use crate::text::capitalise;
 pub const PATTERN_CASES: usize = 2;
 /// Characters of an answer quoted beside a pattern example.
 const ANSWER_EXCERPT: usize = 320;
-/// Histogram bins over [0, 1]; a score of exactly 1 falls in the last bin.
-pub const HISTOGRAM_BINS: usize = 10;
+pub use crate::analysis::HISTOGRAM_BINS;
 
 /// What to build a report of.
 #[derive(Debug, Clone, PartialEq)]
@@ -375,14 +374,18 @@ fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
         if spec.scope != Scope::Item {
             continue;
         }
-        let mut histogram = vec![0u64; HISTOGRAM_BINS];
-        for cell in store::results::scores(store.conn(), view.run.id, id)? {
-            if let (Status::Ok, Some(score)) = (cell.status, cell.score) {
-                let bin = ((score.clamp(0.0, 1.0) * HISTOGRAM_BINS as f64) as usize)
-                    .min(HISTOGRAM_BINS - 1);
-                histogram[bin] += 1;
-            }
-        }
+        // Counted with the statistics; a summary stored before that is counted here.
+        let histogram = if summary.histogram.len() == HISTOGRAM_BINS {
+            summary.histogram.clone()
+        } else {
+            let mut bins = vec![0u64; HISTOGRAM_BINS];
+            store::results::for_each_score(store.conn(), view.run.id, id, |cell| {
+                if let (Status::Ok, Some(score)) = (cell.status, cell.score) {
+                    bins[analysis::histogram_bin(score)] += 1;
+                }
+            })?;
+            bins
+        };
         let band = summary
             .stats
             .mean

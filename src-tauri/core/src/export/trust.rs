@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::judge;
 use crate::metrics;
 use crate::store::{self, runs::RunRow, Store};
-use crate::trust::alignment::{self, Alignment};
+use crate::trust::alignment::{self, MetricAlignment};
 use crate::trust::calibration::{Calibration, CALIBRATION};
 
 /// Headline metrics named in the statement, at most.
@@ -42,7 +42,7 @@ pub fn statement(store: &Store, run: &RunRow, summary: &RunSummary) -> Result<Tr
         Some(json) => serde_json::from_value::<Calibration>(json).ok(),
         None => None,
     };
-    let alignment = alignment::align(store, run.id)?;
+    let alignment = alignment::labelled_metrics(store, run.id)?;
     let mut sentences = vec![precision(summary)];
     sentences.push(judge_sentence(judged, &judge));
     if judged {
@@ -153,9 +153,8 @@ fn stability(calibration: Option<&Calibration>) -> String {
     )
 }
 
-fn agreement(a: &Alignment) -> String {
-    let figures: Vec<String> = a
-        .metrics
+fn agreement(labelled: &[MetricAlignment]) -> String {
+    let figures: Vec<String> = labelled
         .iter()
         .map(|m| {
             let items = if m.n == 1 {
@@ -188,7 +187,7 @@ fn agreement(a: &Alignment) -> String {
         return "Agreement with people is unknown: no item of this run has a label yet (label about 30 items per metric in the case view, or import a labels file).".into();
     }
     let mut text = format!("Against people's labels: {}.", figures.join("; "));
-    for m in &a.metrics {
+    for m in labelled {
         if let Some(c) = &m.corrected {
             text.push(' ');
             text.push_str(&c.sentence(&m.metric));

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::analysis::{self, RunSummary};
 use crate::error::Result;
 use crate::item::Item;
-use crate::metrics::{self, MetricResult};
+use crate::metrics::MetricResult;
 use crate::store::{self, datasets::DatasetRow, runs::RunRow, Store};
 
 /// How many worst items a view carries.
@@ -58,14 +58,10 @@ impl RunView {
         let run = store::runs::get(store.conn(), run_id)?;
         let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
         let summary = analysis::current_summary(store, &run)?;
-        let lower: Vec<&str> = run
-            .metrics
-            .iter()
-            .filter_map(|id| metrics::find(id))
-            .filter(|m| m.lower_is_better)
-            .map(|m| m.id)
-            .collect();
-        let worst = store::results::worst_items(store.conn(), run_id, &lower, worst as i64)?
+        // The case index holds each item's goodness (built at the end of a run); averaging
+        // a million-item run's results here instead took minutes.
+        crate::cases::ensure_index(store, run_id)?;
+        let worst = store::cases::worst(store.conn(), run_id, worst as i64)?
             .into_iter()
             .map(|(item_id, _)| ItemView::load(store, run_id, item_id))
             .collect::<Result<Vec<_>>>()?;

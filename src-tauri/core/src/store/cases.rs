@@ -64,6 +64,21 @@ pub fn aggregates(
     Ok(rows)
 }
 
+/// The `limit` items with the lowest goodness (items without any score left out), worst
+/// first, ties in run order: a report's worst items, read from the index instead of
+/// averaging every result of the run again.
+pub fn worst(conn: &Connection, run_id: i64, limit: i64) -> Result<Vec<(i64, f64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT item_id, goodness FROM case_index
+         WHERE run_id = ?1 AND goodness IS NOT NULL
+         ORDER BY goodness, position LIMIT ?2",
+    )?;
+    let rows = stmt
+        .query_map(params![run_id, limit], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
 /// Replaces a run's index with `rows`. Call inside a transaction.
 pub fn replace(conn: &Connection, run_id: i64, rows: &[IndexRow]) -> Result<()> {
     conn.execute("DELETE FROM case_index WHERE run_id = ?1", [run_id])?;

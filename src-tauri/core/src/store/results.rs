@@ -268,29 +268,6 @@ pub fn status_counts(conn: &Connection, run_id: i64) -> Result<HashMap<String, i
     Ok(counts)
 }
 
-/// Items ranked worst first by their mean `ok` score, with lower-is-better metrics
-/// flipped so that a high value always means good.
-pub fn worst_items(
-    conn: &Connection,
-    run_id: i64,
-    lower_is_better: &[&str],
-    limit: i64,
-) -> Result<Vec<(i64, f64)>> {
-    let flipped = serde_json::to_string(lower_is_better)?;
-    let mut stmt = conn.prepare(
-        "SELECT item_id,
-                AVG(CASE WHEN metric IN (SELECT value FROM json_each(?2)) THEN 1.0 - score ELSE score END) AS goodness
-         FROM results WHERE run_id = ?1 AND status = 'ok' AND score IS NOT NULL
-         GROUP BY item_id ORDER BY goodness ASC, item_id ASC LIMIT ?3",
-    )?;
-    let rows = stmt
-        .query_map(params![run_id, flipped, limit], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(rows)
-}
-
 /// Why items were skipped for one metric: each distinct reason with its count.
 pub fn skip_reasons(conn: &Connection, run_id: i64, metric: &str) -> Result<Vec<(String, u64)>> {
     let mut stmt = conn.prepare_cached(

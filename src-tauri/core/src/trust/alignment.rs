@@ -77,40 +77,85 @@ pub struct Alignment {
 
 /// The run's alignment with the labels of its items.
 pub fn align(store: &Store, run_id: i64) -> Result<Alignment> {
-    let conn = store.conn();
-    let run = store::runs::get(conn, run_id)?;
-    let labels = store::human_labels::for_run(conn, run_id)?;
-    let keys = store::run_items::keys(conn, run_id)?;
-    let ids: Vec<&str> = metrics::in_order(&run.metrics)
-        .into_iter()
-        .filter(|m| m.scope == Scope::Item)
-        .map(|m| m.id)
-        .collect();
-    let scores: BTreeMap<i64, BTreeMap<String, f64>> =
-        store::results::ok_scores_by_item(conn, run_id, &ids)?
+    let labels = store::human_labels::for_run(store.conn(), run_id)?;
+    let scored = Scored::read(store, run_id)?;
+    let metrics = scored.figures(&labels);
+    let suggestions = suggest(
+        store,
+        run_id,
+        &scored.ids,
+        &scored.scores,
+        &labels,
+        &scored.keys,
+    )?;
+    Ok(Alignment {
+        run_id,
+        labels: labels.len() as u64,
+        metrics,
+        suggestions,
+    })
+}
+
+/// `align`'s figures alone, without its suggestions: what the trust statement says. A
+/// run none of whose items has a label reads nothing else (a million-item run would
+/// otherwise read every item and score to pair them with no label).
+pub fn labelled_metrics(store: &Store, run_id: i64) -> Result<Vec<MetricAlignment>> {
+    let labels = store::human_labels::for_run(store.conn(), run_id)?;
+    if labels.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(Scored::read(store, run_id)?.figures(&labels))
+}
+
+/// A run's items and their `ok` scores on its per-item metrics.
+struct Scored {
+    ids: Vec<&'static str>,
+    keys: Vec<store::run_items::RunItemKey>,
+    scores: BTreeMap<i64, BTreeMap<String, f64>>,
+}
+
+impl Scored {
+    fn read(store: &Store, run_id: i64) -> Result<Scored> {
+        let conn = store.conn();
+        let run = store::runs::get(conn, run_id)?;
+        let keys = store::run_items::keys(conn, run_id)?;
+        let ids: Vec<&'static str> = metrics::in_order(&run.metrics)
+            .into_iter()
+            .filter(|m| m.scope == Scope::Item)
+            .map(|m| m.id)
+            .collect();
+        let scores = store::results::ok_scores_by_item(conn, run_id, &ids)?
             .into_iter()
             .map(|s| (s.item_id, s.scores))
             .collect();
-    let mut out = Vec::new();
-    for metric in &ids {
-        let mut pairs = Vec::new();
-        let mut seen = HashSet::new();
-        for key in &keys {
-            // An item listed twice in the run counts once.
-            if !seen.insert(key.content_hash.as_str()) {
+        Ok(Scored { ids, keys, scores })
+    }
+
+    /// Each metric with at least one labelled, scored item, in catalogue order.
+    fn figures(&self, labels: &Labels) -> Vec<MetricAlignment> {
+        let mut out = Vec::new();
+        for metric in &self.ids {
+            let mut pairs = Vec::new();
+            let mut seen = HashSet::new();
+            for key in &self.keys {
+                // An item listed twice in the run counts once.
+                if !seen.insert(key.content_hash.as_str()) {
+                    continue;
+                }
+                let label = labels.get(&(key.content_hash.clone(), metric.to_string()));
+                let score = self.scores.get(&key.item_id).and_then(|s| s.get(*metric));
+                if let (Some(label), Some(score)) = (label, score) {
+                    pairs.push((*score, label.score));
+                }
+            }
+            if pairs.is_empty() {
                 continue;
             }
-            let label = labels.get(&(key.content_hash.clone(), metric.to_string()));
-            let score = scores.get(&key.item_id).and_then(|s| s.get(*metric));
-            if let (Some(label), Some(score)) = (label, score) {
-                pairs.push((*score, label.score));
-            }
-        }
-        if !pairs.is_empty() {
             let mut m = figures(metric, &pairs);
             // Pass / fail on a lower-is-better metric has no agreed meaning: no correction.
             if metrics::find(metric).is_some_and(|spec| !spec.lower_is_better) {
-                let run_scores: Vec<f64> = scores
+                let run_scores: Vec<f64> = self
+                    .scores
                     .values()
                     .filter_map(|s| s.get(*metric))
                     .copied()
@@ -119,15 +164,12 @@ pub fn align(store: &Store, run_id: i64) -> Result<Alignment> {
             }
             out.push(m);
         }
+        out
     }
-    let suggestions = suggest(store, run_id, &ids, &scores, &labels, &keys)?;
-    Ok(Alignment {
-        run_id,
-        labels: labels.len() as u64,
-        metrics: out,
-        suggestions,
-    })
 }
+
+/// People's labels of a run's items, by (content hash, metric).
+type Labels = std::collections::HashMap<(String, String), store::human_labels::HumanLabel>;
 
 // long: one pass over the run's items scoring each candidate for labelling by the same criteria
 /// Unlabelled (item, metric) cells, most informative first: those the calibration
