@@ -384,6 +384,7 @@ mod tests {
             errors: Vec::new(),
             diagnosis: None,
             taxonomy: None,
+            judged_by: None,
         }
     }
 

@@ -101,6 +101,35 @@ pub struct RunSummary {
     /// below 0.9; present when answer correctness ran.
     #[serde(default)]
     pub taxonomy: Option<TaxonomyCounts>,
+    /// What judged the run's results: the prompt versions and judge configurations they
+    /// record, read once here so a report does not scan every result for them. `None` in
+    /// summaries stored before it existed.
+    #[serde(default)]
+    pub judged_by: Option<JudgedBy>,
+}
+
+/// The prompt versions and judge configurations a run's results record, sorted.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct JudgedBy {
+    pub prompt_versions: Vec<String>,
+    pub judge_configs: Vec<String>,
+}
+
+impl JudgedBy {
+    /// From the summary when it carries them, else read from the results.
+    pub fn of(store: &Store, summary: &RunSummary) -> Result<JudgedBy> {
+        match &summary.judged_by {
+            Some(judged) => Ok(judged.clone()),
+            None => JudgedBy::read(store, summary.run_id),
+        }
+    }
+
+    fn read(store: &Store, run_id: i64) -> Result<JudgedBy> {
+        Ok(JudgedBy {
+            prompt_versions: store::results::prompt_versions(store.conn(), run_id)?,
+            judge_configs: store::results::judge_configs(store.conn(), run_id)?,
+        })
+    }
 }
 
 /// How many low-correctness items each failure category applies to.
@@ -201,6 +230,7 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
         errors: Vec::new(),
         diagnosis: None,
         taxonomy: None,
+        judged_by: Some(JudgedBy::read(store, run_id)?),
     };
     let specs: Vec<_> = run
         .metrics

@@ -123,6 +123,7 @@ mod tests {
             errors: vec![],
             diagnosis: None,
             taxonomy: None,
+            judged_by: None,
         }
     }
 

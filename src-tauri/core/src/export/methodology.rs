@@ -19,7 +19,8 @@ pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> 
         .cloned()
         .collect();
     let judge = judge_facts(store, &run.judge)?;
-    let recorded = store::results::prompt_versions(store.conn(), run.id)?;
+    let judged_by = crate::analysis::JudgedBy::of(store, &view.summary)?;
+    let recorded = judged_by.prompt_versions;
     let semantic_used = if recorded.is_empty() {
         matches!(
             crate::semantic::availability(),
@@ -81,7 +82,7 @@ pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> 
         }));
     }
     let privacy = privacy_line(&judge, &judged_metrics, &totals);
-    let judge_configs = store::results::judge_configs(store.conn(), run.id)?;
+    let judge_configs = judged_by.judge_configs;
     let judge_check = judge_check_line(
         store,
         &judge_configs,

@@ -646,3 +646,93 @@ fn a_finished_run_indexes_its_cases_before_it_returns() {
         "the dataset's questions and answers are searchable"
     );
 }
+
+/// A report reads a finished run's kept figures instead of every result again: the score
+/// histograms come with the stored statistics, the worst items from the case index, and
+/// both agree with a count made here from the results themselves.
+#[test]
+fn a_report_reads_histograms_and_worst_items_kept_with_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    // Answers that drift away from the truth, so the scores spread over several bins.
+    let lines: String = (0..20)
+        .map(|i| {
+            let answer = if i % 3 == 0 {
+                format!("Item {i} is a bicycle part.")
+            } else {
+                format!(
+                    "Item {i} is something else entirely, {} words later.",
+                    i * 2
+                )
+            };
+            format!(
+                "{{\"question\": \"What is item {i}?\", \"answer\": \"{answer}\", \
+                 \"ground_truth\": \"Item {i} is a bicycle part.\"}}\n"
+            )
+        })
+        .collect();
+    let dataset = import(&mut store, dir.path(), &lines);
+    let outcome = run::evaluate(
+        &mut store,
+        &request(dataset, &["token_f1"]),
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    let run_id = outcome.run_id;
+
+    let scores: Vec<f64> = store::results::scores(store.conn(), run_id, "reference.token_f1")
+        .unwrap()
+        .into_iter()
+        .filter_map(|c| c.score)
+        .collect();
+    assert_eq!(scores.len(), 20);
+    let mut counted = vec![0u64; ragnosis_core::analysis::HISTOGRAM_BINS];
+    for s in &scores {
+        counted[ragnosis_core::analysis::histogram_bin(*s)] += 1;
+    }
+    assert!(
+        counted.iter().filter(|n| **n > 0).count() > 1,
+        "the scores spread: {counted:?}"
+    );
+    let stored = ragnosis_core::analysis::load_summary(&mut store, run_id).unwrap();
+    assert_eq!(
+        stored.metrics["reference.token_f1"].histogram, counted,
+        "the stored statistics carry the histogram"
+    );
+
+    let options = export::ReportOptions {
+        worst: 3,
+        ..Default::default()
+    };
+    let report = export::ReportView::load(&mut store, run_id, &options).unwrap();
+    let line = report
+        .metrics
+        .iter()
+        .find(|m| m.id == "reference.token_f1")
+        .unwrap();
+    assert_eq!(
+        line.histogram, counted,
+        "the report draws the kept histogram"
+    );
+    let mut lowest = scores.clone();
+    lowest.sort_by(|a, b| a.total_cmp(b));
+    let worst: Vec<f64> = report
+        .run
+        .worst
+        .iter()
+        .map(|item| {
+            item.results
+                .iter()
+                .find(|r| r.metric == "reference.token_f1")
+                .and_then(|r| r.score)
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        worst,
+        lowest[..3].to_vec(),
+        "the worst items are the lowest scores"
+    );
+}
