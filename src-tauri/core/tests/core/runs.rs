@@ -52,6 +52,18 @@ fn request(dataset_id: i64, metrics: &[&str]) -> RunRequest {
     }
 }
 
+/// Plans and executes a run of `metrics` with the offline judge, no progress, no cancel.
+fn evaluate_offline(store: &mut Store, dataset: i64, metrics: &[&str]) -> run::RunOutcome {
+    run::evaluate(
+        store,
+        &request(dataset, metrics),
+        offline(),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap()
+}
+
 /// Executes the run to its end, with no progress shown and no cancel.
 fn run_to_end(store: &mut Store, run_id: i64, judge: Arc<dyn Judge>) -> run::RunOutcome {
     run::execute(
@@ -271,14 +283,7 @@ fn missing_fields_are_skipped_with_a_reason_not_scored_zero() {
         dir.path(),
         "{\"question\": \"q\", \"answer\": \"the answer\", \"ground_truth\": \"the answer\"}\n{\"question\": \"q2\", \"answer\": \"x\"}\n",
     );
-    let outcome = run::evaluate(
-        &mut store,
-        &request(dataset, &["exact_match"]),
-        offline(),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let outcome = evaluate_offline(&mut store, dataset, &["exact_match"]);
     let cells =
         store::results::scores(store.conn(), outcome.run_id, "reference.exact_match").unwrap();
     assert_eq!(cells[0].score, Some(1.0));
@@ -361,14 +366,7 @@ fn json_export_keeps_hostile_text_exact() {
         dir.path(),
         "{\"question\": \"<script>alert(1)</script> | *bold*\", \"answer\": \"nope\", \"ground_truth\": \"yes\"}\n",
     );
-    let outcome = run::evaluate(
-        &mut store,
-        &request(dataset, &["token_f1"]),
-        offline(),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let outcome = evaluate_offline(&mut store, dataset, &["token_f1"]);
     let base = dir.path().join("out/r");
     let written =
         export::write_all(&mut store, outcome.run_id, &base, &[ExportFormat::Json]).unwrap();
@@ -462,15 +460,7 @@ fn pass_fail_labels_correct_the_pass_rate_in_the_trust_statement() {
         })
         .collect();
     let dataset = import(&mut store, dir.path(), &lines);
-    let id = run::evaluate(
-        &mut store,
-        &request(dataset, &["reference.token_f1"]),
-        offline(),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap()
-    .run_id;
+    let id = evaluate_offline(&mut store, dataset, &["reference.token_f1"]).run_id;
     let keys = store::run_items::keys(store.conn(), id).unwrap();
     let scores = store::results::scores(store.conn(), id, "reference.token_f1").unwrap();
     let score_of = |item_id: i64| {
@@ -557,17 +547,11 @@ fn an_item_the_offline_judge_cannot_read_is_not_measured_rather_than_failed() {
         "\n"
     );
     let dataset = import(&mut store, dir.path(), lines);
-    let id = run::evaluate(
+    let id = evaluate_offline(
         &mut store,
-        &request(
-            dataset,
-            &["ragvue.strict_faithfulness", "ragvue.token_overlap"],
-        ),
-        offline(),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
+        dataset,
+        &["ragvue.strict_faithfulness", "ragvue.token_overlap"],
     )
-    .unwrap()
     .run_id;
     let results = |metric| store::results::scores(store.conn(), id, metric).unwrap();
     let faithfulness = results("ragvue.strict_faithfulness");
@@ -672,14 +656,7 @@ fn a_report_reads_histograms_and_worst_items_kept_with_the_run() {
         })
         .collect();
     let dataset = import(&mut store, dir.path(), &lines);
-    let outcome = run::evaluate(
-        &mut store,
-        &request(dataset, &["token_f1"]),
-        offline(),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
+    let outcome = evaluate_offline(&mut store, dataset, &["token_f1"]);
     let run_id = outcome.run_id;
 
     let scores: Vec<f64> = store::results::scores(store.conn(), run_id, "reference.token_f1")
