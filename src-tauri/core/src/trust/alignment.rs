@@ -78,16 +78,21 @@ pub struct Alignment {
 /// The run's alignment with the labels of its items.
 pub fn align(store: &Store, run_id: i64) -> Result<Alignment> {
     let labels = store::human_labels::for_run(store.conn(), run_id)?;
-    let scored = Scored::read(store, run_id)?;
+    let run = store::runs::get(store.conn(), run_id)?;
+    // Only the metrics a label or a suggestion can be about are read: a judge-free run
+    // with no label reads nothing more, however many items it has.
+    let ids = worth_labelling(&run.metrics, &labels);
+    if ids.is_empty() {
+        return Ok(Alignment {
+            run_id,
+            labels: labels.len() as u64,
+            metrics: Vec::new(),
+            suggestions: Vec::new(),
+        });
+    }
+    let scored = Scored::read(store, run_id, ids)?;
     let metrics = scored.figures(&labels);
-    let suggestions = suggest(
-        store,
-        run_id,
-        &scored.ids,
-        &scored.scores,
-        &labels,
-        &scored.keys,
-    )?;
+    let suggestions = suggest(store, run_id, &scored, &labels)?;
     Ok(Alignment {
         run_id,
         labels: labels.len() as u64,
@@ -104,10 +109,31 @@ pub fn labelled_metrics(store: &Store, run_id: i64) -> Result<Vec<MetricAlignmen
     if labels.is_empty() {
         return Ok(Vec::new());
     }
-    Ok(Scored::read(store, run_id)?.figures(&labels))
+    let run = store::runs::get(store.conn(), run_id)?;
+    let ids = worth_labelling(&run.metrics, &labels);
+    Ok(Scored::read(store, run_id, ids)?.figures(&labels))
 }
 
-/// A run's items and their `ok` scores on its per-item metrics.
+/// The run's per-item metrics worth a person's time, in catalogue order: the ones already
+/// being labelled, or, before any label, the judged ones (a formula's score needs no
+/// second opinion, an overall is labelled through its parts).
+fn worth_labelling(run_metrics: &[String], labels: &Labels) -> Vec<&'static str> {
+    let labelled: HashSet<&str> = labels.keys().map(|(_, m)| m.as_str()).collect();
+    metrics::in_order(run_metrics)
+        .into_iter()
+        .filter(|m| m.scope == Scope::Item)
+        .filter(|m| {
+            if labelled.is_empty() {
+                m.judge && !m.synthesised
+            } else {
+                labelled.contains(m.id)
+            }
+        })
+        .map(|m| m.id)
+        .collect()
+}
+
+/// A run's items and their `ok` scores on the metrics asked for.
 struct Scored {
     ids: Vec<&'static str>,
     keys: Vec<store::run_items::RunItemKey>,
@@ -115,15 +141,9 @@ struct Scored {
 }
 
 impl Scored {
-    fn read(store: &Store, run_id: i64) -> Result<Scored> {
+    fn read(store: &Store, run_id: i64, ids: Vec<&'static str>) -> Result<Scored> {
         let conn = store.conn();
-        let run = store::runs::get(conn, run_id)?;
         let keys = store::run_items::keys(conn, run_id)?;
-        let ids: Vec<&'static str> = metrics::in_order(&run.metrics)
-            .into_iter()
-            .filter(|m| m.scope == Scope::Item)
-            .map(|m| m.id)
-            .collect();
         let scores = store::results::ok_scores_by_item(conn, run_id, &ids)?
             .into_iter()
             .map(|s| (s.item_id, s.scores))
@@ -172,33 +192,22 @@ impl Scored {
 type Labels = std::collections::HashMap<(String, String), store::human_labels::HumanLabel>;
 
 // long: one pass over the run's items scoring each candidate for labelling by the same criteria
-/// Unlabelled (item, metric) cells, most informative first: those the calibration
-/// judges disagreed on most (when the run was calibrated), then those whose score sits
-/// nearest 0.5, where the judge is least sure which side of the line the item is on.
-/// Only metrics worth a person's time: the ones already being labelled, or, before any
-/// label, the judged ones (a formula's score needs no second opinion, an overall is
-/// labelled through its parts).
+/// Unlabelled (item, metric) cells of the metrics worth labelling, most informative
+/// first: those the calibration judges disagreed on most (when the run was calibrated),
+/// then those whose score sits nearest 0.5, where the judge is least sure which side of
+/// the line the item is on.
 fn suggest(
     store: &Store,
     run_id: i64,
-    metric_ids: &[&str],
-    scores: &BTreeMap<i64, BTreeMap<String, f64>>,
-    labels: &std::collections::HashMap<(String, String), store::human_labels::HumanLabel>,
-    keys: &[store::run_items::RunItemKey],
+    scored: &Scored,
+    labels: &Labels,
 ) -> Result<Vec<Suggestion>> {
     let conn = store.conn();
-    let labelled: HashSet<&str> = labels.keys().map(|(_, m)| m.as_str()).collect();
-    let metric_ids: Vec<&str> = metric_ids
-        .iter()
-        .copied()
-        .filter(|id| {
-            if labelled.is_empty() {
-                metrics::find(id).is_some_and(|s| s.judge && !s.synthesised)
-            } else {
-                labelled.contains(id)
-            }
-        })
-        .collect();
+    let Scored {
+        ids: metric_ids,
+        keys,
+        scores,
+    } = scored;
     let mut disagreement: BTreeMap<(i64, String), f64> = BTreeMap::new();
     if let Some(json) = store::analyses::get(conn, run_id, CALIBRATION)? {
         if let Ok(calibration) = serde_json::from_value::<Calibration>(json) {
@@ -209,51 +218,58 @@ fn suggest(
             }
         }
     }
-    // (priority: larger first, item, metric, score, reason)
-    let mut candidates: Vec<(f64, i64, String, f64, String)> = Vec::new();
+    // (priority: larger first, item, metric, score, calibration spread); the reason is
+    // written for the few kept, not for each of a million cells.
+    let mut candidates: Vec<(f64, i64, &'static str, f64, Option<f64>)> = Vec::new();
     for key in keys {
         let Some(item_scores) = scores.get(&key.item_id) else {
             continue;
         };
-        for metric in &metric_ids {
-            let Some(score) = item_scores.get(*metric) else {
+        for metric in metric_ids.iter().copied() {
+            let Some(&score) = item_scores.get(metric) else {
                 continue;
             };
-            if labels.contains_key(&(key.content_hash.clone(), metric.to_string())) {
+            if !labels.is_empty()
+                && labels.contains_key(&(key.content_hash.clone(), metric.to_string()))
+            {
                 continue;
             }
-            let (priority, reason) = match disagreement.get(&(key.item_id, metric.to_string())) {
-                Some(spread) => (
-                    1.0 + spread,
-                    format!("the calibration judges disagree by {spread:.2}"),
-                ),
-                None if (score - 0.5).abs() <= 0.25 => (
-                    0.5 - (score - 0.5).abs(),
-                    format!("{score:.2} is near the 0.5 line, where the judge is least sure"),
-                ),
-                None => (
-                    0.5 - (score - 0.5).abs(),
-                    format!("not labelled yet (judge score {score:.2})"),
-                ),
+            let spread = if disagreement.is_empty() {
+                None
+            } else {
+                disagreement
+                    .get(&(key.item_id, metric.to_string()))
+                    .copied()
             };
-            candidates.push((priority, key.item_id, metric.to_string(), *score, reason));
+            let priority = match spread {
+                Some(spread) => 1.0 + spread,
+                None => 0.5 - (score - 0.5).abs(),
+            };
+            candidates.push((priority, key.item_id, metric, score, spread));
         }
     }
-    candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(b.2)));
     // One suggestion per item: a person labels an item, then moves on.
     let mut items_seen = HashSet::new();
     let mut out = Vec::new();
-    for (_, item_id, metric, score, reason) in candidates {
+    for (_, item_id, metric, score, spread) in candidates {
         if out.len() == SUGGESTIONS {
             break;
         }
         if !items_seen.insert(item_id) {
             continue;
         }
+        let reason = match spread {
+            Some(spread) => format!("the calibration judges disagree by {spread:.2}"),
+            None if (score - 0.5).abs() <= 0.25 => {
+                format!("{score:.2} is near the 0.5 line, where the judge is least sure")
+            }
+            None => format!("not labelled yet (judge score {score:.2})"),
+        };
         out.push(Suggestion {
             item_id,
             question: store::items::get(conn, item_id)?.item.question,
-            metric,
+            metric: metric.to_string(),
             score,
             reason,
         });

@@ -700,3 +700,58 @@ fn a_report_reads_histograms_and_worst_items_kept_with_the_run() {
         "the worst items are the lowest scores"
     );
 }
+
+/// Labelling suggestions ask only about judged metrics before any label (a formula's
+/// score needs no second opinion), one per item, nearest the 0.5 line first; a judge-free
+/// run has none; once a metric is labelled they are about that metric alone, and never
+/// about an item already labelled on it.
+#[test]
+fn labelling_suggestions_ask_about_judged_metrics_nearest_the_line_first() {
+    use ragnosis_core::trust::alignment::{align, SUGGESTIONS};
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let dataset = import(&mut store, dir.path(), &items(14));
+    let free = evaluate_offline(&mut store, dataset, &["reference.token_f1"]).run_id;
+    let a = align(&store, free).unwrap();
+    assert!(a.suggestions.is_empty() && a.metrics.is_empty(), "{a:?}");
+
+    let metrics = ["ragvue.clarity", "reference.token_f1"];
+    let judged = evaluate_offline(&mut store, dataset, &metrics).run_id;
+    let a = align(&store, judged).unwrap();
+    assert_eq!(a.suggestions.len(), SUGGESTIONS, "{a:?}");
+    assert!(a.suggestions.iter().all(|s| s.metric == "ragvue.clarity"));
+    let distance: Vec<f64> = a
+        .suggestions
+        .iter()
+        .map(|s| (s.score - 0.5).abs())
+        .collect();
+    assert!(distance.windows(2).all(|w| w[0] <= w[1]), "{distance:?}");
+    let items: std::collections::HashSet<i64> = a.suggestions.iter().map(|s| s.item_id).collect();
+    assert_eq!(items.len(), SUGGESTIONS, "one suggestion per item");
+    assert!(a
+        .suggestions
+        .iter()
+        .all(|s| s.question.starts_with("What is item")));
+
+    let keys = store::run_items::keys(store.conn(), judged).unwrap();
+    let first = &keys[0];
+    store::human_labels::upsert(
+        store.conn(),
+        &first.content_hash,
+        "reference.token_f1",
+        1.0,
+        None,
+        "test",
+    )
+    .unwrap();
+    let a = align(&store, judged).unwrap();
+    assert_eq!(a.labels, 1);
+    assert_eq!(a.metrics.len(), 1, "{:?}", a.metrics);
+    assert_eq!(a.metrics[0].metric, "reference.token_f1");
+    assert!(a
+        .suggestions
+        .iter()
+        .all(|s| s.metric == "reference.token_f1"));
+    assert!(a.suggestions.iter().all(|s| s.item_id != first.item_id));
+    assert_eq!(a.suggestions.len(), SUGGESTIONS);
+}
