@@ -21,16 +21,20 @@ pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> 
     let judge = judge_facts(store, &run.judge)?;
     let judged_by = crate::analysis::JudgedBy::of(store, &view.summary)?;
     let recorded = judged_by.prompt_versions;
-    let semantic_used = if recorded.is_empty() {
-        matches!(
-            crate::semantic::availability(),
-            crate::semantic::Availability::Loaded { .. }
-        )
-    } else {
-        recorded
-            .iter()
-            .any(|v| v == judge::offline::SEMANTIC_PROMPT_VERSION)
-    };
+    // Asked only when the offline judge judged something: finding out for a run that
+    // recorded no prompt version loads the model, a second or more a report need not pay.
+    let semantic_used = judge.offline
+        && !judged_metrics.is_empty()
+        && if recorded.is_empty() {
+            matches!(
+                crate::semantic::availability(),
+                crate::semantic::Availability::Loaded { .. }
+            )
+        } else {
+            recorded
+                .iter()
+                .any(|v| v == judge::offline::SEMANTIC_PROMPT_VERSION)
+        };
     let prompt_versions = if judged_metrics.is_empty() {
         Vec::new()
     } else if !recorded.is_empty() {
@@ -46,8 +50,7 @@ pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> 
             .collect()
     };
     let totals: RunTotals = store::runs::totals(store.conn(), run.id)?;
-    let semantic_model =
-        (judge.offline && semantic_used).then(|| crate::semantic::MODEL_NAME.to_string());
+    let semantic_model = semantic_used.then(|| crate::semantic::MODEL_NAME.to_string());
     let offline_caveat = (judge.offline && !judged_metrics.is_empty()).then(|| {
         format!(
             "The judged scores in this report come from Ragnosis's built-in offline judge ({}), not from a \
