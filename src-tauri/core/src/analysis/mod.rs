@@ -125,6 +125,17 @@ impl JudgedBy {
     }
 
     fn read(store: &Store, run_id: i64) -> Result<JudgedBy> {
+        // Only a judged metric's results carry a judge and a prompt version; a judge-free
+        // run need not scan its results (every row, seconds at a million items) to find none.
+        let run = store::runs::get(store.conn(), run_id)?;
+        if !run
+            .metrics
+            .iter()
+            // A criterion deleted since is unknown here: it may have been judged.
+            .any(|id| metrics::find(id).is_none_or(|m| m.judge))
+        {
+            return Ok(JudgedBy::default());
+        }
         Ok(JudgedBy {
             prompt_versions: store::results::prompt_versions(store.conn(), run_id)?,
             judge_configs: store::results::judge_configs(store.conn(), run_id)?,

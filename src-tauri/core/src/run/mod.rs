@@ -16,11 +16,11 @@ mod preview;
 mod select;
 pub mod shortened;
 mod verdicts;
+mod writer;
 
 pub use health::JudgeDown;
 pub use preview::{estimate, preview, Preview};
 
-use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -415,6 +415,7 @@ async fn evaluate_pending(
     };
     // Cells whose stored error this execution retries (a resume).
     let retried = store::results::error_pairs(store.conn(), run_id)?;
+    let mut writer = writer::ResultWriter::start(store, run_id, retried)?;
     let mut health = health::JudgeHealth::default();
     let mut finished = 0u64;
     let mut in_flight: JoinSet<Finished> = JoinSet::new();
@@ -491,7 +492,7 @@ async fn evaluate_pending(
             || last_commit.elapsed() >= COMMIT_EVERY
             || in_flight.is_empty()
         {
-            outcome.written += commit(store, run_id, &mut pending_writes, &retried)?;
+            writer.send(&mut pending_writes)?;
             last_commit = Instant::now();
             progress.report(Progress::Advanced {
                 done: finished,
@@ -505,7 +506,8 @@ async fn evaluate_pending(
             });
         }
     }
-    outcome.written += commit(store, run_id, &mut pending_writes, &retried)?;
+    writer.send(&mut pending_writes)?;
+    outcome.written += writer.finish()?;
     progress.report(Progress::Advanced {
         done: finished,
         total: Some(total),
@@ -611,80 +613,6 @@ fn crashed_item(item_id: i64, metric_ids: &[&'static str], e: &tokio::task::Join
         Vec::new(),
         Vec::new(),
     )
-}
-
-fn commit(
-    store: &mut Store,
-    run_id: i64,
-    pending: &mut Vec<Finished>,
-    retried: &HashSet<(i64, String)>,
-) -> Result<u64> {
-    if pending.is_empty() {
-        return Ok(0);
-    }
-    let mut written = 0;
-    store.transaction(|tx| {
-        for (outcome, not_chosen, reasons) in pending.iter() {
-            for result in &outcome.results {
-                let mut result = result.clone();
-                if let Some((_, why)) = reasons.iter().find(|(id, _)| *id == result.metric) {
-                    attach_reason(&mut result, why);
-                }
-                if retried.contains(&(outcome.item_id, result.metric.clone())) {
-                    store::results::clear_error(tx, run_id, outcome.item_id, &result.metric)?;
-                }
-                let judged = metrics::find(&result.metric).is_some_and(|m| m.judge);
-                let own_version = outcome
-                    .metric_versions
-                    .iter()
-                    .find(|(m, _)| *m == result.metric)
-                    .map(|(_, v)| v.as_str());
-                let (config, version) = if judged {
-                    (
-                        outcome.judge_config.as_str(),
-                        own_version.or(outcome.prompt_version.as_deref()),
-                    )
-                } else {
-                    ("", None)
-                };
-                if store::results::insert_versioned(
-                    tx,
-                    run_id,
-                    outcome.item_id,
-                    config,
-                    version,
-                    &result,
-                )? {
-                    written += 1;
-                }
-            }
-            for result in not_chosen {
-                if retried.contains(&(outcome.item_id, result.metric.clone())) {
-                    store::results::clear_error(tx, run_id, outcome.item_id, &result.metric)?;
-                }
-                if store::results::insert(tx, run_id, outcome.item_id, "", result)? {
-                    written += 1;
-                }
-            }
-        }
-        Ok(())
-    })?;
-    pending.clear();
-    Ok(written)
-}
-
-/// Agentic runs record why each metric was chosen, inside the result's details.
-fn attach_reason(result: &mut MetricResult, why: &str) {
-    match &mut result.details {
-        serde_json::Value::Object(map) => {
-            map.insert("chosen_because".into(), why.into());
-        }
-        serde_json::Value::Null => result.details = serde_json::json!({ "chosen_because": why }),
-        other => {
-            let inner = other.take();
-            result.details = serde_json::json!({ "value": inner, "chosen_because": why });
-        }
-    }
 }
 
 /// Plans and executes in one step (what `ragnosis eval` does).
