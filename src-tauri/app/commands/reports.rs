@@ -17,5 +17,5 @@ pub fn export_run(
     format: ReportFormat,
 ) -> CommandResult<Exported> {
     let path = paths::output_file(&path)?;
-    Ok(reports::export(&state, run_id, &path, &[format])?.into())
+    Ok(reports::export(&state, run_id, &path, &[format], None)?.into())
 }

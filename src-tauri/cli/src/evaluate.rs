@@ -270,7 +270,7 @@ fn finish(
         return Err(Error::Cancelled.into());
     }
     if let Some(base) = out_base {
-        for path in reports::export(ctx, run_id, base, formats)? {
+        for path in reports::export(ctx, run_id, base, formats, None)? {
             eprintln!("wrote {}", path.display());
         }
     }

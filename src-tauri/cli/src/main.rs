@@ -100,6 +100,10 @@ enum Command {
         out_base: PathBuf,
         #[arg(long, default_value = "json,md,csv")]
         format: String,
+        /// Text of the Markdown or PDF report's date line (default: now, or
+        /// SOURCE_DATE_EPOCH).
+        #[arg(long, value_name = "TEXT")]
+        date: Option<String>,
     },
     /// Write a stakeholder report of a run: PDF and/or Markdown with SVG charts.
     Report(report::ReportArgs),
@@ -277,9 +281,10 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
             run,
             out_base,
             format,
+            date,
         } => {
             let formats = export_formats(&format)?;
-            for path in reports::export(ctx, run, &out_base, &formats)? {
+            for path in reports::export(ctx, run, &out_base, &formats, date)? {
                 println!("wrote {}", path.display());
             }
         }

@@ -78,6 +78,7 @@ pub fn export(
     run_id: i64,
     base: &Path,
     formats: &[ReportFormat],
+    date: Option<String>,
 ) -> Result<Vec<PathBuf>> {
     let base = base_for(base, formats);
     let data: Vec<_> = formats.iter().filter_map(|f| f.export_format()).collect();
@@ -86,7 +87,7 @@ pub fn export(
     let mut written = export::write_all(&mut store, run_id, &base, &data)?;
     if formats.iter().any(|f| f.report_format().is_some()) {
         let options = ReportOptions {
-            generated_at: date_line(None),
+            generated_at: date_line(date),
             ..ReportOptions::default()
         };
         written.extend(write_report(ctx, run_id, &options, formats, &base)?);

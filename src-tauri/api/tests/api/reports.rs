@@ -38,7 +38,8 @@ fn an_export_keeps_the_chosen_name_and_writes_every_format() {
         ],
     )
     .unwrap();
-    let written = reports::export(&h.ctx, run_id, &base, &formats).unwrap();
+    let date = "27 November 2026, before the review";
+    let written = reports::export(&h.ctx, run_id, &base, &formats, Some(date.into())).unwrap();
     let names: Vec<String> = written
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
@@ -47,6 +48,11 @@ fn an_export_keeps_the_chosen_name_and_writes_every_format() {
         names[..3],
         ["report.json", "report.csv", "report.md"],
         "data first, then the report (its charts beside it)"
+    );
+    let report = std::fs::read_to_string(&written[2]).unwrap();
+    assert!(
+        report.contains(date),
+        "the report's date line is the one asked for"
     );
     let (code, message) = refusal(ReportFormat::parse_list("docx", &[ReportFormat::Pdf]));
     assert_eq!(code, ErrorCode::Invalid);
