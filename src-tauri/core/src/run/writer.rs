@@ -20,10 +20,6 @@ use crate::store::{self, Store};
 /// Batches waiting while one is written: enough to keep the workers busy through a
 /// commit, few enough that memory stays flat (a few thousand items).
 const QUEUED_BATCHES: usize = 2;
-/// WAL pages between checkpoints on the writer's connection (SQLite's default is 1 000).
-/// The run rewrites the same index pages commit after commit; checkpointing less often
-/// copies each of them back into the database once instead of many times.
-const CHECKPOINT_PAGES: i64 = 8_000;
 
 pub(super) struct ResultWriter {
     sender: Option<SyncSender<Vec<Finished>>>,
@@ -38,9 +34,7 @@ impl ResultWriter {
         run_id: i64,
         retried: HashSet<(i64, String)>,
     ) -> Result<ResultWriter> {
-        let mut own = Store::open_file(store.path())?;
-        own.conn()
-            .pragma_update(None, "wal_autocheckpoint", CHECKPOINT_PAGES)?;
+        let mut own = store.open_bulk_writer()?;
         let (sender, receiver) = sync_channel::<Vec<Finished>>(QUEUED_BATCHES);
         let thread = std::thread::Builder::new()
             .name(format!("run {run_id} writer"))
