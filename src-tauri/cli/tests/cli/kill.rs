@@ -383,8 +383,7 @@ fn a_kill_at_any_moment_leaves_a_database_that_opens_resumes_and_lists_only_whol
         let args = command(op, home, &work, "whole", expected.finished_run);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let started = Instant::now();
-        let done = ragnosis(home).args(&args).output().unwrap();
-        assert!(done.status.success(), "{op:?}: {}", text(&done.stderr));
+        ok(home, &args);
         window.push(started.elapsed());
         let store = Store::open(home).unwrap();
         match op {
