@@ -826,7 +826,9 @@ fn settings_find_a_local_model_server_and_save_it_as_a_judge() {
     else {
         return;
     };
-    // The judge simulator plays Ollama on its default port, 11434, of this machine.
+    // The judge simulator plays Ollama on its default port, 11434, of this machine; the
+    // CLI's detection test, in another process, waits until this one is done.
+    let _ports = ragnosis_judge_sim::DefaultPorts::hold().unwrap();
     let sim = ragnosis_judge_sim::Simulator::start(ragnosis_judge_sim::SimConfig {
         port: 11434,
         ..Default::default()

@@ -21,6 +21,7 @@ mod answer;
 mod batch;
 mod batch_wire;
 mod criterion;
+mod default_ports;
 pub mod embeddings;
 pub mod faults;
 mod multipart;
@@ -36,6 +37,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use serde::{Deserialize, Serialize};
 
+pub use default_ports::DefaultPorts;
 pub use faults::{BatchRules, ContainsRule, Fault, FaultRules};
 pub use stats::Stats;
 

@@ -68,7 +68,9 @@ fn the_key_goes_only_into_the_auth_header_and_never_to_disk_or_output() {
 
 #[test]
 fn a_local_server_on_a_default_port_is_detected_and_becomes_a_profile() {
-    // The simulator plays LM Studio on its default port, 1234, of this machine.
+    // The simulator plays LM Studio on its default port, 1234, of this machine; the
+    // window's detection test, in another process, waits until this one is done.
+    let _ports = ragnosis_judge_sim::DefaultPorts::hold().unwrap();
     let sim = Simulator::start(SimConfig {
         port: 1234,
         ..Default::default()
