@@ -102,7 +102,7 @@ pub async fn run_judge_check(
     let judge = judges::open_for_check(&state, &profile)?;
     let progress = progress(on_progress);
     let check = state
-        .blocking(move |ctx| judges::run_check(ctx, judge, progress, &CancelToken::new()))
+        .blocking(move |ctx| judges::run_check(ctx, judge, false, progress, &CancelToken::new()))
         .await?;
     Ok(JudgeCheckView::new(&check, true))
 }

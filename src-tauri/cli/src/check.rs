@@ -12,13 +12,14 @@ pub fn judge_check(
     ctx: &Ctx,
     profile: &str,
     json: bool,
+    batch: bool,
     progress: Arc<dyn ProgressSink>,
 ) -> Result<(), Error> {
     let judge = judges::open_for_check(ctx, profile)?;
     if let Some(notice) = judge.notice() {
         eprintln!("note: {notice}");
     }
-    let check = judges::run_check(ctx, judge, progress, &cancel_on_ctrl_c())?;
+    let check = judges::run_check(ctx, judge, batch, progress, &cancel_on_ctrl_c())?;
     if json {
         print_json(&check)
     } else {

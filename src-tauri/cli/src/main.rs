@@ -128,6 +128,11 @@ enum Command {
         profile: String,
         #[arg(long)]
         json: bool,
+        /// Send the check's calls through the provider's batch API (OpenAI, Azure
+        /// OpenAI, Anthropic): half price, results within 24 h. Running the same
+        /// command again picks up a batch an interrupted check left waiting.
+        #[arg(long)]
+        batch: bool,
     },
     /// The judge cache.
     Cache {
@@ -293,7 +298,11 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
         Command::Judges { command } => judges::judges(ctx, command)?,
         Command::Keys { command } => judges::keys(ctx, command)?,
         Command::Cache { command } => judges::cache(ctx, command)?,
-        Command::JudgeCheck { profile, json } => check::judge_check(ctx, &profile, json, progress)?,
+        Command::JudgeCheck {
+            profile,
+            json,
+            batch,
+        } => check::judge_check(ctx, &profile, json, batch, progress)?,
         Command::Labels { command } => trust::labels(ctx, command)?,
         Command::Criteria { command } => criteria::criteria(ctx, command)?,
         Command::Ingest(args) => corpora::ingest(ctx, args, progress)?,

@@ -244,17 +244,28 @@ pub fn open_for_check(ctx: &Ctx, profile: &str) -> Result<CheckedJudge> {
 }
 
 /// Runs the labelled sample shipped with Ragnosis through the judge and keeps the
-/// figures with the profile.
+/// figures with the profile. `batch`: the sample's calls go through the judge's batch
+/// service first (half price, within 24 h), picking up a batch an interrupted check of
+/// this judge left waiting.
 pub fn run_check(
     ctx: &Ctx,
     judge: CheckedJudge,
+    batch: bool,
     progress: Arc<dyn ProgressSink>,
     cancel: &CancelToken,
 ) -> Result<JudgeCheck> {
     let CheckedJudge { profile, judge } = judge;
-    let check = jobs::on_own_thread("the judge check", || {
-        judge_check::run(&profile, judge, progress, cancel)
-    })?;
+    let check = match batch {
+        false => jobs::on_own_thread("the judge check", || {
+            judge_check::run(&profile, judge, progress, cancel)
+        })?,
+        true => {
+            let mut store = ctx.own_store()?;
+            jobs::on_own_thread("the judge check", || {
+                judge_check::run_in_batches(&mut store, &profile, judge, progress, cancel)
+            })?
+        }
+    };
     check.save(ctx.store()?.conn())?;
     Ok(check)
 }

@@ -252,7 +252,10 @@ fn info(
     // either way not interrupted, and not resumable from here.
     let active = ctx.jobs().is_active(JobKind::Run, run.id)
         || (run.status == RunStatus::Running && owner::is_evaluating(store, run.id));
-    let waiting = store::judge_batches::waiting(store.conn(), run.id)?;
+    let waiting = store::judge_batches::waiting(
+        store.conn(),
+        &store::judge_batches::BatchOwner::Run(run.id),
+    )?;
     let mut info = RunInfo::new(run, dataset_name, active, totals, summary);
     info.waiting_batches = view::waiting_batches(&waiting);
     Ok(info)

@@ -347,12 +347,12 @@ pub struct RunDetail {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ragnosis_core::store::judge_batches::BatchRow;
+    use ragnosis_core::store::judge_batches::{BatchOwner, BatchRow};
 
     fn batch(status: &str, entries: u64, completed: u64, failed: u64) -> BatchRow {
         BatchRow {
             id: 1,
-            run_id: 7,
+            owner: BatchOwner::Run(7),
             provider: "openai".into(),
             batch_id: "batch_1".into(),
             input_file_id: None,

@@ -2,7 +2,8 @@
 //! simulator's batch services, a real SQLite file per test. SIGKILLed between submitting
 //! a batch and reading its results, the run completes on `ragnosis resume` with nothing
 //! lost or sent twice; a batch that expires with 200 of its 1,000 requests missing ends
-//! with those 200 asked live and the run complete; the plan shows the batch price.
+//! with those 200 asked live and the run complete; the plan shows the batch price; a
+//! judge check killed while its batch waits is finished by the next check of that judge.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -149,7 +150,11 @@ fn a_batch_run_killed_between_submit_and_results_completes_on_resume_with_nothin
     let run_id = only_run(home);
     {
         let store = Store::open(home).unwrap();
-        let waiting = store::judge_batches::waiting(store.conn(), run_id).unwrap();
+        let waiting = store::judge_batches::waiting(
+            store.conn(),
+            &store::judge_batches::BatchOwner::Run(run_id),
+        )
+        .unwrap();
         assert_eq!(waiting.len(), 1, "the batch id was stored before the wait");
         assert!(
             waiting[0].batch_id.starts_with("batch_"),
@@ -346,5 +351,70 @@ fn the_plan_shows_the_batch_price_and_batch_mode_refuses_to_skip_the_cache() {
         stderr(&refused).contains("--no-cache"),
         "{}",
         stderr(&refused)
+    );
+}
+
+// long: a judge check end to end twice: submitted and killed, then run again to the figures
+#[test]
+fn a_batch_judge_check_killed_while_its_batch_waits_is_picked_up_by_the_next_check() {
+    let sim = simulator(BatchRules {
+        polls_in_progress: 1_000_000,
+        ..BatchRules::default()
+    });
+    let home_dir = tempfile::tempdir().unwrap();
+    let home = home_dir.path();
+    add_sim_judge(home, &sim);
+    let mut child = ragnosis_batch(home)
+        .args(["judge-check", "sim", "--batch"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while sim.stats().batch_polls < 2 {
+        assert!(Instant::now() < deadline, "never polled: {:?}", sim.stats());
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ended before its batch"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!((sim.stats().batches_created, sim.stats().calls), (1, 0));
+
+    sim.set_faults(FaultRules::default());
+    let o = ragnosis_batch(home)
+        .args(["judge-check", "sim", "--batch", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "judge-check: {}", stderr(&o));
+    let check: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let tasks = check["tasks"].as_array().unwrap();
+    assert!(
+        tasks
+            .iter()
+            .all(|t| t["n"].as_u64() > Some(0) && t["errors"] == 0),
+        "{tasks:?}"
+    );
+    let stats = sim.stats();
+    assert_eq!(
+        stats.batch_repeats, 0,
+        "the waiting batch was not sent again"
+    );
+    assert!(
+        stats.batches_created >= 2,
+        "the waiting batch, then the labels' round"
+    );
+    assert!(
+        stats.calls * 10 < stats.batch_requests,
+        "live only for the repeat probe: {stats:?}"
+    );
+    let store = Store::open(home).unwrap();
+    assert!(
+        ragnosis_core::judge_check::latest_for_profile(store.conn(), "sim")
+            .unwrap()
+            .is_some(),
+        "the figures are kept with the profile"
     );
 }

@@ -199,6 +199,38 @@ fn probed(cases: &[Case]) -> Vec<ClaimCase> {
     out
 }
 
+/// What a probe asks about `case` (the `nth` probed): the claim and its passages, reordered
+/// or padded.
+fn probe_input(case: &ClaimCase, nth: usize, probe: Probe) -> (String, Vec<String>) {
+    match probe {
+        Probe::Repeat => (case.text.clone(), case.passages.clone()),
+        Probe::PassageOrder => {
+            let mut reversed = case.passages.clone();
+            reversed.reverse();
+            (case.text.clone(), reversed)
+        }
+        Probe::Padding => {
+            let (before, after) = FILLERS[nth % FILLERS.len()];
+            (
+                format!("{before}{}{after}", lower_first(&case.text)),
+                case.passages.clone(),
+            )
+        }
+    }
+}
+
+/// Notes the probes' cached calls with a batch pass's scout: the reordered and padded
+/// variants. The repeat probe bypasses the cache by design, so its calls stay live.
+pub(super) fn scout(cases: &[Case], scout: &dyn Judge, ctx: &CallContext) {
+    for (nth, case) in probed(cases).into_iter().enumerate() {
+        for probe in [Probe::PassageOrder, Probe::Padding] {
+            let (text, passages) = probe_input(&case, nth, probe);
+            let asker = Asker::new(scout, ctx);
+            let _ = crate::run::batch::poll_once(super::claim_verdict(&asker, &text, passages));
+        }
+    }
+}
+
 /// Runs the probes on the sample's claims through `judge`. A probe whose calls fail is
 /// left out (it is no evidence either way); the failures are counted in the ledger.
 pub(super) async fn run(
@@ -226,21 +258,10 @@ pub(super) async fn run(
                     use_cache: false,
                     ..cached.clone()
                 };
-                let (text, passages, ctx) = match probe {
-                    Probe::Repeat => (case.text.clone(), case.passages.clone(), &fresh),
-                    Probe::PassageOrder => {
-                        let mut reversed = case.passages.clone();
-                        reversed.reverse();
-                        (case.text.clone(), reversed, &cached)
-                    }
-                    Probe::Padding => (
-                        {
-                            let (before, after) = FILLERS[nth % FILLERS.len()];
-                            format!("{before}{}{after}", lower_first(&case.text))
-                        },
-                        case.passages.clone(),
-                        &cached,
-                    ),
+                let (text, passages) = probe_input(&case, nth, probe);
+                let ctx = match probe {
+                    Probe::Repeat => &fresh,
+                    Probe::PassageOrder | Probe::Padding => &cached,
                 };
                 let base_asker = Asker::new(judge.as_ref(), &cached);
                 let base =

@@ -24,6 +24,7 @@
 //! Owns: running the sample through a judge and the figures. Must not: store anything
 //! (`store::judge_checks` does) or choose a judge (`judge::open` does).
 
+mod batch;
 pub mod certificate;
 pub mod figures;
 pub mod fit;
@@ -47,6 +48,7 @@ use crate::metrics::Status;
 use crate::progress::{CancelToken, Progress, ProgressSink};
 use crate::run::engine::{self, Accounting, Asker, EngineSettings};
 use crate::run::{agentic, Mode};
+pub use batch::run_in_batches;
 pub use certificate::Certificate;
 pub use figures::Estimate;
 use judging::{claim_verdict, judge_case, Ledger, Outcome};

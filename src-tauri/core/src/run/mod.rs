@@ -7,7 +7,7 @@
 //! (item, metric) that already has a stored result.
 
 pub mod agentic;
-mod batch;
+pub(crate) mod batch;
 pub mod criteria;
 pub mod engine;
 mod health;

@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 16;
+const MIGRATION_COUNT: usize = 17;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -53,6 +53,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0014_no_item_hash_index.sql")),
         M::up(include_str!("migrations/0015_results_by_item.sql")),
         M::up(include_str!("migrations/0016_context_chunks.sql")),
+        M::up(include_str!("migrations/0017_check_batches.sql")),
     ];
     assert_eq!(
         all.len(),

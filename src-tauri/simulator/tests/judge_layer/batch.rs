@@ -2,7 +2,9 @@
 //! run's at half the price, phase by phase; a batch split at the request limit; failed
 //! and expired requests asked live (and an error, never a 0, when live fails too); a run
 //! stopped while its batch waits resumes without submitting again; a batch that fails as
-//! a whole stops the run until a resume submits it again. Real SQLite files in temp dirs.
+//! a whole stops the run until a resume submits it again. The judge check in batches gives
+//! the live check's figures, and picks up the batch an interrupted check left waiting.
+//! Real SQLite files in temp dirs.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -13,12 +15,14 @@ use ragnosis_core::judge::batch::{BatchLimits, PollPolicy};
 use ragnosis_core::judge::cache::JudgeCache;
 use ragnosis_core::judge::llm::{JudgeOptions, LlmJudge};
 use ragnosis_core::judge::{Judge, ProviderKind};
+use ragnosis_core::judge_check::{self, JudgeCheck};
 use ragnosis_core::progress::{CancelToken, NoProgress, Progress, ProgressSink};
 use ragnosis_core::run::{self, RunOutcome, RunRequest, RunTotals};
+use ragnosis_core::store::judge_batches::BatchOwner;
 use ragnosis_core::store::judge_profiles::JudgeProfile;
 use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_judge_sim::{
-    BatchRules, ContainsRule, Fault, FaultRules, SimConfig, SimHandle, Simulator,
+    BatchRules, ContainsRule, Fault, FaultRules, SimConfig, SimHandle, Simulator, Stats as SimStats,
 };
 use serde_json::Value;
 
@@ -360,7 +364,9 @@ fn a_run_stopped_while_its_batch_waits_resumes_it_without_submitting_again() {
     )
     .unwrap();
     assert_eq!(stopped.status, RunStatus::Cancelled);
-    let waiting = store::judge_batches::waiting(store.conn(), run_id).unwrap();
+    let waiting =
+        store::judge_batches::waiting(store.conn(), &store::judge_batches::BatchOwner::Run(run_id))
+            .unwrap();
     assert_eq!(waiting.len(), 1, "the batch id was stored before waiting");
     assert!(store::results::done_pairs(store.conn(), run_id)
         .unwrap()
@@ -526,4 +532,152 @@ fn an_items_own_criteria_go_in_one_batch_round() {
     let rows = results(&store, run_id);
     assert_eq!(rows.len(), 6);
     assert!(rows.iter().all(|r| r["status"] == "ok"), "{rows:?}");
+}
+
+/// The judge check of a fresh judge (own cache) against its own simulator.
+fn check(batch: bool, rules: BatchRules) -> (JudgeCheck, SimStats, Store, tempfile::TempDir) {
+    let sim = sim(rules);
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let judged_by = judge(&store, &profile(&sim, ProviderKind::OpenAi), None);
+    let progress: Arc<dyn ProgressSink> = Arc::new(NoProgress);
+    let cancel = CancelToken::new();
+    let check = match batch {
+        true => judge_check::run_in_batches(&mut store, "sim", judged_by, progress, &cancel),
+        false => judge_check::run("sim", judged_by, progress, &cancel),
+    }
+    .unwrap();
+    (check, sim.stats(), store, dir)
+}
+
+// long: the whole sample judged twice, live and in batches, and the two compared
+#[test]
+fn a_judge_check_in_batches_gives_the_live_figures_with_only_the_repeat_probe_asked_live() {
+    let (live, live_stats, _, _live_dir) = check(false, BatchRules::default());
+    let (batched, stats, store, _dir) = check(true, BatchRules::default());
+    assert!(
+        live.tasks.iter().all(|t| t.errors == 0 && t.n > 0),
+        "{live:?}"
+    );
+    // Figures and counts; not the bootstrap intervals, which depend on the order the
+    // cases finished in.
+    let figures = |c: &JudgeCheck| -> Vec<(String, u64, u64, Option<f64>)> {
+        c.tasks
+            .iter()
+            .map(|t| {
+                let value = t.estimate.map(|e| e.value);
+                (format!("{:?}", t.task), t.n, t.errors, value)
+            })
+            .collect()
+    };
+    assert_eq!(
+        figures(&batched),
+        figures(&live),
+        "the same figures, task by task"
+    );
+    assert_eq!(batched.diagnosis, live.diagnosis);
+    let probes = |c: &JudgeCheck| {
+        let c = c.certificate.clone().unwrap();
+        (c.confusion, c.repeat, c.passage_order, c.padding)
+    };
+    assert_eq!(probes(&batched), probes(&live));
+    assert!(
+        stats.batches_created >= 2,
+        "claims first, then their labels"
+    );
+    assert_eq!(stats.batch_repeats, 0, "no request sent in a batch twice");
+    // Within a few calls: the live check's cases run concurrently and its designed cases
+    // take agentic turns, so the two ways can differ by a task or two.
+    let asked = stats.batch_requests + stats.calls;
+    assert!(
+        asked.abs_diff(live_stats.calls) * 100 <= live_stats.calls,
+        "every call of the live check was asked once, in a batch or live: {asked} against {}",
+        live_stats.calls
+    );
+    assert!(
+        stats.calls > 0 && stats.calls * 10 < stats.batch_requests,
+        "live: only the repeat probe, which bypasses the cache ({} live, {} in batches)",
+        stats.calls,
+        stats.batch_requests
+    );
+    let share = batched.accounting.cost_usd / live.accounting.cost_usd;
+    assert!(
+        (0.45..0.65).contains(&share),
+        "the check's cost counts its batches at half price: {} of {}",
+        batched.accounting.cost_usd,
+        live.accounting.cost_usd
+    );
+    let owner = BatchOwner::Check {
+        judge: batched.judge_config.clone(),
+    };
+    assert!(
+        store::judge_batches::for_owner(store.conn(), &owner)
+            .unwrap()
+            .is_empty(),
+        "a finished check forgets its batches"
+    );
+}
+
+#[test]
+fn a_judge_check_cancelled_while_its_batch_waits_picks_the_batch_up_when_run_again() {
+    let sim = sim(BatchRules {
+        polls_in_progress: 1_000_000,
+        ..BatchRules::default()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let profile = profile(&sim, ProviderKind::OpenAi);
+    let cancel = CancelToken::new();
+    let stopped = std::thread::scope(|s| {
+        let watcher = s.spawn(|| {
+            while sim.stats().batch_polls < 2 {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            cancel.cancel();
+        });
+        let judged_by = judge(&store, &profile, None);
+        let out = judge_check::run_in_batches(
+            &mut store,
+            "sim",
+            judged_by,
+            Arc::new(NoProgress),
+            &cancel,
+        );
+        watcher.join().unwrap();
+        out
+    });
+    assert!(
+        matches!(stopped, Err(ragnosis_core::error::Error::Cancelled)),
+        "{stopped:?}"
+    );
+    let judged_by = judge(&store, &profile, None);
+    let owner = BatchOwner::Check {
+        judge: judged_by.identity().config_key(),
+    };
+    let waiting = store::judge_batches::waiting(store.conn(), &owner).unwrap();
+    assert_eq!(waiting.len(), 1, "the batch id was stored before the wait");
+    assert_eq!((sim.stats().batches_created, sim.stats().calls), (1, 0));
+
+    sim.set_faults(FaultRules::default());
+    let check = judge_check::run_in_batches(
+        &mut store,
+        "sim",
+        judged_by,
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    let stats = sim.stats();
+    assert_eq!(
+        stats.batch_repeats, 0,
+        "the waiting batch was not sent again"
+    );
+    assert!(stats.batches_created >= 2, "then the labels' round");
+    assert!(
+        check.tasks.iter().all(|t| t.errors == 0 && t.n > 0),
+        "{check:?}"
+    );
+    assert!(store::judge_batches::for_owner(store.conn(), &owner)
+        .unwrap()
+        .is_empty());
 }

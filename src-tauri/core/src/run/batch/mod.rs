@@ -25,6 +25,8 @@
 mod read;
 mod scout;
 
+pub(crate) use scout::{poll_once, Found, Scout};
+
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,13 +40,35 @@ use crate::judge::retry::{self, RetryPolicy};
 use crate::judge::{CallContext, Judge};
 use crate::metrics::MetricSpec;
 use crate::progress::{CancelToken, Progress, ProgressSink};
-use crate::store::{self, judge_batches, runs::RunStatus, Store};
+use crate::store::judge_batches::{self, BatchOwner};
+use crate::store::{self, runs::RunStatus, Store};
 
 use super::{Accounting, EngineSettings, Mode, RunConfig, RunOutcome, RunTotals, LOAD_CHUNK};
+
+/// What a batch pass asks for: a run's items, or the judge check's sample. The pass itself
+/// (scouting, request files, submitting, polling, reading back) is the same for both.
+pub(crate) trait Workload {
+    fn owner(&self) -> &BatchOwner;
+    /// "run 12", "the judge check of gpt": for messages.
+    fn describe(&self) -> String;
+    /// The command that picks a waiting batch up after this process ends.
+    fn pick_up(&self) -> String;
+    /// How many parts the work is scouted in, one after another, so a run of a million
+    /// items never holds every request at once.
+    fn parts(&self) -> usize;
+    /// The tasks of part `nth` that `scout` finds askable now and did not note before.
+    fn askable(&self, store: &Store, scout: &Scout<'_>, nth: usize) -> Result<Vec<Found>>;
+    /// What was spent so far, against a budget.
+    fn spent_usd(&self, store: &Store) -> Result<f64>;
+    /// Adds what a read batch cost to the owner and marks the batch read: inside the
+    /// transaction that records its misses, so a restart never counts it twice.
+    fn pay(&self, tx: &rusqlite::Connection, batch: i64, spent: &Accounting) -> Result<()>;
+}
 
 /// What the scout needs of a run: its items, the cells already stored, how an item is
 /// evaluated.
 pub(super) struct Scope<'a> {
+    pub owner: BatchOwner,
     pub run_id: i64,
     pub item_ids: Vec<i64>,
     pub done: HashSet<(i64, String)>,
@@ -108,31 +132,8 @@ async fn ask_in_batches(
     judge: &dyn Judge,
     ctx: &CallContext,
 ) -> Result<Option<RunOutcome>> {
-    let Some(batch) = judge.batch() else {
-        ctx.progress.report(Progress::Notice {
-            message: format!(
-                "the judge {} has no batch service: its tasks are asked live",
-                judge.identity().name
-            ),
-        });
-        return Ok(None);
-    };
-    let Some(cache) = batch.cache() else {
-        return Err(Error::Invalid(
-            "batch mode reads answers back through the judge cache, and this judge has none".into(),
-        ));
-    };
-    let provider = batch.api().provider();
-    let waiting = judge_batches::waiting(store.conn(), run_id)?;
-    if let Some(other) = waiting.iter().find(|b| b.provider != provider) {
-        return Err(Error::Invalid(format!(
-            "run {run_id} has the batch {} waiting at {}; resume it with the judge that submitted it, not {} ({provider})",
-            other.batch_id,
-            other.provider,
-            batch.identity().name
-        )));
-    }
     let scope = Scope {
+        owner: BatchOwner::Run(run_id),
         run_id,
         item_ids: store::run_items::item_ids(store.conn(), run_id)?,
         done: store::results::done_pairs(store.conn(), run_id)?,
@@ -147,21 +148,120 @@ async fn ask_in_batches(
         },
         ctx: ctx.clone(),
     };
+    Ok(
+        match pass(store, &scope, judge, ctx, config.budget_usd).await? {
+            true => None,
+            false => Some(stopped(run_id)),
+        },
+    )
+}
+
+/// Asks `work`'s tasks through the judge's batch service, round after round, until every
+/// answer a batch could give is in the cache. Returns true when the live pass should
+/// follow (also when the judge has no batch service), false when it stops here,
+/// resumable: cancelled, or the next batch would pass `budget`.
+pub(crate) async fn pass(
+    store: &mut Store,
+    work: &dyn Workload,
+    judge: &dyn Judge,
+    ctx: &CallContext,
+    budget: Option<f64>,
+) -> Result<bool> {
+    let Some(batch) = judge.batch() else {
+        ctx.progress.report(Progress::Notice {
+            message: format!(
+                "the judge {} has no batch service: its tasks are asked live",
+                judge.identity().name
+            ),
+        });
+        return Ok(true);
+    };
+    let Some(cache) = batch.cache() else {
+        return Err(Error::Invalid(
+            "batch mode reads answers back through the judge cache, and this judge has none".into(),
+        ));
+    };
+    let provider = batch.api().provider();
+    let waiting = judge_batches::waiting(store.conn(), work.owner())?;
+    if let Some(other) = waiting.iter().find(|b| b.provider != provider) {
+        return Err(Error::Invalid(format!(
+            "{} has the batch {} waiting at {}; pick it up with the judge that submitted it, not {} ({provider})",
+            work.describe(),
+            other.batch_id,
+            other.provider,
+            batch.identity().name
+        )));
+    }
     loop {
         if ctx.cancel.is_cancelled() {
-            return Ok(Some(stopped(run_id)));
+            return Ok(false);
         }
-        let held = held(store, run_id)?;
-        if !send_askable(store, &scope, batch, cache, &held, config.budget_usd).await? {
-            return Ok(Some(stopped(run_id)));
+        let held = held(store, work.owner())?;
+        if !send_askable(store, work, batch, cache, &held, ctx, budget).await? {
+            return Ok(false);
         }
-        let waiting = judge_batches::waiting(store.conn(), run_id)?;
+        let waiting = judge_batches::waiting(store.conn(), work.owner())?;
         if waiting.is_empty() {
-            return Ok(None);
+            return Ok(true);
         }
-        if !wait_and_read(store, &scope, batch, cache, waiting).await? {
-            return Ok(Some(stopped(run_id)));
+        if !wait_and_read(store, work, batch, cache, ctx, waiting).await? {
+            return Ok(false);
         }
+    }
+}
+
+impl Workload for Scope<'_> {
+    fn owner(&self) -> &BatchOwner {
+        &self.owner
+    }
+
+    fn describe(&self) -> String {
+        format!("run {}", self.run_id)
+    }
+
+    fn pick_up(&self) -> String {
+        format!("ragnosis resume {}", self.run_id)
+    }
+
+    fn parts(&self) -> usize {
+        self.item_ids.len().div_ceil(LOAD_CHUNK)
+    }
+
+    fn askable(&self, store: &Store, scout: &Scout<'_>, nth: usize) -> Result<Vec<Found>> {
+        let chunk = self.item_ids.chunks(LOAD_CHUNK).nth(nth).unwrap_or(&[]);
+        let ctx = CallContext {
+            use_cache: true,
+            ..self.ctx.clone()
+        };
+        for stored in store::items::get_many(store.conn(), chunk)? {
+            let job = super::job_for(stored, self.specs, self.mode, &self.done, &mut 0);
+            if job.metrics.is_empty() {
+                continue;
+            }
+            // One poll runs the item as far as known answers reach; a held task never
+            // finishes, so the evaluation stops there and is dropped.
+            let _ = poll_once(super::engine::evaluate_item(
+                job.item_id,
+                &job.item,
+                &job.metrics,
+                scout,
+                &ctx,
+                &self.settings,
+            ));
+        }
+        Ok(scout.take_found())
+    }
+
+    fn spent_usd(&self, store: &Store) -> Result<f64> {
+        let spent: RunTotals = store::runs::totals(store.conn(), self.run_id)?;
+        Ok(spent.cost_usd)
+    }
+
+    fn pay(&self, tx: &rusqlite::Connection, batch: i64, spent: &Accounting) -> Result<()> {
+        let mut totals: RunTotals = store::runs::totals(tx, self.run_id)?;
+        super::add_accounting(&mut totals, spent);
+        store::runs::set_totals(tx, self.run_id, &serde_json::to_value(totals)?)?;
+        judge_batches::mark_ingested(tx, batch, None)
     }
 }
 
@@ -179,9 +279,9 @@ fn stopped(run_id: i64) -> RunOutcome {
 
 /// Requests not to send: those in batches still waiting, and those batches did not
 /// answer (asked live).
-fn held(store: &Store, run_id: i64) -> Result<HashSet<u64>> {
-    let mut held = judge_batches::misses(store.conn(), run_id)?;
-    for row in judge_batches::waiting(store.conn(), run_id)? {
+fn held(store: &Store, owner: &BatchOwner) -> Result<HashSet<u64>> {
+    let mut held = judge_batches::misses(store.conn(), owner)?;
+    for row in judge_batches::waiting(store.conn(), owner)? {
         held.extend(row.entry_keys);
     }
     Ok(held)
@@ -192,10 +292,11 @@ fn held(store: &Store, run_id: i64) -> Result<HashSet<u64>> {
 /// budget.
 async fn send_askable(
     store: &mut Store,
-    scope: &Scope<'_>,
+    work: &dyn Workload,
     batch: &dyn BatchJudge,
     cache: &JudgeCache,
     held: &HashSet<u64>,
+    ctx: &CallContext,
     budget: Option<f64>,
 ) -> Result<bool> {
     let scout = scout::Scout::new(batch.identity(), cache, held);
@@ -204,8 +305,8 @@ async fn send_askable(
     let price = batch.price().map(batch_price);
     let mut file = RequestFile::default();
     let mut too_large = Vec::new();
-    for chunk in scope.item_ids.chunks(LOAD_CHUNK) {
-        for found in scout.chunk(store, scope, chunk)? {
+    for nth in 0..work.parts() {
+        for found in work.askable(store, &scout, nth)? {
             let prefix = key_prefix(&found.key);
             let cost = price.map_or(0.0, |p| {
                 let input = estimate_message_tokens(&found.messages);
@@ -218,14 +319,14 @@ async fn send_askable(
                 continue;
             }
             if !file.fits(line.len(), limits)
-                && !submit(store, scope, batch, &mut file, budget).await?
+                && !submit(store, work, batch, &mut file, ctx, budget).await?
             {
                 return Ok(false);
             }
             file.push(prefix, &line, cost);
         }
     }
-    if !file.is_empty() && !submit(store, scope, batch, &mut file, budget).await? {
+    if !file.is_empty() && !submit(store, work, batch, &mut file, ctx, budget).await? {
         return Ok(false);
     }
     if !too_large.is_empty() {
@@ -233,7 +334,7 @@ async fn send_askable(
             for prefix in &too_large {
                 judge_batches::add_miss(
                     tx,
-                    scope.run_id,
+                    work.owner(),
                     None,
                     *prefix,
                     "the request is larger than a batch may be; asked live instead",
@@ -249,14 +350,14 @@ async fn send_askable(
 /// false, submitting nothing, when the file would pass the budget.
 async fn submit(
     store: &mut Store,
-    scope: &Scope<'_>,
+    work: &dyn Workload,
     batch: &dyn BatchJudge,
     file: &mut RequestFile,
+    ctx: &CallContext,
     budget: Option<f64>,
 ) -> Result<bool> {
     if let Some(budget) = budget {
-        let spent: RunTotals = store::runs::totals(store.conn(), scope.run_id)?;
-        if spent.cost_usd + file.estimated_cost > budget {
+        if work.spent_usd(store)? + file.estimated_cost > budget {
             return Ok(false);
         }
     }
@@ -269,11 +370,11 @@ async fn submit(
         ..RetryPolicy::default()
     };
     let who = batch.identity().name.clone();
-    let submitted = retry::run(&once, &who, &scope.ctx, || api.submit(file)).await?;
+    let submitted = retry::run(&once, &who, ctx, || api.submit(file)).await?;
     judge_batches::insert(
         store.conn(),
         &judge_batches::NewBatch {
-            run_id: scope.run_id,
+            owner: work.owner(),
             provider: api.provider(),
             batch_id: &submitted.batch_id,
             input_file_id: submitted.input_file_id.as_deref(),
@@ -281,13 +382,13 @@ async fn submit(
             entry_keys: &file.keys,
         },
     )?;
-    scope.ctx.progress.report(Progress::Notice {
+    ctx.progress.report(Progress::Notice {
         message: format!(
-            "batch {} submitted to {} with {} requests (results within 24 h; `ragnosis resume {}` picks it up if this process ends)",
+            "batch {} submitted to {} with {} requests (results within 24 h; `{}` picks it up if this process ends)",
             submitted.batch_id,
             api.provider(),
             file.len(),
-            scope.run_id
+            work.pick_up()
         ),
     });
     *file = RequestFile::default();
@@ -299,14 +400,15 @@ async fn submit(
 /// picks them up).
 async fn wait_and_read(
     store: &mut Store,
-    scope: &Scope<'_>,
+    work: &dyn Workload,
     batch: &dyn BatchJudge,
     cache: &JudgeCache,
+    ctx: &CallContext,
     mut waiting: Vec<judge_batches::BatchRow>,
 ) -> Result<bool> {
     let poll = batch.poll();
     let total: u64 = waiting.iter().map(|b| b.entries).sum();
-    scope.ctx.progress.report(Progress::Started {
+    ctx.progress.report(Progress::Started {
         stage: format!(
             "waiting for {} batch{}",
             waiting.len(),
@@ -319,17 +421,14 @@ async fn wait_and_read(
     // Requests of the batches already read, for the progress shown.
     let mut finished = 0;
     loop {
-        if retry::sleep_or_cancel(wait, &scope.ctx.cancel)
-            .await
-            .is_err()
-        {
+        if retry::sleep_or_cancel(wait, &ctx.cancel).await.is_err() {
             return Ok(false);
         }
         wait = poll.next(wait);
         let mut still = Vec::new();
         let mut answered = finished;
         for row in waiting {
-            let state = match retry::run(&batch_calls(), &who, &scope.ctx, || {
+            let state = match retry::run(&batch_calls(), &who, ctx, || {
                 batch.api().state(&row.batch_id)
             })
             .await
@@ -339,18 +438,18 @@ async fn wait_and_read(
                 Err(e) => return Err(e.into()),
             };
             let mut row = row;
-            report_change(store, scope, &mut row, &state)?;
+            report_change(store, ctx, &mut row, &state)?;
             if !state.ended {
                 answered += state.completed + state.failed;
                 still.push(row);
-            } else if read::read_back(store, scope, batch, cache, &row, &state).await? {
+            } else if read::read_back(store, work, batch, cache, ctx, &row, &state).await? {
                 finished += row.entries;
                 answered += row.entries;
             } else {
                 return Ok(false);
             }
         }
-        scope.ctx.progress.report(Progress::Advanced {
+        ctx.progress.report(Progress::Advanced {
             done: answered.min(total),
             total: Some(total),
         });
@@ -364,7 +463,7 @@ async fn wait_and_read(
 /// Stores a batch's status and counts, and says so when they changed.
 fn report_change(
     store: &Store,
-    scope: &Scope<'_>,
+    ctx: &CallContext,
     row: &mut judge_batches::BatchRow,
     state: &crate::judge::batch::BatchState,
 ) -> Result<()> {
@@ -382,7 +481,7 @@ fn report_change(
         },
     )?;
     if changed {
-        scope.ctx.progress.report(Progress::Notice {
+        ctx.progress.report(Progress::Notice {
             message: format!(
                 "batch {} ({}): {}, {} of {} answered, {} failed",
                 row.batch_id,

@@ -19,11 +19,12 @@ use crate::judge::prompt::prompt_version;
 use crate::judge::provider::ChatResponse;
 use crate::judge::{retry, JudgeError, Usage};
 use crate::progress::Progress;
-use crate::store::{self, judge_batches, Store};
+use crate::store::{judge_batches, Store};
 
 use super::scout::{Found, Scout};
-use super::{batch_calls, Scope};
-use crate::run::{add_accounting, Accounting, RunTotals, LOAD_CHUNK};
+use super::{batch_calls, Workload};
+use crate::judge::CallContext;
+use crate::run::Accounting;
 
 /// What reading a batch found: what it cost, and the requests to ask live.
 #[derive(Default)]
@@ -45,14 +46,15 @@ impl Tally {
 /// were downloading (nothing is marked read; a resume reads it).
 pub(super) async fn read_back(
     store: &mut Store,
-    scope: &Scope<'_>,
+    work: &dyn Workload,
     batch: &dyn BatchJudge,
     cache: &JudgeCache,
+    ctx: &CallContext,
     row: &judge_batches::BatchRow,
     state: &BatchState,
 ) -> Result<bool> {
     let who = batch.identity().name.clone();
-    let entries = match retry::run(&batch_calls(), &who, &scope.ctx, || {
+    let entries = match retry::run(&batch_calls(), &who, ctx, || {
         batch.api().results(&row.batch_id, state)
     })
     .await
@@ -70,7 +72,7 @@ pub(super) async fn read_back(
         price: batch.price().map(batch_price),
         ..Tally::default()
     };
-    settle_claimed(store, scope, batch, cache, row, &mut replies, &mut tally)?;
+    settle_claimed(store, work, batch, cache, row, &mut replies, &mut tally)?;
     settle_unclaimed(replies, cache, &mut tally);
     let gone = format!(
         "the {} batch {} ended {} without a result for this request; asked live instead",
@@ -79,7 +81,7 @@ pub(super) async fn read_back(
     for key in row.entry_keys.iter().filter(|k| !returned.contains(k)) {
         tally.misses.push((*key, gone.clone()));
     }
-    finish(store, scope, row, state, &tally)?;
+    finish(store, work, ctx, row, state, &tally)?;
     Ok(true)
 }
 
@@ -88,25 +90,25 @@ pub(super) async fn read_back(
 /// replies leave `replies`.
 fn settle_claimed(
     store: &Store,
-    scope: &Scope<'_>,
+    work: &dyn Workload,
     batch: &dyn BatchJudge,
     cache: &JudgeCache,
     row: &judge_batches::BatchRow,
     replies: &mut HashMap<String, EntryResult>,
     tally: &mut Tally,
 ) -> Result<()> {
-    let mut held = judge_batches::misses(store.conn(), scope.run_id)?;
-    for other in judge_batches::waiting(store.conn(), scope.run_id)? {
+    let mut held = judge_batches::misses(store.conn(), work.owner())?;
+    for other in judge_batches::waiting(store.conn(), work.owner())? {
         if other.id != row.id {
             held.extend(other.entry_keys);
         }
     }
     let scout = Scout::new(batch.identity(), cache, &held);
-    for chunk in scope.item_ids.chunks(LOAD_CHUNK) {
+    for nth in 0..work.parts() {
         if replies.is_empty() {
             break;
         }
-        for found in scout.chunk(store, scope, chunk)? {
+        for found in work.askable(store, &scout, nth)? {
             if let Some(result) = replies.remove(&found.key) {
                 settle(found, result, tally, batch, cache)?;
             }
@@ -116,7 +118,7 @@ fn settle_claimed(
 }
 
 /// Replies no askable task claimed: cached by an earlier read that a restart cut short
-/// (paid all the same), or no longer needed by the run.
+/// (paid all the same), or no longer needed.
 fn settle_unclaimed(replies: HashMap<String, EntryResult>, cache: &JudgeCache, tally: &mut Tally) {
     for (custom_id, result) in replies {
         let cached = cache.contains(&custom_id).unwrap_or(false);
@@ -127,34 +129,37 @@ fn settle_unclaimed(replies: HashMap<String, EntryResult>, cache: &JudgeCache, t
         if !cached {
             tally.misses.push((
                 key_prefix(&custom_id),
-                "the run has no task for this reply any more; asked live if needed".into(),
+                "nothing asks this reply's task any more; asked live if needed".into(),
             ));
         }
     }
 }
 
 /// Stores what reading found. A batch that did not run as a whole keeps what it answered
-/// and stops the run: nothing is sent live behind the user's back, and a resume submits
-/// the rest again.
+/// and stops the work: nothing is sent live behind the user's back, and picking it up
+/// again submits the rest again.
 fn finish(
     store: &mut Store,
-    scope: &Scope<'_>,
+    work: &dyn Workload,
+    ctx: &CallContext,
     row: &judge_batches::BatchRow,
     state: &BatchState,
     tally: &Tally,
 ) -> Result<()> {
     if let Some(why) = &state.refused {
-        commit(store, scope.run_id, row.id, &tally.spent, &[])?;
+        commit(store, work, row.id, &tally.spent, &[])?;
         return Err(Error::JudgeDown {
             code: ErrorCode::JudgeHttp,
             message: format!(
-                "the {} batch {} did not run: {why}. Its answers are kept; resume the run to submit the rest again, or start a new run without --batch to ask live",
-                row.provider, row.batch_id
+                "the {} batch {} did not run: {why}. Its answers are kept; `{}` submits the rest again, or leave out --batch to ask live",
+                row.provider,
+                row.batch_id,
+                work.pick_up()
             ),
         });
     }
-    commit(store, scope.run_id, row.id, &tally.spent, &tally.misses)?;
-    scope.ctx.progress.report(Progress::Notice {
+    commit(store, work, row.id, &tally.spent, &tally.misses)?;
+    ctx.progress.report(Progress::Notice {
         message: format!(
             "batch {} read: {} verdicts cached, {} requests to ask live",
             row.batch_id,
@@ -218,21 +223,18 @@ fn reply_usage(reply: &ChatResponse) -> Usage {
     })
 }
 
-/// Records the misses, adds what the batch cost to the run and marks it read, at once.
+/// Records the misses, adds what the batch cost to its owner and marks it read, at once.
 fn commit(
     store: &mut Store,
-    run_id: i64,
+    work: &dyn Workload,
     batch: i64,
     spent: &Accounting,
     misses: &[(u64, String)],
 ) -> Result<()> {
     store.transaction(|tx| {
         for (key, why) in misses {
-            judge_batches::add_miss(tx, run_id, Some(batch), *key, why)?;
+            judge_batches::add_miss(tx, work.owner(), Some(batch), *key, why)?;
         }
-        let mut totals: RunTotals = store::runs::totals(tx, run_id)?;
-        add_accounting(&mut totals, spent);
-        store::runs::set_totals(tx, run_id, &serde_json::to_value(totals)?)?;
-        judge_batches::mark_ingested(tx, batch)
+        work.pay(tx, batch, spent)
     })
 }

@@ -1,12 +1,12 @@
 //! The scout: a `Judge` that answers from the cache and holds back every other task,
-//! noting it. An item evaluated with it (the run's own engine, polled once) stops at the
-//! first task whose answer is not known yet, so what the scout noted is exactly what can
+//! noting it. An item evaluated with it (the run's own engine, polled once; the judge
+//! check's cases likewise) stops at the first task whose answer is not known yet, so what the scout noted is exactly what can
 //! be asked now: every task whose inputs are all known — phase-2 tasks (coverage and the
 //! answer review need the aspects, RAGChecker's labels need the claims) only once the
 //! phase-1 verdicts they depend on are in the cache. Running the engine instead of
 //! copying its plan keeps batch requests identical to live ones.
 //!
-//! Owns: finding the askable tasks of a chunk of items. Must not: call a judge, write
+//! Owns: noting the askable tasks of what is polled with it. Must not: call a judge, write
 //! anything, or evaluate for real (the scout's results are thrown away).
 
 use std::collections::HashSet;
@@ -14,14 +14,10 @@ use std::future::Future;
 use std::sync::Mutex;
 use std::task::{Context, Poll, Waker};
 
-use super::Scope;
-use crate::error::Result;
 use crate::judge::batch::key_prefix;
 use crate::judge::cache::JudgeCache;
 use crate::judge::prompt::{prompt_version, render, Message};
 use crate::judge::{CallContext, Judge, JudgeError, JudgeIdentity, Judgement, Task};
-use crate::run::{engine, job_for};
-use crate::store::{self, Store};
 
 /// A task that can be asked now: its cache key (the request's `custom_id`), the task and
 /// its rendered messages.
@@ -57,37 +53,9 @@ impl<'a> Scout<'a> {
         }
     }
 
-    /// The tasks of the items `chunk` (ids of the run's items) that can be asked now and
-    /// were not noted before in this pass.
-    pub(crate) fn chunk(
-        &self,
-        store: &Store,
-        scope: &Scope<'_>,
-        chunk: &[i64],
-    ) -> Result<Vec<Found>> {
-        let ctx = CallContext {
-            use_cache: true,
-            ..scope.ctx.clone()
-        };
-        for stored in store::items::get_many(store.conn(), chunk)? {
-            let job = job_for(stored, scope.specs, scope.mode, &scope.done, &mut 0);
-            if job.metrics.is_empty() {
-                continue;
-            }
-            // One poll runs the item as far as known answers reach; a held task never
-            // finishes, so the evaluation stops there and is dropped.
-            let _ = poll_once(engine::evaluate_item(
-                job.item_id,
-                &job.item,
-                &job.metrics,
-                self,
-                &ctx,
-                &scope.settings,
-            ));
-        }
-        Ok(std::mem::take(
-            &mut *self.found.lock().unwrap_or_else(|p| p.into_inner()),
-        ))
+    /// The tasks noted since the last call, each once in this pass.
+    pub(crate) fn take_found(&self) -> Vec<Found> {
+        std::mem::take(&mut *self.found.lock().unwrap_or_else(|p| p.into_inner()))
     }
 }
 
@@ -133,7 +101,7 @@ impl Judge for Scout<'_> {
 }
 
 /// Polls a future once with a waker that does nothing: what can complete at once does.
-fn poll_once<F: Future>(future: F) -> Poll<F::Output> {
+pub(crate) fn poll_once<F: Future>(future: F) -> Poll<F::Output> {
     let mut future = std::pin::pin!(future);
     future
         .as_mut()
