@@ -38,9 +38,11 @@ impl ProgressSink for Bars {
                     bar.set_position(done);
                 }
             }
+            // A bar draws nothing when stderr is not a terminal (a pipe, a log file), and
+            // its println is dropped with it: notices (batches submitted, read) would be lost.
             Progress::Notice { message } => match current.as_ref() {
-                Some(bar) => bar.println(message),
-                None => eprintln!("{message}"),
+                Some(bar) if !bar.is_hidden() => bar.println(message),
+                _ => eprintln!("{message}"),
             },
             Progress::Totals {
                 calls,

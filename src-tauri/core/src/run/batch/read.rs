@@ -161,10 +161,11 @@ fn finish(
     commit(store, work, row.id, &tally.spent, &tally.misses)?;
     ctx.progress.report(Progress::Notice {
         message: format!(
-            "batch {} read: {} verdicts cached, {} requests to ask live",
+            "batch {} read: {} verdicts cached, {} request{} to ask live",
             row.batch_id,
             tally.spent.calls,
-            tally.misses.len()
+            tally.misses.len(),
+            if tally.misses.len() == 1 { "" } else { "s" }
         ),
     });
     Ok(())
