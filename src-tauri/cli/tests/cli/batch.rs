@@ -97,6 +97,25 @@ fn only_run(home: &Path) -> i64 {
     runs[0].id
 }
 
+/// SIGKILLs `child` once it has polled its held batch twice: between submit and results.
+fn kill_while_its_batch_waits(sim: &SimHandle, child: &mut std::process::Child) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while sim.stats().batch_polls < 2 {
+        assert!(
+            Instant::now() < deadline,
+            "the CLI never polled its batch: {:?}",
+            sim.stats()
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the CLI ended before its batch did"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
 /// Live judge calls other than the run's one insights call.
 fn live_judged(sim: &SimHandle) -> u64 {
     let stats = sim.stats();
@@ -131,21 +150,7 @@ fn a_batch_run_killed_between_submit_and_results_completes_on_resume_with_nothin
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while sim.stats().batch_polls < 2 {
-        assert!(
-            Instant::now() < deadline,
-            "the CLI never polled its batch: {:?}",
-            sim.stats()
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the CLI ended before its batch did"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    kill_while_its_batch_waits(&sim, &mut child);
 
     let run_id = only_run(home);
     {
@@ -370,17 +375,7 @@ fn a_batch_judge_check_killed_while_its_batch_waits_is_picked_up_by_the_next_che
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while sim.stats().batch_polls < 2 {
-        assert!(Instant::now() < deadline, "never polled: {:?}", sim.stats());
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "ended before its batch"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
+    kill_while_its_batch_waits(&sim, &mut child);
     assert_eq!((sim.stats().batches_created, sim.stats().calls), (1, 0));
 
     sim.set_faults(FaultRules::default());
