@@ -86,6 +86,7 @@ pub fn run_in_batches(
 ) -> Result<JudgeCheck> {
     let runtime = crate::run::worker_runtime("the judge check")?;
     runtime.block_on(async {
+        let started = Instant::now();
         let work = SampleWork {
             owner: BatchOwner::Check {
                 judge: judge.identity().config_key(),
@@ -101,7 +102,10 @@ pub fn run_in_batches(
         if !batch_pass::pass(store, &work, judge.as_ref(), &work.ctx, None).await? {
             return Err(Error::Cancelled);
         }
+        let waited = started.elapsed().as_secs_f64();
         let mut check = run_async(profile, judge, progress, cancel).await?;
+        // The check's time includes the wait for its batches (in this process).
+        check.seconds += waited;
         check.accounting.add(&spent(store, &work.owner)?);
         judge_batches::forget(store.conn(), &work.owner)?;
         Ok(check)
