@@ -10,12 +10,19 @@
 /// Questions looked at; the guess does not improve much beyond this.
 const SAMPLE_ITEMS: u32 = 2_000;
 
+/// Function words of the leading language a Latin-script guess needs.
+const MIN_HITS: u64 = 3;
+
 const LANGUAGES: [(&str, &[&str]); 7] = [
     (
         "en",
         &[
             "the", "is", "of", "and", "what", "which", "who", "how", "to", "does", "did", "are",
             "was", "for", "on", "with", "that", "this", "when", "where", "why", "from", "by", "an",
+            // Short questions and replies ("Can I return it?" "Yes, any time.") carry few
+            // of the words above.
+            "a", "can", "i", "you", "it", "do", "not", "be", "have", "my", "your", "yes", "or",
+            "at", "will", "there", "any", "if", "has", "its",
         ],
     ),
     (
@@ -168,8 +175,11 @@ impl LanguageSample {
         ranked.sort_by_key(|r| std::cmp::Reverse(r.0));
         let (best, code) = ranked[0];
         let second = ranked[1].0;
-        let confident =
-            best as f64 / self.words as f64 >= 0.1 && best as f64 >= 1.5 * second as f64;
+        // At least three function words: one shared word ("a" is also Portuguese and
+        // Italian) must not decide a short text's language.
+        let confident = best >= MIN_HITS
+            && best as f64 / self.words as f64 >= 0.1
+            && best as f64 >= 1.5 * second as f64;
         confident.then(|| code.to_string())
     }
 }
@@ -217,6 +227,16 @@ mod tests {
             guess(&["Какая самая длинная река в мире и где она?"]).as_deref(),
             Some("ru")
         );
+    }
+
+    #[test]
+    fn a_short_english_exchange_is_english_not_portuguese() {
+        // One shared word ("a") once made this Portuguese, and the offline judge skipped it.
+        let item = ["Can I return a used helmet?", "Yes, any time."];
+        assert_eq!(guess(&item).as_deref(), Some("en"));
+        assert_eq!(guess_of(&item).as_deref(), Some("en"));
+        let pt = ["Posso devolver um capacete usado?", "Sim, a qualquer hora."];
+        assert_ne!(guess(&pt).as_deref(), Some("en"));
     }
 
     #[test]
