@@ -255,17 +255,12 @@ pub fn run_check(
     cancel: &CancelToken,
 ) -> Result<JudgeCheck> {
     let CheckedJudge { profile, judge } = judge;
-    let check = match batch {
-        false => jobs::on_own_thread("the judge check", || {
-            judge_check::run(&profile, judge, progress, cancel)
-        })?,
-        true => {
-            let mut store = ctx.own_store()?;
-            jobs::on_own_thread("the judge check", || {
-                judge_check::run_in_batches(&mut store, &profile, judge, progress, cancel)
-            })?
-        }
-    };
+    // Batches are stored as they are submitted, on a connection of the check's own.
+    let mut batches = if batch { Some(ctx.own_store()?) } else { None };
+    let check = jobs::on_own_thread("the judge check", || match batches.as_mut() {
+        Some(store) => judge_check::run_in_batches(store, &profile, judge, progress, cancel),
+        None => judge_check::run(&profile, judge, progress, cancel),
+    })?;
     check.save(ctx.store()?.conn())?;
     Ok(check)
 }

@@ -188,9 +188,9 @@ pub fn set_progress(conn: &Connection, id: i64, p: &BatchProgress) -> Result<()>
     Ok(())
 }
 
-/// Marks a batch's results read; a judge check's batch keeps what it cost (`spent`, JSON),
-/// a run's adds it to the run in the same transaction. Call inside that transaction.
-pub fn mark_ingested(conn: &Connection, id: i64, spent: Option<&str>) -> Result<()> {
+/// Marks a batch's results read and keeps what reading it cost (`spent`, JSON of the
+/// accounting). Call inside the transaction that adds that cost to its owner.
+pub fn mark_ingested(conn: &Connection, id: i64, spent: &str) -> Result<()> {
     conn.execute(
         "UPDATE judge_batches SET ingested_at = ?2, updated_at = ?2, spent = ?3 WHERE id = ?1",
         params![id, super::now(), spent],
@@ -323,7 +323,7 @@ mod tests {
         .unwrap();
         add_miss(store.conn(), &owner, Some(id), 42, "expired").unwrap();
         add_miss(store.conn(), &owner, Some(id), 42, "again").unwrap();
-        mark_ingested(store.conn(), id, None).unwrap();
+        mark_ingested(store.conn(), id, "{}").unwrap();
         assert!(waiting(store.conn(), &owner).unwrap().is_empty());
         let row = &for_owner(store.conn(), &owner).unwrap()[0];
         assert_eq!(
@@ -379,7 +379,7 @@ mod tests {
         };
         assert_eq!(ids(&check), ["batch_check"]);
         assert_eq!(ids(&run_owner), ["batch_run"]);
-        mark_ingested(store.conn(), for_check, Some(r#"{"calls":1}"#)).unwrap();
+        mark_ingested(store.conn(), for_check, r#"{"calls":1}"#).unwrap();
         assert_eq!(spent(store.conn(), &check).unwrap(), [r#"{"calls":1}"#]);
         assert!(waiting(store.conn(), &check).unwrap().is_empty());
 

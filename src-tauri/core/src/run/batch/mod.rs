@@ -60,9 +60,9 @@ pub(crate) trait Workload {
     fn askable(&self, store: &Store, scout: &Scout<'_>, nth: usize) -> Result<Vec<Found>>;
     /// What was spent so far, against a budget.
     fn spent_usd(&self, store: &Store) -> Result<f64>;
-    /// Adds what a read batch cost to the owner and marks the batch read: inside the
-    /// transaction that records its misses, so a restart never counts it twice.
-    fn pay(&self, tx: &rusqlite::Connection, batch: i64, spent: &Accounting) -> Result<()>;
+    /// Adds what a read batch cost to the owner's totals, inside the transaction that
+    /// records its misses and marks it read, so a restart never counts it twice.
+    fn add_cost(&self, tx: &rusqlite::Connection, spent: &Accounting) -> Result<()>;
 }
 
 /// What the scout needs of a run: its items, the cells already stored, how an item is
@@ -257,11 +257,10 @@ impl Workload for Scope<'_> {
         Ok(spent.cost_usd)
     }
 
-    fn pay(&self, tx: &rusqlite::Connection, batch: i64, spent: &Accounting) -> Result<()> {
+    fn add_cost(&self, tx: &rusqlite::Connection, spent: &Accounting) -> Result<()> {
         let mut totals: RunTotals = store::runs::totals(tx, self.run_id)?;
         super::add_accounting(&mut totals, spent);
-        store::runs::set_totals(tx, self.run_id, &serde_json::to_value(totals)?)?;
-        judge_batches::mark_ingested(tx, batch, None)
+        store::runs::set_totals(tx, self.run_id, &serde_json::to_value(totals)?)
     }
 }
 

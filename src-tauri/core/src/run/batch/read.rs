@@ -236,6 +236,7 @@ fn commit(
         for (key, why) in misses {
             judge_batches::add_miss(tx, work.owner(), Some(batch), *key, why)?;
         }
-        work.pay(tx, batch, spent)
+        work.add_cost(tx, spent)?;
+        judge_batches::mark_ingested(tx, batch, &serde_json::to_string(spent)?)
     })
 }

@@ -2,8 +2,8 @@
 -- finishes, so its batches belong to the judge being checked (its configuration key):
 -- checking the same judge again picks a waiting batch up instead of sending it twice.
 -- SQLite cannot drop a NOT NULL, so both tables are rebuilt with an owner that is either
--- a run or a checked judge. A check's batch also keeps what it cost (`spent`), since the
--- check adds it up only at its end, possibly in a later process.
+-- a run or a checked judge. Every batch now also keeps what reading it cost (`spent`):
+-- a check adds it up only at its end, possibly in a later process.
 CREATE TABLE judge_batches_v2 (
     id             INTEGER PRIMARY KEY,
     run_id         INTEGER REFERENCES runs(id) ON DELETE CASCADE,
@@ -21,8 +21,7 @@ CREATE TABLE judge_batches_v2 (
     submitted_at   TEXT NOT NULL,
     updated_at     TEXT NOT NULL,
     ingested_at    TEXT,
-    -- A judge check's batch: what reading it cost (JSON of the accounting), set with
-    -- ingested_at.
+    -- What reading the batch cost (JSON of the accounting), set with ingested_at.
     spent          TEXT,
     CHECK ((run_id IS NULL) <> (check_judge IS NULL))
 );
