@@ -3,7 +3,7 @@
 //! database another benchmark left behind — e.g. the throughput bench's million items,
 //! kept with `RAGNOSIS_BENCH_HOME=DIR` (the home is `DIR/home`).
 //!
-//! `cargo run --release -p ragnosis-api --example first_paint -- HOME`
+//! `cargo run --release -p ragnosis-api --example first_paint -- HOME [RUN]`
 //!
 //! Times the api's own calls, the ones the window's commands make, each on a cold
 //! connection as the window has after opening. Prints figures; asserts nothing.
@@ -31,12 +31,21 @@ fn query(order: &str, text: Option<&str>) -> CaseQueryInput {
 }
 
 fn main() {
-    let home = std::env::args().nth(1).expect("usage: first_paint HOME");
+    let home = std::env::args()
+        .nth(1)
+        .expect("usage: first_paint HOME [RUN]");
     let ctx = Ctx::new(Some(Path::new(&home)));
-    let run_id = ragnosis_core::store::Store::open(Path::new(&home))
-        .and_then(|s| ragnosis_core::store::runs::list(s.conn()))
-        .expect("a database with a run")[0]
-        .id;
+    // The newest run unless one is named.
+    let run_id = match std::env::args().nth(2) {
+        Some(run) => run.parse().expect("RUN is a run's number"),
+        None => {
+            ragnosis_core::store::Store::open(Path::new(&home))
+                .and_then(|s| ragnosis_core::store::runs::list(s.conn()))
+                .expect("a database with a run")[0]
+                .id
+        }
+    };
+    println!("run {run_id}");
 
     let detail = timed("run detail (statistics, insights, trust)", || {
         runs::detail(&ctx, run_id).expect("detail")

@@ -130,6 +130,9 @@ fn main() {
     if let Some(at) = args.iter().position(|a| a == "--import-only") {
         return import_only(std::path::Path::new(&args[at + 1]));
     }
+    if let Some(at) = args.iter().position(|a| a == "--judged") {
+        return judged(&args[at + 1..]);
+    }
     if let Some(at) = args.iter().position(|a| a == "--run-only") {
         return run_only(
             std::path::Path::new(&args[at + 1]),
@@ -325,6 +328,60 @@ fn run_only(home: &std::path::Path, dataset_id: i64) {
         "full word-based run (compute + store + statistics + case indexes): {} results in {secs:.2} s = {:.0} item-metrics/s",
         outcome.written,
         outcome.written as f64 / secs
+    );
+    println!("peak RSS of the run's process: {:.0} MB", peak_rss_mb());
+}
+
+/// `--judged HOME DATASET BASE_URL METRIC [batch]`: a run of one judged metric against an
+/// OpenAI-compatible server (the judge simulator: `ragnosis-judge-sim --port N`, then
+/// `http://127.0.0.1:N/v1`), with the verdict cache, stage by stage. Run it twice to time
+/// a run the cache answers.
+fn judged(args: &[String]) {
+    let [home, dataset, base_url, metric, rest @ ..] = args else {
+        panic!("--judged HOME DATASET BASE_URL METRIC [batch]");
+    };
+    let batch = rest.iter().any(|a| a == "batch");
+    let mut store = Store::open(std::path::Path::new(home)).unwrap();
+    let profile = ragnosis_core::store::judge_profiles::JudgeProfile {
+        name: "bench-sim".into(),
+        kind: ragnosis_core::judge::ProviderKind::OpenAi,
+        base_url: base_url.clone(),
+        model: "sim-judge-small".into(),
+        temperature: 0.0,
+        concurrency: 32,
+        rpm: None,
+        tpm: None,
+        timeout_secs: 120,
+        price_input: Some(2.5),
+        price_output: Some(10.0),
+        api_version: None,
+    };
+    store::judge_profiles::upsert(store.conn(), &profile).unwrap();
+    let keys = ragnosis_core::judge::open::env_store_for(&profile);
+    let judge = ragnosis_core::judge::open::open_judge(&store, &profile.name, &keys).unwrap();
+    let request = RunRequest {
+        dataset_id: dataset.parse().unwrap(),
+        metrics: vec![metric.clone()],
+        judge: profile.name.clone(),
+        use_cache: true,
+        batch,
+        ..Default::default()
+    };
+    println!("RSS before the run: {:.0} MB", proc_status_mb("VmRSS:"));
+    let clock = std::sync::Arc::new(StageClock(std::sync::Mutex::new((
+        Instant::now(),
+        "planning".to_string(),
+    ))));
+    let t = Instant::now();
+    let outcome = run::evaluate(&mut store, &request, judge, clock, &CancelToken::new()).unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let a = &outcome.accounting;
+    println!(
+        "judged run ({metric}{}): {:?}, {} results in {secs:.1} s = {:.0} items/s; {a:?}",
+        if batch { ", batch" } else { "" },
+        outcome.status,
+        outcome.written,
+        outcome.written as f64 / secs,
     );
     println!("peak RSS of the run's process: {:.0} MB", peak_rss_mb());
 }

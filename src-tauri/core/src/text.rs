@@ -104,8 +104,8 @@ pub fn squad_tokens(text: &str) -> Vec<String> {
 }
 
 /// English function words that carry no topic: articles, pronouns, auxiliaries,
-/// prepositions, conjunctions and a few fillers. Written for this project; kept sorted so
-/// lookup is a binary search.
+/// prepositions, conjunctions and a few fillers. Written for this project; kept sorted
+/// for the reader.
 #[rustfmt::skip]
 const STOP_WORDS: &[&str] = &[
     "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any",
@@ -124,9 +124,33 @@ const STOP_WORDS: &[&str] = &[
     "yet", "you", "your", "yours", "yourself", "yourselves",
 ];
 
+/// The longest stop word, in bytes: no longer word is one.
+const LONGEST_STOP_WORD: usize = 10;
+
+/// `STOP_WORDS` by first letter and length (`(letter - 'a') * 11 + length`): a lookup
+/// compares a word with the one to four stop words of its letter and length, if any. A
+/// judge-free run looks up every word of every context for two metrics, tens of
+/// millions for 100 000 items; the binary search's eight string comparisons per word
+/// were a sixth of their time.
+static STOP_WORD_BUCKETS: std::sync::LazyLock<Vec<Vec<&'static str>>> =
+    std::sync::LazyLock::new(|| {
+        let mut buckets = vec![Vec::new(); 26 * (LONGEST_STOP_WORD + 1)];
+        for word in STOP_WORDS {
+            buckets[stop_word_bucket(word).expect("stop words are short and lower-case")]
+                .push(*word);
+        }
+        buckets
+    });
+
+fn stop_word_bucket(word: &str) -> Option<usize> {
+    let first = *word.as_bytes().first()?;
+    (first.is_ascii_lowercase() && word.len() <= LONGEST_STOP_WORD)
+        .then(|| usize::from(first - b'a') * (LONGEST_STOP_WORD + 1) + word.len())
+}
+
 /// True for a lower-cased English stop word (see `STOP_WORDS`).
 pub fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.binary_search(&word).is_ok()
+    stop_word_bucket(word).is_some_and(|b| STOP_WORD_BUCKETS[b].contains(&word))
 }
 
 /// Words that end with a `.` but do not end a sentence.
@@ -302,13 +326,29 @@ mod tests {
     }
 
     #[test]
-    fn stop_word_list_is_sorted_so_binary_search_is_valid() {
+    fn every_stop_word_and_no_other_word_is_a_stop_word() {
         assert!(
             STOP_WORDS.windows(2).all(|w| w[0] < w[1]),
             "STOP_WORDS must be sorted and unique"
         );
-        assert!(is_stop_word("the") && is_stop_word("because") && is_stop_word("yourselves"));
-        assert!(!is_stop_word("nile") && !is_stop_word("river"));
+        assert!(STOP_WORDS.iter().all(|w| is_stop_word(w)));
+        assert_eq!(
+            STOP_WORDS.iter().map(|w| w.len()).max(),
+            Some(LONGEST_STOP_WORD)
+        );
+        for other in [
+            "nile",
+            "river",
+            "",
+            "thee",
+            "yourselvess",
+            "The",
+            "ü",
+            "don",
+            "9",
+        ] {
+            assert!(!is_stop_word(other), "{other:?} is not a stop word");
+        }
         assert_eq!(
             content_words("What is the longest river in the world?"),
             vec!["longest", "river", "world"]

@@ -7,7 +7,8 @@
 //! text has nothing to measure (no words, no content words) the result is `Skipped` with
 //! the reason, never a made-up 0.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 
 use serde_json::json;
 
@@ -138,42 +139,71 @@ fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
             "the answer has no content words to compare with the contexts",
         );
     }
-    let mut context_set: HashSet<String> = HashSet::new();
-    let mut drawn_on: HashSet<String> = HashSet::new();
+    // Each distinct context word is numbered once (allocated once); a sentence is the
+    // sorted list of its words' numbers, so no sentence allocates a set of strings.
+    let mut vocabulary: HashMap<String, usize> = HashMap::new();
+    let mut in_answer: Vec<bool> = Vec::new();
+    let mut drawn_on: Vec<bool> = Vec::new();
+    let mut sentence_words: Vec<usize> = Vec::new();
     let (mut sentences, mut used) = (0usize, 0usize);
     let needed = answer_set.len().min(2).max(answer_set.len().div_ceil(2));
     for chunk in chunks {
         for sentence in text::sentences(chunk) {
-            let mut words: HashSet<String> = HashSet::new();
-            text::for_each_content_word(sentence, |w| insert(&mut words, w));
+            sentence_words.clear();
+            text::for_each_content_word(sentence, |w| {
+                let number = match vocabulary.get(w) {
+                    Some(&n) => n,
+                    None => {
+                        let n = vocabulary.len();
+                        vocabulary.insert(w.to_string(), n);
+                        in_answer.push(answer_set.contains(w));
+                        drawn_on.push(false);
+                        n
+                    }
+                };
+                sentence_words.push(number);
+            });
+            sentence_words.sort_unstable();
+            sentence_words.dedup();
             sentences += 1;
-            if words.iter().filter(|w| answer_set.contains(*w)).count() >= needed {
+            if sentence_words.iter().filter(|&&n| in_answer[n]).count() >= needed {
                 used += 1;
-                drawn_on.extend(words.iter().cloned());
+                for &n in &sentence_words {
+                    drawn_on[n] = true;
+                }
             }
-            context_set.extend(words);
         }
     }
-    if context_set.is_empty() {
+    if vocabulary.is_empty() {
         return MetricResult::skipped(
             id,
             "the contexts have no content words to compare with the answer",
         );
     }
-    let recall_base = if drawn_on.is_empty() {
-        &context_set
+    // Recall's base: the words of the sentences drawn on, or every context word.
+    let drawn_count = drawn_on.iter().filter(|&&d| d).count();
+    let every_word = drawn_count == 0;
+    let recall_terms = if every_word {
+        vocabulary.len()
     } else {
-        &drawn_on
+        drawn_count
     };
-    let (mut shared, mut answer_only): (Vec<&str>, Vec<&str>) = answer_set
-        .iter()
-        .map(String::as_str)
-        .partition(|w| context_set.contains(*w));
+    let mut shared: Vec<&str> = Vec::new();
+    let mut answer_only: Vec<&str> = Vec::new();
+    let mut recalled = 0usize;
+    for word in &answer_set {
+        match vocabulary.get(word.as_str()) {
+            Some(&n) => {
+                shared.push(word);
+                recalled += usize::from(every_word || drawn_on[n]);
+            }
+            None => answer_only.push(word),
+        }
+    }
     shared.sort_unstable();
     answer_only.sort_unstable();
     let precision = shared.len() as f64 / answer_set.len() as f64;
-    let recall = shared.iter().filter(|w| recall_base.contains(**w)).count() as f64
-        / recall_base.len() as f64;
+    let recall = recalled as f64 / recall_terms as f64;
     let f1 = if shared.is_empty() {
         0.0
     } else {
@@ -188,8 +218,8 @@ fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
         "precision": round4(precision),
         "recall": round4(recall),
         "answer_terms": answer_set.len(),
-        "context_terms": context_set.len(),
-        "recall_terms": recall_base.len(),
+        "context_terms": vocabulary.len(),
+        "recall_terms": recall_terms,
         "sentences_drawn_on": used,
         "sentences": sentences,
         "shared_terms": shared.len(),
@@ -223,13 +253,17 @@ struct ContextTerm {
     last_chunk: usize,
 }
 
+/// Word counts keyed by a hasher with fixed keys: the maps iterate in an order set by
+/// their words alone, so the cosine's float sums come out the same, bit for bit, every
+/// time an item is scored (std's default hasher is seeded per process).
+type TermCounts<T> =
+    HashMap<String, T, BuildHasherDefault<std::collections::hash_map::DefaultHasher>>;
+
 // long: term frequencies, idf and the cosine in one place, so the float sums keep one order
 /// TF-IDF cosine between the answer and the concatenated contexts. Term frequency is the
 /// raw count of a content word; idf from `smoothed_idf` over the item's chunks.
 fn context_similarity(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
-    // Ordered maps: the cosine sums over their terms, and a float sum in hash order would
-    // differ in the last bits between runs of the same item.
-    let mut answer_tf: BTreeMap<String, usize> = BTreeMap::new();
+    let mut answer_tf: TermCounts<usize> = TermCounts::default();
     text::for_each_content_word(answer, |w| match answer_tf.get_mut(w) {
         Some(n) => *n += 1,
         None => {
@@ -242,20 +276,17 @@ fn context_similarity(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
             "the answer has no content words to compare with the contexts",
         );
     }
-    let mut context: BTreeMap<String, ContextTerm> = BTreeMap::new();
+    let mut context: TermCounts<ContextTerm> = TermCounts::default();
     for (k, chunk) in chunks.iter().enumerate() {
         text::for_each_content_word(chunk, |w| {
-            if !context.contains_key(w) {
-                context.insert(
-                    w.to_string(),
-                    ContextTerm {
-                        tf: 0,
-                        df: 0,
-                        last_chunk: usize::MAX,
-                    },
-                );
-            }
-            let term = context.get_mut(w).expect("inserted above");
+            let term = match context.get_mut(w) {
+                Some(term) => term,
+                None => context.entry(w.to_string()).or_insert(ContextTerm {
+                    tf: 0,
+                    df: 0,
+                    last_chunk: usize::MAX,
+                }),
+            };
             term.tf += 1;
             if term.last_chunk != k {
                 term.df += 1;

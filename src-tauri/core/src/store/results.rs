@@ -282,6 +282,49 @@ pub fn skip_reasons(conn: &Connection, run_id: i64, metric: &str) -> Result<Vec<
     Ok(rows)
 }
 
+/// Up to `limit` items on each side of `line` (at or above it, and below) by their `ok`
+/// score of `metric`, nearest the line first, ties by item: (item, score). Read from the
+/// case list's score index (migration 0003), so it costs the same at any run size; that
+/// index holds the scores from 0 up, which is where every judged score lies.
+pub fn ok_scores_nearest(
+    conn: &Connection,
+    run_id: i64,
+    metric: &str,
+    line: f64,
+    limit: usize,
+) -> Result<Vec<(i64, f64)>> {
+    // Both conditions of the partial index are stated so the planner may use it.
+    const SIDES: [&str; 2] = [
+        "SELECT item_id, score FROM results
+         WHERE run_id = ?1 AND metric = ?2 AND status = 'ok' AND score >= 0 AND score >= ?3
+         ORDER BY score, item_id LIMIT ?4",
+        "SELECT item_id, score FROM results
+         WHERE run_id = ?1 AND metric = ?2 AND status = 'ok' AND score >= 0 AND score < ?3
+         ORDER BY score DESC, item_id LIMIT ?4",
+    ];
+    let mut out = Vec::new();
+    for side in SIDES {
+        let mut stmt = conn.prepare_cached(side)?;
+        let rows = stmt.query_map(params![run_id, metric, line, limit as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+        for row in rows {
+            out.push(row?);
+        }
+    }
+    Ok(out)
+}
+
+/// The `ok` score of one cell (the mean, should several judge configurations have
+/// scored it), if it has one.
+pub fn ok_score(conn: &Connection, run_id: i64, item_id: i64, metric: &str) -> Result<Option<f64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT AVG(score) FROM results
+         WHERE run_id = ?1 AND item_id = ?2 AND metric = ?3 AND status = 'ok' AND score IS NOT NULL",
+    )?;
+    Ok(stmt.query_row(params![run_id, item_id, metric], |r| r.get(0))?)
+}
+
 /// The `ok` scores of `metrics`, grouped by item, in run order; items with none of them
 /// are absent. Errors and skips are left out: they are not scores. Should a cell ever
 /// hold results of more than one judge configuration, their mean stands for it, so a

@@ -728,6 +728,22 @@ fn labelling_suggestions_ask_about_judged_metrics_nearest_the_line_first() {
     assert!(distance.windows(2).all(|w| w[0] <= w[1]), "{distance:?}");
     let items: std::collections::HashSet<i64> = a.suggestions.iter().map(|s| s.item_id).collect();
     assert_eq!(items.len(), SUGGESTIONS, "one suggestion per item");
+    // Before any label they come from the score index: the same items, in the same order,
+    // as ranking every score of the run (nearest the line first, ties by item).
+    let mut every: Vec<(f64, i64)> =
+        store::results::ok_scores_by_item(store.conn(), judged, &["ragvue.clarity"])
+            .unwrap()
+            .into_iter()
+            .map(|s| (0.5 - (s.scores["ragvue.clarity"] - 0.5).abs(), s.item_id))
+            .collect();
+    every.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let ranked: Vec<i64> = every
+        .iter()
+        .take(SUGGESTIONS)
+        .map(|(_, item)| *item)
+        .collect();
+    let suggested: Vec<i64> = a.suggestions.iter().map(|s| s.item_id).collect();
+    assert_eq!(suggested, ranked);
     assert!(a
         .suggestions
         .iter()

@@ -88,8 +88,11 @@ impl Diagnosis {
 /// Diagnoses a run from its stored `ok` scores.
 pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
     let conn = store.conn();
-    let items = rule_scores(conn, run_id)?;
-    let tally = tally(&items);
+    // Counted as the items stream by: held at once, a judged million-item run's scores
+    // took half a gigabyte here.
+    let mut counting = Counting::default();
+    for_each_rule_scores(conn, run_id, |item| counting.add(&item))?;
+    let tally = counting.finish();
     // Only the worst example of each pattern is quoted in an action item.
     let mut questions = BTreeMap::new();
     for summary in &tally.patterns {
@@ -116,17 +119,10 @@ pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
     })
 }
 
-/// What the rules read for each item of a run, in run order: the `ok` scores of their
-/// inputs and of the supporting signals, and the decision facts of negative rejection
-/// (`patterns::decision_facts`).
-pub fn rule_scores(conn: &rusqlite::Connection, run_id: i64) -> Result<Vec<ItemScores>> {
-    let mut items = Vec::new();
-    for_each_rule_scores(conn, run_id, |item| items.push(item))?;
-    Ok(items)
-}
-
-/// `rule_scores` one item at a time: the case index of a million-item run reads them
-/// all, and held at once they took most of a gigabyte.
+/// What the rules read for each item of a run, one item at a time in run order: the `ok`
+/// scores of their inputs and of the supporting signals, and the decision facts of
+/// negative rejection (`patterns::decision_facts`). Never collected: a million items'
+/// scores held at once took most of a gigabyte.
 pub fn for_each_rule_scores(
     conn: &rusqlite::Connection,
     run_id: i64,
@@ -211,27 +207,46 @@ struct Candidate {
     example: PatternExample,
 }
 
+#[cfg(test)]
 fn tally(items: &[ItemScores]) -> Tally {
-    let mut counts = [0u64; FailurePattern::ALL.len()];
-    let mut checkable = [false; FailurePattern::ALL.len()];
-    let mut worst: [Vec<Candidate>; FailurePattern::ALL.len()] = Default::default();
-    let (mut items_checked, mut items_with_patterns) = (0u64, 0u64);
-    for (position, item) in items.iter().enumerate() {
+    let mut counting = Counting::default();
+    for item in items {
+        counting.add(item);
+    }
+    counting.finish()
+}
+
+/// A `Tally` being counted, one item at a time in run order.
+#[derive(Default)]
+struct Counting {
+    /// The next item's place in the run.
+    position: usize,
+    counts: [u64; FailurePattern::ALL.len()],
+    checkable: [bool; FailurePattern::ALL.len()],
+    worst: [Vec<Candidate>; FailurePattern::ALL.len()],
+    items_checked: u64,
+    items_with_patterns: u64,
+}
+
+impl Counting {
+    fn add(&mut self, item: &ItemScores) {
+        let position = self.position;
+        self.position += 1;
         if !patterns::RULE_INPUTS
             .iter()
             .any(|m| item.scores.contains_key(*m))
         {
-            continue;
+            return;
         }
-        items_checked += 1;
+        self.items_checked += 1;
         let mut any = false;
         for (index, pattern) in FailurePattern::ALL.into_iter().enumerate() {
-            checkable[index] |= pattern.checkable(&item.scores);
+            self.checkable[index] |= pattern.checkable(&item.scores);
             let Some(trigger) = pattern.check(&item.scores) else {
                 continue;
             };
             any = true;
-            counts[index] += 1;
+            self.counts[index] += 1;
             let supporting = pattern
                 .supporting()
                 .iter()
@@ -248,7 +263,7 @@ fn tally(items: &[ItemScores]) -> Tally {
                 supporting,
             };
             keep_worst(
-                &mut worst[index],
+                &mut self.worst[index],
                 Candidate {
                     doubted: pattern.doubted(&item.scores),
                     severity: trigger.severity,
@@ -257,35 +272,46 @@ fn tally(items: &[ItemScores]) -> Tally {
                 },
             );
         }
-        items_with_patterns += u64::from(any);
+        self.items_with_patterns += u64::from(any);
     }
-    let patterns = FailurePattern::ALL
-        .into_iter()
-        .zip(counts)
-        .zip(worst)
-        .filter(|((_, count), _)| *count > 0)
-        .map(|((pattern, count), worst)| PatternSummary {
-            pattern,
-            letter: pattern.letter(),
-            name: pattern.name().to_string(),
-            stage: pattern.stage(),
-            description: pattern.description().to_string(),
-            count,
-            share: count as f64 / items_checked as f64,
-            examples: worst.into_iter().map(|c| c.example).collect(),
-        })
-        .collect();
-    let unchecked = FailurePattern::ALL
-        .into_iter()
-        .zip(checkable)
-        .filter(|(pattern, checkable)| !checkable && pattern.expected_everywhere())
-        .map(|(pattern, _)| pattern)
-        .collect();
-    Tally {
-        patterns,
-        items_with_patterns,
-        items_checked,
-        unchecked,
+
+    fn finish(self) -> Tally {
+        let Counting {
+            counts,
+            checkable,
+            worst,
+            items_checked,
+            items_with_patterns,
+            ..
+        } = self;
+        let patterns = FailurePattern::ALL
+            .into_iter()
+            .zip(counts)
+            .zip(worst)
+            .filter(|((_, count), _)| *count > 0)
+            .map(|((pattern, count), worst)| PatternSummary {
+                pattern,
+                letter: pattern.letter(),
+                name: pattern.name().to_string(),
+                stage: pattern.stage(),
+                description: pattern.description().to_string(),
+                count,
+                share: count as f64 / items_checked as f64,
+                examples: worst.into_iter().map(|c| c.example).collect(),
+            })
+            .collect();
+        let unchecked = FailurePattern::ALL
+            .into_iter()
+            .zip(checkable)
+            .filter(|(pattern, checkable)| !checkable && pattern.expected_everywhere())
+            .map(|(pattern, _)| pattern)
+            .collect();
+        Tally {
+            patterns,
+            items_with_patterns,
+            items_checked,
+            unchecked,
+        }
     }
 }
 
