@@ -389,15 +389,10 @@ fn add_citation_summary(
     let Ok(pattern) = citation::compile_pattern(&metric_config.citation_pattern) else {
         return Ok(()); // the per-item citation results already carry the pattern error
     };
-    let item_ids = store::run_items::item_ids(store.conn(), run_id)?;
     let mut pairs = citation::CitationPairs::default();
-    for chunk in item_ids.chunks(1000) {
-        for stored in store::items::get_many(store.conn(), chunk)? {
-            if let (Some(gold), Some(answer)) = (&stored.item.citation_label, &stored.item.answer) {
-                pairs.add(gold, &citation::extract_cited(answer, &pattern));
-            }
-        }
-    }
+    store::items::for_each_citation(store.conn(), run_id, |gold, answer| {
+        pairs.add(gold, &citation::extract_cited(answer, &pattern));
+    })?;
     if pairs.is_empty() {
         return Ok(());
     }

@@ -249,6 +249,26 @@ pub fn get_many(conn: &Connection, ids: &[i64]) -> Result<Vec<StoredItem>> {
         .collect()
 }
 
+/// Calls `f` with the (gold citation id, answer) of each of a run's items that has both,
+/// in run order, reading those two columns only (never the contexts).
+pub fn for_each_citation(
+    conn: &Connection,
+    run_id: i64,
+    mut f: impl FnMut(&str, &str),
+) -> Result<()> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT i.citation_label, i.answer FROM run_items ri JOIN items i ON i.id = ri.item_id
+         WHERE ri.run_id = ?1 AND i.citation_label IS NOT NULL AND i.answer IS NOT NULL
+         ORDER BY ri.position",
+    )?;
+    let mut rows = stmt.query([run_id])?;
+    while let Some(row) = rows.next()? {
+        let (gold, answer): (String, String) = (row.get(0)?, row.get(1)?);
+        f(&gold, &answer);
+    }
+    Ok(())
+}
+
 /// Row ids of a dataset's items in file order.
 pub fn ids(conn: &Connection, dataset_id: i64) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare("SELECT id FROM items WHERE dataset_id = ?1 ORDER BY ordinal")?;

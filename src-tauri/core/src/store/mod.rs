@@ -33,7 +33,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 17;
+const MIGRATION_COUNT: usize = 18;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -54,6 +54,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0015_results_by_item.sql")),
         M::up(include_str!("migrations/0016_context_chunks.sql")),
         M::up(include_str!("migrations/0017_check_batches.sql")),
+        M::up(include_str!("migrations/0018_results_errors.sql")),
     ];
     assert_eq!(
         all.len(),
