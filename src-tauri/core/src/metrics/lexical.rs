@@ -139,47 +139,19 @@ fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
             "the answer has no content words to compare with the contexts",
         );
     }
-    // Each distinct context word is numbered once (allocated once); a sentence is the
-    // sorted list of its words' numbers, so no sentence allocates a set of strings.
-    let mut vocabulary: HashMap<String, usize> = HashMap::new();
-    let mut in_answer: Vec<bool> = Vec::new();
-    let mut drawn_on: Vec<bool> = Vec::new();
-    let mut sentence_words: Vec<usize> = Vec::new();
-    let (mut sentences, mut used) = (0usize, 0usize);
-    let needed = answer_set.len().min(2).max(answer_set.len().div_ceil(2));
-    for chunk in chunks {
-        for sentence in text::sentences(chunk) {
-            sentence_words.clear();
-            text::for_each_content_word(sentence, |w| {
-                let number = match vocabulary.get(w) {
-                    Some(&n) => n,
-                    None => {
-                        let n = vocabulary.len();
-                        vocabulary.insert(w.to_string(), n);
-                        in_answer.push(answer_set.contains(w));
-                        drawn_on.push(false);
-                        n
-                    }
-                };
-                sentence_words.push(number);
-            });
-            sentence_words.sort_unstable();
-            sentence_words.dedup();
-            sentences += 1;
-            if sentence_words.iter().filter(|&&n| in_answer[n]).count() >= needed {
-                used += 1;
-                for &n in &sentence_words {
-                    drawn_on[n] = true;
-                }
-            }
-        }
-    }
-    if vocabulary.is_empty() {
+    let context = ContextWords::read(chunks, &answer_set);
+    if context.vocabulary.is_empty() {
         return MetricResult::skipped(
             id,
             "the contexts have no content words to compare with the answer",
         );
     }
+    let ContextWords {
+        vocabulary,
+        drawn_on,
+        sentences,
+        used,
+    } = context;
     // Recall's base: the words of the sentences drawn on, or every context word.
     let drawn_count = drawn_on.iter().filter(|&&d| d).count();
     let every_word = drawn_count == 0;
@@ -227,6 +199,62 @@ fn token_overlap(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
         "answer_only_sample": &answer_only[..answer_only.len().min(20)],
     });
     MetricResult::ok(id, f1, explanation, details)
+}
+
+/// The contexts' distinct content words, numbered in the order first seen, and which of
+/// them lie in a sentence the answer draws on. Each word is allocated once per item; a
+/// sentence is a sorted list of numbers, not a set of new strings.
+struct ContextWords {
+    vocabulary: HashMap<String, usize>,
+    /// By word number: in a sentence the answer draws on.
+    drawn_on: Vec<bool>,
+    sentences: usize,
+    /// Sentences drawn on.
+    used: usize,
+}
+
+impl ContextWords {
+    /// A sentence is drawn on when it shares at least half of the answer's words, and at
+    /// least two unless the answer has one.
+    fn read(chunks: &[&str], answer: &HashSet<String>) -> ContextWords {
+        let needed = answer.len().min(2).max(answer.len().div_ceil(2));
+        let mut words = ContextWords {
+            vocabulary: HashMap::new(),
+            drawn_on: Vec::new(),
+            sentences: 0,
+            used: 0,
+        };
+        let mut in_answer: Vec<bool> = Vec::new();
+        let mut sentence_words: Vec<usize> = Vec::new();
+        for chunk in chunks {
+            for sentence in text::sentences(chunk) {
+                sentence_words.clear();
+                text::for_each_content_word(sentence, |w| {
+                    let number = match words.vocabulary.get(w) {
+                        Some(&n) => n,
+                        None => {
+                            let n = words.vocabulary.len();
+                            words.vocabulary.insert(w.to_string(), n);
+                            in_answer.push(answer.contains(w));
+                            words.drawn_on.push(false);
+                            n
+                        }
+                    };
+                    sentence_words.push(number);
+                });
+                sentence_words.sort_unstable();
+                sentence_words.dedup();
+                words.sentences += 1;
+                if sentence_words.iter().filter(|&&n| in_answer[n]).count() >= needed {
+                    words.used += 1;
+                    for &n in &sentence_words {
+                        words.drawn_on[n] = true;
+                    }
+                }
+            }
+        }
+        words
+    }
 }
 
 /// Inserts a borrowed word, allocating only when it is new.
