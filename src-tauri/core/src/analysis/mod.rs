@@ -155,19 +155,23 @@ pub struct TaxonomyCounts {
 }
 
 fn taxonomy_counts(store: &Store, run_id: i64) -> Result<TaxonomyCounts> {
-    let results = store::results::for_metric(store.conn(), run_id, "ragalyst.answer_correctness")?;
     let mut items = 0;
     let mut counts: Vec<(String, u64)> = crate::judge::task::FAILURE_CATEGORIES
         .iter()
         .map(|c| (c.to_string(), 0))
         .collect();
     let mut missed: Option<u64> = None;
-    for result in results.values().filter(|r| r.status == Status::Ok) {
+    let correctness = "ragalyst.answer_correctness";
+    store::results::for_each_of_metric(store.conn(), run_id, correctness, false, |stored| {
+        let result = stored.result;
+        if result.status != Status::Ok {
+            return;
+        }
         let Some(failures) = result.details.get("failures").and_then(|f| f.as_array()) else {
-            continue;
+            return;
         };
         if failures.is_empty() {
-            continue;
+            return;
         }
         items += 1;
         for failure in failures {
@@ -188,7 +192,7 @@ fn taxonomy_counts(store: &Store, run_id: i64) -> Result<TaxonomyCounts> {
         {
             *missed.get_or_insert(0) += u64::from(m);
         }
-    }
+    })?;
     if let Some(m) = missed {
         counts.push(("missed_top_ranked".into(), m));
     }
@@ -349,14 +353,8 @@ impl Extremes {
 
 fn group_errors(store: &Store, run_id: i64, metric: &str) -> Result<Vec<ErrorGroup>> {
     let mut groups: BTreeMap<String, ErrorGroup> = BTreeMap::new();
-    let mut results: Vec<_> = store::results::for_metric(store.conn(), run_id, metric)?
-        .into_iter()
-        .collect();
-    results.sort_by_key(|(item_id, _)| *item_id);
-    for (item_id, result) in results
-        .into_iter()
-        .filter(|(_, r)| r.status == Status::Error)
-    {
+    store::results::for_each_of_metric(store.conn(), run_id, metric, true, |stored| {
+        let result = stored.result;
         let group = groups
             .entry(result.explanation.clone())
             .or_insert_with(|| ErrorGroup {
@@ -367,9 +365,9 @@ fn group_errors(store: &Store, run_id: i64, metric: &str) -> Result<Vec<ErrorGro
             });
         group.count += 1;
         if group.item_ids.len() < 20 {
-            group.item_ids.push(item_id);
+            group.item_ids.push(stored.item_id);
         }
-    }
+    })?;
     Ok(groups.into_values().collect())
 }
 

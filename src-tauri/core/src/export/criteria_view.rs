@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::RunSummary;
 use crate::error::Result;
-use crate::metrics::Status;
 use crate::run;
 use crate::store::{self, runs::RunRow, Store};
 
@@ -39,15 +38,10 @@ pub fn load(store: &Store, run: &RunRow, summary: &RunSummary) -> Result<Vec<Cri
     let mut out = Vec::new();
     for v in &config.criteria {
         let metric = v.definition.metric_id();
-        let results = store::results::for_metric(store.conn(), run.id, &metric)?;
-        let scored: Vec<_> = results
-            .values()
-            .filter(|r| r.status == Status::Ok)
-            .collect();
-        let passed = scored
-            .iter()
-            .filter(|r| r.details.get("passed").and_then(|p| p.as_bool()) == Some(true))
-            .count() as u64;
+        // Counted in SQL: every report opens this, and a criterion of a million-item run
+        // would otherwise load its whole column.
+        let (scored, passed) =
+            store::results::count_ok_flag(store.conn(), run.id, &metric, "passed")?;
         let stats = summary.metrics.get(&metric);
         let skipped = stats.map_or(0, |s| s.stats.skipped);
         let skip_reason = stats
@@ -59,7 +53,7 @@ pub fn load(store: &Store, run: &RunRow, summary: &RunSummary) -> Result<Vec<Cri
             version: v.version,
             methodology: v.methodology_line(),
             insight: String::new(),
-            scored: scored.len() as u64,
+            scored,
             passed,
             skipped,
             skip_reason,

@@ -221,20 +221,86 @@ pub fn for_item(conn: &Connection, run_id: i64, item_id: i64) -> Result<Vec<Stor
     Ok(rows)
 }
 
-/// Every result of one metric in a run, keyed by item (for dataset-level metrics).
-pub fn for_metric(
+/// Calls `f` with each result of one metric in a run, in item order, one row at a time: a
+/// metric's whole column of a million-item run, details and all, is gigabytes.
+/// `errors_only` reads the error rows alone.
+pub fn for_each_of_metric(
     conn: &Connection,
     run_id: i64,
     metric: &str,
-) -> Result<HashMap<i64, MetricResult>> {
+    errors_only: bool,
+    mut f: impl FnMut(StoredResult),
+) -> Result<()> {
+    // Error rows through their own index (migration 0018): a metric's few errors without
+    // walking its million results.
+    let mut stmt = conn.prepare_cached(&if errors_only {
+        format!(
+            "SELECT {COLUMNS} FROM results INDEXED BY results_errors
+             WHERE run_id = ?1 AND status = 'error' AND metric = ?2 ORDER BY item_id"
+        )
+    } else {
+        format!("SELECT {COLUMNS} FROM results WHERE run_id = ?1 AND metric = ?2 ORDER BY item_id")
+    })?;
+    let mut rows = stmt.query(params![run_id, metric])?;
+    while let Some(row) = rows.next()? {
+        f(result_from_row(row)?);
+    }
+    Ok(())
+}
+
+/// For each item with an `ok` result of `metric` whose details hold any of the boolean
+/// fields `keys`, their values (None where a field is absent or not a boolean). Read in
+/// SQL, so a million items cost a small map, not their parsed details.
+pub fn ok_detail_flags<const N: usize>(
+    conn: &Connection,
+    run_id: i64,
+    metric: &str,
+    keys: [&str; N],
+) -> Result<HashMap<i64, [Option<bool>; N]>> {
+    let columns: Vec<String> = (0..N)
+        .map(|i| format!("json_type(details_json, ?{})", i + 3))
+        .collect();
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM results WHERE run_id = ?1 AND metric = ?2"
+        "SELECT item_id, {} FROM results WHERE run_id = ?1 AND metric = ?2 AND status = 'ok'",
+        columns.join(", ")
     ))?;
-    let rows = stmt
-        .query_map(params![run_id, metric], result_from_row)?
-        .map(|r| r.map(|s| (s.item_id, s.result)))
-        .collect::<rusqlite::Result<HashMap<_, _>>>()?;
-    Ok(rows)
+    let paths: Vec<String> = keys.iter().map(|k| format!("$.{k}")).collect();
+    let mut bound: Vec<&dyn rusqlite::ToSql> = vec![&run_id, &metric];
+    bound.extend(paths.iter().map(|p| p as &dyn rusqlite::ToSql));
+    let mut rows = stmt.query(bound.as_slice())?;
+    let mut out = HashMap::new();
+    while let Some(row) = rows.next()? {
+        let mut flags = [None; N];
+        for (i, flag) in flags.iter_mut().enumerate() {
+            *flag = match row.get_ref(i + 1)? {
+                rusqlite::types::ValueRef::Text(b"true") => Some(true),
+                rusqlite::types::ValueRef::Text(b"false") => Some(false),
+                _ => None,
+            };
+        }
+        if flags.iter().any(Option::is_some) {
+            out.insert(row.get(0)?, flags);
+        }
+    }
+    Ok(out)
+}
+
+/// (`ok` results of `metric`, those whose details hold `key: true`), counted in SQL.
+pub fn count_ok_flag(
+    conn: &Connection,
+    run_id: i64,
+    metric: &str,
+    key: &str,
+) -> Result<(u64, u64)> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT COUNT(*), COALESCE(SUM(json_type(details_json, ?3) = 'true'), 0) FROM results
+         WHERE run_id = ?1 AND metric = ?2 AND status = 'ok'",
+    )?;
+    let (scored, passed): (i64, i64) = stmt
+        .query_row(params![run_id, metric, format!("$.{key}")], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+    Ok((scored as u64, passed as u64))
 }
 
 /// The explanation stored with one cell, if the cell has a result. Reads one row: a

@@ -279,3 +279,65 @@ fn summaries_stored_before_the_diagnosis_existed_still_load() {
         "#[serde(default)] keeps old summaries readable"
     );
 }
+
+/// The rules read negative rejection's decisions (did the answer decline, did the passages
+/// hold an answer) from the stored details, as booleans only, and only from `ok` results.
+#[test]
+fn negative_rejection_decisions_reach_the_rules_from_stored_details() {
+    use diagnosis::patterns::{ANSWER_DECLINED, NEGATIVE_REJECTION, PASSAGES_HELD_ANSWER};
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let dataset = import(&mut store, dir.path(), DATA);
+    let (run_id, items) = plan_ragvue_run(&mut store, dataset, &[NEGATIVE_REJECTION]);
+    let stored = |item: i64, details: serde_json::Value, ok: bool| {
+        let result = if ok {
+            MetricResult::ok(NEGATIVE_REJECTION, 0.0, "set by the test", details)
+        } else {
+            let mut r = MetricResult::error(NEGATIVE_REJECTION, "the judge failed");
+            r.details = details;
+            r
+        };
+        assert!(store::results::insert(store.conn(), run_id, item, JUDGE, &result).unwrap());
+    };
+    stored(
+        items[0],
+        serde_json::json!({"answer_abstains": true, "contexts_sufficient": false}),
+        true,
+    );
+    stored(
+        items[1],
+        serde_json::json!({"answer_abstains": "yes"}),
+        true,
+    );
+    stored(
+        items[2],
+        serde_json::json!({"answer_abstains": true}),
+        false,
+    );
+    stored(
+        items[3],
+        serde_json::json!({"contexts_sufficient": true}),
+        true,
+    );
+    let mut seen = std::collections::BTreeMap::new();
+    diagnosis::for_each_rule_scores(store.conn(), run_id, |item| {
+        seen.insert(item.item_id, item.scores);
+    })
+    .unwrap();
+    let facts = |item: i64| {
+        seen.get(&item).map(|scores| {
+            (
+                scores.get(ANSWER_DECLINED).copied(),
+                scores.get(PASSAGES_HELD_ANSWER).copied(),
+            )
+        })
+    };
+    assert_eq!(facts(items[0]), Some((Some(1.0), Some(0.0))));
+    assert_eq!(
+        facts(items[1]),
+        Some((None, None)),
+        "a string is not a decision"
+    );
+    assert_eq!(facts(items[2]), None, "an error decides nothing");
+    assert_eq!(facts(items[3]), Some((None, Some(1.0))));
+}

@@ -134,13 +134,15 @@ pub fn for_each_rule_scores(
         .chain([patterns::CORRECTNESS].iter())
         .copied()
         .collect();
-    let verdicts = store::results::for_metric(conn, run_id, patterns::NEGATIVE_REJECTION)?;
+    let decisions = store::results::ok_detail_flags(
+        conn,
+        run_id,
+        patterns::NEGATIVE_REJECTION,
+        patterns::DECISION_FLAGS.map(|(key, _)| key),
+    )?;
     store::results::for_each_ok_scores_by_item(conn, run_id, &read, |mut item| {
-        if let Some(verdict) = verdicts
-            .get(&item.item_id)
-            .filter(|r| r.status == Status::Ok)
-        {
-            for (fact, value) in patterns::decision_facts(&verdict.details) {
+        if let Some(flags) = decisions.get(&item.item_id) {
+            for (fact, value) in patterns::facts_of(*flags) {
                 item.scores.insert(fact.to_string(), value);
             }
         }

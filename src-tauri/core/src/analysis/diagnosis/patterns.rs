@@ -457,18 +457,28 @@ impl FailurePattern {
     }
 }
 
+/// The boolean fields of a negative-rejection result's details that `check` reads, and
+/// the pseudo-score each becomes (see `ANSWER_DECLINED`).
+pub const DECISION_FLAGS: [(&str, &str); 2] = [
+    ("answer_abstains", ANSWER_DECLINED),
+    ("contexts_sufficient", PASSAGES_HELD_ANSWER),
+];
+
 /// The decision facts of a negative-rejection result's details, as the pseudo-scores
-/// `check` reads (see `ANSWER_DECLINED`). Empty when the details do not record them.
+/// `check` reads. Empty when the details do not record them.
 pub fn decision_facts(details: &serde_json::Value) -> Vec<(&'static str, f64)> {
-    let flag = |key: &str| details.get(key).and_then(serde_json::Value::as_bool);
-    let mut facts = Vec::new();
-    if let Some(declined) = flag("answer_abstains") {
-        facts.push((ANSWER_DECLINED, f64::from(u8::from(declined))));
-    }
-    if let Some(held) = flag("contexts_sufficient") {
-        facts.push((PASSAGES_HELD_ANSWER, f64::from(u8::from(held))));
-    }
-    facts
+    let flags =
+        DECISION_FLAGS.map(|(key, _)| details.get(key).and_then(serde_json::Value::as_bool));
+    facts_of(flags)
+}
+
+/// The decision facts of `DECISION_FLAGS`' values, in its order.
+pub fn facts_of(flags: [Option<bool>; 2]) -> Vec<(&'static str, f64)> {
+    DECISION_FLAGS
+        .iter()
+        .zip(flags)
+        .filter_map(|((_, fact), flag)| flag.map(|f| (*fact, f64::from(u8::from(f)))))
+        .collect()
 }
 
 fn below(metric: &str, score: f64) -> Option<Trigger> {
