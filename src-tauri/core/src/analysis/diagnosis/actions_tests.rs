@@ -9,26 +9,18 @@ fn summary(
     checked: u64,
     example_ids: &[i64],
 ) -> PatternSummary {
-    PatternSummary {
-        pattern,
-        letter: pattern.letter(),
-        name: pattern.name().into(),
-        stage: pattern.stage(),
-        description: pattern.description().into(),
-        count,
-        share: count as f64 / checked as f64,
-        examples: example_ids
-            .iter()
-            .map(|id| PatternExample {
-                item_id: *id,
-                scores: vec![MetricScore {
-                    metric: "ragvue.strict_faithfulness".into(),
-                    score: 0.1,
-                }],
-                supporting: Vec::new(),
-            })
-            .collect(),
-    }
+    let examples = example_ids
+        .iter()
+        .map(|id| PatternExample {
+            item_id: *id,
+            scores: vec![MetricScore {
+                metric: "ragvue.strict_faithfulness".into(),
+                score: 0.1,
+            }],
+            supporting: Vec::new(),
+        })
+        .collect();
+    crate::analysis::diagnosis::PatternSummary::new(pattern, count, checked, examples)
 }
 
 #[test]

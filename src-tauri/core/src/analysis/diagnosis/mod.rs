@@ -61,6 +61,27 @@ pub struct PatternSummary {
     pub examples: Vec<PatternExample>,
 }
 
+impl PatternSummary {
+    /// `pattern` fired on `count` of the `checked` items; `examples` worst first.
+    fn new(
+        pattern: FailurePattern,
+        count: u64,
+        checked: u64,
+        examples: Vec<PatternExample>,
+    ) -> PatternSummary {
+        PatternSummary {
+            pattern,
+            letter: pattern.letter(),
+            name: pattern.name().to_string(),
+            stage: pattern.stage(),
+            description: pattern.description().to_string(),
+            count,
+            share: count as f64 / checked as f64,
+            examples,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Diagnosis {
     /// Patterns that fired, in letter (fix) order.
@@ -291,15 +312,9 @@ impl Counting {
             .zip(counts)
             .zip(worst)
             .filter(|((_, count), _)| *count > 0)
-            .map(|((pattern, count), worst)| PatternSummary {
-                pattern,
-                letter: pattern.letter(),
-                name: pattern.name().to_string(),
-                stage: pattern.stage(),
-                description: pattern.description().to_string(),
-                count,
-                share: count as f64 / items_checked as f64,
-                examples: worst.into_iter().map(|c| c.example).collect(),
+            .map(|((pattern, count), worst)| {
+                let examples = worst.into_iter().map(|c| c.example).collect();
+                PatternSummary::new(pattern, count, items_checked, examples)
             })
             .collect();
         let unchecked = FailurePattern::ALL
