@@ -359,24 +359,43 @@ pub fn ok_scores_nearest(
     line: f64,
     limit: usize,
 ) -> Result<Vec<(i64, f64)>> {
-    // Both conditions of the partial index are stated so the planner may use it.
-    const SIDES: [&str; 2] = [
+    // Both conditions of the partial index are stated so the planner may use it. In index
+    // order: from `?3` up, ties by item.
+    let mut from = conn.prepare_cached(
         "SELECT item_id, score FROM results
          WHERE run_id = ?1 AND metric = ?2 AND status = 'ok' AND score >= 0 AND score >= ?3
          ORDER BY score, item_id LIMIT ?4",
-        "SELECT item_id, score FROM results
-         WHERE run_id = ?1 AND metric = ?2 AND status = 'ok' AND score >= 0 AND score < ?3
-         ORDER BY score DESC, item_id LIMIT ?4",
-    ];
-    let mut out = Vec::new();
-    for side in SIDES {
-        let mut stmt = conn.prepare_cached(side)?;
-        let rows = stmt.query_map(params![run_id, metric, line, limit as i64], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })?;
-        for row in rows {
-            out.push(row?);
-        }
+    )?;
+    let mut read_from = |lowest: f64, n: usize| -> Result<Vec<(i64, f64)>> {
+        Ok(from
+            .query_map(params![run_id, metric, lowest, n as i64], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?)
+    };
+    let mut out = read_from(line, limit)?;
+    // Below the line the index runs the other way for the score but not for the item
+    // ("score DESC, item_id" sorted whole tie groups: 0.3 s for 800 000 items on one
+    // score), so one score at a time, highest first, each read in index order.
+    let mut next_lower = conn.prepare_cached(
+        "SELECT MAX(score) FROM results
+         WHERE run_id = ?1 AND metric = ?2 AND status = 'ok' AND score >= 0 AND score < ?3",
+    )?;
+    let (mut below, mut under) = (0, line);
+    while below < limit {
+        let Some(score) = next_lower.query_row(params![run_id, metric, under], |r| {
+            r.get::<_, Option<f64>>(0)
+        })?
+        else {
+            break;
+        };
+        let tied: Vec<(i64, f64)> = read_from(score, limit - below)?
+            .into_iter()
+            .take_while(|&(_, s)| s == score)
+            .collect();
+        below += tied.len();
+        out.extend(tied);
+        under = score;
     }
     Ok(out)
 }

@@ -701,6 +701,56 @@ fn a_report_reads_histograms_and_worst_items_kept_with_the_run() {
     );
 }
 
+/// Judges often give a handful of distinct scores, so many items tie: suggestions take
+/// the scores nearest 0.5 first and, within a score, the earliest items, on both sides of
+/// the line, moving to the next score when one runs out.
+#[test]
+fn labelling_suggestions_break_ties_by_item_below_and_above_the_line() {
+    use ragnosis_core::metrics::MetricResult;
+    use ragnosis_core::trust::alignment::align;
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let dataset = import(&mut store, dir.path(), &items(30));
+    let request = RunRequest {
+        dataset_id: dataset,
+        metrics: vec!["ragvue.clarity".into()],
+        ..Default::default()
+    };
+    let run_id = run::plan(&mut store, &request).unwrap();
+    let ids = store::run_items::item_ids(store.conn(), run_id).unwrap();
+    // One item at 0.45; three at 0.25 and four at 0.75 (exactly as far from the line); the
+    // rest further away; stored out of item order.
+    let score_of = |k: usize| match k {
+        5 => 0.45,
+        20..=22 => 0.25,
+        10..=13 => 0.75,
+        0..=9 => 0.125,
+        _ => 1.0,
+    };
+    for k in (0..30).rev() {
+        let result = MetricResult::ok(
+            "ragvue.clarity",
+            score_of(k),
+            "set",
+            serde_json::Value::Null,
+        );
+        store::results::insert(store.conn(), run_id, ids[k], "judge", &result).unwrap();
+    }
+    let suggested: Vec<i64> = align(&store, run_id)
+        .unwrap()
+        .suggestions
+        .iter()
+        .map(|s| s.item_id)
+        .collect();
+    // 0.45 first; then 0.25 and 0.75 tie on distance, in item order; then 0.125 in item
+    // order.
+    let expected: Vec<i64> = [5, 10, 11, 12, 13, 20, 21, 22, 0, 1]
+        .iter()
+        .map(|&k| ids[k])
+        .collect();
+    assert_eq!(suggested, expected);
+}
+
 /// Labelling suggestions ask only about judged metrics before any label (a formula's
 /// score needs no second opinion), one per item, nearest the 0.5 line first; a judge-free
 /// run has none; once a metric is labelled they are about that metric alone, and never
