@@ -10,6 +10,7 @@ mod fuzz;
 mod import;
 mod judge_check;
 mod keyring;
+mod labelling;
 mod offline_judge_learned;
 mod offline_judge_quality;
 mod runs;
