@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_judge_sim::{BatchRules, FaultRules, SimConfig, SimHandle, Simulator};
@@ -99,21 +99,12 @@ fn only_run(home: &Path) -> i64 {
 
 /// SIGKILLs `child` once it has polled its held batch twice: between submit and results.
 fn kill_while_its_batch_waits(sim: &SimHandle, child: &mut std::process::Child) {
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while sim.stats().batch_polls < 2 {
-        assert!(
-            Instant::now() < deadline,
-            "the CLI never polled its batch: {:?}",
-            sim.stats()
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the CLI ended before its batch did"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_when(
+        child,
+        Duration::from_secs(120),
+        "the CLI polling its batch twice",
+        || sim.stats().batch_polls >= 2,
+    );
 }
 
 /// Live judge calls other than the run's one insights call.

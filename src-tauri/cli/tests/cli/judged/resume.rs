@@ -17,20 +17,12 @@ fn killed_run_resumes_with_exactly_one_result_per_cell() {
         .spawn()
         .unwrap();
     // Kill (SIGKILL) as soon as some results are committed, well before the end.
-    let start = Instant::now();
-    while result_count(home.path(), 1) == 0 {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no result was committed within a minute"
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run ended before it could be killed"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
+    kill_when(
+        &mut child,
+        Duration::from_secs(60),
+        "a committed result",
+        || result_count(home.path(), 1) > 0,
+    );
 
     let store = Store::open(home.path()).unwrap();
     let killed = store::runs::get(store.conn(), 1).unwrap();

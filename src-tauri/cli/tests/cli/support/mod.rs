@@ -58,3 +58,27 @@ pub fn add_judge(home: &Path, name: &str, base_url: &str, extra: &[&str]) {
     let o = run(home, &args);
     assert!(o.status.success(), "{}", text(&o.stderr));
 }
+
+/// SIGKILLs `child` as soon as `ready` holds (checked every 10 ms), failing the test if it
+/// does not within `limit` or the process ends first: a kill at a chosen moment of its work.
+pub fn kill_when(
+    child: &mut std::process::Child,
+    limit: std::time::Duration,
+    what: &str,
+    mut ready: impl FnMut() -> bool,
+) {
+    let start = std::time::Instant::now();
+    while !ready() {
+        assert!(
+            start.elapsed() < limit,
+            "{what} did not happen in {limit:?}"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the process ended before {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
