@@ -366,7 +366,7 @@ fn a_read_only_home_is_refused_with_what_to_do_and_left_as_it_was() {
     );
 
     // No home yet, under a read-only folder (the platform data dir of a read-only HOME).
-    let o = Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+    let o = crate::support::binary()
         .args(["--quiet", "datasets"])
         .env("HOME", disk.path().join("user"))
         .env_remove("RAGNOSIS_HOME")

@@ -2,7 +2,7 @@
 //! with its own home directory.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -11,7 +11,7 @@ fn example() -> PathBuf {
 }
 
 fn ragnosis(home: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+    let out = crate::support::binary()
         .arg("--home")
         .arg(home)
         .arg("--quiet")
@@ -135,7 +135,7 @@ fn compare_writes_json_and_a_comparison_report() {
 fn unknown_formats_are_refused_as_input_errors() {
     let home = tempfile::tempdir().unwrap();
     eval(home.path(), &[]);
-    let out = Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+    let out = crate::support::binary()
         .arg("--home")
         .arg(home.path())
         .args(["report", "1", "--format", "docx"])
@@ -167,7 +167,7 @@ fn the_default_report_is_short_and_a_bad_detail_is_a_usage_error() {
         !home.path().join("short/run-1-distributions.svg").exists(),
         "one chart in a short report"
     );
-    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+    let refused = crate::support::binary()
         .args([
             "--home",
             home.path().to_str().unwrap(),

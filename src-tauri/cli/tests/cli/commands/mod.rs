@@ -5,7 +5,7 @@ mod alignment;
 mod retrieval;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
@@ -18,7 +18,7 @@ fn example(rel: &str) -> PathBuf {
 }
 
 fn ragnosis(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+    crate::support::binary()
         .arg("--home")
         .arg(home)
         .arg("--quiet")
@@ -369,7 +369,7 @@ mod conventions {
     #[test]
     fn output_into_a_closed_pipe_ends_quietly_without_a_panic() {
         let home = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+        let mut child = crate::support::binary()
             .arg("--home")
             .arg(home.path())
             .args(["list-metrics"])
@@ -586,7 +586,7 @@ fn four_processes_on_one_database_all_finish_and_lose_no_write() {
     std::fs::write(&labels, label_lines).unwrap();
 
     let spawn = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_ragnosis"))
+        crate::support::binary()
             .arg("--home")
             .arg(&home)
             .arg("--quiet")

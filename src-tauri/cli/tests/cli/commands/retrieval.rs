@@ -149,17 +149,19 @@ fn squad(home: &Path, limit: usize) {
 fn the_embedded_model_ranks_a_corpus_and_keeps_its_vectors() {
     let home = tempfile::tempdir().unwrap();
     squad(home.path(), 40);
-    let o = ragnosis(
-        home.path(),
-        &[
+    let o = crate::support::binary_with_model()
+        .arg("--home")
+        .arg(home.path())
+        .args([
             "retrieval-eval",
             "--dataset",
             "1",
             "--corpus",
             "1",
             "--json",
-        ],
-    );
+        ])
+        .output()
+        .expect("the binary runs");
     if !o.status.success()
         && stderr(&o).contains("embedded model is not available")
         && std::env::var("RAGNOSIS_MODEL").as_deref() != Ok("required")

@@ -338,8 +338,15 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
         assert!(out.contains(expected), "{expected} missing from:\n{out}");
     }
 
-    // `judges list` shows each profile's latest check beside it.
-    let list = text(&run(&home, &["judges", "list"]).stdout);
+    // `judges list` shows each profile's latest check beside it. With the model on: the
+    // offline judge's shipped check describes the judge with its semantics.
+    let list = binary_with_model()
+        .arg("--home")
+        .arg(&home)
+        .args(["judges", "list"])
+        .output()
+        .expect("the binary runs");
+    let list = text(&list.stdout);
     let line = |name: &str| {
         list.lines()
             .find(|l| l.starts_with(name))

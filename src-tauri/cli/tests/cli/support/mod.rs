@@ -9,9 +9,27 @@ pub fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// The `ragnosis` binary, its offline judge on words alone. These tests are about the
+/// shell (arguments, exit codes, printing, processes killed and resumed); what the
+/// embedded model adds to a verdict is core's to test, and encoding every context with
+/// it was a third of this binary's CPU time. A test about the model asks for it with
+/// [`binary_with_model`].
+pub fn binary() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragnosis"));
+    cmd.env(ragnosis_core::semantic::SWITCH_ENV, "off");
+    cmd
+}
+
+/// The `ragnosis` binary as users run it: the embedded model on when installed.
+pub fn binary_with_model() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragnosis"));
+    cmd.env_remove(ragnosis_core::semantic::SWITCH_ENV);
+    cmd
+}
+
 /// The `ragnosis` binary on `home`, with its progress bars off.
 pub fn ragnosis(home: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragnosis"));
+    let mut cmd = binary();
     cmd.arg("--home").arg(home).arg("--quiet");
     cmd
 }
