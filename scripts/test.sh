@@ -14,8 +14,26 @@ export RAGNOSIS_SHARED_DATA="${RAGNOSIS_SHARED_DATA:-$(cd .. && pwd)/shared/data
 bash scripts/setup.sh --test
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
-echo "== UI: type check and unit tests"
-(cd ui && npm run check --silent && npm test --silent)
+# Scratch space for this run: the lanes' logs below, and the keyring's files.
+scratch=$(mktemp -d)
+# The session bus may have started xdg-document-portal (GTK drag and drop), which mounts
+# a FUSE file system at $XDG_RUNTIME_DIR/doc and can still be exiting when the tests end:
+# unmount it and retry, and never let cleanup change the tests' exit status.
+cleanup() {
+  for _ in 1 2 3 4 5; do
+    fusermount -uz "$scratch/run/doc" 2>/dev/null || umount -l "$scratch/run/doc" 2>/dev/null || true
+    rm -rf "$scratch" 2>/dev/null && return 0
+    sleep 1
+  done
+  echo "note: could not remove $scratch" >&2
+}
+trap cleanup EXIT
+
+# The UI's checks need none of what follows: they run beside the Rust build and tests
+# (on two cores the tests leave a third of the CPU idle, waiting on windows, servers and
+# killed processes), and their log is printed at the end.
+(cd ui && npm run check --silent && npm test --silent) >"$scratch/ui.log" 2>&1 &
+ui=$!
 
 echo "== Rust formatting (rustfmt.toml)"
 if cargo fmt --version >/dev/null 2>&1; then
@@ -46,42 +64,45 @@ cargo test --workspace --locked --all-targets --no-run --timings
 
 echo "== Rust workspace (e2e in the real window, keys in a real Secret Service)"
 export RAGNOSIS_E2E=required RAGNOSIS_KEYRING=required RAGNOSIS_MODEL=required
-# gnome-keyring keeps its files under XDG dirs: point them at a throwaway place so the
+# gnome-keyring keeps its files under XDG dirs: point them at the throwaway place so the
 # tests never touch a real keyring.
-scratch=$(mktemp -d)
-# The session bus may have started xdg-document-portal (GTK drag and drop), which mounts
-# a FUSE file system at $XDG_RUNTIME_DIR/doc and can still be exiting when the tests end:
-# unmount it and retry, and never let cleanup change the tests' exit status.
-cleanup() {
-  for _ in 1 2 3 4 5; do
-    fusermount -uz "$scratch/run/doc" 2>/dev/null || umount -l "$scratch/run/doc" 2>/dev/null || true
-    rm -rf "$scratch" 2>/dev/null && return 0
-    sleep 1
-  done
-  echo "note: could not remove $scratch" >&2
-}
-trap cleanup EXIT
 export XDG_DATA_HOME="$scratch/data" XDG_RUNTIME_DIR="$scratch/run"
 mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
-# The window's tests (the `shell` target) spend most of their two minutes waiting for the
-# window, one test at a time, while the other binaries keep both cores busy: they run
-# beside each other. Same package selection in both commands, so the features (and the
-# build) stay those of `cargo test --workspace`; the window's log is printed after.
-others=$(cargo metadata --no-deps --format-version 1 --locked | python3 -c '
+# Three lanes side by side, since cargo runs test binaries one after another and each
+# lane alone leaves a core idle: the window's tests (the `shell` target: one at a time,
+# mostly waiting for the window); the binaries that drive processes and servers (the
+# CLI's, the judge layer's: much of their time is spent waiting on them); and the
+# computing ones (core, reports, the model, unit tests). Same package selection in every
+# command, so the features (and the build) stay those of `cargo test --workspace`. The
+# logs of the first two are printed after the third's.
+process_tests="cli judge_layer batch_api"
+compute=$(cargo metadata --no-deps --format-version 1 --locked | python3 -c '
 import json, sys
+skip = {"shell", *sys.argv[1].split()}
 targets = (t for p in json.load(sys.stdin)["packages"] for t in p["targets"])
-print(" ".join("--test " + t["name"] for t in targets if "test" in t["kind"] and t["name"] != "shell"))
-')
-export others window_log="$scratch/window-tests.log"
+print(" ".join("--test " + t["name"] for t in targets if "test" in t["kind"] and t["name"] not in skip))
+' "$process_tests")
+processes=$(printf -- '--test %s ' $process_tests)
+export compute processes lane_logs="$scratch"
+status=0
 xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- bash -c '
   echo -n ragnosis-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null
-  cargo test --workspace --locked --test shell >"$window_log" 2>&1 &
+  cargo test --workspace --locked --test shell >"$lane_logs/window.log" 2>&1 &
   window=$!
+  cargo test --workspace --locked $processes >"$lane_logs/processes.log" 2>&1 &
+  processes=$!
   status=0
-  cargo test --workspace --locked --lib --bins $others || status=$?
+  cargo test --workspace --locked --lib --bins $compute || status=$?
   cargo test --workspace --locked --doc || status=$?
+  wait "$processes" || status=$?
+  echo "== The CLI and the judge layer (processes and servers), run beside the above"
+  cat "$lane_logs/processes.log"
   wait "$window" || status=$?
   echo "== The window (tests/shell.rs: IPC and e2e in the real window), run beside the above"
-  cat "$window_log"
+  cat "$lane_logs/window.log"
   exit "$status"
-'
+' || status=$?
+wait "$ui" || status=$?
+echo "== UI: type check and unit tests, run beside the above"
+cat "$scratch/ui.log"
+exit "$status"

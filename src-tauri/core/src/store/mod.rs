@@ -26,7 +26,7 @@ pub mod settings;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
-use rusqlite::{Connection, Transaction};
+use rusqlite::{Connection, Transaction, TransactionBehavior};
 use rusqlite_migration::{Migrations, M};
 
 use crate::error::{Error, Result};
@@ -131,6 +131,9 @@ impl Store {
 
     fn open_checked(path: &Path) -> Result<Store> {
         let mut conn = Connection::open(path)?;
+        // First of all: every statement below, the first read included, may meet another
+        // process's write (an import beside a run) and must wait for it, not fail.
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
         // Read before any pragma writes: a version that does not know the schema must
         // not touch the file.
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
@@ -151,7 +154,6 @@ impl Store {
         // 64 MB of page cache: imports and result writes touch the same index pages
         // over and over; the default 2 MB makes SQLite re-read them.
         conn.pragma_update(None, "cache_size", -65_536)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))?;
         MIGRATIONS.to_latest(&mut conn)?;
         let store = Store {
             conn,
@@ -184,8 +186,14 @@ impl Store {
     }
 
     /// Runs `f` in one transaction: committed when it returns Ok, rolled back otherwise.
+    /// The write lock is taken at the start (IMMEDIATE), waiting for another process's
+    /// writes: a transaction that read first and then wrote would fail at once with
+    /// "database is locked" if another process committed in between (SQLite cannot move
+    /// a read snapshot forward inside a transaction, so it does not wait).
     pub fn transaction<T>(&mut self, f: impl FnOnce(&Transaction) -> Result<T>) -> Result<T> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let value = f(&tx)?;
         tx.commit()?;
         Ok(value)
