@@ -110,19 +110,66 @@ pub fn estimate<T: Copy>(pairs: &[T], figure: impl Fn(&[T]) -> Option<f64>) -> O
             draws.push(v);
         }
     }
+    Some(interval(value, draws))
+}
+
+/// [`estimate`] of [`auroc`], equal to it up to float rounding: the same draws, but each
+/// resample is read as a count per pair over one sort of the scores, where a resample
+/// of its own would be sorted again. Thousands of rows resampled a thousand times
+/// (the offline judge's held-out figures) spent most of their time sorting.
+pub fn auroc_estimate(pairs: &[(f64, bool)]) -> Option<Estimate> {
+    let value = auroc(pairs)?;
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    order.sort_by(|&a, &b| pairs[a].0.total_cmp(&pairs[b].0));
+    // Tied scores, lowest first: each group is a run of `order`.
+    let groups: Vec<&[usize]> = order.chunk_by(|&a, &b| pairs[a].0 == pairs[b].0).collect();
+    let mut rng = StdRng::seed_from_u64(SEED);
+    let mut draws = Vec::with_capacity(RESAMPLES);
+    let mut counts = vec![0u32; pairs.len()];
+    for _ in 0..RESAMPLES {
+        counts.iter_mut().for_each(|c| *c = 0);
+        for _ in 0..pairs.len() {
+            counts[rng.gen_range(0..pairs.len())] += 1;
+        }
+        // Each positive beats the negatives below its score and ties with half of those
+        // on it.
+        let (mut negatives_below, mut positives, mut wins) = (0.0, 0.0, 0.0);
+        for group in &groups {
+            let (mut pos, mut neg) = (0.0, 0.0);
+            for &i in *group {
+                let c = f64::from(counts[i]);
+                if pairs[i].1 {
+                    pos += c;
+                } else {
+                    neg += c;
+                }
+            }
+            wins += pos * (negatives_below + neg / 2.0);
+            negatives_below += neg;
+            positives += pos;
+        }
+        if positives > 0.0 && negatives_below > 0.0 {
+            draws.push(wins / (positives * negatives_below));
+        }
+    }
+    Some(interval(value, draws))
+}
+
+/// The figure with the 2.5th and 97.5th percentiles of its bootstrap draws.
+fn interval(value: f64, mut draws: Vec<f64>) -> Estimate {
     if draws.is_empty() {
-        return Some(Estimate {
+        return Estimate {
             value,
             ci_low: value,
             ci_high: value,
-        });
+        };
     }
     draws.sort_by(f64::total_cmp);
-    Some(Estimate {
+    Estimate {
         value,
         ci_low: quantile(&draws, 0.025),
         ci_high: quantile(&draws, 0.975),
-    })
+    }
 }
 
 #[cfg(test)]
@@ -158,6 +205,25 @@ mod tests {
         let pairs = [(0.9, true), (0.5, true), (0.5, false), (0.1, false)];
         assert_eq!(auroc(&pairs), Some(0.875));
         assert_eq!(auroc(&[(0.3, true)]), None);
+    }
+
+    #[test]
+    fn auroc_interval_read_from_counts_is_the_resampled_one() {
+        // Ties, both classes, uneven sizes.
+        let pairs: Vec<(f64, bool)> = (0..157)
+            .map(|i| (f64::from((i * 37) % 23) / 23.0, (i * 11) % 7 < 3))
+            .collect();
+        let fast = auroc_estimate(&pairs).unwrap();
+        let slow = estimate(&pairs, auroc).unwrap();
+        for (a, b) in [
+            (fast.value, slow.value),
+            (fast.ci_low, slow.ci_low),
+            (fast.ci_high, slow.ci_high),
+        ] {
+            assert!((a - b).abs() < 1e-12, "{fast:?} against {slow:?}");
+        }
+        assert!(fast.ci_low < fast.ci_high, "{fast:?}");
+        assert_eq!(auroc_estimate(&[(0.4, true), (0.6, true)]), None);
     }
 
     #[test]

@@ -16,7 +16,7 @@
 
 use std::collections::BTreeMap;
 
-use super::figures::{auroc, balanced_accuracy, estimate, Estimate};
+use super::figures::{auroc_estimate, balanced_accuracy, estimate, Estimate};
 use crate::judge::offline::features::{self, Row};
 use crate::judge::offline::learned::{Decisions, Logistic, Variants};
 
@@ -390,9 +390,7 @@ pub fn figures(rows: &[Row], scored: &[(f64, bool)]) -> Vec<Figures> {
         .map(|(source, triples)| Figures {
             source: source.to_string(),
             n: triples.len(),
-            auroc: estimate(&triples, |t| {
-                auroc(&t.iter().map(|(p, _, y)| (*p, *y)).collect::<Vec<_>>())
-            }),
+            auroc: auroc_estimate(&triples.iter().map(|(p, _, y)| (*p, *y)).collect::<Vec<_>>()),
             balanced_accuracy: estimate(&triples, |t| {
                 balanced_accuracy(&t.iter().map(|(_, d, y)| (*d, *y)).collect::<Vec<_>>())
             }),

@@ -42,7 +42,9 @@ fn shipped_coefficients_are_a_refit_of_the_checked_in_tables() {
 }
 
 /// Every n-th row recomputed from the dev sets must equal the table's row: the tables
-/// (and so the coefficients) describe the features this code computes.
+/// (and so the coefficients) describe the features this code computes. About a dozen
+/// rows of each table: a change to the features moves nearly every row, and each row
+/// costs the encoding of its whole evidence.
 #[test]
 fn checked_in_tables_hold_the_features_the_code_computes() {
     let data = ragnosis_core::paths::shared_data_dir();
@@ -75,7 +77,7 @@ fn checked_in_tables_hold_the_features_the_code_computes() {
     let cases = dev_sets::support_cases(&data).expect("support dev sets");
     let stored = support_table();
     assert_eq!(cases.len(), stored.len(), "one table row per support case");
-    for i in (0..cases.len()).step_by(97) {
+    for i in (0..cases.len()).step_by(193) {
         close(
             &dev_sets::support_row(&cases[i], sem),
             &stored[i],
@@ -85,7 +87,7 @@ fn checked_in_tables_hold_the_features_the_code_computes() {
     let cases = dev_sets::answerability_cases(&data).expect("answerability dev sets");
     let stored = answerability_table();
     assert_eq!(cases.len(), stored.len(), "one table row per question");
-    for i in (0..cases.len()).step_by(251) {
+    for i in (0..cases.len()).step_by(503) {
         close(
             &dev_sets::answerability_row(&cases[i], sem),
             &stored[i],
