@@ -74,10 +74,9 @@ mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 # CLI's, the judge layer's: much of their time is spent waiting on them); and the
 # computing ones (core, reports, the model, unit tests). Same package selection in every
 # command, so the features (and the build) stay those of `cargo test --workspace`. The
-# logs of the first two are printed after the third's. The computing lane runs at a
-# lower priority: nothing in it waits on a clock, while the window's tests starve on a
-# busy machine (twice as long), and they are the longest lane.
-process_tests="cli judge_layer batch_api"
+# logs of the first two are printed after the third's. The reports' tests ride in the
+# second lane: it waits more than it computes, and the lanes then end together.
+process_tests="cli judge_layer batch_api report"
 compute=$(cargo metadata --no-deps --format-version 1 --locked | python3 -c '
 import json, sys
 skip = {"shell", *sys.argv[1].split()}
@@ -94,10 +93,10 @@ xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- bash -c '
   cargo test --workspace --locked $processes >"$lane_logs/processes.log" 2>&1 &
   processes=$!
   status=0
-  nice -n 10 cargo test --workspace --locked --lib --bins $compute || status=$?
-  nice -n 10 cargo test --workspace --locked --doc || status=$?
+  cargo test --workspace --locked --lib --bins $compute || status=$?
+  cargo test --workspace --locked --doc || status=$?
   wait "$processes" || status=$?
-  echo "== The CLI and the judge layer (processes and servers), run beside the above"
+  echo "== The CLI, the judge layer and the reports, run beside the above"
   cat "$lane_logs/processes.log"
   wait "$window" || status=$?
   echo "== The window (tests/shell.rs: IPC and e2e in the real window), run beside the above"

@@ -267,9 +267,9 @@ const OPPOSITES: &[(&str, &str)] = &[
 ///
 /// The rest of the claim must be restated there (its other content words mostly found).
 pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
-    let words = |sentence: &Sentence| -> HashSet<String> {
-        sentence.tokens.iter().map(|t| t.lower.clone()).collect()
-    };
+    fn words(sentence: &Sentence) -> HashSet<&str> {
+        sentence.tokens.iter().map(|t| t.lower.as_str()).collect()
+    }
     let (said, stated) = (words(&claim.sentence), words(s));
     // Negated alike on both sides, word by word: "taken before meals" against "take it
     // after meals, never on an empty stomach" reverses; "not allowed" against
@@ -325,10 +325,10 @@ pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
         [(a, b), (b, a)]
             .into_iter()
             .find_map(|(claimed, opposite)| {
-                (said.contains(claimed)
-                    && !said.contains(opposite)
-                    && stated.contains(opposite)
-                    && !stated.contains(claimed)
+                (said.contains(&claimed)
+                    && !said.contains(&opposite)
+                    && stated.contains(&opposite)
+                    && !stated.contains(&claimed)
                     && reverses(claimed, opposite))
                 .then(|| flip(claimed, opposite))
             })
@@ -443,10 +443,10 @@ fn measured(tokens: &[lexicon::Token]) -> Vec<(String, usize, String)> {
 /// the item gives with that unit: "you would pay 8 euros" is not confirmed by "up to 8
 /// on a children's card". A number written with a currency sign ("€8", "$8") counts
 /// for any currency unit, since the sign and the word are two spellings.
-pub(super) fn unmeasured_numbers(claim: &Claim, evidence: &Evidence) -> Vec<String> {
+pub(super) fn unmeasured_numbers(claim: &Sentence, evidence: &Evidence) -> Vec<String> {
     // Most claims give no number with a unit: then the passages need no reading (they
     // are long, and this runs once per claim).
-    let ours: Vec<(String, usize, String)> = measured(&claim.sentence.tokens)
+    let ours: Vec<(String, usize, String)> = measured(&claim.tokens)
         .into_iter()
         .filter(|(number, _, _)| !number.ends_with("/per"))
         .collect();

@@ -79,6 +79,10 @@ pub struct Claim {
     /// Speaks about the speaker ("I loved it", "we think"): no document can confirm it.
     pub personal: bool,
     squad: String,
+    /// Numbers the claim gives with a unit that no sentence of the evidence gives with
+    /// it. Read from the whole evidence, so worked out once here rather than for each
+    /// passage the claim is assessed against.
+    unmeasured: Vec<String>,
 }
 
 impl Claim {
@@ -98,7 +102,9 @@ impl Claim {
             .tokens
             .iter()
             .any(|t| vocabulary::is_first_person(&t.lower));
+        let unmeasured = unmeasured_numbers(&sentence, evidence);
         Claim {
+            unmeasured,
             text: text.to_string(),
             sentence,
             anchors,
@@ -261,13 +267,12 @@ pub fn assess(
     };
     let best = m.best_sentence();
     // A number counts as found only with its unit where the claim gives one.
-    let unmeasured = unmeasured_numbers(claim, evidence);
     let missing: Vec<&Anchor> = claim
         .anchors
         .iter()
         .filter(|a| {
             !a.norms.iter().all(|n| evidence.contains(n))
-                || a.norms.iter().any(|n| unmeasured.contains(n))
+                || a.norms.iter().any(|n| claim.unmeasured.contains(n))
         })
         .collect();
     let missing_words: Vec<String> = claim
