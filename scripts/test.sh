@@ -72,7 +72,7 @@ mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 # lane alone leaves a core idle: the window's tests (the `shell` target: one at a time,
 # mostly waiting for the window); the binaries that drive processes and servers (the
 # CLI's, the judge layer's: much of their time is spent waiting on them); and the
-# computing ones (core, reports, the model, unit tests). Same package selection in every
+# computing ones (core, the model, unit tests). Same package selection in every
 # command, so the features (and the build) stay those of `cargo test --workspace`. The
 # logs of the first two are printed after the third's. The reports' tests ride in the
 # second lane: it waits more than it computes, and the lanes then end together.
