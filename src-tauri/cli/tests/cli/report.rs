@@ -11,10 +11,7 @@ fn example() -> PathBuf {
 }
 
 fn ragnosis(home: &Path, args: &[&str]) -> Output {
-    let out = crate::support::binary()
-        .arg("--home")
-        .arg(home)
-        .arg("--quiet")
+    let out = crate::support::ragnosis(home)
         .args(args)
         .env_remove("SOURCE_DATE_EPOCH")
         .output()

@@ -18,10 +18,7 @@ fn example(rel: &str) -> PathBuf {
 }
 
 fn ragnosis(home: &Path, args: &[&str]) -> Output {
-    crate::support::binary()
-        .arg("--home")
-        .arg(home)
-        .arg("--quiet")
+    crate::support::ragnosis(home)
         .args(args)
         .output()
         .expect("the binary runs")
@@ -586,10 +583,7 @@ fn four_processes_on_one_database_all_finish_and_lose_no_write() {
     std::fs::write(&labels, label_lines).unwrap();
 
     let spawn = |args: &[&str]| {
-        crate::support::binary()
-            .arg("--home")
-            .arg(&home)
-            .arg("--quiet")
+        crate::support::ragnosis(&home)
             .args(args)
             .stdout(std::process::Stdio::piped())
             .stderr(std::process::Stdio::piped())

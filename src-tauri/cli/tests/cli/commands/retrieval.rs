@@ -149,9 +149,7 @@ fn squad(home: &Path, limit: usize) {
 fn the_embedded_model_ranks_a_corpus_and_keeps_its_vectors() {
     let home = tempfile::tempdir().unwrap();
     squad(home.path(), 40);
-    let o = crate::support::binary_with_model()
-        .arg("--home")
-        .arg(home.path())
+    let o = crate::support::ragnosis_with_model(home.path())
         .args([
             "retrieval-eval",
             "--dataset",

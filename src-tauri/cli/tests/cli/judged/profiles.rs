@@ -340,9 +340,7 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
 
     // `judges list` shows each profile's latest check beside it. With the model on: the
     // offline judge's shipped check describes the judge with its semantics.
-    let list = binary_with_model()
-        .arg("--home")
-        .arg(&home)
+    let list = ragnosis_with_model(&home)
         .args(["judges", "list"])
         .output()
         .expect("the binary runs");

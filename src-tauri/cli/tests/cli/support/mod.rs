@@ -13,7 +13,7 @@ pub fn repo() -> PathBuf {
 /// shell (arguments, exit codes, printing, processes killed and resumed); what the
 /// embedded model adds to a verdict is core's to test, and encoding every context with
 /// it was a third of this binary's CPU time. A test about the model asks for it with
-/// [`binary_with_model`].
+/// [`ragnosis_with_model`].
 pub fn binary() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragnosis"));
     cmd.env(ragnosis_core::semantic::SWITCH_ENV, "off");
@@ -21,7 +21,7 @@ pub fn binary() -> Command {
 }
 
 /// The `ragnosis` binary as users run it: the embedded model on when installed.
-pub fn binary_with_model() -> Command {
+fn binary_with_model() -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_ragnosis"));
     cmd.env_remove(ragnosis_core::semantic::SWITCH_ENV);
     cmd
@@ -29,7 +29,15 @@ pub fn binary_with_model() -> Command {
 
 /// The `ragnosis` binary on `home`, with its progress bars off.
 pub fn ragnosis(home: &Path) -> Command {
-    let mut cmd = binary();
+    on_home(binary(), home)
+}
+
+/// [`ragnosis`] with the embedded model on.
+pub fn ragnosis_with_model(home: &Path) -> Command {
+    on_home(binary_with_model(), home)
+}
+
+fn on_home(mut cmd: Command, home: &Path) -> Command {
     cmd.arg("--home").arg(home).arg("--quiet");
     cmd
 }
