@@ -174,7 +174,9 @@ pub fn import_file_mapped(
                     questions.add(&accepted.item.question_key());
                     stored += 1;
                     if stored.is_multiple_of(BATCH) {
-                        conn.execute_batch("COMMIT; BEGIN IMMEDIATE")?;
+                        conn.execute_batch("COMMIT")?;
+                        store::write_lock::let_waiting_writers_in();
+                        conn.execute_batch("BEGIN IMMEDIATE")?;
                         progress.report(Progress::Advanced {
                             done: stored,
                             total: None,

@@ -22,6 +22,7 @@ pub mod results;
 pub mod run_items;
 pub mod runs;
 pub mod settings;
+pub mod write_lock;
 
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -133,7 +134,7 @@ impl Store {
         let mut conn = Connection::open(path)?;
         // First of all: every statement below, the first read included, may meet another
         // process's write (an import beside a run) and must wait for it, not fail.
-        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        write_lock::wait_for_writers(&conn)?;
         // Read before any pragma writes: a version that does not know the schema must
         // not touch the file.
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
