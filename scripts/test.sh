@@ -76,6 +76,8 @@ mkdir -p "$XDG_DATA_HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
 # command, so the features (and the build) stay those of `cargo test --workspace`. The
 # logs of the first two are printed after the third's. The reports' tests ride in the
 # second lane: it waits more than it computes, and the lanes then end together.
+# `--no-fail-fast`: a failing binary does not skip the lane's others, so one run names
+# every failure.
 process_tests="cli judge_layer batch_api report"
 compute=$(cargo metadata --no-deps --format-version 1 --locked | python3 -c '
 import json, sys
@@ -88,12 +90,12 @@ export compute processes lane_logs="$scratch"
 status=0
 xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- bash -c '
   echo -n ragnosis-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null
-  cargo test --workspace --locked --test shell >"$lane_logs/window.log" 2>&1 &
+  cargo test --workspace --locked --no-fail-fast --test shell >"$lane_logs/window.log" 2>&1 &
   window=$!
-  cargo test --workspace --locked $processes >"$lane_logs/processes.log" 2>&1 &
+  cargo test --workspace --locked --no-fail-fast $processes >"$lane_logs/processes.log" 2>&1 &
   processes=$!
   status=0
-  cargo test --workspace --locked --lib --bins $compute || status=$?
+  cargo test --workspace --locked --no-fail-fast --lib --bins $compute || status=$?
   cargo test --workspace --locked --doc || status=$?
   wait "$processes" || status=$?
   echo "== The CLI, the judge layer and the reports, run beside the above"

@@ -127,10 +127,14 @@ fn an_openai_batch_answers_every_request_as_the_live_endpoint_does_after_its_pol
         let id = create_openai(&client, &sim, 3).await;
         let (batch, seen) = poll_openai(&client, &sim, &id).await;
         assert_eq!(batch["status"], "completed", "{batch}");
-        assert_eq!(
-            seen.len(),
-            4,
-            "three polls in progress, the fourth ends it: {seen:?}"
+        // Three polls are held in progress; later ones end the batch once its requests
+        // are answered, which on a busy machine may take a poll more.
+        assert!(
+            seen.len() >= 4
+                && seen[..seen.len() - 1]
+                    .iter()
+                    .all(|s| s == "validating" || s == "in_progress"),
+            "three polls or more in progress, then the end: {seen:?}"
         );
         assert_eq!(
             batch["request_counts"],
