@@ -134,7 +134,7 @@ pub fn import_file_mapped(
     // writer looking a chunk up) fails at once with "database is locked" when another
     // process wrote between its read and its first write.
     let started = store::items::ItemWriter::new(conn, dataset_id).and_then(|items| {
-        conn.execute_batch("BEGIN IMMEDIATE")?;
+        store::write_lock::begin(conn)?;
         Ok(items)
     });
     let mut items = match started {
@@ -174,9 +174,7 @@ pub fn import_file_mapped(
                     questions.add(&accepted.item.question_key());
                     stored += 1;
                     if stored.is_multiple_of(BATCH) {
-                        conn.execute_batch("COMMIT")?;
-                        store::write_lock::let_waiting_writers_in();
-                        conn.execute_batch("BEGIN IMMEDIATE")?;
+                        store::write_lock::commit_and_continue(conn)?;
                         progress.report(Progress::Advanced {
                             done: stored,
                             total: None,
@@ -207,13 +205,12 @@ pub fn import_file_mapped(
         None => outcome.map_err(Error::Dataset),
     };
     let report = match outcome.and_then(|report| {
-        conn.execute_batch("COMMIT")
-            .map_err(|e| aborted(e.into()))?;
+        store::write_lock::commit(conn).map_err(aborted)?;
         Ok(report)
     }) {
         Ok(report) => report,
         Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK");
+            store::write_lock::rollback(conn);
             // Nothing half-imported stays behind: the user re-imports after fixing the file.
             // Where even the delete fails (a full disk), the dataset stays marked as
             // importing, which is never listed or evaluated; the first error is the one

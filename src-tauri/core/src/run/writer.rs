@@ -47,7 +47,6 @@ impl ResultWriter {
                         batch.extend(more);
                     }
                     written += commit(&mut own, run_id, batch, &retried)?;
-                    store::write_lock::let_waiting_writers_in();
                 }
                 Ok(written)
             })

@@ -291,7 +291,7 @@ pub fn ensure_searchable(conn: &Connection, dataset_id: i64) -> Result<()> {
     if indexed(conn)? {
         return Ok(());
     }
-    conn.execute_batch("BEGIN IMMEDIATE")?;
+    super::write_lock::begin(conn)?;
     let filled = (|| -> rusqlite::Result<()> {
         if indexed(conn)? {
             return Ok(());
@@ -307,9 +307,9 @@ pub fn ensure_searchable(conn: &Connection, dataset_id: i64) -> Result<()> {
         Ok(())
     })();
     match filled {
-        Ok(()) => conn.execute_batch("COMMIT")?,
+        Ok(()) => super::write_lock::commit(conn)?,
         Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK");
+            super::write_lock::rollback(conn);
             return Err(e.into());
         }
     }

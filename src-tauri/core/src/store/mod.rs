@@ -92,6 +92,8 @@ fn unusable(path: &Path, e: Error) -> Error {
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    /// When this connection last committed a `transaction`: the next waits out its turn.
+    last_commit: Option<std::time::Instant>,
 }
 
 /// WAL pages between checkpoints on a bulk writer's connection (`open_bulk_writer`).
@@ -159,6 +161,7 @@ impl Store {
         let store = Store {
             conn,
             path: path.to_path_buf(),
+            last_commit: None,
         };
         store.fill_question_sets()?;
         criteria::register_all(&store.conn)?;
@@ -190,13 +193,17 @@ impl Store {
     /// The write lock is taken at the start (IMMEDIATE), waiting for another process's
     /// writes: a transaction that read first and then wrote would fail at once with
     /// "database is locked" if another process committed in between (SQLite cannot move
-    /// a read snapshot forward inside a transaction, so it does not wait).
+    /// a read snapshot forward inside a transaction, so it does not wait). Transactions
+    /// one right after another (a run's result writer) leave other processes a turn
+    /// between them (`write_lock`).
     pub fn transaction<T>(&mut self, f: impl FnOnce(&Transaction) -> Result<T>) -> Result<T> {
+        write_lock::take_turn(self.last_commit);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let value = f(&tx)?;
         tx.commit()?;
+        self.last_commit = Some(std::time::Instant::now());
         Ok(value)
     }
 }

@@ -1,8 +1,10 @@
 //! How processes share SQLite's one write lock (the window, a terminal's `ragnosis`, a
 //! run's writer thread each have their own connection).
 //!
-//! Owns: the busy handler every connection waits with, and the pause a long stream of
-//! commits makes between two of them.
+//! Owns: the busy handler every connection waits with, and the turn a connection leaves
+//! between a commit and its next write transaction (`Store::transaction` waits it out
+//! itself; a raw stream of batches, as the importer's, goes through `begin`,
+//! `commit_and_continue`, `commit` and `rollback` here).
 //!
 //! Why not SQLite's own `busy_timeout`: it polls at growing intervals, 100 ms apart after
 //! the first few tries. An import or a run's writer commits and takes the lock again within
@@ -13,6 +15,10 @@
 
 use std::cell::Cell;
 use std::time::{Duration, Instant};
+
+use rusqlite::Connection;
+
+use crate::error::Result;
 
 /// How long a connection waits for another's write before it gives up ("database is
 /// locked"). Longer than any one transaction Ragnosis makes, since writers take turns.
@@ -47,20 +53,43 @@ fn wait_for_the_lock(calls: i32) -> bool {
 }
 
 /// Makes `conn` wait for other connections' writes (see the module's comment).
-pub(super) fn wait_for_writers(conn: &rusqlite::Connection) -> rusqlite::Result<()> {
+pub(super) fn wait_for_writers(conn: &Connection) -> rusqlite::Result<()> {
     conn.busy_handler(Some(wait_for_the_lock))
 }
 
-/// Called by a stream of writes between a commit and its next transaction, so that a
-/// process waiting to write gets its turn instead of waiting for the whole stream.
-pub fn let_waiting_writers_in() {
-    std::thread::sleep(TURN);
+/// Before a connection's next write transaction: what is left of the turn since its last
+/// commit, so that a process waiting to write gets in instead of waiting for a whole
+/// stream of transactions. A transaction after a pause of its own waits for nothing.
+pub(super) fn take_turn(last_commit: Option<Instant>) {
+    if let Some(left) = last_commit.and_then(|at| TURN.checked_sub(at.elapsed())) {
+        std::thread::sleep(left);
+    }
+}
+
+/// Opens a write transaction on `conn`, taking the lock at once (see `Store::transaction`).
+pub fn begin(conn: &Connection) -> Result<()> {
+    Ok(conn.execute_batch("BEGIN IMMEDIATE")?)
+}
+
+/// Commits a batch of a stream and opens the next, with a turn between them.
+pub fn commit_and_continue(conn: &Connection) -> Result<()> {
+    commit(conn)?;
+    take_turn(Some(Instant::now()));
+    begin(conn)
+}
+
+pub fn commit(conn: &Connection) -> Result<()> {
+    Ok(conn.execute_batch("COMMIT")?)
+}
+
+/// Rolls back the open transaction; a connection with none is left as it is.
+pub fn rollback(conn: &Connection) {
+    let _ = conn.execute_batch("ROLLBACK");
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rusqlite::{Connection, TransactionBehavior};
 
     const BATCH: i64 = 2_000;
 
@@ -75,27 +104,25 @@ mod tests {
         let started = std::sync::Barrier::new(2);
         std::thread::scope(|scope| {
             let stream = scope.spawn(|| {
-                let mut conn = Connection::open(&path).unwrap();
+                let conn = Connection::open(&path).unwrap();
                 wait_for_writers(&conn).unwrap();
                 // No checkpoints: their work after a commit would leave the lock free
                 // for longer than a stream does on its own.
                 conn.pragma_update(None, "wal_autocheckpoint", 0).unwrap();
                 let begun = Instant::now();
                 let mut first = true;
+                begin(&conn).unwrap();
                 while begun.elapsed() < Duration::from_secs(2) {
-                    let tx = conn
-                        .transaction_with_behavior(TransactionBehavior::Immediate)
-                        .unwrap();
                     for i in 0..BATCH {
-                        tx.execute("INSERT INTO t VALUES (?1)", [i]).unwrap();
+                        conn.execute("INSERT INTO t VALUES (?1)", [i]).unwrap();
                     }
-                    tx.commit().unwrap();
+                    commit_and_continue(&conn).unwrap();
                     if first {
                         started.wait();
                         first = false;
                     }
-                    let_waiting_writers_in();
                 }
+                commit(&conn).unwrap();
             });
             started.wait();
             let waiter = Connection::open(&path).unwrap();
