@@ -148,6 +148,12 @@ fn store_message(e: &rusqlite::Error) -> String {
         Some(C::CannotOpen) => {
             "the Ragnosis database file cannot be opened or created: check that its folder exists and is writable, or choose another with --home DIR (or RAGNOSIS_HOME)"
         }
+        Some(C::DatabaseBusy) => {
+            return format!(
+                "another Ragnosis process (the window or a terminal) kept the database busy for {} s with its writes: let its import or run finish, or stop it, then do the same again; what this one was writing was rolled back (database error: {e})",
+                crate::store::write_lock::PATIENCE.as_secs()
+            )
+        }
         Some(C::SystemIoFailure) => {
             "the disk holding the Ragnosis database failed to read or write (it may be full or failing). Check the disk and its free space, then do the same again; the last write was rolled back"
         }
@@ -168,5 +174,33 @@ fn write_hint(e: &std::io::Error) -> &'static str {
         }
         K::NotFound => ". The folder does not exist",
         _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Past the busy handler's patience SQLite says "database is locked"; the user is told
+    /// who holds it and what to do.
+    #[test]
+    fn a_database_held_by_another_process_is_named_with_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("held.db");
+        let holder = rusqlite::Connection::open(&path).unwrap();
+        holder
+            .execute_batch("BEGIN IMMEDIATE; CREATE TABLE t (x)")
+            .unwrap();
+        // No waiting: it gives up at once, as one does after its patience.
+        let waiter = rusqlite::Connection::open(&path).unwrap();
+        waiter.busy_timeout(std::time::Duration::ZERO).unwrap();
+        let e = Error::from(waiter.execute_batch("BEGIN IMMEDIATE").unwrap_err());
+        let message = e.to_string();
+        assert!(
+            message.contains("another Ragnosis process")
+                && message.contains("let its import or run finish"),
+            "{message}"
+        );
+        assert_eq!(e.code(), ErrorCode::Store);
     }
 }
