@@ -150,8 +150,7 @@ fn store_message(e: &rusqlite::Error) -> String {
         }
         Some(C::DatabaseBusy) => {
             return format!(
-                "another Ragnosis process (the window or a terminal) kept the database busy for {} s with its writes: let its import or run finish, or stop it, then do the same again; what this one was writing was rolled back (database error: {e})",
-                crate::store::write_lock::PATIENCE.as_secs()
+                "another Ragnosis process (the window or a terminal) kept the database busy with its writes for longer than Ragnosis waits: let its import or run finish, or stop it, then do the same again; what this one was writing was rolled back (database error: {e})"
             )
         }
         Some(C::SystemIoFailure) => {

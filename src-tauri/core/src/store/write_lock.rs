@@ -22,7 +22,7 @@ use crate::error::Result;
 
 /// How long a connection waits for another's write before it gives up ("database is
 /// locked"). Longer than any one transaction Ragnosis makes, since writers take turns.
-pub(crate) const PATIENCE: Duration = Duration::from_secs(30);
+const PATIENCE: Duration = Duration::from_secs(30);
 
 /// Between two tries of a waiting connection.
 const RETRY_EVERY: Duration = Duration::from_millis(1);
