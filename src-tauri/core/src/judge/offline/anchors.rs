@@ -60,7 +60,7 @@ fn is_name_connector(lower: &str) -> bool {
 /// A capital alone does not make a name: title case ("our Return Policy") capitalises
 /// common words. A mid-sentence capital whose word the evidence writes only in lower
 /// case is such a word, not a name the evidence must repeat exactly.
-fn is_name_token(t: &Token, evidence: &Evidence) -> bool {
+pub(super) fn is_name_token(t: &Token, evidence: &Evidence) -> bool {
     if !t.capitalised || t.negator || !t.content || vocabulary::month(&t.lower).is_some() {
         return false;
     }
@@ -96,6 +96,12 @@ fn in_compound(tokens: &[Token], i: usize) -> bool {
 }
 
 fn number_kind(t: &Token) -> Option<AnchorKind> {
+    // A duration or time in words ("an hour", "half past three") is a number in its
+    // comparison form ("60", "15:30"); the words it consumed are not.
+    if t.quantity {
+        let numeric = t.norm.chars().any(|c| c.is_ascii_digit());
+        return (numeric && t.content).then_some(AnchorKind::Number);
+    }
     if t.lower.chars().any(|c| c.is_ascii_digit()) {
         return Some(if is_year(&t.lower) {
             AnchorKind::Year
@@ -121,7 +127,7 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
     let mut i = 0;
     while i < tokens.len() {
         let t = &tokens[i];
-        if in_compound(tokens, i) && number_kind(t).is_some() {
+        if !t.quantity && in_compound(tokens, i) && number_kind(t).is_some() {
             i += 1;
             continue;
         }

@@ -79,12 +79,15 @@ fn an_opposite_word_in_a_restated_sentence_is_a_reversal() {
 }
 
 #[test]
-fn a_value_swapped_in_from_the_same_sentence_is_caught_by_alignment() {
+fn a_value_swapped_in_from_the_same_sentence_is_caught_by_the_words_before_it() {
     // SQuAD 2.0 dev, "Harvard University": the tuition swapped for the total cost.
     let e = Evidence::new(&["For the 2012–13 school year annual tuition was $38,000, with a total cost of attendance of $57,000."]);
     let s = &e.passages[0].sentences[0];
     let swapped = claim("For the 2012–13 school year annual tuition was $57,000, with a total cost of attendance of $57,000.", &e);
-    let got = aligned_swap(&swapped, s).expect("$57,000 stands where the sentence has $38,000");
+    // The sentence states $57,000 too, so alignment alone does not call it a swap
+    // (which value goes with which name is scoping's question); the words before it do.
+    assert!(aligned_swap(&swapped, s).is_none());
+    let got = context_swap(&swapped, s).expect("$57,000 stands where the sentence has $38,000");
     assert_eq!(
         (got.kind, got.evidence_part.as_str()),
         ("magnitude_shift", "38,000")
@@ -104,7 +107,7 @@ fn a_value_swapped_in_from_the_same_sentence_is_caught_by_alignment() {
         &years,
     );
     assert_eq!(
-        aligned_swap(&swapped, &years.passages[0].sentences[0]).map(|c| c.kind),
+        context_swap(&swapped, &years.passages[0].sentences[0]).map(|c| c.kind),
         Some("temporal_misattribution")
     );
 }
@@ -174,12 +177,25 @@ fn the_same_amount_in_another_spelling_of_its_unit_agrees() {
         let got = unit_shift(&claim(said, &e), &e.passages[0].sentences[0]);
         assert!(got.is_none(), "{said} / {evidence}: {got:?}");
     }
+    // Durations compare in one unit: "30 weeks" is 210 days, so "30 days" is another
+    // figure, which the support check calls a contradiction.
     let e = Evidence::new(&["Returns are accepted within 30 weeks."]);
-    assert!(unit_shift(
-        &claim("Returns are accepted within 30 days.", &e),
-        &e.passages[0].sentences[0]
-    )
-    .is_some());
+    let said = claim("Returns are accepted within 30 days.", &e);
+    let assessed = super::super::support::assess(&said, &e, &[0], &Default::default());
+    assert_eq!(
+        assessed.label,
+        crate::item::Label::Contradiction,
+        "{assessed:?}"
+    );
+    let e = Evidence::new(&["The office opens at 5 pm."]);
+    assert!(
+        unit_shift(
+            &claim("The office opens at 5 am.", &e),
+            &e.passages[0].sentences[0]
+        )
+        .is_none(),
+        "times of day are compared as times, not as units"
+    );
 }
 
 #[test]

@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::lexicon::{self, Token};
+use super::quantities;
 use crate::text;
 
 /// One sentence of an analysed text.
@@ -21,8 +22,10 @@ pub struct Sentence {
 
 impl Sentence {
     pub fn new(text: &str) -> Sentence {
-        let tokens = lexicon::tokens(text);
-        let norms = tokens.iter().map(|t| t.norm.clone()).collect();
+        let mut tokens = lexicon::tokens(text);
+        quantities::canonicalise(&mut tokens);
+        let mut norms: HashSet<String> = tokens.iter().map(|t| t.norm.clone()).collect();
+        norms.extend(quantities::implied_norms(&tokens));
         Sentence {
             text: text.to_string(),
             tokens,
@@ -205,6 +208,11 @@ pub struct Evidence {
     df: HashMap<String, usize>,
     capitalised: HashSet<String>,
     lowercase: HashSet<String>,
+    /// Numbers the question gives ("I paid 260 EUR"): an answer may restate them.
+    given: HashSet<String>,
+    /// The passages' and the question's numbers, for what arithmetic makes of them.
+    numbers: Vec<f64>,
+    derived: std::sync::OnceLock<HashSet<String>>,
 }
 
 impl Evidence {
@@ -220,12 +228,45 @@ impl Evidence {
             capitalised.extend(p.capitalised.iter().cloned());
             lowercase.extend(p.lowercase.iter().cloned());
         }
+        let numbers = passages
+            .iter()
+            .flat_map(|p| p.sentences.iter())
+            .flat_map(|s| quantities::numbers(&s.tokens))
+            .collect();
         Evidence {
             passages,
             df,
             capitalised,
             lowercase,
+            given: HashSet::new(),
+            numbers,
+            derived: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The same passages, with the numbers `question` gives: an answer restating "your
+    /// 260 EUR ticket" or working with it states nothing the passages must hold.
+    pub fn with_question(mut self, question: &str) -> Evidence {
+        let asked = Sentence::new(question);
+        self.given = asked
+            .tokens
+            .iter()
+            .filter(|t| t.norm.chars().any(|c| c.is_ascii_digit()))
+            .map(|t| t.norm.clone())
+            .collect();
+        self.numbers.extend(quantities::numbers(&asked.tokens));
+        self.derived = std::sync::OnceLock::new();
+        self
+    }
+
+    /// Whether a number that no passage states is given by the question or made by one
+    /// step of arithmetic from the passages' and the question's numbers.
+    pub fn works_out(&self, norm: &str) -> bool {
+        self.given.contains(norm)
+            || self
+                .derived
+                .get_or_init(|| quantities::derivable(&self.numbers))
+                .contains(norm)
     }
 
     pub fn len(&self) -> usize {

@@ -161,7 +161,7 @@ pub fn ground(
     chunks: &[String],
     params: &SupportParams,
 ) -> Grounding {
-    let evidence = Evidence::new(chunks);
+    let evidence = Evidence::new(chunks).with_question(question);
     let all: Vec<usize> = (0..chunks.len()).collect();
     let mut used = BTreeSet::new();
     let mut contradictions = Vec::new();

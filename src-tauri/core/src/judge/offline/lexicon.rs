@@ -35,6 +35,9 @@ pub struct Token {
     pub hyphen_before: bool,
     /// A hyphen joins it to the next word ("12-year-old": "12", "year").
     pub hyphen_after: bool,
+    /// Part of a duration or time of day whose comparison form `quantities` wrote
+    /// ("an hour and a half": "an" is 90, "hour" is minutes, "and a half" consumed).
+    pub quantity: bool,
 }
 
 /// Splits one sentence into tokens with the same boundaries as `text::words`.
@@ -101,6 +104,7 @@ fn push_token(out: &mut Vec<Token>, surface: &str, gap: &str) {
     out.push(Token {
         hyphen_before,
         hyphen_after: false,
+        quantity: false,
         surface: surface.to_string(),
         norm: normalise(&lower),
         capitalised: surface.chars().next().is_some_and(char::is_uppercase),
@@ -183,11 +187,41 @@ fn normalise_number(lower: &str) -> String {
 }
 
 fn number_word(w: &str) -> Option<u32> {
-    const WORDS: [&str; 13] = [
-        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-        "eleven", "twelve",
+    const WORDS: [&str; 21] = [
+        "zero",
+        "one",
+        "two",
+        "three",
+        "four",
+        "five",
+        "six",
+        "seven",
+        "eight",
+        "nine",
+        "ten",
+        "eleven",
+        "twelve",
+        "thirteen",
+        "fourteen",
+        "fifteen",
+        "sixteen",
+        "seventeen",
+        "eighteen",
+        "nineteen",
+        "twenty",
     ];
-    WORDS.iter().position(|&x| x == w).map(|i| i as u32)
+    const TENS: [&str; 7] = [
+        "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+    ];
+    WORDS
+        .iter()
+        .position(|&x| x == w)
+        .map(|i| i as u32)
+        .or_else(|| {
+            TENS.iter()
+                .position(|&x| x == w)
+                .map(|i| 30 + 10 * i as u32)
+        })
 }
 
 /// A deliberately light English stemmer: strips plural, past, gerund and adverb

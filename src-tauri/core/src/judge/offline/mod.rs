@@ -38,9 +38,11 @@ mod insights;
 pub mod learned;
 mod lexicon;
 mod meaning;
+mod quantities;
 mod reasoning;
 mod relevance;
 mod review;
+mod scoping;
 mod scorecard;
 mod speech;
 mod style;
@@ -168,7 +170,7 @@ impl OfflineJudge {
                 answer,
                 chunks,
             } if !chunks.is_empty() => {
-                let evidence = Evidence::new(chunks);
+                let evidence = Evidence::new(chunks).with_question(question);
                 unsure_claims(
                     &grounding::answer_claims(question, answer, &evidence),
                     &evidence,
@@ -179,7 +181,7 @@ impl OfflineJudge {
                 answer,
                 chunks,
             } if !chunks.is_empty() => {
-                let evidence = Evidence::new(chunks);
+                let evidence = Evidence::new(chunks).with_question(question);
                 unsure_aspects(&aspects::extract(question), chunks)
                     || unsure_claims(
                         &grounding::answer_claims(question, answer, &evidence),

@@ -27,7 +27,7 @@ pub fn reason(
     params: &SupportParams,
     sem: Option<&SemanticModel>,
 ) -> Reasoning {
-    let evidence = Evidence::new(chunks);
+    let evidence = Evidence::new(chunks).with_question(question);
     let all: Vec<usize> = (0..chunks.len()).collect();
     let q = Sentence::new(question);
     let q_words: Vec<&str> = q.content_norms();

@@ -17,6 +17,7 @@ use super::conflicts::{
     unmeasured_numbers, Conflict,
 };
 use super::evidence::{Evidence, Sentence};
+use super::scoping::other_entitys_value;
 use super::vocabulary;
 use crate::item::Label;
 use crate::text;
@@ -83,6 +84,9 @@ pub struct Claim {
     /// it. Read from the whole evidence, so worked out once here rather than for each
     /// passage the claim is assessed against.
     unmeasured: Vec<String>,
+    /// Numbers of the claim that no passage states but the question gives or one step
+    /// of arithmetic makes (`Evidence::works_out`): a total is not a made-up figure.
+    pub(super) worked_out: HashSet<String>,
 }
 
 impl Claim {
@@ -102,9 +106,18 @@ impl Claim {
             .tokens
             .iter()
             .any(|t| vocabulary::is_first_person(&t.lower));
-        let unmeasured = unmeasured_numbers(&sentence, evidence);
+        let worked_out: HashSet<String> = sentence
+            .tokens
+            .iter()
+            .filter(|t| t.norm.chars().any(|c| c.is_ascii_digit()))
+            .filter(|t| !evidence.contains(&t.norm) && evidence.works_out(&t.norm))
+            .map(|t| t.norm.clone())
+            .collect();
+        let mut unmeasured = unmeasured_numbers(&sentence, evidence);
+        unmeasured.retain(|n| !worked_out.contains(n));
         Claim {
             unmeasured,
+            worked_out,
             text: text.to_string(),
             sentence,
             anchors,
@@ -271,7 +284,9 @@ pub fn assess(
         .anchors
         .iter()
         .filter(|a| {
-            !a.norms.iter().all(|n| evidence.contains(n))
+            !a.norms
+                .iter()
+                .all(|n| evidence.contains(n) || claim.worked_out.contains(n))
                 || a.norms.iter().any(|n| claim.unmeasured.contains(n))
         })
         .collect();
@@ -476,6 +491,15 @@ impl<'a> Measure<'a> {
                             .or_else(|| aligned_swap(claim, s))
                     })
                     .flatten()
+            })
+            .or_else(|| {
+                other_entitys_value(
+                    &claim.sentence,
+                    &claim.anchors,
+                    &claim.worked_out,
+                    evidence,
+                    &self.scope,
+                )
             })
     }
 

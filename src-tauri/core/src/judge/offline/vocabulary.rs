@@ -92,7 +92,19 @@ pub fn is_reaction_word(lower: &str) -> bool {
 }
 
 pub fn is_filler_word(lower: &str) -> bool {
-    FILLERS.contains(&lower)
+    FILLERS.contains(&lower) || is_pronoun_contraction(lower)
+}
+
+/// "You'd", "we're", "it'll": a pronoun with its verb, which names nothing and carries no
+/// topic (at the start of a sentence it once read as a name no passage mentions).
+fn is_pronoun_contraction(lower: &str) -> bool {
+    let Some((head, tail)) = lower.split_once('\'') else {
+        return false;
+    };
+    matches!(
+        head,
+        "i" | "you" | "we" | "they" | "he" | "she" | "it" | "that" | "there" | "let"
+    ) && matches!(tail, "d" | "ll" | "re" | "ve" | "m" | "s")
 }
 
 /// "It", "This", "Therefore", ...: the sentence continues the previous one.
