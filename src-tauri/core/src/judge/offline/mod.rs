@@ -40,6 +40,7 @@ mod lexicon;
 mod meaning;
 mod quantities;
 mod reasoning;
+mod reference;
 mod relevance;
 mod review;
 mod scoping;

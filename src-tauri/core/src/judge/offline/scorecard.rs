@@ -9,16 +9,13 @@
 //! - context_recall / factuality: the ground truth's claims checked against the chunks /
 //!   the answer with the claim-label check;
 //! - grading_note: the answer's form against the form the question's wording implies;
-//! - answer_correctness: sentence-embedding similarity to the ground truth when the
-//!   embedded model is installed, else content-word F1; an abstaining answer scores 0.
+//! - answer_correctness: agreement with the ground truth, figure by figure, yes or no and
+//!   claim by claim (`reference`); the sentence similarity alone is
+//!   `reference.semantic_similarity`.
 //!
 //! Owns: these mappings and the taxonomy rules. Must not: call a model.
 
-use std::collections::HashSet;
-
-use super::evidence::Evidence;
-use super::support::{assess, Claim};
-use super::{claim_labels, claims, grounding, relevance, review, SupportParams};
+use super::{claim_labels, claims, grounding, reference, relevance, review, SupportParams};
 use crate::item::Label;
 use crate::judge::task::{
     Criterion, CriterionScore, FailureCheck, Scorecard, ScorecardTask, Support, FAILURE_CATEGORIES,
@@ -142,70 +139,11 @@ fn entailed_share(
     Some((entailed as f64 / claims.len() as f64, contradicted))
 }
 
-/// Whether `passage` reverses one of `claims`: a negation flip or an opposite word.
-fn reverses(claims: &[String], passage: &str, params: &SupportParams) -> bool {
-    let evidence = Evidence::new(&[passage.to_string()]);
-    claims.iter().any(|c| {
-        assess(&Claim::new(c, &evidence), &evidence, &[0], params)
-            .conflict
-            .is_some_and(|k| k.kind == "negation_flip")
-    })
-}
-
-/// Content-word F1 between two texts.
-fn word_f1(a: &str, b: &str) -> f64 {
-    let a: HashSet<String> = text::content_words(a).into_iter().collect();
-    let b: HashSet<String> = text::content_words(b).into_iter().collect();
-    if a.is_empty() || b.is_empty() {
-        return 0.0;
-    }
-    let common = a.intersection(&b).count() as f64;
-    if common == 0.0 {
-        return 0.0;
-    }
-    let (p, r) = (common / a.len() as f64, common / b.len() as f64);
-    2.0 * p * r / (p + r)
-}
-
 /// Below this offline correctness the failure taxonomy is filled in. RAGalyst's line is
 /// `TAXONOMY_BELOW` (0.9) on a judge's rubric; the offline score is a sentence cosine, on
 /// which a correct answer in other words reads 0.65–0.9, and the taxonomy then flagged
 /// eight of the bundled example's ten good answers ("other").
 const OFFLINE_TAXONOMY_BELOW: f64 = 0.65;
-
-/// The most an answer that contradicts its ground truth can score for correctness:
-/// RAGalyst's anchor for "moderate relevance but inaccurate" is 0.5, and a reversed fact is
-/// below it.
-const CONTRADICTED_CORRECTNESS: f64 = 0.3;
-
-/// Answer correctness: (score, rationale).
-pub fn correctness(answer: &str, truth: &str, semantic: Option<&SemanticModel>) -> (f64, String) {
-    if answer.trim().is_empty() || claims::abstains(answer) {
-        return (
-            0.0,
-            "The answer gives no answer to compare with the ground truth (offline check).".into(),
-        );
-    }
-    match semantic {
-        Some(model) => {
-            let cosine = model.similarity(answer, truth).max(0.0);
-            (
-                cosine,
-                format!(
-                    "Meaning similarity to the ground truth is {cosine:.2} ({}; an offline approximation of correctness).",
-                    crate::semantic::MODEL_NAME
-                ),
-            )
-        }
-        None => {
-            let f1 = word_f1(answer, truth);
-            (
-                f1,
-                format!("Content-word overlap with the ground truth is {f1:.2} (an offline approximation of correctness)."),
-            )
-        }
-    }
-}
 
 /// What the taxonomy rules read, gathered once.
 struct Signals {
@@ -244,14 +182,6 @@ pub fn scorecard(
         .then(|| grounding::ground(question, answer, chunks, params));
     let recall = entailed_share(&truth_claims, chunks, params);
     let factuality = entailed_share(&truth_claims, std::slice::from_ref(answer), params);
-    // Whether the answer reverses the ground truth, read both ways: a ground-truth claim
-    // the answer denies, or an answer claim the ground truth denies. Only a negation or
-    // an opposite word counts: a number or a name set against a short reference is as
-    // often the reference leaving it out ("accessories 3-5") as a real clash.
-    let contradicts_truth = task.criteria.contains(&Criterion::AnswerCorrectness)
-        && !ground_truth.trim().is_empty()
-        && (reverses(&truth_claims, answer, params)
-            || reverses(&claims::split(answer), ground_truth, params));
     let note = grading_note(question, answer);
     let mut scores = Vec::new();
     for &criterion in &task.criteria {
@@ -309,19 +239,8 @@ pub fn scorecard(
             },
             Criterion::GradingNote => note.clone(),
             Criterion::AnswerCorrectness => {
-                let (score, why) = correctness(answer, ground_truth, semantic);
-                if contradicts_truth && score > CONTRADICTED_CORRECTNESS {
-                    // Similar wording is not the same meaning: "open on Sundays" and
-                    // "closed on Sundays" are near neighbours to a sentence model.
-                    (
-                        CONTRADICTED_CORRECTNESS,
-                        format!(
-                            "The answer contradicts the ground truth, so correctness is capped at {CONTRADICTED_CORRECTNESS:.1}. {why}"
-                        ),
-                    )
-                } else {
-                    (score, why)
-                }
+                let checked = reference::check(question, answer, ground_truth, params, semantic);
+                (checked.score, checked.rationale)
             }
         };
         let score = if criterion.is_rubric() {

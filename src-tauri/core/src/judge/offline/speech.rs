@@ -147,10 +147,14 @@ fn about_speaker_or_sources(clause: &str) -> bool {
         .char_indices()
         .nth(80)
         .map_or(clause, |(at, _)| &clause[..at]);
-    lexicon::tokens(head)
-        .iter()
-        .take(4)
-        .any(|t| is(t, SPEAKERS) || is(t, INFO_SOURCES) || is(t, RULE_SOURCES))
+    let tokens = lexicon::tokens(head);
+    let opening = || tokens.iter().take(4);
+    // "… — it covers pass prices and timetables", "they describe only the Everyday
+    // account": a pronoun or a source with a verb of saying or holding gives the account
+    // of the documents that goes with a decline.
+    opening().any(|t| is(t, SPEAKERS) || is(t, INFO_SOURCES) || is(t, RULE_SOURCES))
+        || (opening().any(|t| is(t, SAYING_SUBJECTS))
+            && tokens.iter().take(6).any(|t| is(t, SAY_VERBS) || is(t, HOLD_VERBS)))
 }
 
 /// Words that carry the information an answer would need.
@@ -161,7 +165,9 @@ const INFO_SOURCES: &[&str] = &[
     "excerpt", "excerpts", "record", "records", "data", "knowledge", "article", "articles",
     "page", "pages", "note", "notes", "resource", "resources", "file", "files", "content",
     "documentation", "result", "results", "search", "snippet", "snippets", "chunk", "chunks",
-    "details", "detail", "database", "reference", "references",
+    "details", "detail", "database", "reference", "references", "section", "sections",
+    "leaflet", "leaflets", "brochure", "brochures", "table", "tables", "chapter", "entry",
+    "entries",
 ];
 
 /// Documents of rules: they decline with a verb of saying ("the policy does not say"),
@@ -217,6 +223,7 @@ const KNOW_VERBS: &[&str] = &[
     "know", "knew", "find", "found", "locate", "located", "see", "saw", "seen", "tell", "say",
     "determine", "answer", "confirm", "help", "access", "have", "verify", "identify",
     "spot", "recall", "provide", "give", "share", "comment", "advise", "sure", "certain",
+    "seeing", "finding", "knowing",
 ];
 
 /// Participles of a passive decline: "is not covered in the material".
@@ -318,7 +325,7 @@ fn declines(lower: &str, tokens: &[Token]) -> bool {
         // "the information provided does not include", "the context has no details",
         // "the guide doesn't include anything about".
         if is(t, HOLD_VERBS)
-            && ((info_source && (negated_near(tokens, i, 3, 0) || nothing_after(tokens, i)))
+            && ((info_source && (negator_governs(tokens, i, 3) || nothing_after(tokens, i)))
                 || ((rule_source || speaker)
                     && negated_near(tokens, i, 3, 0)
                     && tokens
@@ -360,6 +367,49 @@ fn declines(lower: &str, tokens: &[Token]) -> bool {
         {
             return true;
         }
+        let about_information = |n: &Token| {
+            matches!(
+                n.lower.as_str(),
+                "information"
+                    | "info"
+                    | "mention"
+                    | "details"
+                    | "detail"
+                    | "data"
+                    | "record"
+                    | "records"
+                    | "reference"
+                    | "indication"
+                    | "answer"
+            )
+        };
+        // "our guidance does not appear to cover cancellations": a source hedged with
+        // "appear" or "seem" speaks of what is known, not of what a rule allows.
+        if (info_source || rule_source)
+            && matches!(t.lower.as_str(), "appear" | "seem" | "appears" | "seems")
+            && negated_near(tokens, i, 2, 0)
+            && tokens.get(i + 1).is_some_and(|n| n.lower == "to")
+            && tokens
+                .get(i + 2)
+                .is_some_and(|v| is(v, HOLD_VERBS) || is(v, SAY_VERBS))
+        {
+            return true;
+        }
+        // "that's not something I've got any info on", "pets aren't something the rules
+        // I have cover": what the speaker or the sources lack, said of the topic.
+        if t.lower == "something"
+            && negated_near(tokens, i, 2, 0)
+            && (speaker || info_source || rule_source)
+            && tokens[i + 1..].iter().take(8).any(|n| {
+                is(n, HOLD_VERBS) || is(n, SAY_VERBS) || about_information(n) || n.lower == "got"
+            })
+        {
+            return true;
+        }
+        // "that detail doesn't seem to be documented": the word names the sources itself.
+        if t.lower == "documented" && negated_near(tokens, i, 5, 0) {
+            return true;
+        }
         // "is not covered in the material", "isn't mentioned anywhere".
         if is(t, PASSIVE) && negated_near(tokens, i, 3, 0) {
             let rest = &tokens[i + 1..];
@@ -388,22 +438,6 @@ fn declines(lower: &str, tokens: &[Token]) -> bool {
         // "no information about", "no relevant information was found", "nothing on
         // gift cards in our policies", "nothing in the passages answers that". A bare
         // preposition after "no" needs a speaker or a source: "no fee on Sundays" is a rule.
-        let about_information = |n: &Token| {
-            matches!(
-                n.lower.as_str(),
-                "information"
-                    | "info"
-                    | "mention"
-                    | "details"
-                    | "detail"
-                    | "data"
-                    | "record"
-                    | "records"
-                    | "reference"
-                    | "indication"
-                    | "answer"
-            )
-        };
         let preposition =
             |n: &Token| matches!(n.lower.as_str(), "about" | "on" | "regarding" | "in");
         let sourced = info_source || rule_source || speaker;
@@ -412,7 +446,7 @@ fn declines(lower: &str, tokens: &[Token]) -> bool {
                 .iter()
                 .take(2)
                 .any(|n| about_information(n) || (sourced && preposition(n)))
-            && (t.lower != "any" || negated_near(tokens, i, 3, 0))
+            && (t.lower != "any" || negated_near(tokens, i, 5, 0))
             && (t.lower != "nothing" || sourced)
         {
             return true;
@@ -671,6 +705,18 @@ mod tests {
     }
 
     #[test]
+    fn answers_that_mention_limits_or_sources_are_not_declines() {
+        for s in [
+            "If you don't pass limit, list endpoints return 25 items per page.",
+            "Our policy does not cover water damage.",
+            "It is usually £5, but the fee is not charged on Sundays.",
+            "No, pets are not allowed on the trams.",
+        ] {
+            assert_ne!(act(s), Act::Decline, "{s}");
+        }
+    }
+
+    #[test]
     fn declines_are_recognised_in_many_wordings() {
         for s in [
             "The documents I have do not say whether pets are allowed.",
@@ -682,6 +728,13 @@ mod tests {
             "The policy doesn't say anything about sale items.",
             "I couldn't find anything about that.",
             "We don't have any information about evening classes.",
+            "I couldn't find surfboards in the rules I have: the special-baggage section only gives prices for bicycles.",
+            "The documents do not cover a Student account; they describe only the Everyday and Premier accounts.",
+            "Regrettably, our guidance on international payments does not appear to cover cancellations.",
+            "Hmm, I'm not seeing anything about returns in the info I've got, sorry!",
+            "That's not something I've got any info on, I'm afraid!",
+            "Pets aren't something the rules I have access to cover, unfortunately.",
+            "That detail doesn't seem to be documented.",
         ] {
             assert_eq!(act(s), Act::Decline, "{s}");
         }
