@@ -109,7 +109,7 @@ def score(name, labels, export, dump):
     for item in export["items"]:
         shape, expect, accept = labels[item["id"]]
         letters = {p["pattern"] for p in item.get("patterns", [])}
-        unsure = bool(item.get("unsure"))
+        unsure = bool(item.get("needs_a_look"))
         figures["unsure"] += unsure
         if shape in CORRECT:
             figures["correct"] += 1

@@ -12,10 +12,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::diagnosis::{
-    self,
-    patterns::{self, patterns_for},
-};
+use crate::analysis::diagnosis::{self, patterns, patterns_for};
 use crate::error::Result;
 use crate::metrics;
 use crate::store::{self, cases::Filter, cases::Start, runs::RunStatus, Store};

@@ -74,11 +74,15 @@ fn item_json(position: usize, view: &ItemView) -> Value {
         map.insert("results".into(), Value::Object(results));
         // The failure patterns of this item, so a script can act on the diagnosis item
         // by item (the summary only counts them).
-        let patterns: Vec<Value> = diagnosis::patterns_of(&view.results)
+        let reading = diagnosis::reading_of(&view.results);
+        let patterns: Vec<Value> = reading
+            .patterns()
             .into_iter()
             .map(|p| json!({ "pattern": p.letter().to_string(), "name": p.name(), "stage": p.stage() }))
             .collect();
         map.insert("patterns".into(), Value::Array(patterns));
+        // Why no pattern is named when the item's signals disagree: it needs a look.
+        map.insert("needs_a_look".into(), json!(reading.unsure));
     }
     item
 }

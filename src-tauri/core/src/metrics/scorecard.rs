@@ -37,6 +37,12 @@ pub fn from_scorecard(
             if let Some(missed) = missed_top_ranked(item, k).filter(|_| !card.failures.is_empty()) {
                 details["missed_top_ranked"] = json!(missed);
             }
+            // Whether the reference itself says the documents do not answer: then an
+            // answer it contradicts was given where declining was right (the diagnosis
+            // reads it as over-confidence, not as a changed fact).
+            if let Some(truth) = item.ground_truth.as_deref() {
+                details["reference_declines"] = json!(crate::judge::offline::declines(truth));
+            }
         }
         _ => details["rubric"] = json!([0.2, 0.4, 0.6, 0.8, 1.0]),
     }

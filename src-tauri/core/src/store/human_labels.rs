@@ -77,6 +77,30 @@ pub fn for_run(conn: &Connection, run_id: i64) -> Result<HashMap<(String, String
         .collect())
 }
 
+/// The labelled scores of the items of `run_id`, by item id: (metric, score) each.
+pub fn scores_by_item(conn: &Connection, run_id: i64) -> Result<HashMap<i64, Vec<(String, f64)>>> {
+    let any: bool = conn.query_row("SELECT EXISTS (SELECT 1 FROM human_labels)", [], |r| {
+        r.get(0)
+    })?;
+    if !any {
+        return Ok(HashMap::new());
+    }
+    let mut stmt = conn.prepare(
+        "SELECT ri.item_id, h.metric, h.score
+         FROM run_items ri JOIN items i ON i.id = ri.item_id
+         JOIN human_labels h ON h.content_hash = i.content_hash
+         WHERE ri.run_id = ?1",
+    )?;
+    let mut out: HashMap<i64, Vec<(String, f64)>> = HashMap::new();
+    let mut rows = stmt.query([run_id])?;
+    while let Some(row) = rows.next()? {
+        out.entry(row.get(0)?)
+            .or_default()
+            .push((row.get(1)?, row.get(2)?));
+    }
+    Ok(out)
+}
+
 /// The labels of one item.
 pub fn for_item(conn: &Connection, content_hash: &str) -> Result<Vec<HumanLabel>> {
     let mut stmt = conn.prepare(

@@ -17,6 +17,7 @@
 
 pub mod actions;
 pub mod patterns;
+pub mod reading;
 #[cfg(test)]
 mod tests;
 
@@ -29,10 +30,13 @@ use crate::metrics::{MetricResult, Status};
 use crate::store::{self, results::ItemScores, Store};
 
 pub use actions::{ActionExample, ActionItem, Impact};
-pub use patterns::{patterns_for, FailurePattern, MetricScore, Stage};
+pub use patterns::{FailurePattern, MetricScore, Stage};
+pub use reading::{read, ItemReading, Witness};
 
 /// Worst examples kept per pattern.
 const EXAMPLES: usize = 3;
+/// Items that need a look, kept with their reason for the reader.
+const UNSURE_KEPT: usize = 5;
 
 /// One item on which a pattern fired, with the scores that made it fire.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -97,6 +101,22 @@ pub struct Diagnosis {
     /// scored), in letter order: their absence from `patterns` says nothing.
     #[serde(default)]
     pub unchecked: Vec<FailurePattern>,
+    /// Items whose signals disagree, so no pattern is named for them: they need a look.
+    #[serde(default)]
+    pub unsure: u64,
+    /// Up to five of them, first in the run, each with the reason.
+    #[serde(default)]
+    pub unsure_items: Vec<UnsureItem>,
+    /// Items whose patterns your labels changed (a label's score replaces the judge's).
+    #[serde(default)]
+    pub corrected_by_labels: u64,
+}
+
+/// An item that needs a look, and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnsureItem {
+    pub item_id: i64,
+    pub reason: String,
 }
 
 impl Diagnosis {
@@ -112,7 +132,11 @@ pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
     // Counted as the items stream by: held at once, a judged million-item run's scores
     // took half a gigabyte here.
     let mut counting = Counting::default();
-    for_each_rule_scores(conn, run_id, |item| counting.add(&item))?;
+    let labels = store::human_labels::scores_by_item(conn, run_id)?;
+    for_each_rule_scores(conn, run_id, |item| match labels.get(&item.item_id) {
+        Some(labelled) => counting.add_labelled(&item, labelled),
+        None => counting.add(&item),
+    })?;
     let tally = counting.finish();
     // Only the worst example of each pattern is quoted in an action item.
     let mut questions = BTreeMap::new();
@@ -137,6 +161,9 @@ pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
         items_with_patterns: tally.items_with_patterns,
         items_checked: tally.items_checked,
         unchecked: tally.unchecked,
+        unsure: tally.unsure,
+        unsure_items: tally.unsure_items,
+        corrected_by_labels: tally.corrected_by_labels,
     })
 }
 
@@ -152,7 +179,7 @@ pub fn for_each_rule_scores(
     let read: Vec<&str> = patterns::RULE_INPUTS
         .iter()
         .chain(patterns::SUPPORTING_INPUTS.iter())
-        .chain([patterns::CORRECTNESS].iter())
+        .chain([patterns::CORRECTNESS, patterns::CLAIM_RECALL].iter())
         .copied()
         .collect();
     let decisions = store::results::ok_detail_flags(
@@ -161,14 +188,31 @@ pub fn for_each_rule_scores(
         patterns::NEGATIVE_REJECTION,
         patterns::DECISION_FLAGS.map(|(key, _)| key),
     )?;
+    let references = store::results::ok_detail_flags(
+        conn,
+        run_id,
+        patterns::CORRECTNESS,
+        [patterns::REFERENCE_FLAG.0],
+    )?;
     store::results::for_each_ok_scores_by_item(conn, run_id, &read, |mut item| {
         if let Some(flags) = decisions.get(&item.item_id) {
             for (fact, value) in patterns::facts_of(*flags) {
                 item.scores.insert(fact.to_string(), value);
             }
         }
+        if let Some([Some(declines)]) = references.get(&item.item_id) {
+            item.scores.insert(
+                patterns::REFERENCE_FLAG.1.to_string(),
+                f64::from(u8::from(*declines)),
+            );
+        }
         f(item)
     })
+}
+
+/// The patterns one item shows, in letter (fix) order: the item read as a whole.
+pub fn patterns_for(scores: &BTreeMap<String, f64>) -> Vec<FailurePattern> {
+    reading::read(scores).patterns()
 }
 
 /// The patterns one item of a run shows, for the case view.
@@ -177,30 +221,41 @@ pub fn item_patterns(store: &Store, run_id: i64, item_id: i64) -> Result<Vec<Fai
     Ok(patterns_of(results.iter().map(|stored| &stored.result)))
 }
 
-/// The patterns an item's results show. Same reading as `ok_scores_by_item`: one score
-/// per metric, the mean if a cell was ever scored under more than one judge
-/// configuration; errors and skipped results take no part.
+/// The patterns an item's results show.
 pub fn patterns_of<'a>(results: impl IntoIterator<Item = &'a MetricResult>) -> Vec<FailurePattern> {
+    reading_of(results).patterns()
+}
+
+/// An item's results read as a whole. Same reading as `ok_scores_by_item`: one score per
+/// metric, the mean if a cell was ever scored under more than one judge configuration;
+/// errors and skipped results take no part.
+pub fn reading_of<'a>(results: impl IntoIterator<Item = &'a MetricResult>) -> ItemReading {
     let mut sums: BTreeMap<String, (f64, u32)> = BTreeMap::new();
+    let mut add = |metric: &str, value: f64| {
+        let entry = sums.entry(metric.to_string()).or_default();
+        entry.0 += value;
+        entry.1 += 1;
+    };
     for result in results.into_iter().filter(|r| r.status == Status::Ok) {
         if result.metric == patterns::NEGATIVE_REJECTION {
             for (fact, value) in patterns::decision_facts(&result.details) {
-                let entry = sums.entry(fact.to_string()).or_default();
-                entry.0 += value;
-                entry.1 += 1;
+                add(fact, value);
+            }
+        }
+        if result.metric == patterns::CORRECTNESS {
+            if let Some((fact, value)) = patterns::reference_fact(&result.details) {
+                add(fact, value);
             }
         }
         if let Some(score) = result.score {
-            let entry = sums.entry(result.metric.clone()).or_default();
-            entry.0 += score;
-            entry.1 += 1;
+            add(&result.metric, score);
         }
     }
     let scores = sums
         .into_iter()
         .map(|(metric, (sum, n))| (metric, sum / n as f64))
         .collect();
-    patterns_for(&scores)
+    reading::read(&scores)
 }
 
 /// See the module documentation for the rule.
@@ -218,13 +273,16 @@ struct Tally {
     items_with_patterns: u64,
     items_checked: u64,
     unchecked: Vec<FailurePattern>,
+    unsure: u64,
+    unsure_items: Vec<UnsureItem>,
+    corrected_by_labels: u64,
 }
 
-/// A candidate example: (doubted, severity, run position) orders it, worst first.
+/// A candidate example: (unconfirmed, severity, run position) orders it, worst first.
 struct Candidate {
-    /// A good score contradicts the pattern on this item (see `patterns::doubted`): shown
-    /// only when no undoubted item is left, so a correct answer does not head a report.
-    doubted: bool,
+    /// The reference does not confirm the failure (it is absent or undecided): an item
+    /// the reference contradicts is the clearest example, and is shown first.
+    unconfirmed: bool,
     severity: f64,
     position: usize,
     example: PatternExample,
@@ -249,10 +307,39 @@ struct Counting {
     worst: [Vec<Candidate>; FailurePattern::ALL.len()],
     items_checked: u64,
     items_with_patterns: u64,
+    unsure: u64,
+    unsure_items: Vec<UnsureItem>,
+    corrected_by_labels: u64,
 }
 
 impl Counting {
     fn add(&mut self, item: &ItemScores) {
+        let reading = reading::read(&item.scores);
+        self.count(item, &reading, false);
+    }
+
+    /// An item with labels: each label's score stands in for the judge's score of its
+    /// metric, and an item labelled a pass on everything it was labelled for is never an
+    /// example.
+    fn add_labelled(&mut self, item: &ItemScores, labels: &[(String, f64)]) {
+        let mut scores = item.scores.clone();
+        for (metric, score) in labels {
+            scores.insert(metric.clone(), *score);
+        }
+        let before = reading::read(&item.scores);
+        let reading = reading::read(&scores);
+        if before.patterns() != reading.patterns() || before.unsure != reading.unsure {
+            self.corrected_by_labels += 1;
+        }
+        let passed = !labels.is_empty() && labels.iter().all(|(_, s)| *s >= 0.5);
+        let labelled = ItemScores {
+            item_id: item.item_id,
+            scores,
+        };
+        self.count(&labelled, &reading, passed);
+    }
+
+    fn count(&mut self, item: &ItemScores, reading: &ItemReading, labelled_pass: bool) {
         let position = self.position;
         self.position += 1;
         if !patterns::RULE_INPUTS
@@ -262,14 +349,32 @@ impl Counting {
             return;
         }
         self.items_checked += 1;
-        let mut any = false;
         for (index, pattern) in FailurePattern::ALL.into_iter().enumerate() {
             self.checkable[index] |= pattern.checkable(&item.scores);
-            let Some(trigger) = pattern.check(&item.scores) else {
-                continue;
-            };
-            any = true;
+        }
+        if let Some(reason) = reading.unsure {
+            self.unsure += 1;
+            if self.unsure_items.len() < UNSURE_KEPT {
+                self.unsure_items.push(UnsureItem {
+                    item_id: item.item_id,
+                    reason: reason.to_string(),
+                });
+            }
+        }
+        // A correct-looking item (the reference agrees, or people passed it) stands as no
+        // pattern's example, even where a pattern it still shows (a citation, padding)
+        // counts it.
+        let may_illustrate = !reading.looks_correct() && !labelled_pass;
+        let confirmed = reading.witness == Some(Witness::Contradicts);
+        for (pattern, trigger) in &reading.named {
+            let index = FailurePattern::ALL
+                .iter()
+                .position(|p| p == pattern)
+                .expect("every pattern is in ALL");
             self.counts[index] += 1;
+            if !may_illustrate {
+                continue;
+            }
             let supporting = pattern
                 .supporting()
                 .iter()
@@ -282,20 +387,20 @@ impl Counting {
                 .collect();
             let example = PatternExample {
                 item_id: item.item_id,
-                scores: trigger.scores,
+                scores: trigger.scores.clone(),
                 supporting,
             };
             keep_worst(
                 &mut self.worst[index],
                 Candidate {
-                    doubted: pattern.doubted(&item.scores),
+                    unconfirmed: !confirmed,
                     severity: trigger.severity,
                     position,
                     example,
                 },
             );
         }
-        self.items_with_patterns += u64::from(any);
+        self.items_with_patterns += u64::from(!reading.named.is_empty());
     }
 
     fn finish(self) -> Tally {
@@ -305,6 +410,9 @@ impl Counting {
             worst,
             items_checked,
             items_with_patterns,
+            unsure,
+            unsure_items,
+            corrected_by_labels,
             ..
         } = self;
         let patterns = FailurePattern::ALL
@@ -328,13 +436,16 @@ impl Counting {
             items_with_patterns,
             items_checked,
             unchecked,
+            unsure,
+            unsure_items,
+            corrected_by_labels,
         }
     }
 }
 
 /// Keeps the `EXAMPLES` worst candidates, sorted; a large run never holds more.
 fn keep_worst(kept: &mut Vec<Candidate>, candidate: Candidate) {
-    let key = |c: &Candidate| (c.doubted, c.severity, c.position);
+    let key = |c: &Candidate| (c.unconfirmed, c.severity, c.position);
     let at = kept
         .iter()
         .position(|k| key(&candidate) < key(k))

@@ -38,9 +38,13 @@ pub const CITATION_STRICT: &str = "citation.strict_accuracy";
 pub const CITATION_NONE: &str = "citation.no_citation_rate";
 pub const CITATION_MULTI: &str = "citation.multi_citation_rate";
 
-/// The ground-truth comparison: when it says the answer is right, a grounding or
-/// generation pattern on the item is doubted (never fired off, only not shown first).
+/// The ground-truth comparison, read as a witness (`reading`).
 pub const CORRECTNESS: &str = "ragalyst.answer_correctness";
+/// The share of the reference's claims the passages hold: whether they held the answer.
+pub const CLAIM_RECALL: &str = "ragchecker.claim_recall";
+/// A fact of the correctness result (1 = yes): the reference itself says the documents
+/// do not answer.
+pub const REFERENCE_DECLINES: &str = "ragalyst.answer_correctness/reference_declines";
 
 /// Two facts of the negative-rejection verdict, read from its details and carried
 /// beside the scores (1 = yes, 0 = no): whether the answer declined, and whether the
@@ -50,7 +54,7 @@ pub const ANSWER_DECLINED: &str = "ragvue.negative_rejection/answer_declined";
 pub const PASSAGES_HELD_ANSWER: &str = "ragvue.negative_rejection/passages_held_answer";
 
 /// Bumped whenever a rule changes, so stored per-item pattern letters are rebuilt.
-pub const RULES_VERSION: u32 = 4;
+pub const RULES_VERSION: u32 = 5;
 
 const TOKEN_OVERLAP: &str = "ragvue.token_overlap";
 const CONTEXT_SIMILARITY: &str = "ragvue.context_similarity";
@@ -58,6 +62,8 @@ const READABILITY: &str = "ragvue.readability";
 const ANSWER_LENGTH: &str = "ragvue.answer_length";
 
 /// Every metric some rule reads. An item with none of them scored cannot be checked.
+/// (The reference's witnesses, `CORRECTNESS` and `CLAIM_RECALL`, only weigh what these
+/// raise.)
 pub const RULE_INPUTS: [&str; 14] = [
     RETRIEVAL_RELEVANCE,
     RETRIEVAL_COVERAGE,
@@ -472,6 +478,16 @@ pub fn decision_facts(details: &serde_json::Value) -> Vec<(&'static str, f64)> {
     facts_of(flags)
 }
 
+/// The boolean field of an answer-correctness result's details that the reading uses,
+/// and its pseudo-score (`REFERENCE_DECLINES`).
+pub const REFERENCE_FLAG: (&str, &str) = ("reference_declines", REFERENCE_DECLINES);
+
+/// The reference fact of an answer-correctness result's details, if recorded.
+pub fn reference_fact(details: &serde_json::Value) -> Option<(&'static str, f64)> {
+    let flag = details.get(REFERENCE_FLAG.0)?.as_bool()?;
+    Some((REFERENCE_FLAG.1, f64::from(u8::from(flag))))
+}
+
 /// The decision facts of `DECISION_FLAGS`' values, in its order.
 pub fn facts_of(flags: [Option<bool>; 2]) -> Vec<(&'static str, f64)> {
     DECISION_FLAGS
@@ -496,14 +512,6 @@ fn trigger(scores: &[(&str, f64)], severity: f64) -> Trigger {
             .collect(),
         severity,
     }
-}
-
-/// The patterns one item shows, in letter (fix) order.
-pub fn patterns_for(scores: &BTreeMap<String, f64>) -> Vec<FailurePattern> {
-    FailurePattern::ALL
-        .into_iter()
-        .filter(|p| p.check(scores).is_some())
-        .collect()
 }
 
 #[cfg(test)]

@@ -306,6 +306,9 @@ fn diagnosis_round_trips_through_json() {
         items_with_patterns: tally.items_with_patterns,
         items_checked: tally.items_checked,
         unchecked: tally.unchecked,
+        unsure: tally.unsure,
+        unsure_items: tally.unsure_items,
+        corrected_by_labels: tally.corrected_by_labels,
     };
     let json = serde_json::to_value(&diagnosis).unwrap();
     assert_eq!(

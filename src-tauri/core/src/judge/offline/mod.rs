@@ -401,6 +401,13 @@ fn learned_coverage(
     rules
 }
 
+/// Whether a text declines to answer ("The documents do not cover mortgages.", "I
+/// couldn't find anything about that."), by the offline judge's reading of what its
+/// sentences do. Also how a reference answer says the documents hold no answer.
+pub fn declines(text: &str) -> bool {
+    claims::abstains(text)
+}
+
 /// Why the offline judge writes no test cases: it has no language model, and a question
 /// made from templates would test nothing a user cares about.
 pub const NO_GENERATION: &str = "the built-in offline judge cannot write questions or answers: generating a test set \

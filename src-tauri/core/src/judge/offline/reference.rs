@@ -105,7 +105,9 @@ fn carried(answer: &str, truth: &str, params: &SupportParams) -> Option<f64> {
     let evidence = Evidence::new(&[answer.to_string()]);
     let entailed = truth_claims
         .iter()
-        .filter(|c| assess(&Claim::new(c, &evidence), &evidence, &[0], params).label == Label::Entailment)
+        .filter(|c| {
+            assess(&Claim::new(c, &evidence), &evidence, &[0], params).label == Label::Entailment
+        })
         .count();
     Some(entailed as f64 / truth_claims.len() as f64)
 }
@@ -178,9 +180,12 @@ pub fn check(
         .iter()
         .filter(|n| !theirs.contains(n) && !reference.works_out(n))
         .collect();
-    let clash = missing
-        .iter()
-        .find_map(|m| other.iter().find(|o| o.contains(':') == m.contains(':')).map(|o| (m, o)));
+    let clash = missing.iter().find_map(|m| {
+        other
+            .iter()
+            .find(|o| o.contains(':') == m.contains(':'))
+            .map(|o| (m, o))
+    });
     if let Some((m, o)) = clash {
         return agreement(
             base,
@@ -212,13 +217,18 @@ pub fn check(
     } else if missing.is_empty() {
         "; every figure of the reference is in the answer".into()
     } else {
-        format!("; the answer lacks the reference's {}", quantities_list(&missing))
+        format!(
+            "; the answer lacks the reference's {}",
+            quantities_list(&missing)
+        )
     };
     if agrees {
         agreement(
             AGREES + (1.0 - AGREES) * base,
             Reading::Agrees,
-            format!("The answer agrees with the reference: {detail}{figures_said} (offline check)."),
+            format!(
+                "The answer agrees with the reference: {detail}{figures_said} (offline check)."
+            ),
         )
     } else {
         agreement(
@@ -269,11 +279,19 @@ mod tests {
     #[test]
     fn another_figure_or_the_other_answer_contradicts() {
         assert_eq!(
-            reading("How long is lost property kept?", "Lost property is kept for 45 days.", "28 days."),
+            reading(
+                "How long is lost property kept?",
+                "Lost property is kept for 45 days.",
+                "28 days."
+            ),
             Reading::Contradicts
         );
         assert_eq!(
-            reading("Can I get a refund?", "Yes, you can get a full refund.", "No, weekly passes are non-refundable."),
+            reading(
+                "Can I get a refund?",
+                "Yes, you can get a full refund.",
+                "No, weekly passes are non-refundable."
+            ),
             Reading::Contradicts
         );
         assert_eq!(

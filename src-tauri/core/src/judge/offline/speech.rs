@@ -154,7 +154,10 @@ fn about_speaker_or_sources(clause: &str) -> bool {
     // of the documents that goes with a decline.
     opening().any(|t| is(t, SPEAKERS) || is(t, INFO_SOURCES) || is(t, RULE_SOURCES))
         || (opening().any(|t| is(t, SAYING_SUBJECTS))
-            && tokens.iter().take(6).any(|t| is(t, SAY_VERBS) || is(t, HOLD_VERBS)))
+            && tokens
+                .iter()
+                .take(6)
+                .any(|t| is(t, SAY_VERBS) || is(t, HOLD_VERBS)))
 }
 
 /// Words that carry the information an answer would need.

@@ -1,0 +1,365 @@
+//! One item read as a whole: the patterns its scores raise (`patterns`), weighed against
+//! the reference answer when the item has one, and "needs a look" where its own signals
+//! disagree. Precision first: a pattern the evidence does not hold together is not named.
+//!
+//! Owns: the item-level decision. Pure: scores in, a reading out.
+//!
+//! **The reference as a witness.** Answer correctness is read in three bands (the offline
+//! judge builds its score to them, and a model judge's rubric uses the same scale):
+//! - at or above `AGREES` the answer says what the reference says. It is then no
+//!   hallucination, distortion, over-confidence, broken chain, wrong refusal or ignored
+//!   context, whatever a word-level check of the passages found; a retrieval miss is
+//!   struck too when the passages back the answer, and "incomplete" when the
+//!   completeness check found no part of the question answered at all (it misread the
+//!   answer; half an answer that agrees stays incomplete).
+//! - at or below `CONTRADICTS` the answer is wrong, and the failure is named from what
+//!   else is known: the reference says the documents do not answer → over-confidence (D);
+//!   the answer declined → wrong refusal (I) when the passages hold the reference's
+//!   claims, else the retrieval missed (A); the passages lack the reference's claims →
+//!   retrieval miss (A); they hold them → the answer changed them: a broken chain (E) on
+//!   a question that combines facts, else a distortion (F).
+//! - between, the reference settles nothing and the judge's signals decide alone.
+//!
+//! **Needs a look.** Without a reference, two disagreements are not named: a retrieval
+//! miss on an answer whose every statement the passages back, and an answer that
+//! addresses "no part" of its question while every statement is backed. They are counted
+//! apart with the reason, so a reader checks them instead of acting on them.
+//!
+//! A decline states nothing: it is a wrong refusal (I), or nothing with the retrieval
+//! named (A); never a hallucination, distortion, chain, over-confidence, ignored context
+//! or incomplete answer. An answer whose statements the passages back did not ignore them
+//! (B).
+
+use std::collections::BTreeMap;
+
+use super::patterns::{
+    FailurePattern, MetricScore, Trigger, ANSWER_COMPLETENESS, ANSWER_DECLINED, CLAIM_RECALL,
+    CORRECTNESS, MULTI_HOP_FAITHFULNESS, NEGATIVE_REJECTION, PASSAGES_HELD_ANSWER,
+    REFERENCE_DECLINES, STRICT_FAITHFULNESS,
+};
+
+/// At or above this correctness the answer agrees with the reference.
+pub const AGREES: f64 = 0.8;
+/// At or below this correctness the answer contradicts the reference.
+pub const CONTRADICTS: f64 = 0.3;
+/// Strict faithfulness at or above this: most of the answer's statements are in the
+/// passages, so they were found and used.
+const BACKED: f64 = 0.5;
+/// Strict faithfulness at or above this: (nearly) every statement is in the passages.
+const ALL_BACKED: f64 = 0.8;
+/// Claim recall at or above this: the passages hold the reference's claims.
+const HELD: f64 = 0.5;
+
+/// What the reference answer says of the item's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Witness {
+    Agrees,
+    Contradicts,
+}
+
+/// An item's diagnosis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemReading {
+    /// The patterns named, in letter order, with their evidence.
+    pub named: Vec<(FailurePattern, Trigger)>,
+    /// Why the item needs a look, when its signals disagree and nothing is named.
+    pub unsure: Option<&'static str>,
+    pub witness: Option<Witness>,
+    /// The answer declined, and the judge found the passages lacked the answer.
+    pub declined_rightly: bool,
+}
+
+impl ItemReading {
+    pub fn patterns(&self) -> Vec<FailurePattern> {
+        self.named.iter().map(|(p, _)| *p).collect()
+    }
+
+    /// Whether the item looks correct: the reference agrees with it, or it declined
+    /// where the passages held no answer. Such an item never stands as an example of a
+    /// failure: a right "I don't know" under "retrieval miss" reads as the failure.
+    pub fn looks_correct(&self) -> bool {
+        self.witness == Some(Witness::Agrees) || self.declined_rightly
+    }
+}
+
+/// Reads one item's `ok` scores and decision facts.
+pub fn read(scores: &BTreeMap<String, f64>) -> ItemReading {
+    let get = |metric: &str| scores.get(metric).copied();
+    let fact = |metric: &str| get(metric).map(|v| v >= 0.5);
+    let mut named: BTreeMap<FailurePattern, Trigger> = FailurePattern::ALL
+        .into_iter()
+        .filter_map(|p| p.check(scores).map(|t| (p, t)))
+        .collect();
+    let declined = fact(ANSWER_DECLINED) == Some(true);
+    let backed = get(STRICT_FAITHFULNESS);
+    if declined {
+        use FailurePattern::*;
+        for p in [
+            ContextIgnored,
+            Hallucination,
+            OverConfidence,
+            MultiHopFailure,
+            SubtleDistortion,
+            Incomplete,
+        ] {
+            named.remove(&p);
+        }
+    }
+    if backed.is_some_and(|sf| sf >= BACKED) {
+        named.remove(&FailurePattern::ContextIgnored);
+    }
+    let witness = get(CORRECTNESS).and_then(|c| {
+        if c >= AGREES {
+            Some(Witness::Agrees)
+        } else if c <= CONTRADICTS {
+            Some(Witness::Contradicts)
+        } else {
+            None
+        }
+    });
+    let mut unsure = None;
+    match witness {
+        Some(Witness::Agrees) => agreed(&mut named, scores, declined),
+        Some(Witness::Contradicts) => contradicted(&mut named, scores, declined),
+        None => {
+            if !declined && backed.is_some_and(|sf| sf >= ALL_BACKED) {
+                if named.remove(&FailurePattern::RetrievalMiss).is_some() {
+                    unsure = Some(
+                        "the passages were judged off-topic, yet every statement of the answer is in them",
+                    );
+                }
+                if get(ANSWER_COMPLETENESS) == Some(0.0)
+                    && named.remove(&FailurePattern::Incomplete).is_some()
+                {
+                    unsure = Some(
+                        "no part of the question was judged answered, yet every statement of the answer is in the passages",
+                    );
+                }
+            }
+        }
+    }
+    let named: Vec<(FailurePattern, Trigger)> = named.into_iter().collect();
+    let declined_rightly = declined
+        && witness != Some(Witness::Contradicts)
+        && get(NEGATIVE_REJECTION).is_some_and(|nr| nr >= 0.5);
+    ItemReading {
+        unsure: unsure.filter(|_| named.is_empty()),
+        named,
+        witness,
+        declined_rightly,
+    }
+}
+
+fn agreed(
+    named: &mut BTreeMap<FailurePattern, Trigger>,
+    scores: &BTreeMap<String, f64>,
+    declined: bool,
+) {
+    use FailurePattern::*;
+    for p in [
+        ContextIgnored,
+        Hallucination,
+        OverConfidence,
+        MultiHopFailure,
+        SubtleDistortion,
+        WrongRefusal,
+    ] {
+        named.remove(&p);
+    }
+    if !declined
+        && scores
+            .get(STRICT_FAITHFULNESS)
+            .is_some_and(|sf| *sf >= BACKED)
+    {
+        named.remove(&RetrievalMiss);
+    }
+    if scores.get(ANSWER_COMPLETENESS) == Some(&0.0) {
+        named.remove(&Incomplete);
+    }
+}
+
+fn contradicted(
+    named: &mut BTreeMap<FailurePattern, Trigger>,
+    scores: &BTreeMap<String, f64>,
+    declined: bool,
+) {
+    use FailurePattern::*;
+    let get = |metric: &str| scores.get(metric).copied();
+    // The passages hold the answer: the reference's claims are in them (claim recall),
+    // or, without that metric, the judge found the passages sufficient.
+    let held = match get(CLAIM_RECALL) {
+        Some(recall) => recall >= HELD,
+        None => get(PASSAGES_HELD_ANSWER).is_some_and(|h| h >= 0.5),
+    };
+    let reference_declines = get(REFERENCE_DECLINES).is_some_and(|d| d >= 0.5);
+    let evidence = |extra: &[&str]| {
+        let mut read: Vec<(&str, f64)> = vec![(CORRECTNESS, get(CORRECTNESS).unwrap_or(0.0))];
+        read.extend(extra.iter().filter_map(|m| Some((*m, get(m)?))));
+        Trigger {
+            severity: read[0].1,
+            scores: read
+                .into_iter()
+                .map(|(metric, score)| MetricScore {
+                    metric: metric.to_string(),
+                    score,
+                })
+                .collect(),
+        }
+    };
+    let (drop, name): (&[FailurePattern], FailurePattern) = if reference_declines && !declined {
+        (
+            &[
+                SubtleDistortion,
+                MultiHopFailure,
+                WrongRefusal,
+                Incomplete,
+                ContextIgnored,
+            ],
+            OverConfidence,
+        )
+    } else if declined {
+        if held {
+            (&[OverConfidence, RetrievalMiss], WrongRefusal)
+        } else {
+            (&[OverConfidence, WrongRefusal], RetrievalMiss)
+        }
+    } else if !held {
+        (
+            &[
+                SubtleDistortion,
+                MultiHopFailure,
+                ContextIgnored,
+                Incomplete,
+                WrongRefusal,
+            ],
+            RetrievalMiss,
+        )
+    } else if get(MULTI_HOP_FAITHFULNESS).is_some() {
+        (
+            &[Hallucination, OverConfidence, ContextIgnored, WrongRefusal],
+            MultiHopFailure,
+        )
+    } else {
+        (
+            &[Hallucination, OverConfidence, ContextIgnored, WrongRefusal],
+            SubtleDistortion,
+        )
+    };
+    for p in drop {
+        named.remove(p);
+    }
+    named
+        .entry(name)
+        .or_insert_with(|| evidence(&[CLAIM_RECALL, STRICT_FAITHFULNESS]));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::diagnosis::patterns::{
+        IMPLICIT_CONTRADICTION, RETRIEVAL_COVERAGE, RETRIEVAL_RELEVANCE,
+    };
+
+    fn scores(pairs: &[(&str, f64)]) -> BTreeMap<String, f64> {
+        pairs.iter().map(|(m, s)| (m.to_string(), *s)).collect()
+    }
+
+    fn letters(pairs: &[(&str, f64)]) -> String {
+        read(&scores(pairs))
+            .patterns()
+            .iter()
+            .map(|p| p.letter())
+            .collect()
+    }
+
+    #[test]
+    fn an_answer_the_reference_agrees_with_is_no_grounding_failure() {
+        let contradicted_passages = [
+            (IMPLICIT_CONTRADICTION, 0.0),
+            (STRICT_FAITHFULNESS, 0.5),
+            (NEGATIVE_REJECTION, 1.0),
+        ];
+        assert_eq!(letters(&contradicted_passages), "F");
+        let mut agreed = contradicted_passages.to_vec();
+        agreed.push((CORRECTNESS, 0.95));
+        assert_eq!(
+            letters(&agreed),
+            "",
+            "the reference vetoes a mismatch with the passages"
+        );
+    }
+
+    #[test]
+    fn a_contradicted_answer_is_named_by_where_the_reference_stands() {
+        let base = [
+            (IMPLICIT_CONTRADICTION, 1.0),
+            (STRICT_FAITHFULNESS, 1.0),
+            (CORRECTNESS, 0.2),
+        ];
+        let mut held = base.to_vec();
+        held.push((CLAIM_RECALL, 1.0));
+        assert_eq!(
+            letters(&held),
+            "F",
+            "the passages hold the reference: the answer changed it"
+        );
+        let mut chain = held.clone();
+        chain.push((MULTI_HOP_FAITHFULNESS, 1.0));
+        assert_eq!(letters(&chain), "E");
+        let mut missed = base.to_vec();
+        missed.push((CLAIM_RECALL, 0.0));
+        assert_eq!(
+            letters(&missed),
+            "A",
+            "the passages lack it: retrieval missed"
+        );
+        let mut should_decline = missed.clone();
+        should_decline.push((REFERENCE_DECLINES, 1.0));
+        assert_eq!(letters(&should_decline), "D");
+    }
+
+    #[test]
+    fn a_decline_is_a_wrong_refusal_or_a_retrieval_miss_only() {
+        let declined = [
+            (ANSWER_DECLINED, 1.0),
+            (STRICT_FAITHFULNESS, 0.0),
+            (NEGATIVE_REJECTION, 0.0),
+            (CORRECTNESS, 0.0),
+            (CLAIM_RECALL, 1.0),
+        ];
+        assert_eq!(letters(&declined), "I");
+        let right = [
+            (ANSWER_DECLINED, 1.0),
+            (RETRIEVAL_RELEVANCE, 0.0),
+            (RETRIEVAL_COVERAGE, 0.0),
+            (NEGATIVE_REJECTION, 1.0),
+            (CORRECTNESS, 1.0),
+        ];
+        assert_eq!(
+            letters(&right),
+            "A",
+            "a right decline names only the retrieval"
+        );
+    }
+
+    #[test]
+    fn signals_that_disagree_without_a_reference_need_a_look() {
+        let reading = read(&scores(&[
+            (RETRIEVAL_RELEVANCE, 0.0),
+            (RETRIEVAL_COVERAGE, 0.0),
+            (STRICT_FAITHFULNESS, 1.0),
+            (IMPLICIT_CONTRADICTION, 1.0),
+        ]));
+        assert!(reading.named.is_empty());
+        assert!(reading.unsure.is_some());
+        let with_reference = read(&scores(&[
+            (RETRIEVAL_RELEVANCE, 0.0),
+            (RETRIEVAL_COVERAGE, 0.0),
+            (STRICT_FAITHFULNESS, 1.0),
+            (CORRECTNESS, 0.2),
+            (CLAIM_RECALL, 0.0),
+        ]));
+        assert_eq!(with_reference.patterns(), [FailurePattern::RetrievalMiss]);
+        assert!(with_reference.unsure.is_none());
+    }
+}
