@@ -16,8 +16,10 @@ and exported as JSON, and the per-item patterns are scored as the shared README 
     python3 scripts/diagnosis-domains.py [--bin PATH] [--dump FILE.jsonl] [SET ...]
 
 SET is a domain folder (holding items.jsonl) or a JSONL file; default: the five shared
-domains and the two sets of tests/diagnosis. `--dump` writes one line per item with its
-label, letters and every ok score, for fitting rules leave-one-domain-out.
+domains, the two sets of tests/diagnosis and the bundled example. `--dump` writes one line
+per item with its label, letters and every ok score and decision fact, which
+`cargo run -p ragnosis-core --example diagnosis_lodo -- DUMP` reads to choose the
+diagnosis's thresholds leave-one-domain-out.
 """
 
 import argparse
@@ -41,7 +43,28 @@ CORRECT = {"good", "correct_abstention"}
 def default_sets():
     shared = Path(os.environ.get("RAGNOSIS_SHARED_DATA", ROOT.parent / "shared" / "data"))
     domains = sorted(p for p in (shared / "diagnosis-domains").iterdir() if p.is_dir())
-    return domains + sorted((ROOT / "tests" / "diagnosis").glob("*.jsonl"))
+    own = sorted((ROOT / "tests" / "diagnosis").glob("*.jsonl"))
+    return domains + own + [ROOT / "assets" / "examples" / "ragnosis-example.jsonl"]
+
+
+# The bundled example labels only a shape: the letters that name it, and those tolerable.
+EXAMPLE_SHAPES = {
+    "good": ([], []),
+    "correct_abstention": ([], ["A"]),
+    "very_short": ([], ["G"]),
+    "retrieval_miss": (["A"], ["C", "D", "J"]),
+    "retrieval_miss_gold_below_k": (["A"], ["C", "D", "F", "J"]),
+    "retrieval_miss_irrelevant_chunks": (["A"], ["C", "D", "F", "J"]),
+    "hallucination_date": (["C", "F"], []),
+    "hallucination_place": (["C", "F"], []),
+    "contradiction": (["F"], ["C"]),
+    "wrong_citation": (["J"], []),
+    "multi_citation": (["J"], []),
+    "no_citation": (["J"], []),
+    "over_confident": (["D"], ["A", "C"]),
+    "incomplete": (["H"], []),
+    "verbose_repetitive": (["G"], ["H"]),
+}
 
 
 def default_bin():
@@ -52,6 +75,9 @@ def default_bin():
 def label_of(meta):
     """(shape, expect, accept) in letters, for either labelling scheme."""
     shape = meta["shape"]
+    if shape in EXAMPLE_SHAPES and "expect" not in meta and "expected_patterns" not in meta:
+        expect, accept = EXAMPLE_SHAPES[shape]
+        return ("good" if not expect and shape != "correct_abstention" else shape), set(expect), set(accept)
     if "expect" in meta:
         return shape, set(meta["expect"]), set(meta.get("accept", []))
     named = meta.get("named_by") or meta.get("expected_patterns", [])
@@ -133,6 +159,15 @@ def score(name, labels, export, dump):
             scores = {m: r["score"] for m, r in item["results"].items()
                       if r["status"] == "ok" and r["score"] is not None}
             nr = item["results"].get("ragvue.negative_rejection", {}).get("details") or {}
+            correctness = item["results"].get("ragalyst.answer_correctness", {})
+            facts = {
+                "ragvue.negative_rejection/answer_declined": nr.get("answer_abstains"),
+                "ragvue.negative_rejection/passages_held_answer": nr.get("contexts_sufficient"),
+                "ragalyst.answer_correctness/reference_declines": (
+                    (correctness.get("details") or {}).get("reference_declines")
+                    if correctness.get("status") == "ok" else None),
+            }
+            scores.update({k: float(v) for k, v in facts.items() if isinstance(v, bool)})
             dump.write(json.dumps({
                 "set": name, "id": item["id"], "shape": shape, "expect": sorted(expect),
                 "accept": sorted(accept), "letters": sorted(letters), "unsure": unsure,

@@ -32,7 +32,7 @@ use ragnosis_core::{metrics, Error, Result};
 use crate::jobs::{self, JobKind, JobSink};
 use crate::{judges, Ctx};
 
-pub use ragnosis_core::analysis::diagnosis::Diagnosis;
+pub use ragnosis_core::analysis::diagnosis::{uncertainty_note, Diagnosis};
 pub use ragnosis_core::analysis::gate;
 pub use ragnosis_core::analysis::insights::RunInsights;
 pub use ragnosis_core::judge::plan::JudgePlan;

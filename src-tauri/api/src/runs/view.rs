@@ -227,6 +227,19 @@ pub struct DiagnosisView {
     pub actions: Vec<ActionItem>,
     /// Patterns no item could be checked for, as "A (retrieval miss)".
     pub unchecked: Vec<String>,
+    /// Items whose signals disagree, so no pattern is named for them.
+    pub unsure: u64,
+    /// Up to five of them with the reason.
+    pub unsure_items: Vec<UnsureItemView>,
+    /// Items whose patterns the user's labels changed.
+    pub corrected_by_labels: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct UnsureItemView {
+    pub item_id: i64,
+    pub reason: String,
 }
 
 impl From<Diagnosis> for DiagnosisView {
@@ -236,6 +249,16 @@ impl From<Diagnosis> for DiagnosisView {
             items_checked: d.items_checked,
             items_with_patterns: d.items_with_patterns,
             unchecked: d.unchecked.iter().map(|p| p.label()).collect(),
+            unsure: d.unsure,
+            unsure_items: d
+                .unsure_items
+                .into_iter()
+                .map(|u| UnsureItemView {
+                    item_id: u.item_id,
+                    reason: u.reason,
+                })
+                .collect(),
+            corrected_by_labels: d.corrected_by_labels,
             patterns: d
                 .patterns
                 .into_iter()

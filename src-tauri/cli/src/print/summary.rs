@@ -203,6 +203,10 @@ fn diagnosis(d: &Diagnosis) {
         let names: Vec<String> = d.unchecked.iter().map(|p| p.label()).collect();
         println!("  not checked (metrics not scored): {}", names.join(", "));
     }
+    let note = ragnosis_api::runs::uncertainty_note(d);
+    if !note.is_empty() {
+        println!(" {note}");
+    }
 }
 
 /// The run's ranked action items: the same list the report and the window show.

@@ -2,12 +2,10 @@
 //! below 0.95, and at most four ranked action items (RAGXplain), written by the run's
 //! judge at the end of the run and kept in `analyses` under `insights`.
 //!
-//! The judge is given the run's own statistics, its lowest and highest items, and a
-//! baseline of action items from fixed rules (the failure-pattern table of `diagnosis`,
-//! then one rule per weak metric that no pattern reads, so runs of citation, reference,
-//! RAGChecker, RAGXplain or RAGalyst metrics get advice too). Its reply is validated
-//! (`judge::validate`): every example question must be one of the run's, every metric
-//! one that ran. The offline judge writes the insights from templates and keeps the
+//! The judge is given the run's own statistics, its lowest and highest items, and the
+//! diagnosis's action items (one per failure pattern) as the baseline. Its reply is
+//! validated (`judge::validate`): every example question must be one of the run's, every
+//! metric one that ran. The offline judge writes the insights from templates and keeps the
 //! baseline as it is; `source` says which happened. A judge that fails leaves the
 //! template insights and the baseline in place with the failure named in `error` —
 //! advice is never silently missing.
@@ -200,7 +198,7 @@ pub fn brief(store: &Store, summary: &RunSummary) -> Result<InsightsTask> {
                 .collect::<Result<_>>()?,
         });
     }
-    let baseline = baseline(summary, &metrics_out);
+    let baseline = baseline(summary);
     Ok(InsightsTask {
         metrics: metrics_out,
         baseline,
@@ -216,73 +214,35 @@ fn cut(text: &str) -> String {
     out
 }
 
-/// The rule-table advice: the diagnosis's pattern actions, then one per weak metric no
-/// pattern reads, ranked by impact and capped at four.
-fn baseline(summary: &RunSummary, weak: &[MetricBrief]) -> Vec<ActionBrief> {
-    let mut actions: Vec<(Impact, ActionBrief)> = Vec::new();
-    if let Some(diagnosis) = &summary.diagnosis {
-        for a in diagnosis.actions.iter().filter(|a| a.pattern.is_some()) {
-            let Some(example) = &a.example else { continue };
-            let metric = example
-                .scores
-                .first()
-                .map(|s| s.metric.clone())
-                .unwrap_or_default();
-            actions.push((
-                a.impact,
-                ActionBrief {
-                    impact: impact_name(a.impact).into(),
-                    metric,
-                    title: a.title.clone(),
-                    whats_wrong: a.whats_wrong.clone(),
-                    why: a.why.clone(),
-                    example_question: cut(&example.question),
-                    how_to_fix: a.how_to_fix.clone(),
-                },
-            ));
-        }
-    }
-    let pattern_inputs = super::diagnosis::patterns::RULE_INPUTS;
-    for brief in weak
+/// The rule-table advice: the diagnosis's pattern actions, ranked, capped at what the
+/// judge may return. Metric averages advise nothing of their own (a low mean of a
+/// sentence cosine ranked right answers below wrong ones); the patterns say what failed.
+fn baseline(summary: &RunSummary) -> Vec<ActionBrief> {
+    let Some(diagnosis) = &summary.diagnosis else {
+        return Vec::new();
+    };
+    diagnosis
+        .actions
         .iter()
-        .filter(|b| !pattern_inputs.contains(&b.metric.as_str()))
-    {
-        let Some(rule) = metric_rule(&brief.metric) else {
-            continue;
-        };
-        let Some(example) = brief.low.first() else {
-            continue;
-        };
-        if actions.iter().any(|(_, a)| a.title == rule.0) {
-            continue; // one action per rule, from the first (catalogue-order) metric
-        }
-        let g = goodness(brief.lower_is_better, brief.mean);
-        let impact = if g < 0.5 {
-            Impact::High
-        } else if g < 0.75 {
-            Impact::Medium
-        } else {
-            Impact::Low
-        };
-        actions.push((
-            impact,
-            ActionBrief {
-                impact: impact_name(impact).into(),
-                metric: brief.metric.clone(),
-                title: rule.0.into(),
-                whats_wrong: format!(
-                    "{} averages {:.2} over {} items.",
-                    brief.metric, brief.mean, brief.n
-                ),
-                why: rule.1.into(),
-                example_question: example.question.clone(),
-                how_to_fix: rule.2.into(),
-            },
-        ));
-    }
-    actions.sort_by_key(|(impact, _)| impact.rank());
-    actions.truncate(MAX_ACTIONS);
-    actions.into_iter().map(|(_, a)| a).collect()
+        .filter(|a| a.pattern.is_some())
+        .filter_map(|a| {
+            let example = a.example.as_ref()?;
+            Some(ActionBrief {
+                impact: impact_name(a.impact).into(),
+                metric: example
+                    .scores
+                    .first()
+                    .map(|s| s.metric.clone())
+                    .unwrap_or_default(),
+                title: a.title.clone(),
+                whats_wrong: a.whats_wrong.clone(),
+                why: a.why.clone(),
+                example_question: cut(&example.question),
+                how_to_fix: a.how_to_fix.clone(),
+            })
+        })
+        .take(MAX_ACTIONS)
+        .collect()
 }
 
 /// A brief's impact word; the judge protocol has no "none".
@@ -293,47 +253,3 @@ fn impact_name(impact: Impact) -> &'static str {
     }
 }
 
-/// (title, why, how to fix) for a weak metric that the failure patterns do not read.
-/// Exact match, token F1, ROUGE-L and BLEU have no rule: a correct long-form answer
-/// scores low on them, so they would advise fixing answers that are right.
-fn metric_rule(metric: &str) -> Option<(&'static str, &'static str, &'static str)> {
-    Some(match metric {
-        "ragxplain.context_relevancy" | "ragxplain.context_recall" | "ragalyst.answerability"
-        | "ragchecker.claim_recall" | "ragchecker.context_precision" | "reference.recall_at_k"
-        | "reference.mrr_at_k" => (
-            "Retrieve the passages the answers need",
-            "The retrieved passages often lack what a correct answer needs, so even a careful model cannot answer from them.",
-            "Raise top-k to 10-20 and add a reranker that keeps the best 5; add keyword (BM25) search beside vector search; re-chunk at 300-500 tokens with 10-20% overlap on paragraph boundaries; check the example's source document is indexed.",
-        ),
-        "ragxplain.context_adherence" | "ragchecker.hallucination" | "ragchecker.faithfulness"
-        | "ragchecker.noise_sensitivity_relevant" | "ragchecker.noise_sensitivity_irrelevant"
-        | "ragchecker.self_knowledge" => (
-            "Keep answers to what the passages say",
-            "The model adds facts from memory or from passages that do not apply, and nothing in the prompt stops it.",
-            "Add to the prompt: \"Use only facts stated in the passages; if they do not answer, say so.\" Set the temperature to 0-0.2, send fewer, better passages (top 3-5 after reranking), and ask for a passage number after each fact.",
-        ),
-        "ragalyst.answer_correctness" | "ragxplain.factuality" | "ragchecker.precision"
-        | "ragchecker.recall" | "ragchecker.f1" | "reference.semantic_similarity" => (
-            "Bring answers in line with the reference answers",
-            "Answers miss or change facts the reference answers hold; this usually follows from passages that lack them or from answers that paraphrase loosely.",
-            "Compare the example's answer with its reference: if the passages lack the fact, fix retrieval (top-k, reranking); if they have it, add to the prompt \"State the specific facts, names and figures from the passages that answer the question\" and set the temperature to 0-0.2.",
-        ),
-        "ragxplain.answer_relevancy" => (
-            "Make answers address the question that was asked",
-            "Answers drift to related topics or answer a different question, often because the passages are about something nearby.",
-            "Add to the prompt: \"Answer the question in the first sentence; leave out anything that does not help answer it.\" Put the question after the passages, and check retrieval for the example question.",
-        ),
-        "ragxplain.grading_note" => (
-            "Shape answers the way each question asks",
-            "Answers have the wrong form for the question: prose where a list or a yes/no was expected, or long text for a single fact.",
-            "Add to the prompt: \"Match the form to the question: a yes/no first for yes/no questions, a list for 'which' or 'name' questions, one sentence for a single fact.\" Set max tokens to 200-300 for short-answer questions.",
-        ),
-        "citation.strict_accuracy" | "citation.lenient_accuracy" | "citation.no_citation_rate"
-        | "citation.multi_citation_rate" => (
-            "Make answers cite the one passage they use",
-            "Answers cite nothing, cite several passages, or cite the wrong one, so readers cannot check them.",
-            "Number the passages in the prompt and add: \"End the answer with the id of the single passage that supports it, as [ID: x].\" Reject or regenerate answers without a citation.",
-        ),
-        _ => return None,
-    })
-}

@@ -229,24 +229,10 @@ pub struct RunAction {
 }
 
 impl ReportView {
-    /// The run's action items: the insights' when the run has them (they rank the
-    /// pattern actions together with the metric-level ones), else the diagnosis's. One
-    /// list, so the terminal never advises other fixes than the report.
+    /// The run's action items: the diagnosis's, one per failure pattern, ranked. One
+    /// list everywhere (terminal, reports, window); the insights' metric paragraphs
+    /// explain scores and advise nothing of their own.
     pub fn actions(&self) -> Vec<RunAction> {
-        if let Some(insights) = self.insights.as_ref().filter(|i| !i.actions.is_empty()) {
-            return insights
-                .actions
-                .iter()
-                .map(|a| RunAction {
-                    impact: a.impact.clone(),
-                    title: a.title.clone(),
-                    whats_wrong: a.whats_wrong.clone(),
-                    why: a.why.clone(),
-                    example: Some(format!("{} ({})", a.example_question, a.metric)),
-                    how_to_fix: a.how_to_fix.clone(),
-                })
-                .collect();
-        }
         let Some(d) = &self.run.summary.diagnosis else {
             return Vec::new();
         };

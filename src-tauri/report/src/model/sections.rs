@@ -80,6 +80,7 @@ pub fn diagnosis(view: &ReportView) -> DiagnosisSection {
             names.join(", ")
         ));
     }
+    intro.push_str(&ragnosis_core::analysis::diagnosis::uncertainty_note(d));
     let patterns = view
         .patterns
         .iter()

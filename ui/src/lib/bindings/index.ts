@@ -117,6 +117,7 @@ export type * from './Theme';
 export type * from './TrendPoint';
 export type * from './TrialRow';
 export type * from './TrustStatement';
+export type * from './UnsureItemView';
 export type * from './Warning';
 export type * from './WrittenFile';
 export type * from './serde_json/JsonValue';

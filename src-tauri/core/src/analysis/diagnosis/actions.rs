@@ -21,7 +21,7 @@
 //!
 //! Ranking: impact (High → Low), then fix order (METRICS.md: retrieval before grounding
 //! before generation), then more items affected, then letter; the first action is the
-//! diagnosis's "fix first". At most four action items. With no pattern at all, a single
+//! diagnosis's "fix first". One action item per pattern that has items. With no pattern at all, a single
 //! note says so, and names the patterns that could not be checked, so an empty list is
 //! never left unexplained and a clarity-only run does not read as a clean bill of health.
 
@@ -34,8 +34,9 @@ use super::patterns::{FailurePattern, MetricScore};
 use super::PatternSummary;
 use crate::analysis::stats::wilson_95;
 
-/// The most action items a diagnosis lists: more would bury the first fix.
-pub const MAX_ACTIONS: usize = 4;
+/// The most action items a diagnosis lists: one per pattern, so every pattern with
+/// items has its fix (ranked, so the first fix still comes first).
+pub const MAX_ACTIONS: usize = FailurePattern::ALL.len();
 
 /// (High, Medium) share thresholds per fix order; see the module documentation.
 const THRESHOLDS: [(f64, f64); 3] = [(0.10, 0.03), (0.15, 0.05), (0.25, 0.10)];

@@ -71,7 +71,7 @@ fn a_small_run_does_not_call_every_pattern_high() {
 }
 
 #[test]
-fn actions_are_ranked_by_impact_then_fix_order_and_capped_at_four() {
+fn actions_are_ranked_by_impact_then_fix_order_one_per_pattern() {
     let patterns = vec![
         summary(RetrievalMiss, 12, 100, &[1]), // Wilson low 0.070: retrieval → Medium
         summary(Hallucination, 20, 100, &[2]), // 0.133: grounding → Medium
@@ -84,8 +84,15 @@ fn actions_are_ranked_by_impact_then_fix_order_and_capped_at_four() {
     let order: Vec<_> = actions.iter().map(|a| a.pattern.unwrap()).collect();
     assert_eq!(
         order,
-        vec![RetrievalMiss, Hallucination, Incomplete, OverConfidence],
-        "Medium upstream first, then Low by fix order and count; capped"
+        vec![
+            RetrievalMiss,
+            Hallucination,
+            Incomplete,
+            OverConfidence,
+            MultiHopFailure,
+            GenerationQuality
+        ],
+        "Medium upstream first, then Low by fix order and count; every pattern has its action"
     );
     assert!(actions.iter().all(|a| a.impact != Impact::None));
 }

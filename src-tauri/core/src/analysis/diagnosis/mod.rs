@@ -258,6 +258,27 @@ pub fn reading_of<'a>(results: impl IntoIterator<Item = &'a MetricResult>) -> It
     reading::read(&scores)
 }
 
+/// What the counts leave out, in words: the items that need a look and those your labels
+/// corrected, each a sentence starting with a space; empty when neither.
+pub fn uncertainty_note(d: &Diagnosis) -> String {
+    let mut note = String::new();
+    if d.unsure > 0 {
+        let items = if d.unsure == 1 { "item needs" } else { "items need" };
+        note.push_str(&format!(
+            " {} {items} a look: their signals disagree, so no pattern is named for them (not counted above).",
+            d.unsure
+        ));
+    }
+    if d.corrected_by_labels > 0 {
+        note.push_str(&format!(
+            " Corrected by your labels: {} item{}.",
+            d.corrected_by_labels,
+            if d.corrected_by_labels == 1 { "" } else { "s" }
+        ));
+    }
+    note
+}
+
 /// See the module documentation for the rule.
 pub fn primary_stage(patterns: &[PatternSummary], items_checked: u64) -> Option<Stage> {
     patterns

@@ -38,17 +38,41 @@ use super::patterns::{
     REFERENCE_DECLINES, STRICT_FAITHFULNESS,
 };
 
-/// At or above this correctness the answer agrees with the reference.
+/// The lines the reading draws. `Thresholds::default()` is what Ragnosis uses; each value
+/// was chosen leave-one-domain-out over the labelled help-desk logs
+/// (`examples/diagnosis_lodo.rs`), and the others exist for that choice.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    /// At or above this correctness the answer agrees with the reference.
+    pub agrees: f64,
+    /// At or below this correctness the answer contradicts the reference.
+    pub contradicts: f64,
+    /// Strict faithfulness at or above this: most of the answer's statements are in the
+    /// passages, so they were found and used.
+    pub backed: f64,
+    /// Strict faithfulness at or above this: (nearly) every statement is in the passages.
+    pub all_backed: f64,
+    /// Claim recall above this: the passages hold the reference's claims.
+    pub held: f64,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            agrees: AGREES,
+            contradicts: CONTRADICTS,
+            backed: 0.5,
+            all_backed: 0.8,
+            held: 0.49,
+        }
+    }
+}
+
+/// At or above this correctness the answer agrees with the reference (the offline
+/// judge's correctness is built to this band).
 pub const AGREES: f64 = 0.8;
 /// At or below this correctness the answer contradicts the reference.
 pub const CONTRADICTS: f64 = 0.3;
-/// Strict faithfulness at or above this: most of the answer's statements are in the
-/// passages, so they were found and used.
-const BACKED: f64 = 0.5;
-/// Strict faithfulness at or above this: (nearly) every statement is in the passages.
-const ALL_BACKED: f64 = 0.8;
-/// Claim recall at or above this: the passages hold the reference's claims.
-const HELD: f64 = 0.5;
 
 /// What the reference answer says of the item's answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +108,11 @@ impl ItemReading {
 
 /// Reads one item's `ok` scores and decision facts.
 pub fn read(scores: &BTreeMap<String, f64>) -> ItemReading {
+    read_with(scores, &Thresholds::default())
+}
+
+/// `read` with other lines, for choosing them.
+pub fn read_with(scores: &BTreeMap<String, f64>, t: &Thresholds) -> ItemReading {
     let get = |metric: &str| scores.get(metric).copied();
     let fact = |metric: &str| get(metric).map(|v| v >= 0.5);
     let mut named: BTreeMap<FailurePattern, Trigger> = FailurePattern::ALL
@@ -105,13 +134,13 @@ pub fn read(scores: &BTreeMap<String, f64>) -> ItemReading {
             named.remove(&p);
         }
     }
-    if backed.is_some_and(|sf| sf >= BACKED) {
+    if backed.is_some_and(|sf| sf >= t.backed) {
         named.remove(&FailurePattern::ContextIgnored);
     }
     let witness = get(CORRECTNESS).and_then(|c| {
-        if c >= AGREES {
+        if c >= t.agrees {
             Some(Witness::Agrees)
-        } else if c <= CONTRADICTS {
+        } else if c <= t.contradicts {
             Some(Witness::Contradicts)
         } else {
             None
@@ -119,10 +148,10 @@ pub fn read(scores: &BTreeMap<String, f64>) -> ItemReading {
     });
     let mut unsure = None;
     match witness {
-        Some(Witness::Agrees) => agreed(&mut named, scores, declined),
-        Some(Witness::Contradicts) => contradicted(&mut named, scores, declined),
+        Some(Witness::Agrees) => agreed(&mut named, scores, declined, t),
+        Some(Witness::Contradicts) => contradicted(&mut named, scores, declined, t),
         None => {
-            if !declined && backed.is_some_and(|sf| sf >= ALL_BACKED) {
+            if !declined && backed.is_some_and(|sf| sf >= t.all_backed) {
                 if named.remove(&FailurePattern::RetrievalMiss).is_some() {
                     unsure = Some(
                         "the passages were judged off-topic, yet every statement of the answer is in them",
@@ -154,6 +183,7 @@ fn agreed(
     named: &mut BTreeMap<FailurePattern, Trigger>,
     scores: &BTreeMap<String, f64>,
     declined: bool,
+    t: &Thresholds,
 ) {
     use FailurePattern::*;
     for p in [
@@ -169,7 +199,7 @@ fn agreed(
     if !declined
         && scores
             .get(STRICT_FAITHFULNESS)
-            .is_some_and(|sf| *sf >= BACKED)
+            .is_some_and(|sf| *sf >= t.backed)
     {
         named.remove(&RetrievalMiss);
     }
@@ -182,13 +212,14 @@ fn contradicted(
     named: &mut BTreeMap<FailurePattern, Trigger>,
     scores: &BTreeMap<String, f64>,
     declined: bool,
+    t: &Thresholds,
 ) {
     use FailurePattern::*;
     let get = |metric: &str| scores.get(metric).copied();
     // The passages hold the answer: the reference's claims are in them (claim recall),
     // or, without that metric, the judge found the passages sufficient.
     let held = match get(CLAIM_RECALL) {
-        Some(recall) => recall >= HELD,
+        Some(recall) => recall > t.held,
         None => get(PASSAGES_HELD_ANSWER).is_some_and(|h| h >= 0.5),
     };
     let reference_declines = get(REFERENCE_DECLINES).is_some_and(|d| d >= 0.5);

@@ -119,6 +119,7 @@ pub fn check(
     question: &str,
     answer: &str,
     truth: &str,
+    chunks: &[String],
     params: &SupportParams,
     semantic: Option<&SemanticModel>,
 ) -> Agreement {
@@ -193,6 +194,22 @@ pub fn check(
             format!("The reference gives {m} where the answer gives {o} (offline check)."),
         );
     }
+    // The reference vouches only for what it says: a figure the answer adds that neither
+    // it nor the passages state ("14 March" against "In March 2024") is the answer's own,
+    // and the check cannot call the answer right.
+    let passages = Evidence::new(chunks).with_question(question);
+    if let Some(unvouched) = other
+        .iter()
+        .find(|n| !passages.contains(n) && !passages.works_out(n))
+    {
+        return agreement(
+            base * AGREES,
+            Reading::Unsure,
+            format!(
+                "The answer agrees with the reference, but adds the figure {unvouched}, which neither the reference nor the passages state (offline check)."
+            ),
+        );
+    }
     let similar = cosine.unwrap_or(0.0);
     let carries = share.unwrap_or(0.0);
     let figures_agree = !theirs.is_empty() && missing.is_empty();
@@ -253,7 +270,7 @@ mod tests {
     use super::*;
 
     fn reading(question: &str, answer: &str, truth: &str) -> Reading {
-        check(question, answer, truth, &SupportParams::default(), None).reading
+        check(question, answer, truth, &[], &SupportParams::default(), None).reading
     }
 
     #[test]
@@ -302,6 +319,17 @@ mod tests {
             ),
             Reading::Contradicts
         );
+    }
+
+    #[test]
+    fn a_figure_neither_the_reference_nor_the_passages_state_leaves_it_unsure() {
+        let chunks = ["Firmware 4.2 was released on 6 March 2024.".to_string()];
+        let read = |answer: &str| {
+            check("When did firmware 4.2 come out?", answer, "In March 2024.", &chunks, &SupportParams::default(), None)
+                .reading
+        };
+        assert_eq!(read("It was released on 14 March 2024."), Reading::Unsure);
+        assert_eq!(read("It was released on 6 March 2024."), Reading::Agrees);
     }
 
     #[test]

@@ -117,17 +117,18 @@ fn mentions(s: &Sentence, evidence: &Evidence) -> Vec<Mention> {
 
 /// The distance from the value at `at` to a mention, in words and punctuation.
 fn distance(tokens: &[Token], at: usize, m: &Mention) -> usize {
+    if (m.start..m.end).contains(&at) {
+        return 0;
+    }
+    // The tokens after the nearer one up to the farther one: each may carry a mark.
     let (from, to) = if at < m.start {
         (at + 1, m.start)
     } else {
         (m.end, at)
     };
-    let words = to.saturating_sub(from) + 1;
-    let marks = tokens[from.min(tokens.len())..=to.min(tokens.len() - 1)]
-        .iter()
-        .filter(|t| t.after_punctuation)
-        .count();
-    words + PUNCTUATION * marks
+    let between = tokens.get(from..=to.min(tokens.len().saturating_sub(1))).unwrap_or(&[]);
+    let marks = between.iter().filter(|t| t.after_punctuation).count();
+    to.saturating_sub(from) + 1 + PUNCTUATION * marks
 }
 
 /// For each value of `s`, the group of names it belongs to: the nearest mention, the
@@ -304,6 +305,14 @@ mod tests {
         )
         .is_none());
         assert!(conflict("Millbrook Road closes at 17:30 on Saturdays.", &[HOURS]).is_none());
+    }
+
+    #[test]
+    fn a_value_inside_a_name_is_read_without_panic() {
+        let e = Evidence::new(&["Route A1 and Route B2 run every 10 minutes; Route C3 every 20."]);
+        let s = Sentence::new("Route A1 runs every 20 minutes.");
+        let anchors = anchors::extract(&s, &e);
+        let _ = other_entitys_value(&s, &anchors, &HashSet::new(), &e, &[0]);
     }
 
     #[test]

@@ -239,7 +239,8 @@ pub fn scorecard(
             },
             Criterion::GradingNote => note.clone(),
             Criterion::AnswerCorrectness => {
-                let checked = reference::check(question, answer, ground_truth, params, semantic);
+                let checked =
+                    reference::check(question, answer, ground_truth, chunks, params, semantic);
                 (checked.score, checked.rationale)
             }
         };
