@@ -162,7 +162,10 @@ fn main() {
                 .then_with(|| distance(b, &defaults).total_cmp(&distance(a, &defaults)))
         })
         .expect("a non-empty grid");
-    println!("chosen on every set: {best_all:?} ({})", score(&all, best_all).line());
+    println!(
+        "chosen on every set: {best_all:?} ({})",
+        score(&all, best_all).line()
+    );
     for row in &rows {
         let _ = &row.id;
     }

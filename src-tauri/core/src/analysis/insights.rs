@@ -252,4 +252,3 @@ fn impact_name(impact: Impact) -> &'static str {
         other => other.as_str(),
     }
 }
-

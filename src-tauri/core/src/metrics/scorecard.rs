@@ -41,7 +41,8 @@ pub fn from_scorecard(
             // answer it contradicts was given where declining was right (the diagnosis
             // reads it as over-confidence, not as a changed fact).
             if let Some(truth) = item.ground_truth.as_deref() {
-                details["reference_declines"] = json!(crate::judge::offline::declines(truth));
+                details["reference_declines"] =
+                    json!(crate::judge::offline::says_documents_lack(truth));
             }
         }
         _ => details["rubric"] = json!([0.2, 0.4, 0.6, 0.8, 1.0]),

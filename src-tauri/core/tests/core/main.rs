@@ -5,6 +5,7 @@
 mod case_search;
 mod compare;
 mod diagnosis;
+mod diagnosis_domains;
 mod example_diagnosis;
 mod fuzz;
 mod import;

@@ -235,8 +235,8 @@ fn a_judged_run_shows_patterns_with_examples_actions_and_the_offline_caveat() {
         "the offline judge is called out in the methodology"
     );
     assert!(
-        md.contains("| Prompt versions | offline\\-7"),
-        "its prompt version is named (offline-7, or offline-7+minilm+learned-… with the semantic model)"
+        md.contains("| Prompt versions | offline\\-8"),
+        "its prompt version is named (offline-8, or offline-8+minilm+learned-… with the semantic model)"
     );
     assert!(
         md.contains("No item text left this machine: the built\\-in offline judge runs locally.")

@@ -263,7 +263,11 @@ pub fn reading_of<'a>(results: impl IntoIterator<Item = &'a MetricResult>) -> It
 pub fn uncertainty_note(d: &Diagnosis) -> String {
     let mut note = String::new();
     if d.unsure > 0 {
-        let items = if d.unsure == 1 { "item needs" } else { "items need" };
+        let items = if d.unsure == 1 {
+            "item needs"
+        } else {
+            "items need"
+        };
         note.push_str(&format!(
             " {} {items} a look: their signals disagree, so no pattern is named for them (not counted above).",
             d.unsure

@@ -149,7 +149,7 @@ pub fn read_with(scores: &BTreeMap<String, f64>, t: &Thresholds) -> ItemReading 
     let mut unsure = None;
     match witness {
         Some(Witness::Agrees) => agreed(&mut named, scores, declined, t),
-        Some(Witness::Contradicts) => contradicted(&mut named, scores, declined, t),
+        Some(Witness::Contradicts) => unsure = contradicted(&mut named, scores, declined, t),
         None => {
             if !declined && backed.is_some_and(|sf| sf >= t.all_backed) {
                 if named.remove(&FailurePattern::RetrievalMiss).is_some() {
@@ -213,7 +213,7 @@ fn contradicted(
     scores: &BTreeMap<String, f64>,
     declined: bool,
     t: &Thresholds,
-) {
+) -> Option<&'static str> {
     use FailurePattern::*;
     let get = |metric: &str| scores.get(metric).copied();
     // The passages hold the answer: the reference's claims are in them (claim recall),
@@ -249,6 +249,15 @@ fn contradicted(
             OverConfidence,
         )
     } else if declined {
+        // The reference's claims read as found in passages the search itself judged
+        // off-topic: one of the two is wrong, and which decides between "declined what
+        // it had" and "the search missed it".
+        if held && named.contains_key(&RetrievalMiss) {
+            named.clear();
+            return Some(
+                "the answer declined; the reference's claims read as present in passages the search judged off-topic",
+            );
+        }
         if held {
             (&[OverConfidence, RetrievalMiss], WrongRefusal)
         } else {
@@ -282,6 +291,7 @@ fn contradicted(
     named
         .entry(name)
         .or_insert_with(|| evidence(&[CLAIM_RECALL, STRICT_FAITHFULNESS]));
+    None
 }
 
 #[cfg(test)]

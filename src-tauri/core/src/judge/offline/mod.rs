@@ -71,13 +71,13 @@ use support::{assess, Claim};
 pub const MODEL: &str = "ragnosis-offline-1";
 /// Bumped whenever the offline judge's behaviour changes, so stale verdicts are not
 /// reused. This one names the rules alone (`OfflineJudge::default`).
-pub const PROMPT_VERSION: &str = "offline-7";
+pub const PROMPT_VERSION: &str = "offline-8";
 /// The version of verdicts decided by the learned coefficients, words only (the model
 /// absent or turned off). The suffix names the shipped coefficients: a test fails when
 /// they change and this is not bumped with them.
-pub const LEARNED_PROMPT_VERSION: &str = "offline-7+learned-03def2d8";
+pub const LEARNED_PROMPT_VERSION: &str = "offline-8+learned-03def2d8";
 /// The version of verdicts that also used the semantic model: the judge users get.
-pub const SEMANTIC_PROMPT_VERSION: &str = "offline-7+minilm+learned-03def2d8";
+pub const SEMANTIC_PROMPT_VERSION: &str = "offline-8+minilm+learned-03def2d8";
 
 /// The version the offline judge of this process writes: semantic when the model loads.
 pub fn current_prompt_version() -> &'static str {
@@ -401,11 +401,13 @@ fn learned_coverage(
     rules
 }
 
-/// Whether a text declines to answer ("The documents do not cover mortgages.", "I
-/// couldn't find anything about that."), by the offline judge's reading of what its
-/// sentences do. Also how a reference answer says the documents hold no answer.
-pub fn declines(text: &str) -> bool {
-    claims::abstains(text)
+/// Whether any sentence of a text says the documents do not answer ("No. The warranty
+/// covers defects only; the documents say nothing about theft."): a reference answer that
+/// says so witnesses that declining was right, wherever it says it.
+pub fn says_documents_lack(text: &str) -> bool {
+    crate::text::sentences(text)
+        .into_iter()
+        .any(speech::any_clause_declines)
 }
 
 /// Why the offline judge writes no test cases: it has no language model, and a question

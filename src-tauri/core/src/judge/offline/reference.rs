@@ -70,8 +70,9 @@ fn figures(text: &str, given: &HashSet<String>) -> Vec<String> {
     crate::text::sentences(text)
         .into_iter()
         .flat_map(|s| Sentence::new(s).tokens)
+        // Amounts and times; a code with digits ("UN3480", "v3") names something.
         .filter(|t| {
-            t.norm.chars().any(|c| c.is_ascii_digit())
+            (t.norm.parse::<f64>().is_ok() || t.norm.contains(':'))
                 && (t.lower.chars().any(|c| c.is_ascii_digit()) || (t.quantity && t.content))
         })
         .map(|t| t.norm)
@@ -123,7 +124,10 @@ pub fn check(
     params: &SupportParams,
     semantic: Option<&SemanticModel>,
 ) -> Agreement {
-    let (answer_declines, truth_declines) = (claims::abstains(answer), claims::abstains(truth));
+    // A reference declines wherever it says the documents lack the answer ("The warranty
+    // covers defects only; the documents say nothing about theft.").
+    let truth_declines = claims::abstains(truth) || super::says_documents_lack(truth);
+    let answer_declines = claims::abstains(answer);
     match (answer_declines, truth_declines) {
         (true, true) => {
             return agreement(
@@ -270,7 +274,15 @@ mod tests {
     use super::*;
 
     fn reading(question: &str, answer: &str, truth: &str) -> Reading {
-        check(question, answer, truth, &[], &SupportParams::default(), None).reading
+        check(
+            question,
+            answer,
+            truth,
+            &[],
+            &SupportParams::default(),
+            None,
+        )
+        .reading
     }
 
     #[test]
@@ -325,8 +337,15 @@ mod tests {
     fn a_figure_neither_the_reference_nor_the_passages_state_leaves_it_unsure() {
         let chunks = ["Firmware 4.2 was released on 6 March 2024.".to_string()];
         let read = |answer: &str| {
-            check("When did firmware 4.2 come out?", answer, "In March 2024.", &chunks, &SupportParams::default(), None)
-                .reading
+            check(
+                "When did firmware 4.2 come out?",
+                answer,
+                "In March 2024.",
+                &chunks,
+                &SupportParams::default(),
+                None,
+            )
+            .reading
         };
         assert_eq!(read("It was released on 14 March 2024."), Reading::Unsure);
         assert_eq!(read("It was released on 6 March 2024."), Reading::Agrees);

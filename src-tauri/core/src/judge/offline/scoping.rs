@@ -126,7 +126,9 @@ fn distance(tokens: &[Token], at: usize, m: &Mention) -> usize {
     } else {
         (m.end, at)
     };
-    let between = tokens.get(from..=to.min(tokens.len().saturating_sub(1))).unwrap_or(&[]);
+    let between = tokens
+        .get(from..=to.min(tokens.len().saturating_sub(1)))
+        .unwrap_or(&[]);
     let marks = between.iter().filter(|t| t.after_punctuation).count();
     to.saturating_sub(from) + 1 + PUNCTUATION * marks
 }

@@ -63,6 +63,14 @@ pub fn act(sentence: &str) -> Act {
     }
 }
 
+/// Whether any clause of `sentence` declines ("The warranty covers defects only; the
+/// documents say nothing about theft."), even where another clause states a fact.
+pub fn any_clause_declines(sentence: &str) -> bool {
+    clauses(sentence.trim())
+        .iter()
+        .any(|c| clause_act(c) == Act::Decline)
+}
+
 /// The act of one clause, never split again: each clause is read once, so the work
 /// stays linear in the text.
 fn clause_act(clause: &str) -> Act {
@@ -236,6 +244,23 @@ const PASSIVE: &[&str] = &[
     "mentioned", "covered", "specified", "stated", "included", "addressed", "listed", "given",
     "described", "provided", "found", "available", "documented", "detailed", "explained",
     "discussed", "indicated", "present", "contained", "referenced", "shown", "noted",
+];
+
+/// Participles of saying: a source that has not "stated" something leaves it unknown,
+/// where "not available" or "not included" may be a rule.
+const SAID: &[&str] = &[
+    "mentioned",
+    "specified",
+    "stated",
+    "documented",
+    "described",
+    "detailed",
+    "explained",
+    "addressed",
+    "covered",
+    "indicated",
+    "noted",
+    "referenced",
 ];
 
 fn is(t: &Token, words: &[&str]) -> bool {
@@ -414,12 +439,16 @@ fn declines(lower: &str, tokens: &[Token]) -> bool {
             return true;
         }
         // "is not covered in the material", "isn't mentioned anywhere".
-        if is(t, PASSIVE) && negated_near(tokens, i, 3, 0) {
+        // A participle of saying in a clause that names a source reaches further back:
+        // "the documents cover X, so neither the dose nor … is stated".
+        let said_of_source = info_source && is(t, SAID) && negated_near(tokens, i, 5, 0);
+        if is(t, PASSIVE) && (negated_near(tokens, i, 3, 0) || said_of_source) {
             let rest = &tokens[i + 1..];
-            let sourced = rest
-                .iter()
-                .take(6)
-                .any(|r| is(r, INFO_SOURCES) || is(r, RULE_SOURCES))
+            let sourced = said_of_source
+                || rest
+                    .iter()
+                    .take(6)
+                    .any(|r| is(r, INFO_SOURCES) || is(r, RULE_SOURCES))
                 || rest.first().is_some_and(|r| r.lower == "anywhere")
                 // "not available to me"
                 || (rest.first().is_some_and(|r| r.lower == "to")
@@ -738,6 +767,7 @@ mod tests {
             "That's not something I've got any info on, I'm afraid!",
             "Pets aren't something the rules I have access to cover, unfortunately.",
             "That detail doesn't seem to be documented.",
+            "The documents cover loratadine, not cetirizine, so neither the dose nor the combination is stated.",
         ] {
             assert_eq!(act(s), Act::Decline, "{s}");
         }
