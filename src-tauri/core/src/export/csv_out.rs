@@ -1,5 +1,10 @@
 //! The CSV export: one row per item, one column per metric holding its score. A cell is
 //! empty when the metric did not score the item; the `problems` column says why.
+//!
+//! Text from a dataset or a judge can open with `=`, `+`, `-`, `@`, a tab or a carriage
+//! return, which a spreadsheet reads as a formula (CSV injection). Such a text cell is
+//! written with a leading `'`, as OWASP advises, so it opens as the text it is; scores are
+//! numbers and stay as they are. The JSON export keeps every text exact.
 
 use std::io::Write;
 
@@ -26,7 +31,7 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
         "id".into(),
         "question".into(),
     ];
-    header.extend(metrics.iter().cloned());
+    header.extend(metrics.iter().map(|m| neutralise(m)));
     header.push("problems".into());
     csv.write_record(&header).map_err(bad)?;
     let item_ids = store::run_items::item_ids(store.conn(), view.run.id)?;
@@ -35,8 +40,8 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
         let mut row = vec![
             position.to_string(),
             item_id.to_string(),
-            item.item.id.clone().unwrap_or_default(),
-            item.item.question.clone(),
+            neutralise(item.item.id.as_deref().unwrap_or_default()),
+            neutralise(&item.item.question),
         ];
         let mut problems = Vec::new();
         for metric in metrics {
@@ -51,7 +56,7 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
                 None => row.push(String::new()),
             }
         }
-        row.push(problems.join("; "));
+        row.push(neutralise(&problems.join("; ")));
         csv.write_record(&row).map_err(bad)?;
     }
     csv.flush().map_err(|source| Error::Write {
@@ -59,4 +64,29 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
         source,
     })?;
     Ok(())
+}
+
+/// A text cell a spreadsheet will not run: one opening with a formula character gets a
+/// leading `'` (see the module documentation).
+fn neutralise(text: &str) -> String {
+    if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::neutralise;
+
+    #[test]
+    fn a_text_that_opens_like_a_formula_is_written_as_text() {
+        for cell in ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx"] {
+            assert_eq!(neutralise(cell), format!("'{cell}"), "{cell:?}");
+        }
+        for cell in ["What is =?", "q-17", "", "0.5000"] {
+            assert_eq!(neutralise(cell), cell);
+        }
+    }
 }

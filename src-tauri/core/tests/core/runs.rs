@@ -383,6 +383,34 @@ fn json_export_keeps_hostile_text_exact() {
 }
 
 #[test]
+fn a_csv_export_opens_formula_text_as_text_and_the_json_keeps_it_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset = import(
+        &mut store,
+        dir.path(),
+        "{\"id\": \"@evil\", \"question\": \"=HYPERLINK(\\\"http://x.test\\\",\\\"click\\\")\", \"answer\": \"nope\", \"ground_truth\": \"yes\"}\n",
+    );
+    let outcome = evaluate_offline(&mut store, dataset, &["token_f1"]);
+    let base = dir.path().join("out/r");
+    let written = export::write_all(
+        &mut store,
+        outcome.run_id,
+        &base,
+        &[ExportFormat::Csv, ExportFormat::Json],
+    )
+    .unwrap();
+    let csv = std::fs::read_to_string(&written[0]).unwrap();
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let row = reader.records().next().unwrap().unwrap();
+    assert_eq!(&row[2], "'@evil", "the id opens as text");
+    assert_eq!(&row[3], "'=HYPERLINK(\"http://x.test\",\"click\")", "the question opens as text");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&written[1]).unwrap()).unwrap();
+    assert_eq!(json["items"][0]["question"], "=HYPERLINK(\"http://x.test\",\"click\")");
+}
+
+#[test]
 fn a_run_found_running_after_a_crash_resumes_to_done() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();

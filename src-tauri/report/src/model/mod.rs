@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::charts::Chart;
 pub use format::{percent, score, score_or_dash};
+pub use sections::{capped, TEXT_LIMIT};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Field {

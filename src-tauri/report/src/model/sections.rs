@@ -104,7 +104,7 @@ fn case(c: &CaseView) -> Case {
     let e = &c.evidence;
     Case {
         label: c.label.clone(),
-        question: c.question.clone(),
+        question: capped(&c.question),
         answer: c
             .answer_excerpt
             .clone()
@@ -114,10 +114,11 @@ fn case(c: &CaseView) -> Case {
             .unsupported_claims
             .iter()
             .map(|cl| {
+                let claim = capped(&cl.claim);
                 if cl.reason.is_empty() {
-                    format!("{}: “{}”", cl.support, cl.claim)
+                    format!("{}: “{claim}”", cl.support)
                 } else {
-                    format!("{}: “{}” — {}", cl.support, cl.claim, cl.reason)
+                    format!("{}: “{claim}” — {}", cl.support, capped(&cl.reason))
                 }
             })
             .collect(),
@@ -466,6 +467,25 @@ pub fn methodology(view: &ReportView) -> MethodologySection {
     }
 }
 
+/// The most characters of one text a report prints. A report is for reading: a 5 MB answer
+/// printed whole made a 781-page PDF in 159 s; the cut says how much is left out and where
+/// to find it, so a full report stays proportional to its items.
+pub const TEXT_LIMIT: usize = 2_000;
+
+/// `text`, or its first `TEXT_LIMIT` characters and how many more there are.
+pub fn capped(text: &str) -> String {
+    let total = text.chars().count();
+    if total <= TEXT_LIMIT {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(TEXT_LIMIT).collect();
+    format!(
+        "{}… ({} more characters; see the JSON export)",
+        kept.trim_end(),
+        total - TEXT_LIMIT
+    )
+}
+
 pub fn appendix(view: &ReportView) -> Appendix {
     let items: Vec<AppendixItem> = view
         .run
@@ -487,13 +507,13 @@ pub fn appendix(view: &ReportView) -> Appendix {
                     i + 1,
                     item_label(item.item.id.as_deref(), item.ordinal)
                 ),
-                question: item.item.question.clone(),
+                question: capped(&item.item.question),
                 answer: item
                     .item
                     .answer
-                    .clone()
-                    .unwrap_or_else(|| "(no answer)".into()),
-                ground_truth: item.item.ground_truth.clone(),
+                    .as_deref()
+                    .map_or_else(|| "(no answer)".into(), capped),
+                ground_truth: item.item.ground_truth.as_deref().map(capped),
                 contexts: item
                     .item
                     .contexts
@@ -501,7 +521,7 @@ pub fn appendix(view: &ReportView) -> Appendix {
                     .enumerate()
                     .map(|(k, c)| {
                         let id = c.id.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
-                        format!("[{}]{id} {}", k + 1, c.text)
+                        format!("[{}]{id} {}", k + 1, capped(&c.text))
                     })
                     .collect(),
                 results: results
@@ -515,7 +535,7 @@ pub fn appendix(view: &ReportView) -> Appendix {
                             Status::Skipped => "skipped",
                         }
                         .into(),
-                        explanation: r.explanation.clone(),
+                        explanation: capped(&r.explanation),
                     })
                     .collect(),
             }

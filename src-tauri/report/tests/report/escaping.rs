@@ -117,3 +117,35 @@ fn hostile_text_prints_literally_in_the_pdf_and_the_page_keeps_its_size() {
         );
     }
 }
+
+#[test]
+fn a_huge_answer_is_cut_in_the_full_report_and_says_where_the_rest_is() {
+    let mut home = Home::new();
+    // A 5 MB answer: printed whole, it made a 781-page PDF.
+    let huge = "The battery lasts long. ".repeat(210_000);
+    let data = edited(0, |item| {
+        item.insert("answer".into(), Value::String(huge.clone()));
+    });
+    let dataset = home.import("huge", &data);
+    let run = home.evaluate(dataset, JUDGE_FREE, "huge");
+    let view = home.view(
+        run,
+        &ReportOptions {
+            generated_at: DATE.into(),
+            worst: 30,
+            detail: ragnosis_core::export::Detail::Full,
+            ..ReportOptions::default()
+        },
+    );
+    let base = home.path("out/huge");
+    let written = write(&view, &[Format::Markdown, Format::Pdf], &base).unwrap();
+    let md = std::fs::read_to_string(&written[0]).unwrap();
+    let more = huge.chars().count() - ragnosis_report::model::TEXT_LIMIT;
+    assert!(
+        md.contains(&format!("{more} more characters; see the JSON export")),
+        "the cut says how much is left out"
+    );
+    assert!(md.len() < 1_000_000, "the Markdown stays small: {} bytes", md.len());
+    let pdf = std::fs::metadata(&written[1]).unwrap().len();
+    assert!(pdf < 2_000_000, "the PDF stays small: {pdf} bytes");
+}
