@@ -24,9 +24,19 @@ pub fn list_judges(state: State<'_, AppState>) -> CommandResult<Vec<JudgeProfile
 
 /// The profile arrives as JSON so a field the core refuses (an unknown kind) comes back
 /// as `invalid` with the core's sentence, the same as `ragnosis judges add` prints.
+/// `key_on_new_host`: what to do with a stored key when the address moved to another
+/// host (absent: refuse with `secret.host_changed`, and the window asks).
 #[tauri::command(async)]
-pub fn save_judge(state: State<'_, AppState>, profile: Value) -> CommandResult<JudgeProfileInfo> {
-    Ok(judges::save(&state, judges::profile_from_json(profile)?)?)
+pub fn save_judge(
+    state: State<'_, AppState>,
+    profile: Value,
+    key_on_new_host: Option<judges::KeyOnNewHost>,
+) -> CommandResult<JudgeProfileInfo> {
+    Ok(judges::save(
+        &state,
+        judges::profile_from_json(profile)?,
+        key_on_new_host.unwrap_or_default(),
+    )?)
 }
 
 /// Deletes a profile and forgets its key.

@@ -240,7 +240,16 @@ pub fn resume(
     progress: Arc<dyn ProgressSink>,
 ) -> Result<(), Failure> {
     let planned = runs::reopen(ctx, run_id, judge.as_deref())?;
+    let failed_before = runs::error_count(ctx, run_id)?;
     let outcome = execute(ctx, planned, progress, &cancel_on_ctrl_c())?;
+    let failing_now = runs::error_count(ctx, run_id)?;
+    if failed_before > 0 {
+        eprintln!(
+            "retried {failed_before} failed result{}: {} scored now, {failing_now} still failing",
+            if failed_before == 1 { "" } else { "s" },
+            failed_before.saturating_sub(failing_now)
+        );
+    }
     finish(ctx, outcome, None, &[], &Gates::default())
 }
 

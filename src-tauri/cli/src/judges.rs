@@ -42,6 +42,14 @@ pub enum JudgesCommand {
         /// Azure OpenAI api-version.
         #[arg(long)]
         api_version: Option<String>,
+        /// When the profile exists with a key and its address moves to another host:
+        /// keep the key for the new host (refused otherwise).
+        #[arg(long, conflicts_with = "forget_key")]
+        keep_key: bool,
+        /// When the profile exists with a key and its address moves to another host:
+        /// forget the key.
+        #[arg(long)]
+        forget_key: bool,
     },
     /// Remove a judge profile and forget its key.
     Remove { name: String },
@@ -94,6 +102,8 @@ pub fn judges(ctx: &Ctx, command: JudgesCommand) -> Result<(), Error> {
             price_input,
             price_output,
             api_version,
+            keep_key,
+            forget_key,
         } => {
             let profile = JudgeProfile {
                 name,
@@ -109,7 +119,14 @@ pub fn judges(ctx: &Ctx, command: JudgesCommand) -> Result<(), Error> {
                 price_output,
                 api_version,
             };
-            let saved = judges::save(ctx, profile)?;
+            let key = if keep_key {
+                judges::KeyOnNewHost::Keep
+            } else if forget_key {
+                judges::KeyOnNewHost::Forget
+            } else {
+                judges::KeyOnNewHost::Ask
+            };
+            let saved = judges::save(ctx, profile, key)?;
             let name = &saved.profile.name;
             println!("saved judge profile {name}; store its key with `ragnosis keys set {name}` (reads stdin)");
         }
@@ -204,7 +221,11 @@ fn detect(ctx: &Ctx, add: bool, model: Option<&str>) -> Result<(), Error> {
             );
             continue;
         }
-        let saved = judges::save(ctx, judges::local_profile(found, chosen))?;
+        let saved = judges::save(
+            ctx,
+            judges::local_profile(found, chosen),
+            judges::KeyOnNewHost::Ask,
+        )?;
         let name = &saved.profile.name;
         println!("  saved judge profile {name} with model {chosen}; use it with `--judge {name}`");
     }

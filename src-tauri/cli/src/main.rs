@@ -61,10 +61,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List stored datasets.
+    /// List stored datasets (with those whose import stopped), or remove one.
     Datasets {
         #[arg(long)]
         json: bool,
+        #[command(subcommand)]
+        action: Option<DatasetAction>,
     },
     /// List the metrics this build can compute, and your own criteria.
     ListMetrics {
@@ -261,8 +263,12 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
             .with_specs(&map)?;
             import_file(ctx, request, scores, json, progress.as_ref())?
         }
-        Command::Datasets { json } => {
-            let rows = datasets::list(ctx)?;
+        Command::Datasets {
+            action: Some(DatasetAction::Rm { id, yes }),
+            ..
+        } => remove_dataset(ctx, id, yes)?,
+        Command::Datasets { json, action: None } => {
+            let rows = datasets::list_all(ctx)?;
             if json {
                 print_json(&rows)?;
             } else {
@@ -355,6 +361,48 @@ fn show(ctx: &Ctx, run: i64, json: bool) -> Result<(), Error> {
 }
 
 /// Pretty JSON on stdout: what `--json` prints.
+#[derive(Subcommand)]
+enum DatasetAction {
+    /// Remove a dataset with its items, runs and results, and give the space back.
+    Rm {
+        id: i64,
+        /// Remove without asking (asked otherwise; required when no one can answer).
+        #[arg(long)]
+        yes: bool,
+    },
+}
+
+/// `datasets rm`: says what goes, asks unless `--yes`, removes.
+fn remove_dataset(ctx: &Ctx, id: i64, yes: bool) -> Result<(), Error> {
+    use std::io::{BufRead, IsTerminal, Write};
+    let removal = datasets::removal(ctx, id)?;
+    let what = format!(
+        "dataset {id} \"{}\" ({}{} items) and its {} run(s) with their results",
+        removal.dataset.name,
+        if removal.dataset.status == "ready" { "" } else { "incomplete, " },
+        removal.items,
+        removal.runs
+    );
+    if !yes {
+        if !std::io::stdin().is_terminal() {
+            return Err(Error::Invalid(format!(
+                "removing {what} needs a confirmation: add --yes"
+            )));
+        }
+        print!("Remove {what}? This cannot be undone. [y/N] ");
+        std::io::stdout().flush().ok();
+        let mut answer = String::new();
+        std::io::stdin().lock().read_line(&mut answer).ok();
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            println!("nothing removed");
+            return Ok(());
+        }
+    }
+    datasets::remove(ctx, id)?;
+    println!("removed {what}");
+    Ok(())
+}
+
 pub fn print_json(value: &impl serde::Serialize) -> Result<(), Error> {
     println!("{}", serde_json::to_string_pretty(value)?);
     Ok(())

@@ -65,6 +65,10 @@ pub enum ErrorCode {
     /// would be the judges', not the pipeline's. Compare anyway only knowingly
     /// (`--allow-different-judges`, or the window's "Compare anyway").
     CompareJudgedDifferently,
+    /// A judge profile's address moved to another host while a key is stored for it:
+    /// keep the key for the new host knowingly (`--keep-key`, the window's confirmation)
+    /// or forget it (`--forget-key`). The key is never sent to a new host unasked.
+    KeyHostChanged,
     /// The operation is already running (here, or in another Ragnosis process).
     Busy,
     /// Cancel was asked for a run or generation this process is not executing.
@@ -76,7 +80,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    pub const ALL: [ErrorCode; 29] = [
+    pub const ALL: [ErrorCode; 30] = [
         ErrorCode::Io,
         ErrorCode::DatasetEmptyFile,
         ErrorCode::DatasetBinaryFile,
@@ -102,6 +106,7 @@ impl ErrorCode {
         ErrorCode::BudgetExceeded,
         ErrorCode::Secret,
         ErrorCode::CompareJudgedDifferently,
+        ErrorCode::KeyHostChanged,
         ErrorCode::Busy,
         ErrorCode::NotRunning,
         ErrorCode::Report,
@@ -136,6 +141,7 @@ impl ErrorCode {
             ErrorCode::BudgetExceeded => "budget.exceeded",
             ErrorCode::Secret => "secret",
             ErrorCode::CompareJudgedDifferently => "compare.judged_differently",
+            ErrorCode::KeyHostChanged => "secret.host_changed",
             ErrorCode::Busy => "busy",
             ErrorCode::NotRunning => "not_running",
             ErrorCode::Report => "report",

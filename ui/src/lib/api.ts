@@ -236,8 +236,10 @@ export function runCharts(runId: number): Promise<ChartSvg[]> {
 
 // Settings ---------------------------------------------------------------------------
 
-export function saveJudge(profile: JudgeProfileInfo): Promise<JudgeProfileInfo> {
-  return call<JudgeProfileInfo>('save_judge', { profile });
+/** `keyOnNewHost`: what to do with a stored key when the address moved to another host
+ * (absent: the save is refused with `secret.host_changed`, and the caller asks). */
+export function saveJudge(profile: JudgeProfileInfo, keyOnNewHost?: 'keep' | 'forget'): Promise<JudgeProfileInfo> {
+  return call<JudgeProfileInfo>('save_judge', { profile, keyOnNewHost: keyOnNewHost ?? null });
 }
 
 export function deleteJudge(name: string): Promise<void> {

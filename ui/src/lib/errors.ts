@@ -53,6 +53,8 @@ export const JUDGE_RATE_LIMITED = 'judge.rate_limited';
 export const JUDGE_BAD_REPLY = 'judge.bad_reply';
 /** Two runs judged differently: the Runs screen offers "Compare anyway". */
 export const COMPARE_JUDGED_DIFFERENTLY = 'compare.judged_differently';
+/** A profile with a stored key moved to another host: Settings asks keep or forget. */
+export const KEY_HOST_CHANGED = 'secret.host_changed';
 
 /** What the window offers beside an error, by its code. */
 export type Offer =

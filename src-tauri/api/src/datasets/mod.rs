@@ -14,6 +14,8 @@ use ragnosis_core::dataset::{self, FieldMap, ImportLimits};
 use ragnosis_core::progress::{NoProgress, ProgressSink};
 use ragnosis_core::{import, measurable, store, Error, Result};
 
+use serde::Serialize;
+
 use crate::Ctx;
 
 pub use ragnosis_core::dataset::{FieldOverride, ValidationReport};
@@ -71,6 +73,47 @@ impl ImportRequest {
 pub fn list(ctx: &Ctx) -> Result<Vec<DatasetRow>> {
     let store = ctx.store()?;
     store::datasets::list(store.conn())
+}
+
+/// Every dataset, with those whose import stopped before the end of the file (status
+/// `importing`), which `list` leaves out because nothing can be evaluated on them.
+pub fn list_all(ctx: &Ctx) -> Result<Vec<DatasetRow>> {
+    let store = ctx.store()?;
+    store::datasets::list_all(store.conn())
+}
+
+/// What removing a dataset takes with it, to confirm before `remove`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Removal {
+    pub dataset: DatasetRow,
+    /// Items stored (for an incomplete import, those stored before it stopped).
+    pub items: i64,
+    /// Runs of the dataset, removed with it.
+    pub runs: i64,
+}
+
+/// What `remove` would take: the dataset, its items and its runs.
+pub fn removal(ctx: &Ctx, dataset_id: i64) -> Result<Removal> {
+    let store = ctx.store()?;
+    let dataset = store::datasets::get(store.conn(), dataset_id)?;
+    let (items, runs) = store::datasets::footprint(store.conn(), dataset_id)?;
+    Ok(Removal {
+        dataset,
+        items,
+        runs,
+    })
+}
+
+/// Removes a dataset with its items, runs and their results, and gives the space back to
+/// the file system. Labels people gave stay (they belong to the item's content and come
+/// back if the file is imported again).
+pub fn remove(ctx: &Ctx, dataset_id: i64) -> Result<Removal> {
+    let removal = removal(ctx, dataset_id)?;
+    let mut store = ctx.store()?;
+    store.transaction(|tx| store::datasets::delete(tx, dataset_id))?;
+    store::datasets::reclaim_space(store.conn())?;
+    Ok(removal)
 }
 
 /// Imports the file as a new dataset (or reuses the dataset of the same bytes read the

@@ -22,6 +22,7 @@ use ragnosis_core::secrets::{self, ApiKey, EnvStore, SecretError, SecretStore};
 use ragnosis_core::semantic;
 use ragnosis_core::store::{self, Store};
 use ragnosis_core::{Error, Result};
+use serde::Deserialize;
 
 use crate::jobs;
 use crate::Ctx;
@@ -59,9 +60,51 @@ pub fn profile_from_json(form: serde_json::Value) -> Result<JudgeProfile> {
     serde_json::from_value(form).map_err(|e| Error::Invalid(e.to_string()))
 }
 
-/// Stores (or replaces) a profile after the one check every way in uses.
-pub fn save(ctx: &Ctx, profile: JudgeProfile) -> Result<JudgeProfileInfo> {
+/// What to do with a stored key when a profile's address moves to another host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum KeyOnNewHost {
+    /// Refuse to save (`secret.host_changed`): the user decides.
+    #[default]
+    Ask,
+    /// Keep the key: the user means to send it to the new host.
+    Keep,
+    /// Forget the key: the new host gets its own.
+    Forget,
+}
+
+/// The host (and port) of an address, lower-cased: what a key is sent to.
+fn host_of(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    authority.to_ascii_lowercase()
+}
+
+/// Stores (or replaces) a profile after the one check every way in uses. A profile whose
+/// address moves to another host while a key is stored for it is refused unless `key`
+/// says what to do with the key: a key given for one service never follows its profile
+/// to another unasked.
+pub fn save(ctx: &Ctx, profile: JudgeProfile, key: KeyOnNewHost) -> Result<JudgeProfileInfo> {
     let profile = profile.checked()?;
+    let existing = store::judge_profiles::get(ctx.store()?.conn(), &profile.name).ok();
+    if let Some(old) = existing.filter(|old| host_of(&old.base_url) != host_of(&profile.base_url)) {
+        let stored = matches!(ctx.secrets().get(&profile.name), Ok(Some(_)));
+        match key {
+            KeyOnNewHost::Ask if stored => {
+                return Err(Error::KeyHostChanged(format!(
+                    "judge profile {} moves from {} to {}, and a key is stored for it: keep the key for the new host \
+                     (--keep-key) or forget it (--forget-key)",
+                    profile.name,
+                    host_of(&old.base_url),
+                    host_of(&profile.base_url)
+                )))
+            }
+            KeyOnNewHost::Forget if stored => ctx.secrets().delete(&profile.name)?,
+            _ => {}
+        }
+    }
     let store = ctx.store()?;
     store::judge_profiles::upsert(store.conn(), &profile)?;
     Ok(store::judge_profiles::get(store.conn(), &profile.name)?.into())

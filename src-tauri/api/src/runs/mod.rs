@@ -92,14 +92,16 @@ pub fn plan(ctx: &Ctx, request: &RunRequest) -> Result<PlannedRun> {
     Ok(PlannedRun { run_id, judge })
 }
 
-/// Opens a stopped run again (cancelled, failed, interrupted) with its own judge or
-/// `judge`; every result already stored is kept. A finished run is refused.
+/// Opens a stopped run again (cancelled, failed, interrupted), or a run done with errors
+/// to retry its failed cells, with its own judge or `judge`; every result already stored
+/// ok is kept. A run done without errors is refused.
 pub fn reopen(ctx: &Ctx, run_id: i64, judge: Option<&str>) -> Result<PlannedRun> {
     let store = ctx.store()?;
     let run = store::runs::get(store.conn(), run_id)?;
-    if run.status == RunStatus::Done {
+    if run.status == RunStatus::Done && store::results::error_pairs(store.conn(), run_id)?.is_empty()
+    {
         return Err(Error::Invalid(format!(
-            "run {run_id} is done: there is nothing to resume"
+            "run {run_id} is done with every result scored: there is nothing to resume"
         )));
     }
     let profile = judges::profile_at(&store, judge.unwrap_or(&run.judge))?;
@@ -133,6 +135,11 @@ pub fn start(ctx: &Ctx, request: &RunRequest, watcher: Arc<dyn JobSink>) -> Resu
 /// `reopen` with the run's own judge, executed in the background as `start` does.
 pub fn resume(ctx: &Ctx, run_id: i64, watcher: Arc<dyn JobSink>) -> Result<()> {
     spawn(ctx, reopen(ctx, run_id, None)?, watcher)
+}
+
+/// How many of the run's results are errors (cells a resume retries).
+pub fn error_count(ctx: &Ctx, run_id: i64) -> Result<usize> {
+    Ok(store::results::error_pairs(ctx.store()?.conn(), run_id)?.len())
 }
 
 /// Asks a run executing in this process to stop after the items in flight.

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use ragnosis_api::judges::{self, JudgeProfile, Kind};
+use ragnosis_api::judges::{self, JudgeProfile, KeyOnNewHost, Kind};
 use ragnosis_api::runs::{self, RunRequest};
 use ragnosis_api::{Ctx, ErrorCode, SecretStore};
 use ragnosis_core::secrets::{ApiKey, SecretError};
@@ -28,7 +28,7 @@ pub fn profile(name: &str, base_url: &str) -> JudgeProfile {
 }
 
 pub fn save_simulated(h: &Home, name: &str, base_url: &str) {
-    judges::save(&h.ctx, profile(name, base_url)).unwrap();
+    judges::save(&h.ctx, profile(name, base_url), KeyOnNewHost::Ask).unwrap();
 }
 
 #[test]
@@ -47,15 +47,39 @@ fn a_key_is_stored_only_for_a_profile_and_forgotten_with_it() {
 }
 
 #[test]
+fn a_key_does_not_follow_its_profile_to_a_new_host_unasked() {
+    let h = home();
+    save_simulated(&h, "hosted", "https://api.example.com/v1");
+    judges::store_key(&h.ctx, "hosted", "sk-test-secret".into()).unwrap();
+    // Another path on the same host keeps the key without a question.
+    judges::save(&h.ctx, profile("hosted", "https://api.example.com/v2"), KeyOnNewHost::Ask).unwrap();
+    let moved = profile("hosted", "https://collector.elsewhere.test/v1");
+    let (code, message) = refusal(judges::save(&h.ctx, moved.clone(), KeyOnNewHost::Ask));
+    assert_eq!(code, ErrorCode::KeyHostChanged);
+    assert!(message.contains("collector.elsewhere.test") && !message.contains("sk-test"), "{message}");
+    assert_eq!(
+        judges::profile(&h.ctx, "hosted").unwrap().base_url,
+        "https://api.example.com/v2",
+        "refused: the profile is unchanged"
+    );
+    judges::save(&h.ctx, moved.clone(), KeyOnNewHost::Forget).unwrap();
+    assert!(h.ctx.secrets().get("hosted").unwrap().is_none(), "forgotten");
+    judges::store_key(&h.ctx, "hosted", "sk-test-secret".into()).unwrap();
+    judges::save(&h.ctx, profile("hosted", "http://127.0.0.1:9/v1"), KeyOnNewHost::Keep).unwrap();
+    assert!(h.ctx.secrets().get("hosted").unwrap().is_some(), "kept, knowingly");
+}
+
+#[test]
 fn a_profile_is_checked_the_same_way_typed_or_sent_as_json() {
     let h = home();
     let mut hot = profile("hot", "https://x.test/v1");
     hot.temperature = 7.0;
-    let typed = refusal(judges::save(&h.ctx, hot.clone()));
+    let typed = refusal(judges::save(&h.ctx, hot.clone(), KeyOnNewHost::Ask));
     let form = serde_json::to_value(&hot).unwrap();
     let sent = refusal(judges::save(
         &h.ctx,
         judges::profile_from_json(form).unwrap(),
+        KeyOnNewHost::Ask,
     ));
     assert_eq!(typed, sent);
     assert_eq!(

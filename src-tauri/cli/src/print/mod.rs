@@ -99,8 +99,15 @@ pub fn datasets(rows: &[DatasetRow]) {
         "id", "name", "items", "schema"
     );
     for d in rows {
+        let state = if d.status == "ready" {
+            String::new()
+        } else {
+            // Its import stopped before the end of the file (or is still going in
+            // another process): nothing can be evaluated on it; `datasets rm` removes it.
+            "  incomplete (import stopped): remove it with `ragnosis datasets rm ID`".to_string()
+        };
         println!(
-            "{:>4}  {:<32} {:>8}  {:<12} {}",
+            "{:>4}  {:<32} {:>8}  {:<12} {}{state}",
             d.id,
             truncate(&d.name, 32),
             d.item_count,

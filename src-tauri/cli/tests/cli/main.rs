@@ -5,6 +5,7 @@
 mod batch;
 mod commands;
 mod criteria;
+mod datasets;
 mod faults;
 mod judged;
 mod kill;

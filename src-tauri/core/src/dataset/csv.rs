@@ -10,6 +10,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use super::encoding;
 use super::aliases::{classify, question_aliases, Canon};
 use super::csv_records::{CsvRecords, Next, Record};
 use super::lines::{human_bytes, open_after_bom, LineReader};
@@ -90,7 +91,10 @@ pub(crate) fn read(
                 collector.reject(row.line, row.offset, reason);
             }
             Next::Record => match row_to_record(&row, &columns, &kinds) {
-                Ok((record, piped)) => {
+                Ok((record, piped, transcoded)) => {
+                    if transcoded {
+                        collector.warn(row.line, encoding::READ_AS_1252.to_string());
+                    }
                     for column in piped {
                         if !std::mem::replace(&mut piped_noted[column], true) {
                             collector.note_choice(
@@ -118,7 +122,11 @@ fn column_names(header: &Record) -> Vec<String> {
     let mut taken: HashSet<String> = HashSet::with_capacity(header.len);
     let mut next_suffix: HashMap<String, usize> = HashMap::new();
     for raw in header.fields() {
-        let base = String::from_utf8_lossy(raw).trim().to_string();
+        let base = match encoding::as_utf8(raw) {
+            Ok(Some(bytes)) => String::from_utf8(bytes).expect("transcoded to UTF-8"),
+            _ => String::from_utf8_lossy(raw).into_owned(),
+        };
+        let base = base.trim().to_string();
         let mut name = base.clone();
         if taken.contains(&name) {
             let n = next_suffix.entry(base.clone()).or_insert(2);
@@ -159,21 +167,27 @@ fn cell_kind(column: &str) -> Cell {
     }
 }
 
-/// The row as a record, and the list columns whose cell was split at `PIPE`.
+/// The row as a record, the list columns whose cell was split at `PIPE`, and whether a
+/// cell was read as Windows-1252 (`encoding`).
 fn row_to_record(
     row: &Record,
     columns: &[String],
     kinds: &[Cell],
-) -> Result<(Map<String, Value>, Vec<usize>), String> {
+) -> Result<(Map<String, Value>, Vec<usize>, bool), String> {
     let mut record = Map::with_capacity(columns.len());
     let mut piped = Vec::new();
+    let mut transcoded = false;
     for (at, ((raw, column), kind)) in row.fields().iter().zip(columns).zip(kinds).enumerate() {
-        let cell = std::str::from_utf8(raw).map_err(|e| {
-            format!(
-                "column `{column}` is not valid UTF-8 (byte {})",
-                e.valid_up_to()
-            )
-        })?;
+        let owned;
+        let cell = match encoding::as_utf8(raw) {
+            Ok(None) => std::str::from_utf8(raw).expect("checked as UTF-8"),
+            Ok(Some(bytes)) => {
+                transcoded = true;
+                owned = String::from_utf8(bytes).expect("transcoded to UTF-8");
+                owned.as_str()
+            }
+            Err(reason) => return Err(format!("column `{column}` {reason}")),
+        };
         if cell.trim().is_empty() {
             continue;
         }
@@ -190,7 +204,7 @@ fn row_to_record(
         };
         record.insert(column.clone(), value);
     }
-    Ok((record, piped))
+    Ok((record, piped, transcoded))
 }
 
 /// A JSON array when the cell is one, a Python list literal (`['a', "b's"]`, as pandas

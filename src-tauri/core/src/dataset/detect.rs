@@ -16,10 +16,11 @@ use serde_json::{Map, Value};
 
 use super::aliases::{classify, Canon};
 use super::lines::{open_after_bom, LineReader, BOM};
+use super::encoding;
 use super::outline;
 use super::{DatasetError, ImportLimits};
 
-/// Bytes checked for NUL and invalid UTF-8.
+/// Bytes checked for a binary file's signature.
 const SNIFF_BYTES: usize = 8 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,10 +44,12 @@ pub(crate) fn detect(path: &Path, limits: &ImportLimits) -> Result<Shape, Datase
         .read_to_end(&mut head)
         .map_err(unreadable)?;
     let skip = if head.starts_with(BOM) { BOM.len() } else { 0 };
-    if let Some(offset) = first_non_text_byte(&head[skip..]) {
+    // Only a real binary file is refused whole; a byte that is not UTF-8 text is the
+    // line's or row's business, wherever it sits (`encoding`).
+    if let Some(what) = encoding::binary_kind(&head[skip..]) {
         return Err(DatasetError::BinaryFile {
             path: display,
-            offset: (skip + offset) as u64,
+            what: what.to_string(),
         });
     }
     let first =
@@ -66,19 +69,6 @@ pub(crate) fn detect(path: &Path, limits: &ImportLimits) -> Result<Shape, Datase
         },
     };
     Ok(shape)
-}
-
-/// Offset of the first NUL byte or invalid UTF-8; a character cut off at the end is fine.
-fn first_non_text_byte(bytes: &[u8]) -> Option<usize> {
-    let nul = bytes.iter().position(|&b| b == 0);
-    let invalid = match std::str::from_utf8(bytes) {
-        Err(e) if e.error_len().is_some() => Some(e.valid_up_to()),
-        _ => None,
-    };
-    match (nul, invalid) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
 }
 
 /// Keeps reading (in small chunks) until a non-whitespace byte; `None` at end of file.
@@ -257,13 +247,14 @@ mod tests {
             shape_of(&spaces),
             Err(DatasetError::EmptyFile { .. })
         ));
+        let utf16: Vec<u8> = "{\"question\": \"why?\"}".bytes().flat_map(|b| [b, 0]).collect();
         assert!(matches!(
-            shape_of(b"ab\0cd"),
-            Err(DatasetError::BinaryFile { offset: 2, .. })
+            shape_of(&utf16),
+            Err(DatasetError::BinaryFile { .. })
         ));
-        assert!(matches!(
-            shape_of(b"q\xFF\xFEx"),
-            Err(DatasetError::BinaryFile { offset: 1, .. })
-        ));
+        assert!(
+            shape_of(b"{\"question\": \"caf\xe9\"}\n").is_ok(),
+            "a Latin-1 byte is the line's business, not the file's"
+        );
     }
 }

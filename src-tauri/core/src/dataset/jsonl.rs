@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use super::encoding;
 use super::finite;
 use super::lines::{human_bytes, open_after_bom, LineReader};
 use super::report::Collector;
@@ -50,6 +51,19 @@ pub(crate) fn for_each_object(
         }
         if buf.iter().all(u8::is_ascii_whitespace) {
             continue;
+        }
+        // A line that is not UTF-8: Windows-1252 text is read as such, with a warning;
+        // anything else is rejected with what to do (`encoding`).
+        match encoding::as_utf8(&buf) {
+            Ok(None) => {}
+            Ok(Some(transcoded)) => {
+                buf = transcoded;
+                collector.warn(line.number, encoding::READ_AS_1252.to_string());
+            }
+            Err(reason) => {
+                collector.reject(line.number, line.offset, format!("line {} {reason}", line.number));
+                continue;
+            }
         }
         let parsed = serde_json::from_slice::<Value>(&buf).or_else(|e| {
             // Python's `NaN`: read as a missing value, said on the line.

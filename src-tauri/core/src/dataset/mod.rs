@@ -17,6 +17,7 @@ mod csv;
 mod csv_records;
 mod detect;
 mod dialects;
+mod encoding;
 mod finite;
 mod hash;
 mod json;

@@ -203,6 +203,14 @@ impl<'a> Collector<'a> {
         byte_offset: u64,
         mut record: Map<String, Value>,
     ) -> Result<(), DatasetError> {
+        // A NUL written as `\u0000` is no text anyone meant, and a raw NUL breaks the
+        // files exports are read with: it is removed, and the line says so.
+        if record.values_mut().fold(false, |any, v| strip_nuls(v) | any) {
+            self.warn(
+                line,
+                "a NUL character (\\u0000) was removed from the text".to_string(),
+            );
+        }
         let envelope = traces::unpack_envelope(&mut record);
         let mode = self.mode.get_or_insert_with(|| {
             let first_span = envelope
@@ -489,5 +497,18 @@ impl<'a> Collector<'a> {
         }
         self.report.choices = self.notes.choices;
         self.report
+    }
+}
+
+/// Removes NUL characters from every string of `value`; whether any was there.
+fn strip_nuls(value: &mut Value) -> bool {
+    match value {
+        Value::String(s) if s.contains('\0') => {
+            s.retain(|c| c != '\0');
+            true
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |any, v| strip_nuls(v) | any),
+        Value::Object(map) => map.values_mut().fold(false, |any, v| strip_nuls(v) | any),
+        _ => false,
     }
 }

@@ -8,8 +8,8 @@ use std::path::Path;
 pub enum DatasetError {
     #[error("{path} is empty: there is nothing to import")]
     EmptyFile { path: String },
-    #[error("{path} looks like a binary file (byte {offset} is not text); Ragnosis reads JSONL, JSON or CSV")]
-    BinaryFile { path: String, offset: u64 },
+    #[error("{path} looks like a binary file ({what}); Ragnosis reads JSONL, JSON or CSV text")]
+    BinaryFile { path: String, what: String },
     #[error("{path} is {size} bytes, over the {limit}-byte limit")]
     TooLarge { path: String, size: u64, limit: u64 },
     #[error("{path}: {message}")]

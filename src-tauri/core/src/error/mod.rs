@@ -53,6 +53,10 @@ pub enum Error {
     /// Two runs were judged differently; comparing them needs consent.
     #[error("{0}")]
     JudgedDifferently(String),
+    /// A profile with a stored key now points at another host; sending the key there
+    /// needs consent.
+    #[error("{0}")]
+    KeyHostChanged(String),
     /// A run stopped because its judge failed on every call; `code` is the judge's.
     #[error("{message}")]
     JudgeDown { code: ErrorCode, message: String },
@@ -94,6 +98,7 @@ impl Error {
             Error::JudgeDown { code, .. } => *code,
             Error::Busy(_) => ErrorCode::Busy,
             Error::JudgedDifferently(_) => ErrorCode::CompareJudgedDifferently,
+            Error::KeyHostChanged(_) => ErrorCode::KeyHostChanged,
             Error::DatabaseUnusable { .. } => ErrorCode::Store,
             Error::NotRunning(_) => ErrorCode::NotRunning,
             Error::Report { .. } => ErrorCode::Report,
@@ -123,6 +128,7 @@ impl Error {
             | Error::Dataset(_)
             | Error::Selection(_)
             | Error::NotFound { .. }
+            | Error::KeyHostChanged(_)
             | Error::Invalid(_) => true,
             _ => false,
         }

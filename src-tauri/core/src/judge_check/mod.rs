@@ -35,7 +35,7 @@ mod stored;
 
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::Semaphore;
@@ -323,6 +323,20 @@ async fn run_async(
 /// stops with that error.
 const UNREACHABLE_STOP: usize = 5;
 
+/// How long the check waits for a judge's first answer before it stops, beside each
+/// call's own timeout: a server that accepts connections and never answers would
+/// otherwise cost every case its retries (past five minutes). Longer for a local server
+/// that loads its model slowly: `RAGNOSIS_JUDGE_SILENCE_SECS`.
+pub const SILENCE: Duration = Duration::from_secs(150);
+pub const SILENCE_ENV: &str = "RAGNOSIS_JUDGE_SILENCE_SECS";
+
+fn silence() -> Duration {
+    std::env::var(SILENCE_ENV)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(SILENCE, Duration::from_secs)
+}
+
 /// Judges every case, a bounded number at once, reporting progress; stops at the first
 /// failure that would fail every call (a refused key, an unusable profile), and after a
 /// few cases in a row that cannot reach a judge that never answered.
@@ -358,7 +372,28 @@ async fn judge_all(
     // once: a server that is not there would otherwise cost every case's retries.
     let mut unreachable_in_a_row = 0;
     let mut answered = false;
-    while let Some(joined) = set.join_next().await {
+    let started = Instant::now();
+    let deadline = tokio::time::Instant::now() + silence();
+    loop {
+        let joined = if answered {
+            set.join_next().await
+        } else {
+            tokio::select! {
+                joined = set.join_next() => joined,
+                () = tokio::time::sleep_until(deadline) => {
+                    cancel.cancel();
+                    set.abort_all();
+                    let host = &judge.identity().base_url;
+                    return Err(Error::Judge(JudgeError::Connection(format!(
+                        "nothing answered at {host} in {} s: the server accepts connections but sent no reply to \
+                         any judge call; check that its model is loaded and working (a server that loads slowly can \
+                         be given longer with {SILENCE_ENV})",
+                        started.elapsed().as_secs()
+                    ))));
+                }
+            }
+        };
+        let Some(joined) = joined else { break };
         let outcome = joined
             .map_err(|e| Error::Invalid(format!("a judge check task stopped unexpectedly: {e}")))?;
         match &outcome {

@@ -1,8 +1,11 @@
 //! Whether the judge answers at all. A run whose judge fails on every call — a rejected
 //! key, a server that is not there, a model name the server does not know — stops after
 //! a few items with the cause, instead of filling every cell with the same error and
-//! calling itself done. Once the judge has answered, failures are the run's errors to
-//! report ("done with errors"), never a reason to stop.
+//! calling itself done. A failure no retry can mend (a refused key, a profile the server
+//! cannot serve) stops the run too once it repeats on `UNMENDABLE_STOP` judged cells in a
+//! row, whenever it comes (a key revoked mid-run) and whatever metrics the items had.
+//! Other failures after the judge has answered are the run's errors to report ("done with
+//! errors"), never a reason to stop.
 //!
 //! Owns: that decision. Reads only the results of finished items.
 
@@ -13,11 +16,22 @@ use crate::metrics::{self, MetricResult, Status};
 /// judge has not answered once.
 const STOP_AFTER: u32 = 3;
 
+/// Judged cells in a row failing in a way no retry mends, before the run stops.
+const UNMENDABLE_STOP: u32 = 10;
+
 #[derive(Debug, Default)]
 pub struct JudgeHealth {
     answered: bool,
     streak: u32,
     last: Option<(ErrorCode, String)>,
+    unmendable: u32,
+    last_unmendable: Option<(ErrorCode, String)>,
+}
+
+/// A judge failure that the same call cannot get past by being tried again: the key is
+/// refused, or the profile is one the server cannot serve (unknown model, bad request).
+fn unmendable(code: ErrorCode) -> bool {
+    matches!(code, ErrorCode::JudgeAuth | ErrorCode::JudgeConfig)
 }
 
 /// Why a run stopped early: the judge's error code and what the user reads.
@@ -36,6 +50,16 @@ impl JudgeHealth {
             .collect();
         if judged.is_empty() {
             return;
+        }
+        for r in &judged {
+            match judge_code(r) {
+                Some(code) if unmendable(code) => {
+                    self.unmendable += 1;
+                    self.last_unmendable = Some((code, r.explanation.clone()));
+                }
+                _ if r.status == Status::Ok => self.unmendable = 0,
+                _ => {}
+            }
         }
         if judged.iter().any(|r| r.status == Status::Ok) {
             self.answered = true;
@@ -57,6 +81,19 @@ impl JudgeHealth {
     /// Some when the run should stop: the judge has failed on every judged metric of
     /// the last few items and never answered.
     pub fn down(&self) -> Option<JudgeDown> {
+        if self.unmendable >= UNMENDABLE_STOP {
+            let (code, explanation) = self.last_unmendable.clone()?;
+            return Some(JudgeDown {
+                code,
+                message: format!(
+                    "stopped: the judge refused {} calls in a row in a way trying again cannot mend ({}). {} {}",
+                    self.unmendable,
+                    code.as_str(),
+                    explanation,
+                    what_to_do(code)
+                ),
+            });
+        }
         if self.answered || self.streak < STOP_AFTER {
             return None;
         }
@@ -149,9 +186,33 @@ mod tests {
             json!({}),
         )]);
         for _ in 0..10 {
-            health.observe(&[failed("ragvue.strict_faithfulness", "judge.auth")]);
+            health.observe(&[failed("ragvue.strict_faithfulness", "judge.unreachable")]);
+            health.observe(&[failed("ragvue.strict_faithfulness", "judge.rate_limited")]);
         }
-        assert!(health.down().is_none());
+        assert!(health.down().is_none(), "transient failures are the run's errors");
+    }
+
+    #[test]
+    fn a_key_refused_mid_run_stops_it_whatever_the_metric_mix() {
+        let mut health = JudgeHealth::default();
+        health.observe(&[MetricResult::ok("ragvue.clarity", 1.0, "", json!({}))]);
+        // Items with a metric skipped beside the refused ones: the per-item rule never
+        // saw an item of nothing but failures.
+        for _ in 0..4 {
+            health.observe(&[
+                failed("ragvue.strict_faithfulness", "judge.auth"),
+                failed("ragvue.clarity", "judge.auth"),
+                MetricResult::skipped("ragvue.multi_hop_faithfulness", "single fact"),
+            ]);
+        }
+        assert!(health.down().is_none(), "eight refused calls are not yet ten");
+        health.observe(&[
+            failed("ragvue.strict_faithfulness", "judge.auth"),
+            failed("ragvue.clarity", "judge.auth"),
+        ]);
+        let down = health.down().expect("ten refused calls in a row stop the run");
+        assert_eq!(down.code, ErrorCode::JudgeAuth);
+        assert!(down.message.contains("keys set"), "{}", down.message);
     }
 
     #[test]

@@ -220,7 +220,9 @@ pub fn execute(
     cancel: &CancelToken,
 ) -> Result<RunOutcome> {
     let run = store::runs::get(store.conn(), run_id)?;
-    if run.status == RunStatus::Done {
+    // A run done with errors is executed again for its error cells only (every ok
+    // result is kept); one done without errors has nothing left to do.
+    if run.status == RunStatus::Done && store::results::error_pairs(store.conn(), run_id)?.is_empty() {
         return Ok(RunOutcome {
             run_id,
             status: RunStatus::Done,

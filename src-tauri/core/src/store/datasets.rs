@@ -96,6 +96,33 @@ pub fn list(conn: &Connection) -> Result<Vec<DatasetRow>> {
     Ok(rows)
 }
 
+/// Every dataset, newest first, with those whose import never finished (status
+/// `importing`: stopped part-way, or still going in another process) beside the ready.
+pub fn list_all(conn: &Connection) -> Result<Vec<DatasetRow>> {
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM datasets ORDER BY id DESC"))?;
+    let rows = stmt
+        .query_map([], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(rows)
+}
+
+/// How many items a dataset holds now (an incomplete one holds what was stored before
+/// its import stopped) and how many runs read it.
+pub fn footprint(conn: &Connection, id: i64) -> Result<(i64, i64)> {
+    Ok(conn.query_row(
+        "SELECT (SELECT COUNT(*) FROM items WHERE dataset_id = ?1),
+                (SELECT COUNT(*) FROM runs WHERE dataset_id = ?1)",
+        [id],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
+/// Gives the space freed pages hold back to the file system (after removing a dataset).
+pub fn reclaim_space(conn: &Connection) -> Result<()> {
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE); VACUUM;")?;
+    Ok(())
+}
+
 /// The validation report stored with the dataset, as JSON text.
 pub fn report_json(conn: &Connection, id: i64) -> Result<String> {
     conn.query_row(

@@ -428,3 +428,42 @@ fn judge_check_against_a_server_that_is_not_there_stops_early_and_stores_nothing
         "an all-empty check is not kept as the profile's latest"
     );
 }
+
+/// A server that accepts connections and never answers: the judge check stops once no
+/// answer came in its silence deadline (here shortened for the test), naming the host and
+/// the time waited, instead of retrying every case for minutes.
+#[test]
+fn judge_check_against_a_server_that_never_answers_stops_naming_the_host_and_the_wait() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let sim = Simulator::start(SimConfig {
+        faults: FaultRules {
+            storm_rate: 1.0,
+            storm: vec![Fault::Hang],
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .expect("simulator starts");
+    add_judge(
+        &home,
+        "sim",
+        &sim.base_url(),
+        &["--concurrency", "2", "--timeout", "600"],
+    );
+    let started = std::time::Instant::now();
+    let o = ragnosis(&home)
+        .args(["judge-check", "sim"])
+        .env(ragnosis_core::judge_check::SILENCE_ENV, "3")
+        .output()
+        .unwrap();
+    let waited = started.elapsed();
+    assert!(!o.status.success());
+    let said = text(&o.stderr);
+    assert!(said.contains(&sim.base_url()), "names the host: {said}");
+    assert!(said.contains("nothing answered"), "{said}");
+    assert!(
+        waited < std::time::Duration::from_secs(300),
+        "stopped at its 3 s deadline, not after a call's 600 s timeout: {waited:?}"
+    );
+}

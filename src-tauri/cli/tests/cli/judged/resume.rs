@@ -343,3 +343,121 @@ fn a_run_through_a_fault_storm_completes_with_every_cell_accounted_for() {
         "tokens counted are the tokens answered"
     );
 }
+
+/// A key revoked in the middle of an agentic run (every metric mix, some skipped on
+/// single-fact questions): once the judge refuses ten calls in a row the run stops, ends
+/// `failed` with the judge's code and exit 3, and says what to do — it used to end
+/// `done`, exit 0, with most of its cells errors.
+#[test]
+fn a_key_revoked_mid_run_fails_the_run_with_its_code() {
+    let sim = simulator(0);
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 2);
+    let file = replicated_ragvue(home.path(), 12);
+    let mut child = ragnosis(home.path())
+        .args(["agentic", file.to_str().unwrap(), "--judge", "sim"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Revoked once some items are scored.
+    let db = home.path().to_path_buf();
+    let start = Instant::now();
+    loop {
+        let scored = Store::open(&db).ok().and_then(|s| {
+            s.conn()
+                .query_row("SELECT COUNT(*) FROM results WHERE status = 'ok'", [], |r| {
+                    r.get::<_, i64>(0)
+                })
+                .ok()
+        });
+        if scored.is_some_and(|n| n >= 20) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(300), "no result was scored");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before the revocation");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    sim.set_faults(FaultRules {
+        when_contains: vec![ContainsRule {
+            text: "".into(),
+            fault: Fault::Status {
+                status: 401,
+                retry_after: None,
+                body: None,
+            },
+        }],
+        ..Default::default()
+    });
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("judge.auth"), "{}", text(&o.stderr));
+    let store = Store::open(home.path()).unwrap();
+    let run = store::runs::get(store.conn(), 1).unwrap();
+    assert_eq!(run.status, RunStatus::Failed, "not done");
+    assert!(run.message.unwrap_or_default().contains("judge.auth"));
+}
+
+/// A run done with errors says "resume the run to retry them", and `resume` does: it
+/// retries every error cell with the profile as it is now, keeps the ok ones, and says
+/// how many it retried and how many still fail.
+#[test]
+fn resume_retries_the_error_cells_of_a_run_done_with_errors() {
+    let sim = simulator(0);
+    // Every call about one item's question comes back as prose, even when repaired.
+    let file = {
+        let home = tempfile::tempdir().unwrap();
+        let file = replicated_ragvue(home.path(), 1);
+        let text = std::fs::read_to_string(&file).unwrap();
+        let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        (home, file, first["question"].as_str().unwrap().to_string())
+    };
+    let (dir, file, question) = file;
+    sim.set_faults(FaultRules {
+        when_contains: vec![ContainsRule {
+            text: question,
+            fault: Fault::MalformedJson,
+        }],
+        ..Default::default()
+    });
+    let home = dir.path();
+    add_sim_judge(home, &sim, 2);
+    let o = run(
+        home,
+        &["eval", file.to_str().unwrap(), "--metrics", "ragvue.clarity", "--judge", "sim"],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let store = Store::open(home).unwrap();
+    let done = store::runs::get(store.conn(), 1).unwrap();
+    assert_eq!(done.status, RunStatus::Done);
+    assert!(done.message.unwrap_or_default().contains("resume the run to retry them"));
+    let failed = store::results::error_pairs(store.conn(), 1).unwrap().len();
+    let ok_before: i64 = store
+        .conn()
+        .query_row("SELECT COUNT(*) FROM results WHERE run_id = 1 AND status = 'ok'", [], |r| r.get(0))
+        .unwrap();
+    assert!(failed >= 1);
+    drop(store);
+
+    sim.set_faults(FaultRules::default());
+    let o = run(home, &["resume", "1"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains(&format!("retried {failed} failed result"))
+            && text(&o.stderr).contains("0 still failing"),
+        "{}",
+        text(&o.stderr)
+    );
+    let store = Store::open(home).unwrap();
+    let run_row = store::runs::get(store.conn(), 1).unwrap();
+    assert_eq!((run_row.status, run_row.message), (RunStatus::Done, None));
+    let ok_after: i64 = store
+        .conn()
+        .query_row("SELECT COUNT(*) FROM results WHERE run_id = 1 AND status = 'ok'", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok_after, ok_before + failed as i64, "the ok results were kept, the failed ones redone");
+    drop(store);
+    let o = run(home, &["resume", "1"]);
+    assert!(!o.status.success(), "nothing left to resume");
+    assert!(text(&o.stderr).contains("nothing to resume"), "{}", text(&o.stderr));
+}

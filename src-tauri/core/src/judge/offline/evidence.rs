@@ -210,9 +210,10 @@ pub struct Evidence {
     lowercase: HashSet<String>,
     /// Numbers the question gives ("I paid 260 EUR"): an answer may restate them.
     given: HashSet<String>,
-    /// The passages' and the question's numbers, for what arithmetic makes of them.
+    /// The question's numbers as values.
+    given_values: Vec<f64>,
+    /// The passages' numbers, for what arithmetic makes of them.
     numbers: Vec<f64>,
-    derived: std::sync::OnceLock<HashSet<String>>,
 }
 
 impl Evidence {
@@ -239,8 +240,8 @@ impl Evidence {
             capitalised,
             lowercase,
             given: HashSet::new(),
+            given_values: Vec::new(),
             numbers,
-            derived: std::sync::OnceLock::new(),
         }
     }
 
@@ -254,19 +255,29 @@ impl Evidence {
             .filter(|t| t.norm.chars().any(|c| c.is_ascii_digit()))
             .map(|t| t.norm.clone())
             .collect();
-        self.numbers.extend(quantities::numbers(&asked.tokens));
-        self.derived = std::sync::OnceLock::new();
+        self.given_values = quantities::numbers(&asked.tokens).collect();
         self
     }
 
-    /// Whether a number that no passage states is given by the question or made by one
-    /// step of arithmetic from the passages' and the question's numbers.
-    pub fn works_out(&self, norm: &str) -> bool {
-        self.given.contains(norm)
-            || self
-                .derived
-                .get_or_init(|| quantities::derivable(&self.numbers))
-                .contains(norm)
+    /// Whether a number that no passage states is given by the question, or made by one
+    /// step of arithmetic on a number the text itself states (`operands`: the claim's
+    /// other numbers) or the question gives, with another of those or of the passages'.
+    /// One operand must be the text's own or the question's: any two of a long passage's
+    /// numbers make almost any number, and a swapped figure would pass as a total.
+    pub fn works_out(&self, norm: &str, operands: &[f64]) -> bool {
+        if self.given.contains(norm) {
+            return true;
+        }
+        let Ok(target) = norm.parse::<f64>() else {
+            return false;
+        };
+        let firsts = || operands.iter().chain(&self.given_values);
+        firsts().any(|a| {
+            self.numbers
+                .iter()
+                .chain(firsts())
+                .any(|b| quantities::combines(*a, *b, target))
+        })
     }
 
     pub fn len(&self) -> usize {

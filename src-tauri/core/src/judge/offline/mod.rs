@@ -75,9 +75,9 @@ pub const PROMPT_VERSION: &str = "offline-8";
 /// The version of verdicts decided by the learned coefficients, words only (the model
 /// absent or turned off). The suffix names the shipped coefficients: a test fails when
 /// they change and this is not bumped with them.
-pub const LEARNED_PROMPT_VERSION: &str = "offline-8+learned-03def2d8";
+pub const LEARNED_PROMPT_VERSION: &str = "offline-8+learned-0cf76871";
 /// The version of verdicts that also used the semantic model: the judge users get.
-pub const SEMANTIC_PROMPT_VERSION: &str = "offline-8+minilm+learned-03def2d8";
+pub const SEMANTIC_PROMPT_VERSION: &str = "offline-8+minilm+learned-0cf76871";
 
 /// The version the offline judge of this process writes: semantic when the model loads.
 pub fn current_prompt_version() -> &'static str {

@@ -13,8 +13,6 @@
 //! fortnights in days, of months and years in months; times of day as 24-hour "HH:MM",
 //! converted only when the text says which half of the day ("pm", "in the afternoon").
 
-use std::collections::HashSet;
-
 use super::lexicon::{self, Token};
 
 /// The unit a duration is compared in, and how many of it one `word` is.
@@ -386,40 +384,18 @@ fn letter(t: &Token) -> Option<char> {
     (chars.next().is_none() && c.is_ascii_uppercase()).then(|| c.to_ascii_lowercase())
 }
 
-/// The numbers one step of arithmetic makes of `pool`: sums, differences, products,
-/// quotients that come out in whole hundredths, and percentages of an amount, each in
-/// `format_number`'s form. An answer that works out a total, a yearly cost or a refund
-/// states a number no passage does, and it is not made up.
-pub fn derivable(pool: &[f64]) -> HashSet<String> {
-    let mut values: Vec<f64> = pool
-        .iter()
-        .copied()
-        .filter(|v| v.is_finite() && *v > 0.0 && *v < 1e9)
-        .collect();
-    values.sort_by(f64::total_cmp);
-    values.dedup();
-    // A number that is in the text itself needs no derivation, and a very long list
-    // (a price table) makes almost every number derivable: then derive nothing.
-    if values.len() > 60 {
-        return HashSet::new();
-    }
-    let mut out = HashSet::new();
-    let whole_hundredths = |v: f64| ((v * 100.0).round() - v * 100.0).abs() < 1e-6;
-    for (k, &a) in values.iter().enumerate() {
-        for &b in &values[k..] {
-            let mut push = |v: f64| {
-                if v > 0.0 && whole_hundredths(v) {
-                    out.insert(format_number(v));
-                }
-            };
-            push(a + b);
-            push(b - a);
-            push(a * b);
-            push(a * b / 100.0);
-            push(b / a);
-        }
-    }
-    out
+/// Whether one step of arithmetic on `a` and `b` makes `target`: their sum, difference,
+/// product, quotient or `a` percent of `b`, compared in hundredths. An answer that works
+/// out a total, a yearly cost or a refund states a number no passage does, and it is not
+/// made up.
+pub fn combines(a: f64, b: f64, target: f64) -> bool {
+    let same = |v: f64| v.is_finite() && ((v - target) * 100.0).abs() < 0.5;
+    same(a + b)
+        || same((a - b).abs())
+        || same(a * b)
+        || same(a * b / 100.0)
+        || (b != 0.0 && same(a / b))
+        || (a != 0.0 && same(b / a))
 }
 
 /// The numbers a text states, as values (durations and times in their comparison form;
@@ -494,11 +470,11 @@ mod tests {
     }
 
     #[test]
-    fn one_step_of_arithmetic_is_derivable() {
-        let d = derivable(&[260.0, 30.0, 2.75, 2000.0, 12.0]);
-        assert!(d.contains("230"), "a refund less a fee");
-        assert!(d.contains("55"), "a percentage of an amount");
-        assert!(d.contains("144"), "a monthly cost for a year");
-        assert!(!d.contains("102"));
+    fn one_step_of_arithmetic_combines_two_numbers() {
+        assert!(combines(260.0, 30.0, 230.0), "a refund less a fee");
+        assert!(combines(2.75, 2000.0, 55.0), "a percentage of an amount");
+        assert!(combines(12.0, 12.0, 144.0), "a monthly cost for a year");
+        assert!(combines(2.0, 3.1, 6.2));
+        assert!(!combines(4.0, 28.0, 102.0));
     }
 }

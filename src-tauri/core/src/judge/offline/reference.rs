@@ -181,9 +181,15 @@ pub fn check(
     let (ours, theirs) = (figures(answer, &given), figures(truth, &given));
     let reference = Evidence::new(&[truth.to_string()]).with_question(question);
     let missing: Vec<&String> = theirs.iter().filter(|n| !ours.contains(n)).collect();
+    // The answer's figures the reference states: operands of the answer's arithmetic.
+    let operands: Vec<f64> = ours
+        .iter()
+        .filter(|n| theirs.contains(n))
+        .filter_map(|n| n.parse().ok())
+        .collect();
     let other: Vec<&String> = ours
         .iter()
-        .filter(|n| !theirs.contains(n) && !reference.works_out(n))
+        .filter(|n| !theirs.contains(n) && !reference.works_out(n, &operands))
         .collect();
     let clash = missing.iter().find_map(|m| {
         other
@@ -202,9 +208,14 @@ pub fn check(
     // it nor the passages state ("14 March" against "In March 2024") is the answer's own,
     // and the check cannot call the answer right.
     let passages = Evidence::new(chunks).with_question(question);
+    let stated: Vec<f64> = ours
+        .iter()
+        .filter(|n| passages.contains(n))
+        .filter_map(|n| n.parse().ok())
+        .collect();
     if let Some(unvouched) = other
         .iter()
-        .find(|n| !passages.contains(n) && !passages.works_out(n))
+        .find(|n| !passages.contains(n) && !passages.works_out(n, &stated))
     {
         return agreement(
             base * AGREES,

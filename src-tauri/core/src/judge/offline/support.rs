@@ -17,6 +17,7 @@ use super::conflicts::{
     unmeasured_numbers, Conflict,
 };
 use super::evidence::{Evidence, Sentence};
+use super::quantities;
 use super::scoping::other_entitys_value;
 use super::vocabulary;
 use crate::item::Label;
@@ -106,11 +107,15 @@ impl Claim {
             .tokens
             .iter()
             .any(|t| vocabulary::is_first_person(&t.lower));
+        // The claim's numbers the passages state: the operands of its own arithmetic.
+        let stated: Vec<f64> = quantities::numbers(&sentence.tokens)
+            .filter(|v| evidence.contains(&quantities::format_number(*v)))
+            .collect();
         let worked_out: HashSet<String> = sentence
             .tokens
             .iter()
             .filter(|t| t.norm.chars().any(|c| c.is_ascii_digit()))
-            .filter(|t| !evidence.contains(&t.norm) && evidence.works_out(&t.norm))
+            .filter(|t| !evidence.contains(&t.norm) && evidence.works_out(&t.norm, &stated))
             .map(|t| t.norm.clone())
             .collect();
         let mut unmeasured = unmeasured_numbers(&sentence, evidence);

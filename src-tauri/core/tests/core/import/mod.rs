@@ -226,16 +226,13 @@ fn an_empty_or_blank_file_is_an_error() {
 }
 
 #[test]
-fn a_binary_file_is_an_error_naming_the_offset() {
+fn a_binary_file_is_an_error_naming_what_it_is() {
     let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
     let err = try_import("pic.jsonl", png, &ImportLimits::default())
         .err()
         .unwrap();
-    assert!(
-        matches!(err, DatasetError::BinaryFile { offset: 0, .. }),
-        "0x89 at byte 0 is not UTF-8: {err:?}"
-    );
-    assert!(err.to_string().contains("looks like a binary file"));
+    assert!(matches!(err, DatasetError::BinaryFile { .. }), "{err:?}");
+    assert!(err.to_string().contains("looks like a binary file (a PNG image)"));
 }
 
 #[test]
@@ -352,4 +349,38 @@ fn a_file_over_the_size_limit_is_refused() {
         .err()
         .unwrap();
     assert_eq!(err.code(), "too_large");
+}
+
+/// One rule wherever the byte sits: text that is not UTF-8 but Windows-1252 (Excel's
+/// "CSV" on Windows) is read as such with a warning naming the encoding, on the first
+/// line as on the thousandth; bytes that are no text reject their line only.
+#[test]
+fn a_latin_1_file_is_read_with_a_warning_wherever_its_bytes_sit() {
+    let mut csv = b"question,answer\ncaf\xe9 hours?,Open 8\x9617h\n".to_vec();
+    for i in 0..500 {
+        csv.extend_from_slice(format!("question {i}?,answer {i}\n").as_bytes());
+    }
+    csv.extend_from_slice(b"na\xefve question?,d\xe9j\xe0 vu\n");
+    let got = try_import("excel.csv", &csv, &ImportLimits::default()).unwrap();
+    assert_eq!(got.items.len(), 502, "{:?}", got.report.rejected);
+    assert_eq!(got.items[0].item.question, "café hours?");
+    assert_eq!(got.items[0].item.answer.as_deref(), Some("Open 8–17h"));
+    assert_eq!(got.items[501].item.question, "naïve question?");
+    let warnings: Vec<&str> = got.report.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert!(warnings.iter().any(|w| w.contains("Windows-1252")), "{warnings:?}");
+
+    let jsonl = b"{\"question\": \"caf\xe9?\"}\n{\"question\": \"fine\"}\n{\"question\": \"bad \x81 byte\"}\n";
+    let got = try_import("mixed.jsonl", jsonl, &ImportLimits::default()).unwrap();
+    assert_eq!(got.items.len(), 2);
+    assert_eq!(got.items[0].item.question, "café?");
+    assert_eq!(got.report.rejected.len(), 1);
+    assert!(got.report.rejected[0].reason.contains("re-save the file as UTF-8"));
+}
+
+#[test]
+fn an_escaped_nul_never_reaches_the_stored_text() {
+    let jsonl = b"{\"question\": \"a\\u0000b?\", \"answer\": \"c\"}\n";
+    let got = try_import("nul.jsonl", jsonl, &ImportLimits::default()).unwrap();
+    assert_eq!(got.items[0].item.question, "ab?");
+    assert!(got.report.warnings.iter().any(|w| w.message.contains("NUL")));
 }
