@@ -379,7 +379,11 @@ fn remove_dataset(ctx: &Ctx, id: i64, yes: bool) -> Result<(), Error> {
     let what = format!(
         "dataset {id} \"{}\" ({}{} items) and its {} run(s) with their results",
         removal.dataset.name,
-        if removal.dataset.status == "ready" { "" } else { "incomplete, " },
+        if removal.dataset.status == "ready" {
+            ""
+        } else {
+            "incomplete, "
+        },
         removal.items,
         removal.runs
     );

@@ -98,7 +98,8 @@ pub fn plan(ctx: &Ctx, request: &RunRequest) -> Result<PlannedRun> {
 pub fn reopen(ctx: &Ctx, run_id: i64, judge: Option<&str>) -> Result<PlannedRun> {
     let store = ctx.store()?;
     let run = store::runs::get(store.conn(), run_id)?;
-    if run.status == RunStatus::Done && store::results::error_pairs(store.conn(), run_id)?.is_empty()
+    if run.status == RunStatus::Done
+        && store::results::error_pairs(store.conn(), run_id)?.is_empty()
     {
         return Err(Error::Invalid(format!(
             "run {run_id} is done with every result scored: there is nothing to resume"

@@ -52,21 +52,40 @@ fn a_key_does_not_follow_its_profile_to_a_new_host_unasked() {
     save_simulated(&h, "hosted", "https://api.example.com/v1");
     judges::store_key(&h.ctx, "hosted", "sk-test-secret".into()).unwrap();
     // Another path on the same host keeps the key without a question.
-    judges::save(&h.ctx, profile("hosted", "https://api.example.com/v2"), KeyOnNewHost::Ask).unwrap();
+    judges::save(
+        &h.ctx,
+        profile("hosted", "https://api.example.com/v2"),
+        KeyOnNewHost::Ask,
+    )
+    .unwrap();
     let moved = profile("hosted", "https://collector.elsewhere.test/v1");
     let (code, message) = refusal(judges::save(&h.ctx, moved.clone(), KeyOnNewHost::Ask));
     assert_eq!(code, ErrorCode::KeyHostChanged);
-    assert!(message.contains("collector.elsewhere.test") && !message.contains("sk-test"), "{message}");
+    assert!(
+        message.contains("collector.elsewhere.test") && !message.contains("sk-test"),
+        "{message}"
+    );
     assert_eq!(
         judges::profile(&h.ctx, "hosted").unwrap().base_url,
         "https://api.example.com/v2",
         "refused: the profile is unchanged"
     );
     judges::save(&h.ctx, moved.clone(), KeyOnNewHost::Forget).unwrap();
-    assert!(h.ctx.secrets().get("hosted").unwrap().is_none(), "forgotten");
+    assert!(
+        h.ctx.secrets().get("hosted").unwrap().is_none(),
+        "forgotten"
+    );
     judges::store_key(&h.ctx, "hosted", "sk-test-secret".into()).unwrap();
-    judges::save(&h.ctx, profile("hosted", "http://127.0.0.1:9/v1"), KeyOnNewHost::Keep).unwrap();
-    assert!(h.ctx.secrets().get("hosted").unwrap().is_some(), "kept, knowingly");
+    judges::save(
+        &h.ctx,
+        profile("hosted", "http://127.0.0.1:9/v1"),
+        KeyOnNewHost::Keep,
+    )
+    .unwrap();
+    assert!(
+        h.ctx.secrets().get("hosted").unwrap().is_some(),
+        "kept, knowingly"
+    );
 }
 
 #[test]

@@ -90,7 +90,10 @@ fn a_killed_import_is_listed_as_incomplete_and_rm_removes_it_after_a_confirmatio
     assert_eq!(left, 0, "its items are gone");
     drop(store);
     let after = size(&home);
-    assert!(after * 2 < before, "the space is given back: {before} -> {after} bytes");
+    assert!(
+        after * 2 < before,
+        "the space is given back: {before} -> {after} bytes"
+    );
 }
 
 #[test]
@@ -99,10 +102,17 @@ fn rm_removes_a_dataset_with_its_runs() {
     let home = dir.path().join("home");
     let file = dir.path().join("small.jsonl");
     std::fs::write(&file, items(20)).unwrap();
-    ok(&home, &["eval", file.to_str().unwrap(), "--metrics", "token_overlap"]);
+    ok(
+        &home,
+        &["eval", file.to_str().unwrap(), "--metrics", "token_overlap"],
+    );
     ok(&home, &["show", "1"]);
     let removed = ok(&home, &["datasets", "rm", "1", "--yes"]);
     assert!(removed.contains("1 run(s)"), "{removed}");
     let o = run(&home, &["show", "1"]);
-    assert!(!o.status.success(), "the run went with it: {}", text(&o.stdout));
+    assert!(
+        !o.status.success(),
+        "the run went with it: {}",
+        text(&o.stdout)
+    );
 }

@@ -10,9 +10,9 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::encoding;
 use super::aliases::{classify, question_aliases, Canon};
 use super::csv_records::{CsvRecords, Next, Record};
+use super::encoding;
 use super::lines::{human_bytes, open_after_bom, LineReader};
 use super::report::Collector;
 use super::DatasetError;

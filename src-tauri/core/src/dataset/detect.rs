@@ -15,8 +15,8 @@ use std::path::Path;
 use serde_json::{Map, Value};
 
 use super::aliases::{classify, Canon};
-use super::lines::{open_after_bom, LineReader, BOM};
 use super::encoding;
+use super::lines::{open_after_bom, LineReader, BOM};
 use super::outline;
 use super::{DatasetError, ImportLimits};
 
@@ -247,7 +247,10 @@ mod tests {
             shape_of(&spaces),
             Err(DatasetError::EmptyFile { .. })
         ));
-        let utf16: Vec<u8> = "{\"question\": \"why?\"}".bytes().flat_map(|b| [b, 0]).collect();
+        let utf16: Vec<u8> = "{\"question\": \"why?\"}"
+            .bytes()
+            .flat_map(|b| [b, 0])
+            .collect();
         assert!(matches!(
             shape_of(&utf16),
             Err(DatasetError::BinaryFile { .. })

@@ -82,7 +82,10 @@ pub fn as_utf8(bytes: &[u8]) -> Result<Option<Vec<u8>>, &'static str> {
 /// File signatures of formats that are never a dataset text, by what they are.
 const SIGNATURES: &[(&[u8], &str)] = &[
     (b"%PDF", "a PDF document"),
-    (b"PK\x03\x04", "a ZIP archive (an Excel or Word file is one)"),
+    (
+        b"PK\x03\x04",
+        "a ZIP archive (an Excel or Word file is one)",
+    ),
     (b"\x89PNG", "a PNG image"),
     (b"\xFF\xD8\xFF", "a JPEG image"),
     (b"GIF8", "a GIF image"),
@@ -111,7 +114,10 @@ mod tests {
 
     #[test]
     fn latin_1_and_windows_1252_text_reads_as_itself() {
-        assert_eq!(windows_1252(b"caf\xe9 \x80 5 \x93q\x94").unwrap(), "café € 5 “q”");
+        assert_eq!(
+            windows_1252(b"caf\xe9 \x80 5 \x93q\x94").unwrap(),
+            "café € 5 “q”"
+        );
         assert_eq!(as_utf8(b"plain").unwrap(), None, "UTF-8 is left alone");
         assert_eq!(as_utf8(b"na\xefve").unwrap().unwrap(), "naïve".as_bytes());
         assert_eq!(as_utf8(b"bad\x00\xe9"), Err(NOT_TEXT), "a NUL is no text");
@@ -122,7 +128,10 @@ mod tests {
     fn only_a_real_binary_file_is_refused_whole() {
         assert!(binary_kind(b"%PDF-1.7\n...").is_some());
         assert!(binary_kind(b"PK\x03\x04rest").is_some());
-        let utf16: Vec<u8> = "{\"question\": \"q\"}".bytes().flat_map(|b| [b, 0]).collect();
+        let utf16: Vec<u8> = "{\"question\": \"q\"}"
+            .bytes()
+            .flat_map(|b| [b, 0])
+            .collect();
         assert!(binary_kind(&utf16).is_some());
         assert!(binary_kind(b"{\"question\": \"caf\xe9\"}\n").is_none());
         assert!(binary_kind(b"{\"question\": \"a stray \x00 NUL\"}\n").is_none());

@@ -61,7 +61,11 @@ pub(crate) fn for_each_object(
                 collector.warn(line.number, encoding::READ_AS_1252.to_string());
             }
             Err(reason) => {
-                collector.reject(line.number, line.offset, format!("line {} {reason}", line.number));
+                collector.reject(
+                    line.number,
+                    line.offset,
+                    format!("line {} {reason}", line.number),
+                );
                 continue;
             }
         }

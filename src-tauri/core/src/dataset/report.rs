@@ -205,7 +205,10 @@ impl<'a> Collector<'a> {
     ) -> Result<(), DatasetError> {
         // A NUL written as `\u0000` is no text anyone meant, and a raw NUL breaks the
         // files exports are read with: it is removed, and the line says so.
-        if record.values_mut().fold(false, |any, v| strip_nuls(v) | any) {
+        if record
+            .values_mut()
+            .fold(false, |any, v| strip_nuls(v) | any)
+        {
             self.warn(
                 line,
                 "a NUL character (\\u0000) was removed from the text".to_string(),

@@ -82,7 +82,14 @@ mod tests {
 
     #[test]
     fn a_text_that_opens_like_a_formula_is_written_as_text() {
-        for cell in ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\tx", "\rx"] {
+        for cell in [
+            "=HYPERLINK(\"http://x\")",
+            "+1+1",
+            "-2+3",
+            "@SUM(A1)",
+            "\tx",
+            "\rx",
+        ] {
             assert_eq!(neutralise(cell), format!("'{cell}"), "{cell:?}");
         }
         for cell in ["What is =?", "q-17", "", "0.5000"] {

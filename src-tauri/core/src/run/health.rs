@@ -189,7 +189,10 @@ mod tests {
             health.observe(&[failed("ragvue.strict_faithfulness", "judge.unreachable")]);
             health.observe(&[failed("ragvue.strict_faithfulness", "judge.rate_limited")]);
         }
-        assert!(health.down().is_none(), "transient failures are the run's errors");
+        assert!(
+            health.down().is_none(),
+            "transient failures are the run's errors"
+        );
     }
 
     #[test]
@@ -205,12 +208,17 @@ mod tests {
                 MetricResult::skipped("ragvue.multi_hop_faithfulness", "single fact"),
             ]);
         }
-        assert!(health.down().is_none(), "eight refused calls are not yet ten");
+        assert!(
+            health.down().is_none(),
+            "eight refused calls are not yet ten"
+        );
         health.observe(&[
             failed("ragvue.strict_faithfulness", "judge.auth"),
             failed("ragvue.clarity", "judge.auth"),
         ]);
-        let down = health.down().expect("ten refused calls in a row stop the run");
+        let down = health
+            .down()
+            .expect("ten refused calls in a row stop the run");
         assert_eq!(down.code, ErrorCode::JudgeAuth);
         assert!(down.message.contains("keys set"), "{}", down.message);
     }

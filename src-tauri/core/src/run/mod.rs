@@ -222,7 +222,9 @@ pub fn execute(
     let run = store::runs::get(store.conn(), run_id)?;
     // A run done with errors is executed again for its error cells only (every ok
     // result is kept); one done without errors has nothing left to do.
-    if run.status == RunStatus::Done && store::results::error_pairs(store.conn(), run_id)?.is_empty() {
+    if run.status == RunStatus::Done
+        && store::results::error_pairs(store.conn(), run_id)?.is_empty()
+    {
         return Ok(RunOutcome {
             run_id,
             status: RunStatus::Done,

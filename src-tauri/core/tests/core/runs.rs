@@ -404,10 +404,16 @@ fn a_csv_export_opens_formula_text_as_text_and_the_json_keeps_it_exact() {
     let mut reader = csv::Reader::from_reader(csv.as_bytes());
     let row = reader.records().next().unwrap().unwrap();
     assert_eq!(&row[2], "'@evil", "the id opens as text");
-    assert_eq!(&row[3], "'=HYPERLINK(\"http://x.test\",\"click\")", "the question opens as text");
+    assert_eq!(
+        &row[3], "'=HYPERLINK(\"http://x.test\",\"click\")",
+        "the question opens as text"
+    );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&written[1]).unwrap()).unwrap();
-    assert_eq!(json["items"][0]["question"], "=HYPERLINK(\"http://x.test\",\"click\")");
+    assert_eq!(
+        json["items"][0]["question"],
+        "=HYPERLINK(\"http://x.test\",\"click\")"
+    );
 }
 
 #[test]

@@ -145,7 +145,11 @@ fn a_huge_answer_is_cut_in_the_full_report_and_says_where_the_rest_is() {
         md.contains(&format!("{more} more characters; see the JSON export")),
         "the cut says how much is left out"
     );
-    assert!(md.len() < 1_000_000, "the Markdown stays small: {} bytes", md.len());
+    assert!(
+        md.len() < 1_000_000,
+        "the Markdown stays small: {} bytes",
+        md.len()
+    );
     let pdf = std::fs::metadata(&written[1]).unwrap().len();
     assert!(pdf < 2_000_000, "the PDF stays small: {pdf} bytes");
 }

@@ -366,16 +366,24 @@ fn a_key_revoked_mid_run_fails_the_run_with_its_code() {
     loop {
         let scored = Store::open(&db).ok().and_then(|s| {
             s.conn()
-                .query_row("SELECT COUNT(*) FROM results WHERE status = 'ok'", [], |r| {
-                    r.get::<_, i64>(0)
-                })
+                .query_row(
+                    "SELECT COUNT(*) FROM results WHERE status = 'ok'",
+                    [],
+                    |r| r.get::<_, i64>(0),
+                )
                 .ok()
         });
         if scored.is_some_and(|n| n >= 20) {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(300), "no result was scored");
-        assert!(child.try_wait().unwrap().is_none(), "the run ended before the revocation");
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "no result was scored"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before the revocation"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     sim.set_faults(FaultRules {
@@ -391,7 +399,11 @@ fn a_key_revoked_mid_run_fails_the_run_with_its_code() {
     });
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
-    assert!(text(&o.stderr).contains("judge.auth"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("judge.auth"),
+        "{}",
+        text(&o.stderr)
+    );
     let store = Store::open(home.path()).unwrap();
     let run = store::runs::get(store.conn(), 1).unwrap();
     assert_eq!(run.status, RunStatus::Failed, "not done");
@@ -424,17 +436,31 @@ fn resume_retries_the_error_cells_of_a_run_done_with_errors() {
     add_sim_judge(home, &sim, 2);
     let o = run(
         home,
-        &["eval", file.to_str().unwrap(), "--metrics", "ragvue.clarity", "--judge", "sim"],
+        &[
+            "eval",
+            file.to_str().unwrap(),
+            "--metrics",
+            "ragvue.clarity",
+            "--judge",
+            "sim",
+        ],
     );
     assert!(o.status.success(), "{}", text(&o.stderr));
     let store = Store::open(home).unwrap();
     let done = store::runs::get(store.conn(), 1).unwrap();
     assert_eq!(done.status, RunStatus::Done);
-    assert!(done.message.unwrap_or_default().contains("resume the run to retry them"));
+    assert!(done
+        .message
+        .unwrap_or_default()
+        .contains("resume the run to retry them"));
     let failed = store::results::error_pairs(store.conn(), 1).unwrap().len();
     let ok_before: i64 = store
         .conn()
-        .query_row("SELECT COUNT(*) FROM results WHERE run_id = 1 AND status = 'ok'", [], |r| r.get(0))
+        .query_row(
+            "SELECT COUNT(*) FROM results WHERE run_id = 1 AND status = 'ok'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     assert!(failed >= 1);
     drop(store);
@@ -453,11 +479,23 @@ fn resume_retries_the_error_cells_of_a_run_done_with_errors() {
     assert_eq!((run_row.status, run_row.message), (RunStatus::Done, None));
     let ok_after: i64 = store
         .conn()
-        .query_row("SELECT COUNT(*) FROM results WHERE run_id = 1 AND status = 'ok'", [], |r| r.get(0))
+        .query_row(
+            "SELECT COUNT(*) FROM results WHERE run_id = 1 AND status = 'ok'",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
-    assert_eq!(ok_after, ok_before + failed as i64, "the ok results were kept, the failed ones redone");
+    assert_eq!(
+        ok_after,
+        ok_before + failed as i64,
+        "the ok results were kept, the failed ones redone"
+    );
     drop(store);
     let o = run(home, &["resume", "1"]);
     assert!(!o.status.success(), "nothing left to resume");
-    assert!(text(&o.stderr).contains("nothing to resume"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("nothing to resume"),
+        "{}",
+        text(&o.stderr)
+    );
 }

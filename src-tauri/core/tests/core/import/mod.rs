@@ -232,7 +232,9 @@ fn a_binary_file_is_an_error_naming_what_it_is() {
         .err()
         .unwrap();
     assert!(matches!(err, DatasetError::BinaryFile { .. }), "{err:?}");
-    assert!(err.to_string().contains("looks like a binary file (a PNG image)"));
+    assert!(err
+        .to_string()
+        .contains("looks like a binary file (a PNG image)"));
 }
 
 #[test]
@@ -366,15 +368,25 @@ fn a_latin_1_file_is_read_with_a_warning_wherever_its_bytes_sit() {
     assert_eq!(got.items[0].item.question, "café hours?");
     assert_eq!(got.items[0].item.answer.as_deref(), Some("Open 8–17h"));
     assert_eq!(got.items[501].item.question, "naïve question?");
-    let warnings: Vec<&str> = got.report.warnings.iter().map(|w| w.message.as_str()).collect();
-    assert!(warnings.iter().any(|w| w.contains("Windows-1252")), "{warnings:?}");
+    let warnings: Vec<&str> = got
+        .report
+        .warnings
+        .iter()
+        .map(|w| w.message.as_str())
+        .collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("Windows-1252")),
+        "{warnings:?}"
+    );
 
     let jsonl = b"{\"question\": \"caf\xe9?\"}\n{\"question\": \"fine\"}\n{\"question\": \"bad \x81 byte\"}\n";
     let got = try_import("mixed.jsonl", jsonl, &ImportLimits::default()).unwrap();
     assert_eq!(got.items.len(), 2);
     assert_eq!(got.items[0].item.question, "café?");
     assert_eq!(got.report.rejected.len(), 1);
-    assert!(got.report.rejected[0].reason.contains("re-save the file as UTF-8"));
+    assert!(got.report.rejected[0]
+        .reason
+        .contains("re-save the file as UTF-8"));
 }
 
 #[test]
@@ -382,5 +394,9 @@ fn an_escaped_nul_never_reaches_the_stored_text() {
     let jsonl = b"{\"question\": \"a\\u0000b?\", \"answer\": \"c\"}\n";
     let got = try_import("nul.jsonl", jsonl, &ImportLimits::default()).unwrap();
     assert_eq!(got.items[0].item.question, "ab?");
-    assert!(got.report.warnings.iter().any(|w| w.message.contains("NUL")));
+    assert!(got
+        .report
+        .warnings
+        .iter()
+        .any(|w| w.message.contains("NUL")));
 }
