@@ -2,7 +2,7 @@
 //! (it used to be invisible, its items kept), and `datasets rm` removes it, or any
 //! dataset with its runs, after a confirmation, giving the space back.
 
-use std::io::Write;
+use std::fmt::Write;
 use std::process::Stdio;
 use std::time::Duration;
 

@@ -167,13 +167,12 @@ fn cell_kind(column: &str) -> Cell {
     }
 }
 
-/// The row as a record, the list columns whose cell was split at `PIPE`, and whether a
+/// A row as a record, the list columns whose cell was split at `PIPE`, and whether a
 /// cell was read as Windows-1252 (`encoding`).
-fn row_to_record(
-    row: &Record,
-    columns: &[String],
-    kinds: &[Cell],
-) -> Result<(Map<String, Value>, Vec<usize>, bool), String> {
+type RowRecord = (Map<String, Value>, Vec<usize>, bool);
+
+/// The row as a `RowRecord`, or why it is rejected.
+fn row_to_record(row: &Record, columns: &[String], kinds: &[Cell]) -> Result<RowRecord, String> {
     let mut record = Map::with_capacity(columns.len());
     let mut piped = Vec::new();
     let mut transcoded = false;

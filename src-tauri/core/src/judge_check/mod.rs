@@ -337,23 +337,20 @@ fn silence() -> Duration {
         .map_or(SILENCE, Duration::from_secs)
 }
 
-/// Judges every case, a bounded number at once, reporting progress; stops at the first
-/// failure that would fail every call (a refused key, an unusable profile), and after a
-/// few cases in a row that cannot reach a judge that never answered.
-async fn judge_all(
+/// Every case as a task, at most twice what the judge takes at once running, so the
+/// judge never waits on the check.
+fn spawn_cases(
     cases: Vec<Case>,
     judge: &Arc<dyn Judge>,
     ledger: &Arc<Ledger>,
     progress: &Arc<dyn ProgressSink>,
     cancel: &CancelToken,
-) -> Result<Vec<Outcome>> {
-    let total = cases.len() as u64;
+) -> JoinSet<Outcome> {
     let ctx = CallContext {
         progress: progress.clone(),
         cancel: cancel.clone(),
         use_cache: true,
     };
-    // Cases in flight: twice what the judge takes at once, so it never waits on us.
     let permits = Arc::new(Semaphore::new((judge.concurrency() * 2).max(2)));
     let mut set = JoinSet::new();
     for case in cases {
@@ -367,29 +364,66 @@ async fn judge_all(
             judge_case(case, judge.as_ref(), &ctx, &ledger).await
         });
     }
+    set
+}
+
+/// When the check gives up on a judge that has not answered once (`SILENCE`).
+struct Deadline {
+    started: Instant,
+    at: tokio::time::Instant,
+    host: String,
+}
+
+impl Deadline {
+    fn start(judge: &Arc<dyn Judge>) -> Deadline {
+        Deadline {
+            started: Instant::now(),
+            at: tokio::time::Instant::now() + silence(),
+            host: judge.identity().base_url.clone(),
+        }
+    }
+
+    /// Resolves at the deadline with the error that names the host and the wait.
+    async fn passed(&self) -> Error {
+        tokio::time::sleep_until(self.at).await;
+        Error::Judge(JudgeError::Connection(format!(
+            "nothing answered at {} in {} s: the server accepts connections but sent no reply to any judge call; \
+             check that its model is loaded and working (a server that loads slowly can be given longer with \
+             {SILENCE_ENV})",
+            self.host,
+            self.started.elapsed().as_secs()
+        )))
+    }
+}
+
+/// Judges every case, a bounded number at once, reporting progress; stops at the first
+/// failure that would fail every call (a refused key, an unusable profile), and after a
+/// few cases in a row that cannot reach a judge that never answered.
+async fn judge_all(
+    cases: Vec<Case>,
+    judge: &Arc<dyn Judge>,
+    ledger: &Arc<Ledger>,
+    progress: &Arc<dyn ProgressSink>,
+    cancel: &CancelToken,
+) -> Result<Vec<Outcome>> {
+    let total = cases.len() as u64;
+    let mut set = spawn_cases(cases, judge, ledger, progress, cancel);
     let mut outcomes = Vec::with_capacity(total as usize);
     // Cases in a row that could not reach the judge at all, while it has not answered
     // once: a server that is not there would otherwise cost every case's retries.
     let mut unreachable_in_a_row = 0;
     let mut answered = false;
-    let started = Instant::now();
-    let deadline = tokio::time::Instant::now() + silence();
+    let deadline = Deadline::start(judge);
     loop {
         let joined = if answered {
             set.join_next().await
         } else {
             tokio::select! {
                 joined = set.join_next() => joined,
-                () = tokio::time::sleep_until(deadline) => {
+                error = deadline.passed() => {
                     cancel.cancel();
                     set.abort_all();
-                    let host = &judge.identity().base_url;
-                    return Err(Error::Judge(JudgeError::Connection(format!(
-                        "nothing answered at {host} in {} s: the server accepts connections but sent no reply to \
-                         any judge call; check that its model is loaded and working (a server that loads slowly can \
-                         be given longer with {SILENCE_ENV})",
-                        started.elapsed().as_secs()
-                    ))));
+                    return Err(error);
                 }
             }
         };

@@ -417,14 +417,11 @@ fn a_key_revoked_mid_run_fails_the_run_with_its_code() {
 fn resume_retries_the_error_cells_of_a_run_done_with_errors() {
     let sim = simulator(0);
     // Every call about one item's question comes back as prose, even when repaired.
-    let file = {
-        let home = tempfile::tempdir().unwrap();
-        let file = replicated_ragvue(home.path(), 1);
-        let text = std::fs::read_to_string(&file).unwrap();
-        let first: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-        (home, file, first["question"].as_str().unwrap().to_string())
-    };
-    let (dir, file, question) = file;
+    let dir = tempfile::tempdir().unwrap();
+    let file = replicated_ragvue(dir.path(), 1);
+    let first = std::fs::read_to_string(&file).unwrap();
+    let first: Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+    let question = first["question"].as_str().unwrap().to_string();
     sim.set_faults(FaultRules {
         when_contains: vec![ContainsRule {
             text: question,
@@ -454,14 +451,7 @@ fn resume_retries_the_error_cells_of_a_run_done_with_errors() {
         .unwrap_or_default()
         .contains("resume the run to retry them"));
     let failed = store::results::error_pairs(store.conn(), 1).unwrap().len();
-    let ok_before: i64 = store
-        .conn()
-        .query_row(
-            "SELECT COUNT(*) FROM results WHERE run_id = 1 AND status = 'ok'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let ok_before = ok_results(&store);
     assert!(failed >= 1);
     drop(store);
 
@@ -477,14 +467,7 @@ fn resume_retries_the_error_cells_of_a_run_done_with_errors() {
     let store = Store::open(home).unwrap();
     let run_row = store::runs::get(store.conn(), 1).unwrap();
     assert_eq!((run_row.status, run_row.message), (RunStatus::Done, None));
-    let ok_after: i64 = store
-        .conn()
-        .query_row(
-            "SELECT COUNT(*) FROM results WHERE run_id = 1 AND status = 'ok'",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
+    let ok_after = ok_results(&store);
     assert_eq!(
         ok_after,
         ok_before + failed as i64,
@@ -498,4 +481,16 @@ fn resume_retries_the_error_cells_of_a_run_done_with_errors() {
         "{}",
         text(&o.stderr)
     );
+}
+
+/// Run 1's results that are scored.
+fn ok_results(store: &Store) -> i64 {
+    store
+        .conn()
+        .query_row(
+            "SELECT COUNT(*) FROM results WHERE run_id = 1 AND status = 'ok'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
 }

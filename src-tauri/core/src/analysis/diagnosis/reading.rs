@@ -122,7 +122,6 @@ pub fn read_with(scores: &BTreeMap<String, f64>, t: &Thresholds) -> ItemReading 
     let declined = fact(ANSWER_DECLINED) == Some(true);
     let backed = get(STRICT_FAITHFULNESS);
     if declined {
-        use FailurePattern::*;
         for p in [
             ContextIgnored,
             Hallucination,
@@ -185,7 +184,6 @@ fn agreed(
     declined: bool,
     t: &Thresholds,
 ) {
-    use FailurePattern::*;
     for p in [
         ContextIgnored,
         Hallucination,
@@ -208,13 +206,37 @@ fn agreed(
     }
 }
 
+use FailurePattern::{
+    ContextIgnored, Hallucination, Incomplete, MultiHopFailure, OverConfidence, RetrievalMiss,
+    SubtleDistortion, WrongRefusal,
+};
+
+/// What an answer the reference contradicts is not, by what it is named instead: the
+/// reference says the documents do not answer (D); the passages lack the reference (A);
+/// they hold it, and the answer changed it (E on a question that combines facts, F).
+const NOT_OVER_CONFIDENT: &[FailurePattern] = &[
+    SubtleDistortion,
+    MultiHopFailure,
+    WrongRefusal,
+    Incomplete,
+    ContextIgnored,
+];
+const NOT_A_MISS: &[FailurePattern] = &[
+    SubtleDistortion,
+    MultiHopFailure,
+    ContextIgnored,
+    Incomplete,
+    WrongRefusal,
+];
+const NOT_A_CHANGE: &[FailurePattern] =
+    &[Hallucination, OverConfidence, ContextIgnored, WrongRefusal];
+
 fn contradicted(
     named: &mut BTreeMap<FailurePattern, Trigger>,
     scores: &BTreeMap<String, f64>,
     declined: bool,
     t: &Thresholds,
 ) -> Option<&'static str> {
-    use FailurePattern::*;
     let get = |metric: &str| scores.get(metric).copied();
     // The passages hold the answer: the reference's claims are in them (claim recall),
     // or, without that metric, the judge found the passages sufficient.
@@ -223,31 +245,8 @@ fn contradicted(
         None => get(PASSAGES_HELD_ANSWER).is_some_and(|h| h >= 0.5),
     };
     let reference_declines = get(REFERENCE_DECLINES).is_some_and(|d| d >= 0.5);
-    let evidence = |extra: &[&str]| {
-        let mut read: Vec<(&str, f64)> = vec![(CORRECTNESS, get(CORRECTNESS).unwrap_or(0.0))];
-        read.extend(extra.iter().filter_map(|m| Some((*m, get(m)?))));
-        Trigger {
-            severity: read[0].1,
-            scores: read
-                .into_iter()
-                .map(|(metric, score)| MetricScore {
-                    metric: metric.to_string(),
-                    score,
-                })
-                .collect(),
-        }
-    };
     let (drop, name): (&[FailurePattern], FailurePattern) = if reference_declines && !declined {
-        (
-            &[
-                SubtleDistortion,
-                MultiHopFailure,
-                WrongRefusal,
-                Incomplete,
-                ContextIgnored,
-            ],
-            OverConfidence,
-        )
+        (NOT_OVER_CONFIDENT, OverConfidence)
     } else if declined {
         // The reference's claims read as found in passages the search itself judged
         // off-topic: one of the two is wrong, and which decides between "declined what
@@ -264,34 +263,36 @@ fn contradicted(
             (&[OverConfidence, WrongRefusal], RetrievalMiss)
         }
     } else if !held {
-        (
-            &[
-                SubtleDistortion,
-                MultiHopFailure,
-                ContextIgnored,
-                Incomplete,
-                WrongRefusal,
-            ],
-            RetrievalMiss,
-        )
+        (NOT_A_MISS, RetrievalMiss)
     } else if get(MULTI_HOP_FAITHFULNESS).is_some() {
-        (
-            &[Hallucination, OverConfidence, ContextIgnored, WrongRefusal],
-            MultiHopFailure,
-        )
+        (NOT_A_CHANGE, MultiHopFailure)
     } else {
-        (
-            &[Hallucination, OverConfidence, ContextIgnored, WrongRefusal],
-            SubtleDistortion,
-        )
+        (NOT_A_CHANGE, SubtleDistortion)
     };
     for p in drop {
         named.remove(p);
     }
-    named
-        .entry(name)
-        .or_insert_with(|| evidence(&[CLAIM_RECALL, STRICT_FAITHFULNESS]));
+    named.entry(name).or_insert_with(|| witness_trigger(scores));
     None
+}
+
+/// The evidence of a pattern the reference names: correctness, and what the passages
+/// hold of the reference and back of the answer.
+fn witness_trigger(scores: &BTreeMap<String, f64>) -> Trigger {
+    let read: Vec<(&str, f64)> = [CORRECTNESS, CLAIM_RECALL, STRICT_FAITHFULNESS]
+        .into_iter()
+        .filter_map(|m| Some((m, *scores.get(m)?)))
+        .collect();
+    Trigger {
+        severity: scores.get(CORRECTNESS).copied().unwrap_or(0.0),
+        scores: read
+            .into_iter()
+            .map(|(metric, score)| MetricScore {
+                metric: metric.to_string(),
+                score,
+            })
+            .collect(),
+    }
 }
 
 #[cfg(test)]

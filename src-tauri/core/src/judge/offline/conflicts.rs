@@ -532,11 +532,12 @@ fn token_kind(t: &lexicon::Token) -> Option<AnchorKind> {
     (t.capitalised && !t.initial && t.content).then_some(AnchorKind::Entity)
 }
 
-/// A name or number of the claim standing exactly where the restated sentence has a
-/// different one of the same kind, found by aligning the two word sequences (longest
-/// common subsequence). This catches a swap with a value the same sentence or passage
-/// also mentions ("tuition was $57,000, with a total cost of $57,000" against "tuition
-/// was $38,000, with a total cost of $57,000"), which a check of the whole item cannot.
+/// A number of the claim standing exactly where the restated sentence has a different
+/// one, found by aligning the two word sequences (longest common subsequence): a swap
+/// with a value the item mentions elsewhere, which a check of the whole item cannot see.
+/// A value the sentence itself states is never called swapped here: which of a
+/// sentence's values goes with which name is `scoping`'s question (alignment alone
+/// called "£1,000 on Premier" a shift from the "£500" of other accounts).
 pub(super) fn aligned_swap(claim: &Claim, s: &Sentence) -> Option<Conflict> {
     let a = &claim.sentence.tokens;
     let b = &s.tokens;
@@ -577,10 +578,6 @@ pub(super) fn aligned_swap(claim: &Claim, s: &Sentence) -> Option<Conflict> {
         // "students pay 45 euros, adults 60" names the same two figures in the other
         // order. A swap brings in a value the sentence does not have ($57,000 twice
         // where the sentence has $38,000 and $57,000), so both must be on both sides.
-        // A value the sentence itself states is not swapped in: which of the sentence's
-        // values goes with which name is `other_entitys_value`'s question, and answered
-        // by alignment alone it called "£1,000 on Premier" a shift from the "£500" of
-        // other accounts in the same sentence.
         if b.iter().any(|t| t.norm == claimed.1.norm) {
             return None;
         }

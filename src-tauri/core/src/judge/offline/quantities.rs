@@ -159,18 +159,14 @@ fn durations(tokens: &mut [Token]) {
             amount += 0.5;
         }
         let norm = format_number(amount * factor);
-        for k in first..=n {
-            consume(&mut tokens[k]);
-        }
+        tokens[first..=n].iter_mut().for_each(consume);
         set_number(&mut tokens[first], norm);
         let u = &mut tokens[i];
         u.lower = unit.to_string();
         u.norm = lexicon::normalise(unit);
         u.quantity = true;
         if and_a_half {
-            for k in i + 1..=i + 3 {
-                consume(&mut tokens[k]);
-            }
+            tokens[i + 1..=i + 3].iter_mut().for_each(consume);
         }
     }
 }
@@ -293,9 +289,7 @@ fn times_of_day(tokens: &mut [Token]) {
             _ => h,
         };
         let norm = format!("{hour:02}:{m:02}");
-        for k in i..=end {
-            consume(&mut tokens[k]);
-        }
+        tokens[i..=end].iter_mut().for_each(consume);
         set_number(&mut tokens[last], norm);
         i = end + 1;
     }
