@@ -50,6 +50,7 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<api::reports::TrendPoint>();
     c.visit::<api::settings::Theme>();
     c.visit::<api::settings::FewShotSetting>();
+    c.visit::<api::settings::Health>();
     c.visit::<api::criteria::CriterionInfo>();
     c.visit::<api::criteria::SavedCriterion>();
     c.visit::<api::criteria::CriterionTrial>();

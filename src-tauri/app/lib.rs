@@ -51,6 +51,8 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::judges::offline_judge_status,
         commands::judges::judge_checks,
         commands::judges::run_judge_check,
+        commands::settings::startup_problem,
+        commands::settings::check_database,
         commands::settings::get_theme,
         commands::settings::set_theme,
         commands::settings::get_few_shot,
@@ -80,13 +82,12 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
 }
 
 pub fn run() {
-    let state = match AppState::open(None) {
-        Ok(state) => state,
-        Err(e) => {
-            eprintln!("Ragnosis cannot open its database: {e}");
-            std::process::exit(1);
-        }
-    };
+    // A database that cannot be opened is shown in the window with what to do, not only
+    // on a terminal no one sees.
+    let state = AppState::open_or_problem(None);
+    if let Some(problem) = state.startup_problem() {
+        eprintln!("Ragnosis cannot open its database: {}", problem.message);
+    }
     builder(tauri::Builder::default(), state)
         // The save dialog of the Reports screen; the webview may only open "save".
         .plugin(tauri_plugin_dialog::init())

@@ -8,9 +8,14 @@ use std::sync::Arc;
 
 use ragnosis_api::{Ctx, Error, SecretStore};
 
-use crate::error::CommandResult;
+use crate::error::{CommandError, CommandResult};
 
-pub struct AppState(Arc<Ctx>);
+pub struct AppState {
+    ctx: Arc<Ctx>,
+    /// Why the database could not be opened at start, shown by the window in place of
+    /// its screens (a damaged or newer file, a read-only folder).
+    problem: Option<CommandError>,
+}
 
 impl AppState {
     /// Opens the database in `home`, or in `RAGNOSIS_HOME` / the platform data dir, with
@@ -27,10 +32,29 @@ impl AppState {
         Self::opened(Ctx::with_secrets(home, secrets))
     }
 
-    /// The window does not start without its database: opened now, not on first use.
+    /// Opened now, not on first use, so a problem shows at once.
     fn opened(ctx: Ctx) -> Result<AppState, Error> {
         ctx.open_database()?;
-        Ok(AppState(Arc::new(ctx)))
+        Ok(AppState {
+            ctx: Arc::new(ctx),
+            problem: None,
+        })
+    }
+
+    /// As `open`, but a database that cannot be opened does not stop the window: it
+    /// opens and says what happened and what to do (`startup_problem`).
+    pub fn open_or_problem(home: Option<&Path>) -> AppState {
+        let ctx = Ctx::new(home);
+        let problem = ctx.open_database().err().map(CommandError::from);
+        AppState {
+            ctx: Arc::new(ctx),
+            problem,
+        }
+    }
+
+    /// Why the database could not be opened when the window started, if it could not.
+    pub fn startup_problem(&self) -> Option<CommandError> {
+        self.problem.clone()
     }
 
     /// Runs work that blocks for long (a judge check, a trial, a connection test) on
@@ -40,7 +64,7 @@ impl AppState {
         T: Send + 'static,
         W: FnOnce(&Ctx) -> Result<T, Error> + Send + 'static,
     {
-        let ctx = self.0.clone();
+        let ctx = self.ctx.clone();
         tauri::async_runtime::spawn_blocking(move || work(&ctx))
             .await
             .map_err(|e| Error::Internal(format!("the work stopped unexpectedly: {e}")))?
@@ -52,6 +76,6 @@ impl Deref for AppState {
     type Target = Ctx;
 
     fn deref(&self) -> &Ctx {
-        &self.0
+        &self.ctx
     }
 }

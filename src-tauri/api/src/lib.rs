@@ -47,6 +47,7 @@ pub mod trust;
 
 pub use ctx::Ctx;
 pub use error::ErrorView;
+pub use ragnosis_core::error::DAMAGED_DATABASE;
 pub use ragnosis_core::progress::{CancelToken, NoProgress, Progress, ProgressSink};
 pub use ragnosis_core::secrets::{MemoryStore, SecretStore};
 pub use ragnosis_core::{Error, ErrorCode, Result};

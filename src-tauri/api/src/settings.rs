@@ -92,3 +92,19 @@ pub fn set_few_shot(ctx: &Ctx, path: Option<&str>) -> Result<FewShotSetting> {
     let examples = few_shot::choose_file(&*ctx.store()?, chosen)?;
     Ok(FewShotSetting::new(chosen, examples.len(), None))
 }
+
+pub use ragnosis_core::store::integrity::Health;
+
+/// Checks the database file whole (SQLite's integrity check, read-only), after copying
+/// it byte for byte to `backups/` in the home when `backup` is set. Works on a damaged
+/// file too: that is when it is needed. Never writes to the database.
+pub fn doctor(ctx: &Ctx, backup: bool) -> Result<Health> {
+    let path = ctx.database_path();
+    let copy = backup.then(|| {
+        let stamp = chrono::Utc::now().format("%Y%m%d-%H%M%S");
+        ctx.home()
+            .join("backups")
+            .join(format!("ragnosis-{stamp}.db"))
+    });
+    store::integrity::check_file(&path, copy.as_deref())
+}

@@ -61,6 +61,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check the database file whole and keep a copy of it (in the home's `backups/`).
+    Doctor {
+        /// Check only; write no copy.
+        #[arg(long)]
+        no_backup: bool,
+        #[arg(long)]
+        json: bool,
+    },
     /// List stored datasets (with those whose import stopped), or remove one.
     Datasets {
         #[arg(long)]
@@ -263,6 +271,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
             .with_specs(&map)?;
             import_file(ctx, request, scores, json, progress.as_ref())?
         }
+        Command::Doctor { no_backup, json } => doctor(ctx, !no_backup, json)?,
         Command::Datasets {
             action: Some(DatasetAction::Rm { id, yes }),
             ..
@@ -361,6 +370,41 @@ fn show(ctx: &Ctx, run: i64, json: bool) -> Result<(), Error> {
 }
 
 /// Pretty JSON on stdout: what `--json` prints.
+/// `doctor`: the check's verdict, the copy's path, and what to do; exit 3 when damaged.
+fn doctor(ctx: &Ctx, backup: bool, json: bool) -> Result<(), Error> {
+    let health = ragnosis_api::settings::doctor(ctx, backup)?;
+    if json {
+        print_json(&health)?;
+    } else {
+        println!(
+            "database {} ({} bytes)",
+            health.path.display(),
+            health.size_bytes
+        );
+        if let Some(copy) = &health.backup {
+            println!("copied to {}", copy.display());
+        }
+        if health.is_whole() {
+            println!("whole: SQLite's integrity check found nothing wrong");
+        }
+        for problem in &health.problems {
+            println!("damaged: {problem}");
+        }
+    }
+    if health.is_whole() {
+        Ok(())
+    } else {
+        Err(Error::DatabaseUnusable {
+            path: health.path.clone(),
+            reason: format!(
+                "the file is damaged ({} problem(s) above). {}",
+                health.problems.len(),
+                ragnosis_api::DAMAGED_DATABASE
+            ),
+        })
+    }
+}
+
 #[derive(Subcommand)]
 enum DatasetAction {
     /// Remove a dataset with its items, runs and results, and give the space back.

@@ -23,6 +23,7 @@ import type {
   DatasetReport,
   Exported,
   FewShotSetting,
+  Health,
   Alignment,
   Calibration,
   HumanLabel,
@@ -284,6 +285,16 @@ export function judgeChecks(): Promise<JudgeCheckView[]> {
 /** Runs a profile's judge on the shipped labelled sample; progress arrives through `onEvent`. */
 export function runJudgeCheck(profile: string, onEvent: (event: JobEvent) => void): Promise<JudgeCheckView> {
   return call<JudgeCheckView>('run_judge_check', { profile, onProgress: channel(onEvent) });
+}
+
+/** Why the database could not be opened when the window started; null when it opened. */
+export function startupProblem(): Promise<AppError | null> {
+  return call<AppError | null>('startup_problem');
+}
+
+/** Checks the database file whole, after copying it to the home's `backups/`. */
+export function checkDatabase(): Promise<Health> {
+  return call<Health>('check_database');
 }
 
 export function getTheme(): Promise<Theme> {

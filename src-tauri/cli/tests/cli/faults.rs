@@ -417,6 +417,69 @@ fn a_database_from_a_newer_version_is_refused_by_every_command_and_left_unchange
     );
 }
 
+/// Pages overwritten in the middle of the file: every command refuses the file with what
+/// to do, `doctor` names the damage and keeps a byte-for-byte copy, and nothing writes
+/// to the file (before, `agentic` wrote two runs into it and an export later failed with
+/// a bare "database disk image is malformed").
+#[test]
+fn a_database_damaged_mid_file_is_named_on_open_and_doctor_keeps_a_copy() {
+    let home = tempfile::tempdir().unwrap();
+    let example = repo().join("assets/examples/ragnosis-example.jsonl");
+    ok(
+        home.path(),
+        &["eval", example.to_str().unwrap(), "--metrics", "reference"],
+    );
+    let db = home.path().join("ragnosis.db");
+    {
+        let store = Store::open(home.path()).unwrap();
+        store
+            .conn()
+            .pragma_update(None, "journal_mode", "DELETE")
+            .unwrap();
+    }
+    let mut bytes = std::fs::read(&db).unwrap();
+    let page = 4096;
+    let middle = (bytes.len() / 2 / page) * page;
+    for b in &mut bytes[middle..middle + 2 * page] {
+        *b = 0xA5;
+    }
+    std::fs::write(&db, &bytes).unwrap();
+    for args in [
+        vec!["datasets"],
+        vec!["runs"],
+        vec!["agentic", example.to_str().unwrap()],
+        vec!["export", "1", "--out-base", "out/x"],
+    ] {
+        let o = run(home.path(), &args);
+        let text = assert_clean_failure(&o, "store");
+        assert!(
+            text.contains("damaged") && text.contains("ragnosis doctor"),
+            "{args:?}: {text}"
+        );
+    }
+    assert_eq!(std::fs::read(&db).unwrap(), bytes, "not a byte changed");
+
+    let o = run(home.path(), &["doctor"]);
+    assert!(!o.status.success(), "a damaged file is a failure");
+    let said = text(&o.stdout);
+    assert!(said.contains("damaged:"), "{said}");
+    let copy = said
+        .lines()
+        .find_map(|l| l.strip_prefix("copied to "))
+        .expect("the copy is named");
+    assert_eq!(std::fs::read(copy).unwrap(), bytes, "a byte-for-byte copy");
+    assert_eq!(
+        std::fs::read(&db).unwrap(),
+        bytes,
+        "doctor wrote nothing to the file"
+    );
+
+    let whole = tempfile::tempdir().unwrap();
+    ok(whole.path(), &["import", example.to_str().unwrap()]);
+    let report = ok(whole.path(), &["doctor", "--no-backup"]);
+    assert!(report.contains("whole"), "{report}");
+}
+
 /// A profile on a hosted service (never called: the key is missing before any call).
 fn add_hosted(home: &Path) {
     ok(

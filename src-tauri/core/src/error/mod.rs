@@ -135,6 +135,9 @@ impl Error {
     }
 }
 
+/// What a damaged database file asks of its user, in every message that reports damage.
+pub const DAMAGED_DATABASE: &str = "Ragnosis will not write to it: run `ragnosis doctor` (Settings → Check the database in the window) to see what is damaged and keep a copy, then move the file aside (rename it) to start with an empty database, or put back a copy from a backup";
+
 /// A database failure in words: what happened and, for the faults of the machine (a
 /// full disk, a read-only or missing folder, a failing disk), what to do. Stored data is
 /// never lost by these: SQLite rolls back the write that failed.
@@ -157,6 +160,11 @@ fn store_message(e: &rusqlite::Error) -> String {
         Some(C::DatabaseBusy) => {
             return format!(
                 "another Ragnosis process (the window or a terminal) kept the database busy with its writes for longer than Ragnosis waits: let its import or run finish, or stop it, then do the same again; what this one was writing was rolled back (database error: {e})"
+            )
+        }
+        Some(C::DatabaseCorrupt) | Some(C::NotADatabase) => {
+            return format!(
+                "the Ragnosis database file is damaged. {DAMAGED_DATABASE} (database error: {e})"
             )
         }
         Some(C::SystemIoFailure) => {

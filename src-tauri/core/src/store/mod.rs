@@ -13,6 +13,7 @@ pub mod criteria;
 pub mod datasets;
 pub mod generations;
 pub mod human_labels;
+pub mod integrity;
 pub mod items;
 pub mod judge_batches;
 pub mod judge_cache;
@@ -84,7 +85,8 @@ fn unusable(path: &Path, e: Error) -> Error {
     Error::DatabaseUnusable {
         path: path.to_path_buf(),
         reason: format!(
-            "the file is damaged or is not a Ragnosis database ({e}). Ragnosis will not write to it: move it aside (rename it) to start with an empty database, or put back a copy from a backup"
+            "the file is damaged or is not a Ragnosis database ({e}). {}",
+            crate::error::DAMAGED_DATABASE
         ),
     }
 }
@@ -148,6 +150,21 @@ impl Store {
                     "it was written by a newer version of Ragnosis (schema {version}; this version knows up to {known}). Open it with that version or a newer one; this version has not changed it"
                 ),
             });
+        }
+        // A small file is checked whole now, before anything is written to it: damage in
+        // the middle of a file otherwise shows only when a statement reads that page.
+        let small =
+            std::fs::metadata(path).is_ok_and(|m| m.len() <= integrity::CHECK_ON_OPEN_BYTES);
+        if small {
+            if let Some(problem) = integrity::quick_check(&conn)?.into_iter().next() {
+                return Err(Error::DatabaseUnusable {
+                    path: path.to_path_buf(),
+                    reason: format!(
+                        "the file is damaged ({problem}). {}",
+                        crate::error::DAMAGED_DATABASE
+                    ),
+                });
+            }
         }
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;

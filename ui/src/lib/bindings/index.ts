@@ -53,6 +53,7 @@ export type * from './GenerationDetail';
 export type * from './GenerationRequest';
 export type * from './GenerationSettings';
 export type * from './GenerationSummary';
+export type * from './Health';
 export type * from './HumanLabel';
 export type * from './IngestReport';
 export type * from './IngestRequest';

@@ -60,7 +60,7 @@ describe('Insights and advice', () => {
     expect(body).not.toContain(HOSTILE);
   });
 
-  it('lists ranked actions and every taxonomy category with its count', () => {
+  it('lists every taxonomy category with its count, and no action list of its own', () => {
     const advice: RunInsights = {
       source: 'templates',
       judge: 'offline',
@@ -72,7 +72,8 @@ describe('Insights and advice', () => {
     };
     const taxonomy: TaxonomyCounts = { items: 3, counts: [['not_extracted', 2], ['other', 1]] };
     const { body } = render(AdvicePanel, { props: { advice, taxonomy } });
-    expect(body).toContain('medium impact');
+    // The action items are the diagnosis's: one list, shown by the diagnosis panel.
+    expect(body).not.toContain('medium impact');
     expect(body).toContain('not extracted');
     expect(body).toContain('Of 3 items');
     expect(body).not.toContain(HOSTILE);
@@ -88,9 +89,14 @@ describe('DiagnosisPanel', () => {
       patterns: [{ letter: 'A', name: 'retrieval miss', stage: 'retrieval', description: 'd', count: 4, share: 0.4, example_item_ids: [1] }],
       actions: [{ pattern: 'A', impact: 'high', title: 'Fix retrieval', whats_wrong: 'w', why: 'y', how_to_fix: 'h', example: { item_id: 1, question: HOSTILE }, count: 4, share: 0.4 }],
       unchecked: [],
+      unsure: 2,
+      unsure_items: [{ item_id: 7, reason: HOSTILE }],
+      corrected_by_labels: 1,
     };
     const { body } = render(DiagnosisPanel, { props: { diagnosis, onpattern: () => {}, oncase: () => {} } });
     expect(body).toContain('Fix first: <strong>retrieval</strong>');
+    expect(body).toContain('2 items need a look</strong>');
+    expect(body).toContain('Corrected by your labels: 1 item.');
     expect(body).not.toContain('<img');
     expect(body).not.toContain('<script>');
     expect(body).toContain('&lt;img src=x onerror=window.__pwned=1>&lt;script>');
@@ -105,6 +111,9 @@ describe('DiagnosisPanel', () => {
       patterns: [],
       actions: [],
       unchecked: ['A (retrieval miss)', 'C (hallucination)'],
+      unsure: 0,
+      unsure_items: [],
+      corrected_by_labels: 0,
     };
     const { body } = render(DiagnosisPanel, { props: { diagnosis, onpattern: () => {}, oncase: () => {} } });
     expect(body).toContain('Not checked (their metrics were not scored): A (retrieval miss), C (hallucination).');
