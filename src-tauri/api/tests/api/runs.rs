@@ -172,7 +172,9 @@ fn resume_refuses_a_done_run_and_reads_a_judge_at_a_temperature() {
     assert_eq!(code, ErrorCode::Invalid);
     assert_eq!(
         message,
-        format!("invalid input: run {run_id} is done: there is nothing to resume")
+        format!(
+            "invalid input: run {run_id} is done with every result scored: there is nothing to resume"
+        )
     );
 }
 

@@ -328,7 +328,8 @@ mod tests {
         let message = Store::open(dir.path()).err().expect("refused").to_string();
         assert!(
             message.contains("damaged or is not a Ragnosis database")
-                && message.contains("move it aside"),
+                && message.contains("move the file aside")
+                && message.contains("ragnosis doctor"),
             "{message}"
         );
     }

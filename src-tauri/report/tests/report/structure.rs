@@ -37,11 +37,9 @@ fn markdown_sections_come_in_reading_order() {
             "### Score distributions",
             "## Diagnosis",
             "## Insights",
+            // The action items are the diagnosis's, and a judge-free run is not diagnosed:
+            // the section says so rather than advising from metric averages.
             "## Action items",
-            // Judge-free runs get advice from the per-metric rule table too.
-            "### 1. Bring answers in line with the reference answers (Medium impact)",
-            "### 2. Make answers cite the one passage they use (Low impact)",
-            "### 3. Retrieve the passages the answers need (Low impact)",
             "## Methodology",
             "### Metric definitions",
             "### Stage scores",
