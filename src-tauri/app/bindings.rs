@@ -25,6 +25,7 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<api::ErrorView>();
     c.visit::<api::jobs::JobEvent>();
     c.visit::<api::datasets::DatasetRow>();
+    c.visit::<api::datasets::Removal>();
     c.visit::<api::datasets::DatasetReport>();
     c.visit::<api::datasets::DatasetReach>();
     c.visit::<api::datasets::ItemsPage>();

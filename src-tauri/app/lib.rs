@@ -17,6 +17,8 @@ use state::AppState;
 /// window gets.
 pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> tauri::Builder<R> {
     base.manage(state).invoke_handler(tauri::generate_handler![
+        commands::datasets::dataset_removal,
+        commands::datasets::remove_dataset,
         commands::datasets::list_datasets,
         commands::datasets::import_example,
         commands::datasets::import_file,

@@ -223,6 +223,22 @@ fn import_example_stores_the_bundled_set_with_its_report_and_lists_it() {
 }
 
 #[test]
+fn a_dataset_is_removed_with_its_runs_after_the_window_shows_what_goes() {
+    let home = tempfile::tempdir().unwrap();
+    let (s, run_id) = shell_with_a_finished_run(home.path());
+    let dataset_id = s.ok("list_datasets", Value::Null)[0]["id"]
+        .as_i64()
+        .unwrap();
+    let removal = s.ok("dataset_removal", json!({ "datasetId": dataset_id }));
+    assert_eq!(removal["runs"], 1, "{removal}");
+    assert!(removal["items"].as_i64().unwrap() >= 20);
+    s.ok("remove_dataset", json!({ "datasetId": dataset_id }));
+    assert_eq!(s.ok("list_datasets", Value::Null), json!([]));
+    let gone = s.invoke("get_run", json!({ "runId": run_id })).unwrap_err();
+    assert_error(&gone, "not_found");
+}
+
+#[test]
 fn import_file_imports_a_dropped_file_and_reports_rejected_lines() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());

@@ -4,7 +4,7 @@
 
 use ragnosis_api::datasets::{
     self, DatasetReach, DatasetReport, DatasetRow, FieldOverride, ImportRequest, ItemsPage,
-    MappingPreview,
+    MappingPreview, Removal,
 };
 use ragnosis_api::{paths, NoProgress};
 use tauri::State;
@@ -15,6 +15,20 @@ use crate::state::AppState;
 #[tauri::command(async)]
 pub fn list_datasets(state: State<'_, AppState>) -> CommandResult<Vec<DatasetRow>> {
     Ok(datasets::list(&state)?)
+}
+
+/// What removing a dataset takes with it, for the window's confirmation.
+#[tauri::command(async)]
+pub fn dataset_removal(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<Removal> {
+    Ok(datasets::removal(&state, dataset_id)?)
+}
+
+/// Removes a dataset with its items, runs and results (after the window's confirmation).
+#[tauri::command(async)]
+pub async fn remove_dataset(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<Removal> {
+    state
+        .blocking(move |ctx| datasets::remove(ctx, dataset_id))
+        .await
 }
 
 #[tauri::command(async)]

@@ -24,6 +24,7 @@ import type {
   Exported,
   FewShotSetting,
   Health,
+  Removal,
   Alignment,
   Calibration,
   HumanLabel,
@@ -83,6 +84,16 @@ async function call<T>(command: string, args?: InvokeArgs): Promise<T> {
 // Datasets ---------------------------------------------------------------------------
 
 /** All stored datasets, newest first. */
+/** What removing a dataset takes with it (its items and runs), for the confirmation. */
+export function datasetRemoval(datasetId: number): Promise<Removal> {
+  return call<Removal>('dataset_removal', { datasetId });
+}
+
+/** Removes a dataset with its items, runs and results. */
+export function removeDataset(datasetId: number): Promise<Removal> {
+  return call<Removal>('remove_dataset', { datasetId });
+}
+
 export function listDatasets(): Promise<DatasetRow[]> {
   return call<DatasetRow[]>('list_datasets');
 }

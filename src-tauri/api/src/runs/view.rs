@@ -80,7 +80,8 @@ pub struct RunInfo {
     pub offline: bool,
     /// Being executed by this app right now.
     pub active: bool,
-    /// Not done and not active: it can be resumed (e.g. the app closed mid-run).
+    /// Not active, and not done or done with errors: it can be resumed (the app closed
+    /// mid-run; a resume of a run done with errors retries its failed cells).
     pub resumable: bool,
     /// The status to show: "running" while a process evaluates it, "interrupted" for a
     /// run stored as running that no process evaluates (its process died), else the
@@ -118,7 +119,12 @@ impl RunInfo {
         RunInfo {
             shown_status: shown_status.to_string(),
             offline: run.judge == ragnosis_core::judge::open::OFFLINE,
-            resumable: !active && run.status != RunStatus::Done,
+            resumable: !active
+                && (run.status != RunStatus::Done
+                    || run
+                        .message
+                        .as_deref()
+                        .is_some_and(|m| m.starts_with(ragnosis_core::run::DONE_WITH_ERRORS))),
             retrieval_overall: mean("ragvue.retrieval_overall"),
             answer_overall: mean("ragvue.answer_overall"),
             run,

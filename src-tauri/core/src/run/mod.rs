@@ -207,6 +207,9 @@ pub fn run_config(run: &store::runs::RunRow) -> Result<RunConfig> {
     })
 }
 
+/// How the message of a run done with cells left as errors opens; a resume retries them.
+pub const DONE_WITH_ERRORS: &str = "done with errors";
+
 // long: a run from claim to statistics: ownership, cancel, budget and the final status are decided
 // in one place so a stop is recorded once
 /// Evaluates every missing cell of a run with `judge`, committing as items complete,
@@ -324,7 +327,7 @@ pub fn execute(
     let errors = store::results::error_pairs(store.conn(), run_id)?.len();
     let message = (errors > 0).then(|| {
         format!(
-            "done with errors: {errors} result{} could not be scored; resume the run to retry them",
+            "{DONE_WITH_ERRORS}: {errors} result{} could not be scored; resume the run to retry them",
             if errors == 1 { "" } else { "s" }
         )
     });

@@ -16,7 +16,8 @@ offline: boolean,
  */
 active: boolean, 
 /**
- * Not done and not active: it can be resumed (e.g. the app closed mid-run).
+ * Not active, and not done or done with errors: it can be resumed (the app closed
+ * mid-run; a resume of a run done with errors retries its failed cells).
  */
 resumable: boolean, 
 /**

@@ -91,6 +91,7 @@ export type * from './Progress';
 export type * from './ProviderKind';
 export type * from './ReadField';
 export type * from './Rejected';
+export type * from './Removal';
 export type * from './Report';
 export type * from './ReportFormat';
 export type * from './ResultView';
