@@ -411,7 +411,10 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     let cases = session.wait_for("[data-testid=case-row]", 1, SHORT);
     assert!(!cases.is_empty());
     session.wait_for_text("[data-testid=case-count]", "of 24", SHORT);
-    // The run's insights sit under their metrics, and RAGalyst's taxonomy is counted.
+    // The verdict opens the Results; the run's insights are folded under the metric
+    // table; RAGalyst's taxonomy is counted.
+    session.wait_for_text("[data-testid=verdict]", "checked answers", SHORT);
+    session.click_on("[data-testid=show-insights]", SHORT);
     let insight = session.wait_for("[data-testid=metric-insight]", 1, SHORT);
     assert!(
         session.text(&insight[0]).contains("averages"),

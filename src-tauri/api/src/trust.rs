@@ -41,6 +41,12 @@ pub struct Label<'a> {
     pub source: &'a str,
 }
 
+/// The stored id of the item of `run_id` that `named` names: the dataset's own id or the
+/// stored number.
+pub fn item_of_run(ctx: &Ctx, run_id: i64, named: &str) -> Result<i64> {
+    labels::item_of_run(&*ctx.store()?, run_id, named)
+}
+
 /// A label as typed: 0–1, or pass / fail.
 pub fn parse_score(text: &str) -> Result<f64> {
     ragnosis_core::dataset::labels::parse_score(text).map_err(Error::Invalid)

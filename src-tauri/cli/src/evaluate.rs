@@ -56,10 +56,14 @@ pub struct Common {
     sample: Option<u64>,
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// A name for the run ("baseline", "after the reranker"): runs, reports and
+    /// comparisons show it.
     #[arg(long)]
     label: Option<String>,
+    /// Your pipeline's version for this run ("v2", a commit): shown beside the label.
     #[arg(long)]
     version: Option<String>,
+    /// Free notes kept with the run (what changed, why).
     #[arg(long)]
     notes: Option<String>,
     /// Weight profile for answer_overall: ragvue-paper or ragvue-0.6.

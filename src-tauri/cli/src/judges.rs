@@ -128,7 +128,11 @@ pub fn judges(ctx: &Ctx, command: JudgesCommand) -> Result<(), Error> {
             };
             let saved = judges::save(ctx, profile, key)?;
             let name = &saved.profile.name;
-            println!("saved judge profile {name}; store its key with `ragnosis keys set {name}` (reads stdin)");
+            if judges::on_this_machine(&saved.profile) {
+                println!("saved judge profile {name}; it runs on this machine, so it needs no key");
+            } else {
+                println!("saved judge profile {name}; store its key with `ragnosis keys set {name}` (reads stdin)");
+            }
         }
         JudgesCommand::Remove { name } => {
             judges::delete(ctx, &name)?;
@@ -145,9 +149,13 @@ pub fn judges(ctx: &Ctx, command: JudgesCommand) -> Result<(), Error> {
                 report.message, report.latency_ms, report.model
             );
             if !report.ok {
-                return Err(Error::Invalid(format!(
-                    "judge {name} did not pass the connection test"
-                )));
+                // The judge's own code (judge.unreachable, judge.auth, …), as a run gives.
+                return Err(match report.error {
+                    Some(e) => Error::Judge(e),
+                    None => {
+                        Error::Invalid(format!("judge {name} did not pass the connection test"))
+                    }
+                });
             }
         }
         JudgesCommand::Detect { add, model } => detect(ctx, add, model.as_deref())?,
@@ -168,9 +176,17 @@ fn list(ctx: &Ctx) -> Result<(), Error> {
     let checks = judges::latest_checks(ctx)?;
     for info in judges::list(ctx)? {
         let p = &info.profile;
-        let key = match p.name == OFFLINE {
-            true => "not needed".to_string(),
-            false => key_source(&judges::key_status(ctx, &p.name)?),
+        let key = if p.name == OFFLINE {
+            "not needed".to_string()
+        } else {
+            let status = judges::key_status(ctx, &p.name)?;
+            // A server on this machine needs none: a keyring that cannot be read is no
+            // news for it.
+            if judges::on_this_machine(p) && !status.stored && !status.from_environment {
+                "not needed (on this machine)".to_string()
+            } else {
+                key_source(&status)
+            }
         };
         let check = latest_check(checks.iter().find(|c| c.profile == p.name));
         println!(

@@ -19,10 +19,11 @@ pub enum LabelsCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Label one item of RUN (its item id as `show` and the case list give it).
+    /// Label one item of RUN: ITEM is the item's id in your file (or the number the case
+    /// list shows).
     Set {
         run: i64,
-        item: i64,
+        item: String,
         metric: String,
         /// 0–1, or pass / fail.
         score: String,
@@ -52,9 +53,10 @@ pub fn labels(ctx: &Ctx, command: LabelsCommand) -> Result<(), Failure> {
             score,
             note,
         } => {
+            let item_id = trust::item_of_run(ctx, run, &item)?;
             let label = Label {
                 run_id: run,
-                item_id: item,
+                item_id,
                 metric: &metric,
                 score: Some(trust::parse_score(&score)?),
                 note: note.as_deref(),

@@ -74,6 +74,11 @@ pub enum KeyOnNewHost {
     Forget,
 }
 
+/// Whether a profile's server runs on this machine (a loopback address): it needs no key.
+pub fn on_this_machine(profile: &JudgeProfile) -> bool {
+    ragnosis_core::judge::accounting::is_loopback(&profile.base_url)
+}
+
 /// The host (and port) of an address, lower-cased: what a key is sent to.
 fn host_of(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
@@ -177,12 +182,12 @@ fn checked_or_offline(profile: JudgeProfile) -> Result<JudgeProfile> {
 pub fn test(ctx: &Ctx, profile: JudgeProfile) -> Result<ConnectionCheck> {
     let profile = checked_or_offline(profile)?;
     let key = key_for(ctx, &profile)?;
-    let mut report = jobs::wait_for(
+    let report = jobs::wait_for(
         "the connection test",
         connect::test_connection(&profile, key),
     )?;
     Ok(ConnectionCheck {
-        error: report.error.take().map(crate::ErrorView::from),
+        error: report.error.clone().map(crate::ErrorView::from),
         report,
     })
 }

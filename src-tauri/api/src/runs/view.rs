@@ -225,6 +225,9 @@ pub struct ActionItem {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DiagnosisView {
+    /// The verdict in one sentence: how many answers had a problem, which pattern most
+    /// often, what to fix first (as the report's executive summary opens).
+    pub verdict: Option<String>,
     /// The stage to fix first ("retrieval", "grounding", ...); null when no pattern fired.
     pub primary_stage: Option<String>,
     pub items_checked: u64,
@@ -251,6 +254,7 @@ pub struct UnsureItemView {
 impl From<Diagnosis> for DiagnosisView {
     fn from(d: Diagnosis) -> Self {
         DiagnosisView {
+            verdict: ragnosis_core::analysis::diagnosis::verdict(&d),
             primary_stage: d.primary_stage.map(|s| s.label().to_string()),
             items_checked: d.items_checked,
             items_with_patterns: d.items_with_patterns,

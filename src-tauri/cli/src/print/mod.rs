@@ -148,7 +148,7 @@ pub fn runs(rows: &[RunInfo]) {
         return;
     }
     println!(
-        "{:>4}  {:>7}  {:<11} {:<14} {:<16} {:>6} {:>9}  {:<20} created",
+        "{:>4}  {:<24} {:<11} {:<14} {:<16} {:>6} {:>9}  {:<20} created",
         "id", "dataset", "status", "mode", "judge", "items", "cost", "label"
     );
     for info in rows {
@@ -162,10 +162,12 @@ pub fn runs(rows: &[RunInfo]) {
         } else {
             truncate(&r.judge, 16)
         };
+        // The dataset by its name (a user never sees its number elsewhere), with the id.
+        let dataset = truncate(&format!("{} (#{})", info.dataset_name, r.dataset_id), 24);
         println!(
-            "{:>4}  {:>7}  {:<11} {:<14} {:<16} {:>6} {:>9}  {:<20} {}",
+            "{:>4}  {:<24} {:<11} {:<14} {:<16} {:>6} {:>9}  {:<20} {}",
             r.id,
-            r.dataset_id,
+            dataset,
             info.shown_status,
             r.mode,
             judge,

@@ -27,6 +27,10 @@ fn offline_judge_description() -> String {
 pub fn run_summary(report: &ReportView, judge_asked: bool) {
     let view = &report.run;
     run_header(view, judge_asked);
+    // The verdict first: what a reader repeats (`diagnosis::verdict`).
+    if let Some(line) = report.headline.first() {
+        println!("\nIn short: {line}");
+    }
     metric_table(view);
     own_criteria(report);
     if let Some(d) = &view.summary.diagnosis {

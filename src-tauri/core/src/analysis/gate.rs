@@ -70,6 +70,9 @@ pub enum Outcome {
     Fail,
     /// The figures cannot tell yet: the line lies within the noise.
     Inconclusive,
+    /// The gate does not apply: its metric scored no item the gate could read (a metric
+    /// neither run measured on a shared item). It decides nothing.
+    NotApplicable,
 }
 
 impl Outcome {
@@ -78,6 +81,7 @@ impl Outcome {
             Outcome::Pass => "PASS",
             Outcome::Fail => "FAIL",
             Outcome::Inconclusive => "INCONCLUSIVE",
+            Outcome::NotApplicable => "NOT APPLICABLE",
         }
     }
 }
@@ -307,7 +311,7 @@ pub fn regression(m: &super::compare::MetricDelta, threshold: f64) -> GateVerdic
     use super::compare::Flag;
     if m.flag == Flag::NotCompared {
         return verdict(
-            Outcome::Inconclusive,
+            Outcome::NotApplicable,
             format!("{}: no item was scored in both runs", m.metric),
             None,
         );
@@ -542,7 +546,7 @@ mod tests {
             match regression(&c.metrics[0], 0.05).outcome {
                 Outcome::Fail => fails += 1,
                 Outcome::Pass => passes += 1,
-                Outcome::Inconclusive => {}
+                Outcome::Inconclusive | Outcome::NotApplicable => {}
             }
         }
         assert!(fails <= 5, "{fails} of 200 A/A comparisons failed");
@@ -582,6 +586,12 @@ mod tests {
         assert_eq!(
             regression(&delta(0.01, -0.02, 0.04, Flag::Green), 0.05).outcome,
             Outcome::Pass
+        );
+        // A metric neither run scored on a shared item does not apply: it must not make
+        // `--fail-on-regression` inconclusive (exit 4).
+        assert_eq!(
+            regression(&delta(0.0, 0.0, 0.0, Flag::NotCompared), 0.05).outcome,
+            Outcome::NotApplicable
         );
         let unsure = regression(&delta(-0.04, -0.12, 0.04, Flag::Green), 0.05);
         assert_eq!(unsure.outcome, Outcome::Inconclusive);

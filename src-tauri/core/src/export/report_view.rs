@@ -312,7 +312,18 @@ impl ReportView {
             .as_ref()
             .filter(|d| d.is_clean())
             .map(|d| d.items_checked);
-        let headline = headline(&stages, primary_stage.as_ref(), clean, comparison.as_ref());
+        let verdict = run
+            .summary
+            .diagnosis
+            .as_ref()
+            .and_then(crate::analysis::diagnosis::verdict);
+        let headline = headline(
+            verdict,
+            &stages,
+            primary_stage.as_ref(),
+            clean,
+            comparison.as_ref(),
+        );
         let patterns = pattern_views(store, &run)?;
         let methodology = methodology(store, &run)?;
         let insights = crate::analysis::insights::load(store, run_id)?;
@@ -438,13 +449,24 @@ fn primary_stage(view: &RunView, stages: &[StageVerdict]) -> Option<PrimaryStage
     })
 }
 
+/// The executive summary's opening: the diagnosis's verdict first when the run was
+/// diagnosed; then, for a run without failure patterns, the stage verdicts. A run with
+/// failure patterns says what to fix in the verdict alone: a line calling every stage
+/// "good" beside "fix grounding first" contradicted it (stage scores are averages, the
+/// patterns count answers; the stage table still shows the averages).
 fn headline(
+    diagnosed: Option<String>,
     stages: &[StageVerdict],
     primary: Option<&PrimaryStage>,
     clean: Option<u64>,
     comparison: Option<&Comparison>,
 ) -> Vec<String> {
-    let mut lines = Vec::new();
+    let mut lines: Vec<String> = diagnosed.into_iter().collect();
+    let diagnosed_failures = !lines.is_empty() && clean.is_none();
+    if diagnosed_failures {
+        comparison_line(&mut lines, comparison);
+        return lines;
+    }
     let judged: Vec<String> = stages
         .iter()
         .filter_map(|s| {
@@ -473,6 +495,11 @@ fn headline(
             lines.push("No stage is failing: every stage scored is in the good band.".to_string())
         }
     }
+    comparison_line(&mut lines, comparison);
+    lines
+}
+
+fn comparison_line(lines: &mut Vec<String>, comparison: Option<&Comparison>) {
     if let Some(c) = comparison {
         let red: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
         lines.push(if red.is_empty() {
@@ -490,7 +517,6 @@ fn headline(
             )
         });
     }
-    lines
 }
 
 /// A band as a verb phrase: "is good", "needs attention", "is critical".
@@ -589,7 +615,7 @@ mod tests {
             stage: "grounding".into(),
             basis: "lowest stage score (0.40)".into(),
         };
-        let lines = headline(&stages, Some(&primary), None, None);
+        let lines = headline(None, &stages, Some(&primary), None, None);
         assert_eq!(
             lines[0],
             "Retrieval is good (0.80) and grounding is critical (0.40)."

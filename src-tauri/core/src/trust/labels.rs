@@ -57,6 +57,25 @@ pub fn set(
     Ok(metric)
 }
 
+/// The stored item id of an item of `run_id` named as a person would: the dataset's own
+/// id ("t-01", as the file and `show` give it) or the stored number the case list shows.
+pub fn item_of_run(store: &Store, run_id: i64, named: &str) -> Result<i64> {
+    let keys = store::run_items::keys(store.conn(), run_id)?;
+    let named = named.trim();
+    keys.iter()
+        .find(|k| k.external_id.as_deref() == Some(named))
+        .or_else(|| {
+            let number = named.parse::<i64>().ok()?;
+            keys.iter().find(|k| k.item_id == number)
+        })
+        .map(|k| k.item_id)
+        .ok_or_else(|| {
+            Error::Invalid(format!(
+                "run {run_id} has no item '{named}': give the item's id from your file or the number the case list shows"
+            ))
+        })
+}
+
 /// Removes an item's label for a metric; false when it had none.
 pub fn clear(store: &Store, run_id: i64, item_id: i64, metric: &str) -> Result<bool> {
     let metric = per_item_metric(metric)?;

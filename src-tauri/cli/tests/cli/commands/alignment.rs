@@ -192,3 +192,31 @@ fn pass_fail_labels_give_balanced_accuracy_at_the_best_threshold() {
         "{m}"
     );
 }
+
+/// `labels set` takes the item's id as the file and `show` give it ("stsb-3"), or the
+/// number the case list shows; anything else is named as no item of the run.
+#[test]
+fn labels_set_takes_the_items_own_id() {
+    let home = tempfile::tempdir().unwrap();
+    let (file, _) = stsb(home.path());
+    let evaluated = ragnosis(
+        home.path(),
+        &["eval", file.to_str().unwrap(), "--metrics", "token_f1"],
+    );
+    assert!(evaluated.status.success(), "{}", stderr(&evaluated));
+    let said = ragnosis(
+        home.path(),
+        &["labels", "set", "1", "stsb-3", "token_f1", "pass"],
+    );
+    assert!(stdout(&said).contains("labelled item"), "{}", stderr(&said));
+    let o = ragnosis(
+        home.path(),
+        &["labels", "set", "1", "nobody", "token_f1", "0.5"],
+    );
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("has no item 'nobody'"),
+        "{}",
+        stderr(&o)
+    );
+}

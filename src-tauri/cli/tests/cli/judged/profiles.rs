@@ -467,3 +467,42 @@ fn judge_check_against_a_server_that_never_answers_stops_naming_the_host_and_the
         "stopped at its 3 s deadline, not after a call's 600 s timeout: {waited:?}"
     );
 }
+
+/// A server on this machine needs no key, and a stopped one is named in words: `judges
+/// add` says no key is needed, `judges list` does not report the keyring for it, and
+/// `judges test` gives the judge's own code and "nothing answers".
+#[test]
+fn a_local_server_needs_no_key_and_a_stopped_one_is_named_in_words() {
+    let home = tempfile::tempdir().unwrap();
+    // Port 9 (discard) is closed on a test machine: nothing answers there.
+    let added = ok(
+        home.path(),
+        &[
+            "judges",
+            "add",
+            "local",
+            "--kind",
+            "openai",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+        ],
+    );
+    assert!(
+        added.contains("needs no key") && !added.contains("keys set"),
+        "{added}"
+    );
+    let list = ok(home.path(), &["judges", "list"]);
+    let row = list.lines().find(|l| l.starts_with("local")).unwrap();
+    assert!(row.contains("not needed (on this machine)"), "{row}");
+    let o = run(home.path(), &["judges", "test", "local"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    let said = text(&o.stderr);
+    assert!(
+        said.contains("error [judge.unreachable]")
+            && said.contains("nothing answers at 127.0.0.1:9"),
+        "{said}"
+    );
+    assert!(!said.contains("os error"), "{said}");
+}

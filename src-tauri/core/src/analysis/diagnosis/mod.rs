@@ -258,6 +258,52 @@ pub fn reading_of<'a>(results: impl IntoIterator<Item = &'a MetricResult>) -> It
     reading::read(&scores)
 }
 
+/// The run's verdict in words a reader can repeat: how many answers had a problem,
+/// which pattern most often, what to fix first, and how many need a look. `None` when no
+/// item could be checked (there is nothing to say).
+pub fn verdict(d: &Diagnosis) -> Option<String> {
+    if d.items_checked == 0 {
+        return None;
+    }
+    let look = match d.unsure {
+        0 => String::new(),
+        1 => "; 1 more needs a look".to_string(),
+        n => format!("; {n} more need a look"),
+    };
+    let first = d.actions.iter().find(|a| a.pattern.is_some());
+    let most = d.patterns.iter().filter(|p| p.count > 0).max_by(|a, b| {
+        a.count
+            .cmp(&b.count)
+            .then_with(|| b.pattern.cmp(&a.pattern))
+    });
+    let (Some(first), Some(most)) = (first, most) else {
+        return Some(format!(
+            "None of the {} checked answers shows a failure pattern{look}.",
+            d.items_checked
+        ));
+    };
+    let answers = |n: u64| if n == 1 { "answer" } else { "answers" };
+    let title = first.title.as_str();
+    let fix = title
+        .chars()
+        .next()
+        .map(|c| {
+            c.to_lowercase()
+                .chain(title.chars().skip(1))
+                .collect::<String>()
+        })
+        .unwrap_or_default();
+    Some(format!(
+        "{} of {} checked {} had a problem{look}; most often {} ({} {}); fix first: {fix}.",
+        d.items_with_patterns,
+        d.items_checked,
+        answers(d.items_checked),
+        most.pattern.label(),
+        most.count,
+        answers(most.count),
+    ))
+}
+
 /// What the counts leave out, in words: the items that need a look and those your labels
 /// corrected, each a sentence starting with a space; empty when neither.
 pub fn uncertainty_note(d: &Diagnosis) -> String {

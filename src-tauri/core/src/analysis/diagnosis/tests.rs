@@ -323,3 +323,39 @@ fn diagnosis_round_trips_through_json() {
         "stored summaries load back unchanged"
     );
 }
+
+#[test]
+fn the_verdict_says_how_many_what_most_often_and_what_to_fix_first() {
+    let items = vec![
+        item(1, &[(STRICT_FAITHFULNESS, 0.1)]),
+        item(2, &[(STRICT_FAITHFULNESS, 0.2)]),
+        item(3, &[(STRICT_FAITHFULNESS, 1.0)]),
+    ];
+    let tally = tally(&items);
+    let diagnosis = Diagnosis {
+        primary_stage: primary_stage(&tally.patterns, tally.items_checked),
+        actions: actions::plan(
+            &tally.patterns,
+            tally.items_checked,
+            &tally.unchecked,
+            &BTreeMap::new(),
+        ),
+        patterns: tally.patterns,
+        items_with_patterns: tally.items_with_patterns,
+        items_checked: tally.items_checked,
+        unchecked: tally.unchecked,
+        unsure: 1,
+        unsure_items: Vec::new(),
+        corrected_by_labels: 0,
+    };
+    let said = verdict(&diagnosis).unwrap();
+    assert!(
+        said.starts_with("2 of 3 checked answers had a problem; 1 more needs a look;"),
+        "{said}"
+    );
+    assert!(
+        said.contains("most often C (hallucination) (2 answers)"),
+        "{said}"
+    );
+    assert!(said.contains("fix first: stop the model"), "{said}");
+}

@@ -197,6 +197,11 @@ pub(crate) fn transport_error(
     if e.is_timeout() {
         return ProviderError::new(JudgeError::Timeout(timeout));
     }
+    // The host and port only: a URL may carry a key in its query (Gemini's).
+    let host = e.url().and_then(|u| {
+        let host = u.host_str()?;
+        Some(u.port().map_or(host.to_string(), |p| format!("{host}:{p}")))
+    });
     let e = e.without_url();
     let mut message = e.to_string();
     let mut source = std::error::Error::source(&e);
@@ -204,6 +209,12 @@ pub(crate) fn transport_error(
         message.push_str(": ");
         message.push_str(&cause.to_string());
         source = cause.source();
+    }
+    // A server that is not running refuses the connection: say so in words, not in the
+    // TCP stack's ("tcp connect error … os error 111").
+    if message.contains("Connection refused") || message.contains("connection refused") {
+        let at = host.map_or("that address".to_string(), |h| format!("at {h}"));
+        message = format!("nothing answers {at} (connection refused): is the server running?");
     }
     ProviderError::new(JudgeError::Connection(scrub(&message, key)))
 }
