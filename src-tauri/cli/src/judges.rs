@@ -138,26 +138,7 @@ pub fn judges(ctx: &Ctx, command: JudgesCommand) -> Result<(), Error> {
             judges::delete(ctx, &name)?;
             println!("removed judge profile {name} and forgot its key");
         }
-        JudgesCommand::Test { name } => {
-            let report = judges::test(ctx, judges::profile(ctx, &name)?)?.report;
-            let parsed = match report.structured_output_parsed {
-                true => "parsed",
-                false => "not parsed",
-            };
-            println!(
-                "{name}: {} (latency {} ms, model {}, structured output {parsed})",
-                report.message, report.latency_ms, report.model
-            );
-            if !report.ok {
-                // The judge's own code (judge.unreachable, judge.auth, …), as a run gives.
-                return Err(match report.error {
-                    Some(e) => Error::Judge(e),
-                    None => {
-                        Error::Invalid(format!("judge {name} did not pass the connection test"))
-                    }
-                });
-            }
-        }
+        JudgesCommand::Test { name } => test(ctx, &name)?,
         JudgesCommand::Detect { add, model } => detect(ctx, add, model.as_deref())?,
         JudgesCommand::Models { name } => {
             for model in judges::models(ctx, judges::profile(ctx, &name)?)? {
@@ -166,6 +147,26 @@ pub fn judges(ctx: &Ctx, command: JudgesCommand) -> Result<(), Error> {
         }
     }
     Ok(())
+}
+
+/// Exits with the judge's own code (judge.unreachable, judge.auth, …), as a run gives.
+fn test(ctx: &Ctx, name: &str) -> Result<(), Error> {
+    let report = judges::test(ctx, judges::profile(ctx, name)?)?.report;
+    let parsed = match report.structured_output_parsed {
+        true => "parsed",
+        false => "not parsed",
+    };
+    println!(
+        "{name}: {} (latency {} ms, model {}, structured output {parsed})",
+        report.message, report.latency_ms, report.model
+    );
+    if report.ok {
+        return Ok(());
+    }
+    Err(match report.error {
+        Some(e) => Error::Judge(e),
+        None => Error::Invalid(format!("judge {name} did not pass the connection test")),
+    })
 }
 
 fn list(ctx: &Ctx) -> Result<(), Error> {
