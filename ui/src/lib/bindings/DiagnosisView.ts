@@ -5,6 +5,11 @@ import type { UnsureItemView } from "./UnsureItemView";
 
 export type DiagnosisView = { 
 /**
+ * The verdict in one sentence: how many answers had a problem, which pattern most
+ * often, what to fix first (as the report's executive summary opens).
+ */
+verdict: string | null, 
+/**
  * The stage to fix first ("retrieval", "grounding", ...); null when no pattern fired.
  */
 primary_stage: string | null, items_checked: number, items_with_patterns: number, patterns: Array<PatternCount>, actions: Array<ActionItem>, 

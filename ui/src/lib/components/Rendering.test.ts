@@ -83,6 +83,7 @@ describe('Insights and advice', () => {
 describe('DiagnosisPanel', () => {
   it('renders an action item quoting a hostile question as text', () => {
     const diagnosis: DiagnosisView = {
+      verdict: `4 of 10 answers had a problem ${HOSTILE}`,
       primary_stage: 'retrieval',
       items_checked: 10,
       items_with_patterns: 4,
@@ -95,6 +96,7 @@ describe('DiagnosisPanel', () => {
     };
     const { body } = render(DiagnosisPanel, { props: { diagnosis, onpattern: () => {}, oncase: () => {} } });
     expect(body).toContain('Fix first: <strong>retrieval</strong>');
+    expect(body).toContain('4 of 10 answers had a problem &lt;img');
     expect(body).toContain('2 items need a look</strong>');
     expect(body).toContain('Corrected by your labels: 1 item.');
     expect(body).not.toContain('<img');
@@ -105,6 +107,7 @@ describe('DiagnosisPanel', () => {
 
   it('names the patterns a run could not check', () => {
     const diagnosis: DiagnosisView = {
+      verdict: null,
       primary_stage: null,
       items_checked: 8,
       items_with_patterns: 0,
@@ -117,6 +120,7 @@ describe('DiagnosisPanel', () => {
     };
     const { body } = render(DiagnosisPanel, { props: { diagnosis, onpattern: () => {}, oncase: () => {} } });
     expect(body).toContain('Not checked (their metrics were not scored): A (retrieval miss), C (hallucination).');
+    expect(body).not.toContain('data-testid="verdict"');
   });
 });
 
