@@ -356,7 +356,10 @@ fn start(
     id
 }
 
-/// Answers the requests one by one with the live chat code.
+/// Answers the requests one by one with the live chat code, once the batch's hold is
+/// over: a held batch has processed nothing, so a cancel while held cancels every request
+/// however fast this task would otherwise have run. A cancelled or ended batch is left
+/// as it is.
 async fn answer_all(
     shared: Arc<Shared>,
     id: String,
@@ -364,6 +367,16 @@ async fn answer_all(
     work: Vec<(usize, Vec<u8>)>,
 ) {
     for (i, body) in work {
+        loop {
+            let hold = rules(&shared).polls_in_progress;
+            match batches(&shared).batches.get(&id) {
+                Some(b) if b.ended.is_some() || b.cancel_requested => return,
+                Some(b) if b.polls < hold => {}
+                Some(_) => break,
+                None => return,
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
         let reply = server::chat_inner(&shared, &body, dialect, None).await;
         let status = reply.status().as_u16();
         let bytes = reply
@@ -374,8 +387,11 @@ async fn answer_all(
             .unwrap_or_default();
         let body = serde_json::from_slice(&bytes)
             .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-        if let Some(batch) = batches(&shared).batches.get_mut(&id) {
-            batch.outcomes[i] = Some(Outcome::Replied { status, body });
+        match batches(&shared).batches.get_mut(&id) {
+            Some(batch) if batch.ended.is_none() => {
+                batch.outcomes[i] = Some(Outcome::Replied { status, body })
+            }
+            _ => return,
         }
     }
 }
