@@ -637,7 +637,7 @@ fn a_run_interrupted_by_closing_the_app_can_be_resumed() {
 }
 
 #[test]
-fn two_runs_of_a_dataset_compare_in_the_runs_screen() {
+fn a_pipeline_change_is_compared_item_first_in_the_runs_screen() {
     let Some(Start {
         tauri_driver,
         _display,
@@ -646,16 +646,43 @@ fn two_runs_of_a_dataset_compare_in_the_runs_screen() {
     else {
         return;
     };
-    // Two agentic runs of one dataset: a re-run, as after changing nothing but the date.
-    let dataset = import(
-        &sandbox.home(),
-        &asset("ragvue/agentic.jsonl"),
-        Some("RAGVUE agentic"),
-    );
-    let runs: Vec<i64> = ["first", "second"]
-        .iter()
-        .map(|label| offline_run(&sandbox.home(), dataset, label))
+    // The bundled example, and "v2" of it where one answer now gets its figure wrong:
+    // what a user sees after a change to their pipeline broke one case.
+    let original = asset("ragnosis-example.jsonl");
+    let text = std::fs::read_to_string(&original).unwrap();
+    let broken: Vec<String> = text
+        .lines()
+        .map(|line| {
+            if line.contains("\"nw-001\"") {
+                line.replacen(
+                    "warranted against defects for 10 years",
+                    "warranted against defects for 3 years",
+                    1,
+                )
+            } else {
+                line.to_string()
+            }
+        })
         .collect();
+    assert_ne!(
+        broken.join("\n"),
+        text.trim_end(),
+        "the example still has the sentence this test changes"
+    );
+    let v2 = sandbox.path("example-v2.jsonl");
+    std::fs::write(&v2, broken.join("\n") + "\n").unwrap();
+    let runs = [
+        offline_run(
+            &sandbox.home(),
+            import(&sandbox.home(), &original, Some("v1")),
+            "before",
+        ),
+        offline_run(
+            &sandbox.home(),
+            import(&sandbox.home(), &v2, Some("v2")),
+            "after",
+        ),
+    ];
     let (_driver, session) = sandbox.launch(&tauri_driver);
     session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
     session.click_on("[data-testid=nav-runs]", SHORT);
@@ -665,25 +692,33 @@ fn two_runs_of_a_dataset_compare_in_the_runs_screen() {
             SHORT,
         );
     }
-    let table = session.wait_for_text("[data-testid=compare]", "8 items matched", SHORT);
+    let table = session.wait_for_text("[data-testid=compare]", "24 items matched", SHORT);
     assert!(
-        table.contains("second") && table.contains("first"),
+        table.contains("before") && table.contains("after"),
         "both runs are named: {table}"
     );
-    let rows = session.wait_for("[data-testid=compare-table] tbody tr", 1, SHORT);
-    let first = session.text(&rows[0]);
-    // The same items and judge: every score is unchanged, and the screen says so in
-    // those words (not "+0.000 within noise").
-    assert!(
-        first.contains("no change") && !first.contains("within noise"),
-        "a re-run shows no change: {first}"
+    // The first thing said is what the change did to the items, the broken one named.
+    let verdict = session.wait_for_text(
+        "[data-testid=compare-verdict]",
+        "1 item got worse (nw-001)",
+        SHORT,
     );
+    assert!(verdict.contains("23 kept the same output"), "{verdict}");
+    let worse = session.wait_for_text("[data-testid=compare-worse]", "nw-001", SHORT);
+    assert!(worse.contains("no problem found →"), "{worse}");
     let headline = session.wait_for_text(
         "[data-testid=compare-headline]",
-        "0 of 8 matched items have another output",
+        "1 of 24 matched items have another output",
         SHORT,
     );
     assert!(headline.contains("kept every score"), "{headline}");
+    let rows = session.wait_for("[data-testid=compare-table] tbody tr", 1, SHORT);
+    let first = session.text(&rows[0]);
+    // Retrieval did not change: its scores stay, in those words (not "+0.000 within noise").
+    assert!(
+        first.contains("no change") && !first.contains("within noise"),
+        "unchanged contexts show no change: {first}"
+    );
     session.wait_for("[data-testid=compare] img", 1, SHORT);
     shot(&session, "runs-compare.png");
 }

@@ -1317,6 +1317,12 @@ fn two_runs_compare_with_flags_and_a_trend_and_charts_follow_them() {
             .starts_with("0 of 24 matched items have another output"),
         "{c}"
     );
+    assert_eq!(
+        c["verdict"],
+        "No item has another output (24 kept the same), so none could improve or get worse",
+        "the item verdict of a re-run"
+    );
+    assert_eq!(c["items"]["worse"], json!([]));
     assert_eq!(c["judged_differently"], json!([]));
     let rows = c["metrics"].as_array().unwrap();
     assert!(!rows.is_empty());

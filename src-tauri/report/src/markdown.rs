@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use ragnosis_core::export::escape_markdown as esc;
 
 use crate::charts::Chart;
-use crate::model::{ComparisonSection, Field, Report};
+use crate::model::{ChartRef, ComparisonSection, Field, FlipGroup, Report};
 use crate::Error;
 
 /// Writes each chart as `<stem>-<chart>.svg` beside `path`, then `path` (the `.md`).
@@ -47,6 +47,10 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
     line(out, &format!("# {}", esc(&report.title)));
     line(out, &format!("*{}*", esc(&report.kind)));
     fields(out, &report.cover);
+    // A comparison report answers "what did my fix do?" before describing run B.
+    if let Some(c) = &report.comparison {
+        comparison(out, c, chart_prefix);
+    }
     summary(out, report);
     metrics(out, report);
     charts(out, report, chart_prefix);
@@ -54,9 +58,6 @@ pub fn render(report: &Report, chart_prefix: &str) -> String {
     insights(out, report);
     alignment(out, report);
     actions(out, report);
-    if let Some(c) = &report.comparison {
-        comparison(out, c);
-    }
     methodology(out, report);
     appendix(out, report);
     if !report.generated_at.is_empty() {
@@ -171,17 +172,21 @@ fn charts(out: &mut String, report: &Report, chart_prefix: &str) {
         line(out, "No chart: the run has no scores to draw.");
     }
     for chart in &report.charts {
-        line(out, &format!("### {}", esc(&chart.title)));
-        line(
-            out,
-            &format!(
-                "![{}]({})",
-                esc(&chart.title),
-                link(&format!("{chart_prefix}{}", chart.file))
-            ),
-        );
-        line(out, &format!("*{}*", esc(&chart.caption)));
+        chart_figure(out, chart, chart_prefix);
     }
+}
+
+fn chart_figure(out: &mut String, chart: &ChartRef, chart_prefix: &str) {
+    line(out, &format!("### {}", esc(&chart.title)));
+    line(
+        out,
+        &format!(
+            "![{}]({})",
+            esc(&chart.title),
+            link(&format!("{chart_prefix}{}", chart.file))
+        ),
+    );
+    line(out, &format!("*{}*", esc(&chart.caption)));
 }
 
 fn diagnosis(out: &mut String, report: &Report) {
@@ -307,8 +312,10 @@ fn actions(out: &mut String, report: &Report) {
     }
 }
 
-fn comparison(out: &mut String, c: &ComparisonSection) {
+fn comparison(out: &mut String, c: &ComparisonSection, chart_prefix: &str) {
     line(out, "## Comparison");
+    line(out, &format!("**{}.**", esc(&c.verdict)));
+    groups(out, &c.items);
     paragraphs(out, &c.intro);
     let rows: Vec<String> = c
         .rows
@@ -336,22 +343,30 @@ fn comparison(out: &mut String, c: &ComparisonSection) {
          |---|---:|---:|---:|---|---:|---:|---:|---|",
         &rows,
     );
+    if let Some(chart) = &c.chart {
+        chart_figure(out, chart, chart_prefix);
+    }
     if !c.flips.is_empty() {
         line(out, "### Flipped items");
-        for group in &c.flips {
-            line(out, &format!("**{}**", esc(&group.heading)));
-            line(
-                out,
-                &group
-                    .items
-                    .iter()
-                    .map(|s| format!("- {}", esc(s)))
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-            );
-        }
+        groups(out, &c.flips);
     }
     paragraphs(out, &c.notes);
+}
+
+/// Each group's heading in bold, then its lines as a list.
+fn groups(out: &mut String, groups: &[FlipGroup]) {
+    for group in groups {
+        line(out, &format!("**{}**", esc(&group.heading)));
+        line(
+            out,
+            &group
+                .items
+                .iter()
+                .map(|s| format!("- {}", esc(s)))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
+    }
 }
 
 fn methodology(out: &mut String, report: &Report) {

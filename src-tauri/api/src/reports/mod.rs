@@ -24,6 +24,7 @@ use crate::error::from_report;
 use crate::{runs, Ctx};
 
 pub use format::{Exported, ReportFormat};
+pub use ragnosis_core::analysis::compare::items::{ItemChange, ItemChanges};
 pub use ragnosis_core::analysis::compare::{Comparison, FlippedItem, DEFAULT_THRESHOLD};
 pub use ragnosis_core::export::{
     report_view, CriterionReport, ReportView, RunView, TrustStatement,

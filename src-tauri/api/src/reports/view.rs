@@ -1,6 +1,7 @@
 //! Comparing two runs and following a dataset's runs over time (the Runs screen). Mapped
 //! from `analysis::compare`; flipped-item lists are capped, with their counts.
 
+use ragnosis_core::analysis::compare::items::ItemChanges;
 use ragnosis_core::analysis::compare::{
     ChangeCounts, Comparison, FlippedItem, MetricDelta, RunRef,
 };
@@ -115,6 +116,11 @@ pub struct ComparisonView {
     pub matched_by: String,
     /// Matched pairs whose answer or contexts differ between the runs.
     pub changed: u64,
+    /// What the change did to the items, worse first (`ItemChanges::sentence`): the
+    /// first line the window shows.
+    pub verdict: String,
+    /// The items that got worse, improved or changed their problem.
+    pub items: ItemChanges,
     /// What changed, in one sentence (`Comparison::headline`).
     pub headline: String,
     /// How the runs were judged differently, when compared anyway; empty when alike.
@@ -131,6 +137,7 @@ pub struct ComparisonView {
 impl ComparisonView {
     pub fn new(c: Comparison, chart: Option<ChartSvg>) -> Self {
         ComparisonView {
+            verdict: c.items.sentence(),
             headline: c.headline(),
             judged_differently: c.judged_differently.clone(),
             a: c.a.into(),
@@ -148,6 +155,7 @@ impl ComparisonView {
                 .collect(),
             metrics_only_in_a: c.metrics_only_in_a,
             metrics_only_in_b: c.metrics_only_in_b,
+            items: c.items,
             chart,
         }
     }

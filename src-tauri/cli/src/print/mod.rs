@@ -6,7 +6,7 @@ mod summary;
 use ragnosis_api::datasets::{DatasetRow, Field, Imported};
 use ragnosis_api::generate::{Candidate, GenerationOutcome, IngestReport};
 use ragnosis_api::judges::{self, Estimate, JudgeCheck};
-use ragnosis_api::reports::{Comparison, FlippedItem};
+use ragnosis_api::reports::{Comparison, FlippedItem, ItemChanges};
 use ragnosis_api::retrieval::RetrievalEval;
 use ragnosis_api::runs::{Calibration, JudgePlan, MetricSpec, RunInfo, RunPlan};
 use ragnosis_api::trust::{Alignment, LabelImport, PriorAgreement, PriorName};
@@ -198,6 +198,7 @@ pub fn comparison(c: &Comparison) {
     for warning in &c.judged_differently {
         println!("  warning: judged differently: {warning}");
     }
+    item_changes(&c.items);
     println!("{}.", c.headline());
     println!(
         "  {:<40} {:>7} {:>7} {:>8} {:>19}  {:<22} flag",
@@ -256,9 +257,42 @@ pub fn comparison(c: &Comparison) {
     }
     let regressed: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
     if regressed.is_empty() {
-        println!("No metric regressed: no change is worse by more than {} with its whole 95% interval on the worse side.", c.threshold);
+        // A mean can hold while single items break: the item line above stays the verdict.
+        let caveat = match c.items.worse.len() {
+            0 => String::new(),
+            n => format!(
+                " (yet {n} item{} got worse: see the first lines)",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
+        println!("No metric regressed: no change is worse by more than {} with its whole 95% interval on the worse side{caveat}.", c.threshold);
     } else {
         println!("Regressed: {}", regressed.join(", "));
+    }
+}
+
+/// Items listed per kind of change before "… and N more".
+const ITEMS_LISTED: usize = 10;
+
+/// "In short: …" and the items that got worse, then those that improved or changed
+/// their problem, each with its standing before and after.
+fn item_changes(items: &ItemChanges) {
+    println!("In short: {}.", items.sentence());
+    let groups = [
+        ("worse", &items.worse),
+        ("improved", &items.improved),
+        ("other problem", &items.other_problem),
+    ];
+    for (kind, list) in groups {
+        for change in list.iter().take(ITEMS_LISTED) {
+            println!(
+                "  {kind:<14} {:<14} {} → {}",
+                change.label, change.before, change.after
+            );
+        }
+        if list.len() > ITEMS_LISTED {
+            println!("  {kind:<14} … and {} more", list.len() - ITEMS_LISTED);
+        }
     }
 }
 

@@ -129,6 +129,71 @@ fn compare_writes_json_and_a_comparison_report() {
 }
 
 #[test]
+fn compare_names_the_items_a_change_broke_before_those_it_fixed() {
+    // A town-services bot and its "after my fix" version: three answers mended (a wrong
+    // figure, a wrong duration, a refusal of what the passages say), one broken (a figure
+    // changed), one reworded, three untouched.
+    let home = tempfile::tempdir().unwrap();
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/compare");
+    for (version, label) in [("town-v1.jsonl", "v1"), ("town-v2.jsonl", "v2")] {
+        let file = set.join(version);
+        ragnosis(
+            home.path(),
+            &[
+                "agentic",
+                file.to_str().unwrap(),
+                "--label",
+                label,
+                "--quiet",
+            ],
+        );
+    }
+    let out = home.path().join("cmp");
+    let o = ragnosis(
+        home.path(),
+        &[
+            "compare",
+            "1",
+            "2",
+            "--format",
+            "md,json",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.path().join("cmp.json")).unwrap())
+            .unwrap();
+    let labels = |key: &str| -> Vec<String> {
+        json["items"][key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(labels("worse"), ["t-05"]);
+    assert_eq!(labels("improved"), ["t-02", "t-04", "t-08"]);
+    assert_eq!(json["items"]["same_output"], 3);
+    // The terminal says it before any metric, worse first.
+    let said = String::from_utf8_lossy(&o.stdout);
+    let short = said.find("In short: 1 item got worse (t-05), 3 improved (t-02, t-04, t-08)");
+    let table = said.find("ragvue.retrieval_relevance");
+    assert!(
+        short.is_some() && short < table,
+        "the item verdict comes before the metric table: {said}"
+    );
+    // The report opens on the comparison, before run B's own summary.
+    let md = std::fs::read_to_string(home.path().join("cmp.md")).unwrap();
+    let (comparison, summary) = (
+        md.find("## Comparison").unwrap(),
+        md.find("## Executive summary").unwrap(),
+    );
+    assert!(comparison < summary, "the comparison comes first");
+    assert!(md.contains("- t\\-05: no problem found → "), "{md}");
+}
+
+#[test]
 fn unknown_formats_are_refused_as_input_errors() {
     let home = tempfile::tempdir().unwrap();
     eval(home.path(), &[]);

@@ -526,6 +526,7 @@ mod tests {
                             "m".to_string(),
                             (level + jitter).clamp(0.0, 1.0),
                         )]),
+                        problems: None,
                     }
                 })
                 .collect()

@@ -51,14 +51,17 @@ fn signed(value: f64) -> String {
 
 // long: one chart: scales, bars, labels and legend share the same drawing area and coordinates
 pub fn chart(comparison: &Comparison) -> Result<Option<Chart>, Error> {
+    // Only the metrics that moved on some item: forty rows of zeros squeezed the few
+    // changes a reader looks for into half a page.
     let rows: Vec<_> = comparison
         .metrics
         .iter()
-        .filter(|m| m.delta.is_some())
+        .filter(|m| m.delta.is_some() && m.moved() > 0)
         .collect();
     if rows.is_empty() {
         return Ok(None);
     }
+    let still = comparison.metrics.len() - rows.len();
     let r = range(comparison);
     let x_of = |v: f64| {
         let t = (v.clamp(-r, r) + r) / (2.0 * r);
@@ -156,10 +159,14 @@ pub fn chart(comparison: &Comparison) -> Result<Option<Chart>, Error> {
         caption: format!(
             "Dots show the mean change over items matched {} and scored in both runs; bars show the paired \
              bootstrap 95% interval ({} resamples). A metric is a regression (red) when it got worse by more than \
-             {:.2} and the whole interval is on the worse side of 0.",
+             {:.2} and the whole interval is on the worse side of 0.{}",
             comparison.matched_by.label(),
             comparison.resamples,
-            comparison.threshold
+            comparison.threshold,
+            match still {
+                0 => String::new(),
+                n => format!(" {n} metric(s) that moved on no item, or were scored in one run only, are not drawn."),
+            }
         ),
         svg,
     }))

@@ -171,10 +171,17 @@ pub struct FlipGroup {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ComparisonSection {
+    /// What the change did to the items, worse first (`ItemChanges::sentence`).
+    pub verdict: String,
+    /// The items that got worse, improved or changed their problem, each with its
+    /// standing in A and in B; worse first.
+    pub items: Vec<FlipGroup>,
     pub intro: Vec<String>,
     pub rows: Vec<DeltaRow>,
     pub flips: Vec<FlipGroup>,
     pub notes: Vec<String>,
+    /// The change per metric, drawn beside the table rather than among run B's charts.
+    pub chart: Option<ChartRef>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -252,21 +259,32 @@ impl Report {
             metrics: metrics(view),
             charts: charts
                 .iter()
-                .map(|c| ChartRef {
-                    file: c.file.to_string(),
-                    title: c.title.clone(),
-                    caption: c.caption.clone(),
-                    aspect: c.aspect(),
-                })
+                .filter(|c| c.file != crate::charts::deltas::FILE)
+                .map(chart_ref)
                 .collect(),
             diagnosis: sections::diagnosis(view),
             insights: full.then(|| sections::insights(view)).flatten(),
             alignment: sections::alignment(view),
             actions: sections::actions(view),
-            comparison: sections::comparison(view),
+            comparison: sections::comparison(view).map(|section| ComparisonSection {
+                chart: charts
+                    .iter()
+                    .find(|c| c.file == crate::charts::deltas::FILE)
+                    .map(chart_ref),
+                ..section
+            }),
             methodology: sections::methodology(view),
             appendix: full.then(|| sections::appendix(view)),
         }
+    }
+}
+
+fn chart_ref(c: &Chart) -> ChartRef {
+    ChartRef {
+        file: c.file.to_string(),
+        title: c.title.clone(),
+        caption: c.caption.clone(),
+        aspect: c.aspect(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The longer sections of `Report`: diagnosis, action items, comparison, methodology and
 //! the appendix.
 
+use ragnosis_core::analysis::compare::items::ItemChanges;
 use ragnosis_core::analysis::compare::{Flag, FlippedItem};
 use ragnosis_core::analysis::diagnosis::MetricScore;
 use ragnosis_core::export::report_view::{item_label, CaseView};
@@ -241,6 +242,32 @@ fn flip_lines(items: &[FlippedItem]) -> Vec<String> {
     lines
 }
 
+/// The items that got worse, improved or now have another problem, worse first.
+fn item_groups(items: &ItemChanges) -> Vec<FlipGroup> {
+    [
+        ("Got worse", &items.worse),
+        ("Improved", &items.improved),
+        ("Another problem", &items.other_problem),
+    ]
+    .into_iter()
+    .filter(|(_, list)| !list.is_empty())
+    .map(|(heading, list)| {
+        let mut lines: Vec<String> = list
+            .iter()
+            .take(FLIPS_LISTED)
+            .map(|i| format!("{}: {} → {}", i.label, i.before, i.after))
+            .collect();
+        if list.len() > FLIPS_LISTED {
+            lines.push(format!("and {} more", list.len() - FLIPS_LISTED));
+        }
+        FlipGroup {
+            heading: format!("{heading} ({})", list.len()),
+            items: lines,
+        }
+    })
+    .collect()
+}
+
 // long: the comparison section's paragraphs in reading order, each a few lines; split, the section
 // scatters
 pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
@@ -279,13 +306,24 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
     }
     let red: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
     intro.push(if red.is_empty() {
-        format!("No metric regressed: none got worse by more than {:.2} with its whole interval below 0.", c.threshold)
+        let caveat = match c.items.worse.len() {
+            0 => String::new(),
+            n => format!(" Single items can still break while means hold: {n} got worse (listed above)."),
+        };
+        format!("No metric regressed: none got worse by more than {:.2} with its whole interval below 0.{caveat}", c.threshold)
     } else {
         format!("Regressions (worse by more than {:.2}, whole interval on the worse side): {}.", c.threshold, red.join(", "))
     });
+    // A short report's table keeps the metrics that moved; the full one lists them all.
+    let still = c
+        .metrics
+        .iter()
+        .filter(|m| m.moved() == 0 || m.flag == Flag::NotCompared)
+        .count();
     let rows = c
         .metrics
         .iter()
+        .filter(|m| view.detail == Detail::Full || (m.moved() > 0 && m.flag != Flag::NotCompared))
         .map(|m| DeltaRow {
             metric: m.metric.clone(),
             lower_is_better: m.lower_is_better,
@@ -327,6 +365,12 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
     let mut notes = vec![
         "A flip is an item whose score crossed 0.5 between the runs (for ↓ metrics, passing means ≤ 0.5).".to_string()
     ];
+    if view.detail != Detail::Full && still > 0 {
+        notes.push(format!(
+            "{still} metric(s) moved on no item or were scored in only one run, and are left out of the table; \
+             the full report (--detail full) lists every metric."
+        ));
+    }
     if !c.metrics_only_in_a.is_empty() {
         notes.push(format!(
             "Only in A, not compared: {}.",
@@ -340,10 +384,13 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
         ));
     }
     Some(ComparisonSection {
+        verdict: c.items.sentence(),
+        items: item_groups(&c.items),
         intro,
         rows,
         flips,
         notes,
+        chart: None,
     })
 }
 

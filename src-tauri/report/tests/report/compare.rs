@@ -75,13 +75,14 @@ fn comparison_section_lists_deltas_flips_and_regressions() {
     assert_eq!(
         sections,
         [
+            // What the change did comes before run B's own report.
+            "## Comparison",
             "## Executive summary",
             "## Metrics",
             "## Charts",
             "## Diagnosis",
             "## Insights",
             "## Action items",
-            "## Comparison",
             "## Methodology",
             "## Appendix: the 2 worst items"
         ]
@@ -133,6 +134,10 @@ fn comparison_prints_in_the_pdf() {
         .find(|m| m.metric == "reference.recall_at_k")
         .unwrap();
     assert!(text.contains("Comparison") && text.contains("Flipped items"));
+    assert!(
+        text.find("Comparison") < text.find("Executive summary"),
+        "the comparison opens the report"
+    );
     assert!(
         text.contains(&format!("\u{2212}{:.3}", -recall.delta.unwrap())),
         "the delta is printed"

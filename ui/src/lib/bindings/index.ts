@@ -59,6 +59,8 @@ export type * from './IngestReport';
 export type * from './IngestRequest';
 export type * from './InsightSource';
 export type * from './ItemAgreement';
+export type * from './ItemChange';
+export type * from './ItemChanges';
 export type * from './ItemPreview';
 export type * from './ItemsPage';
 export type * from './JobEnd';

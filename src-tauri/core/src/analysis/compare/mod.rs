@@ -36,6 +36,7 @@
 //!   interval reaches 0; green otherwise; not compared when no pair exists.
 
 pub mod bootstrap;
+pub mod items;
 #[cfg(test)]
 mod tests;
 
@@ -43,6 +44,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::diagnosis::{self, FailurePattern};
 use crate::error::{Error, Result};
 use crate::metrics::{self, Scope};
 use crate::store::{self, run_items::RunItemKey, Store};
@@ -214,6 +216,10 @@ fn plural(n: u64) -> &'static str {
 pub struct Comparison {
     pub a: RunRef,
     pub b: RunRef,
+    /// What the change did to each matched item (worse, improved, ...): the first thing
+    /// every output says.
+    #[serde(default)]
+    pub items: items::ItemChanges,
     pub threshold: f64,
     pub resamples: usize,
     pub seed: u64,
@@ -286,6 +292,9 @@ impl MatchBasis {
 pub struct ScoredItem {
     pub key: RunItemKey,
     pub scores: BTreeMap<String, f64>,
+    /// The failure patterns the diagnosis reads in the item; `None` when it could not
+    /// read it (its metrics were not measured).
+    pub problems: Option<Vec<FailurePattern>>,
 }
 
 /// Compares run `b` against run `a` from the store. `threshold` is usually
@@ -469,6 +478,7 @@ fn only_in(these: &[&str], those: &[&str]) -> Vec<String> {
 }
 
 fn scored_items(store: &Store, run_id: i64, metrics: &[&str]) -> Result<Vec<ScoredItem>> {
+    let mut problems = diagnosis::problems_by_item(store, run_id)?;
     let mut scores: HashMap<i64, BTreeMap<String, f64>> =
         store::results::ok_scores_by_item(store.conn(), run_id, metrics)?
             .into_iter()
@@ -478,7 +488,12 @@ fn scored_items(store: &Store, run_id: i64, metrics: &[&str]) -> Result<Vec<Scor
         .into_iter()
         .map(|key| {
             let scores = scores.remove(&key.item_id).unwrap_or_default();
-            ScoredItem { key, scores }
+            let problems = problems.remove(&key.item_id);
+            ScoredItem {
+                key,
+                scores,
+                problems,
+            }
         })
         .collect())
 }
@@ -499,11 +514,13 @@ pub fn compare(
         .filter(|(a, b)| a.key.content_hash != b.key.content_hash)
         .count() as u64;
     let matched = pairs.len() as u64;
+    let items = items::sort(&pairs, metrics);
     let metrics = metrics
         .iter()
         .map(|(metric, lower_is_better)| metric_delta(metric, *lower_is_better, &pairs, threshold))
         .collect();
     Comparison {
+        items,
         only_in_a: items_a.len() as u64 - matched,
         only_in_b: items_b.len() as u64 - matched,
         a,

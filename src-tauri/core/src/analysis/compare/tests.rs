@@ -31,6 +31,7 @@ fn item(item_id: i64, hash: &str, scores: &[(&str, f64)]) -> ScoredItem {
             .iter()
             .map(|(m, s)| (m.to_string(), *s))
             .collect::<BTreeMap<_, _>>(),
+        problems: None,
     }
 }
 
@@ -166,6 +167,7 @@ fn case(id: Option<&str>, question: &str, output: &str, score: f64) -> ScoredIte
             question_key: question.into(),
         },
         scores: BTreeMap::from([("m".to_string(), score)]),
+        problems: None,
     }
 }
 
@@ -386,5 +388,104 @@ fn identical_scores_are_no_change_and_a_varying_judge_is_named_as_such() {
         c.headline().contains("the judge moved 2 score(s)"),
         "{}",
         c.headline()
+    );
+}
+
+/// An item of either run with the diagnosis's reading of it.
+fn diagnosed(item_id: i64, hash: &str, problems: &[FailurePattern]) -> ScoredItem {
+    ScoredItem {
+        problems: Some(problems.to_vec()),
+        ..item(item_id, hash, &[("m", 0.9)])
+    }
+}
+
+#[test]
+fn items_are_sorted_by_what_the_diagnosis_read_in_each_run_worse_first() {
+    use FailurePattern::{Hallucination, RetrievalMiss, WrongRefusal};
+    let a = vec![
+        diagnosed(1, "same", &[]),
+        diagnosed(2, "fixed-a", &[Hallucination]),
+        diagnosed(3, "broken-a", &[]),
+        diagnosed(4, "moved-a", &[RetrievalMiss]),
+        diagnosed(5, "reworded-a", &[]),
+        diagnosed(6, "refusal-a", &[WrongRefusal]),
+    ];
+    let b = vec![
+        diagnosed(1, "same", &[]),
+        diagnosed(2, "fixed-b", &[]),
+        diagnosed(3, "broken-b", &[Hallucination]),
+        diagnosed(4, "moved-b", &[Hallucination]),
+        diagnosed(5, "reworded-b", &[]),
+        diagnosed(6, "refusal-b", &[]),
+    ];
+    let c = compare(
+        run(1),
+        run(2),
+        &[("m".into(), false)],
+        &a,
+        &b,
+        DEFAULT_THRESHOLD,
+    );
+    let labels = |l: &[items::ItemChange]| l.iter().map(|i| i.label.clone()).collect::<Vec<_>>();
+    assert_eq!(labels(&c.items.worse), ["q3"]);
+    assert_eq!(labels(&c.items.improved), ["q2", "q6"]);
+    assert_eq!(labels(&c.items.other_problem), ["q4"]);
+    assert_eq!((c.items.same_standing, c.items.same_output), (1, 1));
+    assert_eq!(
+        (
+            c.items.worse[0].before.as_str(),
+            c.items.worse[0].after.as_str()
+        ),
+        ("no problem found", "hallucination")
+    );
+    assert_eq!(
+        c.items.sentence(),
+        "1 item got worse (q3), 2 improved (q2, q6), 1 now has another problem (q4), \
+         1 changed without changing standing; 1 kept the same output"
+    );
+}
+
+#[test]
+fn an_item_the_diagnosis_could_not_read_is_sorted_by_the_metrics_that_crossed_the_pass_line() {
+    let metrics = [("m".to_string(), false), ("cost".to_string(), true)];
+    let a = vec![
+        item(1, "a1", &[("m", 0.9), ("cost", 0.2)]),
+        item(2, "a2", &[("m", 0.2), ("cost", 0.2)]),
+        item(3, "a3", &[("m", 0.2), ("cost", 0.2)]),
+    ];
+    let b = vec![
+        // m falls below the line: worse.
+        item(1, "b1", &[("m", 0.3), ("cost", 0.2)]),
+        // m rises above it: improved.
+        item(2, "b2", &[("m", 0.8), ("cost", 0.2)]),
+        // m rises, but the lower-is-better cost rises above the line: another problem.
+        item(3, "b3", &[("m", 0.8), ("cost", 0.7)]),
+    ];
+    let c = compare(run(1), run(2), &metrics, &a, &b, DEFAULT_THRESHOLD);
+    assert_eq!(c.items.worse.len(), 1);
+    assert_eq!(c.items.worse[0].label, "q1");
+    assert_eq!(c.items.worse[0].after, "fails m");
+    assert_eq!(c.items.improved[0].label, "q2");
+    assert_eq!(c.items.improved[0].before, "fails m");
+    assert_eq!(c.items.other_problem[0].label, "q3");
+    assert_eq!(c.items.other_problem[0].after, "fails cost");
+}
+
+#[test]
+fn with_no_changed_output_nothing_is_said_to_improve_or_get_worse() {
+    let a = vec![item(1, "h1", &[("m", 0.9)]), item(2, "h2", &[("m", 0.1)])];
+    let b = vec![item(1, "h1", &[("m", 0.1)]), item(2, "h2", &[("m", 0.9)])];
+    let c = compare(
+        run(1),
+        run(2),
+        &[("m".into(), false)],
+        &a,
+        &b,
+        DEFAULT_THRESHOLD,
+    );
+    assert!(c.items.worse.is_empty() && c.items.improved.is_empty());
+    assert_eq!(
+        c.items.sentence(),
+        "No item has another output (2 kept the same), so none could improve or get worse"
     );
 }

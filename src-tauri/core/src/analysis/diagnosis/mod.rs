@@ -167,6 +167,31 @@ pub fn diagnose(store: &Store, run_id: i64) -> Result<Diagnosis> {
     })
 }
 
+/// The patterns of every item the diagnosis could check, keyed by item id, read as
+/// `diagnose` reads them (labels standing in for the judge's scores): an item with none
+/// showed no problem; an item missing from the map could not be checked.
+pub fn problems_by_item(
+    store: &Store,
+    run_id: i64,
+) -> Result<std::collections::HashMap<i64, Vec<FailurePattern>>> {
+    let conn = store.conn();
+    let labels = store::human_labels::scores_by_item(conn, run_id)?;
+    let mut out = std::collections::HashMap::new();
+    for_each_rule_scores(conn, run_id, |mut item| {
+        if !patterns::RULE_INPUTS
+            .iter()
+            .any(|m| item.scores.contains_key(*m))
+        {
+            return;
+        }
+        for (metric, score) in labels.get(&item.item_id).into_iter().flatten() {
+            item.scores.insert(metric.clone(), *score);
+        }
+        out.insert(item.item_id, reading::read(&item.scores).patterns());
+    })?;
+    Ok(out)
+}
+
 /// What the rules read for each item of a run, one item at a time in run order: the `ok`
 /// scores of their inputs and of the supporting signals, and the decision facts of
 /// negative rejection (`patterns::decision_facts`). Never collected: a million items'
