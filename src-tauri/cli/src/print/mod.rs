@@ -231,6 +231,25 @@ pub fn comparison(c: &Comparison) {
             m.verdict(c.threshold)
         );
     }
+    flipped_items(c);
+    let regressed: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
+    if regressed.is_empty() {
+        // A mean can hold while single items break: the item line above stays the verdict.
+        let caveat = match c.items.worse.len() {
+            0 => String::new(),
+            n => format!(
+                " (yet {n} item{} got worse: see the first lines)",
+                if n == 1 { "" } else { "s" }
+            ),
+        };
+        println!("No metric regressed: no change is worse by more than {} with its whole 95% interval on the worse side{caveat}.", c.threshold);
+    } else {
+        println!("Regressed: {}", regressed.join(", "));
+    }
+}
+
+/// The items that crossed the pass line, per metric and direction.
+fn flipped_items(c: &Comparison) {
     let flipped: Vec<_> = c
         .metrics
         .iter()
@@ -254,20 +273,6 @@ pub fn comparison(c: &Comparison) {
                 println!("  {} now fails: {}", m.metric, list(&m.to_fail));
             }
         }
-    }
-    let regressed: Vec<&str> = c.regressions().map(|m| m.metric.as_str()).collect();
-    if regressed.is_empty() {
-        // A mean can hold while single items break: the item line above stays the verdict.
-        let caveat = match c.items.worse.len() {
-            0 => String::new(),
-            n => format!(
-                " (yet {n} item{} got worse: see the first lines)",
-                if n == 1 { "" } else { "s" }
-            ),
-        };
-        println!("No metric regressed: no change is worse by more than {} with its whole 95% interval on the worse side{caveat}.", c.threshold);
-    } else {
-        println!("Regressed: {}", regressed.join(", "));
     }
 }
 
