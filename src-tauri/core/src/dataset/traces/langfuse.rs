@@ -40,13 +40,10 @@ pub(super) fn langfuse_facts(record: &Map<String, Value>) -> Result<(String, Spa
         .and_then(Value::as_object);
     let tokens = usage.and_then(|u| {
         let get = |keys: &[&str]| keys.iter().find_map(|k| u.get(*k).and_then(number));
-        match (
+        super::token_pair(
             get(&["input", "promptTokens"]),
             get(&["output", "completionTokens"]),
-        ) {
-            (None, None) => None,
-            (p, c) => Some((p.unwrap_or(0.0) as u64, c.unwrap_or(0.0) as u64)),
-        }
+        )
     });
     let facts = SpanFacts {
         span_id,

@@ -50,10 +50,7 @@ pub(super) fn langsmith_facts(record: &Map<String, Value>) -> Result<(String, Sp
     };
     let prompt = number_at("prompt_tokens").or_else(|| usage("input_tokens"));
     let completion = number_at("completion_tokens").or_else(|| usage("output_tokens"));
-    let tokens = match (prompt, completion) {
-        (None, None) => None,
-        (p, c) => Some((p.unwrap_or(0.0) as u64, c.unwrap_or(0.0) as u64)),
-    };
+    let tokens = super::token_pair(prompt, completion);
     let mut evaluations = Vec::new();
     if let Some(stats) = record.get("feedback_stats").and_then(Value::as_object) {
         for (name, stat) in stats {

@@ -481,3 +481,17 @@ impl TraceGroups {
         }))
     }
 }
+
+/// A span's (prompt, completion) token counts from the numbers it states. A count no
+/// model could have used (negative, not finite, beyond a trillion) is taken as not
+/// stated: a damaged field must neither overflow a trace's total nor become a figure.
+fn token_pair(prompt: Option<f64>, completion: Option<f64>) -> Option<(u64, u64)> {
+    let count = |v: Option<f64>| {
+        v.filter(|v| v.is_finite() && (0.0..=1e12).contains(v))
+            .map(|v| v as u64)
+    };
+    match (count(prompt), count(completion)) {
+        (None, None) => None,
+        (p, c) => Some((p.unwrap_or(0), c.unwrap_or(0))),
+    }
+}

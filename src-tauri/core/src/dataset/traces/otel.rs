@@ -49,13 +49,10 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
         }
         _ => Vec::new(),
     };
-    let tokens = match (
+    let tokens = super::token_pair(
         number_at("llm.token_count.prompt").or(number_at("gen_ai.usage.input_tokens")),
         number_at("llm.token_count.completion").or(number_at("gen_ai.usage.output_tokens")),
-    ) {
-        (None, None) => None,
-        (p, c) => Some((p.unwrap_or(0.0) as u64, c.unwrap_or(0.0) as u64)),
-    };
+    );
     let mut evaluations = Vec::new();
     for n in 0.. {
         let at = |field: &str| format!("evaluations.{n}.evaluation.{field}");

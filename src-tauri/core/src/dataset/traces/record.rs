@@ -224,7 +224,9 @@ pub(super) fn trace_record(
     let (prompt, completion) = counted
         .iter()
         .filter_map(|s| s.tokens)
-        .fold((0, 0), |(p, c), (a, b)| (p + a, c + b));
+        .fold((0u64, 0u64), |(p, c), (a, b)| {
+            (p.saturating_add(a), c.saturating_add(b))
+        });
     let cost: f64 = counted.iter().filter_map(|s| s.cost).sum();
     let mut prior: BTreeMap<String, Value> = BTreeMap::new();
     for (name, value) in spans

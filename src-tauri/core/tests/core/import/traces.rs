@@ -180,3 +180,36 @@ fn a_hostile_trace_export_is_reported_and_the_rest_imports() {
         None => assert!(reasons.iter().any(|(line, _)| *line == 5), "{reasons:?}"),
     }
 }
+
+#[test]
+fn a_token_count_no_model_could_use_is_ignored_and_the_trace_still_imports() {
+    // Two model calls of one trace; the fuzzer found that a count of 2^64 in the first
+    // overflowed the trace's total. Such a count is taken as not stated.
+    let span = |id: &str, prompt: serde_json::Value, completion: serde_json::Value| {
+        json!({
+            "context": {"trace_id": "00000000000000000000000000000009", "span_id": id},
+            "name": "ChatCompletion", "span_kind": "LLM",
+            "parent_id": null,
+            "start_time": "2026-11-20T10:00:00+00:00", "end_time": "2026-11-20T10:00:01+00:00",
+            "attributes": {
+                "openinference": {"span": {"kind": "LLM"}},
+                "llm": {"token_count": {"prompt": prompt, "completion": completion}},
+                "input": {"value": "Weather in Paris?"},
+                "output": {"value": "Rainy, 14 °C."}
+            }
+        })
+        .to_string()
+    };
+    let file = [
+        span("0000000900000001", json!(97), json!(18446744073709551616.0)),
+        span("0000000900000002", json!(50), json!(-3)),
+        span("0000000900000003", json!(10), json!(7)),
+    ]
+    .join("\n");
+    let got = import("spans.jsonl", file.as_bytes());
+    assert_eq!(got.items.len(), 1, "{:?}", got.report.rejected);
+    assert_eq!(
+        got.items[0].item.metadata["llm_tokens"],
+        json!({"prompt": 157, "completion": 7})
+    );
+}
