@@ -298,6 +298,15 @@ impl Session {
         )
     }
 
+    /// Resizes the window (its outer size) to `width` × `height`.
+    pub fn set_window_size(&self, width: u32, height: u32) {
+        self.call(
+            reqwest::Method::POST,
+            "/window/rect",
+            Some(json!({"width": width, "height": height})),
+        );
+    }
+
     /// Saves a PNG of the window to `path`.
     pub fn screenshot(&self, path: &Path) {
         use base64::Engine;
