@@ -689,8 +689,17 @@ fn a_pipeline_change_is_compared_item_first_in_the_runs_screen() {
         SHORT,
     );
     assert!(headline.contains("kept every score"), "{headline}");
-    let rows = session.wait_for("[data-testid=compare-table] tbody tr", 1, SHORT);
-    let first = session.text(&rows[0]);
+    // The metrics that moved come first; those that did not are folded below them.
+    let moved = session.wait_for("[data-testid=compare-table] tbody tr", 1, SHORT);
+    assert!(
+        moved
+            .iter()
+            .all(|row| !session.text(row).contains("no change")),
+        "only metrics that moved are listed first"
+    );
+    session.click_on("[data-testid=compare-still] summary", SHORT);
+    let still = session.wait_for("[data-testid=compare-still-table] tbody tr", 1, SHORT);
+    let first = session.text(&still[0]);
     // Retrieval did not change: its scores stay, in those words (not "+0.000 within noise").
     assert!(
         first.contains("no change") && !first.contains("within noise"),
@@ -823,6 +832,11 @@ fn no_screen_is_cut_off_at_the_default_size_or_at_1024_by_768() {
         }
         session.click_on("[data-testid=nav-results]", SHORT);
         // With no run chosen, Results lists them; the newest opens.
+        session.wait_for(
+            "[data-testid=verdict], [data-testid=run-row] button.link",
+            1,
+            SHORT,
+        );
         if session.find_all("[data-testid=verdict]").is_empty() {
             session.click_on("[data-testid=run-row] button.link", SHORT);
         }
