@@ -80,6 +80,7 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::datasets::import_mapped,
         commands::cases::run_calibration,
         commands::reports::export_run,
+        commands::reports::export_comparison,
     ])
 }
 

@@ -863,6 +863,55 @@ fn the_markdown_and_the_pdf_of_a_run_carry_the_same_sections_and_figures() {
 }
 
 #[test]
+fn a_comparison_is_exported_as_a_report_that_opens_on_it_or_as_json_never_as_csv() {
+    let home = tempfile::tempdir().unwrap();
+    let s = shell(home.path());
+    let id = s.example();
+    let a = finished_run(&s, id, 31);
+    let b = finished_run(&s, id, 32);
+    let export = |name: &str, format: &str| {
+        s.invoke(
+            "export_comparison",
+            json!({ "a": a, "b": b, "path": s.home.join(name).display().to_string(), "format": format }),
+        )
+    };
+    export("cmp.md", "markdown").unwrap();
+    let md = std::fs::read_to_string(s.home.join("cmp.md")).unwrap();
+    let headings: Vec<&str> = md.lines().filter(|l| l.starts_with("## ")).collect();
+    assert_eq!(
+        headings.first(),
+        Some(&"## Comparison"),
+        "the report opens on the comparison: {headings:?}"
+    );
+    assert!(md.contains("No item has another output"), "{md}");
+    let written = export("cmp", "json").unwrap();
+    assert_eq!(
+        written["paths"],
+        json!([s.home.join("cmp.json").display().to_string()])
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(s.home.join("cmp.json")).unwrap()).unwrap();
+    assert_eq!(
+        (json["a"]["id"].clone(), json["b"]["id"].clone()),
+        (json!(a), json!(b))
+    );
+    assert_eq!(json["items"]["same_output"], 24);
+    assert_error(&export("cmp.csv", "csv").unwrap_err(), "invalid");
+    assert!(
+        !s.home.join("cmp.csv").exists(),
+        "nothing written for a refused format"
+    );
+    assert_error(
+        &s.invoke(
+            "export_comparison",
+            json!({ "a": a, "b": a, "path": s.home.join("same.md").display().to_string(), "format": "markdown" }),
+        )
+        .unwrap_err(),
+        "invalid",
+    );
+}
+
+#[test]
 fn export_run_writes_markdown_where_asked() {
     let home = tempfile::tempdir().unwrap();
     let (s, run_id) = shell_with_a_finished_run(home.path());

@@ -19,3 +19,17 @@ pub fn export_run(
     let path = paths::output_file(&path)?;
     Ok(reports::export(&state, run_id, &path, &[format], None)?.into())
 }
+
+/// Writes run `b` compared with run `a` to `path`: JSON, or B's report opening on the
+/// comparison (Markdown, PDF).
+#[tauri::command(async)]
+pub fn export_comparison(
+    state: State<'_, AppState>,
+    a: i64,
+    b: i64,
+    path: String,
+    format: ReportFormat,
+) -> CommandResult<Exported> {
+    let path = paths::output_file(&path)?;
+    Ok(reports::export_comparison(&state, a, b, &path, format)?.into())
+}

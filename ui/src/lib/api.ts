@@ -230,6 +230,11 @@ export function exportRun(runId: number, path: string, format: ReportFormat): Pr
   return call<Exported>('export_run', { runId, path, format });
 }
 
+/** Run `b` compared with run `a`: JSON, or b's report opening on the comparison. */
+export function exportComparison(a: number, b: number, path: string, format: ReportFormat): Promise<Exported> {
+  return call<Exported>('export_comparison', { a, b, path, format });
+}
+
 // Runs: comparison, trend, charts ------------------------------------------------------
 
 /** Run `b` against run `a`, with flags at `threshold`. */

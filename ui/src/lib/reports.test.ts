@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultFileName, isAbsoluteFilePath } from './reports';
+import { comparisonFileName, defaultFileName, isAbsoluteFilePath } from './reports';
 
 describe('defaultFileName', () => {
   it('names the file after the run label with the format extension', () => {
@@ -23,5 +23,12 @@ describe('isAbsoluteFilePath', () => {
     expect(isAbsoluteFilePath('r.md')).toBe(false);
     expect(isAbsoluteFilePath('/tmp/')).toBe(false);
     expect(isAbsoluteFilePath('')).toBe(false);
+  });
+});
+
+describe('comparisonFileName', () => {
+  it('names both runs, baseline first, each made safe', () => {
+    expect(comparisonFileName({ id: 1, label: 'v1' }, { id: 2, label: 'after/fix' }, 'pdf')).toBe('ragnosis-compare-v1-vs-after-fix.pdf');
+    expect(comparisonFileName({ id: 4, label: null }, { id: 5, label: '' }, 'json')).toBe('ragnosis-compare-run-4-vs-run-5.json');
   });
 });

@@ -20,3 +20,16 @@ export function isAbsoluteFilePath(path: string): boolean {
   const absolute = p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\');
   return absolute && !/[\\/]$/.test(p);
 }
+
+/** "ragnosis-compare-v1-vs-v2.md": both runs' labels (or ids), safe as in `defaultFileName`. */
+export function comparisonFileName(
+  a: { id: number; label: string | null },
+  b: { id: number; label: string | null },
+  format: ReportFormat,
+): string {
+  const part = (run: { id: number; label: string | null }) => {
+    const safe = (run.label ?? '').normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 40);
+    return safe === '' ? `run-${run.id}` : safe;
+  };
+  return `ragnosis-compare-${part(a)}-vs-${part(b)}.${EXTENSIONS[format]}`;
+}

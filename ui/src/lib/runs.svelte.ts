@@ -7,6 +7,10 @@ import type { JobEvent, RunRequest } from './types';
 
 export const live = $state({ runs: [] as RunProgress[] });
 
+/** The dataset of each run started here, so a screen about one dataset never shows
+ *  another's run (a new dataset opened on "Finished — 24 of 24" of the previous one). */
+const datasetOf = new Map<number, number>();
+
 function update(runId: number, event: JobEvent): void {
   const at = live.runs.findIndex((r) => r.runId === runId);
   if (at >= 0) live.runs[at] = applyEvent(live.runs[at]!, event, Date.now());
@@ -33,6 +37,7 @@ export async function start(
     if (event.kind === 'ended') onEnded?.(live.runs.find((r) => r.runId === runId)!);
   };
   runId = await startRun(request, handle);
+  datasetOf.set(runId, request.dataset_id);
   live.runs = [initialProgress(runId, Date.now()), ...live.runs.filter((r) => r.runId !== runId)];
   onStarted?.(runId);
   for (const event of early) handle(event);
@@ -58,4 +63,13 @@ export function cancel(runId: number): Promise<void> {
 
 export function progressOf(runId: number | null): RunProgress | null {
   return runId === null ? null : (live.runs.find((r) => r.runId === runId) ?? null);
+}
+
+/** The progress of `runId` when it is a run of `datasetId` (or of a dataset not known
+ *  here, as a run resumed from the Runs screen). */
+export function progressFor(runId: number | null, datasetId: number | null): RunProgress | null {
+  const progress = progressOf(runId);
+  if (progress === null) return null;
+  const dataset = datasetOf.get(progress.runId);
+  return dataset === undefined || dataset === datasetId ? progress : null;
 }

@@ -96,6 +96,44 @@ pub fn export(
     Ok(written)
 }
 
+/// Writes run `b` compared with run `a` at `base`, at the default threshold: the
+/// comparison's data (JSON), or B's report opening on the comparison (Markdown, PDF).
+/// CSV is refused (it holds one run's results), as are runs judged differently, the
+/// same run twice, and anything `compare` refuses.
+pub fn export_comparison(
+    ctx: &Ctx,
+    a: i64,
+    b: i64,
+    base: &Path,
+    format: ReportFormat,
+) -> Result<Vec<PathBuf>> {
+    let base = base_for(base, &[format]);
+    match format {
+        ReportFormat::Csv => Err(Error::Invalid(
+            "a comparison is written as Markdown, PDF or JSON; CSV holds one run's results, so export each run on its own"
+                .into(),
+        )),
+        ReportFormat::Json => {
+            let comparison = compare(ctx, a, b, DEFAULT_THRESHOLD, false)?;
+            Ok(vec![write_comparison(&comparison, &base)?])
+        }
+        ReportFormat::Markdown | ReportFormat::Pdf => {
+            if a == b {
+                return Err(Error::Invalid(
+                    "choose two different runs to compare".into(),
+                ));
+            }
+            let options = ReportOptions {
+                generated_at: date_line(None),
+                baseline: Some(a),
+                threshold: DEFAULT_THRESHOLD,
+                ..ReportOptions::default()
+            };
+            write_report(ctx, b, &options, &[format], &base)
+        }
+    }
+}
+
 /// Writes the report of a run (with a comparison section when `options.baseline` is
 /// set) at `base`, in the report formats among `formats` (Markdown, PDF).
 pub fn write_report(
