@@ -179,6 +179,8 @@ fn window_geometry(title: &str) -> Option<(i32, i32, i32, i32)> {
     let out = Command::new("xdotool")
         .args([
             "search",
+            // Mapped windows only: keys sent before a window is on screen go elsewhere.
+            "--onlyvisible",
             "--name",
             &format!("^{title}$"),
             "getwindowgeometry",
@@ -265,6 +267,68 @@ fn drop_for_real(file: &Path) -> Result<(), String> {
         return Err(format!("xdotool failed: {status}"));
     }
     Ok(())
+}
+
+/// Answers the native open dialog titled `title` with `file`, as a person pasting the
+/// path does: the pointer goes over the dialog (without a window manager, focus follows
+/// it), Ctrl+L opens the file chooser's location field, the path is pasted whole (typed
+/// key by key, it raced the chooser's completion) and Return accepts it.
+fn answer_open_dialog(title: &str, file: &Path) -> Result<(), String> {
+    which("xdotool").ok_or("xdotool is not installed")?;
+    let start = Instant::now();
+    let (x, y, w, h) = loop {
+        if let Some(geometry) = window_geometry(title) {
+            break geometry;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            return Err(format!("no dialog titled {title:?} appeared"));
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shell/clipboard_source.py");
+    let mut clipboard = Command::new("/usr/bin/python3")
+        .arg(&script)
+        .arg(file)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("cannot start the clipboard source: {e}"))?;
+    let mut ready = String::new();
+    std::io::BufReader::new(clipboard.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .map_err(|e| e.to_string())?;
+    let result = (|| {
+        if ready.trim() != "ready" {
+            return Err("the clipboard source did not come up (is python3-gi installed?)".into());
+        }
+        // Keys queue for the mapped chooser; a short pause lets it lay out first.
+        std::thread::sleep(Duration::from_millis(500));
+        let steps: [&[&str]; 5] = [
+            &[
+                "mousemove",
+                &(x + w / 2).to_string(),
+                &(y + h / 2).to_string(),
+            ],
+            &["key", "ctrl+l"],
+            &["key", "ctrl+a"],
+            &["key", "ctrl+v"],
+            &["key", "Return"],
+        ];
+        for step in steps {
+            let status = Command::new("xdotool")
+                .args(step)
+                .status()
+                .map_err(|e| e.to_string())?;
+            if !status.success() {
+                return Err(format!("xdotool {step:?} failed: {status}"));
+            }
+            std::thread::sleep(Duration::from_millis(300));
+        }
+        Ok(())
+    })();
+    let _ = clipboard.kill();
+    let _ = clipboard.wait();
+    result
 }
 
 /// Imports `file` into the store at `home`, as the CLI would have before launch.
@@ -869,6 +933,38 @@ fn no_screen_is_cut_off_at_the_default_size_or_at_1024_by_768() {
         "cut off or scrolling sideways:\n{}",
         cut.join("\n")
     );
+}
+
+#[test]
+fn a_file_chosen_in_the_open_dialog_is_imported_as_a_dropped_one() {
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
+    let file = sandbox.path("town-services.jsonl");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/compare/town-v1.jsonl"),
+        &file,
+    )
+    .unwrap();
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
+    session.click_on("[data-testid=choose-file]", SHORT);
+    if let Err(why) = answer_open_dialog("Import a dataset", &file) {
+        let page = session.execute("return document.body.innerText", json!([]));
+        panic!("the open dialog could not be answered: {why}; page: {page}");
+    }
+    let accepted = session.wait_for_text(
+        "[data-testid=report-accepted]",
+        "8",
+        Duration::from_secs(30),
+    );
+    assert_eq!(accepted.trim(), "8");
+    session.wait_for_text("[data-testid=dataset-name]", "town-services", SHORT);
 }
 
 /// Every file under `dir`, recursively.
