@@ -30,6 +30,11 @@ pub(crate) struct Shell {
 pub(crate) fn shell(home: &Path) -> Shell {
     let state = AppState::with_secrets(Some(home), Arc::new(MemoryStore::default()))
         .expect("store opens in a temp dir");
+    shell_with(home, state)
+}
+
+/// A window on `state`, as `main` builds it.
+fn shell_with(home: &Path, state: AppState) -> Shell {
     let sent: Sent = Arc::default();
     let record = sent.clone();
     let base = mock_builder().channel_interceptor(move |_webview, callback, _index, body| {
@@ -908,6 +913,31 @@ fn a_comparison_is_exported_as_a_report_that_opens_on_it_or_as_json_never_as_csv
         )
         .unwrap_err(),
         "invalid",
+    );
+}
+
+#[test]
+fn a_window_started_on_a_damaged_database_opens_and_says_what_to_do() {
+    let home = tempfile::tempdir().unwrap();
+    // Where the database should be, a file that is not one (as after a disk error).
+    std::fs::write(
+        home.path().join(ragnosis_core::paths::DB_FILE),
+        vec![0x5a; 8192],
+    )
+    .unwrap();
+    let s = shell_with(home.path(), AppState::open_or_problem(Some(home.path())));
+    let problem = s.ok("startup_problem", json!({}));
+    let message = problem["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("doctor") && message.contains("move the file aside"),
+        "the window says what to do: {problem}"
+    );
+    // The rest of the window answers with the same error instead of stopping.
+    assert!(s.invoke("list_datasets", json!({})).is_err());
+    assert_eq!(
+        std::fs::read(home.path().join(ragnosis_core::paths::DB_FILE)).unwrap(),
+        vec![0x5a; 8192],
+        "nothing was written to the file"
     );
 }
 
