@@ -448,11 +448,25 @@ pub fn plan(dataset_id: i64, run_plan: &RunPlan) {
     } else {
         println!("  cost:          {}", cost_range(plan));
         println!(
-            "  duration:      ~{:.0} s at concurrency {}",
-            plan.duration_secs, profile.concurrency
+            "  duration:      {} ({})",
+            seconds_in_words(preview.duration.secs),
+            preview.duration.basis
         );
     }
     println!("Nothing was sent and no run was stored. Run the same command with --dataset {dataset_id} and without --plan to start it.");
+}
+
+/// "under a second", "about 12 s", "about 3 min 05 s", "about 2 h 10 min".
+fn seconds_in_words(secs: f64) -> String {
+    if !secs.is_finite() || secs < 1.0 {
+        return "under a second".into();
+    }
+    let s = secs.round() as u64;
+    match s {
+        0..=59 => format!("about {s} s"),
+        60..=3599 => format!("about {} min {:02} s", s / 60, s % 60),
+        _ => format!("about {} h {:02} min", s / 3600, (s % 3600) / 60),
+    }
 }
 
 fn cost_range(plan: &JudgePlan) -> String {

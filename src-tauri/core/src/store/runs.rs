@@ -191,3 +191,48 @@ pub fn totals<T: serde::de::DeserializeOwned + Default>(conn: &Connection, id: i
     })?;
     Ok(serde_json::from_str(&text).unwrap_or_default())
 }
+
+/// How fast runs judged by one judge went on this machine: wall-clock seconds per
+/// evaluated cell (item × metric) over the last few finished runs, and how many runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Pace {
+    pub secs_per_cell: f64,
+    pub runs: u64,
+}
+
+/// The pace of the last `limit` finished runs judged by `judge` (with a start, an end and
+/// at least one result), or `None` before the first. A resumed run counts the pause in
+/// its wall time: the estimate errs long, never short.
+pub fn pace(conn: &Connection, judge: &str, limit: u32) -> Result<Option<Pace>> {
+    let mut stmt = conn.prepare(
+        "SELECT started_at, finished_at, (SELECT COUNT(*) FROM results WHERE results.run_id = runs.id)
+         FROM runs
+         WHERE judge = ?1 AND status = 'done' AND started_at IS NOT NULL AND finished_at IS NOT NULL
+         ORDER BY id DESC LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(params![judge, limit], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    })?;
+    let (mut secs, mut cells, mut runs) = (0.0, 0i64, 0u64);
+    for row in rows {
+        let (started, finished, n) = row?;
+        let parse = |t: &str| chrono::DateTime::parse_from_rfc3339(t).ok();
+        let (Some(a), Some(b)) = (parse(&started), parse(&finished)) else {
+            continue;
+        };
+        let took = (b - a).num_milliseconds() as f64 / 1000.0;
+        if n > 0 && took >= 0.0 {
+            secs += took;
+            cells += n;
+            runs += 1;
+        }
+    }
+    Ok((runs > 0).then(|| Pace {
+        secs_per_cell: secs / cells as f64,
+        runs,
+    }))
+}

@@ -738,3 +738,37 @@ fn a_report_reads_histograms_and_worst_items_kept_with_the_run() {
         "the worst items are the lowest scores"
     );
 }
+
+#[test]
+fn a_run_plan_times_itself_by_this_judges_last_runs_here_once_there_are_any() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset = import(&mut store, dir.path(), &items(6));
+    let profile = ragnosis_core::judge::open::offline_profile();
+    let metrics = ["ragvue.clarity", "ragvue.answer_relevance"];
+    let before = run::preview(&store, &request(dataset, &metrics), &profile).unwrap();
+    assert!(
+        before.duration.basis.starts_with("assumed"),
+        "{:?}",
+        before.duration
+    );
+    let outcome = evaluate_offline(&mut store, dataset, &metrics);
+    let run_row = store::runs::get(store.conn(), outcome.run_id).unwrap();
+    let took = chrono::DateTime::parse_from_rfc3339(run_row.finished_at.as_deref().unwrap())
+        .unwrap()
+        - chrono::DateTime::parse_from_rfc3339(run_row.started_at.as_deref().unwrap()).unwrap();
+    let after = run::preview(&store, &request(dataset, &metrics), &profile).unwrap();
+    assert!(
+        after.duration.basis.starts_with("measured")
+            && after.duration.basis.contains("last 1 run "),
+        "{:?}",
+        after.duration
+    );
+    // The same work again: the measured run's own wall time.
+    let expected = took.num_milliseconds() as f64 / 1000.0;
+    assert!(
+        (after.duration.secs - expected).abs() < 1e-6,
+        "{} against {expected}",
+        after.duration.secs
+    );
+}

@@ -38,6 +38,7 @@ export type * from './DeltaRow';
 export type * from './DiagnosisView';
 export type * from './Direction';
 export type * from './Duplicate';
+export type * from './DurationEstimate';
 export type * from './ErrorGroup';
 export type * from './ErrorView';
 export type * from './Estimate';
