@@ -90,6 +90,10 @@ pub struct AddArgs {
     /// Check without a judge: the answer is written in this language (en, de, fr, …).
     #[arg(long, value_name = "CODE")]
     language: Option<String>,
+    /// Score only items whose question matches this regular expression (case aside),
+    /// e.g. `--applies-when "cost|price|fee"`; the others are skipped with the reason.
+    #[arg(long, value_name = "REGEX")]
+    applies_when: Option<String>,
 }
 
 pub fn criteria(ctx: &Ctx, command: CriteriaCommand) -> Result<(), Error> {
@@ -174,8 +178,12 @@ fn line(v: &Versioned) -> String {
         Some(check) => format!("no judge: {}", criteria::describe_check(check)),
         None => format!("judged; reads {}", d.reads_text()),
     };
+    let scope = match &d.applies_when {
+        Some(p) => format!("; only where the question matches /{p}/"),
+        None => String::new(),
+    };
     format!(
-        "{} (version {}): {}; {how}\n    “{}”",
+        "{} (version {}): {}; {how}{scope}\n    “{}”",
         d.metric_id(),
         v.version,
         d.pass_rule(),
@@ -189,6 +197,9 @@ fn show(v: &Versioned, versions: &[StoredCriterion]) {
     println!("  question:  {}", d.question.trim());
     println!("  scale:     {}", d.pass_rule());
     println!("  reads:     {}", d.reads_text());
+    if let Some(p) = &d.applies_when {
+        println!("  applies:   where the question matches /{p}/ (case aside)");
+    }
     if d.lower_is_better() {
         println!("  direction: lower is better");
     }
@@ -255,6 +266,7 @@ fn definition(a: AddArgs) -> Result<Definition, Error> {
         anchors,
         examples: Vec::new(),
         check,
+        applies_when: a.applies_when,
     };
     criteria::checked(def)
 }

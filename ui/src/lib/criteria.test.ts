@@ -34,6 +34,15 @@ describe('formOf and definitionOf', () => {
     }
   });
 
+  it('keep an "applies when" pattern trimmed, and leave it out when the box is empty', () => {
+    const scoped: Definition = { ...cites, applies_when: 'cost|price' };
+    expect(definitionOf(formOf(scoped))).toEqual({ definition: scoped });
+    expect(definitionOf({ ...formOf(scoped), appliesWhen: '  fee  ' })).toMatchObject({ definition: { applies_when: 'fee' } });
+    const cleared = definitionOf({ ...formOf(scoped), appliesWhen: '   ' });
+    expect(cleared).toHaveProperty('definition');
+    if ('definition' in cleared) expect(cleared.definition).not.toHaveProperty('applies_when');
+  });
+
   it('list the fields read in a fixed order and drop empty anchors', () => {
     const form = { ...formOf(tone), reads: ['answer', 'contexts', 'question'] as Definition['reads'] };
     form.anchors = { ...form.anchors, '3': '   ' };

@@ -26,6 +26,8 @@ export interface CriterionForm {
   minWords: string;
   maxWords: string;
   language: string;
+  /** A regular expression on the question; empty: the criterion applies to every item. */
+  appliesWhen: string;
   /** Scored examples come from a file or an example; the form keeps them as they are. */
   examples: Definition['examples'];
 }
@@ -95,6 +97,7 @@ export function blankForm(): CriterionForm {
     minWords: '',
     maxWords: '',
     language: 'en',
+    appliesWhen: '',
     examples: [],
   };
 }
@@ -109,6 +112,7 @@ export function formOf(def: Definition): CriterionForm {
     lowerIsBetter: def.direction === 'lower_is_better',
     threshold: def.threshold === undefined || def.threshold === null ? '' : String(def.threshold),
     anchors: Object.fromEntries((def.anchors ?? []).map((a) => [String(a.score), a.means])),
+    appliesWhen: def.applies_when ?? '',
     examples: def.examples ?? [],
   };
   const check = def.check;
@@ -179,5 +183,6 @@ export function definitionOf(form: CriterionForm): { definition: Definition } | 
   };
   if (threshold !== undefined) definition.threshold = threshold;
   if (check.check) definition.check = check.check;
+  if (form.appliesWhen.trim() !== '') definition.applies_when = form.appliesWhen.trim();
   return { definition };
 }

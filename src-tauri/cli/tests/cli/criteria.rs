@@ -580,3 +580,130 @@ fn the_plan_counts_one_call_per_item_for_a_criterion_and_none_with_the_offline_j
         "one call per item: {judged}"
     );
 }
+
+#[test]
+fn a_criterion_with_applies_when_scores_only_the_questions_it_names_and_plans_only_their_calls() {
+    let home = tempfile::tempdir().unwrap();
+    let refused = run(
+        home.path(),
+        &[
+            "criteria",
+            "add",
+            "cites_warranty",
+            "--question",
+            "Does a warranty answer cite its source?",
+            "--regex",
+            r"\[ID: *W\d+\]",
+            "--applies-when",
+            "warranty(",
+        ],
+    );
+    assert_ne!(refused.status.code(), Some(0));
+    assert!(
+        text(&refused.stderr)
+            .contains("\"applies when\" is not a regular expression that compiles"),
+        "{}",
+        text(&refused.stderr)
+    );
+    ok(
+        home.path(),
+        &[
+            "criteria",
+            "add",
+            "cites_warranty",
+            "--question",
+            "Does a warranty answer cite its source?",
+            "--regex",
+            r"\[ID: *W\d+\]",
+            "--applies-when",
+            "WARRANTY",
+        ],
+    );
+    let shown = ok(home.path(), &["criteria", "show", "cites_warranty"]);
+    assert!(shown.contains("/WARRANTY/"), "{shown}");
+    let out = home.path().join("scoped");
+    let file = example();
+    let file = file.to_str().unwrap();
+    ok(
+        home.path(),
+        &[
+            "eval",
+            file,
+            "--metrics",
+            "criteria.cites_warranty",
+            "--out-base",
+            out.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    let export = json(&out.with_extension("json"));
+    let items = export["items"].as_array().unwrap();
+    let mut scored = Vec::new();
+    for item in items {
+        let question = item["question"].as_str().unwrap();
+        let result = &item["results"]["criteria.cites_warranty"];
+        // Case aside: the pattern is upper case, the questions lower.
+        if question.to_lowercase().contains("warranty") {
+            assert_eq!(result["status"], "ok", "{question}: {result}");
+            scored.push(question.to_string());
+        } else {
+            assert_eq!(result["status"], "skipped", "{question}: {result}");
+            assert!(
+                result["explanation"]
+                    .as_str()
+                    .unwrap()
+                    .contains("does not apply: the question does not match /WARRANTY/"),
+                "{result}"
+            );
+        }
+    }
+    assert!(
+        scored.len() >= 2 && scored.len() < items.len(),
+        "some questions are about the warranty, most are not: {scored:?}"
+    );
+
+    // A criterion in plain words is planned only on the questions it applies to.
+    ok(
+        home.path(),
+        &[
+            "criteria",
+            "add",
+            "warranty_tone",
+            "--question",
+            "Is a warranty answer courteous?",
+            "--applies-when",
+            "warranty",
+        ],
+    );
+    ok(
+        home.path(),
+        &[
+            "judges",
+            "add",
+            "priced",
+            "--kind",
+            "openai",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--model",
+            "m",
+        ],
+    );
+    let planned = ok(
+        home.path(),
+        &[
+            "eval",
+            file,
+            "--metrics",
+            "criteria.warranty_tone",
+            "--plan",
+            "--judge",
+            "priced",
+        ],
+    );
+    assert!(
+        planned.contains(&format!("judge calls:   {} ", scored.len())),
+        "one call per warranty question: {planned}"
+    );
+}

@@ -46,6 +46,7 @@ fn tone() -> Definition {
         ],
         examples: Vec::new(),
         check: None,
+        applies_when: None,
     }
 }
 
@@ -65,6 +66,7 @@ fn no_promises() -> Definition {
         ],
         examples: Vec::new(),
         check: None,
+        applies_when: None,
     }
 }
 
@@ -85,6 +87,7 @@ fn cites_section() -> Definition {
             pattern: r"(?i)(§\s*\d+(\.\d+)*|\bsection\s+\d+(\.\d+)*)".into(),
             must_match: true,
         }),
+        applies_when: None,
     }
 }
 

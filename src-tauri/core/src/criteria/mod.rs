@@ -274,6 +274,20 @@ pub struct Definition {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub check: Option<Check>,
+    /// A regular expression on the question (case aside): the criterion is scored only on
+    /// items whose question matches it, and skipped on the others with the reason. None:
+    /// every item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub applies_when: Option<String>,
+}
+
+/// An "applies when" pattern as it is matched: case does not matter to a user writing
+/// `cost|price|fee`.
+fn condition(pattern: &str) -> std::result::Result<regex::Regex, regex::Error> {
+    regex::RegexBuilder::new(pattern)
+        .case_insensitive(true)
+        .build()
 }
 
 fn default_reads() -> Vec<ReadField> {
@@ -296,7 +310,29 @@ impl Definition {
         for a in &mut self.anchors {
             a.means = a.means.trim().to_string();
         }
+        self.applies_when = self
+            .applies_when
+            .map(|p| p.trim().to_string())
+            .filter(|p| !p.is_empty());
         self
+    }
+
+    /// Whether the criterion is scored on an item with this question: always, unless
+    /// `applies_when` is set and the question does not match it. A pattern that does not
+    /// compile (validation refuses those) applies nowhere rather than everywhere.
+    pub fn applies_to(&self, question: &str) -> bool {
+        match self.applies_when.as_deref().map(str::trim) {
+            None | Some("") => true,
+            Some(pattern) => condition(pattern).is_ok_and(|re| re.is_match(question)),
+        }
+    }
+
+    /// Why the criterion was not scored on an item whose question it does not apply to.
+    pub fn not_applicable_reason(&self) -> String {
+        format!(
+            "does not apply: the question does not match /{}/ (the criterion's \"applies when\")",
+            self.applies_when.as_deref().unwrap_or("").trim()
+        )
     }
 
     /// `criteria.<name>`.
@@ -376,8 +412,12 @@ impl Definition {
             Some(check) => format!("checked without a judge: {}", check::describe(check)),
             None => "judged".to_string(),
         };
+        let scope = match self.applies_when.as_deref().map(str::trim) {
+            Some(p) if !p.is_empty() => format!("; only where the question matches /{p}/"),
+            _ => String::new(),
+        };
         format!(
-            "Your criterion: {} ({}; {how}).",
+            "Your criterion: {} ({}; {how}{scope}).",
             self.question.trim(),
             self.pass_rule()
         )

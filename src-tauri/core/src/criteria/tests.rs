@@ -15,6 +15,7 @@ fn judged(name: &str, scale: Scale) -> Definition {
         anchors: Vec::new(),
         examples: Vec::new(),
         check: None,
+        applies_when: None,
     }
 }
 
@@ -275,4 +276,37 @@ fn a_registered_criterion_is_found_and_selected_like_a_built_in_metric() {
         std::ptr::eq(registry::register(&def), spec),
         "the same definition is built once"
     );
+}
+
+#[test]
+fn applies_when_matches_the_question_case_aside_and_a_blank_pattern_applies_everywhere() {
+    let scoped = Definition {
+        applies_when: Some("  cost|price ".into()),
+        ..judged("tone", Scale::PassFail)
+    }
+    .canonical();
+    assert_eq!(scoped.applies_when.as_deref(), Some("cost|price"));
+    assert!(scoped.applies_to("What does the monthly pass COST?"));
+    assert!(!scoped.applies_to("When does the office open?"));
+    assert!(scoped
+        .description()
+        .contains("only where the question matches /cost|price/"));
+    let blank = Definition {
+        applies_when: Some("   ".into()),
+        ..judged("tone", Scale::PassFail)
+    }
+    .canonical();
+    assert_eq!(blank.applies_when, None, "a blank pattern is no condition");
+    assert!(blank.applies_to("anything at all"));
+    let broken = Definition {
+        applies_when: Some("cost(".into()),
+        ..judged("tone", Scale::PassFail)
+    };
+    assert!(
+        !broken.applies_to("cost("),
+        "a broken pattern applies nowhere"
+    );
+    assert!(validate(&broken)
+        .unwrap_err()
+        .contains("\"applies when\" is not a regular expression that compiles"));
 }

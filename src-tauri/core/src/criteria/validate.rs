@@ -37,6 +37,15 @@ pub fn validate(def: &Definition) -> Result<(), String> {
     if let Some(check) = &def.check {
         problems.extend(check_problems(def, check));
     }
+    if let Some(pattern) = def.applies_when.as_deref().map(str::trim) {
+        if !pattern.is_empty() {
+            if let Err(e) = super::condition(pattern) {
+                problems.push(format!(
+                    "\"applies when\" is not a regular expression that compiles: {e}"
+                ));
+            }
+        }
+    }
     if problems.is_empty() {
         Ok(())
     } else {

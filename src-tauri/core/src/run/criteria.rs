@@ -117,6 +117,12 @@ async fn one(
 ) -> (MetricResult, Option<Spent>) {
     let def = &v.definition;
     let id = def.metric_id();
+    if !def.applies_to(&item.question) {
+        return (
+            MetricResult::skipped(&id, def.not_applicable_reason()),
+            None,
+        );
+    }
     let missing = metrics::missing_fields(item, &def.needs());
     if !missing.is_empty() {
         return (
@@ -156,7 +162,7 @@ async fn one(
 }
 
 /// The judge tasks scoring `defined` criteria on `item` would ask (planning): one per
-/// criterion in plain words whose fields the item has.
+/// criterion in plain words that applies to the item and whose fields it has.
 pub(super) fn planned(
     item: &Item,
     specs: &[&'static MetricSpec],
@@ -166,7 +172,11 @@ pub(super) fn planned(
         .iter()
         .filter_map(|spec| defined.iter().find(|v| v.definition.metric_id() == spec.id))
         .map(|v| &v.definition)
-        .filter(|def| def.needs_judge() && metrics::missing_fields(item, &def.needs()).is_empty())
+        .filter(|def| {
+            def.needs_judge()
+                && def.applies_to(&item.question)
+                && metrics::missing_fields(item, &def.needs()).is_empty()
+        })
         .map(|def| Task::Criterion(Box::new(CriterionTask::of(def, item))))
         .collect()
 }

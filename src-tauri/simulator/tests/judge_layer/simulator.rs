@@ -252,6 +252,7 @@ fn criterion_task(question: &str, chunks: &[String]) -> Task {
         anchors: Vec::new(),
         examples: Vec::new(),
         check: None,
+        applies_when: None,
     };
     let item = ragnosis_core::item::Item {
         question: question.into(),

@@ -30,4 +30,10 @@ threshold?: number, anchors?: Array<Anchor>, examples?: Array<Example>,
 /**
  * A check that needs no judge; then the scale is pass/fail.
  */
-check?: Check, };
+check?: Check, 
+/**
+ * A regular expression on the question (case aside): the criterion is scored only on
+ * items whose question matches it, and skipped on the others with the reason. None:
+ * every item.
+ */
+applies_when?: string, };
