@@ -68,6 +68,12 @@ pub fn format_label(format: &Format) -> String {
         Format::JsonWrapper { key } => format!("JSON object (items under \"{key}\")"),
         Format::JsonObject => "JSON object (one record)".into(),
         Format::JsonValues => "JSON values one after another".into(),
+        Format::JsonColumns { key } if key.is_empty() => {
+            "JSON object of parallel lists (one entry per item)".into()
+        }
+        Format::JsonColumns { key } => {
+            format!("JSON object of parallel lists under \"{key}\" (one entry per item)")
+        }
         Format::Csv { delimiter: '\t' } => "TSV".into(),
         Format::Csv { delimiter } => format!("CSV (delimiter '{delimiter}')"),
         Format::Spans {

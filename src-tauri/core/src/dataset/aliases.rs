@@ -180,6 +180,185 @@ pub(crate) fn classify(key: &str) -> Option<Alias> {
     }
 }
 
+/// Where names recognised by their words (`classify_loose`) rank: after every listed
+/// alias, so a listed name in the same record always wins.
+const LOOSE_BASE: usize = ALIASES.len();
+
+/// The fields a name can be recognised for by its words, in `LOOSE_BASE` order.
+const LOOSE: [Canon; 6] = [
+    Canon::Question,
+    Canon::Answer,
+    Canon::Contexts,
+    Canon::GroundTruth,
+    Canon::ReferenceContexts,
+    Canon::GoldContextIds,
+];
+
+/// The words of a field name, lower case and singular: `predicted_answers` → predicted,
+/// answer; `documentText` → document, text; `Ground-Truths` → ground, truth.
+pub(crate) fn words(key: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in key.chars() {
+        if !c.is_alphanumeric() {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            prev_lower = false;
+            continue;
+        }
+        if c.is_uppercase() && prev_lower && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        word.extend(c.to_lowercase());
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out.into_iter()
+        .map(|w| match w.strip_suffix('s') {
+            Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem.to_string(),
+            _ => w,
+        })
+        .collect()
+}
+
+/// A field name no alias lists, recognised by its words (another tool's `Document`,
+/// `document_text`, `ground_truths`, `generation_gt`, `predicted_answers`): the word
+/// families decide, reference words before context words before answer words before
+/// question words, and a name that also speaks of an id, a score or a time is left alone
+/// (`doc_id`, `answer_score` are not texts). The mapper takes such a field only when its
+/// value has the field's shape.
+pub(crate) fn classify_loose(key: &str) -> Option<Alias> {
+    const REFERENCE: &[&str] = &[
+        "truth",
+        "gt",
+        "gold",
+        "golden",
+        "ideal",
+        "expected",
+        "reference",
+        "target",
+        "correct",
+    ];
+    const CONTEXT: &[&str] = &[
+        "context",
+        "document",
+        "doc",
+        "passage",
+        "chunk",
+        "retrieved",
+        "retrieval",
+        "evidence",
+        "snippet",
+        "knowledge",
+    ];
+    const ANSWER: &[&str] = &[
+        "answer",
+        "response",
+        "output",
+        "completion",
+        "generation",
+        "generated",
+        "reply",
+        "prediction",
+        "predicted",
+    ];
+    const QUESTION: &[&str] = &["question", "query", "prompt", "input", "utterance"];
+    const NOT_TEXT: &[&str] = &[
+        "id",
+        "ids",
+        "uuid",
+        "key",
+        "hash",
+        "index",
+        "idx",
+        "score",
+        "metric",
+        "reason",
+        "rating",
+        "latency",
+        "cost",
+        "token",
+        "time",
+        "timestamp",
+        "feedback",
+        "grade",
+        "error",
+        "status",
+        "type",
+        "count",
+        "length",
+        "len",
+        "prob",
+        "confidence",
+        "pass",
+        "success",
+        "url",
+        "path",
+        "file",
+        "format",
+        "template",
+        "config",
+        "date",
+        "rank",
+        "label",
+        "judgement",
+        "explanation",
+        "eval",
+        "evaluation",
+        "result",
+        "threshold",
+        "name",
+        "title",
+    ];
+    let words = words(key);
+    let any = |family: &[&str]| words.iter().any(|w| family.contains(&w.as_str()));
+    let retrieval_gt = any(REFERENCE) && any(&["retrieval", "retrieved"]);
+    if retrieval_gt && words.len() == 2 {
+        // AutoRAG's `retrieval_gt`: the ids of the passages that should have been found.
+        return loose(Canon::GoldContextIds);
+    }
+    if words.is_empty() || any(NOT_TEXT) {
+        return None;
+    }
+    let canon = if any(REFERENCE) && any(CONTEXT) {
+        Canon::ReferenceContexts
+    } else if any(REFERENCE) {
+        Canon::GroundTruth
+    } else if any(CONTEXT) {
+        Canon::Contexts
+    } else if any(ANSWER) {
+        Canon::Answer
+    } else if any(QUESTION) {
+        Canon::Question
+    } else {
+        return None;
+    };
+    loose(canon)
+}
+
+fn loose(canon: Canon) -> Option<Alias> {
+    LOOSE.iter().position(|c| *c == canon).map(|i| Alias {
+        index: LOOSE_BASE + i,
+        canon,
+    })
+}
+
+impl Alias {
+    /// Recognised by its words, not listed.
+    pub(crate) fn is_loose(self) -> bool {
+        Alias::loose_index(self.index)
+    }
+
+    /// Whether a precedence index is that of a name recognised by its words.
+    pub(crate) fn loose_index(index: usize) -> bool {
+        index >= LOOSE_BASE
+    }
+}
+
 /// Unknown field names listed in the mapping under "metadata"; more are still kept.
 const MAX_UNKNOWN_LISTED: usize = 100;
 
@@ -189,6 +368,8 @@ pub(crate) struct SourceFields {
     seen: u64,
     /// The spelling the file used for each alias, the first time it appeared.
     spelling: BTreeMap<usize, String>,
+    /// The names recognised by their words, per field, in the order first seen.
+    loose_spelling: BTreeMap<usize, Vec<String>>,
     metadata_id: bool,
     unknown: HashSet<String>,
     unknown_listed: Vec<String>,
@@ -196,6 +377,12 @@ pub(crate) struct SourceFields {
 
 impl SourceFields {
     pub(crate) fn note(&mut self, alias: Alias, key: &str) {
+        if alias.is_loose() {
+            let names = self.loose_spelling.entry(alias.index).or_default();
+            if names.len() < 5 && !names.iter().any(|n| n == key) {
+                names.push(key.to_string());
+            }
+        }
         let bit = 1u64 << alias.index;
         if self.seen & bit == 0 {
             self.seen |= bit;
@@ -225,9 +412,17 @@ impl SourceFields {
     pub(crate) fn mapping(&self) -> BTreeMap<String, Vec<String>> {
         let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for (index, spelled) in &self.spelling {
+            if *index >= LOOSE_BASE {
+                continue;
+            }
             out.entry(ALIASES[*index].1.name().to_string())
                 .or_default()
                 .push(spelled.clone());
+        }
+        for (index, names) in &self.loose_spelling {
+            out.entry(LOOSE[index - LOOSE_BASE].name().to_string())
+                .or_default()
+                .extend(names.iter().map(|n| format!("{n} (by its name)")));
         }
         if self.metadata_id {
             out.entry("id".to_string())
@@ -299,7 +494,37 @@ mod tests {
 
     #[test]
     fn every_alias_fits_the_seen_bitmask() {
-        assert!(ALIASES.len() <= 64);
+        assert!(ALIASES.len() + LOOSE.len() <= 64);
+    }
+
+    #[test]
+    fn other_tools_names_are_recognised_by_their_words_and_ids_scores_are_not() {
+        let canon = |k: &str| classify_loose(k).map(|a| a.canon);
+        assert_eq!(canon("Document"), Some(Canon::Contexts));
+        assert_eq!(canon("document_text"), Some(Canon::Contexts));
+        assert_eq!(canon("truth"), Some(Canon::GroundTruth));
+        assert_eq!(canon("ground_truths"), Some(Canon::GroundTruth));
+        assert_eq!(canon("generation_gt"), Some(Canon::GroundTruth));
+        assert_eq!(canon("ideal"), Some(Canon::GroundTruth));
+        assert_eq!(
+            canon("ground_truth_context"),
+            Some(Canon::ReferenceContexts)
+        );
+        assert_eq!(canon("retrieval_gt"), Some(Canon::GoldContextIds));
+        assert_eq!(canon("predicted_answers"), Some(Canon::Answer));
+        assert_eq!(canon("modelResponse"), Some(Canon::Answer));
+        assert_eq!(canon("questions"), Some(Canon::Question));
+        for not_text in [
+            "doc_id",
+            "answer_score",
+            "response_time",
+            "query_id",
+            "shape",
+            "gpt_groundedness",
+        ] {
+            assert_eq!(canon(not_text), None, "{not_text}");
+        }
+        assert!(classify_loose("truth").unwrap().is_loose());
     }
 
     #[test]

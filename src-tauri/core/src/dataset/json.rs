@@ -142,6 +142,17 @@ impl Stream<'_, '_> {
                     key: &key,
                 })?;
             }
+            Plan::Columns(path) => {
+                self.collector.set_format(Format::JsonColumns {
+                    key: path.join("."),
+                });
+                self.wrapper = Some(path.join("."));
+                // Columns are read whole: an item needs entry `i` of every list.
+                let document = Value::deserialize(&mut *de)?;
+                for record in super::columns::records(&document, &path) {
+                    self.pass(1, 0, record)?;
+                }
+            }
             Plan::Whole | Plan::Values => {
                 self.collector.set_format(if plan == Plan::Whole {
                     Format::JsonObject

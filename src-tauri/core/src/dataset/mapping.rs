@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value};
 
-use super::aliases::{classify, Canon, SourceFields, CANON_COUNT};
+use super::aliases::{classify, classify_loose, Alias, Canon, SourceFields, CANON_COUNT};
 use super::values::{self, is_absent};
 use super::ImportLimits;
 use crate::item::{Item, RagCheckerLabels};
@@ -26,6 +26,9 @@ pub(crate) struct Mapped {
     pub item: Item,
     pub warnings: Vec<String>,
     pub oversize_contexts: u64,
+    /// For an item without an answer: where its record holds text that reads like one
+    /// (`model1.response`), for the report to name with the `--map` that takes it.
+    pub answer_elsewhere: Vec<String>,
 }
 
 struct Slot {
@@ -41,11 +44,77 @@ fn missing_question(unknown: &Map<String, Value>) -> String {
         return "missing question".to_string();
     }
     let fields: Vec<&str> = unknown.keys().map(String::as_str).take(8).collect();
+    let hint = match question_like(unknown) {
+        Some(key) => format!(
+            "; if `{key}` holds the question, import with `--map question={key}`"
+        ),
+        None => "; name the field that holds the question with `--map question=FIELD` (a path such as `inputs.query` reaches into objects)".to_string(),
+    };
     format!(
-        "missing question: no field named {} (its fields: {}); a JSON file needs a list of items or an object holding one, such as {{\"data\": [...]}}",
+        "missing question: no field named {} (its fields: {}){hint}",
         super::aliases::question_aliases().join(", "),
         fields.join(", ")
     )
+}
+
+/// The field most likely to hold a question, by its text: one that ends in "?", else the
+/// first text field whose name speaks of a question; nested objects one level down.
+fn question_like(record: &Map<String, Value>) -> Option<String> {
+    let mut texts: Vec<(String, &str)> = Vec::new();
+    for (k, v) in record {
+        match v {
+            Value::String(s) => texts.push((k.clone(), s)),
+            Value::Object(inner) => {
+                for (sub, v) in inner {
+                    if let Value::String(s) = v {
+                        texts.push((format!("{k}.{sub}"), s));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    texts
+        .iter()
+        .find(|(_, s)| s.trim_end().ends_with('?'))
+        .or_else(|| {
+            texts.iter().find(|(k, _)| {
+                let last = k.rsplit('.').next().unwrap_or(k);
+                classify(last)
+                    .or_else(|| classify_loose(last))
+                    .is_some_and(|a| a.canon == Canon::Question)
+            })
+        })
+        .map(|(k, _)| k.clone())
+}
+
+/// Where `metadata` holds text that reads like an answer: a field named like one (as
+/// `response` or `model_output`), up to three levels down.
+fn answers_in(metadata: &Map<String, Value>) -> Vec<String> {
+    fn walk(map: &Map<String, Value>, at: &str, depth: usize, out: &mut Vec<String>) {
+        for (k, v) in map {
+            let path = if at.is_empty() {
+                k.clone()
+            } else {
+                format!("{at}.{k}")
+            };
+            match v {
+                Value::String(s) if !s.trim().is_empty() => {
+                    let answer_like = classify(k)
+                        .or_else(|| classify_loose(k))
+                        .is_some_and(|a| a.canon == Canon::Answer);
+                    if answer_like {
+                        out.push(path);
+                    }
+                }
+                Value::Object(inner) if depth < 3 => walk(inner, &path, depth + 1, out),
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(metadata, "", 0, &mut out);
+    out
 }
 
 // long: one pass over a record's keys fills every canonical slot; the slots, warnings and metadata
@@ -62,7 +131,10 @@ pub(crate) fn map_record(
     let mut warnings = Vec::new();
 
     for (key, value) in record {
-        let Some(alias) = classify(&key) else {
+        let alias = classify(&key).or_else(|| {
+            classify_loose(&key).filter(|a| has_the_shape_of(a.canon, &value) && !taken(&slots, *a))
+        });
+        let Some(alias) = alias else {
             sources.note_unknown(&key);
             metadata.insert(key, value);
             continue;
@@ -94,6 +166,16 @@ pub(crate) fn map_record(
         };
         *slot = Some(match slot.take() {
             None => incoming,
+            // A name recognised by its words gives way to a listed one without a word:
+            // the listed name is what the file meant.
+            Some(held) if incoming.index >= held.index && alias.is_loose() => {
+                metadata.insert(incoming.key, incoming.value);
+                held
+            }
+            Some(held) if Alias::loose_index(held.index) => {
+                metadata.insert(held.key, held.value);
+                incoming
+            }
             Some(held) => {
                 let (winner, loser) = if incoming.index < held.index {
                     (incoming, held)
@@ -201,12 +283,36 @@ pub(crate) fn map_record(
             }
         }
     }
+    let answer_elsewhere = if item.answer.is_none() {
+        answers_in(&metadata)
+    } else {
+        Vec::new()
+    };
     item.metadata = metadata;
     Ok(Mapped {
         item,
         warnings,
         oversize_contexts,
+        answer_elsewhere,
     })
+}
+
+/// Whether `value` can be the field a name recognised by its words suggests: text for a
+/// question, an answer or a reference; text or a list for passages and ids.
+fn has_the_shape_of(canon: Canon, value: &Value) -> bool {
+    match canon {
+        Canon::Contexts | Canon::ReferenceContexts | Canon::GoldContextIds => {
+            matches!(value, Value::String(_) | Value::Array(_))
+        }
+        _ => matches!(value, Value::String(s) if !s.trim().is_empty()),
+    }
+}
+
+/// Whether a listed alias already filled the slot a word-recognised name would take.
+fn taken(slots: &[Option<Slot>; CANON_COUNT], alias: Alias) -> bool {
+    slots[alias.canon as usize]
+        .as_ref()
+        .is_some_and(|held| !Alias::loose_index(held.index))
 }
 
 fn ragchecker_labels(

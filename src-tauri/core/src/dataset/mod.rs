@@ -13,6 +13,7 @@
 //! A JSON array element or CSV row is limited like a line (`max_line_bytes`).
 
 mod aliases;
+mod columns;
 mod csv;
 mod csv_records;
 mod detect;
@@ -92,6 +93,11 @@ pub enum Format {
     JsonObject,
     /// JSON values one after another with nothing around them (a console exporter).
     JsonValues,
+    /// An object of parallel lists, one entry per item (`{"questions": [...],
+    /// "predicted_answers": [...]}`) under `key` ("" for the top level).
+    JsonColumns {
+        key: String,
+    },
     Csv {
         delimiter: char,
     },

@@ -32,7 +32,7 @@ const MAX_DEPTH: usize = 5;
 const MAX_KEYS: usize = 200;
 
 /// Keys whose array holds the records, in the order they are looked for.
-pub(crate) const WRAPPER_KEYS: [&str; 13] = [
+pub(crate) const WRAPPER_KEYS: [&str; 16] = [
     "results",
     "data",
     "items",
@@ -46,6 +46,9 @@ pub(crate) const WRAPPER_KEYS: [&str; 13] = [
     "spans",
     "good_examples",
     "bad_examples",
+    "rows",
+    "records",
+    "samples",
 ];
 
 /// Wrapper keys read together when they are siblings (ALCE outputs split by verdict).
@@ -123,6 +126,9 @@ pub(crate) enum Plan {
     Whole,
     /// Several JSON values one after another, each a record.
     Values,
+    /// Parallel lists in the object at this path (the top level when empty): entry `i`
+    /// of every list makes record `i`.
+    Columns(Vec<String>),
 }
 
 /// The sketch of the first value in the file, whether more values follow it, and the
@@ -193,9 +199,9 @@ pub(crate) fn plan(outline: &Outline) -> Result<Plan, Vec<String>> {
     if is_whole_record(root) {
         return Ok(Plan::Whole);
     }
-    let lists = wrapped_lists(root, 0)
-        .or_else(|| keyed_lists(root))
-        .ok_or_else(top_keys)?;
+    let Some(lists) = wrapped_lists(root, 0).or_else(|| keyed_lists(root)) else {
+        return columns(root).map(Plan::Columns).ok_or_else(top_keys);
+    };
     Ok(Plan::Lists {
         lists,
         side: None,
@@ -271,6 +277,60 @@ fn is_whole_record(root: &Sketch) -> bool {
         .any(|p| k.starts_with(p))
     });
     deepeval_trace || attribute_map || flat_attributes
+}
+
+/// Where an object of parallel lists is (the top level or one key down): two or more
+/// lists of one length, one of them questions in text (`questions`, `queries`). A list of
+/// objects is records, not a column, so such an object is left to the other plans.
+fn columns(root: &Sketch) -> Option<Vec<String>> {
+    let holds_columns = |object: &Sketch| -> bool {
+        let Sketch::Object(entries) = object else {
+            return false;
+        };
+        let question_len = entries.iter().find_map(|(k, v)| match v {
+            Sketch::Array {
+                len,
+                first: Some(f),
+            } if **f == Sketch::Scalar
+                && classify(k)
+                    .or_else(|| super::aliases::classify_loose(k))
+                    .is_some_and(|a| a.canon == Canon::Question) =>
+            {
+                Some(*len)
+            }
+            _ => None,
+        });
+        let Some(n) = question_len.filter(|n| *n > 0) else {
+            return false;
+        };
+        // Beside the questions, a list of one of the item's other fields.
+        entries.iter().any(|(k, v)| {
+            let field = classify(k)
+                .or_else(|| super::aliases::classify_loose(k))
+                .map(|a| a.canon);
+            matches!(v, Sketch::Array { len, first: Some(f) }
+                if *len == n && !matches!(**f, Sketch::Object(_)))
+                && matches!(
+                    field,
+                    Some(
+                        Canon::Answer
+                            | Canon::Contexts
+                            | Canon::GroundTruth
+                            | Canon::ReferenceContexts
+                    )
+                )
+        })
+    };
+    if holds_columns(root) {
+        return Some(Vec::new());
+    }
+    let Sketch::Object(entries) = root else {
+        return None;
+    };
+    entries
+        .iter()
+        .find(|(_, v)| holds_columns(v))
+        .map(|(k, _)| vec![k.clone()])
 }
 
 /// Arrays under wrapper keys, up to three objects deep, or under every key of a map.
@@ -550,10 +610,10 @@ mod tests {
         let attributes = r#"{"spanName": "llm_call", "attributes": {"gen_ai.system": "x"}}"#;
         assert_eq!(plan_of(attributes), Ok(Plan::Whole));
         assert_eq!(plan_of("{\"a\": 1}\n{\"a\": 2}\n"), Ok(Plan::Values));
-        let item = "{\n  \"question\": \"one pretty item\",\n  \"rows\": [1, 2]\n}\n";
+        let item = "{\n  \"question\": \"one pretty item\",\n  \"pages\": [1, 2]\n}\n";
         assert_eq!(
             plan_of(item),
-            Err(vec!["question".to_string(), "rows".to_string()])
+            Err(vec!["question".to_string(), "pages".to_string()])
         );
     }
 }

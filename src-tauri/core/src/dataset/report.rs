@@ -8,7 +8,7 @@
 //! applying the user's mapping overrides. Must not: parse bytes (the readers do) or keep
 //! items (each goes to the caller's callback and is dropped here).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value};
 
@@ -52,6 +52,8 @@ pub(crate) struct Collector<'a> {
     /// Question and answer of one-span traces read so far -> line, to read a repeated
     /// call once.
     calls_seen: HashMap<String, u64>,
+    /// Paths of answer-like text in items that got no answer -> (items, first line).
+    answers_elsewhere: BTreeMap<String, (u64, u64)>,
 }
 
 enum Mode {
@@ -87,6 +89,7 @@ impl<'a> Collector<'a> {
             map,
             map_hits: vec![0; map.overrides.len()],
             calls_seen: HashMap::new(),
+            answers_elsewhere: BTreeMap::new(),
         }
     }
 
@@ -381,6 +384,9 @@ impl<'a> Collector<'a> {
         for message in mapped.warnings {
             self.warn(line, message);
         }
+        for path in mapped.answer_elsewhere {
+            self.answers_elsewhere.entry(path).or_insert((0, line)).0 += 1;
+        }
         self.report.oversize_contexts += mapped.oversize_contexts;
         let item = mapped.item;
         self.count_coverage(&item);
@@ -455,7 +461,35 @@ impl<'a> Collector<'a> {
         }
     }
 
+    /// Items imported without an answer while their records hold answer-like text
+    /// elsewhere: never a silent partial import.
+    fn warn_answers_elsewhere(&mut self) {
+        let found = std::mem::take(&mut self.answers_elsewhere);
+        let Some(first_line) = found.values().map(|(_, line)| *line).min() else {
+            return;
+        };
+        let without = self.report.items_accepted - self.report.coverage.answer;
+        let mut by_count: Vec<(&String, u64)> = found.iter().map(|(p, (n, _))| (p, *n)).collect();
+        by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let listed: Vec<String> = by_count
+            .iter()
+            .take(4)
+            .map(|(path, n)| format!("`{path}` ({n} items)"))
+            .collect();
+        let best = by_count[0].0;
+        self.warn(
+            first_line,
+            format!(
+                "{without} of {} items have no answer, but the file holds answer-like text at {}: \
+                 import again with `--map answer={best}` to take it",
+                self.report.items_accepted,
+                listed.join(", ")
+            ),
+        );
+    }
+
     pub(crate) fn finish(mut self) -> ValidationReport {
+        self.warn_answers_elsewhere();
         self.report.mapping = self.sources.mapping();
         self.report.schema = Some(self.sources.schema());
         self.report.language = self.language.guess();

@@ -21,9 +21,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Map, Value};
 
+pub(crate) mod chat;
 mod citations;
 mod deepeval;
 mod examples;
+mod flow;
 mod promptfoo;
 mod ragas;
 
@@ -129,8 +131,17 @@ impl Dialect {
         notes: &mut Notes,
     ) -> Map<String, Value> {
         match self {
-            Dialect::Plain | Dialect::LlamaIndex => {}
-            Dialect::Ragas => ragas(&mut record, notes),
+            Dialect::Plain => {
+                if flow::is_row(&record) {
+                    flow::unprefix(&mut record, notes);
+                }
+                chat::unfold(&mut record, notes);
+            }
+            Dialect::LlamaIndex => {}
+            Dialect::Ragas => {
+                chat::unfold(&mut record, notes);
+                ragas(&mut record, notes)
+            }
             Dialect::DeepEval => deepeval(&mut record, csv, notes),
             Dialect::DeepEvalRun => {
                 for (from, to) in [

@@ -7,7 +7,7 @@ use super::{import, try_import};
 
 #[test]
 fn a_json_object_that_is_not_a_list_or_wrapper_is_unsupported() {
-    let doc = b"{\n  \"question\": \"one pretty item\",\n  \"rows\": [1, 2]\n}\n";
+    let doc = b"{\n  \"question\": \"one pretty item\",\n  \"pages\": [1, 2]\n}\n";
     let err = try_import("one.json", doc, &ImportLimits::default())
         .err()
         .unwrap();
@@ -18,7 +18,7 @@ fn a_json_object_that_is_not_a_list_or_wrapper_is_unsupported() {
         "{message}"
     );
     assert!(
-        message.contains("question, rows"),
+        message.contains("question, pages"),
         "the message lists the keys found: {message}"
     );
 }

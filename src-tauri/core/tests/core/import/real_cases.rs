@@ -611,7 +611,8 @@
                 question: Exact("What architecture is the `tokenizers-linux-x64-musl` binary designed for?\n"),
                 answer: None,
                 contexts: 0,
-                ground_truth: None,
+                // `expected_answer`: a reference named by its words.
+                ground_truth: Some(Exact("x86_64-unknown-linux-musl")),
                 priors: &[],
             },
             Sample {
@@ -619,7 +620,7 @@
                 question: Exact("What is the command to install the latest version of Optimum with OpenVINO support?\n"),
                 answer: None,
                 contexts: 0,
-                ground_truth: None,
+                ground_truth: Some(Exact("pip install --upgrade-strategy eager optimum[\"openvino\"]")),
                 priors: &[],
             },
         ],
