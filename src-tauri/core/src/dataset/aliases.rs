@@ -232,87 +232,24 @@ pub(crate) fn words(key: &str) -> Vec<String> {
 /// (`doc_id`, `answer_score` are not texts). The mapper takes such a field only when its
 /// value has the field's shape.
 pub(crate) fn classify_loose(key: &str) -> Option<Alias> {
-    const REFERENCE: &[&str] = &[
-        "truth",
-        "gt",
-        "gold",
-        "golden",
-        "ideal",
-        "expected",
-        "reference",
-        "target",
-        "correct",
-    ];
-    const CONTEXT: &[&str] = &[
-        "context",
-        "document",
-        "doc",
-        "passage",
-        "chunk",
-        "retrieved",
-        "retrieval",
-        "evidence",
-        "snippet",
-        "knowledge",
-    ];
-    const ANSWER: &[&str] = &[
-        "answer",
-        "response",
-        "output",
-        "completion",
-        "generation",
-        "generated",
-        "reply",
-        "prediction",
-        "predicted",
-    ];
+    // One word family per line, kept as written: a list a reader scans, not code.
+    #[rustfmt::skip]
+    const REFERENCE: &[&str] = &["truth", "true", "gt", "gold", "golden", "ideal", "expected", "reference", "target", "correct"];
+    #[rustfmt::skip]
+    const CONTEXT: &[&str] = &["context", "document", "doc", "passage", "chunk", "retrieved", "retrieval", "evidence", "snippet", "knowledge"];
+    #[rustfmt::skip]
+    const ANSWER: &[&str] = &["answer", "response", "output", "completion", "generation", "generated", "reply", "prediction", "predicted"];
     const QUESTION: &[&str] = &["question", "query", "prompt", "input", "utterance"];
+    // Ids, scores, times and settings: a name with one of these is not the text itself.
+    #[rustfmt::skip]
     const NOT_TEXT: &[&str] = &[
-        "id",
-        "ids",
-        "uuid",
-        "key",
-        "hash",
-        "index",
-        "idx",
-        "score",
-        "metric",
-        "reason",
-        "rating",
-        "latency",
-        "cost",
-        "token",
-        "time",
-        "timestamp",
-        "feedback",
-        "grade",
-        "error",
-        "status",
-        "type",
-        "count",
-        "length",
-        "len",
-        "prob",
-        "confidence",
-        "pass",
-        "success",
-        "url",
-        "path",
-        "file",
-        "format",
-        "template",
-        "config",
-        "date",
-        "rank",
-        "label",
-        "judgement",
-        "explanation",
-        "eval",
-        "evaluation",
-        "result",
-        "threshold",
-        "name",
-        "title",
+        "id", "ids", "uuid", "key", "hash", "index", "idx", "score", "metric", "reason", "rating",
+        "latency", "cost", "token", "time", "timestamp", "feedback", "grade", "error", "status",
+        "type", "count", "length", "len", "prob", "confidence", "pass", "success", "url", "path",
+        "file", "format", "template", "config", "date", "rank", "label", "judgement",
+        "explanation", "eval", "evaluation", "result", "threshold", "name", "title", "relevance",
+        "relevancy", "faithfulness", "precision", "recall", "mrr", "map", "ndcg", "hit", "sas",
+        "f1", "accuracy", "similarity", "overlap", "rate",
     ];
     let words = words(key);
     let any = |family: &[&str]| words.iter().any(|w| family.contains(&w.as_str()));

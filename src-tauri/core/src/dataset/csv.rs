@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::aliases::{classify, question_aliases, Canon};
+use super::aliases::{classify, classify_loose, question_aliases, Canon};
 use super::csv_records::{CsvRecords, Next, Record};
 use super::encoding;
 use super::lines::{human_bytes, open_after_bom, LineReader};
@@ -51,9 +51,11 @@ pub(crate) fn read(
         _ => Vec::new(),
     };
     if !collector.maps_question()
-        && !columns
-            .iter()
-            .any(|c| classify(c).is_some_and(|a| a.canon == Canon::Question))
+        && !columns.iter().any(|c| {
+            classify(c)
+                .or_else(|| classify_loose(c))
+                .is_some_and(|a| a.canon == Canon::Question)
+        })
     {
         return Err(DatasetError::UnsupportedShape {
             path: display,
@@ -160,7 +162,7 @@ fn listed_columns(columns: &[String]) -> String {
 }
 
 fn cell_kind(column: &str) -> Cell {
-    match classify(column) {
+    match classify(column).or_else(|| classify_loose(column)) {
         Some(a) if a.canon.is_list() => Cell::List,
         Some(a) if a.canon.is_structured() => Cell::Json,
         _ => Cell::Text,

@@ -140,6 +140,20 @@ pub(crate) fn map_record(
             continue;
         };
         sources.note(alias, &key);
+        // Several acceptable references (`ground_truths`, OpenAI Evals' `ideal` list) or
+        // sampled answers (`predictions: [{"text": …}]`): the first is the field, the list
+        // stays in metadata.
+        let value = match value {
+            Value::Array(list)
+                if alias.is_loose()
+                    && matches!(alias.canon, Canon::GroundTruth | Canon::Answer) =>
+            {
+                let first = first_text(&list);
+                metadata.insert(key.clone(), Value::Array(list));
+                first
+            }
+            value => value,
+        };
         if alias.canon == Canon::Metadata {
             match value {
                 Value::Object(o) => nested_metadata.push(o),
@@ -298,14 +312,35 @@ pub(crate) fn map_record(
 }
 
 /// Whether `value` can be the field a name recognised by its words suggests: text for a
-/// question, an answer or a reference; text or a list for passages and ids.
+/// question or an answer; text or a list of texts for a reference; text or a list for
+/// passages and ids.
 fn has_the_shape_of(canon: Canon, value: &Value) -> bool {
     match canon {
-        Canon::Contexts | Canon::ReferenceContexts | Canon::GoldContextIds => {
-            matches!(value, Value::String(_) | Value::Array(_))
+        Canon::Contexts | Canon::ReferenceContexts => match value {
+            // A number in a CSV cell is a score, not a passage.
+            Value::String(s) => !s.trim().is_empty() && s.trim().parse::<f64>().is_err(),
+            value => value.is_array(),
+        },
+        Canon::GoldContextIds => matches!(value, Value::String(_) | Value::Array(_)),
+        Canon::GroundTruth | Canon::Answer if value.is_array() => {
+            !first_text(value.as_array().unwrap()).is_null()
         }
         _ => matches!(value, Value::String(s) if !s.trim().is_empty()),
     }
+}
+
+/// The first non-blank text of a list (a string, or an object's `text` / `content`), or
+/// null.
+fn first_text(list: &[Value]) -> Value {
+    list.iter()
+        .find_map(|v| {
+            let text = match v {
+                Value::Object(o) => o.get("text").or_else(|| o.get("content"))?,
+                v => v,
+            };
+            matches!(text, Value::String(s) if !s.trim().is_empty()).then(|| text.clone())
+        })
+        .unwrap_or(Value::Null)
 }
 
 /// Whether a listed alias already filled the slot a word-recognised name would take.

@@ -136,10 +136,11 @@ fn warn_once(field: &str, converted: Vec<String>, warnings: &mut Vec<String>) {
 }
 
 /// Removes and returns the chunk text of a `{text|content|page_content}` object.
+/// The keys a passage object keeps its text under, in the order looked for.
+const TEXT_KEYS: [&str; 3] = ["text", "content", "page_content"];
+
 fn take_text_key(o: &mut Map<String, Value>) -> Option<Value> {
-    ["text", "content", "page_content"]
-        .iter()
-        .find_map(|k| o.shift_remove(*k))
+    TEXT_KEYS.iter().find_map(|k| o.shift_remove(*k))
 }
 
 /// Retrieved chunks, with keys other than id/text returned per chunk so they are kept.
@@ -172,6 +173,19 @@ pub(crate) fn contexts(
     let mut converted = Vec::new();
     for (i, element) in elements.into_iter().enumerate() {
         let (id, text_value, extra) = match element {
+            Value::Object(o) if keyed_passage(&o) => {
+                // promptflow's `{"[doc1]": {"title": …, "content": …}}`: the key is the id
+                // the answer cites.
+                let (key, inner) = o.into_iter().next().expect("one entry");
+                let (text_value, extra) = match inner {
+                    Value::Object(mut inner) => {
+                        let text = take_text_key(&mut inner).expect("checked by keyed_passage");
+                        (text, (!inner.is_empty()).then_some(Value::Object(inner)))
+                    }
+                    text => (text, None),
+                };
+                (Some(key), text_value, extra)
+            }
             Value::Object(mut o) => {
                 let id = ["doc_id", "id"].iter().find_map(|k| o.shift_remove(*k));
                 let Some(text_value) = take_text_key(&mut o) else {
@@ -220,6 +234,18 @@ pub(crate) fn contexts(
     }
     warn_once(field, converted, warnings);
     Ok(chunks)
+}
+
+/// A passage keyed by its id: one entry whose value is text or an object with text.
+fn keyed_passage(o: &Map<String, Value>) -> bool {
+    if o.len() != 1 {
+        return false;
+    }
+    match o.values().next() {
+        Some(Value::String(_)) => !o.keys().any(|k| TEXT_KEYS.contains(&k.as_str())),
+        Some(Value::Object(inner)) => inner.keys().any(|k| TEXT_KEYS.contains(&k.as_str())),
+        _ => false,
+    }
 }
 
 /// RAGChecker claims: each a string or a `[subject, relation, object]` triplet.

@@ -30,6 +30,7 @@ fn role_of(message: &Map<String, Value>) -> Option<Role> {
     let role = message
         .get("role")
         .or_else(|| message.get("type"))
+        .or_else(|| message.get("speaker"))
         .or_else(|| message.get("author"))
         .and_then(Value::as_str)?;
     Some(match role.to_ascii_lowercase().as_str() {
@@ -51,7 +52,7 @@ fn is_message_list(value: &Value) -> bool {
     !items.is_empty()
         && items.iter().all(|m| {
             m.as_object()
-                .is_some_and(|m| role_of(m).is_some() && m.contains_key("content"))
+                .is_some_and(|m| role_of(m).is_some() && body(m).is_some())
         })
         && items
             .iter()
@@ -84,6 +85,11 @@ pub(crate) fn content_text(content: &Value) -> Option<String> {
         _ => return None,
     };
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// A message's content: `content`, or `text` (InspectorRAGet's `{speaker, text}`).
+fn body(message: &Map<String, Value>) -> Option<&Value> {
+    message.get("content").or_else(|| message.get("text"))
 }
 
 /// Passages a message carries beside its content (Azure's `context` on the assistant's
@@ -167,7 +173,7 @@ pub(crate) fn unfold(record: &mut Map<String, Value>, notes: &mut Notes) -> bool
         .iter()
         .rposition(|r| *r == Role::User)
         .expect("checked by is_message_list");
-    let question = messages[last_user].get("content").and_then(content_text);
+    let question = body(&messages[last_user]).and_then(content_text);
     let Some(question) = question else {
         return false;
     };
@@ -179,14 +185,14 @@ pub(crate) fn unfold(record: &mut Map<String, Value>, notes: &mut Notes) -> bool
     for (m, role) in messages.iter().zip(&roles).skip(last_user + 1) {
         match role {
             Role::Tool => {
-                if let Some(text) = m.get("content").and_then(content_text) {
+                if let Some(text) = body(m).and_then(content_text) {
                     passages.push(Value::String(text));
                 }
             }
             Role::Assistant => {
                 carried_passages(m, &mut passages);
                 if answer.is_none() {
-                    answer = m.get("content").and_then(content_text);
+                    answer = body(m).and_then(content_text);
                 }
             }
             _ => {}
@@ -206,7 +212,7 @@ pub(crate) fn unfold(record: &mut Map<String, Value>, notes: &mut Notes) -> bool
         .iter()
         .zip(&roles)
         .filter(|(_, r)| **r == Role::System)
-        .filter_map(|(m, _)| m.get("content").and_then(content_text))
+        .filter_map(|(m, _)| body(m).and_then(content_text))
         .collect();
     let history: Vec<Value> = messages[..last_user]
         .iter()

@@ -28,6 +28,7 @@ mod examples;
 mod flow;
 mod promptfoo;
 mod ragas;
+mod scores;
 
 use super::aliases::classify;
 use super::{MappingChoice, Schema};
@@ -74,7 +75,7 @@ impl Dialect {
             Dialect::RagasAnnotation
         } else if has("correctness_score") && has("reference") && !has("question") {
             Dialect::FewShot
-        } else if has("answerability") {
+        } else if has("answerability") && (has("question") || has("context")) {
             Dialect::Ragalyst
         } else if has("docs") && (has("question") || has("query")) {
             Dialect::Citations
@@ -136,6 +137,7 @@ impl Dialect {
                     flow::unprefix(&mut record, notes);
                 }
                 chat::unfold(&mut record, notes);
+                scores::beside(&mut record, notes);
             }
             Dialect::LlamaIndex => {}
             Dialect::Ragas => {
