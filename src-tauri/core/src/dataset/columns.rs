@@ -1,7 +1,7 @@
 //! Column-oriented results (Haystack's evaluation inputs and results): parallel lists,
 //! `questions[i]`, `contexts[i]`, `predicted_answers[i]`, made into one record per `i`.
-//! Scalars beside the lists describe the run, not an item, and go to every record's
-//! metadata; a metric elsewhere in the document with one `individual_scores` entry per
+//! Scalars beside the lists (or at the document's top) describe the run, not an item,
+//! and go to every record's metadata; a metric elsewhere in the document with one `individual_scores` entry per
 //! item becomes that item's prior score.
 //!
 //! Owns: the transposition. Must not: map names (the mapper reads `questions` by its
@@ -30,11 +30,20 @@ pub(crate) fn records(document: &Value, path: &[String]) -> Vec<Map<String, Valu
         .map(Vec::len)
         .max()
         .unwrap_or(0);
-    let run: Map<String, Value> = object
-        .iter()
-        .filter(|(_, v)| !v.is_array() && !v.is_object())
-        .map(|(k, v)| (k.clone(), v.clone()))
+    // The run's own scalars: beside the lists, and at the top of the document.
+    let scalars = |map: &Map<String, Value>| -> Vec<(String, Value)> {
+        map.iter()
+            .filter(|(_, v)| !v.is_array() && !v.is_object())
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    };
+    let mut run: Map<String, Value> = document
+        .as_object()
+        .map(scalars)
+        .unwrap_or_default()
+        .into_iter()
         .collect();
+    run.extend(scalars(object));
     let scores = individual_scores(document, n);
     (0..n)
         .map(|i| {

@@ -249,6 +249,10 @@ impl<'a> Collector<'a> {
                     self.reject(line, byte_offset, reason.to_string());
                     return Ok(());
                 }
+                if let Some(note) = dialect.not_an_item(&record) {
+                    self.warn(line, note);
+                    return Ok(());
+                }
                 *dialect
             }
             Mode::Traces(_) => Dialect::Plain,

@@ -26,6 +26,7 @@ mod citations;
 mod deepeval;
 mod examples;
 mod flow;
+mod openai_evals;
 mod promptfoo;
 mod ragas;
 mod scores;
@@ -60,6 +61,8 @@ pub(crate) enum Dialect {
     RagChecker,
     DeepEvalCache,
     DeepEvalTrace,
+    /// An OpenAI Evals run log: one event per line.
+    OpenAiEvals,
 }
 
 impl Dialect {
@@ -67,7 +70,9 @@ impl Dialect {
     pub(crate) fn detect<'k>(keys: impl IntoIterator<Item = &'k str>) -> Dialect {
         let keys: BTreeSet<&str> = keys.into_iter().collect();
         let has = |k: &str| keys.contains(k);
-        if has("lookup_key") && has("cached_metrics_data") {
+        if openai_evals::is_log(&keys) {
+            Dialect::OpenAiEvals
+        } else if has("lookup_key") && has("cached_metrics_data") {
             Dialect::DeepEvalCache
         } else if (has("baseSpans") || has("llmSpans")) && !has("input") {
             Dialect::DeepEvalTrace
@@ -112,7 +117,7 @@ impl Dialect {
     pub(crate) fn schema(self) -> Option<Schema> {
         match self {
             Dialect::Citations => Some(Schema::RagCitations),
-            Dialect::Plain | Dialect::Dspy | Dialect::FewShot => None,
+            Dialect::Plain | Dialect::Dspy | Dialect::FewShot | Dialect::OpenAiEvals => None,
             Dialect::Ragalyst => None,
             Dialect::RagasAnnotation => Some(Schema::Ragas),
             Dialect::RagChecker => Some(Schema::RagChecker),
@@ -174,8 +179,21 @@ impl Dialect {
                 bare_trace(&mut record, notes);
                 deepeval(&mut record, false, notes);
             }
+            Dialect::OpenAiEvals => {
+                openai_evals::sampling(&mut record, notes);
+                chat::unfold(&mut record, notes);
+            }
         }
         record
+    }
+
+    /// Why this line is no item though the file's others are (a log's spec line), said
+    /// as a note on the line rather than a rejection.
+    pub(crate) fn not_an_item(self, record: &Map<String, Value>) -> Option<String> {
+        match self {
+            Dialect::OpenAiEvals => openai_evals::not_an_item(record),
+            _ => None,
+        }
     }
 
     /// Why every record of this dialect is refused, when it cannot be an item at all.

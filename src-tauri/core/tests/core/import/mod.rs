@@ -3,6 +3,7 @@
 //! Positive cases (example files, each format) live in `import/good_input.rs`.
 
 mod bad_documents;
+mod by_shape;
 mod exports;
 mod good_input;
 mod real_files;

@@ -447,3 +447,51 @@ fn a_langfuse_scores_file_beside_its_trace_gives_the_items_prior_scores() {
         other => panic!("a scores file beside LangSmith runs: {other:?}"),
     }
 }
+
+#[test]
+fn an_openai_evals_log_makes_each_sampling_event_an_item_and_notes_the_other_lines() {
+    let got = imported("openai-evals/openai-evals-log-gpt-4-cot_semantic_role_recognition.jsonl");
+    assert_eq!(got.report.rejected_count, 0, "{:?}", got.report.rejected);
+    let notes: Vec<&str> = got
+        .report
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("not an item") || w.message.contains("event of sample"))
+        .map(|w| w.message.as_str())
+        .collect();
+    assert_eq!(
+        notes.len(),
+        2,
+        "the spec line and the metrics event: {notes:?}"
+    );
+    let first = &got.items[0].item;
+    assert_eq!(
+        first.id.as_deref(),
+        Some("semantic_role_recognition.test.231")
+    );
+    assert!(
+        first.metadata.contains_key("system_prompt"),
+        "{:?}",
+        first.metadata.keys()
+    );
+}
+
+#[test]
+fn a_parquet_file_and_a_table_of_aggregates_are_refused_saying_what_they_are() {
+    let parquet = super::try_import(
+        "qa.parquet",
+        &real("autorag/autorag-qa_data_sample.parquet"),
+        &ImportLimits::default(),
+    )
+    .err()
+    .expect("not read");
+    assert!(parquet.to_string().contains("a Parquet file"), "{parquet}");
+    let summary = super::try_import(
+        "summary.json",
+        &real("azure-ai-evaluation/rag-postgres.evaltools-summary.json"),
+        &ImportLimits::default(),
+    )
+    .err()
+    .expect("no items");
+    assert_eq!(summary.code(), "unsupported_shape");
+}
