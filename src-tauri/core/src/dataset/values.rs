@@ -173,19 +173,7 @@ pub(crate) fn contexts(
     let mut converted = Vec::new();
     for (i, element) in elements.into_iter().enumerate() {
         let (id, text_value, extra) = match element {
-            Value::Object(o) if keyed_passage(&o) => {
-                // promptflow's `{"[doc1]": {"title": …, "content": …}}`: the key is the id
-                // the answer cites.
-                let (key, inner) = o.into_iter().next().expect("one entry");
-                let (text_value, extra) = match inner {
-                    Value::Object(mut inner) => {
-                        let text = take_text_key(&mut inner).expect("checked by keyed_passage");
-                        (text, (!inner.is_empty()).then_some(Value::Object(inner)))
-                    }
-                    text => (text, None),
-                };
-                (Some(key), text_value, extra)
-            }
+            Value::Object(o) if keyed_passage(&o) => unkey_passage(o),
             Value::Object(mut o) => {
                 let id = ["doc_id", "id"].iter().find_map(|k| o.shift_remove(*k));
                 let Some(text_value) = take_text_key(&mut o) else {
@@ -246,6 +234,20 @@ fn keyed_passage(o: &Map<String, Value>) -> bool {
         Some(Value::Object(inner)) => inner.keys().any(|k| TEXT_KEYS.contains(&k.as_str())),
         _ => false,
     }
+}
+
+/// promptflow's `{"[doc1]": {"title": …, "content": …}}`: the key is the id the answer
+/// cites; (id, text, the other keys).
+fn unkey_passage(o: Map<String, Value>) -> (Option<String>, Value, Option<Value>) {
+    let (key, inner) = o.into_iter().next().expect("one entry");
+    let (text_value, extra) = match inner {
+        Value::Object(mut inner) => {
+            let text = take_text_key(&mut inner).expect("checked by keyed_passage");
+            (text, (!inner.is_empty()).then_some(Value::Object(inner)))
+        }
+        text => (text, None),
+    };
+    (Some(key), text_value, extra)
 }
 
 /// RAGChecker claims: each a string or a `[subject, relation, object]` triplet.

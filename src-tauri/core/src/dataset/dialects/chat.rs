@@ -180,9 +180,31 @@ pub(crate) fn unfold(record: &mut Map<String, Value>, notes: &mut Notes) -> bool
     record.insert("question".into(), Value::String(question));
     notes.source("question", &format!("{at}[last user message].content"));
 
+    let (answer, passages) = reply_after(&messages, &roles, last_user);
+    if let Some(answer) = answer {
+        if !gives(record, Canon::Answer) && !gives_loose(record, Canon::Answer) {
+            record.insert("answer".into(), Value::String(answer));
+            notes.source("answer", &format!("{at}[assistant reply].content"));
+        }
+    }
+    if !passages.is_empty() && !record.keys().any(|k| names(k, Canon::Contexts)) {
+        record.insert("retrieved_contexts".into(), Value::Array(passages));
+        notes.source("contexts", &format!("{at}[tool messages and context]"));
+    }
+    keep_the_rest(record, &messages, &roles, last_user);
+    true
+}
+
+/// The assistant's first reply after the question, and the passages tools returned or
+/// the replies carried after it.
+fn reply_after(
+    messages: &[Map<String, Value>],
+    roles: &[Role],
+    last_user: usize,
+) -> (Option<String>, Vec<Value>) {
     let mut passages = Vec::new();
     let mut answer = None;
-    for (m, role) in messages.iter().zip(&roles).skip(last_user + 1) {
+    for (m, role) in messages.iter().zip(roles).skip(last_user + 1) {
         match role {
             Role::Tool => {
                 if let Some(text) = body(m).and_then(content_text) {
@@ -198,25 +220,25 @@ pub(crate) fn unfold(record: &mut Map<String, Value>, notes: &mut Notes) -> bool
             _ => {}
         }
     }
-    if let Some(answer) = answer {
-        if !gives(record, Canon::Answer) && !gives_loose(record, Canon::Answer) {
-            record.insert("answer".into(), Value::String(answer));
-            notes.source("answer", &format!("{at}[assistant reply].content"));
-        }
-    }
-    if !passages.is_empty() && !record.keys().any(|k| names(k, Canon::Contexts)) {
-        record.insert("retrieved_contexts".into(), Value::Array(passages));
-        notes.source("contexts", &format!("{at}[tool messages and context]"));
-    }
+    (answer, passages)
+}
+
+/// The system prompt and the turns before the question, into the item's metadata.
+fn keep_the_rest(
+    record: &mut Map<String, Value>,
+    messages: &[Map<String, Value>],
+    roles: &[Role],
+    last_user: usize,
+) {
     let system: Vec<String> = messages
         .iter()
-        .zip(&roles)
+        .zip(roles)
         .filter(|(_, r)| **r == Role::System)
         .filter_map(|(m, _)| body(m).and_then(content_text))
         .collect();
     let history: Vec<Value> = messages[..last_user]
         .iter()
-        .zip(&roles)
+        .zip(roles)
         .filter(|(_, r)| **r != Role::System)
         .map(|(m, _)| Value::Object(m.clone()))
         .collect();
@@ -229,7 +251,6 @@ pub(crate) fn unfold(record: &mut Map<String, Value>, notes: &mut Notes) -> bool
             metadata.insert(HISTORY_KEY.into(), Value::Array(history));
         }
     }
-    true
 }
 
 fn gives_loose(record: &Map<String, Value>, canon: Canon) -> bool {

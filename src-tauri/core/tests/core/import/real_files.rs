@@ -71,10 +71,11 @@ struct Case {
 /// The files that import: how many items, and two of them field by field (the first and
 /// the last; one when the file holds one), with their prior scores.
 const CASES: &[Case] = include!("real_cases.rs");
+const CASES_BY_SHAPE: &[Case] = include!("real_cases_by_shape.rs");
 
 #[test]
 fn every_real_file_that_holds_items_imports_them_with_their_fields() {
-    for case in CASES {
+    for case in CASES.iter().chain(CASES_BY_SHAPE) {
         let got = imported(case.file);
         assert_eq!(got.items.len(), case.items, "{}: items", case.file);
         assert_eq!(
