@@ -178,10 +178,7 @@ fn line(v: &Versioned) -> String {
         Some(check) => format!("no judge: {}", criteria::describe_check(check)),
         None => format!("judged; reads {}", d.reads_text()),
     };
-    let scope = match &d.applies_when {
-        Some(p) => format!("; only where the question matches /{p}/"),
-        None => String::new(),
-    };
+    let scope = d.scope().map(|s| format!("; {s}")).unwrap_or_default();
     format!(
         "{} (version {}): {}; {how}{scope}\n    “{}”",
         d.metric_id(),

@@ -327,6 +327,14 @@ impl Definition {
         }
     }
 
+    /// "only where the question matches /cost|price/", when it applies to some items only.
+    pub fn scope(&self) -> Option<String> {
+        match self.applies_when.as_deref().map(str::trim) {
+            Some(p) if !p.is_empty() => Some(format!("only where the question matches /{p}/")),
+            _ => None,
+        }
+    }
+
     /// Why the criterion was not scored on an item whose question it does not apply to.
     pub fn not_applicable_reason(&self) -> String {
         format!(
@@ -412,10 +420,7 @@ impl Definition {
             Some(check) => format!("checked without a judge: {}", check::describe(check)),
             None => "judged".to_string(),
         };
-        let scope = match self.applies_when.as_deref().map(str::trim) {
-            Some(p) if !p.is_empty() => format!("; only where the question matches /{p}/"),
-            _ => String::new(),
-        };
+        let scope = self.scope().map(|s| format!("; {s}")).unwrap_or_default();
         format!(
             "Your criterion: {} ({}; {how}{scope}).",
             self.question.trim(),

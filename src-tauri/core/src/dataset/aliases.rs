@@ -277,6 +277,14 @@ pub(crate) fn classify_loose(key: &str) -> Option<Alias> {
     loose(canon)
 }
 
+/// The field a name stands for: a listed alias, else by its words (without looking at
+/// the value; the mapper checks that before it takes a field named by its words).
+pub(crate) fn field_of(key: &str) -> Option<Canon> {
+    classify(key)
+        .or_else(|| classify_loose(key))
+        .map(|a| a.canon)
+}
+
 fn loose(canon: Canon) -> Option<Alias> {
     LOOSE.iter().position(|c| *c == canon).map(|i| Alias {
         index: LOOSE_BASE + i,

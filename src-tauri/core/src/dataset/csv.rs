@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::aliases::{classify, classify_loose, question_aliases, Canon};
+use super::aliases::{field_of, question_aliases, Canon};
 use super::csv_records::{CsvRecords, Next, Record};
 use super::encoding;
 use super::lines::{human_bytes, open_after_bom, LineReader};
@@ -50,13 +50,7 @@ pub(crate) fn read(
         Next::Record => column_names(&row),
         _ => Vec::new(),
     };
-    if !collector.maps_question()
-        && !columns.iter().any(|c| {
-            classify(c)
-                .or_else(|| classify_loose(c))
-                .is_some_and(|a| a.canon == Canon::Question)
-        })
-    {
+    if !collector.maps_question() && !columns.iter().any(|c| field_of(c) == Some(Canon::Question)) {
         return Err(DatasetError::UnsupportedShape {
             path: display,
             message: format!(
@@ -162,9 +156,9 @@ fn listed_columns(columns: &[String]) -> String {
 }
 
 fn cell_kind(column: &str) -> Cell {
-    match classify(column).or_else(|| classify_loose(column)) {
-        Some(a) if a.canon.is_list() => Cell::List,
-        Some(a) if a.canon.is_structured() => Cell::Json,
+    match field_of(column) {
+        Some(canon) if canon.is_list() => Cell::List,
+        Some(canon) if canon.is_structured() => Cell::Json,
         _ => Cell::Text,
     }
 }

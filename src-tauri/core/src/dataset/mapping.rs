@@ -12,7 +12,7 @@
 
 use serde_json::{Map, Value};
 
-use super::aliases::{classify, classify_loose, Alias, Canon, SourceFields, CANON_COUNT};
+use super::aliases::{classify, classify_loose, field_of, Alias, Canon, SourceFields, CANON_COUNT};
 use super::values::{self, is_absent};
 use super::ImportLimits;
 use crate::item::{Item, RagCheckerLabels};
@@ -80,9 +80,7 @@ fn question_like(record: &Map<String, Value>) -> Option<String> {
         .or_else(|| {
             texts.iter().find(|(k, _)| {
                 let last = k.rsplit('.').next().unwrap_or(k);
-                classify(last)
-                    .or_else(|| classify_loose(last))
-                    .is_some_and(|a| a.canon == Canon::Question)
+                field_of(last) == Some(Canon::Question)
             })
         })
         .map(|(k, _)| k.clone())
@@ -99,13 +97,8 @@ fn answers_in(metadata: &Map<String, Value>) -> Vec<String> {
                 format!("{at}.{k}")
             };
             match v {
-                Value::String(s) if !s.trim().is_empty() => {
-                    let answer_like = classify(k)
-                        .or_else(|| classify_loose(k))
-                        .is_some_and(|a| a.canon == Canon::Answer);
-                    if answer_like {
-                        out.push(path);
-                    }
+                Value::String(s) if !s.trim().is_empty() && field_of(k) == Some(Canon::Answer) => {
+                    out.push(path)
                 }
                 Value::Object(inner) if depth < 3 => walk(inner, &path, depth + 1, out),
                 _ => {}

@@ -24,7 +24,7 @@ use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
 
-use super::aliases::{classify, Canon};
+use super::aliases::{classify, field_of, Canon};
 use super::traces::SpanDialect;
 use super::tracked::TrackedRead;
 
@@ -291,13 +291,7 @@ fn columns(root: &Sketch) -> Option<Vec<String>> {
             Sketch::Array {
                 len,
                 first: Some(f),
-            } if **f == Sketch::Scalar
-                && classify(k)
-                    .or_else(|| super::aliases::classify_loose(k))
-                    .is_some_and(|a| a.canon == Canon::Question) =>
-            {
-                Some(*len)
-            }
+            } if **f == Sketch::Scalar && field_of(k) == Some(Canon::Question) => Some(*len),
             _ => None,
         });
         let Some(n) = question_len.filter(|n| *n > 0) else {
@@ -305,9 +299,7 @@ fn columns(root: &Sketch) -> Option<Vec<String>> {
         };
         // Beside the questions, a list of one of the item's other fields.
         entries.iter().any(|(k, v)| {
-            let field = classify(k)
-                .or_else(|| super::aliases::classify_loose(k))
-                .map(|a| a.canon);
+            let field = field_of(k);
             matches!(v, Sketch::Array { len, first: Some(f) }
                 if *len == n && !matches!(**f, Sketch::Object(_)))
                 && matches!(

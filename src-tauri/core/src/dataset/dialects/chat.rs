@@ -11,7 +11,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::super::aliases::{classify, classify_loose, Canon};
+use super::super::aliases::{field_of, Canon};
 use super::Notes;
 
 /// Metadata keys the unfolded conversation leaves.
@@ -128,11 +128,10 @@ fn find(record: &Map<String, Value>) -> Option<(String, Option<String>)> {
     None
 }
 
-/// Whether the record already gives `canon` as text under a listed name.
+/// Whether the record already gives `canon` as text, under any name for it.
 fn gives(record: &Map<String, Value>, canon: Canon) -> bool {
     record.iter().any(|(k, v)| {
-        classify(k).is_some_and(|a| a.canon == canon)
-            && matches!(v, Value::String(s) if !s.trim().is_empty())
+        field_of(k) == Some(canon) && matches!(v, Value::String(s) if !s.trim().is_empty())
     })
 }
 
@@ -182,12 +181,12 @@ pub(crate) fn unfold(record: &mut Map<String, Value>, notes: &mut Notes) -> bool
 
     let (answer, passages) = reply_after(&messages, &roles, last_user);
     if let Some(answer) = answer {
-        if !gives(record, Canon::Answer) && !gives_loose(record, Canon::Answer) {
+        if !gives(record, Canon::Answer) {
             record.insert("answer".into(), Value::String(answer));
             notes.source("answer", &format!("{at}[assistant reply].content"));
         }
     }
-    if !passages.is_empty() && !record.keys().any(|k| names(k, Canon::Contexts)) {
+    if !passages.is_empty() && !record.keys().any(|k| field_of(k) == Some(Canon::Contexts)) {
         record.insert("retrieved_contexts".into(), Value::Array(passages));
         notes.source("contexts", &format!("{at}[tool messages and context]"));
     }
@@ -251,20 +250,6 @@ fn keep_the_rest(
             metadata.insert(HISTORY_KEY.into(), Value::Array(history));
         }
     }
-}
-
-fn gives_loose(record: &Map<String, Value>, canon: Canon) -> bool {
-    record.iter().any(|(k, v)| {
-        classify(k).is_none()
-            && classify_loose(k).is_some_and(|a| a.canon == canon)
-            && matches!(v, Value::String(s) if !s.trim().is_empty())
-    })
-}
-
-fn names(key: &str, canon: Canon) -> bool {
-    classify(key)
-        .or_else(|| classify_loose(key))
-        .is_some_and(|a| a.canon == canon)
 }
 
 #[cfg(test)]

@@ -50,7 +50,7 @@ pub(crate) fn unprefix(record: &mut Map<String, Value>, notes: &mut Notes) {
         if let Some(field) = key.strip_prefix("inputs.") {
             if !record.contains_key(field) {
                 let v = record.remove(&key).expect("listed above");
-                notes.source(canon_of(field), &key);
+                notes.source(super::canon_name(field), &key);
                 record.insert(field.to_string(), v);
             }
             continue;
@@ -61,7 +61,7 @@ pub(crate) fn unprefix(record: &mut Map<String, Value>, notes: &mut Notes) {
         match rest.split_once('.') {
             None if record[&key].is_string() && !record.contains_key(rest) => {
                 let v = record.remove(&key).expect("listed above");
-                notes.source(canon_of(rest), &key);
+                notes.source(super::canon_name(rest), &key);
                 record.insert(rest.to_string(), v);
             }
             None => {
@@ -112,12 +112,6 @@ fn main_score(name: &str, numbers: &[(String, f64)]) -> Option<f64> {
         .find(|(n, _)| named(n))
         .or_else(|| numbers.first())
         .map(|(_, s)| *s)
-}
-
-fn canon_of(field: &str) -> &'static str {
-    super::super::aliases::classify(field)
-        .or_else(|| super::super::aliases::classify_loose(field))
-        .map_or("metadata", |a| a.canon.name())
 }
 
 #[cfg(test)]

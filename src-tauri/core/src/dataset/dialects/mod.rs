@@ -31,7 +31,7 @@ mod promptfoo;
 mod ragas;
 mod scores;
 
-use super::aliases::classify;
+use super::aliases::{field_of, Canon};
 use super::{MappingChoice, Schema};
 use citations::citations;
 use deepeval::{bare_trace, cache_entry, deepeval, deepeval_metrics, traced};
@@ -220,8 +220,9 @@ fn ragchecker_metrics(record: &mut Map<String, Value>, notes: &mut Notes) {
     }
 }
 
+/// The canonical field a key reshaped into the record will be read as.
 fn canon_name(key: &str) -> &'static str {
-    classify(key).map_or("metadata", |a| a.canon.name())
+    field_of(key).map_or("metadata", Canon::name)
 }
 
 /// What reshaping decided across a file: the choices (with why), where fields came
