@@ -347,6 +347,28 @@ fn import(home: &Path, file: &Path, name: Option<&str>) -> i64 {
 }
 
 /// A finished agentic run of the dataset with the offline judge, made through the core.
+/// Two offline runs to compare: the example as shipped ("before", dataset v1) and with
+/// one answer broken ("after", v2).
+fn before_and_after_a_broken_answer(sandbox: &Sandbox) -> [i64; 2] {
+    let v2 = example_with_a_broken_answer(sandbox);
+    [
+        offline_run(
+            &sandbox.home(),
+            import(
+                &sandbox.home(),
+                &asset("ragnosis-example.jsonl"),
+                Some("v1"),
+            ),
+            "before",
+        ),
+        offline_run(
+            &sandbox.home(),
+            import(&sandbox.home(), &v2, Some("v2")),
+            "after",
+        ),
+    ]
+}
+
 fn offline_run(home: &Path, dataset_id: i64, label: &str) -> i64 {
     let mut store = Store::open(home).unwrap();
     let request = ragnosis_core::run::RunRequest {
@@ -710,20 +732,7 @@ fn a_pipeline_change_is_compared_item_first_in_the_runs_screen() {
     else {
         return;
     };
-    let original = asset("ragnosis-example.jsonl");
-    let v2 = example_with_a_broken_answer(&sandbox);
-    let runs = [
-        offline_run(
-            &sandbox.home(),
-            import(&sandbox.home(), &original, Some("v1")),
-            "before",
-        ),
-        offline_run(
-            &sandbox.home(),
-            import(&sandbox.home(), &v2, Some("v2")),
-            "after",
-        ),
-    ];
+    let runs = before_and_after_a_broken_answer(&sandbox);
     let (_driver, session) = sandbox.launch(&tauri_driver);
     session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
     session.click_on("[data-testid=nav-runs]", SHORT);
@@ -865,23 +874,7 @@ fn no_screen_is_cut_off_at_the_default_size_or_at_1024_by_768() {
         return;
     };
     // Every screen with content in it: two runs (a comparison), a case, a report.
-    let v2 = example_with_a_broken_answer(&sandbox);
-    let runs = [
-        offline_run(
-            &sandbox.home(),
-            import(
-                &sandbox.home(),
-                &asset("ragnosis-example.jsonl"),
-                Some("v1"),
-            ),
-            "before",
-        ),
-        offline_run(
-            &sandbox.home(),
-            import(&sandbox.home(), &v2, Some("v2")),
-            "after",
-        ),
-    ];
+    let runs = before_and_after_a_broken_answer(&sandbox);
     let (_driver, session) = sandbox.launch(&tauri_driver);
     session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
     let mut cut = Vec::new();
