@@ -51,6 +51,22 @@ pub(crate) fn read(
             Ok(plan) => plan,
             Err(keys) => return Err(not_a_list(display, &outline, keys)),
         };
+        if let Plan::Columns(_) = plan {
+            // Entry `i` of every list makes item `i`, so the lists are read whole: a
+            // file that would not fit the size of one record is refused, not half-read.
+            let size = std::fs::metadata(path).map_err(unreadable)?.len();
+            if size > max_element {
+                return Err(DatasetError::UnsupportedShape {
+                    path: display,
+                    message: format!(
+                        "a JSON object of parallel lists is read whole, and this one is {}, over the {} limit; \
+                         write it as JSONL, one item per line",
+                        human_bytes(size),
+                        human_bytes(max_element)
+                    ),
+                });
+            }
+        }
         stream.plan(&mut de, plan)
     } else {
         stream.collector.set_format(Format::JsonArray);

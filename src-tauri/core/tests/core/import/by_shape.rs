@@ -87,6 +87,25 @@ fn parallel_lists_become_one_item_per_entry_with_each_metric_s_score() {
 }
 
 #[test]
+fn parallel_lists_over_the_record_size_are_refused_saying_how_to_write_them() {
+    let doc =
+        r#"{"questions": ["Who wrote it?", "When?"], "predicted_answers": ["Ann.", "1991."]}"#;
+    let limits = ImportLimits {
+        max_line_bytes: 40,
+        ..ImportLimits::default()
+    };
+    let err = try_import_mapped("cols.json", doc.as_bytes(), &limits, &FieldMap::default())
+        .err()
+        .expect("refused");
+    assert_eq!(err.code(), "unsupported_shape");
+    assert!(
+        err.to_string().contains("parallel lists is read whole")
+            && err.to_string().contains("JSONL"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_record_without_a_question_suggests_the_map_for_the_field_that_reads_like_one() {
     let jsonl = "{\"ask\": \"Where is the office?\", \"reply\": \"On Main Street.\"}\n";
     let got = import("odd.jsonl", jsonl.as_bytes());
