@@ -187,7 +187,8 @@ pub(crate) fn unfold(record: &mut Map<String, Value>, notes: &mut Notes) -> bool
         }
     }
     if !passages.is_empty() && !record.keys().any(|k| field_of(k) == Some(Canon::Contexts)) {
-        record.insert("retrieved_contexts".into(), Value::Array(passages));
+        // `contexts`, not RAGAS's `retrieved_contexts`: the file is no RAGAS file.
+        record.insert("contexts".into(), Value::Array(passages));
         notes.source("contexts", &format!("{at}[tool messages and context]"));
     }
     keep_the_rest(record, &messages, &roles, last_user);
@@ -276,7 +277,7 @@ mod tests {
         ], "ideal": "9 am"}));
         assert_eq!(r["question"], "When does it open?");
         assert_eq!(r["answer"], "At 9.");
-        assert_eq!(r["retrieved_contexts"], json!(["Opening hours: 9 to 5."]));
+        assert_eq!(r["contexts"], json!(["Opening hours: 9 to 5."]));
         assert_eq!(r["metadata"][SYSTEM_KEY], "Be brief.");
         assert_eq!(r["metadata"][HISTORY_KEY].as_array().unwrap().len(), 2);
         assert!(!r.contains_key("input"), "the list itself is unfolded");
@@ -290,10 +291,7 @@ mod tests {
         ]}}));
         assert_eq!(r["question"], "What is the fee?");
         assert_eq!(r["answer"], "£5.");
-        assert_eq!(
-            r["retrieved_contexts"],
-            json!([{"content": "The fee is £5."}])
-        );
+        assert_eq!(r["contexts"], json!([{"content": "The fee is £5."}]));
     }
 
     #[test]
