@@ -1517,3 +1517,51 @@ fn a_dropped_file_with_unknown_fields_is_refused_then_mapped_in_the_window() {
     session.wait_for_text("[data-testid=dataset-name]", "support-log", SHORT);
     shot(&session, "mapping-4-mapped-file.png");
 }
+
+#[test]
+fn a_criterion_scoped_by_applies_when_is_refused_while_its_pattern_is_broken_then_saved() {
+    let Some(Start {
+        tauri_driver,
+        _display,
+        sandbox,
+    }) = start()
+    else {
+        return;
+    };
+    let (_driver, session) = sandbox.launch(&tauri_driver);
+    session.wait_for("[data-testid=try-example]", 1, Duration::from_secs(30));
+    session.click_on("[data-testid=nav-settings]", SHORT);
+    session.click_until(
+        "[data-testid=criterion-new]",
+        "[data-testid=criterion-form]",
+        SHORT,
+    );
+    let field = |id: &str| session.wait_for(&format!("[data-testid={id}]"), 1, SHORT)[0].clone();
+    session.type_into(&field("criterion-name"), "quotes_price");
+    session.type_into(
+        &field("criterion-question"),
+        "Does the answer give the price the passages give?",
+    );
+    session.type_into(&field("criterion-applies-when"), "cost|price(");
+    session.click_on("[data-testid=criterion-save]", SHORT);
+    // The core's own sentence, the one the CLI prints, in the screen's error alert.
+    session.wait_for_text(
+        "[data-testid=criteria] [data-testid=error]",
+        "\"applies when\" is not a regular expression that compiles",
+        SHORT,
+    );
+    session.screenshot(&screenshot_dir().join("criteria-applies-when.png"));
+    session.press_key(&field("criterion-applies-when"), "\u{E003}"); // Backspace
+    session.click_on("[data-testid=criterion-save]", SHORT);
+    session.wait_for_text(
+        "[data-testid=criterion-saved]",
+        "criteria.quotes_price",
+        SHORT,
+    );
+    let listed = session.wait_for_text(
+        "[data-testid=criteria-list]",
+        "only where the question matches /cost|price/",
+        SHORT,
+    );
+    assert!(listed.contains("quotes_price"), "{listed}");
+}

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use ragnosis_api::criteria::{
-    self, Anchor, Check, Definition, Direction, ReadField, Saved, SavedCriterion, Scale,
-    StoredCriterion, Versioned,
+    self, Anchor, Check, CriterionInfo, Definition, Direction, ReadField, Saved, SavedCriterion,
+    Scale, StoredCriterion, Versioned,
 };
 use ragnosis_api::{Ctx, Error};
 
@@ -140,7 +140,7 @@ fn list(ctx: &Ctx, json: bool) -> Result<(), Error> {
         println!("No criteria yet. `ragnosis criteria add NAME --question \"…\"` defines one; `ragnosis criteria examples` prints three to copy.");
     } else {
         for c in &list {
-            println!("{}", line(&c.stored.versioned()));
+            println!("{}", line(c));
         }
     }
     Ok(())
@@ -158,7 +158,7 @@ fn said(saved: &SavedCriterion) {
         Saved::Unchanged => format!("unchanged (version {version})"),
     };
     println!("criterion {}: {what}", def.name);
-    println!("  {}", line(&stored.versioned()));
+    println!("  {}", line(&saved.criterion));
     if saved.saved != Saved::Unchanged {
         let judge = if def.needs_judge() {
             " --judge PROFILE"
@@ -172,18 +172,16 @@ fn said(saved: &SavedCriterion) {
     }
 }
 
-fn line(v: &Versioned) -> String {
-    let d = &v.definition;
-    let how = match &d.check {
-        Some(check) => format!("no judge: {}", criteria::describe_check(check)),
-        None => format!("judged; reads {}", d.reads_text()),
-    };
-    let scope = d.scope().map(|s| format!("; {s}")).unwrap_or_default();
+/// One criterion on two lines: its metric, version, pass rule and how it is scored (as
+/// the window lists it), then its question.
+fn line(c: &CriterionInfo) -> String {
+    let d = &c.stored.definition;
     format!(
-        "{} (version {}): {}; {how}{scope}\n    “{}”",
-        d.metric_id(),
-        v.version,
-        d.pass_rule(),
+        "{} (version {}): {}; {}\n    “{}”",
+        c.metric,
+        c.stored.version,
+        c.pass_rule,
+        c.how,
         d.question.trim()
     )
 }

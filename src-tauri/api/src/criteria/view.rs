@@ -18,7 +18,8 @@ pub struct CriterionInfo {
     pub metric: String,
     /// "passes at 4 or more on 1–5", "pass/fail".
     pub pass_rule: String,
-    /// "judged; reads question, answer" or "no judge: the answer matches /…/".
+    /// "judged; reads question, answer" or "no judge: the answer matches /…/", then
+    /// "; only where the question matches /…/" for a criterion scoped by its question.
     pub how: String,
     /// Whether a language model must judge it (the offline judge leaves it unmeasured).
     pub needs_judge: bool,
@@ -27,10 +28,13 @@ pub struct CriterionInfo {
 impl From<StoredCriterion> for CriterionInfo {
     fn from(c: StoredCriterion) -> Self {
         let d = &c.definition;
-        let how = match &d.check {
+        let mut how = match &d.check {
             Some(check) => format!("no judge: {}", criteria::check::describe(check)),
             None => format!("judged; reads {}", d.reads_text()),
         };
+        if let Some(scope) = d.scope() {
+            how = format!("{how}; {scope}");
+        }
         CriterionInfo {
             metric: d.metric_id(),
             pass_rule: d.pass_rule(),
