@@ -52,20 +52,7 @@ pub(crate) fn read(
             Err(keys) => return Err(not_a_list(display, &outline, keys)),
         };
         if let Plan::Columns(_) = plan {
-            // Entry `i` of every list makes item `i`, so the lists are read whole: a
-            // file that would not fit the size of one record is refused, not half-read.
-            let size = std::fs::metadata(path).map_err(unreadable)?.len();
-            if size > max_element {
-                return Err(DatasetError::UnsupportedShape {
-                    path: display,
-                    message: format!(
-                        "a JSON object of parallel lists is read whole, and this one is {}, over the {} limit; \
-                         write it as JSONL, one item per line",
-                        human_bytes(size),
-                        human_bytes(max_element)
-                    ),
-                });
-            }
+            whole_columns_fit(path, max_element)?;
         }
         stream.plan(&mut de, plan)
     } else {
@@ -108,6 +95,26 @@ pub(crate) fn read(
     );
     stream.collector.reject(e.line() as u64, offset, reason);
     Ok(())
+}
+
+/// Entry `i` of every list makes item `i`, so parallel lists are read whole: a file that
+/// would not fit the size of one record is refused, not half-read.
+fn whole_columns_fit(path: &Path, max_element: u64) -> Result<(), DatasetError> {
+    let size = std::fs::metadata(path)
+        .map_err(|e| DatasetError::unreadable(path, e))?
+        .len();
+    if size <= max_element {
+        return Ok(());
+    }
+    Err(DatasetError::UnsupportedShape {
+        path: path.display().to_string(),
+        message: format!(
+            "a JSON object of parallel lists is read whole, and this one is {}, over the {} limit; \
+             write it as JSONL, one item per line",
+            human_bytes(size),
+            human_bytes(max_element)
+        ),
+    })
 }
 
 struct Stream<'c, 'a> {
