@@ -14,7 +14,8 @@ metric: string,
  */
 pass_rule: string, 
 /**
- * "judged; reads question, answer" or "no judge: the answer matches /…/".
+ * "judged; reads question, answer" or "no judge: the answer matches /…/", then
+ * "; only where the question matches /…/" for a criterion scoped by its question.
  */
 how: string, 
 /**
