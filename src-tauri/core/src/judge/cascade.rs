@@ -61,6 +61,10 @@ impl Judge for CascadeJudge {
         self.strong.concurrency()
     }
 
+    fn weighs_passages_together(&self) -> bool {
+        self.offline.weighs_passages_together() || self.strong.weighs_passages_together()
+    }
+
     async fn judge(&self, task: &Task, ctx: &CallContext) -> Result<Judgement, JudgeError> {
         if self.sends_on(task) {
             self.strong.judge(task, ctx).await

@@ -120,4 +120,12 @@ pub trait Judge: Send + Sync {
     fn batch(&self) -> Option<&dyn batch::BatchJudge> {
         None
     }
+    /// Whether this judge decides a claim against all the passages of a `ClaimLabels`
+    /// task together (the offline judge's learned decision reads them as one body of
+    /// evidence) rather than against each passage on its own, as the prompt asks a model
+    /// to. Such a judge must not find the ground truth among the chunks: a claim the
+    /// reference states would then count as supported by the retrieved chunks too.
+    fn weighs_passages_together(&self) -> bool {
+        false
+    }
 }

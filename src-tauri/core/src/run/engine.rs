@@ -683,23 +683,36 @@ async fn ragchecker_labels(
         None => Vec::new(),
     };
     let chunks: Vec<String> = item.contexts.iter().map(|c| c.text.clone()).collect();
-    let with = |first: &str| {
-        std::iter::once(first.to_string())
-            .chain(chunks.iter().cloned())
-            .collect::<Vec<_>>()
-    };
     let gt = item.ground_truth.clone().unwrap_or_default();
     let answer = item.answer.clone().unwrap_or_default();
-    let (response_side, gt_side) = tokio::join!(
-        label_matrix(asker, &response_claims, with(&gt)),
-        label_matrix(asker, &gt_claims, with(&answer)),
-    );
-    let (response_side, gt_side) = (response_side?, gt_side?);
-    let split = |rows: &[Vec<Label>]| -> (Vec<Label>, Vec<Vec<Label>>) {
-        rows.iter().map(|r| (r[0], r[1..].to_vec())).unzip()
-    };
-    let (answer2response, retrieved2response) = split(&response_side);
-    let (response2answer, retrieved2answer) = split(&gt_side);
+    let ((answer2response, retrieved2response), (response2answer, retrieved2answer)) =
+        if asker.judge.weighs_passages_together() {
+            // Against the other text and against the chunks apart: read together, the
+            // ground truth would vouch for every claim it states as if a chunk did.
+            let (a2r, ret2r, r2a, ret2a) = tokio::join!(
+                label_matrix(asker, &response_claims, vec![gt]),
+                label_matrix(asker, &response_claims, chunks.clone()),
+                label_matrix(asker, &gt_claims, vec![answer]),
+                label_matrix(asker, &gt_claims, chunks),
+            );
+            let first = |rows: Vec<Vec<Label>>| rows.into_iter().map(|r| r[0]).collect();
+            ((first(a2r?), ret2r?), (first(r2a?), ret2a?))
+        } else {
+            // One call per side: the other text, then the chunks, each labelled on its own.
+            let with = |first: &str| {
+                std::iter::once(first.to_string())
+                    .chain(chunks.iter().cloned())
+                    .collect::<Vec<_>>()
+            };
+            let (response_side, gt_side) = tokio::join!(
+                label_matrix(asker, &response_claims, with(&gt)),
+                label_matrix(asker, &gt_claims, with(&answer)),
+            );
+            let split = |rows: Vec<Vec<Label>>| -> (Vec<Label>, Vec<Vec<Label>>) {
+                rows.into_iter().map(|r| (r[0], r[1..].to_vec())).unzip()
+            };
+            (split(response_side?), split(gt_side?))
+        };
     Ok(RagCheckerLabels {
         response_claims: Some(response_claims),
         gt_answer_claims: Some(gt_claims),
@@ -717,6 +730,9 @@ async fn label_matrix(
 ) -> Result<Vec<Vec<Label>>, JudgeError> {
     if claims.is_empty() {
         return Ok(Vec::new());
+    }
+    if passages.is_empty() {
+        return Ok(vec![Vec::new(); claims.len()]);
     }
     let width = passages.len();
     match asker

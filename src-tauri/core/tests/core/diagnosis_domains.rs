@@ -298,17 +298,19 @@ fn api_docs_domain_holds_its_figures() {
 
 #[test]
 fn bank_domain_holds_its_figures() {
-    hold(shared("bank"), floor(0, 11, 1, 0));
+    hold(shared("bank"), floor(0, 12, 0, 0));
 }
 
 #[test]
 fn pharmacy_domain_holds_its_figures() {
-    hold(shared("pharmacy"), floor(1, 11, 4, 1));
+    hold(shared("pharmacy"), floor(0, 11, 3, 0));
 }
 
 #[test]
 fn transit_domain_holds_its_figures() {
-    hold(shared("transit"), floor(1, 11, 1, 1));
+    // trn-03 (a wrong sum, E) read as a retrieval miss since the reference's claims are
+    // checked against the chunks alone: the answer among the passages had vouched for them.
+    hold(shared("transit"), floor(1, 10, 2, 1));
 }
 
 #[test]

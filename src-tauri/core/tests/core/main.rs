@@ -3,6 +3,7 @@
 //! `tests/data`; `cargo test -p ragnosis-core --test core fuzz::` runs one subject.
 
 mod case_search;
+mod claim_labels;
 mod compare;
 mod diagnosis;
 mod diagnosis_domains;

@@ -44,7 +44,7 @@ fn offline() -> Arc<dyn Judge> {
     Arc::new(OfflineJudge::default())
 }
 
-fn request(dataset_id: i64, metrics: &[&str]) -> RunRequest {
+pub(crate) fn request(dataset_id: i64, metrics: &[&str]) -> RunRequest {
     RunRequest {
         dataset_id,
         metrics: metrics.iter().map(|m| m.to_string()).collect(),
@@ -69,7 +69,7 @@ pub(crate) fn evaluate_offline(
 }
 
 /// Executes the run to its end, with no progress shown and no cancel.
-fn run_to_end(store: &mut Store, run_id: i64, judge: Arc<dyn Judge>) -> run::RunOutcome {
+pub(crate) fn run_to_end(store: &mut Store, run_id: i64, judge: Arc<dyn Judge>) -> run::RunOutcome {
     run::execute(
         store,
         run_id,

@@ -179,7 +179,7 @@ pub fn scorecard(
     };
     let review = review::review(question, answer, &[], semantic);
     let grounded = (!chunks.is_empty() && !answer.trim().is_empty())
-        .then(|| grounding::ground(question, answer, chunks, params));
+        .then(|| grounding::ground(question, answer, chunks, params, None));
     let recall = entailed_share(&truth_claims, chunks, params);
     let factuality = entailed_share(&truth_claims, std::slice::from_ref(answer), params);
     let note = grading_note(question, answer);
