@@ -12,6 +12,10 @@ describe('chooseDroppedFile', () => {
     expect(choice.notice).toBe('Importing run.JSONL only; drop the other 2 files (notes.pdf, b.csv) one at a time.');
   });
 
+  it('prefers a Parquet table over the documents dropped with it', () => {
+    expect(chooseDroppedFile(['/d/corpus.pdf', '/d/qa.parquet']).path).toBe('/d/qa.parquet');
+  });
+
   it('still tries an unknown extension: the importer decides by content', () => {
     expect(chooseDroppedFile(['C:\\data\\export.log']).path).toBe('C:\\data\\export.log');
   });

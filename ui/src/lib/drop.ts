@@ -1,7 +1,7 @@
 // Which dropped file to import. The window accepts one dataset per drop; the rest are
 // named in a notice rather than silently ignored.
 
-const DATA_EXTENSIONS = ['.jsonl', '.json', '.csv', '.tsv', '.ndjson', '.txt'];
+const DATA_EXTENSIONS = ['.jsonl', '.json', '.csv', '.tsv', '.ndjson', '.txt', '.parquet'];
 
 export interface DropChoice {
   path: string | null;

@@ -76,6 +76,13 @@ pub fn format_label(format: &Format) -> String {
         }
         Format::Csv { delimiter: '\t' } => "TSV".into(),
         Format::Csv { delimiter } => format!("CSV (delimiter '{delimiter}')"),
+        Format::Parquet {
+            rows,
+            row_groups: 1,
+        } => format!("Parquet ({rows} rows)"),
+        Format::Parquet { rows, row_groups } => {
+            format!("Parquet ({rows} rows in {row_groups} row groups)")
+        }
         Format::Spans {
             dialect,
             spans,
@@ -96,6 +103,7 @@ pub fn schema_label(schema: Schema) -> &'static str {
         Schema::Langfuse => "Langfuse observations",
         Schema::DeepEval => "DeepEval",
         Schema::Promptfoo => "promptfoo results",
+        Schema::TruLens => "TruLens event table",
         Schema::LlamaIndex => "LlamaIndex RAG dataset",
         Schema::Custom => "custom",
     }

@@ -225,6 +225,15 @@ pub(crate) fn words(key: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether `general` names what `specific` names one qualified part of, by words:
+/// `retrieved_contents` beside `retrieved_contents_lexical` (AutoRAG keeps each
+/// retriever's passages and the final ones side by side); the general name is the
+/// pipeline's own output.
+pub(crate) fn names_more_generally(general: &str, specific: &str) -> bool {
+    let (general, specific) = (words(general), words(specific));
+    general.len() < specific.len() && general.iter().all(|w| specific.contains(w))
+}
+
 /// A field name no alias lists, recognised by its words (another tool's `Document`,
 /// `document_text`, `ground_truths`, `generation_gt`, `predicted_answers`): the word
 /// families decide, reference words before context words before answer words before
@@ -325,7 +334,13 @@ impl SourceFields {
         if alias.is_loose() {
             let names = self.loose_spelling.entry(alias.index).or_default();
             if names.len() < 5 && !names.iter().any(|n| n == key) {
-                names.push(key.to_string());
+                // In precedence order: a general name before the qualified ones it
+                // wins over (`mapping::map_record`).
+                let at = names
+                    .iter()
+                    .position(|n| names_more_generally(key, n))
+                    .unwrap_or(names.len());
+                names.insert(at, key.to_string());
             }
         }
         let bit = 1u64 << alias.index;
@@ -493,6 +508,22 @@ mod tests {
             f.mapping()["question"],
             vec!["Question".to_string()],
             "the file's spelling"
+        );
+    }
+
+    #[test]
+    fn a_general_name_is_listed_before_the_qualified_names_it_wins_over() {
+        let mut f = SourceFields::default();
+        for k in [
+            "retrieved_contents_lexical",
+            "retrieved_contents_semantic",
+            "retrieved_contents",
+        ] {
+            f.note(classify_loose(k).unwrap(), k);
+        }
+        assert_eq!(
+            f.mapping()["contexts"][0],
+            "retrieved_contents (by its name)"
         );
     }
 }

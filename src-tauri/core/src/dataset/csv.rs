@@ -14,7 +14,9 @@ use super::aliases::{field_of, question_aliases, Canon};
 use super::csv_records::{CsvRecords, Next, Record};
 use super::encoding;
 use super::lines::{human_bytes, open_after_bom, LineReader};
+use super::python_literal;
 use super::report::Collector;
+use super::traces;
 use super::DatasetError;
 
 /// Separator for list cells that are not JSON arrays.
@@ -32,6 +34,9 @@ enum Cell {
     Text,
     List,
     Json,
+    /// A column no field is named after: text, or an object when the whole cell is a
+    /// JSON object or a Python dict (pandas writes a dict column as `str(dict)`).
+    Unnamed,
 }
 
 pub(crate) fn read(
@@ -39,7 +44,6 @@ pub(crate) fn read(
     delimiter: u8,
     collector: &mut Collector<'_>,
 ) -> Result<(), DatasetError> {
-    let display = path.display().to_string();
     let unreadable = |e: std::io::Error| DatasetError::unreadable(path, e);
     let max = collector.limits().max_line_bytes;
     let (reader, start) = open_after_bom(path).map_err(unreadable)?;
@@ -50,17 +54,7 @@ pub(crate) fn read(
         Next::Record => column_names(&row),
         _ => Vec::new(),
     };
-    if !collector.maps_question() && !columns.iter().any(|c| field_of(c) == Some(Canon::Question)) {
-        return Err(DatasetError::UnsupportedShape {
-            path: display,
-            message: format!(
-                "the header has no question column (looked for {}); its columns are: {}",
-                question_aliases().join(", "),
-                listed_columns(&columns)
-            ),
-        });
-    }
-    collector.set_columns(&columns);
+    take_header(path, &columns, collector)?;
     let kinds: Vec<Cell> = columns.iter().map(|name| cell_kind(name)).collect();
     let mut piped_noted = vec![false; columns.len()];
 
@@ -107,6 +101,32 @@ pub(crate) fn read(
             },
         }
     }
+}
+
+/// Checks the header and tells the collector what it names. An event table of spans has
+/// its question inside a span's attributes, not in a column: its first row decides how
+/// it is read, as in a JSON file; any other table needs a question column (or a
+/// `--map` that names one).
+fn take_header(
+    path: &Path,
+    columns: &[String],
+    collector: &mut Collector<'_>,
+) -> Result<(), DatasetError> {
+    if traces::header_names_spans(columns) {
+        return Ok(());
+    }
+    if !collector.maps_question() && !columns.iter().any(|c| field_of(c) == Some(Canon::Question)) {
+        return Err(DatasetError::UnsupportedShape {
+            path: path.display().to_string(),
+            message: format!(
+                "the header has no question column (looked for {}); its columns are: {}",
+                question_aliases().join(", "),
+                listed_columns(columns)
+            ),
+        });
+    }
+    collector.set_columns(columns);
+    Ok(())
 }
 
 /// Trimmed header names; a repeated name gets a `_2`, `_3` suffix so no column is lost.
@@ -159,7 +179,8 @@ fn cell_kind(column: &str) -> Cell {
     match field_of(column) {
         Some(canon) if canon.is_list() => Cell::List,
         Some(canon) if canon.is_structured() => Cell::Json,
-        _ => Cell::Text,
+        Some(_) => Cell::Text,
+        None => Cell::Unnamed,
     }
 }
 
@@ -196,6 +217,7 @@ fn row_to_record(row: &Record, columns: &[String], kinds: &[Cell]) -> Result<Row
                 value
             }
             Cell::Json => json_cell(cell),
+            Cell::Unnamed => object_cell(cell),
         };
         record.insert(column.clone(), value);
     }
@@ -211,11 +233,8 @@ fn list_cell(cell: &str) -> (Value, bool) {
         if let Ok(array @ Value::Array(_)) = serde_json::from_str::<Value>(trimmed) {
             return (array, false);
         }
-        if let Some(items) = python_list(trimmed) {
-            return (
-                Value::Array(items.into_iter().map(Value::String).collect()),
-                false,
-            );
+        if let Some(array @ Value::Array(_)) = python_literal::parse(trimmed) {
+            return (array, false);
         }
     }
     let mut items: Vec<&str> = cell
@@ -246,46 +265,17 @@ fn list_cell(cell: &str) -> (Value, bool) {
     (Value::Array(list), split_at_pipe)
 }
 
-/// The strings of a Python list literal of string literals; `None` when the cell is
-/// anything else. Elements separated by whitespace alone (numpy's `['a' 'b']`) are
-/// separate elements too.
-fn python_list(cell: &str) -> Option<Vec<String>> {
-    let inner = cell.strip_prefix('[')?.strip_suffix(']')?;
-    let mut chars = inner.chars().peekable();
-    let mut items = Vec::new();
-    loop {
-        while chars.peek().is_some_and(|c| c.is_whitespace() || *c == ',') {
-            chars.next();
+fn object_cell(cell: &str) -> Value {
+    let trimmed = cell.trim();
+    if trimmed.starts_with('{') && trimmed.ends_with('}') {
+        let object = serde_json::from_str::<Value>(trimmed)
+            .ok()
+            .or_else(|| python_literal::parse(trimmed));
+        if let Some(object @ Value::Object(_)) = object {
+            return object;
         }
-        let Some(quote) = chars.next() else {
-            return Some(items);
-        };
-        if quote != '\'' && quote != '"' {
-            return None;
-        }
-        let mut item = String::new();
-        loop {
-            match chars.next()? {
-                c if c == quote => break,
-                '\\' => match chars.next()? {
-                    'n' => item.push('\n'),
-                    't' => item.push('\t'),
-                    'r' => item.push('\r'),
-                    'x' => {
-                        let hex: String = [chars.next()?, chars.next()?].iter().collect();
-                        item.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
-                    }
-                    'u' => {
-                        let hex: String = (0..4).map(|_| chars.next()).collect::<Option<_>>()?;
-                        item.push(char::from_u32(u32::from_str_radix(&hex, 16).ok()?)?);
-                    }
-                    other => item.push(other),
-                },
-                c => item.push(c),
-            }
-        }
-        items.push(item);
     }
+    Value::String(cell.to_string())
 }
 
 fn json_cell(cell: &str) -> Value {

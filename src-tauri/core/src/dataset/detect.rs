@@ -4,7 +4,7 @@
 //! line is a complete JSON object (unless the file is that one object and it has no
 //! question field: a minified document, whose structure `outline` reads), otherwise
 //! a multi-line JSON document (or JSONL again, when line 1 is cut mid-value and line 2 is
-//! a complete object); anything else is CSV/TSV. Also rejects empty and binary
+//! a complete object); `PAR1` is a Parquet file; anything else is CSV/TSV. Also rejects empty and binary
 //! files. Owns: those decisions. Must not: read more than the first line or two (plus a
 //! whitespace-only prefix), or import anything.
 
@@ -20,6 +20,9 @@ use super::lines::{open_after_bom, LineReader, BOM};
 use super::outline;
 use super::{DatasetError, ImportLimits};
 
+/// The first bytes of a Parquet file (its last four are the same).
+const PARQUET_MAGIC: &[u8] = b"PAR1";
+
 /// Bytes checked for a binary file's signature.
 const SNIFF_BYTES: usize = 8 * 1024;
 
@@ -32,6 +35,8 @@ pub(crate) enum Shape {
     Csv {
         delimiter: u8,
     },
+    /// A Parquet file (`PAR1` first): read by rows, not as text.
+    Parquet,
 }
 
 pub(crate) fn detect(path: &Path, limits: &ImportLimits) -> Result<Shape, DatasetError> {
@@ -43,6 +48,9 @@ pub(crate) fn detect(path: &Path, limits: &ImportLimits) -> Result<Shape, Datase
         .take(SNIFF_BYTES as u64)
         .read_to_end(&mut head)
         .map_err(unreadable)?;
+    if head.starts_with(PARQUET_MAGIC) {
+        return Ok(Shape::Parquet);
+    }
     let skip = if head.starts_with(BOM) { BOM.len() } else { 0 };
     // Only a real binary file is refused whole; a byte that is not UTF-8 text is the
     // line's or row's business, wherever it sits (`encoding`).

@@ -91,7 +91,6 @@ const SIGNATURES: &[(&[u8], &str)] = &[
     (b"GIF8", "a GIF image"),
     (b"\x1F\x8B", "a gzip archive"),
     (b"SQLite format 3\0", "an SQLite database"),
-    (b"PAR1", "a Parquet file"),
     (b"\x7FELF", "a program"),
     (b"\xD0\xCF\x11\xE0", "an old Office document"),
     (b"\xFF\xFE", "UTF-16 text"),

@@ -12,7 +12,10 @@
 
 use serde_json::{Map, Value};
 
-use super::aliases::{classify, classify_loose, field_of, Alias, Canon, SourceFields, CANON_COUNT};
+use super::aliases::{
+    classify, classify_loose, field_of, names_more_generally, Alias, Canon, SourceFields,
+    CANON_COUNT,
+};
 use super::values::{self, is_absent};
 use super::ImportLimits;
 use crate::item::{Item, RagCheckerLabels};
@@ -175,7 +178,11 @@ pub(crate) fn map_record(
             None => incoming,
             // A name recognised by its words gives way to a listed one without a word:
             // the listed name is what the file meant.
-            Some(held) if incoming.index >= held.index && alias.is_loose() => {
+            Some(held)
+                if incoming.index >= held.index
+                    && alias.is_loose()
+                    && !names_more_generally(&incoming.key, &held.key) =>
+            {
                 metadata.insert(incoming.key, incoming.value);
                 held
             }

@@ -1,5 +1,6 @@
-//! The one importer: reads a user's file (JSONL, JSON or CSV/TSV, detected by content),
-//! maps each record's fields onto the canonical `Item` (DATA.md aliases), and validates.
+//! The one importer: reads a user's file (JSONL, JSON, CSV/TSV or Parquet, detected by
+//! content), maps each record's fields onto the canonical `Item` (DATA.md aliases), and
+//! validates.
 //!
 //! Owns: format detection, streaming readers, field mapping, the validation report.
 //! Must not: touch SQL (the caller stores accepted items through the callback), or hold
@@ -7,10 +8,10 @@
 //! are never skipped silently: each becomes a `Rejected` entry naming its line.
 //!
 //! Flow: `detect` picks the reader; `jsonl` (over the bounded `lines` reader), `json`
-//! (serde visitors over the position-`tracked` reader) or `csv` (over `csv_records`)
-//! hand each record to `report::Collector`, which maps it (`mapping`, using `aliases`
+//! (serde visitors over the position-`tracked` reader), `csv` (over `csv_records`) or
+//! `parquet` (rows from `ragnosis-columnar`) hand each record to `report::Collector`, which maps it (`mapping`, using `aliases`
 //! and `values`), hashes it (`hash`), counts it, and passes it to the caller.
-//! A JSON array element or CSV row is limited like a line (`max_line_bytes`).
+//! A JSON array element, CSV row or Parquet row is limited like a line (`max_line_bytes`).
 
 mod aliases;
 mod columns;
@@ -28,6 +29,8 @@ pub mod language;
 mod lines;
 mod mapping;
 mod outline;
+mod parquet;
+mod python_literal;
 mod remap;
 mod report;
 mod scores_file;
@@ -101,6 +104,11 @@ pub enum Format {
     Csv {
         delimiter: char,
     },
+    /// A Parquet file, one record per row.
+    Parquet {
+        rows: u64,
+        row_groups: u64,
+    },
     /// A trace export, one span per line, read one record per trace.
     Spans {
         dialect: String,
@@ -125,6 +133,9 @@ pub enum Schema {
     #[serde(rename = "deepeval")]
     DeepEval,
     Promptfoo,
+    /// TruLens's event table, one item per record.
+    #[serde(rename = "trulens")]
+    TruLens,
     #[serde(rename = "llamaindex")]
     LlamaIndex,
     Custom,
@@ -303,6 +314,7 @@ where
             });
             csv::read(path, delimiter, &mut collector)?;
         }
+        Shape::Parquet => parquet::read(path, &mut collector)?,
     }
     if let Some(scores) = &map.scores_file {
         scores_file::read(scores, limits, &mut collector)?;

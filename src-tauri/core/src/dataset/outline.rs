@@ -254,7 +254,8 @@ fn envelope(root: &Sketch) -> Option<Plan> {
     None
 }
 
-/// A document that is one record: a DeepEval trace, or one span's attributes.
+/// A document that is one record: a DeepEval trace, one span's attributes, one span of
+/// TruLens's event table, or an object with its own question and answer.
 fn is_whole_record(root: &Sketch) -> bool {
     let keys = root.keys();
     let has = |k: &str| keys.contains(&k);
@@ -276,7 +277,28 @@ fn is_whole_record(root: &Sketch) -> bool {
         .iter()
         .any(|p| k.starts_with(p))
     });
-    deepeval_trace || attribute_map || flat_attributes
+    // TruLens's event table, one row saved alone.
+    let trulens_event = has("record_attributes") && has("trace");
+    deepeval_trace
+        || attribute_map
+        || flat_attributes
+        || trulens_event
+        || own_question_and_answer(root)
+}
+
+/// An object whose own top-level fields hold a question and an answer as values is one
+/// record, whatever lists it also holds: TruLens's record keeps `main_input` and
+/// `main_output` beside its `calls`, which are steps of that record, not items.
+fn own_question_and_answer(root: &Sketch) -> bool {
+    let Sketch::Object(entries) = root else {
+        return false;
+    };
+    let holds = |field: Canon| {
+        entries
+            .iter()
+            .any(|(k, v)| *v == Sketch::Scalar && field_of(k) == Some(field))
+    };
+    holds(Canon::Question) && holds(Canon::Answer)
 }
 
 /// Where an object of parallel lists is (the top level or one key down): two or more

@@ -81,7 +81,7 @@ fn scalar_to_string(v: Value) -> String {
 }
 
 /// A list of strings (ids, aspects, reference contexts). A lone string is a one-item
-/// list; blank entries are skipped. Entries may be `{text}` objects (reference contexts)
+/// list; blank entries are skipped; a list of lists of text is read as one list. Entries may be `{text}` objects (reference contexts)
 /// or `{id}` / `{doc_id}` objects (id lists).
 pub(crate) fn string_list(
     field: &str,
@@ -109,6 +109,15 @@ pub(crate) fn string_list(
     for (i, element) in elements.into_iter().enumerate() {
         let piece = match element {
             Value::String(s) => (!is_blank(&s)).then_some(s),
+            // Groups of text, one level deep (AutoRAG's `retrieval_gt`: the passages
+            // that answer each part of the question): read in order, one list.
+            Value::Array(group) if group.iter().all(Value::is_string) => {
+                out.extend(group.into_iter().filter_map(|g| match g {
+                    Value::String(s) if !is_blank(&s) => Some(s),
+                    _ => None,
+                }));
+                continue;
+            }
             Value::Object(mut o) => {
                 // `{text}` for reference contexts, `{id}` / `{doc_id}` for id lists.
                 let inner = take_text_key(&mut o)

@@ -8,7 +8,7 @@ use std::path::Path;
 pub enum DatasetError {
     #[error("{path} is empty: there is nothing to import")]
     EmptyFile { path: String },
-    #[error("{path} looks like a binary file ({what}); Ragnosis reads JSONL, JSON or CSV text")]
+    #[error("{path} looks like a binary file ({what}); Ragnosis reads JSONL, JSON or CSV text, or Parquet")]
     BinaryFile { path: String, what: String },
     #[error("{path} is {size} bytes, over the {limit}-byte limit")]
     TooLarge { path: String, size: u64, limit: u64 },

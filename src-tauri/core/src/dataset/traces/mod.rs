@@ -41,7 +41,7 @@ use super::values::number;
 use super::{Format, Schema, ValidationReport};
 use langfuse::langfuse_facts;
 use langsmith::langsmith_facts;
-use otel::{flatten_attributes, ids_of, openinference_kind, otel_facts};
+use otel::{flatten_attributes, ids_of, openinference_kind, otel_facts, TRULENS_PREFIX};
 use record::trace_record;
 pub(crate) use record::{MISSING_KEY, RAW_KEY, RULES_KEY};
 use text::first_text;
@@ -52,6 +52,9 @@ pub(crate) enum SpanDialect {
     GenAi,
     LangSmith,
     Langfuse,
+    /// TruLens's OpenTelemetry event table (`record_attributes` with
+    /// `ai.observability.*` keys), read by the same span reader as GenAI.
+    TruLens,
 }
 
 impl SpanDialect {
@@ -76,6 +79,8 @@ impl SpanDialect {
         let attributes = flatten_attributes(record);
         if openinference_kind(record, &attributes).is_some() {
             Some(SpanDialect::OpenInference)
+        } else if attributes.keys().any(|k| k.starts_with(TRULENS_PREFIX)) {
+            Some(SpanDialect::TruLens)
         } else if attributes.keys().any(|k| {
             ["gen_ai.", "ai.", "llm."].iter().any(|p| k.starts_with(p))
                 || k == "span_type"
@@ -95,6 +100,7 @@ impl SpanDialect {
             SpanDialect::GenAi => "OpenTelemetry GenAI",
             SpanDialect::LangSmith => "LangSmith",
             SpanDialect::Langfuse => "Langfuse",
+            SpanDialect::TruLens => "TruLens",
         }
     }
 
@@ -104,6 +110,7 @@ impl SpanDialect {
             SpanDialect::GenAi => Schema::GenAi,
             SpanDialect::LangSmith => Schema::LangSmith,
             SpanDialect::Langfuse => Schema::Langfuse,
+            SpanDialect::TruLens => Schema::TruLens,
         }
     }
 
@@ -111,6 +118,7 @@ impl SpanDialect {
     fn sources(self, field: &str) -> Option<&'static str> {
         use SpanDialect::*;
         Some(match (self, field) {
+            (TruLens, "id") => "ai.observability.record_id",
             (_, "id") => "trace id",
             (OpenInference, "question") => "root span input.value",
             (OpenInference, "answer") => "root span output.value",
@@ -134,6 +142,17 @@ impl SpanDialect {
                 "root observation output, else the last GENERATION's output"
             }
             (Langfuse, "contexts") => "RETRIEVER observations' output documents",
+            (TruLens, "question") => {
+                "record_root span ai.observability.record_root.input (else a retrieval span's ai.observability.retrieval.query_text)"
+            }
+            (TruLens, "answer") => "record_root span ai.observability.record_root.output",
+            (TruLens, "contexts") => {
+                "retrieval spans' ai.observability.retrieval.retrieved_contexts, in order"
+            }
+            (TruLens, "ground_truth") => "ai.observability.record_root.ground_truth_output",
+            (TruLens, "metadata") => {
+                "record id, span count, cost, prior scores (eval_root spans: metric name and score)"
+            }
             (_, "retrieved_ids") => "the same documents' ids, in rank order",
             (_, "metadata") => {
                 "trace id, span count, token counts, cost, query rewrites, prior scores (earlier evaluations)"
@@ -141,6 +160,13 @@ impl SpanDialect {
             _ => return None,
         })
     }
+}
+
+/// Whether a CSV header is that of a span table: TruLens's event table as pandas saves
+/// it (`trace` and `record_attributes` columns holding dicts).
+pub(crate) fn header_names_spans(columns: &[String]) -> bool {
+    let has = |name: &str| columns.iter().any(|c| c == name);
+    has("trace") && has("record_attributes")
 }
 
 /// Names the schema and, for each field, where in the spans it was read from.
@@ -248,6 +274,8 @@ struct SpanFacts {
     raw_output: Option<Value>,
     /// The query a retrieval span sent (GenAI), when it says so apart from its input.
     query: Option<String>,
+    /// The expected answer, when the trace recorded one (TruLens's ground truth).
+    reference: Option<String>,
     documents: Vec<Document>,
     tokens: Option<(u64, u64)>,
     cost: Option<f64>,
@@ -385,7 +413,9 @@ impl TraceGroups {
             return Ok(());
         }
         let (trace_id, facts) = match self.dialect {
-            SpanDialect::OpenInference | SpanDialect::GenAi => otel_facts(&record),
+            SpanDialect::OpenInference | SpanDialect::GenAi | SpanDialect::TruLens => {
+                otel_facts(&record)
+            }
             SpanDialect::LangSmith => langsmith_facts(&record),
             SpanDialect::Langfuse => langfuse_facts(&record),
         }?;

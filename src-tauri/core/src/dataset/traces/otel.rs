@@ -27,6 +27,7 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
             .and_then(as_text)
             .map(|k| k.to_ascii_uppercase())
     });
+    let span_type = text(&format!("{TRULENS_PREFIX}span_type")).unwrap_or_default();
     let operation = text("gen_ai.operation.name").unwrap_or_default();
     let role = match (kind.as_deref(), operation.as_str()) {
         (Some("RETRIEVER"), _) => Role::Retriever,
@@ -34,6 +35,8 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
         (Some("LLM"), _) => Role::Model,
         (Some(_), _) => Role::Other,
         (None, "retrieval") => Role::Retriever,
+        (None, _) if span_type == "retrieval" => Role::Retriever,
+        (None, _) if span_type == "generation" => Role::Model,
         (None, "chat" | "text_completion" | "generate_content") => Role::Model,
         (None, _) if attributes.contains_key("gen_ai.retrieval.documents") => Role::Retriever,
         _ => Role::Other,
@@ -42,8 +45,13 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
         Role::Reranker => documents_at(&attributes, "reranker.output_documents"),
         Role::Retriever => {
             let mut docs = documents_at(&attributes, "retrieval.documents");
-            if docs.is_empty() {
-                docs = documents_at(&attributes, "gen_ai.retrieval.documents");
+            for key in [
+                "gen_ai.retrieval.documents",
+                "ai.observability.retrieval.retrieved_contexts",
+            ] {
+                if docs.is_empty() {
+                    docs = documents_at(&attributes, key);
+                }
             }
             docs
         }
@@ -66,6 +74,7 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
         evaluations.push((name, value));
     }
     evaluations.extend(genai_evaluation_events(record));
+    evaluations.extend(trulens_evaluation(&attributes));
     let raw = |keys: &[&str]| keys.iter().find_map(|k| attributes.get(*k)).cloned();
     let raw_input = raw(&INPUT_KEYS);
     let raw_output = raw(&OUTPUT_KEYS);
@@ -73,15 +82,7 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
     let output = raw_output.as_ref().and_then(answer_in);
     let facts = SpanFacts {
         span_id,
-        parent_id: first_text(
-            record,
-            &["parent_id", "parentSpanId", "parent_span_id", "parentId"],
-        )
-        .or_else(|| {
-            let parent = record.get("parentSpanContext")?.as_object()?;
-            first_text(parent, &["spanId"])
-        })
-        .filter(|p| !p.is_empty()),
+        parent_id: parent_of(record, &span_type),
         role,
         start: first_text(record, &["start_time", "startTimeUnixNano", "startTime"])
             .unwrap_or_default(),
@@ -91,7 +92,9 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
         output_rule: output.map(|(_, r)| r.to_string()),
         raw_input,
         raw_output,
-        query: text("gen_ai.retrieval.query.text"),
+        query: text("gen_ai.retrieval.query.text")
+            .or_else(|| text("ai.observability.retrieval.query_text")),
+        reference: text("ai.observability.record_root.ground_truth_output"),
         documents,
         tokens,
         cost: number_at("llm.cost.total"),
@@ -101,11 +104,12 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
     Ok((trace_id, facts))
 }
 
-/// Attributes holding a span's input, most specific first: OpenInference, OTel GenAI
-/// (current and deprecated), Vercel AI SDK (`ai.prompt.messages` on `do*` spans,
-/// `ai.prompt` on outer ones), promptflow.
-const INPUT_KEYS: [&str; 6] = [
+/// Attributes holding a span's input, most specific first: OpenInference, TruLens's
+/// record root, OTel GenAI (current and deprecated), Vercel AI SDK (`ai.prompt.messages`
+/// on `do*` spans, `ai.prompt` on outer ones), promptflow.
+const INPUT_KEYS: [&str; 7] = [
     "input.value",
+    "ai.observability.record_root.input",
     "gen_ai.input.messages",
     "gen_ai.prompt",
     "ai.prompt.messages",
@@ -113,14 +117,61 @@ const INPUT_KEYS: [&str; 6] = [
     "inputs",
 ];
 
-const OUTPUT_KEYS: [&str; 6] = [
+const OUTPUT_KEYS: [&str; 7] = [
     "output.value",
+    "ai.observability.record_root.output",
     "gen_ai.output.messages",
     "gen_ai.completion",
     "ai.response.text",
     "ai.response.object",
     "output",
 ];
+
+/// The attribute keys TruLens writes on every span of its event table.
+pub(super) const TRULENS_PREFIX: &str = "ai.observability.";
+
+/// A span's parent. TruLens's evaluations run in traces of their own and name the
+/// record they judge: an `eval_root` or `eval` span hangs off that record, never a root
+/// beside the record's own.
+fn parent_of(record: &Map<String, Value>, trulens_span_type: &str) -> Option<String> {
+    if matches!(trulens_span_type, "eval_root" | "eval") {
+        return Some("the record it evaluates".to_string());
+    }
+    let trulens = || {
+        let trace = record.get("trace")?.as_object()?;
+        first_text(trace, &["parent_id"])
+    };
+    first_text(
+        record,
+        &["parent_id", "parentSpanId", "parent_span_id", "parentId"],
+    )
+    .or_else(|| {
+        let parent = record.get("parentSpanContext")?.as_object()?;
+        first_text(parent, &["spanId"])
+    })
+    .or_else(trulens)
+    .filter(|p| !p.is_empty())
+}
+
+/// A TruLens `eval_root` span's metric and score as a prior score (its `eval` children
+/// hold the parts the score was made of, and are not scores of the record).
+fn trulens_evaluation(attributes: &Map<String, Value>) -> Option<(String, Value)> {
+    let at = |key: &str| attributes.get(&format!("{TRULENS_PREFIX}{key}"));
+    if at("span_type").and_then(as_text).as_deref() != Some("eval_root") {
+        return None;
+    }
+    let name = at("eval_root.metric_name")
+        .or_else(|| at("eval.metric_name"))
+        .and_then(as_text)?;
+    let mut value = json!({});
+    if let Some(score) = at("eval_root.score") {
+        value["score"] = score.clone();
+    }
+    if let Some(judge) = at("eval.llm_judge_name") {
+        value["judge"] = judge.clone();
+    }
+    Some((name, value))
+}
 
 /// `gen_ai.evaluation.result` span events as prior scores.
 fn genai_evaluation_events(record: &Map<String, Value>) -> Vec<(String, Value)> {
@@ -163,6 +214,18 @@ pub(super) fn ids_of(record: &Map<String, Value>) -> (Option<String>, Option<Str
     let ids = (pick(&["trace_id", "traceId"]), pick(&["span_id", "spanId"]));
     if ids.0.is_some() {
         return ids;
+    }
+    // TruLens's event table: `trace.{trace_id, span_id}`; a record's spans (and the
+    // evaluations of it, which run in traces of their own) share its record id.
+    if let Some(trace) = record.get("trace").and_then(Value::as_object) {
+        let record_id = record
+            .get("record_attributes")
+            .and_then(Value::as_object)
+            .and_then(|a| first_text(a, &["ai.observability.record_id"]));
+        let trace_id = first_text(trace, &["trace_id"]).filter(|t| !t.is_empty());
+        if record_id.is_some() || trace_id.is_some() {
+            return (record_id.or(trace_id), first_text(trace, &["span_id"]));
+        }
     }
     // JS `ReadableSpan`s (Vercel AI SDK): `spanContext.{traceId, spanId}`.
     if let Some(c) = record.get("spanContext").and_then(Value::as_object) {
@@ -210,7 +273,11 @@ pub(super) fn openinference_kind(
 /// The span's attributes as dotted keys, whichever shape the export used.
 pub(super) fn flatten_attributes(record: &Map<String, Value>) -> Map<String, Value> {
     let mut out = Map::new();
-    match record.get("attributes") {
+    // TruLens's event table calls them `record_attributes`.
+    match record
+        .get("attributes")
+        .or_else(|| record.get("record_attributes"))
+    {
         Some(Value::Object(nested)) => flatten_into("", nested, &mut out),
         Some(Value::Array(list)) => {
             // OTLP: [{ "key": "input.value", "value": { "stringValue": "…" } }, …]

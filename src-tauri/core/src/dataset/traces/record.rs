@@ -28,6 +28,9 @@ fn missing_question(dialect: SpanDialect, trace_id: &str) -> String {
         SpanDialect::LangSmith => "`inputs` on the root run (or a retriever or model run)",
         SpanDialect::Langfuse => "`input` on the root observation or the trace",
         SpanDialect::OpenInference => "`attributes.input.value` on the root span",
+        SpanDialect::TruLens => {
+            "`ai.observability.record_root.input` on the record_root span (or a retrieval span's `ai.observability.retrieval.query_text`)"
+        }
         SpanDialect::GenAi => {
             "`attributes.gen_ai.input.messages` (or `gen_ai.prompt`, `input.value`, `ai.prompt.messages`, `ai.prompt`, `inputs`) on the root span"
         }
@@ -69,6 +72,7 @@ fn merge_updates(spans: Vec<SpanFacts>) -> Vec<SpanFacts> {
         if !span.documents.is_empty() {
             held.documents = span.documents;
         }
+        held.reference = held.reference.take().or(span.reference);
         held.tokens = span.tokens.or(held.tokens);
         held.cost = span.cost.or(held.cost);
         held.evaluations.extend(span.evaluations);
@@ -185,8 +189,19 @@ pub(super) fn trace_record(
         .iter()
         .filter(|s| s.role == Role::Reranker && !s.documents.is_empty())
         .collect();
+    // A retrieval inside another that returned documents is a step of it (LlamaIndex's
+    // query engine, its retriever and the retriever's `_retrieve` each report the same
+    // passages): only the outermost one with documents counts.
+    let retrieves_within = |s: &SpanFacts| {
+        ancestor_has(&spans, &index, s, |a| {
+            a.role == Role::Retriever && !a.documents.is_empty()
+        })
+    };
     let sources: Vec<&SpanFacts> = if reranked.is_empty() {
-        spans.iter().filter(|s| s.role == Role::Retriever).collect()
+        spans
+            .iter()
+            .filter(|s| s.role == Role::Retriever && !retrieves_within(s))
+            .collect()
     } else {
         reranked
     };
@@ -252,6 +267,12 @@ pub(super) fn trace_record(
     }
     if let Some(answer) = answer {
         record.insert("answer".into(), json!(answer));
+    }
+    let reference = root
+        .and_then(|r| nonblank(&spans[r].reference))
+        .or_else(|| spans.iter().find_map(|s| nonblank(&s.reference)));
+    if let Some(reference) = reference {
+        record.insert("ground_truth".into(), json!(reference));
     }
     if !contexts.is_empty() {
         record.insert("retrieved_contexts".into(), Value::Array(contexts));

@@ -4,6 +4,7 @@
 
 mod bad_documents;
 mod by_shape;
+mod event_tables;
 mod exports;
 mod good_input;
 mod real_files;

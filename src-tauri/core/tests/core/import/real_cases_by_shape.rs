@@ -1,6 +1,7 @@
 // The expected imports of the real files of tools first read by their shape (ARES, Azure AI
 // Evaluation / promptflow, continuous-eval, Haystack, InspectorRAGet's MT-RAG tasks, OpenAI
-// Evals); read by real_files.rs with include!, like real_cases.rs.
+// Evals, AutoRAG's Parquet files, TruLens's records and event table); read by
+// real_files.rs with include!, like real_cases.rs.
 &[
     Case {
         file: "ares/ares-fever_few_shot_prompt_for_judge_scoring.tsv",
@@ -545,5 +546,126 @@
                 priors: &[],
             },
         ],
+    },
+    Case {
+        file: "autorag/autorag-qa_data_sample.parquet",
+        items: 10,
+        rejected: 0,
+        samples: &[
+            Sample {
+                index: 0,
+                question: Exact("in football whats the point of wasting the first two plays with a rush - up the middle - not regular rush plays i get those"),
+                answer: None,
+                contexts: 0,
+                ground_truth: Some(Span("Keep the defense honest, get a feel for the pass rush, open up the passing game. An offense that's t", "ted wide open sometimes for big yardage.")),
+                priors: &[],
+            },
+            Sample {
+                index: 9,
+                question: Exact("Precipitation reactions"),
+                answer: None,
+                contexts: 0,
+                ground_truth: Some(Span("Why the hell would you need to learn about precipitation rxns in second grade??? I was taught that i", " told her about your question. Good luck")),
+                priors: &[],
+            },
+        ],
+    },
+    Case {
+        file: "autorag/autorag-gen-qa.parquet",
+        items: 20,
+        rejected: 0,
+        samples: &[
+            Sample {
+                index: 0,
+                question: Exact("신청자가 사업계획서를 작성할 때 어떤 사항을 반드시 기재해야 합니까?"),
+                answer: None,
+                contexts: 0,
+                ground_truth: Some(Exact("신청자가 사업계획서를 작성할 때 반드시 기재해야 하는 사항은 공동대표 또는 각자대표의 경력, 이력 등입니다.")),
+                priors: &[],
+            },
+            Sample {
+                index: 19,
+                question: Exact("창업지원사업에 신청하는 창업기업은 어떤 사항에 유의해야 합니까?"),
+                answer: None,
+                contexts: 0,
+                ground_truth: Some(Span("창업지원사업에 신청하는 창업기업은 다음 사항에 유의해야 합니다:\n\n1. 창업활동에 필요한 사항을 정부가 지원하는 사업으로, 다른 용도의 사업비 사용 또는 거짓 신청, 부정한 방법으", " 포함하여 반환금액의 최대 5배 수준의 제재부가금이 부과될 수 있습니다.")),
+                priors: &[],
+            },
+        ],
+    },
+    Case {
+        file: "autorag/autorag-result-passage_reranker-best_0.parquet",
+        items: 10,
+        rejected: 0,
+        samples: &[
+            Sample {
+                index: 0,
+                question: Exact("in football whats the point of wasting the first two plays with a rush - up the middle - not regular rush plays i get those"),
+                answer: None,
+                contexts: 5,
+                ground_truth: Some(Span("Keep the defense honest, get a feel for the pass rush, open up the passing game. An offense that's t", "ted wide open sometimes for big yardage.")),
+                priors: &[("passage_reranker_retrieval_recall", Score(1.0)), ("passage_reranker_retrieval_precision", Score(0.2)), ("retrieval_precision", Score(0.125))],
+            },
+            Sample {
+                index: 9,
+                question: Exact("Precipitation reactions"),
+                answer: None,
+                contexts: 5,
+                ground_truth: Some(Span("Why the hell would you need to learn about precipitation rxns in second grade??? I was taught that i", " told her about your question. Good luck")),
+                priors: &[("passage_reranker_retrieval_recall", Score(1.0)), ("query_expansion_retrieval_precision", Score(0.1))],
+            },
+        ],
+    },
+    Case {
+        file: "trulens/trulens-otel-tru_llama_smoke.events.csv",
+        items: 1,
+        rejected: 0,
+        samples: &[Sample {
+            index: 0,
+            question: Exact("What is multi-headed attention?"),
+            answer: Some(Span("Context information is below.\n---------------------\npage_label: 2\nfile_path: tests/unit/data/attenti", "What is multi-headed attention?\nAnswer: ")),
+            contexts: 3,
+            ground_truth: None,
+            priors: &[],
+        }],
+    },
+    Case {
+        file: "trulens/trulens-otel-record_root_span.json",
+        items: 1,
+        rejected: 0,
+        samples: &[Sample {
+            index: 0,
+            question: Exact("What is the best coffee?"),
+            answer: Some(Span("Hello! I'm happy to help. \n\nWhen it comes to the best coffee, it often depends on personal preferenc", ", I can help you narrow it down further!")),
+            contexts: 0,
+            ground_truth: Some(Exact("Like attention but with more heads.")),
+            priors: &[],
+        }],
+    },
+    Case {
+        file: "trulens/trulens-otel-retrieval_span.json",
+        items: 1,
+        rejected: 0,
+        samples: &[Sample {
+            index: 0,
+            question: Exact("What is the best coffee?"),
+            answer: None,
+            contexts: 4,
+            ground_truth: None,
+            priors: &[],
+        }],
+    },
+    Case {
+        file: "trulens/trulens-customapp_record.json",
+        items: 1,
+        rejected: 0,
+        samples: &[Sample {
+            index: 0,
+            question: Exact("hello"),
+            answer: Some(Span("\nFirst an integer: 2 . Also, this is my response to a prompt of length\n263 with a model derp with te", "n case this is being used as a score: 2\n")),
+            contexts: 0,
+            ground_truth: None,
+            priors: &[],
+        }],
     },
 ]

@@ -478,15 +478,32 @@ fn an_openai_evals_log_makes_each_sampling_event_an_item_and_notes_the_other_lin
 }
 
 #[test]
-fn a_parquet_file_and_a_table_of_aggregates_are_refused_saying_what_they_are() {
-    let parquet = super::try_import(
+fn files_that_hold_no_item_are_refused_saying_what_they_hold() {
+    // AutoRAG's generator output has answers and scores but no question (its rows line
+    // up with the qa file by position): each row says which field is missing.
+    let generator = imported("autorag/autorag-result-generator-0.parquet");
+    assert!(generator.items.is_empty());
+    assert!(
+        generator.report.rejected[0]
+            .reason
+            .contains("missing question")
+            && generator.report.rejected[0]
+                .reason
+                .contains("--map question="),
+        "{:?}",
+        generator.report.rejected[0]
+    );
+    // A Parquet file cut short (a download that stopped) is refused whole.
+    let bytes = real("autorag/autorag-qa_data_sample.parquet");
+    let cut = super::try_import(
         "qa.parquet",
-        &real("autorag/autorag-qa_data_sample.parquet"),
+        &bytes[..bytes.len() / 2],
         &ImportLimits::default(),
     )
     .err()
-    .expect("not read");
-    assert!(parquet.to_string().contains("a Parquet file"), "{parquet}");
+    .expect("a Parquet file without its footer");
+    assert_eq!(cut.code(), "unsupported_shape");
+    assert!(cut.to_string().contains("Parquet"), "{cut}");
     let summary = super::try_import(
         "summary.json",
         &real("azure-ai-evaluation/rag-postgres.evaltools-summary.json"),
