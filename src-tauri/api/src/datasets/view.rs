@@ -104,6 +104,7 @@ pub fn schema_label(schema: Schema) -> &'static str {
         Schema::DeepEval => "DeepEval",
         Schema::Promptfoo => "promptfoo results",
         Schema::TruLens => "TruLens event table",
+        Schema::InspectorRagEt => "InspectorRAGet analytics",
         Schema::LlamaIndex => "LlamaIndex RAG dataset",
         Schema::Custom => "custom",
     }

@@ -17,6 +17,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::dialects::inspectorraget;
 use super::finite;
 use super::jsonl::invalid_json;
 use super::lines::human_bytes;
@@ -51,8 +52,10 @@ pub(crate) fn read(
             Ok(plan) => plan,
             Err(keys) => return Err(not_a_list(display, &outline, keys)),
         };
-        if let Plan::Columns(_) = plan {
-            whole_columns_fit(path, max_element)?;
+        match plan {
+            Plan::Columns(_) => whole_document_fits(path, max_element, "of parallel lists")?,
+            Plan::Joined => whole_document_fits(path, max_element, "of tasks and results")?,
+            _ => {}
         }
         stream.plan(&mut de, plan)
     } else {
@@ -97,9 +100,10 @@ pub(crate) fn read(
     Ok(())
 }
 
-/// Entry `i` of every list makes item `i`, so parallel lists are read whole: a file that
-/// would not fit the size of one record is refused, not half-read.
-fn whole_columns_fit(path: &Path, max_element: u64) -> Result<(), DatasetError> {
+/// Entry `i` of every list makes item `i`, and a result needs its task: such a document
+/// is read whole, so one that would not fit the size of one record is refused, not
+/// half-read.
+fn whole_document_fits(path: &Path, max_element: u64, what: &str) -> Result<(), DatasetError> {
     let size = std::fs::metadata(path)
         .map_err(|e| DatasetError::unreadable(path, e))?
         .len();
@@ -109,7 +113,7 @@ fn whole_columns_fit(path: &Path, max_element: u64) -> Result<(), DatasetError> 
     Err(DatasetError::UnsupportedShape {
         path: path.display().to_string(),
         message: format!(
-            "a JSON object of parallel lists is read whole, and this one is {}, over the {} limit; \
+            "a JSON object {what} is read whole, and this one is {}, over the {} limit; \
              write it as JSONL, one item per line",
             human_bytes(size),
             human_bytes(max_element)
@@ -174,6 +178,19 @@ impl Stream<'_, '_> {
                 let document = Value::deserialize(&mut *de)?;
                 for record in super::columns::records(&document, &path) {
                     self.pass(1, 0, record)?;
+                }
+            }
+            Plan::Joined => {
+                self.collector.set_format(Format::JsonWrapper {
+                    key: "tasks + results".into(),
+                });
+                self.wrapper = Some("results".into());
+                let document = Value::deserialize(&mut *de)?;
+                for record in inspectorraget::records(&document) {
+                    match record {
+                        Ok(record) => self.pass(1, 0, record)?,
+                        Err(reason) => self.collector.reject(1, 0, reason),
+                    }
                 }
             }
             Plan::Whole | Plan::Values => {

@@ -133,6 +133,9 @@ pub enum Schema {
     #[serde(rename = "deepeval")]
     DeepEval,
     Promptfoo,
+    /// InspectorRAGet's analytics file, one item per model result.
+    #[serde(rename = "inspectorraget")]
+    InspectorRagEt,
     /// TruLens's event table, one item per record.
     #[serde(rename = "trulens")]
     TruLens,

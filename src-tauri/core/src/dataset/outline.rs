@@ -25,6 +25,7 @@ use serde::de::{
 };
 
 use super::aliases::{classify, field_of, Canon};
+use super::dialects::inspectorraget::holds_tasks_and_results;
 use super::traces::SpanDialect;
 use super::tracked::TrackedRead;
 
@@ -129,6 +130,9 @@ pub(crate) enum Plan {
     /// Parallel lists in the object at this path (the top level when empty): entry `i`
     /// of every list makes record `i`.
     Columns(Vec<String>),
+    /// Lists that are joined into records (InspectorRAGet's tasks and the results on
+    /// them): read whole.
+    Joined,
 }
 
 /// The sketch of the first value in the file, whether more values follow it, and the
@@ -247,6 +251,14 @@ fn envelope(root: &Sketch) -> Option<Plan> {
                 spans: Some(SpanDialect::LangSmith),
             });
         }
+    }
+    let record_lists: Vec<&str> = root
+        .keys()
+        .into_iter()
+        .filter(|k| root.get(k).is_some_and(Sketch::is_record_list))
+        .collect();
+    if holds_tasks_and_results(&record_lists) {
+        return Some(Plan::Joined);
     }
     if matches!(root.get("test_cases_lookup_map"), Some(Sketch::Object(_))) {
         return Some(Plan::Entries("test_cases_lookup_map".into()));

@@ -11,7 +11,8 @@
 //!   files, RAGAS annotation exports (`citations`, `examples`); RAGChecker results'
 //!   per-result `metrics` → prior scores;
 //! - LlamaIndex `rag_dataset.json` examples (the aliases read them; only the schema is
-//!   named here).
+//!   named here);
+//! - InspectorRAGet analytics files (tasks and model results joined by `task_id`).
 //!
 //! Owns: recognition and reshaping, and saying which choice it made and why (`Notes`).
 //! Must not: validate values (the mapper does) or drop a field: anything not reshaped
@@ -26,6 +27,7 @@ mod citations;
 mod deepeval;
 mod examples;
 mod flow;
+pub(crate) mod inspectorraget;
 mod openai_evals;
 mod promptfoo;
 mod ragas;
@@ -63,6 +65,8 @@ pub(crate) enum Dialect {
     DeepEvalTrace,
     /// An OpenAI Evals run log: one event per line.
     OpenAiEvals,
+    /// InspectorRAGet's analytics file, its tasks and results already joined.
+    InspectorRagEt,
 }
 
 impl Dialect {
@@ -72,6 +76,8 @@ impl Dialect {
         let has = |k: &str| keys.contains(k);
         if openai_evals::is_log(&keys) {
             Dialect::OpenAiEvals
+        } else if has("task_id") && has("model_id") {
+            Dialect::InspectorRagEt
         } else if has("lookup_key") && has("cached_metrics_data") {
             Dialect::DeepEvalCache
         } else if (has("baseSpans") || has("llmSpans")) && !has("input") {
@@ -126,6 +132,7 @@ impl Dialect {
             Dialect::DeepEvalCache | Dialect::DeepEvalTrace => Some(Schema::DeepEval),
             Dialect::Promptfoo => Some(Schema::Promptfoo),
             Dialect::LlamaIndex => Some(Schema::LlamaIndex),
+            Dialect::InspectorRagEt => Some(Schema::InspectorRagEt),
         }
     }
 
@@ -179,6 +186,7 @@ impl Dialect {
                 bare_trace(&mut record, notes);
                 deepeval(&mut record, false, notes);
             }
+            Dialect::InspectorRagEt => inspectorraget::describe(&mut record, notes),
             Dialect::OpenAiEvals => {
                 openai_evals::sampling(&mut record, notes);
                 chat::unfold(&mut record, notes);

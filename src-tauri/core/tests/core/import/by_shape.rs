@@ -115,3 +115,105 @@ fn a_record_without_a_question_suggests_the_map_for_the_field_that_reads_like_on
         "{reason}"
     );
 }
+
+/// An InspectorRAGet analytics file as the tool writes it: models, metrics (one of them
+/// categorical, one the annotators' reasons), documents, tasks, and the results on them
+/// in a list of their own, joined by `task_id`.
+const ANALYTICS: &str = r#"{
+  "name": "Help desk (two models)",
+  "models": [
+    {"model_id": "small", "name": "Small model", "owner": "us"},
+    {"model_id": "target", "name": "Reference", "owner": "author"}
+  ],
+  "metrics": [
+    {"name": "faithfulness", "type": "categorical", "author": "human",
+     "values": [{"value": "1", "numeric_value": 1}, {"value": "4", "numeric_value": 4}]},
+    {"name": "faithfulness_reason", "type": "text", "author": "human"},
+    {"name": "RougeL", "type": "numerical", "author": "algorithm"}
+  ],
+  "documents": [
+    {"document_id": "d1", "title": "Hours", "text": "The desk is open from 8 am to 6 pm."}
+  ],
+  "tasks": [
+    {"task_id": "t1", "task_type": "rag",
+     "input": [{"speaker": "user", "text": "Hi"}, {"speaker": "agent", "text": "Hello!"},
+               {"speaker": "user", "text": "When does the desk open?"}],
+     "contexts": [{"document_id": "d1"}],
+     "targets": [{"type": "text", "value": ""}]},
+    {"task_id": "t2", "task_type": "rag",
+     "input": [{"speaker": "user", "text": "Is there parking?"}],
+     "contexts": [{"document_id": "d9", "text": "Parking is free for two hours."}],
+     "targets": [{"type": "text", "value": "Yes, two hours free."}]}
+  ],
+  "evaluations": [
+    {"task_id": "t1", "model_id": "target", "scores": {},
+     "output": [{"role": "assistant", "content": "At 8 am."}]},
+    {"task_id": "t1", "model_id": "small",
+     "scores": {"faithfulness": {"a1": {"value": "4"}, "a2": {"value": "1"}, "a3": {"value": "4"}},
+                "faithfulness_reason": {"a1": {"value": ""}, "a2": {"value": "Invented hours"}},
+                "RougeL": {"system": {"value": 0.5}}},
+     "output": [{"role": "assistant", "content": "It opens at 8 am."}]},
+    {"task_id": "t2", "model_id": "small", "scores": {},
+     "output": [{"role": "assistant", "content": "Yes."}]},
+    {"task_id": "t3", "model_id": "small", "scores": {},
+     "output": [{"role": "assistant", "content": "A result without its task."}]}
+  ]
+}"#;
+
+#[test]
+fn an_inspectorraget_file_joins_each_model_result_to_its_task() {
+    let got = import("analytics.json", ANALYTICS.as_bytes());
+    assert_eq!(
+        got.report.schema,
+        Some(ragnosis_core::dataset::Schema::InspectorRagEt)
+    );
+    // The reference model's outputs are ground truth, not items; the result without a
+    // task is rejected with the reason.
+    assert_eq!(
+        got.questions(),
+        ["When does the desk open?", "Is there parking?"]
+    );
+    assert_eq!(got.report.rejected_count, 1);
+    assert!(
+        got.report.rejected[0].reason.contains("`t3`"),
+        "{:?}",
+        got.report.rejected
+    );
+    let first = &got.items[0].item;
+    assert_eq!(first.id.as_deref(), Some("t1::small"));
+    assert_eq!(first.answer.as_deref(), Some("It opens at 8 am."));
+    assert_eq!(
+        first.ground_truth.as_deref(),
+        Some("At 8 am."),
+        "an empty target: the reference model's output"
+    );
+    assert_eq!(
+        first.contexts[0].text,
+        "The desk is open from 8 am to 6 pm."
+    );
+    assert_eq!(first.metadata["history"].as_array().map(Vec::len), Some(2));
+    let faithfulness = &first.metadata[PRIOR_SCORES_KEY]["faithfulness"];
+    assert_eq!(
+        faithfulness["score"],
+        serde_json::json!(3.0),
+        "{faithfulness}"
+    );
+    assert_eq!(faithfulness["label"], "4", "the value most annotators gave");
+    assert_eq!(faithfulness["explanation"], "Invented hours");
+    assert_eq!(
+        first.metadata[PRIOR_SCORES_KEY]["RougeL"]["score"],
+        serde_json::json!(0.5)
+    );
+    let second = &got.items[1].item;
+    assert_eq!(second.ground_truth.as_deref(), Some("Yes, two hours free."));
+    assert_eq!(second.contexts[0].text, "Parking is free for two hours.");
+    assert_eq!(
+        got.report.mapping["answer"],
+        ["results[].output (joined by task_id)"]
+    );
+    // Since schema version 2 the list is called `results`.
+    let v2 = ANALYTICS.replace("\"evaluations\"", "\"results\"");
+    let got = import("analytics-v2.json", v2.as_bytes());
+    assert_eq!(got.items.len(), 2);
+    assert_eq!(got.items[1].item.answer.as_deref(), Some("Yes."));
+}
