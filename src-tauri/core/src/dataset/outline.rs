@@ -289,8 +289,10 @@ fn is_whole_record(root: &Sketch) -> bool {
         .iter()
         .any(|p| k.starts_with(p))
     });
-    // TruLens's event table, one row saved alone.
-    let trulens_event = has("record_attributes") && has("trace");
+    // TruLens's event table, one row saved alone; one feedback result (its `calls` are
+    // the feedback function's steps, not items).
+    let trulens_event =
+        (has("record_attributes") && has("trace")) || (has("feedback_result_id") && has("calls"));
     deepeval_trace
         || attribute_map
         || flat_attributes

@@ -12,7 +12,8 @@
 //!   per-result `metrics` → prior scores;
 //! - LlamaIndex `rag_dataset.json` examples (the aliases read them; only the schema is
 //!   named here);
-//! - InspectorRAGet analytics files (tasks and model results joined by `task_id`).
+//! - InspectorRAGet analytics files (tasks and model results joined by `task_id`);
+//! - TruLens feedback results (the arguments of their calls, the result a prior score).
 //!
 //! Owns: recognition and reshaping, and saying which choice it made and why (`Notes`).
 //! Must not: validate values (the mapper does) or drop a field: anything not reshaped
@@ -32,6 +33,7 @@ mod openai_evals;
 mod promptfoo;
 mod ragas;
 mod scores;
+mod trulens;
 
 use super::aliases::{field_of, Canon};
 use super::{MappingChoice, Schema};
@@ -67,6 +69,8 @@ pub(crate) enum Dialect {
     OpenAiEvals,
     /// InspectorRAGet's analytics file, its tasks and results already joined.
     InspectorRagEt,
+    /// TruLens's feedback results, each read as the record it judged.
+    TruLensFeedback,
 }
 
 impl Dialect {
@@ -76,6 +80,8 @@ impl Dialect {
         let has = |k: &str| keys.contains(k);
         if openai_evals::is_log(&keys) {
             Dialect::OpenAiEvals
+        } else if trulens::is_feedback(&keys) {
+            Dialect::TruLensFeedback
         } else if has("task_id") && has("model_id") {
             Dialect::InspectorRagEt
         } else if has("lookup_key") && has("cached_metrics_data") {
@@ -133,6 +139,7 @@ impl Dialect {
             Dialect::Promptfoo => Some(Schema::Promptfoo),
             Dialect::LlamaIndex => Some(Schema::LlamaIndex),
             Dialect::InspectorRagEt => Some(Schema::InspectorRagEt),
+            Dialect::TruLensFeedback => Some(Schema::TruLens),
         }
     }
 
@@ -187,6 +194,7 @@ impl Dialect {
                 deepeval(&mut record, false, notes);
             }
             Dialect::InspectorRagEt => inspectorraget::describe(&mut record, notes),
+            Dialect::TruLensFeedback => trulens::feedback(&mut record, notes),
             Dialect::OpenAiEvals => {
                 openai_evals::sampling(&mut record, notes);
                 chat::unfold(&mut record, notes);

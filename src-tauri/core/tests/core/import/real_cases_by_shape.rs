@@ -668,4 +668,17 @@
             priors: &[],
         }],
     },
+    Case {
+        file: "trulens/trulens-customapp_context_relevance.result.json",
+        items: 1,
+        rejected: 0,
+        samples: &[Sample {
+            index: 0,
+            question: Exact("hello"),
+            answer: None,
+            contexts: 1,
+            ground_truth: None,
+            priors: &[("context_relevance", Score(0.0))],
+        }],
+    },
 ]
