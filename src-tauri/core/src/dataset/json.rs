@@ -189,7 +189,11 @@ impl Stream<'_, '_> {
                 for record in inspectorraget::records(&document) {
                     match record {
                         Ok(record) => self.pass(1, 0, record)?,
-                        Err(reason) => self.collector.reject(1, 0, reason),
+                        Err(reason) => {
+                            self.collector.start_record(1);
+                            self.collector.reject(1, 0, reason);
+                            self.collector.end_record();
+                        }
                     }
                 }
             }
@@ -225,11 +229,13 @@ impl Stream<'_, '_> {
                 self.pass(line, offset, record)
             }
             other => {
+                self.collector.start_record(line);
                 self.collector.reject(
                     line,
                     offset,
                     format!("element holds {}, not a JSON object", type_name(&other)),
                 );
+                self.collector.end_record();
                 Ok(())
             }
         }
@@ -241,7 +247,10 @@ impl Stream<'_, '_> {
         offset: u64,
         record: Map<String, Value>,
     ) -> Result<(), E> {
-        if let Err(stop) = self.collector.record(line, offset, record) {
+        self.collector.start_record(line);
+        let passed = self.collector.record(line, offset, record);
+        self.collector.end_record();
+        if let Err(stop) = passed {
             self.abort = Some(stop);
             return Err(de::Error::custom("import stopped"));
         }

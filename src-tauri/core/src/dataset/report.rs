@@ -54,6 +54,12 @@ pub(crate) struct Collector<'a> {
     calls_seen: HashMap<String, u64>,
     /// Paths of answer-like text in items that got no answer -> (items, first line).
     answers_elsewhere: BTreeMap<String, (u64, u64)>,
+    /// Records of a JSON document so far, and the line the last one started on.
+    records: u64,
+    last_record_line: u64,
+    /// While a record that shares its line with the one before is read: its number,
+    /// which its rejections and warnings name (a one-line document's are all "line 1").
+    record_label: Option<u64>,
 }
 
 enum Mode {
@@ -90,6 +96,9 @@ impl<'a> Collector<'a> {
             map_hits: vec![0; map.overrides.len()],
             calls_seen: HashMap::new(),
             answers_elsewhere: BTreeMap::new(),
+            records: 0,
+            last_record_line: 0,
+            record_label: None,
         }
     }
 
@@ -129,7 +138,28 @@ impl<'a> Collector<'a> {
         });
     }
 
-    fn push_rejected(&mut self, rejected: Rejected) {
+    /// A JSON document's next record starts on `line`; until `end_record`, what is said
+    /// of it names its number when an earlier record started on the same line.
+    pub(crate) fn start_record(&mut self, line: u64) {
+        self.records += 1;
+        self.record_label =
+            (self.records > 1 && line == self.last_record_line).then_some(self.records);
+        self.last_record_line = line;
+    }
+
+    pub(crate) fn end_record(&mut self) {
+        self.record_label = None;
+    }
+
+    fn labelled(&self, text: String) -> String {
+        match self.record_label {
+            Some(n) => format!("record {n}: {text}"),
+            None => text,
+        }
+    }
+
+    fn push_rejected(&mut self, mut rejected: Rejected) {
+        rejected.reason = self.labelled(rejected.reason);
         self.report.rejected_count += 1;
         if self.report.rejected.len() < MAX_LISTED {
             self.report.rejected.push(rejected);
@@ -165,6 +195,7 @@ impl<'a> Collector<'a> {
     }
 
     pub(crate) fn warn(&mut self, line: u64, message: String) {
+        let message = self.labelled(message);
         self.report.warning_count += 1;
         if self.report.warnings.len() < MAX_LISTED {
             self.report.warnings.push(Warning { line, message });

@@ -150,3 +150,35 @@ fn a_file_with_no_valid_item_is_refused_and_an_old_empty_dataset_of_it_removed()
         );
     }
 }
+
+#[test]
+fn records_of_a_one_line_document_are_told_apart_by_their_number() {
+    let doc = r#"[{"question": "Fine?", "answer": "Yes."}, {"q": "No question field"}, 7]"#;
+    let got = import("minified.json", doc.as_bytes());
+    assert_eq!(got.items.len(), 1);
+    let reasons: Vec<&str> = got
+        .report
+        .rejected
+        .iter()
+        .map(|r| r.reason.as_str())
+        .collect();
+    assert!(
+        reasons[0].starts_with("record 2: missing question"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons[1].starts_with("record 3: element holds"),
+        "{reasons:?}"
+    );
+    // Records on lines of their own are named by their line alone.
+    let pretty = "[\n{\"q\": \"a\"},\n{\"q\": \"b\"}\n]";
+    let got = import("pretty.json", pretty.as_bytes());
+    assert!(
+        got.report
+            .rejected
+            .iter()
+            .all(|r| r.reason.starts_with("missing question")),
+        "{:?}",
+        got.report.rejected
+    );
+}
