@@ -681,4 +681,27 @@
             priors: &[("context_relevance", Score(0.0))],
         }],
     },
+    Case {
+        file: "inspectorraget/inspectorraget-rag_model_performance.json",
+        items: 300,
+        rejected: 0,
+        samples: &[
+            Sample {
+                index: 0,
+                question: Exact("which method of forecasting uses averages to predict future weather"),
+                answer: Some(Exact("The document does not provide information about the specific method of forecasting that uses averages to predict future weather.")),
+                contexts: 1,
+                ground_truth: Some(Span("Seasonality, in which data experiences regular and predictable changes which recur every calendar ye", "culate the seasonal index of the season.")),
+                priors: &[("RougeL", Score(0.24)), ("faithfulness", Score(2.0)), ("answerability_accuracy", Score(0.0))],
+            },
+            Sample {
+                index: 299,
+                question: Exact("who does joey end up with in joey"),
+                answer: Some(Span("In the TV series \"Joey,\" Joey Tribbiani does not end up with any particular character. Throughout th", " partner for him by the end of the show.")),
+                contexts: 1,
+                ground_truth: None,
+                priors: &[("RougeL", Score(0.0)), ("faithfulness", Score(1.6666666666666667))],
+            },
+        ],
+    },
 ]
