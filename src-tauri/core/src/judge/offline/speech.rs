@@ -50,10 +50,22 @@ pub fn act(sentence: &str) -> Act {
     // Beside a decline, a clause about the speaker or the sources ("I searched the FAQ",
     // "the context covers shipping times") explains the decline.
     let declined = acts.contains(&Act::Decline);
-    let claims_about_the_world = clauses
+    // "it covers pass prices and timetables, but not the ferry": a clause that is only
+    // "not …" denies the previous clause's verb of something else, and so belongs to
+    // the same account.
+    let accounts: Vec<bool> = clauses
         .iter()
-        .zip(&acts)
-        .any(|(c, a)| a.is_claim() && !(declined && about_speaker_or_sources(c)));
+        .scan(false, |previous, c| {
+            let elliptic = c.trim_start().to_ascii_lowercase().starts_with("not ");
+            let account = about_speaker_or_sources(c) || (elliptic && *previous);
+            *previous = account;
+            Some(account)
+        })
+        .collect();
+    let claims_about_the_world = acts
+        .iter()
+        .zip(&accounts)
+        .any(|(a, account)| a.is_claim() && !(declined && *account));
     if claims_about_the_world {
         Act::Claim
     } else if declined {
@@ -743,6 +755,7 @@ mod tests {
             "Our policy does not cover water damage.",
             "It is usually £5, but the fee is not charged on Sundays.",
             "No, pets are not allowed on the trams.",
+            "The pass covers buses and trams, but not the ferry.",
         ] {
             assert_ne!(act(s), Act::Decline, "{s}");
         }
@@ -768,6 +781,7 @@ mod tests {
             "Pets aren't something the rules I have access to cover, unfortunately.",
             "That detail doesn't seem to be documented.",
             "The documents cover loratadine, not cetirizine, so neither the dose nor the combination is stated.",
+            "There's nothing about a night boat in the information I can see \u{2014} it covers fares and the bus timetables, but not the boat \u{2014} so I can't say when it sails.",
         ] {
             assert_eq!(act(s), Act::Decline, "{s}");
         }
