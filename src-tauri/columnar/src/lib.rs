@@ -148,12 +148,18 @@ fn record(row: &parquet::record::Row) -> Map<String, Value> {
 }
 
 /// The library's message without its "Parquet error: " prefix, which says nothing to a
-/// user who was told the file is a Parquet file.
+/// user who was told the file is a Parquet file; a codec this build leaves out is named
+/// with what to do about it.
 fn plain(e: &parquet::errors::ParquetError) -> String {
     let text = e.to_string();
-    text.strip_prefix("Parquet error: ")
-        .unwrap_or(&text)
-        .to_string()
+    let text = text.strip_prefix("Parquet error: ").unwrap_or(&text);
+    match text.strip_prefix("Disabled feature at compile time: ") {
+        Some(codec) => format!(
+            "it is compressed with {codec}, which Ragnosis does not read; save it again with \
+             snappy, gzip, zstd or brotli (pandas: to_parquet(compression=\"snappy\"))"
+        ),
+        None => text.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -228,6 +234,18 @@ mod tests {
             }
         }
         assert!(refused + lost > 0, "some damage is noticed");
+    }
+
+    #[test]
+    fn a_codec_this_build_leaves_out_is_named_with_what_to_do() {
+        let e = parquet::errors::ParquetError::General(
+            "Disabled feature at compile time: brotli".into(),
+        );
+        let said = plain(&e);
+        assert!(
+            said.contains("compressed with brotli") && said.contains("snappy"),
+            "{said}"
+        );
     }
 
     #[test]

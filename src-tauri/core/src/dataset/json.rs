@@ -189,11 +189,7 @@ impl Stream<'_, '_> {
                 for record in inspectorraget::records(&document) {
                     match record {
                         Ok(record) => self.pass(1, 0, record)?,
-                        Err(reason) => {
-                            self.collector.start_record(1);
-                            self.collector.reject(1, 0, reason);
-                            self.collector.end_record();
-                        }
+                        Err(reason) => self.reject_record(1, 0, reason),
                     }
                 }
             }
@@ -229,16 +225,19 @@ impl Stream<'_, '_> {
                 self.pass(line, offset, record)
             }
             other => {
-                self.collector.start_record(line);
-                self.collector.reject(
-                    line,
-                    offset,
-                    format!("element holds {}, not a JSON object", type_name(&other)),
-                );
-                self.collector.end_record();
+                let reason = format!("element holds {}, not a JSON object", type_name(&other));
+                self.reject_record(line, offset, reason);
                 Ok(())
             }
         }
+    }
+
+    /// A record of the document that is no item: rejected under its number when it
+    /// shares its line (`Collector::start_record`).
+    fn reject_record(&mut self, line: u64, offset: u64, reason: String) {
+        self.collector.start_record(line);
+        self.collector.reject(line, offset, reason);
+        self.collector.end_record();
     }
 
     fn pass<E: de::Error>(
