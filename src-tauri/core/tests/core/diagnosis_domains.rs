@@ -293,7 +293,9 @@ fn airline_domain_holds_its_figures() {
 
 #[test]
 fn api_docs_domain_holds_its_figures() {
-    hold(shared("api-docs"), floor(1, 12, 3, 0));
+    // api-02 ("If you don't pass limit, …") no longer contradicts "Pass limit" since
+    // offline-11: a negation inside an "if" condition denies nothing.
+    hold(shared("api-docs"), floor(1, 12, 2, 0));
 }
 
 #[test]
@@ -303,7 +305,9 @@ fn bank_domain_holds_its_figures() {
 
 #[test]
 fn pharmacy_domain_holds_its_figures() {
-    hold(shared("pharmacy"), floor(0, 11, 3, 0));
+    // pha-23 (an invented student discount; the reference says the documents have none)
+    // is over-confidence alone: no retrieval miss where there was nothing to find.
+    hold(shared("pharmacy"), floor(0, 11, 2, 0));
 }
 
 #[test]

@@ -233,8 +233,8 @@ fn a_judged_run_shows_patterns_with_examples_actions_and_the_offline_caveat() {
         "the offline judge is called out in the methodology"
     );
     assert!(
-        md.contains("| Prompt versions | offline\\-10"),
-        "its prompt version is named (offline-10, or offline-10+minilm+learned-… with the semantic model)"
+        md.contains("| Prompt versions | offline\\-11"),
+        "its prompt version is named (offline-11, or offline-11+minilm+learned-… with the semantic model)"
     );
     assert!(
         md.contains("No item text left this machine: the built\\-in offline judge runs locally.")

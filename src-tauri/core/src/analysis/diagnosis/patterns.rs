@@ -42,6 +42,8 @@ pub const CITATION_MULTI: &str = "citation.multi_citation_rate";
 pub const CORRECTNESS: &str = "ragalyst.answer_correctness";
 /// The share of the reference's claims the passages hold: whether they held the answer.
 pub const CLAIM_RECALL: &str = "ragchecker.claim_recall";
+/// The share of the reference's claims the answer states.
+pub const ANSWER_RECALL: &str = "ragchecker.recall";
 /// A fact of the correctness result (1 = yes): the reference itself says the documents
 /// do not answer.
 pub const REFERENCE_DECLINES: &str = "ragalyst.answer_correctness/reference_declines";
@@ -54,7 +56,7 @@ pub const ANSWER_DECLINED: &str = "ragvue.negative_rejection/answer_declined";
 pub const PASSAGES_HELD_ANSWER: &str = "ragvue.negative_rejection/passages_held_answer";
 
 /// Bumped whenever a rule changes, so stored per-item pattern letters are rebuilt.
-pub const RULES_VERSION: u32 = 5;
+pub const RULES_VERSION: u32 = 6;
 
 const TOKEN_OVERLAP: &str = "ragvue.token_overlap";
 const CONTEXT_SIMILARITY: &str = "ragvue.context_similarity";

@@ -13,16 +13,18 @@
 //!   completeness check found no part of the question answered at all (it misread the
 //!   answer; half an answer that agrees stays incomplete).
 //! - at or below `CONTRADICTS` the answer is wrong, and the failure is named from what
-//!   else is known: the reference says the documents do not answer → over-confidence (D);
+//!   else is known: the reference says the documents do not answer → over-confidence (D),
+//!   and no retrieval miss (there was nothing to find);
 //!   the answer declined → wrong refusal (I) when the passages hold the reference's
 //!   claims, else the retrieval missed (A); the passages lack the reference's claims →
 //!   retrieval miss (A); they hold them → the answer changed them: a broken chain (E) on
 //!   a question that combines facts, else a distortion (F).
 //! - between, the reference settles nothing and the judge's signals decide alone.
 //!
-//! **Needs a look.** Without a reference, two disagreements are not named: a retrieval
-//! miss on an answer whose every statement the passages back, and an answer that
-//! addresses "no part" of its question while every statement is backed. They are counted
+//! **Needs a look.** Without a reference's verdict, two disagreements are not named: a
+//! retrieval miss on an answer whose every statement the passages back, and an answer
+//! that addresses "no part" of its question while every statement is backed — unless the
+//! answer states some of the reference's claims and not others, which is half an answer. They are counted
 //! apart with the reason, so a reader checks them instead of acting on them.
 //!
 //! A decline states nothing: it is a wrong refusal (I), or nothing with the retrieval
@@ -33,8 +35,8 @@
 use std::collections::BTreeMap;
 
 use super::patterns::{
-    FailurePattern, MetricScore, Trigger, ANSWER_COMPLETENESS, ANSWER_DECLINED, CLAIM_RECALL,
-    CORRECTNESS, MULTI_HOP_FAITHFULNESS, NEGATIVE_REJECTION, PASSAGES_HELD_ANSWER,
+    FailurePattern, MetricScore, Trigger, ANSWER_COMPLETENESS, ANSWER_DECLINED, ANSWER_RECALL,
+    CLAIM_RECALL, CORRECTNESS, MULTI_HOP_FAITHFULNESS, NEGATIVE_REJECTION, PASSAGES_HELD_ANSWER,
     REFERENCE_DECLINES, STRICT_FAITHFULNESS,
 };
 
@@ -156,7 +158,12 @@ pub fn read_with(scores: &BTreeMap<String, f64>, t: &Thresholds) -> ItemReading 
                         "the passages were judged off-topic, yet every statement of the answer is in them",
                     );
                 }
+                // The reference settles it when the answer states some of its claims
+                // and not others: that is half an answer, whatever the parts found.
+                let partly_carries_reference =
+                    get(ANSWER_RECALL).is_some_and(|r| r > 0.0 && r < 1.0);
                 if get(ANSWER_COMPLETENESS) == Some(0.0)
+                    && !partly_carries_reference
                     && named.remove(&FailurePattern::Incomplete).is_some()
                 {
                     unsure = Some(
@@ -214,7 +221,10 @@ use FailurePattern::{
 /// What an answer the reference contradicts is not, by what it is named instead: the
 /// reference says the documents do not answer (D); the passages lack the reference (A);
 /// they hold it, and the answer changed it (E on a question that combines facts, F).
+/// Where the reference says the documents do not answer, the search cannot have missed
+/// the answer (no A): there was none to find, and the fix is to decline, not to retrieve.
 const NOT_OVER_CONFIDENT: &[FailurePattern] = &[
+    RetrievalMiss,
     SubtleDistortion,
     MultiHopFailure,
     WrongRefusal,
@@ -358,6 +368,12 @@ mod tests {
         let mut should_decline = missed.clone();
         should_decline.push((REFERENCE_DECLINES, 1.0));
         assert_eq!(letters(&should_decline), "D");
+        should_decline.extend([(RETRIEVAL_RELEVANCE, 0.0), (RETRIEVAL_COVERAGE, 0.0)]);
+        assert_eq!(
+            letters(&should_decline),
+            "D",
+            "no retrieval miss where the documents hold no answer"
+        );
     }
 
     #[test]
@@ -403,5 +419,26 @@ mod tests {
         ]));
         assert_eq!(with_reference.patterns(), [FailurePattern::RetrievalMiss]);
         assert!(with_reference.unsure.is_none());
+    }
+
+    #[test]
+    fn half_of_the_reference_stated_is_an_incomplete_answer_not_a_doubt() {
+        let nothing_answered = [
+            (ANSWER_COMPLETENESS, 0.0),
+            (STRICT_FAITHFULNESS, 1.0),
+            (CORRECTNESS, 0.4),
+        ];
+        let reading = read(&scores(&nothing_answered));
+        assert!(reading.named.is_empty() && reading.unsure.is_some());
+        let mut half = nothing_answered.to_vec();
+        half.push((ANSWER_RECALL, 0.5));
+        assert_eq!(letters(&half), "H");
+        let mut all = nothing_answered.to_vec();
+        all.push((ANSWER_RECALL, 1.0));
+        assert_eq!(
+            letters(&all),
+            "",
+            "the whole reference stated: no half answer"
+        );
     }
 }

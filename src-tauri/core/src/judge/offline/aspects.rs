@@ -19,9 +19,17 @@ const MAX_ASPECTS: usize = 5;
 
 fn is_wh(lower: &str) -> bool {
     matches!(
-        lower,
+        without_contraction(lower),
         "what" | "which" | "who" | "whom" | "whose" | "when" | "where" | "why" | "how"
     )
+}
+
+/// "what's" → "what", "who're" → "who": a wh-word with its auxiliary contracted onto it.
+fn without_contraction(lower: &str) -> &str {
+    ["'s", "\u{2019}s", "'re", "\u{2019}re"]
+        .iter()
+        .find_map(|suffix| lower.strip_suffix(suffix))
+        .unwrap_or(lower)
 }
 
 fn is_auxiliary(lower: &str) -> bool {
@@ -77,18 +85,20 @@ fn focus(question: &str) -> String {
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     let mut start = 0;
     if lower.first().is_some_and(|w| is_wh(w)) {
-        let quantity = lower[0] == "how"
+        let wh = without_contraction(&lower[0]);
+        let quantity = wh == "how"
             && lower.get(1).is_some_and(|w| {
                 matches!(
                     w.as_str(),
                     "much" | "many" | "long" | "old" | "far" | "big" | "often"
                 )
             });
-        if quantity || matches!(lower[0].as_str(), "why" | "when" | "where" | "how") {
+        if quantity || matches!(wh, "why" | "when" | "where" | "how") {
             return q.to_string();
         }
         start = 1;
-        if lower.get(1).is_some_and(|w| is_auxiliary(w)) {
+        // "What's the default page size": the auxiliary is already inside the wh-word.
+        if wh == lower[0] && lower.get(1).is_some_and(|w| is_auxiliary(w)) {
             start = 2;
         }
     } else if lower.first().is_some_and(|w| is_auxiliary(w)) {
@@ -347,6 +357,15 @@ mod tests {
             extract("Does the Moon have permanent rivers?"),
             ["whether the Moon have permanent rivers"]
         );
+    }
+
+    #[test]
+    fn a_contracted_wh_word_is_read_like_the_full_one() {
+        assert_eq!(
+            extract("What's the default page size, and how long does a cursor stay valid?"),
+            ["default page size", "how long does a cursor stay valid"]
+        );
+        assert_eq!(extract("Who\u{2019}s the author?"), ["author"]);
     }
 
     #[test]

@@ -35,6 +35,26 @@ fn sharing_a_word_with_a_denial_is_not_a_flip() {
 }
 
 #[test]
+fn a_negation_inside_an_if_condition_denies_nothing() {
+    let e = Evidence::new(&["Pass limit (default 25, maximum 100) to choose the page size."]);
+    let s = &e.passages[0].sentences[0];
+    let conditional = negation_flip(
+        &claim("If you don't pass limit, you get 25 items per page.", &e),
+        s,
+    );
+    assert!(
+        conditional.is_none(),
+        "the condition names a case: {conditional:?}"
+    );
+    let denial = negation_flip(&claim("You don't pass limit.", &e), s);
+    assert_eq!(
+        denial.map(|c| c.kind),
+        Some("negation_flip"),
+        "outside a condition the same words deny"
+    );
+}
+
+#[test]
 fn claim_negating_what_the_evidence_states_is_a_flip() {
     let e = Evidence::new(&["Copper is the better conductor."]);
     let c = negation_flip(

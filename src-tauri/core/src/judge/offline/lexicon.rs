@@ -68,6 +68,7 @@ pub fn tokens(sentence: &str) -> Vec<Token> {
         push_token(&mut out, &sentence[s..], &sentence[last_end..s]);
     }
     unmark_bounds(&mut out);
+    unmark_conditions(&mut out);
     out
 }
 
@@ -87,6 +88,24 @@ fn unmark_bounds(tokens: &mut [Token]) {
             && tokens.get(i + 2).is_some_and(|t| t.lower == "than");
         if bound || next == Some("only") {
             tokens[i].negator = false;
+        }
+    }
+}
+
+/// "If you don't pass limit, you get 25 items": a negator inside the condition of an "if"
+/// clause denies nothing, it names the case the rest of the sentence is about. Read as a
+/// denial, it made "don't pass limit" contradict "pass limit (default 25)". The condition
+/// runs from "if" to the next punctuation.
+fn unmark_conditions(tokens: &mut [Token]) {
+    let mut in_condition = false;
+    for t in tokens.iter_mut() {
+        if t.after_punctuation {
+            in_condition = false;
+        }
+        if t.lower == "if" {
+            in_condition = true;
+        } else if in_condition && t.negator {
+            t.negator = false;
         }
     }
 }
