@@ -86,38 +86,71 @@ pub fn prepare(store: &mut Store, run_id: i64) -> Result<()> {
 /// run that is still going is re-indexed on every call (its results keep changing).
 pub fn ensure_index(store: &mut Store, run_id: i64) -> Result<()> {
     let run = store::runs::get(store.conn(), run_id)?;
-    let stamp = Stamp {
-        status: run.status,
-        finished_at: run.finished_at.clone(),
-        rules: patterns::RULES_VERSION,
-    };
-    if run.status != RunStatus::Running {
-        let stored = store::analyses::get(store.conn(), run_id, INDEX_STAMP)?;
-        if stored
-            .and_then(|v| serde_json::from_value::<Stamp>(v).ok())
-            .as_ref()
-            == Some(&stamp)
-        {
-            return Ok(());
-        }
+    if index_is_current(store, &run)? {
+        return Ok(());
     }
     rebuild_index(store, run_id, &run.metrics)?;
     store::analyses::put(
         store.conn(),
         run_id,
         INDEX_STAMP,
-        &serde_json::to_value(&stamp)?,
+        &serde_json::to_value(stamp_of(&run))?,
     )?;
     Ok(())
 }
 
-fn rebuild_index(store: &mut Store, run_id: i64, run_metrics: &[String]) -> Result<()> {
-    let lower: Vec<&str> = run_metrics
+fn stamp_of(run: &store::runs::RunRow) -> Stamp {
+    Stamp {
+        status: run.status,
+        finished_at: run.finished_at.clone(),
+        rules: patterns::RULES_VERSION,
+    }
+}
+
+/// Whether the run's case index reflects its current state (never while it runs).
+fn index_is_current(store: &Store, run: &store::runs::RunRow) -> Result<bool> {
+    if run.status == RunStatus::Running {
+        return Ok(false);
+    }
+    let stored = store::analyses::get(store.conn(), run.id, INDEX_STAMP)?;
+    Ok(stored
+        .and_then(|v| serde_json::from_value::<Stamp>(v).ok())
+        .is_some_and(|s| s == stamp_of(run)))
+}
+
+/// The `limit` lowest-scoring items of a run (item id, goodness), worst first. Reads the
+/// case index when it is current; otherwise averages the results here, without storing
+/// anything: a read never writes (`ensure_index`, called when a run ends or is opened,
+/// is what makes this fast).
+pub fn worst(store: &Store, run: &store::runs::RunRow, limit: usize) -> Result<Vec<(i64, f64)>> {
+    if index_is_current(store, run)? {
+        return store::cases::worst(store.conn(), run.id, limit as i64);
+    }
+    let lower = lower_is_better(&run.metrics);
+    let mut scored: Vec<(i64, i64, f64)> = store::cases::aggregates(store.conn(), run.id, &lower)?
+        .into_iter()
+        .filter_map(|a| Some((a.position, a.item_id, a.goodness?)))
+        .collect();
+    scored.sort_by(|a, b| a.2.total_cmp(&b.2).then(a.0.cmp(&b.0)));
+    Ok(scored
+        .into_iter()
+        .take(limit)
+        .map(|(_, item_id, goodness)| (item_id, goodness))
+        .collect())
+}
+
+/// The run's metrics where a lower score is better (flipped in the item's goodness).
+fn lower_is_better(run_metrics: &[String]) -> Vec<&'static str> {
+    run_metrics
         .iter()
         .filter_map(|id| metrics::find(id))
         .filter(|m| m.lower_is_better)
         .map(|m| m.id)
-        .collect();
+        .collect()
+}
+
+fn rebuild_index(store: &mut Store, run_id: i64, run_metrics: &[String]) -> Result<()> {
+    let lower = lower_is_better(run_metrics);
     let aggregates = store::cases::aggregates(store.conn(), run_id, &lower)?;
     let mut letters: HashMap<i64, String> = HashMap::new();
     diagnosis::for_each_rule_scores(store.conn(), run_id, |item| {

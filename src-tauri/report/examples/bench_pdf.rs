@@ -81,14 +81,14 @@ fn main() {
 /// Loads the view, draws, typesets and writes the PDF; prints the figures.
 fn render(home: &Path) {
     let started = Instant::now();
-    let mut store = Store::open(home).expect("store");
+    let store = Store::open(home).expect("store");
     let run_id = ragnosis_core::store::runs::list(store.conn()).expect("runs")[0].id;
     let options = ReportOptions {
         generated_at: "2025-06-01 12:00 UTC".into(),
         worst: 10,
         ..ReportOptions::default()
     };
-    let view = ReportView::load(&mut store, run_id, &options).expect("view");
+    let view = ReportView::load(&store, run_id, &options).expect("view");
     let loaded = started.elapsed();
     let prepared = ragnosis_report::prepare(&view).expect("charts and text");
     let drawn = started.elapsed();

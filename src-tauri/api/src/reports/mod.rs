@@ -37,9 +37,12 @@ pub fn date_line(explicit: Option<String>) -> String {
     ragnosis_report::date_line(explicit)
 }
 
-/// The report model of a run (what `show`, Markdown and PDF read).
+/// The report model of a run (what `show`, Markdown and PDF read): the run opened
+/// (`runs::open`), then read.
 pub fn view(ctx: &Ctx, run_id: i64, options: &ReportOptions) -> Result<ReportView> {
-    ReportView::load(&mut ctx.own_store()?, run_id, options)
+    let mut store = ctx.own_store()?;
+    runs::open(&mut store, run_id)?;
+    ReportView::load(&store, run_id, options)
 }
 
 /// A run as `show` prints it: its report model, and whether any judge was asked (a run
@@ -85,7 +88,8 @@ pub fn export(
     let data: Vec<_> = formats.iter().filter_map(|f| f.export_format()).collect();
     // Its own connection: exporting a large run must not stop the window from reading.
     let mut store = ctx.own_store()?;
-    let mut written = export::write_all(&mut store, run_id, &base, &data)?;
+    runs::open(&mut store, run_id)?;
+    let mut written = export::write_all(&store, run_id, &base, &data)?;
     if formats.iter().any(|f| f.report_format().is_some()) {
         let options = ReportOptions {
             generated_at: date_line(date),

@@ -12,7 +12,9 @@
 //!   runs store) as that profile at that temperature;
 //! - a run stored as running that no process evaluates is "interrupted" and resumable;
 //! - a run not finished is summarised from what it stored, and that summary is never
-//!   stored (`analysis::current_summary`).
+//!   stored (`analysis::current_summary`);
+//! - a run is opened (`open`: its summary and case index stored where missing or stale)
+//!   before it is read, and reading it writes nothing.
 
 mod request;
 mod view;
@@ -269,12 +271,21 @@ fn info(
     Ok(info)
 }
 
+/// Opens a run for reading: stores what its views read and lack (the summary and case
+/// index of a run stored before they were, or before the diagnosis rules changed). The
+/// one write on the way to a run's screen or report, taken here so that every read after
+/// it is a read (`ragnosis_core::export::materialise`).
+pub fn open(store: &mut Store, run_id: i64) -> Result<()> {
+    ragnosis_core::export::materialise(store, run_id)
+}
+
 /// One run with its statistics, diagnosis, insights, trust statement and criteria.
 pub fn detail(ctx: &Ctx, run_id: i64) -> Result<RunDetail> {
     let mut store = ctx.store()?;
+    open(&mut store, run_id)?;
     let run = store::runs::get(store.conn(), run_id)?;
     let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
-    let summary = analysis::current_summary(&mut store, &run)?;
+    let summary = analysis::current_summary(&store, &run)?;
     let insights = analysis::insights::load(&store, run_id)?;
     let trust = trust::statement(&store, &run, &summary)?;
     let criteria = criteria_view::load(&store, &run, &summary)?;

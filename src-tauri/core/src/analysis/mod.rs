@@ -220,15 +220,17 @@ pub fn load_summary(store: &mut Store, run_id: i64) -> Result<RunSummary> {
 }
 
 /// The summary every view of a run shows (the window, `show`, reports): a finished run's
-/// stored summary; for a run not finished (running, cancelled, failed), a summary of
-/// what it has stored so far, computed now and never stored, because only a finished
-/// run's summary is kept (resume recomputes it at the end).
-pub fn current_summary(store: &mut Store, run: &store::runs::RunRow) -> Result<RunSummary> {
+/// stored summary; otherwise a summary of what the run has stored so far, computed now
+/// and never stored. A read never writes: only a finished run's summary is kept, stored
+/// when it ends (resume recomputes it then) or by `crate::export::materialise` for a run
+/// stored before summaries were.
+pub fn current_summary(store: &Store, run: &store::runs::RunRow) -> Result<RunSummary> {
     if run.status == store::runs::RunStatus::Done {
-        load_summary(store, run.id)
-    } else {
-        summarize(store, run.id)
+        if let Some(json) = store::analyses::get(store.conn(), run.id, SUMMARY)? {
+            return Ok(serde_json::from_value(json)?);
+        }
     }
+    summarize(store, run.id)
 }
 
 // long: streams each metric's scores once into its statistics, then adds the dataset-level details

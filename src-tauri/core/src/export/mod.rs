@@ -24,7 +24,7 @@ pub use crate::text::escape_markdown;
 pub use criteria_view::CriterionReport;
 pub use report_view::{Detail, ReportOptions, ReportView, HEADLINE_METRICS};
 pub use trust::TrustStatement;
-pub use view::{ItemView, RunView};
+pub use view::{materialise, ItemView, RunView};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
@@ -51,7 +51,7 @@ impl ExportFormat {
 
 /// Writes `base.<ext>` for each format and returns the paths written.
 pub fn write_all(
-    store: &mut Store,
+    store: &Store,
     run_id: i64,
     base: &Path,
     formats: &[ExportFormat],

@@ -291,7 +291,7 @@ impl ReportView {
         ids
     }
 
-    pub fn load(store: &mut Store, run_id: i64, options: &ReportOptions) -> Result<ReportView> {
+    pub fn load(store: &Store, run_id: i64, options: &ReportOptions) -> Result<ReportView> {
         let run = RunView::load_with_worst(store, run_id, options.worst)?;
         let comparison = match options.baseline {
             Some(baseline) => Some(compare::compare_runs(

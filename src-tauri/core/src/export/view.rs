@@ -49,19 +49,18 @@ pub struct RunView {
 }
 
 impl RunView {
-    pub fn load(store: &mut Store, run_id: i64) -> Result<RunView> {
+    pub fn load(store: &Store, run_id: i64) -> Result<RunView> {
         Self::load_with_worst(store, run_id, WORST_ITEMS)
     }
 
     /// The view with the `worst` lowest-scoring items (a report's appendix asks for N).
-    pub fn load_with_worst(store: &mut Store, run_id: i64, worst: usize) -> Result<RunView> {
+    /// Reads only: `materialise` first makes it fast on a run stored before its summary
+    /// and case index were.
+    pub fn load_with_worst(store: &Store, run_id: i64, worst: usize) -> Result<RunView> {
         let run = store::runs::get(store.conn(), run_id)?;
         let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
         let summary = analysis::current_summary(store, &run)?;
-        // The case index holds each item's goodness (built at the end of a run); averaging
-        // a million-item run's results here instead took minutes.
-        crate::cases::ensure_index(store, run_id)?;
-        let worst = store::cases::worst(store.conn(), run_id, worst as i64)?
+        let worst = crate::cases::worst(store, &run, worst)?
             .into_iter()
             .map(|(item_id, _)| ItemView::load(store, run_id, item_id))
             .collect::<Result<Vec<_>>>()?;
@@ -72,4 +71,17 @@ impl RunView {
             worst,
         })
     }
+}
+
+/// Stores what every view of a finished run reads, where it is missing or stale: its
+/// summary and its case index (each item's goodness and pattern letters). A run stores
+/// both when it ends; this is the explicit step for a run stored before they were (or
+/// before the diagnosis rules changed), taken when a run is opened, so that reading a
+/// run never writes.
+pub fn materialise(store: &mut Store, run_id: i64) -> Result<()> {
+    let run = store::runs::get(store.conn(), run_id)?;
+    if run.status == store::runs::RunStatus::Done {
+        analysis::load_summary(store, run_id)?;
+    }
+    crate::cases::ensure_index(store, run_id)
 }

@@ -167,7 +167,7 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
         ..ReportOptions::default()
     };
 
-    let before = ReportView::load(&mut store, run_id, &options).unwrap();
+    let before = ReportView::load(&store, run_id, &options).unwrap();
     assert!(
         before.methodology.judge_check.starts_with("No judge check"),
         "{}",
@@ -189,7 +189,7 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
         .unwrap();
     assert_eq!(by_profile.checked_at, check.checked_at);
 
-    let after = ReportView::load(&mut store, run_id, &options).unwrap();
+    let after = ReportView::load(&store, run_id, &options).unwrap();
     assert!(
         after.methodology.judge_check.contains(&check.headline()),
         "{}",
@@ -203,7 +203,7 @@ fn a_report_cites_the_judge_check_of_the_judge_that_scored_it() {
     let mut store2 = Store::open(dir2.path()).unwrap();
     let run2 = evaluated_example(&mut store2);
     other.save(store2.conn()).unwrap();
-    let view = ReportView::load(&mut store2, run2, &options).unwrap();
+    let view = ReportView::load(&store2, run2, &options).unwrap();
     assert!(
         view.methodology.judge_check.starts_with("No judge check"),
         "{}",
@@ -226,7 +226,7 @@ fn a_report_of_the_standard_offline_judge_cites_the_shipped_check() {
     let dir = tempfile::tempdir().unwrap();
     let mut store = Store::open(dir.path()).unwrap();
     let run_id = evaluated_example_by(&mut store, OfflineJudge::standard());
-    let view = ReportView::load(&mut store, run_id, &ReportOptions::default()).unwrap();
+    let view = ReportView::load(&store, run_id, &ReportOptions::default()).unwrap();
     let shipped = judge_check::shipped::shipped();
     assert!(
         view.methodology.judge_check.contains(&shipped.headline()),

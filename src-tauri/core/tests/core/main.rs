@@ -17,6 +17,7 @@ mod offline_judge_learned;
 mod offline_judge_quality;
 mod runs;
 mod seed_families;
+mod views;
 
 /// Imports `text` as the JSONL file `NAME.jsonl` under `dir`; the new dataset's id.
 pub fn import_text(

@@ -373,7 +373,7 @@ fn json_export_keeps_hostile_text_exact() {
     let outcome = evaluate_offline(&mut store, dataset, &["token_f1"]);
     let base = dir.path().join("out/r");
     let written =
-        export::write_all(&mut store, outcome.run_id, &base, &[ExportFormat::Json]).unwrap();
+        export::write_all(&store, outcome.run_id, &base, &[ExportFormat::Json]).unwrap();
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&written[0]).unwrap()).unwrap();
     assert_eq!(
@@ -394,7 +394,7 @@ fn a_csv_export_opens_formula_text_as_text_and_the_json_keeps_it_exact() {
     let outcome = evaluate_offline(&mut store, dataset, &["token_f1"]);
     let base = dir.path().join("out/r");
     let written = export::write_all(
-        &mut store,
+        &store,
         outcome.run_id,
         &base,
         &[ExportFormat::Csv, ExportFormat::Json],
@@ -608,7 +608,7 @@ fn an_item_the_offline_judge_cannot_read_is_not_measured_rather_than_failed() {
             .all(|r| r.status == Status::Ok),
         "judge-free metrics read any language"
     );
-    let view = export::RunView::load(&mut store, id).unwrap();
+    let view = export::RunView::load(&store, id).unwrap();
     let reasons = &view.summary.metrics["ragvue.strict_faithfulness"].skip_reasons;
     assert!(
         reasons
@@ -718,7 +718,7 @@ fn a_report_reads_histograms_and_worst_items_kept_with_the_run() {
         worst: 3,
         ..Default::default()
     };
-    let report = export::ReportView::load(&mut store, run_id, &options).unwrap();
+    let report = export::ReportView::load(&store, run_id, &options).unwrap();
     let line = report
         .metrics
         .iter()

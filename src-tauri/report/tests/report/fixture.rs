@@ -87,7 +87,7 @@ impl Home {
     }
 
     pub fn view(&mut self, run_id: i64, options: &ReportOptions) -> ReportView {
-        ReportView::load(&mut self.store, run_id, options).unwrap()
+        ReportView::load(&self.store, run_id, options).unwrap()
     }
 
     pub fn path(&self, rel: &str) -> PathBuf {
