@@ -38,7 +38,9 @@ LAYERS = [
     ["analysis"],
     # doing things: runs, the judge's check, trust, generation, retrieval
     ["run", "judge_check", "trust", "retrieval", "generate", "cases", "import"],
-    # every output
+    # one run as every reader sees it (read-only)
+    ["view"],
+    # every output written as data
     ["export"],
 ]
 

@@ -14,7 +14,7 @@ use std::time::Instant;
 use ragnosis_api::cases::{self, CaseQueryInput};
 use ragnosis_api::reports::{self, ReportFormat};
 use ragnosis_api::{runs, Ctx};
-use ragnosis_core::export::ReportOptions;
+use ragnosis_core::view::ReportOptions;
 
 fn timed<T>(what: &str, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();

@@ -507,7 +507,7 @@ struct ShowJson<'a> {
     #[serde(flatten)]
     run: &'a reports::RunView,
     headline: &'a [String],
-    failing_items: &'a [reports::report_view::PatternView],
+    failing_items: &'a [reports::report::PatternView],
     trust: &'a reports::TrustStatement,
     insights: &'a Option<runs::RunInsights>,
     criteria: &'a [reports::CriterionReport],

@@ -2,7 +2,8 @@
 //!
 //! Data flows one way: `dataset` (read + map + validate a file) → `store` (SQLite) →
 //! `run` (choose metrics per item, compute, persist each result as it completes) →
-//! `analysis` (statistics, dataset-level metrics) → `export` (JSON, CSV, Markdown).
+//! `analysis` (statistics, dataset-level metrics) → `view` (one run as every reader sees
+//! it, read-only) → `export` (JSON, CSV; the report crate draws Markdown and PDF).
 //! `catalogue` is the list of metrics every stage agrees on. The CLI and the desktop shell are
 //! thin layers over these modules; the build graph keeps Tauri out of this crate so it
 //! builds and tests on a machine without WebKit.
@@ -33,6 +34,7 @@ pub mod semantic;
 pub mod store;
 pub mod text;
 pub mod trust;
+pub mod view;
 
 pub use error::{Error, ErrorCode, Result};
 pub use item::{Context, Item};

@@ -13,11 +13,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use ragnosis_core::dataset::ImportLimits;
-use ragnosis_core::export::{ReportOptions, ReportView};
 use ragnosis_core::judge::offline::OfflineJudge;
 use ragnosis_core::progress::{CancelToken, NoProgress};
 use ragnosis_core::run::{self, RunRequest};
 use ragnosis_core::store::Store;
+use ragnosis_core::view::{ReportOptions, ReportView};
 
 const METRICS: &[&str] = &[
     "citation",

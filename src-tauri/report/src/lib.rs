@@ -1,6 +1,6 @@
 //! Ragnosis stakeholder reports: Markdown with SVG charts, and PDF typeset by typst.
 //!
-//! Data flows one way: `ragnosis_core::export::ReportView` (the shared view model) →
+//! Data flows one way: `ragnosis_core::view::ReportView` (the shared view model) →
 //! `model::Report` (every figure formatted, every sentence written) → a renderer
 //! (`markdown`, `pdf`). Charts are drawn once (`charts`) and handed to both renderers.
 //! Renderers never compute: they lay out and escape. Output is deterministic: the same
@@ -17,7 +17,7 @@ pub mod retrieval;
 
 use std::path::{Path, PathBuf};
 
-use ragnosis_core::export::ReportView;
+use ragnosis_core::view::ReportView;
 
 /// Why a report could not be written.
 #[derive(Debug, thiserror::Error)]

@@ -5,8 +5,8 @@
 mod view;
 
 use ragnosis_core::analysis::diagnosis;
-use ragnosis_core::export::ItemView;
 use ragnosis_core::judge::open::OFFLINE;
+use ragnosis_core::view::ItemView;
 use ragnosis_core::{cases, store, Error, Result};
 
 use crate::Ctx;

@@ -4,12 +4,12 @@
 
 use ragnosis_core::analysis::diagnosis::FailurePattern;
 use ragnosis_core::cases::{CaseFilter, CasePage, CaseQuery, Cursor, Order, ScoreRange};
-use ragnosis_core::export::ItemView;
 use ragnosis_core::judge::task::FailureCheck;
 use ragnosis_core::metrics::{self, MetricResult, Status};
 use ragnosis_core::store::cases::{CaseRow, Cell};
 use ragnosis_core::store::human_labels::HumanLabel;
 use ragnosis_core::trust::prior::{self, PriorScore};
+use ragnosis_core::view::ItemView;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

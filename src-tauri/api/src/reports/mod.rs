@@ -16,8 +16,9 @@ mod view;
 use std::path::{Path, PathBuf};
 
 use ragnosis_core::analysis::{compare, trend};
-use ragnosis_core::export::{self, Detail, ReportOptions};
+use ragnosis_core::export;
 use ragnosis_core::store::{self, runs::RunStatus};
+use ragnosis_core::view::{Detail, ReportOptions};
 use ragnosis_core::{Error, Result};
 
 use crate::error::from_report;
@@ -26,10 +27,8 @@ use crate::{runs, Ctx};
 pub use format::{Exported, ReportFormat};
 pub use ragnosis_core::analysis::compare::items::{ItemChange, ItemChanges};
 pub use ragnosis_core::analysis::compare::{Comparison, FlippedItem, DEFAULT_THRESHOLD};
-pub use ragnosis_core::export::{
-    report_view, CriterionReport, ReportView, RunView, TrustStatement,
-};
-pub use ragnosis_core::export::{Detail as ReportDetail, ReportOptions as Options};
+pub use ragnosis_core::view::{report, CriterionReport, ReportView, RunView, TrustStatement};
+pub use ragnosis_core::view::{Detail as ReportDetail, ReportOptions as Options};
 pub use view::{ChartSvg, ComparisonView, DeltaRow, RunSide, TrendPoint, FLIPS_LISTED};
 
 /// The report's date line: `explicit`, else now (or `SOURCE_DATE_EPOCH` when set).

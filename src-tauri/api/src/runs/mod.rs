@@ -23,12 +23,12 @@ use std::collections::hash_map::{Entry, HashMap};
 use std::sync::Arc;
 
 use ragnosis_core::analysis;
-use ragnosis_core::export::{criteria_view, trust};
 use ragnosis_core::judge::{open, Judge};
 use ragnosis_core::progress::{CancelToken, ProgressSink};
 use ragnosis_core::run::{self, owner};
 use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_core::trust::calibration;
+use ragnosis_core::view::{criteria as criteria_view, trust};
 use ragnosis_core::{metrics, Error, Result};
 
 use crate::jobs::{self, JobKind, JobSink};
@@ -274,9 +274,9 @@ fn info(
 /// Opens a run for reading: stores what its views read and lack (the summary and case
 /// index of a run stored before they were, or before the diagnosis rules changed). The
 /// one write on the way to a run's screen or report, taken here so that every read after
-/// it is a read (`ragnosis_core::export::materialise`).
+/// it is a read (`ragnosis_core::view::materialise`).
 pub fn open(store: &mut Store, run_id: i64) -> Result<()> {
-    ragnosis_core::export::materialise(store, run_id)
+    ragnosis_core::view::materialise(store, run_id)
 }
 
 /// One run with its statistics, diagnosis, insights, trust statement and criteria.

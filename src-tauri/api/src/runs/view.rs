@@ -5,12 +5,12 @@
 use ragnosis_core::analysis::insights::RunInsights;
 use ragnosis_core::analysis::stats::MetricStats;
 use ragnosis_core::analysis::{Diagnosis, ErrorGroup, RunSummary, TaxonomyCounts};
-use ragnosis_core::export::TrustStatement;
 use ragnosis_core::judge::ProviderKind;
 use ragnosis_core::metrics::{MetricSpec, Scope};
 use ragnosis_core::run::{Preview, RunTotals};
 use ragnosis_core::store::judge_profiles::JudgeProfile;
 use ragnosis_core::store::runs::{RunRow, RunStatus};
+use ragnosis_core::view::TrustStatement;
 use serde::Serialize;
 
 /// One metric of the catalogue, for the picker and the tables.
@@ -374,7 +374,7 @@ pub struct RunDetail {
     /// How far to trust the run, from what was measured.
     pub trust: TrustStatement,
     /// The user's own criteria the run scored: the version and text, how items did.
-    pub criteria: Vec<ragnosis_core::export::CriterionReport>,
+    pub criteria: Vec<ragnosis_core::view::CriterionReport>,
 }
 
 #[cfg(test)]

@@ -222,7 +222,7 @@ pub fn load_summary(store: &mut Store, run_id: i64) -> Result<RunSummary> {
 /// The summary every view of a run shows (the window, `show`, reports): a finished run's
 /// stored summary; otherwise a summary of what the run has stored so far, computed now
 /// and never stored. A read never writes: only a finished run's summary is kept, stored
-/// when it ends (resume recomputes it then) or by `crate::export::materialise` for a run
+/// when it ends (resume recomputes it then) or by `crate::view::materialise` for a run
 /// stored before summaries were.
 pub fn current_summary(store: &Store, run: &store::runs::RunRow) -> Result<RunSummary> {
     if run.status == store::runs::RunStatus::Done {

@@ -8,10 +8,10 @@
 
 use std::io::Write;
 
-use super::view::{ItemView, RunView};
 use crate::error::{Error, Result};
 use crate::metrics::Status;
 use crate::store::{self, Store};
+use crate::view::{ItemView, RunView};
 
 pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> {
     let mut csv = csv::Writer::from_writer(out);

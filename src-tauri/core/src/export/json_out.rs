@@ -7,10 +7,10 @@ use std::io::Write;
 
 use serde_json::{json, Map, Value};
 
-use super::view::{ItemView, RunView};
 use crate::analysis::diagnosis;
 use crate::error::{Error, Result};
 use crate::store::{self, Store};
+use crate::view::{ItemView, RunView};
 
 pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> {
     let io = |e: std::io::Error| Error::Invalid(format!("writing JSON export failed: {e}"));
@@ -35,11 +35,11 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
     serde_json::to_writer_pretty(&mut *out, &run)?;
     out.write_all(b",\n\"summary\": ").map_err(io)?;
     serde_json::to_writer_pretty(&mut *out, &view.summary)?;
-    let trust = super::trust::statement(store, &view.run, &view.summary)?;
+    let trust = crate::view::trust::statement(store, &view.run, &view.summary)?;
     out.write_all(b",\n\"trust\": ").map_err(io)?;
     serde_json::to_writer_pretty(&mut *out, &trust.sentences)?;
     // The user's own criteria: the version and text that scored, and how items did.
-    let criteria = super::criteria_view::load(store, &view.run, &view.summary)?;
+    let criteria = crate::view::criteria::load(store, &view.run, &view.summary)?;
     out.write_all(b",\n\"criteria\": ").map_err(io)?;
     serde_json::to_writer_pretty(&mut *out, &criteria)?;
     // `null` when the run has none (a run stored before insights existed).

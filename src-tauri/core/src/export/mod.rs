@@ -1,19 +1,13 @@
 //! Writing a run out as data: JSON (everything, streamed) and CSV (one row per item, one
 //! column per metric).
 //!
-//! Owns: data file formats and the views every output reads (`RunView`, `ReportView`).
-//! Reads through `store` and `analysis`; never recomputes a metric. Everything written
-//! for people — the report as Markdown with charts or as PDF — is the `ragnosis-report`
-//! crate's, from `ReportView`: one model, so a run's Markdown and PDF say the same.
+//! Owns: data file formats. Reads the run's read model (`crate::view`); never recomputes
+//! a metric. Everything written for people — the report as Markdown with charts or as
+//! PDF — is the `ragnosis-report` crate's, from `ReportView`: one model, so a run's
+//! Markdown and PDF say the same.
 
-pub mod criteria_view;
 mod csv_out;
-pub mod evidence;
 mod json_out;
-mod methodology;
-pub mod report_view;
-pub mod trust;
-mod view;
 
 use std::path::{Path, PathBuf};
 
@@ -21,10 +15,7 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 
 pub use crate::text::escape_markdown;
-pub use criteria_view::CriterionReport;
-pub use report_view::{Detail, ReportOptions, ReportView, HEADLINE_METRICS};
-pub use trust::TrustStatement;
-pub use view::{materialise, ItemView, RunView};
+use crate::view::RunView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {

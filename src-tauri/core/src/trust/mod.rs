@@ -2,7 +2,7 @@
 //! the judge's agreement with them (alignment, with the pass rate corrected for the
 //! judge's measured error), the calibration of its scores, and the agreement with scores
 //! a file brought from another tool. The trust statement of a report reads these
-//! (`export::trust`).
+//! (`view::trust`).
 
 pub mod alignment;
 pub mod calibration;

@@ -6,12 +6,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ragnosis_core::dataset::ImportLimits;
-use ragnosis_core::export::{ReportOptions, ReportView};
 use ragnosis_core::judge::offline::{self, OfflineJudge};
 use ragnosis_core::judge_check::{self, CheckTask, JudgeCheck, Measure};
 use ragnosis_core::progress::{CancelToken, NoProgress, Progress, RecordedProgress};
 use ragnosis_core::run::{self, Mode, RunRequest};
 use ragnosis_core::store::Store;
+use ragnosis_core::view::{ReportOptions, ReportView};
 
 fn lexical_check() -> (JudgeCheck, Vec<Progress>) {
     let progress = Arc::new(RecordedProgress::default());

@@ -12,6 +12,7 @@ use ragnosis_core::metrics::Status;
 use ragnosis_core::progress::{CancelToken, NoProgress, Progress, ProgressSink, RecordedProgress};
 use ragnosis_core::run::{self, RunRequest};
 use ragnosis_core::store::{self, runs::RunStatus, Store};
+use ragnosis_core::view;
 
 pub(crate) fn import(store: &mut Store, dir: &Path, lines: &str) -> i64 {
     let file = dir.join("data.jsonl");
@@ -82,9 +83,9 @@ pub(crate) fn run_to_end(store: &mut Store, run_id: i64, judge: Arc<dyn Judge>) 
 
 /// The run's trust statement, as every output prints it.
 fn trust_sentences(store: &mut Store, run_id: i64) -> Vec<String> {
-    let view = export::RunView::load(store, run_id).unwrap();
+    let view = view::RunView::load(store, run_id).unwrap();
     let run_row = store::runs::get(store.conn(), run_id).unwrap();
-    export::trust::statement(store, &run_row, &view.summary)
+    view::trust::statement(store, &run_row, &view.summary)
         .unwrap()
         .sentences
 }
@@ -372,8 +373,7 @@ fn json_export_keeps_hostile_text_exact() {
     );
     let outcome = evaluate_offline(&mut store, dataset, &["token_f1"]);
     let base = dir.path().join("out/r");
-    let written =
-        export::write_all(&store, outcome.run_id, &base, &[ExportFormat::Json]).unwrap();
+    let written = export::write_all(&store, outcome.run_id, &base, &[ExportFormat::Json]).unwrap();
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&written[0]).unwrap()).unwrap();
     assert_eq!(
@@ -608,7 +608,7 @@ fn an_item_the_offline_judge_cannot_read_is_not_measured_rather_than_failed() {
             .all(|r| r.status == Status::Ok),
         "judge-free metrics read any language"
     );
-    let view = export::RunView::load(&store, id).unwrap();
+    let view = view::RunView::load(&store, id).unwrap();
     let reasons = &view.summary.metrics["ragvue.strict_faithfulness"].skip_reasons;
     assert!(
         reasons
@@ -714,11 +714,11 @@ fn a_report_reads_histograms_and_worst_items_kept_with_the_run() {
         "the stored statistics carry the histogram"
     );
 
-    let options = export::ReportOptions {
+    let options = view::ReportOptions {
         worst: 3,
         ..Default::default()
     };
-    let report = export::ReportView::load(&store, run_id, &options).unwrap();
+    let report = view::ReportView::load(&store, run_id, &options).unwrap();
     let line = report
         .metrics
         .iter()
@@ -730,7 +730,7 @@ fn a_report_reads_histograms_and_worst_items_kept_with_the_run() {
     );
     let mut lowest = scores.clone();
     lowest.sort_by(|a, b| a.total_cmp(b));
-    let score_of = |item: &export::ItemView| item.results.iter().find_map(|r| r.score);
+    let score_of = |item: &view::ItemView| item.results.iter().find_map(|r| r.score);
     let worst: Vec<f64> = report.run.worst.iter().filter_map(score_of).collect();
     assert_eq!(
         worst,

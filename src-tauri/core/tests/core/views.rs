@@ -1,9 +1,9 @@
 //! A run's read model against a real SQLite file: reading a run writes nothing, and
-//! opening one (`export::materialise`) stores what an older run lacks.
+//! opening one (`view::materialise`) stores what an older run lacks.
 
 use ragnosis_core::analysis::SUMMARY;
-use ragnosis_core::export::{self, ReportOptions, ReportView};
 use ragnosis_core::store::{self, Store};
+use ragnosis_core::view::{self, ReportOptions, ReportView};
 
 use crate::runs::{evaluate_offline, import};
 
@@ -65,7 +65,11 @@ fn reading_a_run_writes_nothing_and_opening_it_stores_what_it_lacks() {
         .unwrap();
     let before = changes(&store);
     let read = ReportView::load(&store, run_id, &options).unwrap();
-    assert_eq!(changes(&store), before, "reading the run wrote to the database");
+    assert_eq!(
+        changes(&store),
+        before,
+        "reading the run wrote to the database"
+    );
     assert!(store::analyses::get(store.conn(), run_id, SUMMARY)
         .unwrap()
         .is_none());
@@ -76,15 +80,18 @@ fn reading_a_run_writes_nothing_and_opening_it_stores_what_it_lacks() {
     );
     assert_eq!(read.run.summary.metrics, finished.run.summary.metrics);
 
-    export::materialise(&mut store, run_id).unwrap();
-    assert!(changes(&store) > before, "opening the run stored what it lacked");
+    view::materialise(&mut store, run_id).unwrap();
+    assert!(
+        changes(&store) > before,
+        "opening the run stored what it lacked"
+    );
     assert!(store::analyses::get(store.conn(), run_id, SUMMARY)
         .unwrap()
         .is_some());
     let opened = ReportView::load(&store, run_id, &options).unwrap();
     assert_eq!(worst_ids(&opened), worst_ids(&finished));
     let settled = changes(&store);
-    export::materialise(&mut store, run_id).unwrap();
+    view::materialise(&mut store, run_id).unwrap();
     assert_eq!(
         changes(&store),
         settled,

@@ -4,7 +4,7 @@
 //! short reports too: these are the questions the user chose to ask.
 
 use ragnosis_core::analysis::stages::Band;
-use ragnosis_core::export::CriterionReport;
+use ragnosis_core::view::CriterionReport;
 
 use super::{band_color, band_legend, line, palette, rect, svg, text, title, Chart, Label};
 use crate::Error;

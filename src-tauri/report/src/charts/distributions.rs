@@ -3,7 +3,7 @@
 //! speak for a pipeline stage come first.
 
 use ragnosis_core::analysis::stages::Band;
-use ragnosis_core::export::report_view::MetricLine;
+use ragnosis_core::view::report::MetricLine;
 
 use super::{band_color, line, palette, rect, svg, text, title, Chart, Label};
 use crate::Error;

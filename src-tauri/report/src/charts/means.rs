@@ -2,7 +2,7 @@
 //! row per metric, coloured by band. Lower-is-better metrics carry "↓" and are coloured
 //! by the band of 1 − mean, so red always means bad.
 
-use ragnosis_core::export::report_view::MetricLine;
+use ragnosis_core::view::report::MetricLine;
 
 use super::{
     band_color, band_legend, line, palette, rect, score, svg, text, title, whisker, Chart, Label,

@@ -19,7 +19,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use ragnosis_core::analysis::stages::Band;
-use ragnosis_core::export::{Detail, ReportView};
+use ragnosis_core::view::{Detail, ReportView};
 
 use crate::Error;
 

@@ -9,7 +9,7 @@ mod format;
 mod sections;
 
 use ragnosis_core::analysis::stages::Band;
-use ragnosis_core::export::{Detail, ReportView};
+use ragnosis_core::view::{Detail, ReportView};
 use serde::Serialize;
 
 use crate::charts::Chart;

@@ -4,9 +4,9 @@
 use ragnosis_core::analysis::compare::items::ItemChanges;
 use ragnosis_core::analysis::compare::{Flag, FlippedItem};
 use ragnosis_core::analysis::diagnosis::MetricScore;
-use ragnosis_core::export::report_view::{item_label, CaseView};
-use ragnosis_core::export::{Detail, ReportView};
 use ragnosis_core::metrics::{self, Status};
+use ragnosis_core::view::report::{item_label, CaseView};
+use ragnosis_core::view::{Detail, ReportView};
 
 use super::format::{percent, score, score_or_dash, signed};
 use super::{

@@ -5,15 +5,15 @@
 
 use ragnosis_core::analysis::compare::Flag;
 use ragnosis_core::export::escape_markdown as esc;
-use ragnosis_core::export::ReportOptions;
 use ragnosis_core::metrics::MetricConfig;
+use ragnosis_core::view::ReportOptions;
 use ragnosis_report::{write, Format};
 
 use crate::fixture::{example, pdf_text, squeeze, Home, DATE};
 
 const METRICS: &[&str] = &["reference", "citation"];
 
-fn compared(home: &mut Home) -> ragnosis_core::export::ReportView {
+fn compared(home: &mut Home) -> ragnosis_core::view::ReportView {
     let dataset = home.import("example", &example());
     let a = home.evaluate(dataset, METRICS, "k=10");
     let b = home.evaluate_with(
@@ -32,7 +32,7 @@ fn compared(home: &mut Home) -> ragnosis_core::export::ReportView {
             worst: 2,
             baseline: Some(a),
             threshold: 0.05,
-            detail: ragnosis_core::export::Detail::Full,
+            detail: ragnosis_core::view::Detail::Full,
             allow_different_judges: false,
         },
     )

@@ -2,7 +2,7 @@
 //! views with the same timestamp are identical, Markdown, charts and PDF alike; a
 //! different timestamp changes only the date.
 
-use ragnosis_core::export::ReportOptions;
+use ragnosis_core::view::ReportOptions;
 use ragnosis_report::{markdown, pdf, prepare};
 
 use crate::fixture::{example, options, Home, JUDGE_FREE};

@@ -4,7 +4,7 @@
 //! extracted; both must show the strings unchanged, and nothing in them may act.
 
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
-use ragnosis_core::export::ReportOptions;
+use ragnosis_core::view::ReportOptions;
 use ragnosis_report::{write, Format};
 use serde_json::Value;
 
@@ -12,7 +12,7 @@ use crate::fixture::{edited, pdf_text, squeeze, Home, DATE, HOSTILE, HOSTILE_ANS
 
 /// The example with item 1's question and answer made hostile; every item goes into the
 /// appendix so the hostile one is shown in full whatever its rank.
-fn hostile_view(home: &mut Home) -> ragnosis_core::export::ReportView {
+fn hostile_view(home: &mut Home) -> ragnosis_core::view::ReportView {
     let data = edited(0, |item| {
         item.insert("question".into(), Value::String(HOSTILE.into()));
         item.insert("answer".into(), Value::String(HOSTILE_ANSWER.into()));
@@ -24,7 +24,7 @@ fn hostile_view(home: &mut Home) -> ragnosis_core::export::ReportView {
         &ReportOptions {
             generated_at: DATE.into(),
             worst: 30,
-            detail: ragnosis_core::export::Detail::Full,
+            detail: ragnosis_core::view::Detail::Full,
             ..ReportOptions::default()
         },
     )
@@ -133,7 +133,7 @@ fn a_huge_answer_is_cut_in_the_full_report_and_says_where_the_rest_is() {
         &ReportOptions {
             generated_at: DATE.into(),
             worst: 30,
-            detail: ragnosis_core::export::Detail::Full,
+            detail: ragnosis_core::view::Detail::Full,
             ..ReportOptions::default()
         },
     );

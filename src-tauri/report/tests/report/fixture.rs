@@ -7,12 +7,12 @@ use std::process::Command;
 use std::sync::Arc;
 
 use ragnosis_core::dataset::ImportLimits;
-use ragnosis_core::export::{Detail, ReportOptions, ReportView};
 use ragnosis_core::judge::offline::OfflineJudge;
 use ragnosis_core::metrics::MetricConfig;
 use ragnosis_core::progress::{CancelToken, NoProgress};
 use ragnosis_core::run::{self, RunRequest};
 use ragnosis_core::store::Store;
+use ragnosis_core::view::{Detail, ReportOptions, ReportView};
 use serde_json::{Map, Value};
 
 /// Metrics that need no judge: their numbers do not move when the judge changes.

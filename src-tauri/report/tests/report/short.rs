@@ -7,10 +7,10 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 
-use ragnosis_core::export::{Detail, ReportOptions, HEADLINE_METRICS};
 use ragnosis_core::judge::offline::OfflineJudge;
 use ragnosis_core::progress::{CancelToken, NoProgress};
 use ragnosis_core::run::{self, Mode, RunRequest};
+use ragnosis_core::view::{Detail, ReportOptions, HEADLINE_METRICS};
 use ragnosis_report::{markdown, prepare, write, Format};
 
 use crate::fixture::{example, Home, DATE};

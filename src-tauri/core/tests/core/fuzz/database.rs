@@ -9,11 +9,11 @@ use std::sync::Arc;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use ragnosis_core::dataset::ImportLimits;
-use ragnosis_core::export::{ReportOptions, ReportView};
 use ragnosis_core::judge::offline::OfflineJudge;
 use ragnosis_core::progress::{CancelToken, NoProgress};
 use ragnosis_core::run::{self, RunRequest};
 use ragnosis_core::store::{self, Store};
+use ragnosis_core::view::{ReportOptions, ReportView};
 
 use super::engine::campaign;
 use super::importer::scratch;

@@ -1,8 +1,8 @@
 //! The methodology section of a report: which judge scored what, on which prompts, with
 //! what privacy, calibration and settings; every sentence derived from the run's data.
 
-use super::report_view::{count, JudgeFacts, Methodology, Setting, SkipNote};
-use super::view::RunView;
+use super::report::{count, JudgeFacts, Methodology, Setting, SkipNote};
+use super::run::RunView;
 use crate::error::{Error, Result};
 use crate::judge::{self, open, ProviderKind};
 use crate::metrics;

@@ -13,7 +13,7 @@ use super::evidence::{excerpt, Evidence};
 pub use super::methodology::host_of;
 pub(crate) use super::methodology::judge_facts;
 use super::methodology::methodology;
-use super::view::RunView;
+use super::run::RunView;
 use crate::analysis::compare::{self, Comparison};
 use crate::analysis::diagnosis::{actions, MetricScore, PatternSummary};
 use crate::analysis::stages::{self, Band, StageVerdict};
@@ -206,7 +206,7 @@ pub struct ReportView {
     pub methodology: Methodology,
     /// The run's insights and judge-written action items, when it has them.
     pub insights: Option<crate::analysis::insights::RunInsights>,
-    /// How far to trust the run, in plain sentences (`export::trust`).
+    /// How far to trust the run, in plain sentences (`view::trust`).
     pub trust: super::TrustStatement,
     /// The run's agreement with people's labels (empty metrics when none).
     pub alignment: crate::trust::alignment::Alignment,
@@ -329,7 +329,7 @@ impl ReportView {
         let insights = crate::analysis::insights::load(store, run_id)?;
         let trust = super::trust::statement(store, &run.run, &run.summary)?;
         let alignment = crate::trust::alignment::align(store, run_id)?;
-        let criteria = super::criteria_view::load(store, &run.run, &run.summary)?;
+        let criteria = super::criteria::load(store, &run.run, &run.summary)?;
         let name = run.run.name();
         let title = match &comparison {
             Some(c) => format!("{} compared with {}", name, c.a.title()),

@@ -1,0 +1,21 @@
+//! One run as every reader sees it: the window's Results, `show`, the JSON and CSV
+//! exports, and the Markdown and PDF reports (the `ragnosis-report` crate).
+//!
+//! Owns: the read model of a run (`RunView`, the summary and the worst items;
+//! `ReportView`, what a report says: headline, stage verdicts, patterns and actions,
+//! methodology, trust statement, criteria) and the one decoder of a result's evidence.
+//! Reads a `&Store` and never writes: `materialise` is the one explicit step that stores
+//! what an older run lacks, taken when a run is opened. Must not: write files (`export`
+//! does) or recompute a metric.
+
+pub mod criteria;
+pub mod evidence;
+mod methodology;
+pub mod report;
+mod run;
+pub mod trust;
+
+pub use criteria::CriterionReport;
+pub use report::{Detail, ReportOptions, ReportView, HEADLINE_METRICS};
+pub use run::{materialise, ItemView, RunView, WORST_ITEMS};
+pub use trust::TrustStatement;
