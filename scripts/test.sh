@@ -42,8 +42,9 @@ else
   echo "note: rustfmt is not installed (rustup component add rustfmt); formatting not checked"
 fi
 
-echo "== Core's module layers and sizes (scripts/module-graph.py, scripts/size-check.py)"
+echo "== Module layers, file circles and sizes (scripts/module-graph.py, file-circles.py, size-check.py)"
 python3 scripts/module-graph.py >/dev/null || python3 scripts/module-graph.py
+python3 scripts/file-circles.py
 python3 scripts/size-check.py
 
 echo "== Rust: build every crate and target, clippy's lints as errors"

@@ -4,7 +4,7 @@
 //! Message Batches (`/v1/messages/batches`, its results as JSONL at `results_url`).
 //!
 //! Each request of a batch is answered in the background, once, by the same code as a
-//! live chat request (`server::chat_inner`), so batch answers are the live answers and
+//! live chat request (`chat::chat_inner`), so batch answers are the live answers and
 //! the chat fault rules reach them too. `BatchRules` add what only batches do: a batch
 //! stays in progress for some status polls, its first requests fail, its last expire, the
 //! whole batch fails. Results are written when a poll finds the batch ended.
@@ -12,7 +12,6 @@
 //! Owns: files, batches and their wire shapes (`batch_wire`). Must not: judge anything
 //! itself.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use http_body_util::BodyExt;
@@ -20,100 +19,11 @@ use hyper::{HeaderMap, StatusCode};
 use serde_json::Value;
 
 use crate::answer::Dialect;
-use crate::batch_wire::{self, Counts};
+use crate::batch_state::{now, Batch, Batches, Ended, Outcome};
+use crate::batch_wire;
+use crate::chat;
 use crate::faults::BatchRules;
-use crate::server::{self, error, ok_json, Reply, Shared};
-
-/// Every uploaded file and batch of one simulator.
-#[derive(Default)]
-pub struct Batches {
-    files: HashMap<String, StoredFile>,
-    batches: HashMap<String, Batch>,
-    next: u64,
-    /// Every custom_id a batch carried, to count requests sent twice.
-    seen: HashSet<String>,
-}
-
-pub(crate) struct StoredFile {
-    pub filename: String,
-    pub purpose: String,
-    pub bytes: Vec<u8>,
-    pub created_at: i64,
-}
-
-/// What became of one request of a batch.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Outcome {
-    /// The chat code's reply: its HTTP status and body (a string when it was not JSON).
-    Replied { status: u16, body: Value },
-    /// Failed by `BatchRules::fail_first`.
-    Failed,
-    /// Never processed (`BatchRules::expire_last`).
-    Expired,
-    /// The batch was cancelled before it ended.
-    Cancelled,
-}
-
-pub(crate) struct Batch {
-    pub dialect: Dialect,
-    /// OpenAI: the request file and the endpoint it names.
-    pub input_file_id: Option<String>,
-    pub endpoint: String,
-    pub custom_ids: Vec<String>,
-    /// One per request, in order; None until answered.
-    pub outcomes: Vec<Option<Outcome>>,
-    /// Why the batch failed validation, if it did.
-    pub invalid: Option<String>,
-    pub omit_expired: bool,
-    pub polls: u32,
-    pub cancel_requested: bool,
-    pub created_at: i64,
-    pub ended: Option<Ended>,
-}
-
-/// A batch that ended, with where its results are.
-#[derive(Debug, Clone)]
-pub(crate) struct Ended {
-    /// OpenAI: completed, expired, cancelled or failed; Anthropic: ended.
-    pub status: &'static str,
-    pub at: i64,
-    pub output_file_id: Option<String>,
-    pub error_file_id: Option<String>,
-    pub counts: Counts,
-}
-
-impl Batch {
-    fn answered(&self) -> usize {
-        self.outcomes.iter().filter(|o| o.is_some()).count()
-    }
-}
-
-impl Batches {
-    fn id(&mut self, prefix: &str) -> String {
-        self.next += 1;
-        format!("{prefix}{:06}", self.next)
-    }
-
-    fn store_file(&mut self, filename: &str, purpose: &str, bytes: Vec<u8>) -> String {
-        let id = self.id("file-sim");
-        self.files.insert(
-            id.clone(),
-            StoredFile {
-                filename: filename.into(),
-                purpose: purpose.into(),
-                bytes,
-                created_at: now(),
-            },
-        );
-        id
-    }
-}
-
-pub(crate) fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
+use crate::shared::{error, ok_json, Reply, Shared};
 
 /// The reply for a batch route, or None when the path is not one.
 pub fn route(
@@ -377,7 +287,7 @@ async fn answer_all(
             }
             tokio::time::sleep(std::time::Duration::from_millis(2)).await;
         }
-        let reply = server::chat_inner(&shared, &body, dialect, None).await;
+        let reply = chat::chat_inner(&shared, &body, dialect, None).await;
         let status = reply.status().as_u16();
         let bytes = reply
             .into_body()
@@ -518,16 +428,4 @@ fn anthropic_results(shared: &Shared, id: &str) -> Reply {
             &format!("batch {id} has no results yet (it has not ended)"),
         ),
     }
-}
-
-/// The JSON error body a chat reply carried, as one sentence.
-pub(crate) fn reply_error(body: &Value) -> String {
-    body.pointer("/error/message")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .unwrap_or_else(|| match body {
-            Value::String(s) if s.is_empty() => "an empty reply".into(),
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
 }

@@ -1,6 +1,6 @@
 //! The batch services' shapes on the wire: reading a request file or a request list,
 //! writing the batch objects (OpenAI `batch`, Anthropic `message_batch`) and the result
-//! lines. Pure; `batch` keeps the state.
+//! lines. Pure; `batch_state` holds the state and `batch` serves the routes.
 //!
 //! OpenAI result lines: `{id, custom_id, response: {status_code, request_id, body},
 //! error}` in the output file for answers, in the error file for failed requests (an
@@ -13,17 +13,7 @@ use std::collections::HashMap;
 use serde_json::{json, Value};
 
 use crate::answer::Dialect;
-use crate::batch::{reply_error, Batch, Outcome, StoredFile};
-
-/// How a batch's requests ended (or stand, while it runs).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct Counts {
-    pub total: usize,
-    pub succeeded: usize,
-    pub errored: usize,
-    pub expired: usize,
-    pub cancelled: usize,
-}
+use crate::batch_state::{reply_error, Batch, Counts, Outcome, StoredFile};
 
 /// The result lines of an ended batch: OpenAI's output and error files, or Anthropic's
 /// one results file (in `output`).

@@ -19,7 +19,9 @@
 
 mod answer;
 mod batch;
+mod batch_state;
 mod batch_wire;
+mod chat;
 mod criterion;
 mod default_ports;
 pub mod embeddings;
@@ -27,6 +29,7 @@ pub mod faults;
 mod multipart;
 mod oracle;
 mod server;
+mod shared;
 pub mod stats;
 
 use std::net::{SocketAddr, TcpListener};
@@ -85,7 +88,7 @@ impl Simulator {
         let listener = TcpListener::bind(("127.0.0.1", config.port))?;
         listener.set_nonblocking(true)?;
         let addr = listener.local_addr()?;
-        let shared = Arc::new(server::Shared::new(config));
+        let shared = Arc::new(shared::Shared::new(config));
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("judge-sim")
@@ -118,7 +121,7 @@ impl Simulator {
     }
 }
 
-async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<server::Shared>) {
+async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<shared::Shared>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             // Out of file descriptors or similar: back off instead of spinning.
@@ -139,7 +142,7 @@ async fn accept_loop(listener: tokio::net::TcpListener, shared: Arc<server::Shar
 /// A running simulator. Dropping it stops the server.
 pub struct SimHandle {
     pub addr: SocketAddr,
-    shared: Arc<server::Shared>,
+    shared: Arc<shared::Shared>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<JoinHandle<()>>,
 }

@@ -1,4 +1,5 @@
-//! The HTTP side: routes, credential checks, latency and faults, replies.
+//! The HTTP side: routes and credential checks (a chat is answered by `chat`, a batch
+//! route by `batch`).
 //!
 //! Routes: `POST /v1/chat/completions`, `/chat/completions` and Azure's
 //! `/openai/deployments/{d}/chat/completions` (OpenAI shape); `POST /v1/messages`
@@ -9,49 +10,19 @@
 //! before routing.
 
 use std::convert::Infallible;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
 
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
+use http_body_util::BodyExt;
 use hyper::body::Incoming;
-use hyper::{Request, Response, StatusCode};
+use hyper::{Request, StatusCode};
 use serde_json::{json, Value};
 
-use crate::answer::{self, Answer, Dialect};
-use crate::faults::{self, Fault, FaultRules};
+use crate::answer::Dialect;
+use crate::chat::chat;
+use crate::faults::FaultRules;
+use crate::shared::{error, ok_json, Reply, Shared};
 use crate::stats::Stats;
 use crate::SimConfig;
-
-/// State shared by every connection.
-pub struct Shared {
-    pub config: SimConfig,
-    pub faults: Mutex<FaultRules>,
-    pub stats: Mutex<Stats>,
-    /// Uploaded files and batches.
-    pub batches: Mutex<crate::batch::Batches>,
-    in_flight: AtomicU64,
-}
-
-impl Shared {
-    pub fn new(config: SimConfig) -> Shared {
-        let faults = Mutex::new(config.faults.clone());
-        Shared {
-            config,
-            faults,
-            stats: Mutex::new(Stats::default()),
-            batches: Mutex::new(crate::batch::Batches::default()),
-            in_flight: AtomicU64::new(0),
-        }
-    }
-
-    pub(crate) fn stats(&self) -> std::sync::MutexGuard<'_, Stats> {
-        self.stats.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-pub(crate) type Reply = Response<Full<Bytes>>;
 
 pub async fn handle(shared: Arc<Shared>, req: Request<Incoming>) -> Result<Reply, Infallible> {
     let (parts, body) = req.into_parts();
@@ -169,144 +140,4 @@ fn authorised(config: &SimConfig, headers: &hyper::HeaderMap) -> bool {
     header("authorization") == format!("Bearer {key}")
         || header("api-key") == key
         || header("x-api-key") == key
-}
-
-async fn chat(shared: &Shared, body: &[u8], dialect: Dialect) -> Reply {
-    let guard = InFlight::enter(&shared.in_flight);
-    chat_inner(shared, body, dialect, Some(guard.now)).await
-}
-
-/// Counts a chat request as in flight until dropped (also when a hung request's task is
-/// dropped at shutdown).
-struct InFlight<'a> {
-    counter: &'a AtomicU64,
-    now: u64,
-}
-
-impl<'a> InFlight<'a> {
-    fn enter(counter: &'a AtomicU64) -> InFlight<'a> {
-        InFlight {
-            counter,
-            now: counter.fetch_add(1, Ordering::SeqCst) + 1,
-        }
-    }
-}
-
-impl Drop for InFlight<'_> {
-    fn drop(&mut self) {
-        self.counter.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-// long: one request: parse, match a fault rule, answer in the caller's dialect; the order of those
-// checks is the simulator's contract
-/// One chat request's reply. `in_flight` is Some for a live request (counted in `calls`,
-/// delayed by the latency rules) and None for a request inside a batch, which the batch
-/// counts itself and which no one waits on.
-pub(crate) async fn chat_inner(
-    shared: &Shared,
-    body: &[u8],
-    dialect: Dialect,
-    in_flight: Option<u64>,
-) -> Reply {
-    let request: Value = match serde_json::from_slice(body) {
-        Ok(v) => v,
-        Err(e) => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                &format!("the request body is not JSON: {e}"),
-            )
-        }
-    };
-    let messages = answer::messages(&request, dialect);
-    let format = request
-        .pointer("/response_format/type")
-        .and_then(Value::as_str)
-        .unwrap_or("none")
-        .to_string();
-    {
-        let mut stats = shared.stats();
-        if let Some(in_flight) = in_flight {
-            stats.calls += 1;
-            stats.max_in_flight = stats.max_in_flight.max(in_flight);
-        }
-        stats.record_sent(request.get("temperature").and_then(Value::as_f64), &format);
-    }
-    let (fault, latency, score_jitter) = {
-        let mut rules = shared.faults.lock().unwrap_or_else(|p| p.into_inner());
-        let texts: Vec<&str> = messages.iter().map(|m| m.content.as_str()).collect();
-        (rules.choose(&texts), rules.latency(), rules.score_jitter)
-    };
-    if !latency.is_zero() && in_flight.is_some() {
-        tokio::time::sleep(latency).await;
-    }
-    if shared.config.reject_json_schema && format == "json_schema" {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "response_format of type json_schema is not supported by this server",
-        );
-    }
-    if fault.is_some() {
-        shared.stats().faults_injected += 1;
-    }
-    match &fault {
-        Some(Fault::Status {
-            status,
-            retry_after,
-            body,
-        }) => {
-            let status = StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            let mut reply = error(status, body.as_deref().unwrap_or("simulated failure"));
-            if let Some(value) = retry_after.as_deref().and_then(|v| v.parse().ok()) {
-                reply.headers_mut().insert("retry-after", value);
-            }
-            return reply;
-        }
-        Some(Fault::Hang) => {
-            // Until the simulator shuts down, which drops this task.
-            tokio::time::sleep(Duration::from_secs(24 * 3600)).await;
-            return error(StatusCode::GATEWAY_TIMEOUT, "hung");
-        }
-        Some(Fault::EmptyBody) => return Response::new(Full::new(Bytes::new())),
-        _ => {}
-    }
-    let (task, repair, json) = match answer::answer(&messages, shared.config.oracle) {
-        Answer::Verdict { task, repair, json } => (
-            Some(task),
-            repair,
-            faults::jitter_scores(json, score_jitter),
-        ),
-        Answer::Foreign(text) => (None, false, text),
-        Answer::JudgeFailed(why) => return error(StatusCode::INTERNAL_SERVER_ERROR, &why),
-    };
-    let content = match fault {
-        Some(Fault::MalformedJson) => answer::malformed(),
-        Some(Fault::TruncatedJson) => answer::truncated(&json),
-        Some(Fault::ProseAroundJson) => answer::with_prose(&json),
-        _ => json,
-    };
-    let (input, output) = (answer::input_tokens(&messages), answer::tokens(&content));
-    if let Some(task) = task {
-        shared.stats().record_answer(task, repair, input, output);
-    }
-    let model = request
-        .get("model")
-        .and_then(Value::as_str)
-        .unwrap_or("ragnosis-judge-sim");
-    ok_json(&answer::reply_body(dialect, model, &content, input, output))
-}
-
-pub(crate) fn ok_json(v: &Value) -> Reply {
-    let mut reply = Response::new(Full::new(Bytes::from(v.to_string())));
-    reply.headers_mut().insert(
-        "content-type",
-        "application/json".parse().expect("static header"),
-    );
-    reply
-}
-
-pub(crate) fn error(status: StatusCode, message: &str) -> Reply {
-    let mut reply = ok_json(&json!({"error": {"message": message, "type": "simulator"}}));
-    *reply.status_mut() = status;
-    reply
 }

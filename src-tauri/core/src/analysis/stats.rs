@@ -84,7 +84,7 @@ impl MetricStats {
             share_failing: Some(
                 sorted
                     .iter()
-                    .filter(|s| !crate::analysis::compare::passes(**s, lower_is_better))
+                    .filter(|s| !passes(**s, lower_is_better))
                     .count() as f64
                     / n as f64,
             ),
@@ -128,6 +128,18 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     let lo = pos.floor() as usize;
     let hi = pos.ceil() as usize;
     sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+}
+
+/// The pass line of a score (flips, failing items).
+pub const PASS_LINE: f64 = 0.5;
+
+/// Whether a score passes: ≥ 0.5 (`PASS_LINE`), or ≤ 0.5 for a lower-is-better metric.
+pub fn passes(score: f64, lower_is_better: bool) -> bool {
+    if lower_is_better {
+        score <= PASS_LINE
+    } else {
+        score >= PASS_LINE
+    }
 }
 
 #[cfg(test)]

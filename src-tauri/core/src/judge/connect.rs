@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
-use super::llm::{identity_of, JudgeOptions, LlmJudge};
+use super::identity_of;
+use super::llm::{JudgeOptions, LlmJudge};
 use super::task::Task;
 use super::{CallContext, JudgeError, ProviderKind};
 use crate::secrets::ApiKey;

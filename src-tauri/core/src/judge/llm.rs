@@ -20,10 +20,12 @@ use super::parse::parse_verdict;
 use super::prompt::{self, schema, Message};
 use super::provider::anthropic::AnthropicProvider;
 use super::provider::openai::{OpenAiProvider, StructuredOutput};
-use super::provider::{azure, ChatRequest, ChatResponse, Provider};
+use super::provider::{ChatRequest, ChatResponse, Provider};
 use super::retry::{self, RetryPolicy};
 use super::task::Task;
-use super::{CallContext, Judge, JudgeError, JudgeIdentity, Judgement, ProviderKind, Usage};
+use super::{
+    identity_of, CallContext, Judge, JudgeError, JudgeIdentity, Judgement, ProviderKind, Usage,
+};
 use crate::progress::Progress;
 use crate::secrets::ApiKey;
 use crate::store::judge_profiles::JudgeProfile;
@@ -67,20 +69,6 @@ pub fn build_judge(
     match profile.kind {
         ProviderKind::Offline => Ok(Arc::new(OfflineJudge::standard())),
         _ => Ok(Arc::new(LlmJudge::new(profile, key, cache)?)),
-    }
-}
-
-/// The identity a profile's verdicts are stored under.
-pub fn identity_of(profile: &JudgeProfile) -> JudgeIdentity {
-    if profile.kind == ProviderKind::Offline {
-        return JudgeIdentity::offline();
-    }
-    JudgeIdentity {
-        name: profile.name.clone(),
-        kind: profile.kind,
-        base_url: profile.base_url.trim().to_string(),
-        model: profile.model.trim().to_string(),
-        temperature: profile.temperature,
     }
 }
 
@@ -147,7 +135,7 @@ impl LlmJudge {
                 choice,
                 timeout,
             )?),
-            ProviderKind::AzureOpenAi => Box::new(azure::provider(
+            ProviderKind::AzureOpenAi => Box::new(OpenAiProvider::azure(
                 &profile.base_url,
                 profile.api_version.as_deref(),
                 key,

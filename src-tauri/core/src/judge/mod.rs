@@ -49,6 +49,20 @@ pub struct JudgeIdentity {
     pub temperature: f64,
 }
 
+/// The identity a profile's verdicts are stored under.
+pub fn identity_of(profile: &crate::store::judge_profiles::JudgeProfile) -> JudgeIdentity {
+    if profile.kind == ProviderKind::Offline {
+        return JudgeIdentity::offline();
+    }
+    JudgeIdentity {
+        name: profile.name.clone(),
+        kind: profile.kind,
+        base_url: profile.base_url.trim().to_string(),
+        model: profile.model.trim().to_string(),
+        temperature: profile.temperature,
+    }
+}
+
 impl JudgeIdentity {
     pub fn offline() -> JudgeIdentity {
         JudgeIdentity {

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::accounting::{self, estimate_tokens};
 use super::cache::JudgeCache;
-use super::llm::identity_of;
+use super::identity_of;
 use super::prompt::{prompt_version, render};
 use super::task::Task;
 use super::JudgeError;

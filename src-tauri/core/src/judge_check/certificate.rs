@@ -25,7 +25,7 @@ use super::sample::{Case, ClaimCase};
 use super::Ledger;
 use crate::judge::{CallContext, Judge};
 use crate::progress::{CancelToken, ProgressSink};
-use crate::run::engine::Asker;
+use crate::run::asking::Asker;
 
 /// Claims of each claim task that are probed.
 pub const PROBED_PER_TASK: usize = 10;

@@ -46,7 +46,9 @@ use crate::error::{Error, Result};
 use crate::judge::{CallContext, Judge, JudgeError, Task, Verdict};
 use crate::metrics::Status;
 use crate::progress::{CancelToken, Progress, ProgressSink};
-use crate::run::engine::{self, Accounting, Asker, EngineSettings};
+use crate::run::asking::{Accounting, Asker};
+use crate::run::engine;
+use crate::run::phases::EngineSettings;
 use crate::run::{agentic, Mode};
 pub use batch::run_in_batches;
 pub use certificate::Certificate;
@@ -179,7 +181,7 @@ impl JudgeCheck {
     /// temperature, and for the built-in judge also the same rules and learned
     /// coefficients (its prompt version), which change between builds.
     pub fn describes(&self, profile: &crate::store::judge_profiles::JudgeProfile) -> bool {
-        let same_config = crate::judge::llm::identity_of(profile).config_key() == self.judge_config;
+        let same_config = crate::judge::identity_of(profile).config_key() == self.judge_config;
         let same_offline_judge = profile.kind != crate::judge::ProviderKind::Offline
             || self
                 .prompt_versions

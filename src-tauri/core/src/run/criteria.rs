@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use super::engine::{Accounting, Asker};
+use super::asking::{Accounting, Asker};
 use super::verdicts::judge_error;
 use crate::criteria::{self, Definition, Versioned};
 use crate::error::{Error, Result};

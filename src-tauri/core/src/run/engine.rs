@@ -13,33 +13,18 @@
 //! A failed task turns every metric that needed it into an error naming the failure,
 //! with the judge's raw output in the details; other metrics of the item still score.
 
-use std::sync::Mutex;
-
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::json;
 
+use super::asking::{wrong_verdict, Accounting, Asker};
+use super::phases::{EngineSettings, FirstPhase, SecondPhase};
 use super::verdicts::{from, ragvue_metric, scorecard_metric, Verdicts};
 use crate::item::{Item, Label, RagCheckerLabels};
 use crate::judge::few_shot::MAX_EXAMPLES;
-use crate::judge::task::{
-    AnswerReview, AspectCoverage, ChunkScore, CorrectnessExample, Criterion, Grounding, Reasoning,
-    Scorecard, ScorecardTask,
-};
+use crate::judge::task::{CorrectnessExample, Criterion, Grounding, ScorecardTask};
 use crate::judge::{CallContext, Judge, JudgeError, Task, TaskKind, Verdict};
-use crate::metrics::overall::{self, WeightProfile};
-use crate::metrics::{self, ragchecker, Family, MetricConfig, MetricResult, MetricSpec, Status};
-
-/// Settings shared by every item of a run.
-#[derive(Debug, Clone, Default)]
-pub struct EngineSettings {
-    pub metric_config: MetricConfig,
-    pub tau: Option<f64>,
-    pub weights: WeightProfile,
-    /// Scored examples shown to the judge for answer correctness (at most eight).
-    pub few_shot: Vec<CorrectnessExample>,
-    /// The versions of the user's criteria the run scores (`run::criteria`).
-    pub criteria: Vec<crate::criteria::Versioned>,
-}
+use crate::metrics::overall;
+use crate::metrics::{self, ragchecker, Family, MetricResult, MetricSpec, Status};
 
 /// What evaluating one item produced and cost.
 #[derive(Debug, Clone, Default, Serialize)]
@@ -56,95 +41,6 @@ pub struct ItemOutcome {
     /// with the built-in metrics as it was.
     pub metric_versions: Vec<(String, String)>,
     pub accounting: Accounting,
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-pub struct Accounting {
-    /// Judge calls that went to the judge (not answered from the cache).
-    pub calls: u64,
-    pub cache_hits: u64,
-    pub failures: u64,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    pub cost_usd: f64,
-}
-
-impl Accounting {
-    pub fn add(&mut self, other: &Accounting) {
-        self.calls += other.calls;
-        self.cache_hits += other.cache_hits;
-        self.failures += other.failures;
-        self.input_tokens += other.input_tokens;
-        self.output_tokens += other.output_tokens;
-        self.cost_usd += other.cost_usd;
-    }
-}
-
-/// Asks the judge, keeping the accounting and the prompt versions that answered. Every
-/// judge call of a run or a judge check goes through one.
-pub(crate) struct Asker<'a> {
-    judge: &'a dyn Judge,
-    ctx: &'a CallContext,
-    accounting: Mutex<Accounting>,
-    prompt_versions: Mutex<std::collections::BTreeSet<String>>,
-}
-
-impl<'a> Asker<'a> {
-    pub(crate) fn new(judge: &'a dyn Judge, ctx: &'a CallContext) -> Asker<'a> {
-        Asker {
-            judge,
-            ctx,
-            accounting: Mutex::default(),
-            prompt_versions: Mutex::default(),
-        }
-    }
-
-    /// What the calls cost, and the prompt versions of the verdicts.
-    pub(crate) fn into_spent(self) -> (Accounting, std::collections::BTreeSet<String>) {
-        (
-            self.accounting.into_inner().unwrap_or_default(),
-            self.prompt_versions.into_inner().unwrap_or_default(),
-        )
-    }
-
-    pub(crate) async fn ask(&self, task: Task) -> Result<Verdict, JudgeError> {
-        let outcome = self.judge.judge(&task, self.ctx).await;
-        let mut acc = self.accounting.lock().unwrap();
-        match &outcome {
-            Ok(j) if j.cached => acc.cache_hits += 1,
-            Ok(j) => {
-                acc.calls += 1;
-                acc.input_tokens += j.usage.input_tokens;
-                acc.output_tokens += j.usage.output_tokens;
-                acc.cost_usd += j.cost_usd;
-            }
-            Err(e) => {
-                acc.failures += 1;
-                // Replies that could not be read were still paid for.
-                if let Some((usage, cost)) = e.spent() {
-                    acc.input_tokens += usage.input_tokens;
-                    acc.output_tokens += usage.output_tokens;
-                    acc.cost_usd += cost;
-                }
-            }
-        }
-        drop(acc);
-        if let Ok(j) = &outcome {
-            self.prompt_versions
-                .lock()
-                .unwrap()
-                .insert(j.prompt_version.clone());
-        }
-        outcome.map(|j| j.verdict)
-    }
-}
-
-fn wrong_verdict(expected: &str, got: TaskKind) -> JudgeError {
-    JudgeError::Unparseable {
-        message: format!("expected a {expected} verdict, got {}", got.as_str()),
-        raw: String::new(),
-        spent: None,
-    }
 }
 
 /// Which judge tasks the chosen metrics need.
@@ -466,29 +362,6 @@ async fn judge_metrics(
             _ => ragvue_metric(spec.id, item, settings, &verdicts),
         })
         .collect()
-}
-
-type Asked<T> = Option<Result<T, JudgeError>>;
-
-/// The verdicts that depend only on the item (asked at once).
-pub(super) struct FirstPhase {
-    /// The user's own aspects when the item has them, else the judge's.
-    pub(super) aspects: Asked<Vec<String>>,
-    /// The judge's grading note, asked with the aspects.
-    pub(super) note: Asked<Vec<String>>,
-    pub(super) chunk_scores: Asked<Vec<ChunkScore>>,
-    pub(super) grounding: Asked<Grounding>,
-    pub(super) reasoning: Asked<Reasoning>,
-    /// The ground truth's claims (RAGChecker).
-    pub(super) gt_claims: Asked<Vec<String>>,
-}
-
-/// The verdicts that need the aspects or the claims of the first phase.
-pub(super) struct SecondPhase {
-    pub(super) coverage: Asked<Vec<AspectCoverage>>,
-    pub(super) review: Asked<AnswerReview>,
-    pub(super) labels: Asked<RagCheckerLabels>,
-    pub(super) scorecard: Asked<Scorecard>,
 }
 
 /// Asks `task` and takes its verdict apart with `pick`; a verdict of another kind is a

@@ -7,11 +7,13 @@
 //! (item, metric) that already has a stored result.
 
 pub mod agentic;
+pub mod asking;
 pub(crate) mod batch;
 pub mod criteria;
 pub mod engine;
 mod health;
 pub mod owner;
+pub mod phases;
 mod preview;
 mod select;
 pub mod shortened;
@@ -37,7 +39,8 @@ use crate::progress::{CancelToken, Progress, ProgressSink};
 use crate::store::{self, runs::RunStatus, Store};
 
 pub use agentic::Mode;
-pub use engine::{Accounting, EngineSettings};
+pub use asking::Accounting;
+pub use phases::EngineSettings;
 pub use select::Selection;
 
 /// Commit at least this often while a run is going, whichever comes first.

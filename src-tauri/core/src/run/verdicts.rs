@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::engine::{EngineSettings, FirstPhase, SecondPhase};
+use super::phases::{EngineSettings, FirstPhase, SecondPhase};
 use crate::item::Item;
 use crate::judge::task::{
     AnswerReview, AspectCoverage, ChunkScore, Criterion, Grounding, Reasoning,

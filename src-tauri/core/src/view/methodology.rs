@@ -1,13 +1,69 @@
 //! The methodology section of a report: which judge scored what, on which prompts, with
 //! what privacy, calibration and settings; every sentence derived from the run's data.
 
-use super::report::{count, JudgeFacts, Methodology, Setting, SkipNote};
+use serde::{Deserialize, Serialize};
+
 use super::run::RunView;
 use crate::error::{Error, Result};
 use crate::judge::{self, open, ProviderKind};
 use crate::metrics;
 use crate::run::{self, RunTotals};
 use crate::store::{self, Store};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeFacts {
+    pub profile: String,
+    pub kind: String,
+    pub model: String,
+    pub temperature: f64,
+    /// Host the judge was reached at; `None` offline or when the profile is gone.
+    pub host: Option<String>,
+    pub offline: bool,
+    /// False when the run's profile no longer exists.
+    pub profile_found: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Setting {
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SkipNote {
+    pub metric: String,
+    pub reason: String,
+    pub count: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Methodology {
+    pub judge: JudgeFacts,
+    /// Metrics of this run that ask the judge.
+    pub judged_metrics: Vec<String>,
+    /// Judge configurations recorded with the results.
+    pub judge_configs: Vec<String>,
+    pub prompt_versions: Vec<String>,
+    /// The offline judge's embedded semantic model, when it took part in this run.
+    pub semantic_model: Option<String>,
+    /// What the latest judge check of this run's judge found, in one sentence; what to
+    /// do when there is none.
+    pub judge_check: String,
+    pub offline_caveat: Option<String>,
+    pub calibration: String,
+    pub settings: Vec<Setting>,
+    pub totals: RunTotals,
+    pub scored: u64,
+    pub errors: u64,
+    pub skipped: u64,
+    pub skip_notes: Vec<SkipNote>,
+    pub privacy: String,
+}
+
+/// "1 call", "3 calls".
+pub(super) fn count(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
 
 // long: gathers every fact of the methodology from the store in one place, each a few lines
 pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {

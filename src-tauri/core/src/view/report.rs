@@ -10,9 +10,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::evidence::{excerpt, Evidence};
-pub use super::methodology::host_of;
-pub(crate) use super::methodology::judge_facts;
-use super::methodology::methodology;
+use super::methodology::{count, methodology};
+pub use super::methodology::{host_of, JudgeFacts, Methodology, Setting, SkipNote};
 use super::run::RunView;
 use crate::analysis::compare::{self, Comparison};
 use crate::analysis::diagnosis::{actions, MetricScore, PatternSummary};
@@ -21,7 +20,6 @@ use crate::analysis::{self, MetricStats};
 use crate::catalogue::stage::PipelineStage;
 use crate::error::Result;
 use crate::metrics::{self, Scope, Status};
-use crate::run::RunTotals;
 use crate::store::{self, Store};
 use crate::text::capitalise;
 
@@ -138,56 +136,6 @@ pub struct PatternView {
 pub struct PrimaryStage {
     pub stage: String,
     pub basis: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JudgeFacts {
-    pub profile: String,
-    pub kind: String,
-    pub model: String,
-    pub temperature: f64,
-    /// Host the judge was reached at; `None` offline or when the profile is gone.
-    pub host: Option<String>,
-    pub offline: bool,
-    /// False when the run's profile no longer exists.
-    pub profile_found: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Setting {
-    pub name: String,
-    pub value: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SkipNote {
-    pub metric: String,
-    pub reason: String,
-    pub count: u64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Methodology {
-    pub judge: JudgeFacts,
-    /// Metrics of this run that ask the judge.
-    pub judged_metrics: Vec<String>,
-    /// Judge configurations recorded with the results.
-    pub judge_configs: Vec<String>,
-    pub prompt_versions: Vec<String>,
-    /// The offline judge's embedded semantic model, when it took part in this run.
-    pub semantic_model: Option<String>,
-    /// What the latest judge check of this run's judge found, in one sentence; what to
-    /// do when there is none.
-    pub judge_check: String,
-    pub offline_caveat: Option<String>,
-    pub calibration: String,
-    pub settings: Vec<Setting>,
-    pub totals: RunTotals,
-    pub scored: u64,
-    pub errors: u64,
-    pub skipped: u64,
-    pub skip_notes: Vec<SkipNote>,
-    pub privacy: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -561,10 +509,6 @@ fn pattern_views(store: &Store, view: &RunView) -> Result<Vec<PatternView>> {
         });
     }
     Ok(out)
-}
-
-pub(super) fn count(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 pub(super) fn join_words(parts: &[String]) -> String {

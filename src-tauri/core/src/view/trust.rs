@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::report::{judge_facts, JudgeFacts};
+use super::methodology::{judge_facts, JudgeFacts};
 use crate::analysis::{MetricStats, RunSummary};
 use crate::error::Result;
 use crate::judge;

@@ -54,8 +54,7 @@ const SAME_SCORE: f64 = 1e-9;
 
 /// A delta smaller than this is not called a regression.
 pub const DEFAULT_THRESHOLD: f64 = 0.05;
-/// The pass line for flips.
-pub const PASS_LINE: f64 = 0.5;
+pub use super::stats::{passes, PASS_LINE};
 
 /// Which run a side of the comparison is, for headings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -660,15 +659,6 @@ fn metric_delta(
     // With fewer than two pairs there is no interval, and nothing to tell noise from change.
     out.within_noise = ci.is_none_or(|(lo, hi)| lo <= 0.0 && hi >= 0.0);
     out
-}
-
-/// Whether a score passes: ≥ 0.5, or ≤ 0.5 for a lower-is-better metric.
-pub fn passes(score: f64, lower_is_better: bool) -> bool {
-    if lower_is_better {
-        score <= PASS_LINE
-    } else {
-        score >= PASS_LINE
-    }
 }
 
 /// The flag of one metric's change; see the module documentation.

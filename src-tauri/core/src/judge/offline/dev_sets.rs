@@ -14,9 +14,10 @@ use std::io;
 use std::path::Path;
 
 use super::calibration::{self, LabelledClaim};
+use super::claim::Claim;
 use super::evidence::Evidence;
 use super::features::{self, Row};
-use super::support::{Claim, SupportParams};
+use super::support::SupportParams;
 use super::OfflineJudge;
 use crate::semantic::SemanticModel;
 

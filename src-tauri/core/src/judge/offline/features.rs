@@ -13,8 +13,9 @@
 use std::collections::HashSet;
 
 use super::anchors::{self, AnchorKind};
+use super::claim::Claim;
 use super::evidence::{Evidence, Sentence};
-use super::support::{assess, Assessment, Claim, SupportParams};
+use super::support::{assess, Assessment, SupportParams};
 use crate::semantic::SemanticModel;
 
 /// Features of a claim against passages, in this order: the signals, the shape of the

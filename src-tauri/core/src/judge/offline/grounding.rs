@@ -12,12 +12,13 @@
 
 use std::collections::BTreeSet;
 
+use super::claim::Claim;
 use super::claims;
 use super::conflicts::Conflict;
 use super::evidence::{self, Evidence};
 use super::features;
 use super::learned;
-use super::support::{assess, Assessment, Claim, SupportParams};
+use super::support::{assess, Assessment, SupportParams};
 use crate::item::Label;
 use crate::judge::task::{Contradiction, GroundedClaim, Grounding, Support};
 use crate::semantic::SemanticModel;

@@ -28,6 +28,7 @@ mod answer_type;
 mod antonyms;
 mod aspects;
 pub mod calibration;
+mod claim;
 mod claims;
 mod conflicts;
 pub mod dev_sets;
@@ -54,6 +55,7 @@ mod support_tests;
 mod tables_tests;
 #[cfg(test)]
 mod tests;
+mod units;
 mod vocabulary;
 
 use std::sync::Arc;
@@ -63,9 +65,10 @@ use super::task::{Task, Verdict};
 use super::{CallContext, Judge, JudgeError, JudgeIdentity, Judgement, Usage};
 use crate::item::Label;
 use crate::semantic::SemanticModel;
+use claim::Claim;
 use evidence::Evidence;
+use support::assess;
 pub use support::SupportParams;
-use support::{assess, Claim};
 
 /// The offline judge's "model" name, part of every result's judge configuration.
 pub const MODEL: &str = "ragnosis-offline-1";

@@ -14,9 +14,10 @@
 
 use std::collections::HashSet;
 
+use super::claim::Claim;
 use super::claims;
 use super::evidence::{Evidence, Sentence};
-use super::support::{assess, Claim, SupportParams};
+use super::support::{assess, SupportParams};
 use crate::item::Label;
 use crate::semantic::SemanticModel;
 

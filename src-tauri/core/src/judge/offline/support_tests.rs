@@ -1,8 +1,9 @@
 //! Label-level behaviour of `support::assess`: the rules a claim × passage label
 //! follows, each pinned by a case that fails if the rule is lost.
 
+use super::claim::Claim;
 use super::evidence::Evidence;
-use super::support::{assess, Claim, SupportParams};
+use super::support::{assess, SupportParams};
 use crate::item::Label;
 
 fn label(claim: &str, passages: &[&str], passage: usize) -> Label {

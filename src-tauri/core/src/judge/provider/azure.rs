@@ -2,13 +2,8 @@
 //! `{base}/openai/deployments/{deployment}/chat/completions?api-version=...`, with the
 //! key in the `api-key` header. The profile's `model` is the deployment name and its
 //! `base_url` the resource endpoint (`https://NAME.openai.azure.com`). Owns only the
-//! URLs and the header name; the protocol itself is `openai`.
-
-use std::time::Duration;
-
-use super::openai::{Endpoint, OpenAiProvider, StructuredOutput};
-use crate::judge::JudgeError;
-use crate::secrets::ApiKey;
+//! URLs and the header name; the protocol itself, and the provider
+//! (`OpenAiProvider::azure`), are `openai`.
 
 /// The GA API version used when the profile names none (supports `json_schema`).
 pub const DEFAULT_API_VERSION: &str = "2024-10-21";
@@ -16,29 +11,6 @@ pub const DEFAULT_API_VERSION: &str = "2024-10-21";
 pub const KEY_HEADER: &str = "api-key";
 /// The API version of the data-plane deployment listing.
 const LIST_API_VERSION: &str = "2022-12-01";
-
-pub fn provider(
-    base_url: &str,
-    api_version: Option<&str>,
-    key: Option<ApiKey>,
-    choice: StructuredOutput,
-    timeout: Duration,
-) -> Result<OpenAiProvider, JudgeError> {
-    let base = base_url.trim();
-    if base.is_empty() {
-        return Err(JudgeError::Config(
-            "an Azure profile needs the resource endpoint as its base URL".into(),
-        ));
-    }
-    // Accept an endpoint pasted with the `/openai` suffix.
-    let base = base.trim_end_matches('/').trim_end_matches("/openai");
-    let api_version = api_version
-        .map(str::trim)
-        .filter(|v| !v.is_empty())
-        .unwrap_or(DEFAULT_API_VERSION)
-        .to_string();
-    OpenAiProvider::with_endpoint(base, key, choice, timeout, Endpoint::Azure { api_version })
-}
 
 pub fn chat_url(base: &str, deployment: &str, api_version: &str) -> String {
     format!(
@@ -82,7 +54,9 @@ mod tests {
 
     #[test]
     fn an_empty_endpoint_is_a_configuration_error() {
-        assert!(provider(
+        use super::super::openai::{OpenAiProvider, StructuredOutput};
+        use std::time::Duration;
+        assert!(OpenAiProvider::azure(
             "",
             None,
             None,

@@ -11,6 +11,7 @@
 pub mod anthropic;
 pub mod azure;
 pub mod openai;
+pub mod retry_after;
 
 use std::time::{Duration, SystemTime};
 
@@ -181,10 +182,10 @@ pub(crate) fn status_error(
 /// HTTP date.
 fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    if let Some(wait) = text("retry-after-ms").and_then(super::retry::parse_retry_after_ms) {
+    if let Some(wait) = text("retry-after-ms").and_then(retry_after::parse_retry_after_ms) {
         return Some(wait);
     }
-    super::retry::parse_retry_after(text("retry-after")?, SystemTime::now())
+    retry_after::parse_retry_after(text("retry-after")?, SystemTime::now())
 }
 
 /// Maps a transport failure (no HTTP status) to an error. The message has the cause

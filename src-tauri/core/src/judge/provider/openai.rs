@@ -71,7 +71,31 @@ impl OpenAiProvider {
         Self::with_endpoint(base, key, choice, timeout, Endpoint::OpenAi)
     }
 
-    pub(crate) fn with_endpoint(
+    /// An Azure OpenAI deployment: the profile's `base_url` is the resource endpoint.
+    pub fn azure(
+        base_url: &str,
+        api_version: Option<&str>,
+        key: Option<ApiKey>,
+        choice: StructuredOutput,
+        timeout: Duration,
+    ) -> Result<OpenAiProvider, JudgeError> {
+        let base = base_url.trim();
+        if base.is_empty() {
+            return Err(JudgeError::Config(
+                "an Azure profile needs the resource endpoint as its base URL".into(),
+            ));
+        }
+        // Accept an endpoint pasted with the `/openai` suffix.
+        let base = base.trim_end_matches('/').trim_end_matches("/openai");
+        let api_version = api_version
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .unwrap_or(azure::DEFAULT_API_VERSION)
+            .to_string();
+        OpenAiProvider::with_endpoint(base, key, choice, timeout, Endpoint::Azure { api_version })
+    }
+
+    fn with_endpoint(
         base: &str,
         key: Option<ApiKey>,
         choice: StructuredOutput,

@@ -6,7 +6,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use ragnosis_core::dataset::labels::read_labels;
 use ragnosis_core::dataset::{lookup, FieldMap};
-use ragnosis_core::judge::retry::{parse_retry_after, parse_retry_after_ms};
+use ragnosis_core::judge::provider::retry_after::{parse_retry_after, parse_retry_after_ms};
 use serde_json::{Map, Value};
 
 use super::dictionary::FIELD_NAMES;
