@@ -500,6 +500,13 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     // The verdict opens the Results; the run's insights are folded under the metric
     // table; RAGalyst's taxonomy is counted.
     session.wait_for_text("[data-testid=verdict]", "checked answers", SHORT);
+    // Above it, the report's own executive summary: its headline and a verdict per stage,
+    // as the PDF has them.
+    let headline = session.wait_for("[data-testid=report-headline]", 1, SHORT);
+    assert!(!session.text(&headline[0]).trim().is_empty());
+    session.wait_for_text("[data-testid=stage-verdicts]", "Retrieval", SHORT);
+    session.wait_for("[data-testid=stage-row]", 3, SHORT);
+    session.wait_for_text("[data-testid=report-primary]", "Fix first", SHORT);
     session.click_on("[data-testid=show-insights]", SHORT);
     let insight = session.wait_for("[data-testid=metric-insight]", 1, SHORT);
     assert!(

@@ -28,7 +28,7 @@ use ragnosis_core::progress::{CancelToken, ProgressSink};
 use ragnosis_core::run::{self, owner};
 use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_core::trust::calibration;
-use ragnosis_core::view::{criteria as criteria_view, trust};
+use ragnosis_core::view::{ReportOptions, ReportView, RunView};
 use ragnosis_core::{metrics, Error, Result};
 
 use crate::jobs::{self, JobKind, JobSink};
@@ -279,16 +279,27 @@ pub fn open(store: &mut Store, run_id: i64) -> Result<()> {
     ragnosis_core::view::materialise(store, run_id)
 }
 
-/// One run with its statistics, diagnosis, insights, trust statement and criteria.
+/// One run with its statistics, diagnosis, insights, trust statement and criteria, and
+/// the executive summary the report opens with: all read from the run's one report model
+/// (`ReportView`), so the window and the PDF say the same.
 pub fn detail(ctx: &Ctx, run_id: i64) -> Result<RunDetail> {
     let mut store = ctx.store()?;
     open(&mut store, run_id)?;
-    let run = store::runs::get(store.conn(), run_id)?;
-    let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
-    let summary = analysis::current_summary(&store, &run)?;
-    let insights = analysis::insights::load(&store, run_id)?;
-    let trust = trust::statement(&store, &run, &summary)?;
-    let criteria = criteria_view::load(&store, &run, &summary)?;
+    let view = ReportView::load(&store, run_id, &ReportOptions::default())?;
+    let report = ragnosis_report::model::summary(&view);
+    let ReportView {
+        run:
+            RunView {
+                run,
+                dataset,
+                summary,
+                ..
+            },
+        insights,
+        trust,
+        criteria,
+        ..
+    } = view;
     let partial = run.status != RunStatus::Done;
     let order = run.metrics.clone();
     let run = info(ctx, &store, run, dataset.name, Some(&summary))?;
@@ -298,5 +309,6 @@ pub fn detail(ctx: &Ctx, run_id: i64) -> Result<RunDetail> {
         partial,
         trust,
         criteria,
+        report,
     })
 }

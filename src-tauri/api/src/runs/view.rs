@@ -375,6 +375,9 @@ pub struct RunDetail {
     pub trust: TrustStatement,
     /// The user's own criteria the run scored: the version and text, how items did.
     pub criteria: Vec<ragnosis_core::view::CriterionReport>,
+    /// The report's executive summary: headline, stage verdicts, the stage to fix first
+    /// and the top actions, worded and formatted as the Markdown and PDF have them.
+    pub report: ragnosis_report::model::Summary,
 }
 
 #[cfg(test)]

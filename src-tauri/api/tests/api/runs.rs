@@ -205,6 +205,48 @@ fn a_run_left_running_by_a_dead_process_shows_as_interrupted() {
 }
 
 #[test]
+fn the_results_screen_opens_on_the_reports_own_summary() {
+    let h = home();
+    let id = example(&h);
+    let planned = runs::plan(&h.ctx, &agentic(id)).unwrap();
+    let run_id = planned.run_id;
+    runs::execute(&h.ctx, planned, Arc::new(NoProgress), &CancelToken::new()).unwrap();
+    let report = runs::detail(&h.ctx, run_id).unwrap().report;
+    assert!(!report.headline.is_empty(), "{report:?}");
+    assert!(
+        report.stages.iter().any(|s| s.score != "–"),
+        "a stage has a score: {report:?}"
+    );
+    let base = h.dir.path().join("out/report");
+    let written = ragnosis_api::reports::export(
+        &h.ctx,
+        run_id,
+        &base,
+        &[ragnosis_api::reports::ReportFormat::Markdown],
+        Some("2026-11-28".into()),
+    )
+    .unwrap();
+    // The Markdown escapes punctuation; read it as text.
+    let markdown = std::fs::read_to_string(&written[0])
+        .unwrap()
+        .replace('\\', "");
+    for sentence in report.headline.iter().chain([&report.primary]) {
+        assert!(
+            markdown.contains(sentence.as_str()),
+            "the window says {sentence:?}, the report does not"
+        );
+    }
+    for stage in &report.stages {
+        assert!(
+            markdown.contains(&format!("| {} | {} |", stage.stage, stage.score)),
+            "stage {} at {} is not in the report",
+            stage.stage,
+            stage.score
+        );
+    }
+}
+
+#[test]
 fn a_background_run_ends_once_and_is_no_longer_active() {
     let h = home();
     let id = example(&h);

@@ -30,6 +30,7 @@ fn field(label: &str, value: impl Into<String>) -> Field {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StageRow {
     pub stage: String,
     pub question: String,
@@ -57,7 +58,10 @@ pub struct AlignmentRow {
     pub pass_fail: String,
 }
 
+/// The executive summary, as every reader shows it: the report's first section, and the
+/// top of the window's Results screen.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReportSummary"))]
 pub struct Summary {
     pub headline: Vec<String>,
     /// How far to trust the run: sample, judge, stability, agreement with people, errors.
@@ -368,7 +372,7 @@ pub(crate) fn band_key(band: Option<Band>) -> &'static str {
     }
 }
 
-fn summary(view: &ReportView) -> Summary {
+pub fn summary(view: &ReportView) -> Summary {
     let stages = view
         .stages
         .iter()

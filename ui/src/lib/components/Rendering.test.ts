@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
 import AdvicePanel from './AdvicePanel.svelte';
 import DiagnosisPanel from './DiagnosisPanel.svelte';
+import ReportSummary from './ReportSummary.svelte';
 import ErrorAlert from './ErrorAlert.svelte';
 import MetricTable from './MetricTable.svelte';
 import RunTable from './RunTable.svelte';
-import type { RunInsights, DiagnosisView, MetricRow, RunInfo, TaxonomyCounts } from '../types';
+import type { RunInsights, DiagnosisView, MetricRow, ReportSummary as Summary, RunInfo, TaxonomyCounts } from '../types';
 
 const HOSTILE = '<img src=x onerror=window.__pwned=1><script>window.__pwned=1</script>';
 
@@ -77,6 +78,29 @@ describe('Insights and advice', () => {
     expect(body).toContain('not extracted');
     expect(body).toContain('Of 3 items');
     expect(body).not.toContain(HOSTILE);
+  });
+});
+
+describe('ReportSummary', () => {
+  it('shows the report headline, stage verdicts and first stage as text', () => {
+    const summary: Summary = {
+      headline: [`Grounding needs work ${HOSTILE}.`, 'Retrieval is good.'],
+      trust: [],
+      stages: [
+        { stage: 'Retrieval', question: 'Did the search find it?', score: '0.82', band: 'good', band_key: 'good', metrics: 'm' },
+        { stage: 'Grounding', question: HOSTILE, score: '0.41', band: 'critical', band_key: 'critical', metrics: 'm' },
+      ],
+      primary: `Grounding — ${HOSTILE}.`,
+      top_actions: [],
+    };
+    const { body } = render(ReportSummary, { props: { summary } });
+    expect(body).toContain('Grounding needs work &lt;img');
+    expect(body).toContain('Retrieval is good.');
+    expect(body).toMatch(/class="badge bad[^"]*">critical<\/span>/);
+    expect(body).toMatch(/class="badge good[^"]*">good<\/span>/);
+    expect(body).toContain('0.41');
+    expect(body).not.toContain('<img');
+    expect(body).not.toContain('<script>');
   });
 });
 
