@@ -40,8 +40,8 @@ LAYERS = [
     ["run", "judge_check", "trust", "retrieval", "generate", "cases", "import"],
     # one run as every reader sees it (read-only)
     ["view"],
-    # every output written as data
-    ["export"],
+    # every output written as data; the advisor, which answers from the read model
+    ["export", "advisor"],
 ]
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

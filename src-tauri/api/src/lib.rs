@@ -32,6 +32,7 @@
 mod ctx;
 mod error;
 
+pub mod advisor;
 pub mod cases;
 pub mod criteria;
 pub mod datasets;

@@ -96,6 +96,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Ask a run a question: why an item is flagged, what to fix first, which items show
+    /// a pattern, how far to trust it. Answered by rules from the run's stored facts
+    /// (no language model), citing the run's own items.
+    Ask(AskArgs),
     /// Continue a cancelled, failed or interrupted run without redoing stored results.
     Resume {
         run: i64,
@@ -296,6 +300,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
         Command::Agentic(args) => evaluate::agentic(ctx, args, progress)?,
         Command::Runs { json } => list_runs(ctx, json)?,
         Command::Show { run, json } => show(ctx, run, json)?,
+        Command::Ask(args) => ask(ctx, args)?,
         Command::Resume { run, judge } => evaluate::resume(ctx, run, judge, progress)?,
         Command::Export {
             run,
@@ -449,6 +454,29 @@ fn remove_dataset(ctx: &Ctx, id: i64, yes: bool) -> Result<(), Error> {
     datasets::remove(ctx, id)?;
     println!("removed {what}");
     Ok(())
+}
+
+#[derive(clap::Args)]
+struct AskArgs {
+    run: i64,
+    /// The question, e.g. "what should I fix first?" or "why is t-13 flagged?".
+    question: String,
+    /// The item asked about: its id in your file, or the run's item id.
+    #[arg(long, value_name = "ID")]
+    item: Option<String>,
+    #[arg(long)]
+    json: bool,
+}
+
+/// `ask`: the advisor's answer about one run, printed or as JSON.
+fn ask(ctx: &Ctx, args: AskArgs) -> Result<(), Error> {
+    let answer = ragnosis_api::advisor::ask(ctx, args.run, &args.question, args.item.as_deref())?;
+    if args.json {
+        print_json(&answer)
+    } else {
+        print::answer(&answer);
+        Ok(())
+    }
 }
 
 pub fn print_json(value: &impl serde::Serialize) -> Result<(), Error> {

@@ -8,6 +8,7 @@
 //! thin layers over these modules; the build graph keeps Tauri out of this crate so it
 //! builds and tests on a machine without WebKit.
 
+pub mod advisor;
 pub mod analysis;
 pub mod cases;
 pub mod catalogue;

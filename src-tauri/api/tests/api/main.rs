@@ -2,6 +2,7 @@
 //! language-model judge is needed) the judge simulator on 127.0.0.1. One binary, one
 //! module per capability; each test pins a policy both shells now share.
 
+mod advisor;
 mod datasets;
 mod judges;
 mod reports;

@@ -3,6 +3,7 @@
 
 mod summary;
 
+use ragnosis_api::advisor::Answer;
 use ragnosis_api::datasets::{DatasetRow, Field, Imported};
 use ragnosis_api::generate::{Candidate, GenerationOutcome, IngestReport};
 use ragnosis_api::judges::{self, Estimate, JudgeCheck};
@@ -12,6 +13,14 @@ use ragnosis_api::runs::{Calibration, JudgePlan, MetricSpec, RunInfo, RunPlan};
 use ragnosis_api::trust::{Alignment, LabelImport, PriorAgreement, PriorName};
 
 pub use summary::run_summary;
+
+/// The advisor's answer, then how it was made (on stderr, so the answer pipes alone).
+pub fn answer(answer: &Answer) {
+    for line in &answer.lines {
+        println!("{line}");
+    }
+    eprintln!("({})", answer.note);
+}
 
 pub fn import_report(imported: &Imported) {
     let r = &imported.report;

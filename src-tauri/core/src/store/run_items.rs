@@ -23,6 +23,19 @@ pub fn item_ids(conn: &Connection, run_id: i64) -> Result<Vec<i64>> {
     Ok(ids)
 }
 
+/// The run's item whose id in the user's file is `external_id`, if the run has one.
+pub fn by_external_id(conn: &Connection, run_id: i64, external_id: &str) -> Result<Option<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT ri.item_id FROM run_items ri JOIN items i ON i.id = ri.item_id
+         WHERE ri.run_id = ?1 AND i.external_id = ?2 ORDER BY ri.position LIMIT 1",
+    )?;
+    let mut rows = stmt.query(params![run_id, external_id])?;
+    Ok(match rows.next()? {
+        Some(row) => Some(row.get(0)?),
+        None => None,
+    })
+}
+
 /// What identifies one of a run's items across runs: its content hash (the same output
 /// for the same case), its question key (the same case, whatever the output), and the
 /// user's id and file position.

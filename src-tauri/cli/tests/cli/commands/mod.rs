@@ -165,6 +165,35 @@ fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
 }
 
 #[test]
+fn ask_answers_from_the_run_and_cites_its_items() {
+    let home = tempfile::tempdir().unwrap();
+    let file = example("ragnosis-example.jsonl");
+    let o = ragnosis(home.path(), &["agentic", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ragnosis(home.path(), &["ask", "1", "What should I fix first?"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("Fix first: "), "{}", stdout(&o));
+    assert!(stderr(&o).contains("no language model"), "{}", stderr(&o));
+    let o = ragnosis(
+        home.path(),
+        &[
+            "ask",
+            "1",
+            "why is it flagged?",
+            "--item",
+            "nw-015",
+            "--json",
+        ],
+    );
+    let answer: Value = serde_json::from_slice(&o.stdout).expect("JSON on stdout");
+    assert_eq!(answer["intent"], "why_flagged");
+    assert_eq!(answer["items"].as_array().map(Vec::len), Some(1));
+    let o = ragnosis(home.path(), &["ask", "1", "why?", "--item", "nw-999"]);
+    assert!(!o.status.success(), "an item the run lacks is refused");
+    assert!(stderr(&o).contains("nw-999"), "{}", stderr(&o));
+}
+
+#[test]
 fn ragchecker_example_yields_all_eleven_metrics_without_a_judge() {
     let home = tempfile::tempdir().unwrap();
     let file = example("ragchecker/claims_and_labels.json");
