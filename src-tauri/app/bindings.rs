@@ -36,6 +36,7 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<api::runs::RunPlan>();
     c.visit::<api::runs::RunInfo>();
     c.visit::<api::runs::RunDetail>();
+    c.visit::<api::advisor::Answer>();
     c.visit::<api::cases::CaseQueryInput>();
     c.visit::<api::cases::CaseList>();
     c.visit::<api::cases::CaseDetail>();

@@ -69,6 +69,7 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::compare::run_trend,
         commands::runs::list_runs,
         commands::runs::get_run,
+        commands::runs::ask_run,
         commands::cases::list_cases,
         commands::cases::get_case,
         commands::cases::label_case,

@@ -507,6 +507,7 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     session.wait_for_text("[data-testid=stage-verdicts]", "Retrieval", SHORT);
     session.wait_for("[data-testid=stage-row]", 3, SHORT);
     session.wait_for_text("[data-testid=report-primary]", "Fix first", SHORT);
+    shot(&session, "workflow-4a-summary.png");
     session.click_on("[data-testid=show-insights]", SHORT);
     let insight = session.wait_for("[data-testid=metric-insight]", 1, SHORT);
     assert!(
@@ -524,6 +525,17 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
         "some example answers are wrong, so a category applies"
     );
     shot(&session, "workflow-4-results.png");
+
+    // Ask the run: the advisor's answer cites an item, which opens in the case view.
+    let question = session.wait_for("[data-testid=ask-question]", 1, SHORT);
+    session.type_into(&question[0], "What should I fix first?");
+    session.click_on("[data-testid=ask-submit]:not([disabled])", SHORT);
+    session.wait_for_text("[data-testid=ask-answer]", "Fix first", SHORT);
+    session.wait_for_text("[data-testid=ask-note]", "no language model", SHORT);
+    shot(&session, "workflow-4b-ask.png");
+    session.click_until("[data-testid=ask-cited]", "[data-testid=close-case]", SHORT);
+    session.wait_for("[data-testid=case-question]", 1, SHORT);
+    session.click_on("[data-testid=close-case]", SHORT);
 
     // 4. The worst case, with its evidence.
     session.click_on("[data-testid=worst-cases]", SHORT);

@@ -643,6 +643,35 @@ fn get_run_gives_summary_cards_metric_rows_and_diagnosis() {
 }
 
 #[test]
+fn ask_run_answers_from_the_run_and_refuses_an_empty_question() {
+    let home = tempfile::tempdir().unwrap();
+    let (s, run_id) = shell_with_a_finished_run(home.path());
+    let answer = s.ok(
+        "ask_run",
+        json!({ "runId": run_id, "question": "What should I fix first?", "item": null }),
+    );
+    assert_eq!(answer["intent"], "fix_first", "{answer}");
+    assert_eq!(answer["rule_based"], true);
+    assert!(!answer["lines"].as_array().unwrap().is_empty(), "{answer}");
+    assert_error(
+        &s.invoke(
+            "ask_run",
+            json!({ "runId": run_id, "question": "  ", "item": null }),
+        )
+        .unwrap_err(),
+        "invalid",
+    );
+    assert_error(
+        &s.invoke(
+            "ask_run",
+            json!({ "runId": run_id, "question": "why?", "item": "no-such-item" }),
+        )
+        .unwrap_err(),
+        "not_found",
+    );
+}
+
+#[test]
 fn list_cases_pages_sorts_and_filters_a_run() {
     let home = tempfile::tempdir().unwrap();
     let (s, run_id) = shell_with_a_finished_run(home.path());

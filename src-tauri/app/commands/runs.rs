@@ -1,5 +1,7 @@
-//! Run history and one run's summary (the Runs screen and the top of Results).
+//! Run history, one run's summary (the Runs screen and the top of Results), and a
+//! question asked of a run (the advisor on Results).
 
+use ragnosis_api::advisor::{self, Answer};
 use ragnosis_api::runs::{self, RunDetail, RunInfo};
 use tauri::State;
 
@@ -16,4 +18,15 @@ pub fn list_runs(state: State<'_, AppState>) -> CommandResult<Vec<RunInfo>> {
 #[tauri::command(async)]
 pub fn get_run(state: State<'_, AppState>, run_id: i64) -> CommandResult<RunDetail> {
     Ok(runs::detail(&state, run_id)?)
+}
+
+/// The advisor's answer to a question about the run (`item`: the item asked about).
+#[tauri::command(async)]
+pub fn ask_run(
+    state: State<'_, AppState>,
+    run_id: i64,
+    question: String,
+    item: Option<String>,
+) -> CommandResult<Answer> {
+    Ok(advisor::ask(&state, run_id, &question, item.as_deref())?)
 }

@@ -19,6 +19,7 @@ use crate::view::ReportView;
 
 /// What the question asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Intent {
     /// Why one item is flagged (or not).
@@ -56,6 +57,7 @@ pub struct Facts<'a> {
 
 /// An answer: its lines, the items it cites, and whether a model took part (never here).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Answer {
     pub intent: Intent,
     pub lines: Vec<String>,

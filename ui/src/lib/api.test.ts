@@ -7,7 +7,7 @@ class Channel {
 }
 vi.mock('@tauri-apps/api/core', () => ({ invoke, isTauri, Channel }));
 
-const { cancelRun, exportRun, getCase, importExample, importFile, listCases, listDatasets, saveCriterion, startRun, tryCriterion } = await import('./api');
+const { askRun, cancelRun, exportRun, getCase, importExample, importFile, listCases, listDatasets, saveCriterion, startRun, tryCriterion } = await import('./api');
 const { NO_BACKEND_CODE } = await import('./errors');
 
 const example = {
@@ -44,6 +44,8 @@ describe('api', () => {
     expect(invoke).toHaveBeenLastCalledWith('import_file', { path: '/tmp/a.jsonl' });
     await getCase(3, 17);
     expect(invoke).toHaveBeenLastCalledWith('get_case', { runId: 3, itemId: 17 });
+    await askRun(3, 'What should I fix first?');
+    expect(invoke).toHaveBeenLastCalledWith('ask_run', { runId: 3, question: 'What should I fix first?', item: null });
     await cancelRun(3);
     expect(invoke).toHaveBeenLastCalledWith('cancel_run', { runId: 3 });
     await exportRun(3, '/tmp/r.md', 'markdown');

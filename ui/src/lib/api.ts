@@ -4,6 +4,7 @@
 import { Channel, invoke, isTauri, type InvokeArgs } from '@tauri-apps/api/core';
 import { NO_BACKEND_CODE, toAppError } from './errors';
 import type {
+  Answer,
   AppError,
   FieldOverride,
   MappingPreview,
@@ -214,6 +215,11 @@ export function listRuns(): Promise<RunInfo[]> {
 
 export function getRun(runId: number): Promise<RunDetail> {
   return call<RunDetail>('get_run', { runId });
+}
+
+/** The advisor's answer to a question about the run (rule-based, from the run's facts). */
+export function askRun(runId: number, question: string, item: string | null = null): Promise<Answer> {
+  return call<Answer>('ask_run', { runId, question, item });
 }
 
 export function listCases(runId: number, query: CaseQueryInput): Promise<CaseList> {
