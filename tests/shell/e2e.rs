@@ -497,9 +497,9 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     let cases = session.wait_for("[data-testid=case-row]", 1, SHORT);
     assert!(!cases.is_empty());
     session.wait_for_text("[data-testid=case-count]", "of 24", SHORT);
-    // The verdict opens the Results; the run's insights are folded under the metric
-    // table; RAGalyst's taxonomy is counted.
-    session.wait_for_text("[data-testid=verdict]", "checked answers", SHORT);
+    // The verdict opens the Results (the report's headline); the run's insights are
+    // folded under the metric table; RAGalyst's taxonomy is counted.
+    session.wait_for_text("[data-testid=report-headline]", "checked answers", SHORT);
     // Above it, the report's own executive summary: its headline and a verdict per stage,
     // as the PDF has them.
     let headline = session.wait_for("[data-testid=report-headline]", 1, SHORT);
@@ -909,14 +909,14 @@ fn no_screen_is_cut_off_at_the_default_size_or_at_1024_by_768() {
         session.click_on("[data-testid=nav-results]", SHORT);
         // With no run chosen, Results lists them; the newest opens.
         session.wait_for(
-            "[data-testid=verdict], [data-testid=run-row] button.link",
+            "[data-testid=report-headline], [data-testid=run-row] button.link",
             1,
             SHORT,
         );
-        if session.find_all("[data-testid=verdict]").is_empty() {
+        if session.find_all("[data-testid=report-headline]").is_empty() {
             session.click_on("[data-testid=run-row] button.link", SHORT);
         }
-        session.wait_for("[data-testid=verdict]", 1, SHORT);
+        session.wait_for("[data-testid=report-headline]", 1, SHORT);
         cut.extend(sideways(&session, "results", size));
         look(&session, "results", size);
         session.click_on("[data-testid=case-row] button.open", SHORT);

@@ -4,7 +4,7 @@
 //! items of the pattern it asks about. Every item an answer cites is one of these.
 
 use ragnosis_core::advisor::{self, Facts, ItemFacts};
-use ragnosis_core::analysis::diagnosis;
+use ragnosis_core::analysis::{compare, diagnosis};
 use ragnosis_core::cases::{self, CaseFilter, CaseQuery};
 use ragnosis_core::store::{self, cases::Order, Store};
 use ragnosis_core::view::{ItemView, ReportOptions, ReportView};
@@ -17,9 +17,16 @@ pub use ragnosis_core::advisor::{Answer, Intent};
 /// How many items an answer lists for a pattern.
 const LISTED: i64 = 10;
 
-/// The advisor's answer to `question` about run `run_id`; `item` names the item asked
-/// about (its id in the user's file, or the run's item id).
-pub fn ask(ctx: &Ctx, run_id: i64, question: &str, item: Option<&str>) -> Result<Answer> {
+/// What a question is asked of: the run, the item asked about (its id in the user's file,
+/// or the run's item id), and an earlier run to compare it with.
+#[derive(Debug, Clone, Default)]
+pub struct Asked<'a> {
+    pub item: Option<&'a str>,
+    pub against: Option<i64>,
+}
+
+/// The advisor's answer to `question` about run `run_id`.
+pub fn ask(ctx: &Ctx, run_id: i64, question: &str, asked: &Asked) -> Result<Answer> {
     let question = question.trim();
     if question.is_empty() {
         return Err(Error::Invalid(
@@ -29,7 +36,22 @@ pub fn ask(ctx: &Ctx, run_id: i64, question: &str, item: Option<&str>) -> Result
     let mut store = ctx.store()?;
     crate::runs::open(&mut store, run_id)?;
     let report = ReportView::load(&store, run_id, &ReportOptions::default())?;
-    let item_id = match item {
+    let comparison = match asked.against {
+        Some(a) if a == run_id => {
+            return Err(Error::Invalid(
+                "compare the run with another run, not with itself".into(),
+            ))
+        }
+        Some(a) => Some(compare::compare_runs(
+            &store,
+            a,
+            run_id,
+            compare::DEFAULT_THRESHOLD,
+            true,
+        )?),
+        None => None,
+    };
+    let item_id = match asked.item {
         Some(name) => Some(
             resolve(&store, run_id, name)?.ok_or_else(|| Error::NotFound {
                 what: "item",
@@ -41,7 +63,7 @@ pub fn ask(ctx: &Ctx, run_id: i64, question: &str, item: Option<&str>) -> Result
     let item = item_id
         .map(|id| item_facts(&store, run_id, id))
         .transpose()?;
-    let pattern_items = match advisor::intent(question, item.is_some()) {
+    let pattern_items = match advisor::intent(question, item.is_some(), comparison.is_some()) {
         (Intent::ItemsWithPattern, Some(p)) => first_with(&mut store, run_id, p.letter())?,
         _ => Vec::new(),
     };
@@ -51,6 +73,7 @@ pub fn ask(ctx: &Ctx, run_id: i64, question: &str, item: Option<&str>) -> Result
             report: &report,
             item,
             pattern_items,
+            comparison: comparison.as_ref(),
         },
     ))
 }

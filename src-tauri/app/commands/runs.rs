@@ -28,5 +28,9 @@ pub fn ask_run(
     question: String,
     item: Option<String>,
 ) -> CommandResult<Answer> {
-    Ok(advisor::ask(&state, run_id, &question, item.as_deref())?)
+    let asked = advisor::Asked {
+        item: item.as_deref(),
+        against: None,
+    };
+    Ok(advisor::ask(&state, run_id, &question, &asked)?)
 }

@@ -464,13 +464,20 @@ struct AskArgs {
     /// The item asked about: its id in your file, or the run's item id.
     #[arg(long, value_name = "ID")]
     item: Option<String>,
+    /// An earlier run to compare this one with ("what got worse?").
+    #[arg(long, value_name = "RUN")]
+    against: Option<i64>,
     #[arg(long)]
     json: bool,
 }
 
 /// `ask`: the advisor's answer about one run, printed or as JSON.
 fn ask(ctx: &Ctx, args: AskArgs) -> Result<(), Error> {
-    let answer = ragnosis_api::advisor::ask(ctx, args.run, &args.question, args.item.as_deref())?;
+    let asked = ragnosis_api::advisor::Asked {
+        item: args.item.as_deref(),
+        against: args.against,
+    };
+    let answer = ragnosis_api::advisor::ask(ctx, args.run, &args.question, &asked)?;
     if args.json {
         print_json(&answer)
     } else {

@@ -13,6 +13,7 @@
 
 use serde::Serialize;
 
+use crate::analysis::compare::{Comparison, Flag};
 use crate::analysis::diagnosis::patterns::FailurePattern;
 use crate::analysis::diagnosis::reading::{ItemReading, Witness};
 use crate::view::ReportView;
@@ -53,6 +54,8 @@ pub struct Facts<'a> {
     pub item: Option<ItemFacts>,
     /// The first items that show the pattern asked about, in run order (id, name).
     pub pattern_items: Vec<(i64, String)>,
+    /// This run (B) compared with an earlier one (A), when the user named one.
+    pub comparison: Option<&'a Comparison>,
 }
 
 /// An answer: its lines, the items it cites, and whether a model took part (never here).
@@ -71,8 +74,12 @@ pub struct Answer {
 const NOTE: &str = "Rule-based answer from this run's stored facts; no language model was asked.";
 
 /// What `question` asks (and the pattern it names, if any), given whether an item was
-/// named with it.
-pub fn intent(question: &str, item_named: bool) -> (Intent, Option<FailurePattern>) {
+/// named with it and whether another run was named to compare with.
+pub fn intent(
+    question: &str,
+    item_named: bool,
+    comparing: bool,
+) -> (Intent, Option<FailurePattern>) {
     let lower = question.to_lowercase();
     let pattern = pattern_named(&lower);
     // "over-confidence" names a pattern; it does not ask about confidence in the figures.
@@ -80,7 +87,9 @@ pub fn intent(question: &str, item_named: bool) -> (Intent, Option<FailurePatter
         .iter()
         .fold(lower.clone(), |q, w| q.replace(w, " "));
     let has = |words: &[&str]| words.iter().any(|w| q.contains(w));
-    let intent = if has(&["compare", "changed", "previous run", "last run", "regress"]) {
+    let about_change = has(&["compare", "changed", "previous run", "last run", "regress"])
+        || (comparing && has(&["worse", "better", "improv", "differ", "change"]));
+    let intent = if about_change {
         Intent::Compare
     } else if item_named && !has(&["which items", "what items", "list"]) {
         Intent::WhyFlagged
@@ -144,7 +153,7 @@ pub fn pattern_named(lower: &str) -> Option<FailurePattern> {
 
 /// The answer to `question` from `facts`.
 pub fn answer(question: &str, facts: &Facts) -> Answer {
-    let (intent, pattern) = intent(question, facts.item.is_some());
+    let (intent, pattern) = intent(question, facts.item.is_some(), facts.comparison.is_some());
     let mut out = Answer {
         intent,
         lines: Vec::new(),
@@ -173,11 +182,14 @@ pub fn answer(question: &str, facts: &Facts) -> Answer {
                     .map(|s| format!("- {s}")),
             );
         }
-        Intent::Compare => out.lines.push(
-            "Comparing runs is `ragnosis compare A B` (or the Runs screen with two runs open): \
-             this advisor answers about one run at a time."
-                .into(),
-        ),
+        Intent::Compare => match facts.comparison {
+            Some(c) => compared(c, &mut out),
+            None => out.lines.push(
+                "Name the run to compare with (--against RUN; `ragnosis runs` lists them), or \
+                 open both runs in the Runs screen."
+                    .into(),
+            ),
+        },
         Intent::Unknown => out.lines.push(capabilities()),
     }
     out
@@ -340,6 +352,64 @@ fn items_with(pattern: FailurePattern, facts: &Facts, out: &mut Answer) {
     }
 }
 
+/// How many changed items an answer names per group.
+const CHANGES_LISTED: usize = 5;
+
+fn compared(c: &Comparison, out: &mut Answer) {
+    let changes = &c.items;
+    out.lines.push(format!(
+        "{} against {}: of {} matched items, {} got worse, {} improved and {} show another \
+         problem (another output with the same standing: {}; the same output: {}).",
+        c.b.title(),
+        c.a.title(),
+        c.matched,
+        changes.worse.len(),
+        changes.improved.len(),
+        changes.other_problem.len(),
+        changes.same_standing,
+        changes.same_output
+    ));
+    for (what, list) in [
+        ("Worse", &changes.worse),
+        ("Improved", &changes.improved),
+        ("Another problem", &changes.other_problem),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        let named: Vec<String> = list
+            .iter()
+            .take(CHANGES_LISTED)
+            .map(|i| format!("{} ({} → {})", i.label, i.before, i.after))
+            .collect();
+        out.items
+            .extend(list.iter().take(CHANGES_LISTED).map(|i| i.item_id_b));
+        let more = if list.len() > CHANGES_LISTED {
+            ", …"
+        } else {
+            ""
+        };
+        out.lines
+            .push(format!("{what}: {}{more}.", named.join("; ")));
+    }
+    let regressed: Vec<String> = c
+        .metrics
+        .iter()
+        .filter(|m| m.flag == Flag::Red)
+        .map(|m| match m.delta {
+            Some(d) => format!("{} ({d:+.2})", m.metric),
+            None => m.metric.clone(),
+        })
+        .collect();
+    if !regressed.is_empty() {
+        out.lines.push(format!(
+            "Metrics that regressed beyond the threshold: {}.",
+            regressed.join(", ")
+        ));
+    }
+    out.lines.extend(c.judged_differently.iter().cloned());
+}
+
 /// "a", "a and b", "a, b and c".
 fn join_words(parts: &[String]) -> String {
     match parts {
@@ -365,37 +435,48 @@ mod tests {
     #[test]
     fn a_question_is_read_for_what_it_asks() {
         assert_eq!(
-            intent("What should I fix first?", false).0,
+            intent("What should I fix first?", false, false).0,
             Intent::FixFirst
         );
-        assert_eq!(intent("why is this flagged?", true).0, Intent::WhyFlagged);
         assert_eq!(
-            intent("Which items show hallucination?", false),
+            intent("why is this flagged?", true, false).0,
+            Intent::WhyFlagged
+        );
+        assert_eq!(
+            intent("Which items show hallucination?", false, false),
             (
                 Intent::ItemsWithPattern,
                 Some(FailurePattern::Hallucination)
             )
         );
         assert_eq!(
-            intent("list the items with pattern d", false),
+            intent("list the items with pattern d", false, false),
             (
                 Intent::ItemsWithPattern,
                 Some(FailurePattern::OverConfidence)
             )
         );
-        assert_eq!(intent("Can I trust these scores?", false).0, Intent::Trust);
         assert_eq!(
-            intent("What changed since the last run?", false).0,
+            intent("Can I trust these scores?", false, false).0,
+            Intent::Trust
+        );
+        assert_eq!(
+            intent("What changed since the last run?", false, false).0,
             Intent::Compare
         );
         assert_eq!(
-            intent("Which items show over-confidence?", false),
+            intent("Which items show over-confidence?", false, false),
             (
                 Intent::ItemsWithPattern,
                 Some(FailurePattern::OverConfidence)
             ),
             "a pattern's name is no question about trust"
         );
-        assert_eq!(intent("Tell me a joke", false).0, Intent::Unknown);
+        assert_eq!(intent("Tell me a joke", false, false).0, Intent::Unknown);
+        assert_eq!(
+            intent("What got worse?", false, true).0,
+            Intent::Compare,
+            "with a run to compare with, worse and better are about the change"
+        );
     }
 }

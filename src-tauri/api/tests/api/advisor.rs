@@ -48,7 +48,13 @@ fn the_advisor_answers_common_questions_from_the_runs_own_facts() {
     let run_id = evaluated(&h, &repo().join("assets/examples/ragnosis-example.jsonl"));
     let report = ragnosis_api::reports::view(&h.ctx, run_id, &Default::default()).unwrap();
 
-    let first = advisor::ask(&h.ctx, run_id, "What should I fix first?", None).unwrap();
+    let first = advisor::ask(
+        &h.ctx,
+        run_id,
+        "What should I fix first?",
+        &Default::default(),
+    )
+    .unwrap();
     assert_eq!(first.intent, advisor::Intent::FixFirst);
     let top = &report.actions()[0];
     assert!(
@@ -60,7 +66,13 @@ fn the_advisor_answers_common_questions_from_the_runs_own_facts() {
     assert!(first.rule_based && first.note.contains("no language model"));
     assert!(!first.items.is_empty(), "the example item is cited");
 
-    let listed = advisor::ask(&h.ctx, run_id, "Which items show hallucination?", None).unwrap();
+    let listed = advisor::ask(
+        &h.ctx,
+        run_id,
+        "Which items show hallucination?",
+        &Default::default(),
+    )
+    .unwrap();
     assert_eq!(listed.intent, advisor::Intent::ItemsWithPattern);
     assert!(!listed.items.is_empty(), "{:?}", listed.lines);
     for item in &listed.items {
@@ -70,7 +82,13 @@ fn the_advisor_answers_common_questions_from_the_runs_own_facts() {
         );
     }
 
-    let why = advisor::ask(&h.ctx, run_id, "why is nw-015 flagged?", None).unwrap();
+    let why = advisor::ask(
+        &h.ctx,
+        run_id,
+        "why is nw-015 flagged?",
+        &Default::default(),
+    )
+    .unwrap();
     assert_eq!(why.intent, advisor::Intent::WhyFlagged);
     assert_eq!(why.items.len(), 1);
     let shown = letters(&h, run_id, why.items[0]);
@@ -83,13 +101,21 @@ fn the_advisor_answers_common_questions_from_the_runs_own_facts() {
         );
     }
 
-    let other = advisor::ask(&h.ctx, run_id, "Tell me a joke", None).unwrap();
+    let other = advisor::ask(&h.ctx, run_id, "Tell me a joke", &Default::default()).unwrap();
     assert_eq!(other.intent, advisor::Intent::Unknown);
     assert!(other.items.is_empty() && other.lines[0].contains("language model"));
 
-    let (code, _) = refusal(advisor::ask(&h.ctx, run_id, "why?", Some("no-such-item")));
+    let (code, _) = refusal(advisor::ask(
+        &h.ctx,
+        run_id,
+        "why?",
+        &advisor::Asked {
+            item: Some("no-such-item"),
+            against: None,
+        },
+    ));
     assert_eq!(code, ErrorCode::NotFound);
-    let (code, _) = refusal(advisor::ask(&h.ctx, run_id, "  ", None));
+    let (code, _) = refusal(advisor::ask(&h.ctx, run_id, "  ", &Default::default()));
     assert_eq!(code, ErrorCode::Invalid);
 }
 
@@ -117,7 +143,13 @@ fn on_a_log_nobody_tuned_it_on_every_flagged_item_is_explained_by_its_own_patter
             .as_str()
             .unwrap()
             .to_string();
-        let answer = advisor::ask(&h.ctx, run_id, &format!("Why is {id} flagged?"), None).unwrap();
+        let answer = advisor::ask(
+            &h.ctx,
+            run_id,
+            &format!("Why is {id} flagged?"),
+            &Default::default(),
+        )
+        .unwrap();
         assert_eq!(answer.intent, advisor::Intent::WhyFlagged, "{id}");
         let shown = letters(&h, run_id, answer.items[0]);
         if shown.is_empty() {
@@ -142,4 +174,64 @@ fn on_a_log_nobody_tuned_it_on_every_flagged_item_is_explained_by_its_own_patter
         }
     }
     assert!(explained >= 10, "only {explained} flagged items explained");
+}
+
+#[test]
+fn asked_against_an_earlier_run_it_names_the_items_the_change_made_worse() {
+    let h = home();
+    let v1 = evaluated(&h, &repo().join("tests/compare/town-v1.jsonl"));
+    let v2 = evaluated(&h, &repo().join("tests/compare/town-v2.jsonl"));
+    let asked = advisor::Asked {
+        item: None,
+        against: Some(v1),
+    };
+    let answer = advisor::ask(&h.ctx, v2, "What got worse?", &asked).unwrap();
+    assert_eq!(answer.intent, advisor::Intent::Compare);
+    let worse = answer
+        .lines
+        .iter()
+        .find(|l| l.starts_with("Worse:"))
+        .unwrap_or_else(|| panic!("{:?}", answer.lines));
+    assert!(worse.contains("t-05"), "t-05 got worse: {worse}");
+    let improved = answer
+        .lines
+        .iter()
+        .find(|l| l.starts_with("Improved:"))
+        .unwrap_or_else(|| panic!("{:?}", answer.lines));
+    for id in ["t-02", "t-04", "t-08"] {
+        assert!(improved.contains(id), "{id} improved: {improved}");
+    }
+    let v2_items = ragnosis_core::store::run_items::item_ids(
+        ragnosis_core::store::Store::open(h.dir.path())
+            .unwrap()
+            .conn(),
+        v2,
+    )
+    .unwrap();
+    assert!(
+        answer.items.iter().all(|id| v2_items.contains(id)),
+        "every cited item is one of the run's"
+    );
+    let without = advisor::ask(
+        &h.ctx,
+        v2,
+        "What changed since the last run?",
+        &Default::default(),
+    )
+    .unwrap();
+    assert!(
+        without.lines[0].contains("--against"),
+        "{:?}",
+        without.lines
+    );
+    let (code, _) = refusal(advisor::ask(
+        &h.ctx,
+        v2,
+        "what changed?",
+        &advisor::Asked {
+            item: None,
+            against: Some(v2),
+        },
+    ));
+    assert_eq!(code, ErrorCode::Invalid);
 }

@@ -127,6 +127,9 @@ describe('DiagnosisPanel', () => {
     expect(body).not.toContain('<script>');
     expect(body).toContain('&lt;img src=x onerror=window.__pwned=1>&lt;script>');
     expect(body).not.toContain('Not checked');
+    const below = render(DiagnosisPanel, { props: { diagnosis, showVerdict: false, onpattern: () => {}, oncase: () => {} } }).body;
+    expect(below).not.toContain('data-testid="verdict"');
+    expect(below).toContain('Fix first: <strong>retrieval</strong>');
   });
 
   it('names the patterns a run could not check', () => {
