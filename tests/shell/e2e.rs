@@ -535,6 +535,9 @@ fn workflow_from_a_dropped_file_to_an_exported_report() {
     shot(&session, "workflow-4b-ask.png");
     session.click_until("[data-testid=ask-cited]", "[data-testid=close-case]", SHORT);
     session.wait_for("[data-testid=case-question]", 1, SHORT);
+    // The cited item is the example of a pattern: the case explains why it is flagged.
+    session.click_on("[data-testid=case-why]", SHORT);
+    session.wait_for_text("[data-testid=case-why-answer]", "Read from", SHORT);
     session.click_on("[data-testid=close-case]", SHORT);
 
     // 4. The worst case, with its evidence.
