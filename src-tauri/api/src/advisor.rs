@@ -83,9 +83,10 @@ fn resolve(store: &Store, run_id: i64, name: &str) -> Result<Option<i64>> {
     if let Some(id) = store::run_items::by_external_id(store.conn(), run_id, name)? {
         return Ok(Some(id));
     }
-    Ok(name.parse::<i64>().ok().filter(|id| {
-        store::run_items::item_ids(store.conn(), run_id).is_ok_and(|ids| ids.contains(id))
-    }))
+    match name.parse::<i64>() {
+        Ok(id) if store::run_items::contains(store.conn(), run_id, id)? => Ok(Some(id)),
+        _ => Ok(None),
+    }
 }
 
 /// The item a question names by its id in the user's file ("why is t-13 flagged?").

@@ -16,6 +16,8 @@ use serde::Serialize;
 use crate::analysis::compare::{Comparison, Flag};
 use crate::analysis::diagnosis::patterns::FailurePattern;
 use crate::analysis::diagnosis::reading::{ItemReading, Witness};
+use crate::text::join_words;
+use crate::view::evidence::excerpt;
 use crate::view::ReportView;
 
 /// What the question asks for.
@@ -408,24 +410,6 @@ fn compared(c: &Comparison, out: &mut Answer) {
         ));
     }
     out.lines.extend(c.judged_differently.iter().cloned());
-}
-
-/// "a", "a and b", "a, b and c".
-fn join_words(parts: &[String]) -> String {
-    match parts {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// The first `max` characters of `text`, on a character boundary.
-fn excerpt(text: &str, max: usize) -> String {
-    let mut out: String = text.chars().take(max).collect();
-    if text.chars().count() > max {
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]

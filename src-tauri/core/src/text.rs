@@ -444,6 +444,15 @@ pub fn capitalise(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// "a", "a and b", "a, b and c": a list in running text.
+pub fn join_words(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 pub fn escape_markdown(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {

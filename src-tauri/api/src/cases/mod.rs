@@ -28,7 +28,7 @@ pub fn list(ctx: &Ctx, run_id: i64, query: CaseQueryInput) -> Result<CaseList> {
 pub fn get(ctx: &Ctx, run_id: i64, item_id: i64) -> Result<CaseDetail> {
     let store = ctx.store()?;
     let run = store::runs::get(store.conn(), run_id)?;
-    if !store::run_items::item_ids(store.conn(), run_id)?.contains(&item_id) {
+    if !store::run_items::contains(store.conn(), run_id, item_id)? {
         return Err(Error::NotFound {
             what: "item",
             id: format!("{item_id} of run {run_id}"),

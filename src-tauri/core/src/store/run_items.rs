@@ -23,6 +23,14 @@ pub fn item_ids(conn: &Connection, run_id: i64) -> Result<Vec<i64>> {
     Ok(ids)
 }
 
+/// Whether `item_id` is one of the run's items.
+pub fn contains(conn: &Connection, run_id: i64, item_id: i64) -> Result<bool> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM run_items WHERE run_id = ?1 AND item_id = ?2)",
+    )?;
+    Ok(stmt.query_row(params![run_id, item_id], |r| r.get(0))?)
+}
+
 /// The run's item whose id in the user's file is `external_id`, if the run has one.
 pub fn by_external_id(conn: &Connection, run_id: i64, external_id: &str) -> Result<Option<i64>> {
     let mut stmt = conn.prepare_cached(

@@ -21,7 +21,7 @@ use crate::catalogue::stage::PipelineStage;
 use crate::error::Result;
 use crate::metrics::{self, Scope, Status};
 use crate::store::{self, Store};
-use crate::text::capitalise;
+use crate::text::{capitalise, join_words};
 
 /// Worst items a pattern shows in full.
 pub const PATTERN_CASES: usize = 2;
@@ -509,14 +509,6 @@ fn pattern_views(store: &Store, view: &RunView) -> Result<Vec<PatternView>> {
         });
     }
     Ok(out)
-}
-
-pub(super) fn join_words(parts: &[String]) -> String {
-    match parts {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
 }
 
 #[cfg(test)]

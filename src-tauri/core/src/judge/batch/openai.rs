@@ -63,17 +63,10 @@ impl OpenAiBatches {
         timeout: Duration,
         limits: BatchLimits,
     ) -> Result<OpenAiBatches, JudgeError> {
-        let base = base_url
-            .trim()
-            .trim_end_matches('/')
-            .trim_end_matches("/openai");
-        let version = api_version
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-            .unwrap_or(crate::judge::provider::azure::DEFAULT_API_VERSION);
+        use crate::judge::provider::azure;
         Self::build(
-            base,
-            Some(version.to_string()),
+            azure::resource_endpoint(base_url),
+            Some(azure::api_version(api_version).to_string()),
             key,
             choice,
             timeout,

@@ -12,6 +12,22 @@ pub const KEY_HEADER: &str = "api-key";
 /// The API version of the data-plane deployment listing.
 const LIST_API_VERSION: &str = "2022-12-01";
 
+/// The resource endpoint as the user pasted it, without a trailing `/` or `/openai`.
+pub fn resource_endpoint(base_url: &str) -> &str {
+    base_url
+        .trim()
+        .trim_end_matches('/')
+        .trim_end_matches("/openai")
+}
+
+/// The profile's API version, else `DEFAULT_API_VERSION`.
+pub fn api_version(version: Option<&str>) -> &str {
+    version
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .unwrap_or(DEFAULT_API_VERSION)
+}
+
 pub fn chat_url(base: &str, deployment: &str, api_version: &str) -> String {
     format!(
         "{}/openai/deployments/{}/chat/completions?api-version={}",

@@ -79,20 +79,19 @@ impl OpenAiProvider {
         choice: StructuredOutput,
         timeout: Duration,
     ) -> Result<OpenAiProvider, JudgeError> {
-        let base = base_url.trim();
-        if base.is_empty() {
+        if base_url.trim().is_empty() {
             return Err(JudgeError::Config(
                 "an Azure profile needs the resource endpoint as its base URL".into(),
             ));
         }
-        // Accept an endpoint pasted with the `/openai` suffix.
-        let base = base.trim_end_matches('/').trim_end_matches("/openai");
-        let api_version = api_version
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-            .unwrap_or(azure::DEFAULT_API_VERSION)
-            .to_string();
-        OpenAiProvider::with_endpoint(base, key, choice, timeout, Endpoint::Azure { api_version })
+        let api_version = azure::api_version(api_version).to_string();
+        OpenAiProvider::with_endpoint(
+            azure::resource_endpoint(base_url),
+            key,
+            choice,
+            timeout,
+            Endpoint::Azure { api_version },
+        )
     }
 
     fn with_endpoint(
