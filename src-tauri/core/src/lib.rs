@@ -1,12 +1,6 @@
-//! Ragnosis core: everything that evaluates a RAG dataset, with no UI and no Tauri.
-//!
-//! Data flows one way: `dataset` (read + map + validate a file) → `store` (SQLite) →
-//! `run` (choose metrics per item, compute, persist each result as it completes) →
-//! `analysis` (statistics, dataset-level metrics) → `view` (one run as every reader sees
-//! it, read-only) → `export` (JSON, CSV; the report crate draws Markdown and PDF).
-//! `catalogue` is the list of metrics every stage agrees on. The CLI and the desktop shell are
-//! thin layers over these modules; the build graph keeps Tauri out of this crate so it
-//! builds and tests on a machine without WebKit.
+//! Ragnosis core: everything that evaluates a RAG dataset, with no UI and no Tauri (the
+//! build graph keeps WebKit out, so it builds and tests anywhere). What each module owns
+//! and how data flows between them: `src-tauri/README.md`.
 
 pub mod advisor;
 pub mod analysis;
