@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::ipc::{assert_error, profile, shell};
+use super::ipc::common::{assert_error, profile, shell, Shell};
 
 /// A criterion as the editor sends it, reading the answer and the passages.
 fn draft(question: &str) -> Value {
@@ -23,7 +23,7 @@ fn draft(question: &str) -> Value {
 
 /// A shell on a fresh home with the example dataset and a judge profile `sim` on the
 /// simulator: the dataset id.
-fn with_simulated_judge(s: &super::ipc::Shell, sim: &ragnosis_judge_sim::SimHandle) -> i64 {
+fn with_simulated_judge(s: &Shell, sim: &ragnosis_judge_sim::SimHandle) -> i64 {
     let dataset = s.example();
     let mut sim_profile = profile("sim", &sim.base_url());
     sim_profile["model"] = json!("sim-judge-small");
