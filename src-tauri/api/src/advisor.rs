@@ -67,6 +67,8 @@ pub fn ask(ctx: &Ctx, run_id: i64, question: &str, asked: &Asked) -> Result<Answ
         (Intent::ItemsWithPattern, Some(p)) => first_with(&mut store, run_id, p.letter())?,
         _ => Vec::new(),
     };
+    let experiments =
+        ragnosis_core::analysis::experiment::of_test_set(&store, report.run.run.dataset_id)?;
     Ok(advisor::answer(
         question,
         &Facts {
@@ -74,6 +76,7 @@ pub fn ask(ctx: &Ctx, run_id: i64, question: &str, asked: &Asked) -> Result<Answ
             item,
             pattern_items,
             comparison: comparison.as_ref(),
+            experiments: &experiments,
         },
     ))
 }

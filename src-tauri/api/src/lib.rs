@@ -5,7 +5,7 @@
 //! and the terminal refuse the same input with the same sentence and the same code.
 //!
 //! One module per capability, one function per action: `datasets`, `runs`, `cases`,
-//! `reports`, `judges` (and their keys), `generate` (and corpora), `retrieval`, `trust`
+//! `experiments` (and a test set's history), `reports`, `judges` (and their keys), `generate` (and corpora), `retrieval`, `trust`
 //! (labels, alignment, the source tool's scores, calibration), `criteria`, `settings`.
 //! `jobs` runs long work in the background (start, progress, cancel, is it active) for
 //! the window; the CLI runs the same work in the foreground. Request types own their
@@ -36,6 +36,7 @@ pub mod advisor;
 pub mod cases;
 pub mod criteria;
 pub mod datasets;
+pub mod experiments;
 pub mod generate;
 pub mod jobs;
 pub mod judges;

@@ -8,6 +8,7 @@ mod check;
 mod corpora;
 mod criteria;
 mod evaluate;
+mod experiments;
 mod gates;
 mod judges;
 mod print;
@@ -43,24 +44,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Validate a JSONL / JSON / CSV file and store it as a dataset.
-    Import {
-        file: PathBuf,
-        #[arg(long)]
-        name: Option<String>,
-        /// Read FIELD from PATH in each record instead of the detected field, e.g.
-        /// `--map question=vars.query --map contexts=vars.docs` (repeatable). Fields:
-        /// question, answer, contexts, ground_truth, reference_contexts, id,
-        /// retrieved_ids, gold_context_ids, citation_label.
-        #[arg(long = "map", value_name = "FIELD=PATH")]
-        map: Vec<String>,
-        /// A Langfuse scores download (`GET /api/public/scores`, a list, or one score per
-        /// line) read beside the trace FILE: each score becomes its trace's prior score.
-        #[arg(long, value_name = "SCORES")]
-        scores: Option<PathBuf>,
-        /// Print the validation report as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Import(ImportArgs),
     /// Check the database file whole and keep a copy of it (in the home's `backups/`).
     Doctor {
         /// Check only; write no copy.
@@ -100,6 +84,12 @@ enum Command {
     /// a pattern, how far to trust it. Answered by rules from the run's stored facts
     /// (no language model), citing the run's own items.
     Ask(AskArgs),
+    /// Try an action: record the change you will make for one failure pattern of a run;
+    /// the next evaluated version of the test set says what it did to each item.
+    Try(experiments::TryArgs),
+    /// A test set over its versions: every finished run with its scores and regressions,
+    /// and what each experiment did (fixed, still failing, worse).
+    History(experiments::HistoryArgs),
     /// Continue a cancelled, failed or interrupted run without redoing stored results.
     Resume {
         run: i64,
@@ -261,20 +251,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
         std::sync::Arc::new(progress_bar::Bars::default())
     };
     match cli.command {
-        Command::Import {
-            file,
-            name,
-            map,
-            scores,
-            json,
-        } => {
-            let request = ImportRequest {
-                name,
-                ..ImportRequest::new(file)
-            }
-            .with_specs(&map)?;
-            import_file(ctx, request, scores, json, progress.as_ref())?
-        }
+        Command::Import(args) => import_file(ctx, args, progress.as_ref())?,
         Command::Doctor { no_backup, json } => doctor(ctx, !no_backup, json)?,
         Command::Datasets {
             action: Some(DatasetAction::Rm { id, yes }),
@@ -301,6 +278,8 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
         Command::Runs { json } => list_runs(ctx, json)?,
         Command::Show { run, json } => show(ctx, run, json)?,
         Command::Ask(args) => ask(ctx, args)?,
+        Command::Try(args) => experiments::try_action(ctx, args)?,
+        Command::History(args) => experiments::history(ctx, args)?,
         Command::Resume { run, judge } => evaluate::resume(ctx, run, judge, progress)?,
         Command::Export {
             run,
@@ -335,17 +314,42 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
     Ok(())
 }
 
-/// `import`: the file stored as a dataset, its report printed.
-fn import_file(
-    ctx: &Ctx,
-    mut request: ImportRequest,
+#[derive(Args)]
+struct ImportArgs {
+    file: PathBuf,
+    #[arg(long)]
+    name: Option<String>,
+    /// Read FIELD from PATH in each record instead of the detected field, e.g.
+    /// `--map question=vars.query --map contexts=vars.docs` (repeatable). Fields:
+    /// question, answer, contexts, ground_truth, reference_contexts, id,
+    /// retrieved_ids, gold_context_ids, citation_label.
+    #[arg(long = "map", value_name = "FIELD=PATH")]
+    map: Vec<String>,
+    /// A Langfuse scores download (`GET /api/public/scores`, a list, or one score per
+    /// line) read beside the trace FILE: each score becomes its trace's prior score.
+    #[arg(long, value_name = "SCORES")]
     scores: Option<PathBuf>,
+    /// The file is the next version of dataset ID's test set (the same item ids,
+    /// another pipeline's answers): experiments tried on the earlier version are
+    /// checked on this one's runs, and `history` follows both.
+    #[arg(long, value_name = "ID")]
+    version_of: Option<i64>,
+    /// Print the validation report as JSON.
+    #[arg(long)]
     json: bool,
-    progress: &dyn ProgressSink,
-) -> Result<(), Error> {
-    request.map.scores_file = scores;
+}
+
+/// `import`: the file stored as a dataset, its report printed.
+fn import_file(ctx: &Ctx, args: ImportArgs, progress: &dyn ProgressSink) -> Result<(), Error> {
+    let mut request = ImportRequest {
+        name: args.name,
+        version_of: args.version_of,
+        ..ImportRequest::new(args.file)
+    }
+    .with_specs(&args.map)?;
+    request.map.scores_file = args.scores;
     let imported = import(ctx, &request, progress)?;
-    if json {
+    if args.json {
         print_json(&imported.report)
     } else {
         print::import_report(&imported);

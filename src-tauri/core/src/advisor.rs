@@ -16,6 +16,7 @@ use serde::Serialize;
 use crate::analysis::compare::{Comparison, Flag};
 use crate::analysis::diagnosis::patterns::FailurePattern;
 use crate::analysis::diagnosis::reading::{ItemReading, Witness};
+use crate::analysis::experiment::ExperimentCheck;
 use crate::text::join_words;
 use crate::view::evidence::excerpt;
 use crate::view::ReportView;
@@ -35,6 +36,8 @@ pub enum Intent {
     Trust,
     /// What changed between two runs: not answered from one run.
     Compare,
+    /// What the experiments tried on the test set did ("did my change fix it?").
+    Experiments,
     /// None of the above.
     Unknown,
 }
@@ -58,6 +61,8 @@ pub struct Facts<'a> {
     pub pattern_items: Vec<(i64, String)>,
     /// This run (B) compared with an earlier one (A), when the user named one.
     pub comparison: Option<&'a Comparison>,
+    /// The experiments tried on any version of the run's test set, oldest first.
+    pub experiments: &'a [ExperimentCheck],
 }
 
 /// An answer: its lines, the items it cites, and whether a model took part (never here).
@@ -91,7 +96,20 @@ pub fn intent(
     let has = |words: &[&str]| words.iter().any(|w| q.contains(w));
     let about_change = has(&["compare", "changed", "previous run", "last run", "regress"])
         || (comparing && has(&["worse", "better", "improv", "differ", "change"]));
-    let intent = if about_change {
+    let about_experiment = has(&[
+        "experiment",
+        "did my change",
+        "did the change",
+        "did my fix",
+        "did the fix",
+        "did it work",
+        "did that work",
+        "fixed it",
+        "what i tried",
+    ]);
+    let intent = if about_experiment {
+        Intent::Experiments
+    } else if about_change {
         Intent::Compare
     } else if item_named && !has(&["which items", "what items", "list"]) {
         Intent::WhyFlagged
@@ -192,15 +210,69 @@ pub fn answer(question: &str, facts: &Facts) -> Answer {
                     .into(),
             ),
         },
+        Intent::Experiments => experiments(facts, &mut out),
         Intent::Unknown => out.lines.push(capabilities()),
     }
     out
 }
 
+/// What each experiment of the test set did, citing this run's items only: the targets
+/// of an experiment tried here, or their matches when this run is the one it was
+/// checked on.
+fn experiments(facts: &Facts, out: &mut Answer) {
+    let run_id = facts.report.run.run.id;
+    if facts.experiments.is_empty() {
+        out.lines.push(
+            "No experiment was tried on this test set yet. Pick an action (\"Try this\" in the \
+             window, or `ragnosis try RUN PATTERN --change \"…\"`), make the change, import the \
+             new answers as the next version and evaluate them: I then say, item by item, what \
+             the change did."
+                .into(),
+        );
+        return;
+    }
+    for check in facts.experiments {
+        out.lines.push(format!("- {}", check.sentence));
+        let here_before = check.experiment.run_id == run_id;
+        let here_after = check.checked_on.as_ref().is_some_and(|r| r.id == run_id);
+        for target in &check.targets {
+            let id = if here_after {
+                target.item_id_after
+            } else if here_before {
+                target.item_id_before
+            } else {
+                None
+            };
+            if let Some(id) = id {
+                if !out.items.contains(&id) {
+                    out.items.push(id);
+                }
+            }
+            out.lines.push(format!(
+                "  {}: {} ({} → {})",
+                target.label,
+                target.outcome.label(),
+                target.before,
+                target.after
+            ));
+        }
+        for change in &check.worse_elsewhere {
+            if here_after && !out.items.contains(&change.item_id_b) {
+                out.items.push(change.item_id_b);
+            }
+            out.lines.push(format!(
+                "  {}: got worse, not targeted ({} → {})",
+                change.label, change.before, change.after
+            ));
+        }
+    }
+}
+
 fn capabilities() -> String {
     "I answer from this run's facts, without a language model: why an item is flagged \
      (name it, or pass --item ID), what to fix first and why, which items show a pattern \
-     (\"which items show hallucination?\"), and how far to trust the figures. Other \
+     (\"which items show hallucination?\"), how far to trust the figures, and what your \
+     experiments did (\"did my change fix it?\"). Other \
      questions need a language model, which this advisor does not use yet."
         .into()
 }

@@ -41,6 +41,9 @@ pub struct ImportRequest {
     /// The dataset's name; the file's name when absent.
     pub name: Option<String>,
     pub map: FieldMap,
+    /// The dataset whose test set this file is the next version of (`--version-of`):
+    /// experiments tried on the earlier version are checked on this one's runs.
+    pub version_of: Option<i64>,
 }
 
 impl ImportRequest {
@@ -132,6 +135,10 @@ pub fn import_inspected(
 ) -> Result<Imported> {
     // Its own connection: a large import must not stop the window from reading.
     let mut store = ctx.own_store()?;
+    if let Some(of) = request.version_of {
+        // Checked first: a wrong id must not leave an imported file behind it.
+        store::datasets::get_ready(store.conn(), of)?;
+    }
     let imported = import::import_file_mapped(
         &mut store,
         &request.path,
@@ -143,7 +150,12 @@ pub fn import_inspected(
     if imported.report.items_accepted == 0 && !imported.reused {
         before_refusal(&imported);
     }
-    import::refuse_empty(&store, &request.path, imported)
+    let mut imported = import::refuse_empty(&store, &request.path, imported)?;
+    if let Some(of) = request.version_of {
+        store::datasets::set_version_of(store.conn(), imported.dataset.id, of)?;
+        imported.dataset = store::datasets::get(store.conn(), imported.dataset.id)?;
+    }
+    Ok(imported)
 }
 
 /// Imports the example set shipped with Ragnosis (written to the home folder first).

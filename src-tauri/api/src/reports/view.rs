@@ -2,9 +2,7 @@
 //! from `analysis::compare`; flipped-item lists are capped, with their counts.
 
 use ragnosis_core::analysis::compare::items::ItemChanges;
-use ragnosis_core::analysis::compare::{
-    ChangeCounts, Comparison, FlippedItem, MetricDelta, RunRef,
-};
+use ragnosis_core::analysis::compare::{Comparison, MetricDelta, RunRef};
 use serde::Serialize;
 
 /// Flipped items listed per metric and direction; the counts are exact.
@@ -28,55 +26,31 @@ impl From<RunRef> for RunSide {
     }
 }
 
+/// One metric's change as the Runs screen lists it: the comparison's own `MetricDelta`
+/// with its flipped-item lists capped at `FLIPS_LISTED` (the counts stay exact) and the
+/// change in words.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DeltaRow {
-    pub metric: String,
-    pub lower_is_better: bool,
-    pub pairs: u64,
-    pub mean_a: Option<f64>,
-    pub mean_b: Option<f64>,
-    /// mean_b − mean_a over the pairs.
-    pub delta: Option<f64>,
-    pub ci95_low: Option<f64>,
-    pub ci95_high: Option<f64>,
-    /// "red" (regression), "amber" (worse, within noise), "green", "not_compared".
-    pub flag: String,
+    #[serde(flatten)]
+    pub delta: MetricDelta,
     /// The change in words (`MetricDelta::verdict`): "no change", "better on 3 changed
     /// items", "regression", "within noise", …
     pub verdict: String,
-    /// Among the items whose output changed: how many scored better, worse, the same.
-    pub changed: ChangeCounts,
-    /// Items with the same output whose score moved: the judge's own variation.
-    pub unchanged_moved: u64,
     pub to_fail_count: u64,
-    pub to_fail: Vec<FlippedItem>,
     pub to_pass_count: u64,
-    pub to_pass: Vec<FlippedItem>,
 }
 
 impl DeltaRow {
-    fn new(m: MetricDelta, threshold: f64) -> Self {
+    fn new(mut delta: MetricDelta, threshold: f64) -> Self {
+        let (to_fail_count, to_pass_count) = (delta.to_fail.len(), delta.to_pass.len());
+        delta.to_fail.truncate(FLIPS_LISTED);
+        delta.to_pass.truncate(FLIPS_LISTED);
         DeltaRow {
-            flag: serde_json::to_value(m.flag)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default(),
-            verdict: m.verdict(threshold),
-            changed: m.changed,
-            unchanged_moved: m.unchanged_moved,
-            to_fail_count: m.to_fail.len() as u64,
-            to_fail: m.to_fail.iter().take(FLIPS_LISTED).cloned().collect(),
-            to_pass_count: m.to_pass.len() as u64,
-            to_pass: m.to_pass.iter().take(FLIPS_LISTED).cloned().collect(),
-            metric: m.metric,
-            lower_is_better: m.lower_is_better,
-            pairs: m.pairs,
-            mean_a: m.mean_a,
-            mean_b: m.mean_b,
-            delta: m.delta,
-            ci95_low: m.ci95_low,
-            ci95_high: m.ci95_high,
+            verdict: delta.verdict(threshold),
+            to_fail_count: to_fail_count as u64,
+            to_pass_count: to_pass_count as u64,
+            delta,
         }
     }
 }

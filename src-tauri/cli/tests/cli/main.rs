@@ -6,6 +6,7 @@ mod batch;
 mod commands;
 mod criteria;
 mod datasets;
+mod experiments;
 mod faults;
 mod judged;
 mod kill;

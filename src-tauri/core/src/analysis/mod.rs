@@ -7,6 +7,7 @@
 
 pub mod compare;
 pub mod diagnosis;
+pub mod experiment;
 pub mod gate;
 pub mod insights;
 pub mod stages;

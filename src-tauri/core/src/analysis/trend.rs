@@ -1,6 +1,6 @@
-//! A test set's runs over time: every finished run of the dataset, and of any other
-//! dataset with the same questions and ground truths (another pipeline version's output
-//! for the same test set), oldest first, with each metric's mean from its stored
+//! A test set's runs over time: every finished run of the dataset and of its other
+//! versions (imported with `--version-of`, or with the same questions and ground truths:
+//! another pipeline version's output for the same test set), oldest first, with each metric's mean from its stored
 //! summary. What the Runs screen's trend chart draws.
 
 use rusqlite::Connection;
@@ -20,7 +20,7 @@ pub struct TrendRun {
 /// run itself still opens and reports normally.
 pub fn of_dataset(conn: &Connection, dataset_id: i64) -> Result<Vec<TrendRun>> {
     store::datasets::get(conn, dataset_id)?;
-    let datasets = store::datasets::same_questions(conn, dataset_id)?;
+    let datasets = store::datasets::versions(conn, dataset_id)?;
     let mut points = Vec::new();
     for run in store::runs::list(conn)?.into_iter().rev() {
         if !datasets.contains(&run.dataset_id) || run.status != RunStatus::Done {

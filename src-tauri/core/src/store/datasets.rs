@@ -17,9 +17,13 @@ pub struct DatasetRow {
     pub schema: Option<String>,
     /// `importing` while items are being stored, `ready` after.
     pub status: String,
+    /// The first version of the test set this file is a later version of (`import
+    /// --version-of`); none for a first version.
+    pub version_of: Option<i64>,
 }
 
-const COLUMNS: &str = "id, name, source_path, file_hash, imported_at, item_count, schema, status";
+const COLUMNS: &str =
+    "id, name, source_path, file_hash, imported_at, item_count, schema, status, version_of";
 
 fn from_row(row: &Row) -> rusqlite::Result<DatasetRow> {
     Ok(DatasetRow {
@@ -31,6 +35,7 @@ fn from_row(row: &Row) -> rusqlite::Result<DatasetRow> {
         item_count: row.get(5)?,
         schema: row.get(6)?,
         status: row.get(7)?,
+        version_of: row.get(8)?,
     })
 }
 
@@ -168,11 +173,30 @@ pub fn set_question_set(conn: &Connection, id: i64, fingerprint: &str) -> Result
     Ok(())
 }
 
-/// Ready datasets whose questions are the same as `id`'s (itself included), oldest first.
-pub fn same_questions(conn: &Connection, id: i64) -> Result<Vec<i64>> {
+/// Records `id` as a later version of `of`'s test set: linked to the first version of
+/// `of`'s family, so a family is one level deep however many versions follow.
+pub fn set_version_of(conn: &Connection, id: i64, of: i64) -> Result<()> {
+    let first = get(conn, of)?.version_of.unwrap_or(of);
+    if first == id {
+        return Err(Error::Invalid(format!(
+            "dataset {id} cannot be a version of itself"
+        )));
+    }
+    conn.execute(
+        "UPDATE datasets SET version_of = ?2 WHERE id = ?1",
+        params![id, first],
+    )?;
+    Ok(())
+}
+
+/// Every ready version of `id`'s test set (itself included), oldest first: the datasets
+/// linked to the same first version, and those with the same questions.
+pub fn versions(conn: &Connection, id: i64) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare(
         "SELECT other.id FROM datasets this JOIN datasets other
-           ON other.question_set = this.question_set OR other.id = this.id
+           ON other.id = this.id
+           OR other.question_set = this.question_set
+           OR COALESCE(other.version_of, other.id) = COALESCE(this.version_of, this.id)
          WHERE this.id = ?1 AND other.status = 'ready' ORDER BY other.id",
     )?;
     let ids = stmt

@@ -11,6 +11,7 @@ pub mod context_chunks;
 pub mod corpora;
 pub mod criteria;
 pub mod datasets;
+pub mod experiments;
 pub mod generations;
 pub mod human_labels;
 pub mod integrity;
@@ -35,7 +36,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 18;
+const MIGRATION_COUNT: usize = 19;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -57,6 +58,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0016_context_chunks.sql")),
         M::up(include_str!("migrations/0017_check_batches.sql")),
         M::up(include_str!("migrations/0018_results_errors.sql")),
+        M::up(include_str!("migrations/0019_experiments.sql")),
     ];
     assert_eq!(
         all.len(),

@@ -85,6 +85,7 @@ impl RunRef {
 
 /// Traffic light of one metric's change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Flag {
     Green,
@@ -119,6 +120,7 @@ pub struct FlippedItem {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricDelta {
     pub metric: String,
     pub lower_is_better: bool,

@@ -1,0 +1,136 @@
+//! The loop from an action to a verified fix, as the README shows it: evaluate, try an
+//! action, import the next version of the test set, evaluate it, read what it did.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::support::{ok, repo, run, stderr};
+
+fn town(version: &str) -> PathBuf {
+    repo().join("tests/compare").join(version)
+}
+
+fn json(out: &str) -> Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+fn evaluate(home: &Path, file: &Path, label: &str) {
+    ok(home, &["agentic", file.to_str().unwrap(), "--label", label]);
+}
+
+#[test]
+fn an_experiment_tried_on_v1_is_checked_item_by_item_on_v2() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    evaluate(home, &town("town-v1.jsonl"), "v1");
+
+    // v1 states two figures against its passages (t-02, t-04): subtle distortion, F.
+    let tried = json(&ok(
+        home,
+        &[
+            "try",
+            "1",
+            "F",
+            "--change",
+            "keep numbers verbatim",
+            "--json",
+        ],
+    ));
+    assert_eq!(tried["targets"], serde_json::json!(["t-02", "t-04"]));
+    assert_eq!(tried["pattern"], "subtle_distortion");
+    let before = json(&ok(home, &["history", "1", "--json"]));
+    assert_eq!(before["experiments"][0]["checked_on"], Value::Null);
+    assert_eq!(before["experiments"][0]["targets"], serde_json::json!([]));
+
+    ok(
+        home,
+        &[
+            "import",
+            town("town-v2.jsonl").to_str().unwrap(),
+            "--version-of",
+            "1",
+        ],
+    );
+    evaluate(home, &town("town-v2.jsonl"), "v2");
+
+    // Read from either version, the same outcome: both targets fixed, and t-05 (a
+    // figure v2 changed) named as an item the change broke elsewhere.
+    for dataset in ["1", "2"] {
+        let history = json(&ok(home, &["history", dataset, "--json"]));
+        assert_eq!(history["runs"].as_array().unwrap().len(), 2, "{history}");
+        let check = &history["experiments"][0];
+        assert_eq!(check["checked_on"]["id"], 2);
+        let outcomes: Vec<(&str, &str)> = check["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["label"].as_str().unwrap(), t["outcome"].as_str().unwrap()))
+            .collect();
+        assert_eq!(outcomes, [("t-02", "fixed"), ("t-04", "fixed")]);
+        assert_eq!(check["fixed"], 2);
+        let elsewhere: Vec<&str> = check["worse_elsewhere"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["label"].as_str().unwrap())
+            .collect();
+        assert_eq!(elsewhere, ["t-05"]);
+    }
+
+    // The terminal and the advisor say it in words, citing run 2's own items.
+    let said = ok(home, &["history", "2"]);
+    assert!(said.contains("2 of 2 items fixed"), "{said}");
+    assert!(said.contains("1 other item got worse: t-05"), "{said}");
+    let answer = json(&ok(home, &["ask", "2", "did my change fix it?", "--json"]));
+    assert_eq!(answer["intent"], "experiments");
+    let cited = answer["items"].as_array().unwrap().len();
+    assert_eq!(cited, 3, "t-02, t-04 and t-05 of run 2: {answer}");
+}
+
+#[test]
+fn an_experiment_needs_a_pattern_the_run_shows_and_a_change() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    evaluate(home, &town("town-v1.jsonl"), "v1");
+    for (args, says) in [
+        (
+            vec!["try", "1", "Z", "--change", "x"],
+            "no failure pattern is called \"Z\"",
+        ),
+        (
+            vec!["try", "1", "J", "--change", "x"],
+            "fired on no item of run 1",
+        ),
+        (
+            vec!["try", "1", "F", "--change", "  "],
+            "say what you will change",
+        ),
+        (vec!["try", "9", "F", "--change", "x"], "run"),
+    ] {
+        let o = run(home, &args);
+        assert!(!o.status.success(), "{args:?} was accepted");
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    let history = json(&ok(home, &["history", "1", "--json"]));
+    assert_eq!(history["experiments"], serde_json::json!([]));
+}
+
+#[test]
+fn a_version_of_an_unknown_dataset_is_refused_before_anything_is_imported() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    let o = run(
+        home,
+        &[
+            "import",
+            town("town-v2.jsonl").to_str().unwrap(),
+            "--version-of",
+            "7",
+        ],
+    );
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("dataset"), "{}", stderr(&o));
+    let datasets = json(&ok(home, &["datasets", "--json"]));
+    assert_eq!(datasets, serde_json::json!([]), "nothing was imported");
+}
