@@ -37,6 +37,9 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<api::runs::RunInfo>();
     c.visit::<api::runs::RunDetail>();
     c.visit::<api::advisor::Answer>();
+    c.visit::<api::experiments::ExperimentRow>();
+    c.visit::<api::experiments::ExperimentCheck>();
+    c.visit::<api::experiments::History>();
     c.visit::<api::cases::CaseQueryInput>();
     c.visit::<api::cases::CaseList>();
     c.visit::<api::cases::CaseDetail>();

@@ -7,7 +7,7 @@ use ragnosis_core::analysis::diagnosis::FailurePattern;
 use ragnosis_core::analysis::experiment;
 pub use ragnosis_core::analysis::experiment::{ExperimentCheck, Outcome, TargetOutcome};
 use ragnosis_core::analysis::trend;
-use ragnosis_core::store::experiments::ExperimentRow;
+pub use ragnosis_core::store::experiments::ExperimentRow;
 use serde::Serialize;
 
 use crate::reports::TrendPoint;
@@ -36,7 +36,8 @@ pub fn try_action(ctx: &Ctx, run_id: i64, pattern: &str, change: &str) -> Result
     experiment::record(&*ctx.store()?, run_id, pattern, change)
 }
 
-/// The experiments tried from run `run_id`'s actions, each with its outcome so far.
+/// The experiments tried from run `run_id`'s actions or checked on it, each with its
+/// outcome so far.
 pub fn of_run(ctx: &Ctx, run_id: i64) -> Result<Vec<ExperimentCheck>> {
     experiment::of_run(&*ctx.store()?, run_id)
 }

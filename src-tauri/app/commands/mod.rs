@@ -6,6 +6,7 @@ pub mod compare;
 pub mod criteria;
 pub mod datasets;
 pub mod evaluate;
+pub mod experiments;
 pub mod generate;
 pub mod judges;
 pub mod reports;

@@ -4,6 +4,9 @@
 import { Channel, invoke, isTauri, type InvokeArgs } from '@tauri-apps/api/core';
 import { NO_BACKEND_CODE, toAppError } from './errors';
 import type {
+  ExperimentCheck,
+  ExperimentRow,
+  History,
   Answer,
   AppError,
   FieldOverride,
@@ -220,6 +223,26 @@ export function getRun(runId: number): Promise<RunDetail> {
 /** The advisor's answer to a question about the run (rule-based, from the run's facts). */
 export function askRun(runId: number, question: string, item: string | null = null): Promise<Answer> {
   return call<Answer>('ask_run', { runId, question, item });
+}
+
+/** Records "Try this" on an action: the change the user will make for `pattern` (a letter). */
+export function tryAction(runId: number, pattern: string, change: string): Promise<ExperimentRow> {
+  return call<ExperimentRow>('try_action', { runId, pattern, change });
+}
+
+/** The experiments tried from the run's actions or checked on the run, with their outcome. */
+export function runExperiments(runId: number): Promise<ExperimentCheck[]> {
+  return call<ExperimentCheck[]>('run_experiments', { runId });
+}
+
+/** Every version of the dataset's test set: finished runs, regressions, experiments. */
+export function datasetHistory(datasetId: number): Promise<History> {
+  return call<History>('dataset_history', { datasetId });
+}
+
+/** Marks the dataset as the next version of another's test set (null: a first version). */
+export function setDatasetVersion(datasetId: number, versionOf: number | null): Promise<DatasetRow> {
+  return call<DatasetRow>('set_dataset_version', { datasetId, versionOf });
 }
 
 export function listCases(runId: number, query: CaseQueryInput): Promise<CaseList> {

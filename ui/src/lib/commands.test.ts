@@ -3,11 +3,12 @@
 // clicks; this test reads both sources and holds them together: every command api.ts
 // calls is registered and takes exactly the arguments passed (all the required ones, none
 // unknown), and every registered command has a caller.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import apiSource from './api.ts?raw';
 
-const APP = join(__dirname, '../../../src-tauri/app');
+// Read as text at build time by Vite (the sources are not modules of the UI).
+const LIB = Object.values(import.meta.glob('../../../src-tauri/app/lib.rs', { query: '?raw', import: 'default', eager: true }))[0] as string;
+const COMMANDS = import.meta.glob('../../../src-tauri/app/commands/*.rs', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
 /** Parameters Tauri fills itself, never passed by the window. */
 const INJECTED = /^(State|AppHandle|Window|WebviewWindow|tauri::)/;
 
@@ -19,21 +20,18 @@ interface Param {
 const camel = (snake: string) => snake.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 function registered(): string[] {
-  const lib = readFileSync(join(APP, 'lib.rs'), 'utf8');
-  const list = lib.match(/generate_handler!\[([^\]]*)\]/);
-  if (!list) throw new Error('no generate_handler! in src-tauri/app/lib.rs');
+  const list = LIB.match(/generate_handler!\[([^\]]*)\]/);
+  if (!list?.[1]) throw new Error('no generate_handler! in src-tauri/app/lib.rs');
   return list[1]
     .split(',')
-    .map((path) => path.trim().split('::').pop() ?? '')
-    .filter((name) => name !== '');
+    .map((path: string) => path.trim().split('::').pop() ?? '')
+    .filter((name: string) => name !== '');
 }
 
 /** Every `#[tauri::command]` function of app/commands with the parameters the window passes. */
 function commands(): Map<string, Param[]> {
   const found = new Map<string, Param[]>();
-  const dir = join(APP, 'commands');
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.rs'))) {
-    const source = readFileSync(join(dir, file), 'utf8');
+  for (const source of Object.values(COMMANDS)) {
     const pattern = /#\[tauri::command[^\]]*\]\s*(?:pub\s+)?(?:async\s+)?fn\s+(\w+)\s*(?:<[^>]*>)?\s*\(([^{]*?)\)\s*(?:->[^{]*)?\{/gs;
     for (const m of source.matchAll(pattern)) {
       const params: Param[] = [];
@@ -44,7 +42,7 @@ function commands(): Map<string, Param[]> {
         if (ch === '<' || ch === '(') depth += 1;
         if (ch === '>' || ch === ')') depth -= 1;
         if (ch === ',' && depth === 0) {
-          const [name, ...type] = current.split(':');
+          const [name = '', ...type] = current.split(':');
           const ty = type.join(':').trim();
           if (name.trim() !== '' && !INJECTED.test(ty)) {
             params.push({ name: camel(name.trim().replace(/^mut\s+/, '')), optional: ty.startsWith('Option<') });
@@ -54,7 +52,7 @@ function commands(): Map<string, Param[]> {
           current += ch;
         }
       }
-      found.set(m[1], params);
+      if (m[1]) found.set(m[1], params);
     }
   }
   return found;
@@ -62,14 +60,13 @@ function commands(): Map<string, Param[]> {
 
 /** Every `call<T>('name', { keys })` of api.ts. */
 function calls(): { command: string; keys: string[] }[] {
-  const source = readFileSync(join(__dirname, 'api.ts'), 'utf8');
   const found = [];
-  for (const m of source.matchAll(/call<[^(]*>\('(\w+)'(?:,\s*\{([^}]*)\})?\)/g)) {
+  for (const m of apiSource.matchAll(/call<[^(]*>\('(\w+)'(?:,\s*\{([^}]*)\})?\)/g)) {
     const keys = (m[2] ?? '')
       .split(',')
-      .map((entry) => entry.split(':')[0].trim())
-      .filter((key) => key !== '');
-    found.push({ command: m[1], keys });
+      .map((entry: string) => (entry.split(':')[0] ?? '').trim())
+      .filter((key: string) => key !== '');
+    if (m[1]) found.push({ command: m[1], keys });
   }
   return found;
 }

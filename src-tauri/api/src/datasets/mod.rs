@@ -152,10 +152,19 @@ pub fn import_inspected(
     }
     let mut imported = import::refuse_empty(&store, &request.path, imported)?;
     if let Some(of) = request.version_of {
-        store::datasets::set_version_of(store.conn(), imported.dataset.id, of)?;
+        store::datasets::set_version_of(store.conn(), imported.dataset.id, Some(of))?;
         imported.dataset = store::datasets::get(store.conn(), imported.dataset.id)?;
     }
     Ok(imported)
+}
+
+/// Marks dataset `id` as the next version of `of`'s test set, or (none) as a first
+/// version again; experiments and the history follow the link.
+pub fn set_version_of(ctx: &Ctx, id: i64, of: Option<i64>) -> Result<DatasetRow> {
+    let store = ctx.store()?;
+    store::datasets::get_ready(store.conn(), id)?;
+    store::datasets::set_version_of(store.conn(), id, of)?;
+    store::datasets::get(store.conn(), id)
 }
 
 /// Imports the example set shipped with Ragnosis (written to the home folder first).

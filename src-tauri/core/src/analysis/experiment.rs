@@ -164,12 +164,15 @@ pub fn of_test_set(store: &Store, dataset_id: i64) -> Result<Vec<ExperimentCheck
         .collect()
 }
 
-/// The experiments tried from run `run_id`'s actions, each checked as `of_test_set` does.
+/// The experiments tried from run `run_id`'s actions, and those checked on it, each
+/// checked as `of_test_set` does.
 pub fn of_run(store: &Store, run_id: i64) -> Result<Vec<ExperimentCheck>> {
     let run = store::runs::get(store.conn(), run_id)?;
     Ok(of_test_set(store, run.dataset_id)?
         .into_iter()
-        .filter(|c| c.experiment.run_id == run_id)
+        .filter(|c| {
+            c.experiment.run_id == run_id || c.checked_on.as_ref().is_some_and(|r| r.id == run_id)
+        })
         .collect())
 }
 

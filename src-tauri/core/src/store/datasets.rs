@@ -174,16 +174,22 @@ pub fn set_question_set(conn: &Connection, id: i64, fingerprint: &str) -> Result
 }
 
 /// Records `id` as a later version of `of`'s test set: linked to the first version of
-/// `of`'s family, so a family is one level deep however many versions follow.
-pub fn set_version_of(conn: &Connection, id: i64, of: i64) -> Result<()> {
-    let first = get(conn, of)?.version_of.unwrap_or(of);
+/// `of`'s family, so a family is one level deep however many versions follow; `None`
+/// makes `id` a first version again.
+pub fn set_version_of(conn: &Connection, id: i64, of: Option<i64>) -> Result<()> {
+    let Some(of) = of else {
+        conn.execute("UPDATE datasets SET version_of = NULL WHERE id = ?1", [id])?;
+        return Ok(());
+    };
+    let first = get_ready(conn, of)?.version_of.unwrap_or(of);
     if first == id {
         return Err(Error::Invalid(format!(
-            "dataset {id} cannot be a version of itself"
+            "dataset {of} is already a version of dataset {id}'s test set"
         )));
     }
+    // Versions that named `id` as their first follow it into `first`'s family.
     conn.execute(
-        "UPDATE datasets SET version_of = ?2 WHERE id = ?1",
+        "UPDATE datasets SET version_of = ?2 WHERE id = ?1 OR version_of = ?1",
         params![id, first],
     )?;
     Ok(())

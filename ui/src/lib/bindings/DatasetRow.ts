@@ -4,4 +4,9 @@ export type DatasetRow = { id: number, name: string, source_path: string | null,
 /**
  * `importing` while items are being stored, `ready` after.
  */
-status: string, };
+status: string, 
+/**
+ * The first version of the test set this file is a later version of (`import
+ * --version-of`); none for a first version.
+ */
+version_of: number | null, };

@@ -3,4 +3,4 @@
 /**
  * What the question asks for.
  */
-export type Intent = "why_flagged" | "fix_first" | "items_with_pattern" | "trust" | "compare" | "unknown";
+export type Intent = "why_flagged" | "fix_first" | "items_with_pattern" | "trust" | "compare" | "experiments" | "unknown";

@@ -14,6 +14,7 @@ const dataset = (over: Partial<DatasetRow>): DatasetRow => ({
   source_path: '/tmp/ragnosis-example.jsonl',
   file_hash: null,
   status: 'ready',
+  version_of: null,
   ...over,
 });
 

@@ -4,11 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { render } from 'svelte/server';
 import AdvicePanel from './AdvicePanel.svelte';
 import DiagnosisPanel from './DiagnosisPanel.svelte';
+import ExperimentsPanel from './ExperimentsPanel.svelte';
 import ReportSummary from './ReportSummary.svelte';
 import ErrorAlert from './ErrorAlert.svelte';
 import MetricTable from './MetricTable.svelte';
 import RunTable from './RunTable.svelte';
-import type { RunInsights, DiagnosisView, MetricRow, ReportSummary as Summary, RunInfo, TaxonomyCounts } from '../types';
+import type { ExperimentCheck, RunInsights, DiagnosisView, MetricRow, ReportSummary as Summary, RunInfo, TaxonomyCounts } from '../types';
 
 const HOSTILE = '<img src=x onerror=window.__pwned=1><script>window.__pwned=1</script>';
 
@@ -214,5 +215,50 @@ describe('ErrorAlert', () => {
     }).body;
     expect(limited).toContain('Try again in 12 s');
     expect(limited).not.toContain('fix-key');
+  });
+});
+
+describe('ExperimentsPanel', () => {
+  const check = (): ExperimentCheck => ({
+    experiment: {
+      id: 1,
+      run_id: 1,
+      pattern: 'subtle_distortion',
+      action_title: 'Keep qualifiers, numbers and dates exactly as written',
+      change: `keep numbers ${HOSTILE}`,
+      targets: ['t-02', HOSTILE],
+      created_at: '2026-11-28T12:00:00Z',
+    },
+    pattern_label: 'F (subtle distortion)',
+    checked_on: { id: 2, label: 'v2', version: null, dataset: 'town-v2', judge: 'offline', items: 8 },
+    targets: [
+      { label: 't-02', item_id_before: 2, item_id_after: 10, outcome: 'fixed', before: 'F (subtle distortion)', after: 'no problem found' },
+      { label: HOSTILE, item_id_before: 4, item_id_after: 12, outcome: 'worse', before: 'F (subtle distortion)', after: 'H (incomplete)' },
+    ],
+    fixed: 1,
+    still_failing: 0,
+    worse: 1,
+    worse_elsewhere: [{ label: 't-05', item_id_a: 5, item_id_b: 13, before: 'no problem found', after: 'F (subtle distortion)' }],
+    judged_differently: [],
+    sentence: `"keep numbers ${HOSTILE}" for F (subtle distortion), checked on Run 2 (v2): 1 of 2 items fixed`,
+  });
+
+  it('shows each target with its outcome and the items broken elsewhere, all as text', () => {
+    const { body } = render(ExperimentsPanel, { props: { runId: 2, experiments: [check()], oncase: () => {} } });
+    expect(body).toContain('1 of 2 items fixed');
+    expect(body.match(/data-testid="experiment-outcome"/g)).toHaveLength(2);
+    expect(body).toContain('>fixed<');
+    expect(body).toContain('>worse<');
+    expect(body).toContain('worse, not targeted');
+    expect(body).toContain('t-05');
+    expect(body).not.toContain('<img');
+    expect(body).not.toContain('<script>window');
+  });
+
+  it('links the items of the run shown and only names them in a history', () => {
+    const onRun = render(ExperimentsPanel, { props: { runId: 2, experiments: [check()], oncase: () => {} } }).body;
+    const inHistory = render(ExperimentsPanel, { props: { runId: null, experiments: [check()], oncase: () => {} } }).body;
+    expect(onRun.match(/<button/g)?.length).toBe(3);
+    expect(inHistory).not.toContain('<button');
   });
 });
