@@ -72,7 +72,6 @@ fn healthy(store: &Store, run_id: i64, item_id: i64) {
     }
 }
 
-// long: one scenario: a built dataset, a run, then the stored diagnosis read back and checked
 #[test]
 fn stored_summary_names_hallucination_with_the_contradicted_item_as_worst_example() {
     let dir = tempfile::tempdir().unwrap();
@@ -128,6 +127,29 @@ fn stored_summary_names_hallucination_with_the_contradicted_item_as_worst_exampl
         "no other rule had its inputs and fired"
     );
 
+    assert_the_first_action_fixes_hallucination_quoting(&diagnosis, moon);
+
+    assert_eq!(
+        diagnosis::item_patterns(&store, run_id, moon).unwrap(),
+        vec![FailurePattern::Hallucination]
+    );
+    assert!(diagnosis::item_patterns(&store, run_id, paris)
+        .unwrap()
+        .is_empty());
+    assert!(
+        diagnosis::item_patterns(&store, run_id, mont_blanc)
+            .unwrap()
+            .is_empty(),
+        "an error fires nothing"
+    );
+}
+
+/// The diagnosis's first action is for hallucination, of high impact, and quotes the
+/// Moon question (item `moon`) as its example.
+fn assert_the_first_action_fixes_hallucination_quoting(
+    diagnosis: &diagnosis::Diagnosis,
+    moon: i64,
+) {
     let action = &diagnosis.actions[0];
     assert_eq!(action.pattern, Some(FailurePattern::Hallucination));
     assert_eq!(
@@ -142,20 +164,6 @@ fn stored_summary_names_hallucination_with_the_contradicted_item_as_worst_exampl
     assert_eq!(
         (example.item_id, example.question.as_str()),
         (moon, MOON_QUESTION)
-    );
-
-    assert_eq!(
-        diagnosis::item_patterns(&store, run_id, moon).unwrap(),
-        vec![FailurePattern::Hallucination]
-    );
-    assert!(diagnosis::item_patterns(&store, run_id, paris)
-        .unwrap()
-        .is_empty());
-    assert!(
-        diagnosis::item_patterns(&store, run_id, mont_blanc)
-            .unwrap()
-            .is_empty(),
-        "an error fires nothing"
     );
 }
 

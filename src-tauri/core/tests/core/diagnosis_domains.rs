@@ -105,66 +105,13 @@ struct Figures {
     correct_examples: u32,
 }
 
-// long: one scenario end to end: strip the labels, import, run, read back every item and
-// every example the diagnosis shows
 /// The set at `path` (a JSONL of labelled items) evaluated as a user would, scored.
 fn evaluate(path: &Path) -> (Figures, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    let mut labels = BTreeMap::new();
-    let mut stripped = String::new();
-    for line in std::fs::read_to_string(path).unwrap().lines() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let mut item: serde_json::Value = serde_json::from_str(line).unwrap();
-        let meta = item
-            .as_object_mut()
-            .unwrap()
-            .remove("metadata")
-            .expect("a labelled item");
-        labels.insert(item["id"].as_str().unwrap().to_string(), label(&meta));
-        stripped.push_str(&item.to_string());
-        stripped.push('\n');
-    }
-    let file = dir.path().join("items.jsonl");
-    std::fs::write(&file, stripped).unwrap();
+    let (labels, file) = strip_labels(path, dir.path());
     let mut store = Store::open(&dir.path().join("home")).unwrap();
-    let dataset = ragnosis_core::import::import_file(
-        &mut store,
-        &file,
-        Some("labelled"),
-        &ImportLimits::default(),
-        &NoProgress,
-    )
-    .unwrap()
-    .dataset
-    .id;
-    let request = RunRequest {
-        dataset_id: dataset,
-        mode: Mode::Agentic,
-        ..Default::default()
-    };
-    let run_id = run::plan(&mut store, &request).unwrap();
-    run::execute(
-        &mut store,
-        run_id,
-        Arc::new(OfflineJudge::standard()),
-        Arc::new(NoProgress),
-        &CancelToken::new(),
-    )
-    .unwrap();
-    let diagnosed = diagnosis::diagnose(&store, run_id).unwrap();
-    let shown: BTreeSet<i64> = diagnosed
-        .patterns
-        .iter()
-        .flat_map(|p| p.examples.iter().map(|e| e.item_id))
-        .chain(
-            diagnosed
-                .actions
-                .iter()
-                .filter_map(|a| a.example.as_ref().map(|e| e.item_id)),
-        )
-        .collect();
+    let run_id = run_offline(&mut store, &file);
+    let shown = shown_as_examples(&diagnosis::diagnose(&store, run_id).unwrap());
     let mut figures = Figures::default();
     let mut wrong = Vec::new();
     for item_id in store::run_items::item_ids(store.conn(), run_id).unwrap() {
@@ -205,6 +152,75 @@ fn evaluate(path: &Path) -> (Figures, Vec<String>) {
         }
     }
     (figures, wrong)
+}
+
+/// Each item of the JSONL at `path` without its label (its `metadata`), written to
+/// `dir/items.jsonl`; the labels by item id, and the file.
+fn strip_labels(path: &Path, dir: &Path) -> (BTreeMap<String, Label>, PathBuf) {
+    let mut labels = BTreeMap::new();
+    let mut stripped = String::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut item: serde_json::Value = serde_json::from_str(line).unwrap();
+        let meta = item
+            .as_object_mut()
+            .unwrap()
+            .remove("metadata")
+            .expect("a labelled item");
+        labels.insert(item["id"].as_str().unwrap().to_string(), label(&meta));
+        stripped.push_str(&item.to_string());
+        stripped.push('\n');
+    }
+    let file = dir.join("items.jsonl");
+    std::fs::write(&file, stripped).unwrap();
+    (labels, file)
+}
+
+/// The file imported into `store` and evaluated in agentic mode with the offline judge:
+/// the run's id.
+fn run_offline(store: &mut Store, file: &Path) -> i64 {
+    let dataset = ragnosis_core::import::import_file(
+        store,
+        file,
+        Some("labelled"),
+        &ImportLimits::default(),
+        &NoProgress,
+    )
+    .unwrap()
+    .dataset
+    .id;
+    let request = RunRequest {
+        dataset_id: dataset,
+        mode: Mode::Agentic,
+        ..Default::default()
+    };
+    let run_id = run::plan(store, &request).unwrap();
+    run::execute(
+        store,
+        run_id,
+        Arc::new(OfflineJudge::standard()),
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    run_id
+}
+
+/// The items the diagnosis shows as an example, under a pattern or an action.
+fn shown_as_examples(diagnosed: &diagnosis::Diagnosis) -> BTreeSet<i64> {
+    diagnosed
+        .patterns
+        .iter()
+        .flat_map(|p| p.examples.iter().map(|e| e.item_id))
+        .chain(
+            diagnosed
+                .actions
+                .iter()
+                .filter_map(|a| a.example.as_ref().map(|e| e.item_id)),
+        )
+        .collect()
 }
 
 /// The figures a set must keep: at most so many false alarms and extras and correct items

@@ -32,7 +32,6 @@ fn evaluate(judge: OfflineJudge) -> BTreeMap<String, Outcome> {
     evaluate_file(Path::new(EXAMPLE), judge)
 }
 
-// long: imports, runs and reads back one example file with the facts every diagnosis test checks
 /// Every item of `path` evaluated in agentic mode with `judge`, by its id.
 fn evaluate_file(path: &Path, judge: OfflineJudge) -> BTreeMap<String, Outcome> {
     let dir = tempfile::tempdir().unwrap();

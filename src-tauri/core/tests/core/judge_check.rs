@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use ragnosis_core::dataset::ImportLimits;
 use ragnosis_core::judge::offline::{self, OfflineJudge};
-use ragnosis_core::judge_check::{self, CheckTask, JudgeCheck, Measure};
+use ragnosis_core::judge_check::{self, CheckTask, DiagnosisFigure, JudgeCheck, Measure};
 use ragnosis_core::progress::{CancelToken, NoProgress, Progress, RecordedProgress};
 use ragnosis_core::run::{self, Mode, RunRequest};
 use ragnosis_core::store::Store;
@@ -26,10 +26,50 @@ fn lexical_check() -> (JudgeCheck, Vec<Progress>) {
     (check, events)
 }
 
-// long: one check run, then each task's figures checked in turn against the labels
 #[test]
 fn offline_judge_check_measures_every_task_against_human_labels() {
     let (check, events) = lexical_check();
+    assert_every_task_judged_with_a_figure(&check);
+    // What the dev sets measured for the word-level judge: clearly above chance on
+    // attribution, so a broken claim pipeline (everything unsupported) cannot pass.
+    let begin = check
+        .task(CheckTask::Attribution)
+        .unwrap()
+        .estimate
+        .unwrap();
+    assert!(begin.ci_low > 0.6, "BEGIN attribution agreement {begin:?}");
+    assert_eq!(check.claims_n, 180);
+    assert!(check.claims.unwrap().value > 0.6, "{:?}", check.claims);
+    assert_eq!(
+        check.prompt_versions,
+        vec![offline::PROMPT_VERSION.to_string()]
+    );
+    assert_eq!(check.judge_config, "offline");
+
+    assert_the_designed_shapes_are_named(&check.diagnosis);
+
+    assert!(
+        matches!(
+            events.first(),
+            Some(Progress::Started {
+                total: Some(355),
+                ..
+            })
+        ),
+        "{:?}",
+        events.first()
+    );
+    let advanced = events
+        .iter()
+        .filter(|e| matches!(e, Progress::Advanced { .. }))
+        .count();
+    assert_eq!(advanced, 355, "one step per case");
+    assert!(check.headline().contains("n = 180"), "{}", check.headline());
+}
+
+/// Every task judged on its 60 cases with no error, with a figure inside its interval,
+/// by the task's measure (Spearman for similarity).
+fn assert_every_task_judged_with_a_figure(check: &JudgeCheck) {
     for task in CheckTask::ALL {
         let figure = check.task(task).unwrap();
         assert_eq!(
@@ -50,23 +90,11 @@ fn offline_judge_check_measures_every_task_against_human_labels() {
         check.task(CheckTask::Similarity).unwrap().measure,
         Measure::Spearman
     );
-    // What the dev sets measured for the word-level judge: clearly above chance on
-    // attribution, so a broken claim pipeline (everything unsupported) cannot pass.
-    let begin = check
-        .task(CheckTask::Attribution)
-        .unwrap()
-        .estimate
-        .unwrap();
-    assert!(begin.ci_low > 0.6, "BEGIN attribution agreement {begin:?}");
-    assert_eq!(check.claims_n, 180);
-    assert!(check.claims.unwrap().value > 0.6, "{:?}", check.claims);
-    assert_eq!(
-        check.prompt_versions,
-        vec![offline::PROMPT_VERSION.to_string()]
-    );
-    assert_eq!(check.judge_config, "offline");
+}
 
-    let d = &check.diagnosis;
+/// The designed-failure figures of the word-level judge: which shapes it names, at
+/// least how often, and the letters each shape expects.
+fn assert_the_designed_shapes_are_named(d: &DiagnosisFigure) {
     assert_eq!((d.designed, d.good), (50, 5));
     let shape = |name: &str| {
         d.shapes
@@ -105,24 +133,6 @@ fn offline_judge_check_measures_every_task_against_human_labels() {
         shape("negated_fact")
     );
     assert!(d.named <= d.designed && d.false_alarms <= d.good);
-
-    assert!(
-        matches!(
-            events.first(),
-            Some(Progress::Started {
-                total: Some(355),
-                ..
-            })
-        ),
-        "{:?}",
-        events.first()
-    );
-    let advanced = events
-        .iter()
-        .filter(|e| matches!(e, Progress::Advanced { .. }))
-        .count();
-    assert_eq!(advanced, 355, "one step per case");
-    assert!(check.headline().contains("n = 180"), "{}", check.headline());
 }
 
 /// The RAGVUE examples evaluated agentically by the lexical offline judge (so the run's

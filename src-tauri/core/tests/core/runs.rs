@@ -475,7 +475,6 @@ fn judged_results_record_the_prompt_version_that_judged_them() {
     );
 }
 
-// long: one scenario: a run, labels, then the trust statement read back and checked
 /// Pass / fail labels on a metric give the run's pass rate corrected for the judge's own
 /// errors on them, and the trust statement says so with its interval. The expected rate
 /// is worked out here from the stored scores and labels (Rogan–Gladen).

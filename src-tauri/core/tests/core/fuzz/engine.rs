@@ -80,6 +80,16 @@ struct Current {
     input: Mutex<Vec<u8>>,
 }
 
+impl Current {
+    fn idle() -> Arc<Current> {
+        Arc::new(Current {
+            started_ms: AtomicU64::new(0),
+            running: AtomicBool::new(false),
+            input: Mutex::new(Vec::new()),
+        })
+    }
+}
+
 fn watchdog(name: &'static str, current: Arc<Current>, epoch: Instant, done: Arc<AtomicBool>) {
     std::thread::spawn(move || {
         while !done.load(Ordering::Relaxed) {
@@ -141,7 +151,6 @@ fn peak_rss_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-// long: the fuzzing loop: generate, run, classify and shrink share the campaign's counters
 /// Runs `check` on `cases` values of `strategy`. `render` turns a value into the bytes
 /// the parser read (saved when a case fails or hangs). `check` returns Err for a broken
 /// invariant; a panic inside it is caught by proptest. Fails the test with the shrunk
@@ -154,23 +163,9 @@ where
 {
     quiet_panics_inside_cases();
     let cases = cases(name, default_cases);
-    let config = Config {
-        cases,
-        failure_persistence: None,
-        max_shrink_iters: 20_000,
-        max_shrink_time: 300_000,
-        ..Config::default()
-    };
-    let mut runner = TestRunner::new_with_rng(
-        config,
-        TestRng::from_seed(RngAlgorithm::ChaCha, &seed(name)),
-    );
+    let mut runner = runner(name, cases);
     let epoch = Instant::now();
-    let current = Arc::new(Current {
-        started_ms: AtomicU64::new(0),
-        running: AtomicBool::new(false),
-        input: Mutex::new(Vec::new()),
-    });
+    let current = Current::idle();
     let done = Arc::new(AtomicBool::new(false));
     watchdog(name, Arc::clone(&current), epoch, Arc::clone(&done));
     let slowest = RefCell::new((Duration::ZERO, Vec::<u8>::new()));
@@ -209,14 +204,10 @@ where
         match outcome {
             Ok(Ok(())) => Ok(()),
             Ok(Err(broken)) => Err(TestCaseError::fail(broken)),
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<String>()
-                    .cloned()
-                    .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
-                    .unwrap_or_else(|| "a panic without a message".into());
-                Err(TestCaseError::fail(format!("panicked: {message}")))
-            }
+            Err(panic) => Err(TestCaseError::fail(format!(
+                "panicked: {}",
+                panic_message(&*panic)
+            ))),
         }
     });
     done.store(true, Ordering::Relaxed);
@@ -232,29 +223,67 @@ where
     eprintln!("{summary}");
     record(&summary);
     if let Err(error) = result {
-        let (reason, input) = match error {
-            TestError::Fail(reason, value) => (reason.to_string(), render(&value)),
-            TestError::Abort(reason) => (reason.to_string(), Vec::new()),
-        };
-        let path = findings_dir().join(format!("{name}-failure.bin"));
-        std::fs::write(&path, &input).unwrap();
-        panic!(
-            "fuzz {name}: {reason}\nshrunk input ({} bytes, saved in {}):\n{}",
-            input.len(),
-            path.display(),
-            shown(&input)
-        );
+        fail_with_the_shrunk_input(name, error, &render);
     }
     if long && summary.slow_cases > 0 {
-        let path = findings_dir().join(format!("{name}-slowest.bin"));
-        std::fs::write(&path, &slowest_input).unwrap();
-        panic!(
-            "fuzz {name}: {} case(s) took over {SLOW:?} (slowest {:?}, saved in {})",
-            summary.slow_cases,
-            summary.slowest,
-            path.display()
-        );
+        fail_on_slow_cases(&summary, &slowest_input);
     }
+}
+
+/// A runner for `cases` cases of campaign `name`, seeded from its name, with room to
+/// shrink a failing case a long way.
+fn runner(name: &str, cases: u32) -> TestRunner {
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        max_shrink_iters: 20_000,
+        max_shrink_time: 300_000,
+        ..Config::default()
+    };
+    TestRunner::new_with_rng(
+        config,
+        TestRng::from_seed(RngAlgorithm::ChaCha, &seed(name)),
+    )
+}
+
+/// The message a caught panic carries.
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
+/// Fails the test on campaign `name`'s finding, with its shrunk input shown and saved
+/// in `fuzz-findings/NAME-failure.bin`.
+fn fail_with_the_shrunk_input<V>(name: &str, error: TestError<V>, render: impl Fn(&V) -> Vec<u8>) {
+    let (reason, input) = match error {
+        TestError::Fail(reason, value) => (reason.to_string(), render(&value)),
+        TestError::Abort(reason) => (reason.to_string(), Vec::new()),
+    };
+    let path = findings_dir().join(format!("{name}-failure.bin"));
+    std::fs::write(&path, &input).unwrap();
+    panic!(
+        "fuzz {name}: {reason}\nshrunk input ({} bytes, saved in {}):\n{}",
+        input.len(),
+        path.display(),
+        shown(&input)
+    );
+}
+
+/// Fails a long run's campaign that had cases over `SLOW`, with the slowest input saved
+/// in `fuzz-findings/NAME-slowest.bin`.
+fn fail_on_slow_cases(summary: &Summary, slowest_input: &[u8]) {
+    let name = summary.name;
+    let path = findings_dir().join(format!("{name}-slowest.bin"));
+    std::fs::write(&path, slowest_input).unwrap();
+    panic!(
+        "fuzz {name}: {} case(s) took over {SLOW:?} (slowest {:?}, saved in {})",
+        summary.slow_cases,
+        summary.slowest,
+        path.display()
+    );
 }
 
 /// Appends the summary to `fuzz-findings/summary.txt`, so a long run's figures survive

@@ -19,7 +19,6 @@ fn s(texts: &[&str]) -> Vec<String> {
     texts.iter().map(|t| t.to_string()).collect()
 }
 
-// long: a table: one task of each kind for the fuzzer
 /// One task of every kind, on a help-desk item.
 pub fn tasks() -> Vec<Task> {
     let question = "How long is the warranty on the frame, and who does it cover?";
@@ -69,44 +68,8 @@ pub fn tasks() -> Vec<Task> {
             ]),
             passages: chunks.clone(),
         },
-        Task::Scorecard(Box::new(ScorecardTask {
-            question: question.into(),
-            answer: answer.into(),
-            chunks: chunks.clone(),
-            ground_truth: "10 years, first owner only.".into(),
-            structure_note: s(&["a duration and a person"]),
-            criteria: Criterion::ALL.to_vec(),
-            examples: vec![CorrectnessExample {
-                answer: "Ten years.".into(),
-                reference: "10 years.".into(),
-                score: 0.8,
-            }],
-            taxonomy: true,
-        })),
-        Task::Insights(Box::new(InsightsTask {
-            metrics: vec![MetricBrief {
-                metric: "ragvue.clarity".into(),
-                description: "how clear the answer is".into(),
-                mean: 0.4,
-                n: 3,
-                lower_is_better: false,
-                low: vec![ItemBrief {
-                    question: question.into(),
-                    score: 0.1,
-                    explanation: "rambling".into(),
-                }],
-                high: vec![],
-            }],
-            baseline: vec![ActionBrief {
-                impact: "high".into(),
-                metric: "ragvue.clarity".into(),
-                title: "Shorter answers".into(),
-                whats_wrong: "answers ramble".into(),
-                why: "the prompt asks for detail".into(),
-                example_question: question.into(),
-                how_to_fix: "ask for two sentences".into(),
-            }],
-        })),
+        scorecard(question, answer, &chunks),
+        insights(question),
         Task::DraftQuestion {
             chunk: chunks[0].clone(),
         },
@@ -115,6 +78,52 @@ pub fn tasks() -> Vec<Task> {
             chunk: chunks[0].clone(),
         },
     ]
+}
+
+/// The scorecard task of `tasks`: every criterion, one graded example, the taxonomy.
+fn scorecard(question: &str, answer: &str, chunks: &[String]) -> Task {
+    Task::Scorecard(Box::new(ScorecardTask {
+        question: question.into(),
+        answer: answer.into(),
+        chunks: chunks.to_vec(),
+        ground_truth: "10 years, first owner only.".into(),
+        structure_note: s(&["a duration and a person"]),
+        criteria: Criterion::ALL.to_vec(),
+        examples: vec![CorrectnessExample {
+            answer: "Ten years.".into(),
+            reference: "10 years.".into(),
+            score: 0.8,
+        }],
+        taxonomy: true,
+    }))
+}
+
+/// The insights task of `tasks`: one low-scoring metric and one baseline action.
+fn insights(question: &str) -> Task {
+    Task::Insights(Box::new(InsightsTask {
+        metrics: vec![MetricBrief {
+            metric: "ragvue.clarity".into(),
+            description: "how clear the answer is".into(),
+            mean: 0.4,
+            n: 3,
+            lower_is_better: false,
+            low: vec![ItemBrief {
+                question: question.into(),
+                score: 0.1,
+                explanation: "rambling".into(),
+            }],
+            high: vec![],
+        }],
+        baseline: vec![ActionBrief {
+            impact: "high".into(),
+            metric: "ragvue.clarity".into(),
+            title: "Shorter answers".into(),
+            whats_wrong: "answers ramble".into(),
+            why: "the prompt asks for detail".into(),
+            example_question: question.into(),
+            how_to_fix: "ask for two sentences".into(),
+        }],
+    }))
 }
 
 /// Each task's correct reply, bare, fenced, in prose and after a thinking block.

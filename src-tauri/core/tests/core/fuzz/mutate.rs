@@ -424,68 +424,23 @@ fn object_at(root: &mut Node, at: u32) -> Option<&mut Vec<(String, Node)>> {
     }
 }
 
-// long: one match arm per kind of JSON edit
 fn edit_tree(root: &mut Node, e: &JsonEdit) {
     match *e {
         JsonEdit::WrongType { at, kind, .. } => {
-            *at_node(root, at) = match kind % 12 {
-                0 => Node::Null,
-                1 => Node::Bool(true),
-                2 => Node::Raw("0".into()),
-                3 => Node::Raw("-1".into()),
-                4 => Node::Str(String::new()),
-                5 => Node::Str("text".into()),
-                6 => Node::Arr(Vec::new()),
-                7 => Node::Obj(Vec::new()),
-                8 => Node::Arr(vec![
-                    Node::Raw("1".into()),
-                    Node::Str("a".into()),
-                    Node::Null,
-                ]),
-                9 => Node::Obj(vec![("a".into(), Node::Raw("1".into()))]),
-                10 => Node::Str("   ".into()),
-                _ => Node::Raw("0.5".into()),
-            }
+            *at_node(root, at) = wrong_type(kind);
         }
         JsonEdit::Token { at, token: t, .. } => {
             *at_node(root, at) = Node::Raw(token(t).to_string());
         }
         JsonEdit::Deep {
             at, depth, object, ..
-        } => {
-            // Written out as text: a tree this deep would overflow the harness's own
-            // recursive clone and drop.
-            let node = at_node(root, at);
-            let mut inner = String::new();
-            node.write(&mut inner);
-            let (open, close) = if object { ("{\"a\":", "}") } else { ("[", "]") };
-            let depth = depth as usize;
-            *node = Node::Raw(format!(
-                "{}{inner}{}",
-                open.repeat(depth),
-                close.repeat(depth)
-            ));
-        }
+        } => nest(at_node(root, at), depth as usize, object),
         JsonEdit::OddText {
             at,
             token: t,
             repeat,
             ..
-        } => {
-            let node = at_node(root, at);
-            let odd = token(t).repeat(repeat as usize);
-            match node {
-                Node::Str(s) => {
-                    let cut = (t as usize * 7) % (s.len() + 1);
-                    let cut = (0..=cut)
-                        .rev()
-                        .find(|&c| s.is_char_boundary(c))
-                        .unwrap_or(0);
-                    s.insert_str(cut, &odd);
-                }
-                other => *other = Node::Str(odd),
-            }
-        }
+        } => insert_odd_text(at_node(root, at), t, repeat),
         JsonEdit::DuplicateKey { at, pick, .. } => {
             if let Some(pairs) = object_at(root, at) {
                 let pair = pairs[pick as usize % pairs.len()].clone();
@@ -521,6 +476,58 @@ fn edit_tree(root: &mut Node, e: &JsonEdit) {
             let copy = at_node(root, from).clone();
             *at_node(root, to) = copy;
         }
+    }
+}
+
+/// The value of `WrongType`'s `kind`: one of twelve values of other types and shapes.
+fn wrong_type(kind: u8) -> Node {
+    match kind % 12 {
+        0 => Node::Null,
+        1 => Node::Bool(true),
+        2 => Node::Raw("0".into()),
+        3 => Node::Raw("-1".into()),
+        4 => Node::Str(String::new()),
+        5 => Node::Str("text".into()),
+        6 => Node::Arr(Vec::new()),
+        7 => Node::Obj(Vec::new()),
+        8 => Node::Arr(vec![
+            Node::Raw("1".into()),
+            Node::Str("a".into()),
+            Node::Null,
+        ]),
+        9 => Node::Obj(vec![("a".into(), Node::Raw("1".into()))]),
+        10 => Node::Str("   ".into()),
+        _ => Node::Raw("0.5".into()),
+    }
+}
+
+/// `node` inside `depth` objects (`{"a": …}`) or arrays. Written out as text: a tree this
+/// deep would overflow the harness's own recursive clone and drop.
+fn nest(node: &mut Node, depth: usize, object: bool) {
+    let mut inner = String::new();
+    node.write(&mut inner);
+    let (open, close) = if object { ("{\"a\":", "}") } else { ("[", "]") };
+    *node = Node::Raw(format!(
+        "{}{inner}{}",
+        open.repeat(depth),
+        close.repeat(depth)
+    ));
+}
+
+/// Token `t` repeated `repeat` times, inserted into a string (at a char boundary) or in
+/// place of any other value.
+fn insert_odd_text(node: &mut Node, t: u8, repeat: u16) {
+    let odd = token(t).repeat(repeat as usize);
+    match node {
+        Node::Str(s) => {
+            let cut = (t as usize * 7) % (s.len() + 1);
+            let cut = (0..=cut)
+                .rev()
+                .find(|&c| s.is_char_boundary(c))
+                .unwrap_or(0);
+            s.insert_str(cut, &odd);
+        }
+        other => *other = Node::Str(odd),
     }
 }
 
