@@ -5,6 +5,7 @@
 //!
 //! `cargo run --release -p ragnosis-judge-sim --example schedule_bench`
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -20,7 +21,6 @@ const LATENCY_S: f64 = 0.2;
 const CONCURRENCY: u32 = 20;
 const COPIES: usize = 10;
 
-// long: a benchmark script: each schedule timed in turn with its figures printed
 fn main() {
     let sim = Simulator::start(SimConfig {
         faults: FaultRules {
@@ -31,23 +31,7 @@ fn main() {
     })
     .expect("simulator starts");
     let dir = tempfile::tempdir().unwrap();
-    let examples = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../assets/examples/ragvue/agentic.jsonl"
-    );
-    let source = std::fs::read_to_string(examples).unwrap();
-    let mut lines = String::new();
-    for copy in 0..COPIES {
-        for line in source.lines().filter(|l| !l.trim().is_empty()) {
-            let mut item: serde_json::Value = serde_json::from_str(line).unwrap();
-            let q = item["question"].as_str().unwrap().to_string();
-            item["question"] = format!("{q} (case {copy})").into();
-            lines.push_str(&item.to_string());
-            lines.push('\n');
-        }
-    }
-    let file = dir.path().join("ragvue-x10.jsonl");
-    std::fs::write(&file, lines).unwrap();
+    let file = replicated_examples(dir.path());
 
     let mut store = Store::open(dir.path()).unwrap();
     let imported = ragnosis_core::import::import_file(
@@ -58,24 +42,7 @@ fn main() {
         &NoProgress,
     )
     .unwrap();
-    store::judge_profiles::upsert(
-        store.conn(),
-        &JudgeProfile {
-            name: "sim".into(),
-            kind: ragnosis_core::judge::ProviderKind::OpenAi,
-            base_url: sim.base_url(),
-            model: "sim-judge-small".into(),
-            temperature: 0.0,
-            concurrency: CONCURRENCY,
-            rpm: None,
-            tpm: None,
-            timeout_secs: 30,
-            price_input: Some(0.15),
-            price_output: Some(0.60),
-            api_version: None,
-        },
-    )
-    .unwrap();
+    save_the_sim_judge(&store, sim.base_url());
     let judge = open::open_judge(&store, "sim", &MemoryStore::default()).unwrap();
     let request = RunRequest {
         dataset_id: imported.dataset.id,
@@ -114,4 +81,49 @@ fn main() {
         "cost (simulated prices): ${:.4}",
         outcome.accounting.cost_usd
     );
+}
+
+/// The RAGVUE example set `COPIES` times over in `dir`, each copy's questions marked
+/// with its number so no two items are the same.
+fn replicated_examples(dir: &Path) -> PathBuf {
+    let examples = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/examples/ragvue/agentic.jsonl"
+    );
+    let source = std::fs::read_to_string(examples).unwrap();
+    let mut lines = String::new();
+    for copy in 0..COPIES {
+        for line in source.lines().filter(|l| !l.trim().is_empty()) {
+            let mut item: serde_json::Value = serde_json::from_str(line).unwrap();
+            let q = item["question"].as_str().unwrap().to_string();
+            item["question"] = format!("{q} (case {copy})").into();
+            lines.push_str(&item.to_string());
+            lines.push('\n');
+        }
+    }
+    let file = dir.join("ragvue-x10.jsonl");
+    std::fs::write(&file, lines).unwrap();
+    file
+}
+
+/// The judge profile "sim" on the simulator at `base_url`, `CONCURRENCY` calls at a time.
+fn save_the_sim_judge(store: &Store, base_url: String) {
+    store::judge_profiles::upsert(
+        store.conn(),
+        &JudgeProfile {
+            name: "sim".into(),
+            kind: ragnosis_core::judge::ProviderKind::OpenAi,
+            base_url,
+            model: "sim-judge-small".into(),
+            temperature: 0.0,
+            concurrency: CONCURRENCY,
+            rpm: None,
+            tpm: None,
+            timeout_secs: 30,
+            price_input: Some(0.15),
+            price_output: Some(0.60),
+            api_version: None,
+        },
+    )
+    .unwrap();
 }

@@ -550,7 +550,6 @@ fn check(batch: bool, rules: BatchRules) -> (JudgeCheck, SimStats, Store, tempfi
     (check, sim.stats(), store, dir)
 }
 
-// long: the whole sample judged twice, live and in batches, and the two compared
 #[test]
 fn a_judge_check_in_batches_gives_the_live_figures_with_only_the_repeat_probe_asked_live() {
     let (live, live_stats, _, _live_dir) = check(false, BatchRules::default());

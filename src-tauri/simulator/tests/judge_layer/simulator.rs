@@ -118,7 +118,6 @@ async fn discover_models_lists_openai_and_ollama_models() {
     assert_eq!(models, vec!["sim-judge-large", "sim-judge-small"]);
 }
 
-// long: a table of one task per kind, each judged through the server and checked
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_task_kind_is_judged_through_the_simulator() {
     let sim = start_sim();
@@ -129,99 +128,14 @@ async fn every_task_kind_is_judged_through_the_simulator() {
         "The Golden Gate Bridge opened to traffic on May 27, 1937.".to_string(),
         "San Francisco is a city in California.".to_string(),
     ];
-    let tasks = vec![
-        Task::Aspects {
-            question: q.clone(),
-        },
-        Task::ChunkRelevance {
-            question: q.clone(),
-            chunks: chunks.clone(),
-        },
-        Task::Coverage {
-            question: q.clone(),
-            aspects: vec!["the opening date".into()],
-            chunks: chunks.clone(),
-        },
-        Task::AnswerReview {
-            question: q.clone(),
-            answer: a.clone(),
-            aspects: vec!["the opening date".into()],
-        },
-        Task::Grounding {
-            question: q.clone(),
-            answer: a.clone(),
-            chunks: chunks.clone(),
-        },
-        Task::Reasoning {
-            question: q.clone(),
-            answer: a.clone(),
-            chunks: chunks.clone(),
-        },
-        Task::Claims {
-            question: q.clone(),
-            text: a.clone(),
-        },
-        Task::ClaimLabels {
-            claims: vec![a.clone()],
-            passages: chunks.clone(),
-        },
-        Task::Scorecard(Box::new(ragnosis_core::judge::task::ScorecardTask {
-            question: q.clone(),
-            // Wrong year and no month: correctness below 0.9, so the taxonomy is asked.
-            answer: "It opened in 1936.".into(),
-            chunks: chunks.clone(),
-            ground_truth: "It opened on May 27, 1937.".into(),
-            structure_note: vec!["A single date.".into()],
-            criteria: ragnosis_core::judge::task::Criterion::ALL.to_vec(),
-            examples: ragnosis_core::judge::few_shot::default_examples(),
-            taxonomy: true,
-        })),
-        Task::Insights(Box::new(ragnosis_core::judge::task::InsightsTask {
-            metrics: vec![ragnosis_core::judge::task::MetricBrief {
-                metric: "ragvue.clarity".into(),
-                description: "How clear the answer reads.".into(),
-                mean: 0.4,
-                n: 2,
-                lower_is_better: false,
-                low: vec![ragnosis_core::judge::task::ItemBrief {
-                    question: q.clone(),
-                    score: 0.2,
-                    explanation: "Clarity 0.20: run-on sentence.".into(),
-                }],
-                high: vec![],
-            }],
-            baseline: vec![],
-        })),
-        Task::DraftQuestion {
-            chunk: chunks[0].clone(),
-        },
-        Task::DraftAnswer {
-            question: q.clone(),
-            chunk: chunks[0].clone(),
-        },
-        criterion_task(&q, &chunks),
-    ];
+    let tasks = one_task_of_each_kind(&q, &a, &chunks);
     for task in &tasks {
         let judgement = judge
             .judge(task, &CallContext::default())
             .await
             .unwrap_or_else(|e| panic!("{task:?}: {e}"));
         assert_eq!(judgement.verdict.kind(), task.kind());
-        if let ragnosis_core::judge::Verdict::DraftQuestion { question } = &judgement.verdict {
-            assert!(
-                question.ends_with('?'),
-                "the simulator drafts a question: {question}"
-            );
-        }
-        if let ragnosis_core::judge::Verdict::Criterion(v) = &judgement.verdict {
-            // The answer repeats the passage's words: the simulator's rule scores it 5.
-            assert_eq!(v.score, Some(5.0), "{v:?}");
-            assert!(v.reasoning.starts_with("Simulated judge:"), "{v:?}");
-        }
-        if let ragnosis_core::judge::Verdict::Scorecard(card) = &judgement.verdict {
-            assert_eq!(card.scores.len(), 7, "every criterion asked is rated");
-            assert_eq!(card.failures.len(), 10, "every category is checked");
-        }
+        assert_the_simulator_answers_as_its_rules_say(&judgement.verdict);
     }
     let stats = sim.stats();
     assert_eq!(
@@ -234,6 +148,113 @@ async fn every_task_kind_is_judged_through_the_simulator() {
         stats.repairs, 0,
         "the prompts' JSON shapes match what the offline judge serialises"
     );
+}
+
+/// One task of every kind on the question `q`, its answer `a` and its `chunks`.
+fn one_task_of_each_kind(q: &str, a: &str, chunks: &[String]) -> Vec<Task> {
+    vec![
+        Task::Aspects {
+            question: q.to_string(),
+        },
+        Task::ChunkRelevance {
+            question: q.to_string(),
+            chunks: chunks.to_vec(),
+        },
+        Task::Coverage {
+            question: q.to_string(),
+            aspects: vec!["the opening date".into()],
+            chunks: chunks.to_vec(),
+        },
+        Task::AnswerReview {
+            question: q.to_string(),
+            answer: a.to_string(),
+            aspects: vec!["the opening date".into()],
+        },
+        Task::Grounding {
+            question: q.to_string(),
+            answer: a.to_string(),
+            chunks: chunks.to_vec(),
+        },
+        Task::Reasoning {
+            question: q.to_string(),
+            answer: a.to_string(),
+            chunks: chunks.to_vec(),
+        },
+        Task::Claims {
+            question: q.to_string(),
+            text: a.to_string(),
+        },
+        Task::ClaimLabels {
+            claims: vec![a.to_string()],
+            passages: chunks.to_vec(),
+        },
+        golden_gate_scorecard(q, chunks),
+        clarity_insights(q),
+        Task::DraftQuestion {
+            chunk: chunks[0].clone(),
+        },
+        Task::DraftAnswer {
+            question: q.to_string(),
+            chunk: chunks[0].clone(),
+        },
+        criterion_task(q, chunks),
+    ]
+}
+
+/// The scorecard task, with every criterion, the default examples and the taxonomy.
+fn golden_gate_scorecard(q: &str, chunks: &[String]) -> Task {
+    Task::Scorecard(Box::new(ragnosis_core::judge::task::ScorecardTask {
+        question: q.to_string(),
+        // Wrong year and no month: correctness below 0.9, so the taxonomy is asked.
+        answer: "It opened in 1936.".into(),
+        chunks: chunks.to_vec(),
+        ground_truth: "It opened on May 27, 1937.".into(),
+        structure_note: vec!["A single date.".into()],
+        criteria: ragnosis_core::judge::task::Criterion::ALL.to_vec(),
+        examples: ragnosis_core::judge::few_shot::default_examples(),
+        taxonomy: true,
+    }))
+}
+
+/// The insights task: one metric with a low item, no baseline.
+fn clarity_insights(q: &str) -> Task {
+    Task::Insights(Box::new(ragnosis_core::judge::task::InsightsTask {
+        metrics: vec![ragnosis_core::judge::task::MetricBrief {
+            metric: "ragvue.clarity".into(),
+            description: "How clear the answer reads.".into(),
+            mean: 0.4,
+            n: 2,
+            lower_is_better: false,
+            low: vec![ragnosis_core::judge::task::ItemBrief {
+                question: q.to_string(),
+                score: 0.2,
+                explanation: "Clarity 0.20: run-on sentence.".into(),
+            }],
+            high: vec![],
+        }],
+        baseline: vec![],
+    }))
+}
+
+/// What the simulator's rules answer: a drafted question ends with '?', an answer that
+/// repeats the passage scores 5 on a criterion, a scorecard rates every criterion and
+/// checks every category.
+fn assert_the_simulator_answers_as_its_rules_say(verdict: &ragnosis_core::judge::Verdict) {
+    if let ragnosis_core::judge::Verdict::DraftQuestion { question } = verdict {
+        assert!(
+            question.ends_with('?'),
+            "the simulator drafts a question: {question}"
+        );
+    }
+    if let ragnosis_core::judge::Verdict::Criterion(v) = verdict {
+        // The answer repeats the passage's words: the simulator's rule scores it 5.
+        assert_eq!(v.score, Some(5.0), "{v:?}");
+        assert!(v.reasoning.starts_with("Simulated judge:"), "{v:?}");
+    }
+    if let ragnosis_core::judge::Verdict::Scorecard(card) = verdict {
+        assert_eq!(card.scores.len(), 7, "every criterion asked is rated");
+        assert_eq!(card.failures.len(), 10, "every category is checked");
+    }
 }
 
 /// A criterion in plain words on 1–5 reading the answer and the passages, whose answer
