@@ -69,8 +69,8 @@ fn preview_run_rejects_bad_requests_with_their_codes() {
             .unwrap_err(),
         "metrics.selection",
     );
-    // Out of range: the CLI's sentence and code (src-tauri/cli/tests/cli/commands.rs pins the
-    // same); every check of a request is the api's (tests/api runs.rs).
+    // Out of range: the CLI's sentence and code (src-tauri/cli/tests/cli/commands/mod.rs
+    // pins the same); every check of a request is the api's (tests/api runs.rs).
     let mut tau = request(id, "agentic");
     tau["tau"] = json!(2.0);
     let refused = s

@@ -113,8 +113,6 @@ fn live_judged(sim: &SimHandle) -> u64 {
     stats.calls - stats.by_task.get("insights").copied().unwrap_or(0)
 }
 
-// long: one scenario end to end: submit, kill, resume, then the batch and the results checked
-// against each other
 #[test]
 fn a_batch_run_killed_between_submit_and_results_completes_on_resume_with_nothing_lost_or_sent_twice(
 ) {
@@ -144,23 +142,7 @@ fn a_batch_run_killed_between_submit_and_results_completes_on_resume_with_nothin
     kill_while_its_batch_waits(&sim, &mut child);
 
     let run_id = only_run(home);
-    {
-        let store = Store::open(home).unwrap();
-        let waiting = store::judge_batches::waiting(
-            store.conn(),
-            &store::judge_batches::BatchOwner::Run(run_id),
-        )
-        .unwrap();
-        assert_eq!(waiting.len(), 1, "the batch id was stored before the wait");
-        assert!(
-            waiting[0].batch_id.starts_with("batch_"),
-            "{:?}",
-            waiting[0]
-        );
-        assert!(store::results::done_pairs(store.conn(), run_id)
-            .unwrap()
-            .is_empty());
-    }
+    assert_the_batch_id_is_stored_and_nothing_judged(home, run_id);
     let before = sim.stats();
     assert_eq!(
         (before.batches_created, before.calls),
@@ -175,6 +157,34 @@ fn a_batch_run_killed_between_submit_and_results_completes_on_resume_with_nothin
         .unwrap();
     assert!(o.status.success(), "resume: {}", stderr(&o));
 
+    assert_done_with_every_request_answered_once_in_a_batch(home, run_id, &sim);
+}
+
+/// The run killed while its batch waited: the batch's id was stored before the wait and
+/// no result is.
+fn assert_the_batch_id_is_stored_and_nothing_judged(home: &Path, run_id: i64) {
+    let store = Store::open(home).unwrap();
+    let waiting =
+        store::judge_batches::waiting(store.conn(), &store::judge_batches::BatchOwner::Run(run_id))
+            .unwrap();
+    assert_eq!(waiting.len(), 1, "the batch id was stored before the wait");
+    assert!(
+        waiting[0].batch_id.starts_with("batch_"),
+        "{:?}",
+        waiting[0]
+    );
+    assert!(store::results::done_pairs(store.conn(), run_id)
+        .unwrap()
+        .is_empty());
+}
+
+/// The resumed run is done with one result per cell: the waiting batch was picked up,
+/// phase 2 sent in a second one, no request sent twice or live, both batches read back.
+fn assert_done_with_every_request_answered_once_in_a_batch(
+    home: &Path,
+    run_id: i64,
+    sim: &SimHandle,
+) {
     let store = Store::open(home).unwrap();
     assert_eq!(
         store::runs::get(store.conn(), run_id).unwrap().status,
@@ -191,7 +201,7 @@ fn a_batch_run_killed_between_submit_and_results_completes_on_resume_with_nothin
         stats.batches_created, 2,
         "the waiting batch was picked up, then phase 2 sent"
     );
-    assert_eq!(live_judged(&sim), 0, "nothing was judged live");
+    assert_eq!(live_judged(sim), 0, "nothing was judged live");
     let judged: u64 = stats
         .by_task
         .iter()
@@ -350,7 +360,6 @@ fn the_plan_shows_the_batch_price_and_batch_mode_refuses_to_skip_the_cache() {
     );
 }
 
-// long: a judge check end to end twice: submitted and killed, then run again to the figures
 #[test]
 fn a_batch_judge_check_killed_while_its_batch_waits_is_picked_up_by_the_next_check() {
     let sim = simulator(BatchRules {

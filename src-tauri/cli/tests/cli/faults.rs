@@ -195,7 +195,6 @@ fn a_full_disk_stops_an_import_with_what_to_do_and_keeps_what_was_stored() {
     );
 }
 
-// long: one scenario end to end: fill the disk, run, free it, resume, check
 #[test]
 fn a_full_disk_stops_a_judged_run_and_resume_finishes_it_once_space_is_freed() {
     let Some(disk) = Tmpfs::mount("24m") else {
@@ -217,6 +216,31 @@ fn a_full_disk_stops_a_judged_run_and_resume_finishes_it_once_space_is_freed() {
         &sim.base_url(),
         &["--concurrency", "2", "--timeout", "10"],
     );
+    let file = the_ragvue_examples_ten_times_over(disk.path());
+    let child = ragnosis(&home)
+        .args(["agentic", file.to_str().unwrap(), "--judge", "sim"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Fill the disk as soon as the run has committed results.
+    wait_for_a_committed_result(&home);
+    let filler = disk.fill(0);
+    let o = child.wait_with_output().unwrap();
+    let text = assert_clean_failure(&o, "store");
+    assert!(
+        text.contains("full") && text.contains("resume"),
+        "what happened and what to do: {text}"
+    );
+    std::fs::remove_file(filler).unwrap();
+    assert_eq!(integrity(&home), "ok");
+    ok(&home, &["resume", "1"]);
+    assert_run_1_done_with_one_result_per_cell(&home);
+}
+
+/// The RAGVUE examples ten times over in `dir/items.jsonl`, each copy's questions marked
+/// with its number.
+fn the_ragvue_examples_ten_times_over(dir: &Path) -> PathBuf {
     let source =
         std::fs::read_to_string(repo().join("assets/examples/ragvue/agentic.jsonl")).unwrap();
     let mut lines = String::new();
@@ -229,18 +253,16 @@ fn a_full_disk_stops_a_judged_run_and_resume_finishes_it_once_space_is_freed() {
             lines.push('\n');
         }
     }
-    let file = disk.path().join("items.jsonl");
+    let file = dir.join("items.jsonl");
     std::fs::write(&file, lines).unwrap();
-    let child = ragnosis(&home)
-        .args(["agentic", file.to_str().unwrap(), "--judge", "sim"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Fill the disk as soon as the run has committed results.
+    file
+}
+
+/// Waits (two minutes at most) until run 1 in `home` has committed a result.
+fn wait_for_a_committed_result(home: &Path) {
     let started = Instant::now();
     loop {
-        let committed = Store::open(&home)
+        let committed = Store::open(home)
             .ok()
             .and_then(|s| store::results::status_counts(s.conn(), 1).ok())
             .map_or(0, |c| c.values().sum::<i64>());
@@ -253,17 +275,11 @@ fn a_full_disk_stops_a_judged_run_and_resume_finishes_it_once_space_is_freed() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let filler = disk.fill(0);
-    let o = child.wait_with_output().unwrap();
-    let text = assert_clean_failure(&o, "store");
-    assert!(
-        text.contains("full") && text.contains("resume"),
-        "what happened and what to do: {text}"
-    );
-    std::fs::remove_file(filler).unwrap();
-    assert_eq!(integrity(&home), "ok");
-    ok(&home, &["resume", "1"]);
-    let store = Store::open(&home).unwrap();
+}
+
+/// Run 1 in `home` resumed to the end with one result per cell, none lost or doubled.
+fn assert_run_1_done_with_one_result_per_cell(home: &Path) {
+    let store = Store::open(home).unwrap();
     let row = store::runs::get(store.conn(), 1).unwrap();
     assert_eq!(row.status, RunStatus::Done, "resumed to the end");
     let item_metrics = row

@@ -239,20 +239,29 @@ fn run_cells(store: &Store, run_id: i64) -> (i64, i64, usize) {
     (row.item_count * item_metrics, results, pairs)
 }
 
-// long: every invariant a killed database must keep, checked in turn on the same store
 /// Every invariant a kill must leave intact; resumes what the kill interrupted.
 fn check_after_kill(home: &Path, expected: &Expected, what: &str) {
-    {
-        let store =
-            Store::open(home).unwrap_or_else(|e| panic!("{what}: the database does not open: {e}"));
-        let integrity: String = store
-            .conn()
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
-            .unwrap();
-        assert_eq!(integrity, "ok", "{what}: SQLite's integrity check");
-    }
-    // Datasets the CLI lists as ready are whole; one whose import was killed is listed as
-    // incomplete (status `importing`), never as ready.
+    assert_the_database_opens_and_is_intact(home, what);
+    assert_the_ready_datasets_are_whole(home, expected, what);
+    assert_the_corpora_are_whole(home, expected, what);
+    resume_every_unfinished_run_to_one_result_per_cell(home, what);
+    assert_the_outputs_under_their_final_names_are_whole(home, expected, what);
+}
+
+/// The database at `home` opens and passes SQLite's integrity check.
+fn assert_the_database_opens_and_is_intact(home: &Path, what: &str) {
+    let store =
+        Store::open(home).unwrap_or_else(|e| panic!("{what}: the database does not open: {e}"));
+    let integrity: String = store
+        .conn()
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(integrity, "ok", "{what}: SQLite's integrity check");
+}
+
+/// Datasets the CLI lists as ready are whole; one whose import was killed is listed as
+/// incomplete (status `importing`), never as ready.
+fn assert_the_ready_datasets_are_whole(home: &Path, expected: &Expected, what: &str) {
     let listed: Value = serde_json::from_str(&ok(home, &["datasets", "--json"])).unwrap();
     let store = Store::open(home).unwrap();
     for d in listed
@@ -290,7 +299,10 @@ fn check_after_kill(home: &Path, expected: &Expected, what: &str) {
             "{what}: dataset {name} is listed with part of its items"
         );
     }
-    // Corpora the CLI lists are whole.
+}
+
+/// Corpora the CLI lists are whole.
+fn assert_the_corpora_are_whole(home: &Path, expected: &Expected, what: &str) {
     let corpora: Value = serde_json::from_str(&ok(home, &["corpora", "--json"])).unwrap();
     for c in corpora.as_array().unwrap() {
         assert_eq!(
@@ -303,7 +315,11 @@ fn check_after_kill(home: &Path, expected: &Expected, what: &str) {
             c["name"]
         );
     }
-    // Every run not done resumes to done, one result per cell.
+}
+
+/// Every run not done resumes to done, one result per cell.
+fn resume_every_unfinished_run_to_one_result_per_cell(home: &Path, what: &str) {
+    let store = Store::open(home).unwrap();
     let runs = store::runs::list(store.conn()).unwrap();
     drop(store);
     for r in runs.iter().filter(|r| r.status != RunStatus::Done) {
@@ -323,7 +339,15 @@ fn check_after_kill(home: &Path, expected: &Expected, what: &str) {
             r.id
         );
     }
-    // Reports and exports under their final names are whole.
+}
+
+/// Reports and exports under their final names are whole: byte for byte the
+/// uninterrupted output.
+fn assert_the_outputs_under_their_final_names_are_whole(
+    home: &Path,
+    expected: &Expected,
+    what: &str,
+) {
     let out = home.join("out");
     for (base, reference) in &expected.outputs {
         if !out.exists() {
@@ -351,8 +375,6 @@ fn loops() -> usize {
         .unwrap_or(8)
 }
 
-// long: one scenario repeated at each kill point: kill, reopen, resume, check; the steps share the
-// run's state
 #[test]
 fn a_kill_at_any_moment_leaves_a_database_that_opens_resumes_and_lists_only_whole_data() {
     let sim = Simulator::start(SimConfig {
@@ -375,71 +397,7 @@ fn a_kill_at_any_moment_leaves_a_database_that_opens_resumes_and_lists_only_whol
     );
 
     // Each operation once to the end: its duration, its counts, its outputs.
-    let mut window = Vec::new();
-    let mut expected = Expected {
-        import_items: IMPORT_ITEMS as i64,
-        trace_items: 0,
-        run_items: 0,
-        corpus_documents: 0,
-        corpus_chunks: 0,
-        finished_run: 0,
-        outputs: Vec::new(),
-    };
-    for op in OPS {
-        let args = command(op, home, &work, "whole", expected.finished_run);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let started = Instant::now();
-        ok(home, &args);
-        window.push(started.elapsed());
-        let store = Store::open(home).unwrap();
-        match op {
-            Op::TraceImport => {
-                let rows = store::datasets::list(store.conn()).unwrap();
-                expected.trace_items = rows
-                    .iter()
-                    .find(|d| d.name.starts_with("traces-"))
-                    .unwrap()
-                    .item_count;
-            }
-            Op::JudgedRun => {
-                let rows = store::datasets::list(store.conn()).unwrap();
-                expected.run_items = rows
-                    .iter()
-                    .find(|d| d.name.starts_with("run-"))
-                    .unwrap()
-                    .item_count;
-                expected.finished_run = store::runs::list(store.conn())
-                    .unwrap()
-                    .iter()
-                    .map(|r| r.id)
-                    .max()
-                    .unwrap();
-            }
-            Op::Report => expected
-                .outputs
-                .push(("report", outputs_of(&home.join("out/report")))),
-            Op::Export => expected
-                .outputs
-                .push(("export", outputs_of(&home.join("out/export")))),
-            Op::Ingest => {
-                let c = &store::corpora::list(store.conn()).unwrap()[0];
-                (expected.corpus_documents, expected.corpus_chunks) = (c.documents, c.chunks);
-            }
-            Op::Import => {}
-        }
-    }
-    assert!(expected.trace_items > 0 && expected.run_items > 0 && expected.corpus_chunks > 0);
-    let suffixes: Vec<&str> = expected
-        .outputs
-        .iter()
-        .flat_map(|(_, files)| files.iter().map(|(s, _)| s.as_str()))
-        .collect();
-    for wanted in [".pdf", ".md", ".json", ".csv"] {
-        assert!(
-            suffixes.contains(&wanted),
-            "the reference outputs have a {wanted}: {suffixes:?}"
-        );
-    }
+    let (window, expected) = run_each_operation_to_the_end(home, &work);
     check_after_kill(home, &expected, "after the uninterrupted operations");
 
     let seed = std::env::var("RAGNOSIS_KILL_SEED")
@@ -489,4 +447,86 @@ fn a_kill_at_any_moment_leaves_a_database_that_opens_resumes_and_lists_only_whol
         killed_mid_operation, total,
         "every loop kills an operation that runs; otherwise this test tests nothing"
     );
+}
+
+/// Each operation run once to the end in `home`: how long each took (the window its
+/// kill is drawn from), and what an uninterrupted one leaves.
+fn run_each_operation_to_the_end(home: &Path, work: &Path) -> (Vec<Duration>, Expected) {
+    let mut window = Vec::new();
+    let mut expected = Expected {
+        import_items: IMPORT_ITEMS as i64,
+        trace_items: 0,
+        run_items: 0,
+        corpus_documents: 0,
+        corpus_chunks: 0,
+        finished_run: 0,
+        outputs: Vec::new(),
+    };
+    for op in OPS {
+        let args = command(op, home, work, "whole", expected.finished_run);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let started = Instant::now();
+        ok(home, &args);
+        window.push(started.elapsed());
+        record_what_it_left(op, home, &mut expected);
+    }
+    assert_the_reference_outputs_cover_every_format(&expected);
+    (window, expected)
+}
+
+/// What operation `op`, run to the end, left in `home`: recorded in `expected`.
+fn record_what_it_left(op: Op, home: &Path, expected: &mut Expected) {
+    let store = Store::open(home).unwrap();
+    match op {
+        Op::TraceImport => {
+            let rows = store::datasets::list(store.conn()).unwrap();
+            expected.trace_items = rows
+                .iter()
+                .find(|d| d.name.starts_with("traces-"))
+                .unwrap()
+                .item_count;
+        }
+        Op::JudgedRun => {
+            let rows = store::datasets::list(store.conn()).unwrap();
+            expected.run_items = rows
+                .iter()
+                .find(|d| d.name.starts_with("run-"))
+                .unwrap()
+                .item_count;
+            expected.finished_run = store::runs::list(store.conn())
+                .unwrap()
+                .iter()
+                .map(|r| r.id)
+                .max()
+                .unwrap();
+        }
+        Op::Report => expected
+            .outputs
+            .push(("report", outputs_of(&home.join("out/report")))),
+        Op::Export => expected
+            .outputs
+            .push(("export", outputs_of(&home.join("out/export")))),
+        Op::Ingest => {
+            let c = &store::corpora::list(store.conn()).unwrap()[0];
+            (expected.corpus_documents, expected.corpus_chunks) = (c.documents, c.chunks);
+        }
+        Op::Import => {}
+    }
+}
+
+/// The uninterrupted operations made traces, a run and a corpus, and outputs of every
+/// format a kill must leave whole.
+fn assert_the_reference_outputs_cover_every_format(expected: &Expected) {
+    assert!(expected.trace_items > 0 && expected.run_items > 0 && expected.corpus_chunks > 0);
+    let suffixes: Vec<&str> = expected
+        .outputs
+        .iter()
+        .flat_map(|(_, files)| files.iter().map(|(s, _)| s.as_str()))
+        .collect();
+    for wanted in [".pdf", ".md", ".json", ".csv"] {
+        assert!(
+            suffixes.contains(&wanted),
+            "the reference outputs have a {wanted}: {suffixes:?}"
+        );
+    }
 }

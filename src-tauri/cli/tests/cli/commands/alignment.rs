@@ -35,7 +35,6 @@ fn stsb(dir: &Path) -> (PathBuf, String) {
     (file, labels)
 }
 
-// long: one scenario: labels imported, alignment computed, each figure checked against scipy
 #[test]
 fn alignment_with_imported_labels_matches_scipy_and_bad_rows_are_named() {
     let home = tempfile::tempdir().unwrap();
@@ -72,27 +71,7 @@ fn alignment_with_imported_labels_matches_scipy_and_bad_rows_are_named() {
         (report["rows"].as_u64(), report["stored"].as_u64()),
         (Some(205), Some(200))
     );
-    let rejected: Vec<(u64, String)> = serde_json::from_value(report["rejected"].clone()).unwrap();
-    assert_eq!(
-        rejected.iter().map(|r| r.0).collect::<Vec<_>>(),
-        vec![202, 203, 204, 205]
-    );
-    assert!(
-        rejected[0]
-            .1
-            .contains("no item of run 1 has the id or question 'nobody'"),
-        "{rejected:?}"
-    );
-    assert!(rejected[1].1.contains("outside 0 to 1"));
-    assert!(rejected[2].1.contains("unknown metric"));
-    assert!(rejected[3].1.contains("family"));
-    assert!(
-        report["warnings"][0][1]
-            .as_str()
-            .unwrap()
-            .contains("line 2"),
-        "{report}"
-    );
+    assert_the_bad_rows_are_named_by_line(&report);
 
     let o = ragnosis(home.path(), &["alignment", "1", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -116,6 +95,32 @@ fn alignment_with_imported_labels_matches_scipy_and_bad_rows_are_named() {
         printed.contains("reference.token_f1")
             && printed.contains(&format!("{STSB_SPEARMAN:.3} ±")),
         "{printed}"
+    );
+}
+
+/// The four bad rows of the labels file (lines 202 to 205), each refused with its reason,
+/// and the repeat of line 2 warned about.
+fn assert_the_bad_rows_are_named_by_line(report: &Value) {
+    let rejected: Vec<(u64, String)> = serde_json::from_value(report["rejected"].clone()).unwrap();
+    assert_eq!(
+        rejected.iter().map(|r| r.0).collect::<Vec<_>>(),
+        vec![202, 203, 204, 205]
+    );
+    assert!(
+        rejected[0]
+            .1
+            .contains("no item of run 1 has the id or question 'nobody'"),
+        "{rejected:?}"
+    );
+    assert!(rejected[1].1.contains("outside 0 to 1"));
+    assert!(rejected[2].1.contains("unknown metric"));
+    assert!(rejected[3].1.contains("family"));
+    assert!(
+        report["warnings"][0][1]
+            .as_str()
+            .unwrap()
+            .contains("line 2"),
+        "{report}"
     );
 }
 

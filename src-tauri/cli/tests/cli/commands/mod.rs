@@ -32,7 +32,6 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-// long: one scenario end to end: evaluate, then check the summary and each export in turn
 #[test]
 fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
     let home = tempfile::tempdir().unwrap();
@@ -62,9 +61,15 @@ fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
         "summary table: {text}"
     );
 
-    let json: Value =
-        serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
-            .unwrap();
+    assert_the_json_export_has_every_item_its_statistics_and_advice(&out.with_extension("json"));
+    assert_the_csv_export_has_one_row_per_item(&out.with_extension("csv"));
+    assert_the_markdown_report_advises_what_the_terminal_printed(&out, &text);
+}
+
+/// The JSON export of the example's run: labelled `demo`, with its trust statement, its
+/// ranked actions, its 24 items with their details and every summary statistic.
+fn assert_the_json_export_has_every_item_its_statistics_and_advice(path: &Path) {
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(json["run"]["label"], "demo");
     // The report facts travel with the data: how far to trust it, and the advice.
     let trust = json["trust"].as_array().expect("the trust statement");
@@ -118,15 +123,22 @@ fn eval_of_the_example_prints_a_summary_and_writes_three_exports() {
         macro_f1 > 0.0 && macro_f1 < 1.0,
         "the example mixes right and wrong citations: {macro_f1}"
     );
+}
 
-    let csv = std::fs::read_to_string(out.with_extension("csv")).unwrap();
+/// The CSV export: a header naming the item and each metric, one row per item.
+fn assert_the_csv_export_has_one_row_per_item(path: &Path) {
+    let csv = std::fs::read_to_string(path).unwrap();
     let mut lines = csv.lines();
     let header = lines.next().unwrap();
     assert!(
         header.starts_with("position,item_id,id,question,") && header.contains("reference.bleu")
     );
     assert_eq!(lines.count(), 24, "one CSV row per item");
+}
 
+/// The Markdown report beside `out`: its sections, its chart, and the action items the
+/// terminal printed in `text`, in the same order.
+fn assert_the_markdown_report_advises_what_the_terminal_printed(out: &Path, text: &str) {
     let md = std::fs::read_to_string(out.with_extension("md")).unwrap();
     // The report's Markdown (the report crate's, as the PDF), with its charts beside it.
     for heading in [
@@ -257,7 +269,6 @@ fn bad_lines_are_reported_with_their_line_and_the_rest_imported() {
     assert_eq!(rows[0]["item_count"], 2, "the two valid lines were stored");
 }
 
-// long: a table of bad invocations, each checked for its exit code and message
 #[test]
 fn usage_and_input_errors_exit_2_and_evaluate_nothing() {
     let home = tempfile::tempdir().unwrap();
@@ -295,8 +306,19 @@ fn usage_and_input_errors_exit_2_and_evaluate_nothing() {
     let no_run = ragnosis(home.path(), &["show", "99"]);
     assert_eq!(no_run.status.code(), Some(2));
 
-    // Out of range: the window's sentence and code (tests/shell/ipc.rs pins the same),
-    // said before the file is read.
+    assert_out_of_range_values_are_refused_before_the_file_is_read(home.path());
+
+    let runs = ragnosis(home.path(), &["runs", "--json"]);
+    assert_eq!(
+        stdout(&runs).trim(),
+        "[]",
+        "no run was created by any failed command"
+    );
+}
+
+/// Out of range: exit 2 with the window's sentence and code (tests/shell/ipc/runs.rs pins
+/// the same), said before the file is read.
+fn assert_out_of_range_values_are_refused_before_the_file_is_read(home: &Path) {
     for (flag, value, sentence) in [
         (
             "--tau",
@@ -315,7 +337,7 @@ fn usage_and_input_errors_exit_2_and_evaluate_nothing() {
         ),
     ] {
         let o = ragnosis(
-            home.path(),
+            home,
             &[
                 "eval",
                 "/nonexistent/file.jsonl",
@@ -332,13 +354,6 @@ fn usage_and_input_errors_exit_2_and_evaluate_nothing() {
             stderr(&o)
         );
     }
-
-    let runs = ragnosis(home.path(), &["runs", "--json"]);
-    assert_eq!(
-        stdout(&runs).trim(),
-        "[]",
-        "no run was created by any failed command"
-    );
 }
 
 #[test]
@@ -572,28 +587,18 @@ fn a_deepeval_runs_scores_are_compared_with_ours_and_its_errors_left_out() {
     );
 }
 
-// long: one scenario: four processes started together, then every write accounted for
 /// Several Ragnosis processes on one database at once (what the window and a terminal
 /// do): writers wait for each other instead of failing, and no write is lost.
 #[test]
 fn four_processes_on_one_database_all_finish_and_lose_no_write() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
-    let lines = |tag: &str, n: usize| -> String {
-        (0..n)
-            .map(|i| {
-                format!(
-                    "{{\"id\": \"{tag}-{i}\", \"question\": \"What is part {tag} {i}?\", \"answer\": \"Part {i} is a bolt.\", \"ground_truth\": \"A bolt.\", \"contexts\": [\"Part {i} of kit {tag} is a bolt.\"]}}\n"
-                )
-            })
-            .collect()
-    };
     let first = dir.path().join("first.jsonl");
     let second = dir.path().join("second.jsonl");
     let third = dir.path().join("third.jsonl");
-    std::fs::write(&first, lines("a", 3_000)).unwrap();
-    std::fs::write(&second, lines("b", 20_000)).unwrap();
-    std::fs::write(&third, lines("c", 20_000)).unwrap();
+    std::fs::write(&first, parts("a", 3_000)).unwrap();
+    std::fs::write(&second, parts("b", 20_000)).unwrap();
+    std::fs::write(&third, parts("c", 20_000)).unwrap();
     let o = ragnosis(&home, &["import", first.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     // Run 1, to be labelled while the rest goes on.
@@ -603,13 +608,7 @@ fn four_processes_on_one_database_all_finish_and_lose_no_write() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     let labels = dir.path().join("labels.jsonl");
-    let label_lines: String = (0..3_000)
-        .map(|i| {
-            let verdict = if i % 3 == 0 { "fail" } else { "pass" };
-            format!("{{\"item\": \"a-{i}\", \"metric\": \"reference.token_f1\", \"score\": \"{verdict}\"}}\n")
-        })
-        .collect();
-    std::fs::write(&labels, label_lines).unwrap();
+    std::fs::write(&labels, pass_fail_labels_of_kit_a()).unwrap();
 
     let spawn = |args: &[&str]| {
         crate::support::ragnosis(&home)
@@ -638,7 +637,35 @@ fn four_processes_on_one_database_all_finish_and_lose_no_write() {
         assert!(o.status.success(), "{err}");
         assert!(!err.to_lowercase().contains("locked"), "{err}");
     }
-    let store = ragnosis_core::store::Store::open(&home).unwrap();
+    assert_every_item_result_and_label_is_stored(&home);
+}
+
+/// `n` items of kit `tag`, one JSONL line each, with a context and a ground truth.
+fn parts(tag: &str, n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "{{\"id\": \"{tag}-{i}\", \"question\": \"What is part {tag} {i}?\", \"answer\": \"Part {i} is a bolt.\", \"ground_truth\": \"A bolt.\", \"contexts\": [\"Part {i} of kit {tag} is a bolt.\"]}}\n"
+            )
+        })
+        .collect()
+}
+
+/// Pass / fail labels of reference.token_f1 on the 3,000 items of kit `a`, one in
+/// three a fail.
+fn pass_fail_labels_of_kit_a() -> String {
+    (0..3_000)
+        .map(|i| {
+            let verdict = if i % 3 == 0 { "fail" } else { "pass" };
+            format!("{{\"item\": \"a-{i}\", \"metric\": \"reference.token_f1\", \"score\": \"{verdict}\"}}\n")
+        })
+        .collect()
+}
+
+/// What four processes wrote at once is all in the database at `home`: every item of
+/// the three imports, every result of run 2 and every label of run 1.
+fn assert_every_item_result_and_label_is_stored(home: &Path) {
+    let store = ragnosis_core::store::Store::open(home).unwrap();
     let datasets = ragnosis_core::store::datasets::list(store.conn()).unwrap();
     let mut counts: Vec<i64> = datasets.iter().map(|d| d.item_count).collect();
     counts.sort_unstable();
@@ -653,7 +680,7 @@ fn four_processes_on_one_database_all_finish_and_lose_no_write() {
         .sum();
     assert_eq!(results, 9_000, "every result of the run");
     let alignment: serde_json::Value =
-        serde_json::from_str(&stdout(&ragnosis(&home, &["alignment", "1", "--json"]))).unwrap();
+        serde_json::from_str(&stdout(&ragnosis(home, &["alignment", "1", "--json"]))).unwrap();
     assert_eq!(
         alignment["metrics"][0]["n"].as_u64(),
         Some(3_000),

@@ -15,7 +15,6 @@ fn documents() -> PathBuf {
     repo().join("tests/documents")
 }
 
-// long: one ingest, then each file's chunks checked in turn against the independent counts
 #[test]
 fn ingest_reports_every_file_and_chunks_them_with_offsets() {
     let home = tempfile::tempdir().unwrap();
@@ -60,8 +59,29 @@ fn ingest_reports_every_file_and_chunks_them_with_offsets() {
         .contains("empty"));
     assert_eq!(files.len(), 6, "every file is named, read or not");
 
-    // The stored chunks are the file's own text at their offsets.
-    let store = ragnosis_core::store::Store::open(home.path()).unwrap();
+    assert_the_stored_chunks_are_the_files_text_at_their_offsets(home.path());
+
+    // Nothing readable: an error, and no corpus is left behind.
+    let bad = ragnosis(
+        home.path(),
+        &["ingest", documents().join("empty.txt").to_str().unwrap()],
+    );
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    let listed = stdout(&ragnosis(home.path(), &["corpora", "--json"]));
+    assert_eq!(
+        serde_json::from_str::<Value>(&listed)
+            .unwrap()
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+/// The stored chunks of corpus 1 in `home` are the file's own text at their offsets, the
+/// second warranty chunk where the independent count puts it, the manual's pages in order.
+fn assert_the_stored_chunks_are_the_files_text_at_their_offsets(home: &Path) {
+    let store = ragnosis_core::store::Store::open(home).unwrap();
     let chunks = ragnosis_core::store::corpora::chunks(store.conn(), 1).unwrap();
     let warranty = std::fs::read_to_string(documents().join("warranty.md")).unwrap();
     let first: Vec<_> = chunks
@@ -81,22 +101,6 @@ fn ingest_reports_every_file_and_chunks_them_with_offsets() {
     assert!(
         pages.windows(2).all(|w| w[0] <= w[1]) && pages[0] == 1,
         "{pages:?}"
-    );
-
-    // Nothing readable: an error, and no corpus is left behind.
-    let bad = ragnosis(
-        home.path(),
-        &["ingest", documents().join("empty.txt").to_str().unwrap()],
-    );
-    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
-    let listed = stdout(&ragnosis(home.path(), &["corpora", "--json"]));
-    assert_eq!(
-        serde_json::from_str::<Value>(&listed)
-            .unwrap()
-            .as_array()
-            .unwrap()
-            .len(),
-        1
     );
 }
 
@@ -247,7 +251,6 @@ fn bm25_on_the_squad_sample_matches_rank_bm25() {
     assert!(stderr(&refused).contains("unknown retriever 'tfidf'"));
 }
 
-// long: one scenario end to end: ingest, compare, compare again from the cache
 /// An OpenAI-compatible `/v1/embeddings` service (the judge simulator, on 127.0.0.1)
 /// saved as a judge profile ranks the corpus beside BM25; its vectors are cached by
 /// model and endpoint, a malformed reply is an error naming the profile, and the
@@ -258,21 +261,7 @@ fn an_embeddings_endpoint_is_compared_with_bm25_and_its_vectors_are_cached() {
     let sim = Simulator::start(SimConfig::default()).unwrap();
     let home = tempfile::tempdir().unwrap();
     squad(home.path(), 30);
-    let added = ragnosis(
-        home.path(),
-        &[
-            "judges",
-            "add",
-            "sim",
-            "--kind",
-            "openai",
-            "--base-url",
-            &sim.base_url(),
-            "--model",
-            "sim-judge-small",
-        ],
-    );
-    assert!(added.status.success(), "{}", stderr(&added));
+    add_the_simulator_as_judge_sim(home.path(), &sim.base_url());
     let report = home.path().join("retrievers.md");
     let eval = |retrievers: &str| {
         ragnosis(
@@ -320,16 +309,7 @@ fn an_embeddings_endpoint_is_compared_with_bm25_and_its_vectors_are_cached() {
         batches(30) + batches(queries)
     );
 
-    let md = std::fs::read_to_string(&report).unwrap();
-    assert!(
-        md.contains("| sim\\-embed\\-2 \\(sim\\) |"),
-        "escaped as text: {md}"
-    );
-    let chart = std::fs::read_to_string(home.path().join("retrievers-retrievers.svg")).unwrap();
-    assert!(
-        chart.contains("Recall@10"),
-        "the chart is written beside the report"
-    );
+    assert_the_report_shows_the_model_as_text_beside_its_chart(home.path(), &report);
 
     let broken = eval("bm25,endpoint:sim@sim-embed-broken");
     assert_eq!(broken.status.code(), Some(2), "{}", stderr(&broken));
@@ -342,4 +322,38 @@ fn an_embeddings_endpoint_is_compared_with_bm25_and_its_vectors_are_cached() {
     let unknown = eval("endpoint:nobody");
     assert!(!unknown.status.success());
     assert!(stderr(&unknown).contains("nobody"), "{}", stderr(&unknown));
+}
+
+/// The judge simulator at `base_url` saved as the OpenAI-compatible judge profile `sim`.
+fn add_the_simulator_as_judge_sim(home: &Path, base_url: &str) {
+    let added = ragnosis(
+        home,
+        &[
+            "judges",
+            "add",
+            "sim",
+            "--kind",
+            "openai",
+            "--base-url",
+            base_url,
+            "--model",
+            "sim-judge-small",
+        ],
+    );
+    assert!(added.status.success(), "{}", stderr(&added));
+}
+
+/// The Markdown report at `report` shows the last model compared as text (its Markdown
+/// escaped), and its chart is written beside it.
+fn assert_the_report_shows_the_model_as_text_beside_its_chart(home: &Path, report: &Path) {
+    let md = std::fs::read_to_string(report).unwrap();
+    assert!(
+        md.contains("| sim\\-embed\\-2 \\(sim\\) |"),
+        "escaped as text: {md}"
+    );
+    let chart = std::fs::read_to_string(home.join("retrievers-retrievers.svg")).unwrap();
+    assert!(
+        chart.contains("Recall@10"),
+        "the chart is written beside the report"
+    );
 }

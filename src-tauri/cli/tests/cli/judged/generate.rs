@@ -2,8 +2,6 @@
 
 use super::*;
 
-// long: one scenario end to end: generate, inspect the kept and the rejected, export; each step
-// reads the one before
 /// Test-set generation through a model judge (the simulator plays one): drafts pass or
 /// fail the filters, every candidate is kept with its reason, the accepted ones form a
 /// dataset exported in the importer's own schema; a failing judge call is an error
@@ -27,8 +25,54 @@ fn generate_writes_a_filtered_test_set_and_keeps_the_rejected() {
     let documents = repo().join("tests/documents");
     let docs = documents.to_str().unwrap();
 
-    let refused = run(
+    assert_the_offline_judge_is_refused_with_nothing_stored(home.path(), docs);
+    assert_a_plan_calls_nothing(home.path(), docs, &sim);
+
+    let out = home.path().join("test-set.jsonl");
+    let o = run(
         home.path(),
+        &[
+            "generate",
+            "--corpus",
+            "1",
+            "--judge",
+            "sim",
+            "--count",
+            "100",
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let accepted = assert_every_candidate_is_kept_with_its_reason(home.path(), &report);
+
+    assert_the_export_imports_as_a_dataset_of_the_same_size(home.path(), &out, accepted);
+
+    // The generated set evaluates retrieval on its own corpus.
+    let eval = run(
+        home.path(),
+        &[
+            "retrieval-eval",
+            "--dataset",
+            "1",
+            "--corpus",
+            "1",
+            "--retrievers",
+            "bm25",
+            "--json",
+        ],
+    );
+    assert!(eval.status.success(), "{}", text(&eval.stderr));
+    let e: Value = serde_json::from_slice(&eval.stdout).unwrap();
+    assert_eq!(e["queries"].as_u64(), Some(accepted));
+}
+
+/// The offline judge cannot write questions: refused with exit 2, and no corpus stored.
+fn assert_the_offline_judge_is_refused_with_nothing_stored(home: &Path, docs: &str) {
+    let refused = run(
+        home,
         &["generate", docs, "--judge", "offline", "--count", "3"],
     );
     assert_eq!(refused.status.code(), Some(2));
@@ -38,12 +82,15 @@ fn generate_writes_a_filtered_test_set_and_keeps_the_rejected() {
         text(&refused.stderr)
     );
     assert!(
-        text(&run(home.path(), &["corpora"]).stdout).contains("No corpora"),
+        text(&run(home, &["corpora"]).stdout).contains("No corpora"),
         "nothing stored"
     );
+}
 
+/// `--plan` counts the judge calls a generation would make, and makes none.
+fn assert_a_plan_calls_nothing(home: &Path, docs: &str, sim: &SimHandle) {
     let plan = run(
-        home.path(),
+        home,
         &[
             "generate",
             docs,
@@ -65,28 +112,14 @@ fn generate_writes_a_filtered_test_set_and_keeps_the_rejected() {
         text(&plan.stdout)
     );
     assert_eq!(sim.stats().calls, 0, "a plan calls nothing");
+}
 
-    let out = home.path().join("test-set.jsonl");
-    let o = run(
-        home.path(),
-        &[
-            "generate",
-            "--corpus",
-            "1",
-            "--judge",
-            "sim",
-            "--count",
-            "100",
-            "--out",
-            out.to_str().unwrap(),
-            "--json",
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+/// The generation `report` keeps one candidate per chunk of corpus 1: most accepted, the
+/// faulted page's as errors, every rejection with its reason. The number accepted.
+fn assert_every_candidate_is_kept_with_its_reason(home: &Path, report: &Value) -> u64 {
     let outcome = &report["outcome"];
     let candidates = report["candidates"].as_array().unwrap();
-    let chunks: u64 = text(&run(home.path(), &["corpora", "--json"]).stdout)
+    let chunks: u64 = text(&run(home, &["corpora", "--json"]).stdout)
         .parse::<Value>()
         .unwrap()[0]["chunks"]
         .as_u64()
@@ -122,9 +155,13 @@ fn generate_writes_a_filtered_test_set_and_keeps_the_rejected() {
             "a rejection says why: {c}"
         );
     }
+    accepted
+}
 
-    // The export is the importer's schema: it imports as a dataset of the same size.
-    let lines = std::fs::read_to_string(&out).unwrap();
+/// The export at `out` is the importer's schema: `accepted` questions with their gold
+/// contexts, importing as a dataset of the same size.
+fn assert_the_export_imports_as_a_dataset_of_the_same_size(home: &Path, out: &Path, accepted: u64) {
+    let lines = std::fs::read_to_string(out).unwrap();
     assert_eq!(lines.lines().count() as u64, accepted);
     let first: Value = serde_json::from_str(lines.lines().next().unwrap()).unwrap();
     assert!(first["question"].as_str().unwrap().ends_with('?'));
@@ -132,31 +169,13 @@ fn generate_writes_a_filtered_test_set_and_keeps_the_rejected() {
         first["gold_context_ids"][0].as_str().unwrap().contains('#'),
         "{first}"
     );
-    let imported = run(home.path(), &["import", out.to_str().unwrap(), "--json"]);
+    let imported = run(home, &["import", out.to_str().unwrap(), "--json"]);
     let report: Value = serde_json::from_slice(&imported.stdout).unwrap();
     assert_eq!(
         report["items_accepted"].as_u64(),
         Some(accepted),
         "{report}"
     );
-
-    // The generated set evaluates retrieval on its own corpus.
-    let eval = run(
-        home.path(),
-        &[
-            "retrieval-eval",
-            "--dataset",
-            "1",
-            "--corpus",
-            "1",
-            "--retrievers",
-            "bm25",
-            "--json",
-        ],
-    );
-    assert!(eval.status.success(), "{}", text(&eval.stderr));
-    let e: Value = serde_json::from_slice(&eval.stdout).unwrap();
-    assert_eq!(e["queries"].as_u64(), Some(accepted));
 }
 
 /// Candidates are drafted as many at a time as the judge profile allows, and a

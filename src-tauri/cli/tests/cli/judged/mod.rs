@@ -8,7 +8,7 @@ mod profiles;
 mod resume;
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 use ragnosis_core::store::{self, runs::RunStatus, Store};
@@ -65,7 +65,6 @@ fn result_count(home: &Path, run_id: i64) -> i64 {
         .sum()
 }
 
-// long: one run, then each example's chosen metrics checked in turn
 #[test]
 fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
     let home = tempfile::tempdir().unwrap();
@@ -95,9 +94,34 @@ fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
             .unwrap()["results"]
             .clone()
     };
-    let ran = |r: &Value, m: &str| r[m]["status"] != "skipped";
 
     let full = by_shape("answer+contexts");
+    assert_the_ragvue_metrics_run_on_a_full_item(&full);
+
+    let no_answer = by_shape("contexts_only_empty_answer");
+    assert_the_answer_metrics_skip_an_item_without_answer(&no_answer);
+
+    let answer_only = by_shape("answer_only");
+    assert!(ran(&answer_only, "ragvue.answer_relevance") && ran(&answer_only, "ragvue.clarity"));
+    for m in ["ragvue.retrieval_relevance", "ragvue.strict_faithfulness"] {
+        assert_eq!(answer_only[m]["status"], "skipped", "{m} needs contexts");
+    }
+    assert_only_metrics_without_ground_truth_run(&json);
+    let judge = &json["run"]["judge"];
+    assert_eq!(
+        judge, "offline",
+        "scores are marked as coming from the offline judge"
+    );
+}
+
+/// Whether metric `m` ran on an item with results `r`.
+fn ran(r: &Value, m: &str) -> bool {
+    r[m]["status"] != "skipped"
+}
+
+/// On an item with an answer and contexts the RAGVUE metrics of both stages run, chosen
+/// because the item has retrieved contexts.
+fn assert_the_ragvue_metrics_run_on_a_full_item(full: &Value) {
     for m in [
         "ragvue.retrieval_relevance",
         "ragvue.retrieval_coverage",
@@ -107,7 +131,7 @@ fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
         "ragvue.retrieval_overall",
     ] {
         assert!(
-            ran(&full, m),
+            ran(full, m),
             "{m} runs on an item with answer and contexts: {}",
             full[m]
         );
@@ -116,10 +140,13 @@ fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
         full["ragvue.retrieval_relevance"]["details"]["chosen_because"],
         "the item has retrieved contexts"
     );
+}
 
-    let no_answer = by_shape("contexts_only_empty_answer");
+/// Retrieval is judged on an item with contexts and an empty answer; what needs an
+/// answer is skipped, saying why.
+fn assert_the_answer_metrics_skip_an_item_without_answer(no_answer: &Value) {
     assert!(
-        ran(&no_answer, "ragvue.retrieval_relevance"),
+        ran(no_answer, "ragvue.retrieval_relevance"),
         "retrieval is judged without an answer"
     );
     for m in [
@@ -133,12 +160,11 @@ fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
             "not chosen: the item has no answer"
         );
     }
+}
 
-    let answer_only = by_shape("answer_only");
-    assert!(ran(&answer_only, "ragvue.answer_relevance") && ran(&answer_only, "ragvue.clarity"));
-    for m in ["ragvue.retrieval_relevance", "ragvue.strict_faithfulness"] {
-        assert_eq!(answer_only[m]["status"], "skipped", "{m} needs contexts");
-    }
+/// The examples carry no ground truth, citations or ranks: only the metrics that need
+/// none of them run (RAGVUE's, and RAGXplain's and RAGalyst's without a ground truth).
+fn assert_only_metrics_without_ground_truth_run(json: &Value) {
     for item in json["items"].as_array().unwrap() {
         for (m, r) in item["results"].as_object().unwrap() {
             // RAGXplain's and RAGalyst's metrics that need no ground truth run too.
@@ -157,11 +183,6 @@ fn agentic_on_the_ragvue_examples_picks_metrics_by_shape() {
             );
         }
     }
-    let judge = &json["run"]["judge"];
-    assert_eq!(
-        judge, "offline",
-        "scores are marked as coming from the offline judge"
-    );
 }
 
 #[test]
@@ -330,7 +351,6 @@ fn plan_reports_calls_and_cost_without_calling_the_judge() {
     );
 }
 
-// long: each threshold case run in turn against the same run
 #[test]
 fn fail_under_exits_1_when_a_mean_is_below_the_threshold() {
     let home = tempfile::tempdir().unwrap();
@@ -366,13 +386,22 @@ fn fail_under_exits_1_when_a_mean_is_below_the_threshold() {
         text(&fail.stderr)
     );
 
-    // A floor on a lower-is-better metric would pass a run that got worse: refused
-    // before anything runs, with the flag to use instead.
-    let eval = |extra: &[&str]| {
-        let mut args = vec!["eval", "--dataset", "1", "--metrics", "citation"];
-        args.extend_from_slice(extra);
-        run(home.path(), &args)
-    };
+    assert_a_floor_on_a_lower_is_better_metric_is_refused(home.path());
+    assert_an_undecided_gate_exits_4_unless_told_what_it_counts_as(home.path());
+}
+
+/// Dataset 1 evaluated again on the citation metrics, with `extra` flags.
+fn eval_citation_again(home: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["eval", "--dataset", "1", "--metrics", "citation"];
+    args.extend_from_slice(extra);
+    run(home, &args)
+}
+
+/// A floor on a lower-is-better metric would pass a run that got worse: refused before
+/// anything runs, with the flag to use instead; the ceiling passes and fails as a floor
+/// would.
+fn assert_a_floor_on_a_lower_is_better_metric_is_refused(home: &Path) {
+    let eval = |extra: &[&str]| eval_citation_again(home, extra);
     let wrong = eval(&["--fail-under", "no_citation_rate=0.1"]);
     assert_eq!(wrong.status.code(), Some(2));
     assert!(
@@ -385,11 +414,14 @@ fn fail_under_exits_1_when_a_mean_is_below_the_threshold() {
     let exceeded = eval(&["--fail-over", "no_citation_rate=-0.5"]);
     assert_eq!(exceeded.status.code(), Some(1));
     assert!(text(&exceeded.stderr).contains("citation.no_citation_rate mean"));
+}
 
-    // A floor just under the mean: the mean clears it, but the interval spans it, so the
-    // default gate cannot tell (exit 4, with the items that would settle it) unless told
-    // what an undecided gate counts as.
-    let shown = run(home.path(), &["show", "2", "--json"]);
+/// A floor just under the mean: the mean clears it, but the interval spans it, so the
+/// default gate cannot tell (exit 4, with the items that would settle it) unless told what
+/// an undecided gate counts as; an unknown gate or treatment is refused.
+fn assert_an_undecided_gate_exits_4_unless_told_what_it_counts_as(home: &Path) {
+    let eval = |extra: &[&str]| eval_citation_again(home, extra);
+    let shown = run(home, &["show", "2", "--json"]);
     let view: serde_json::Value = serde_json::from_slice(&shown.stdout).unwrap();
     let stats = &view["summary"]["metrics"]["citation.lenient_accuracy"];
     let (mean, low) = (

@@ -2,8 +2,6 @@
 
 use super::*;
 
-// long: one scenario end to end: two noisy runs, then a regressed one, compared in turn; each step
-// reads the one before
 /// Two runs of the same data with a judge that never answers the same twice: every
 /// change is within noise and nothing is called a regression. A third run, of a
 /// pipeline version whose answers went off-topic on 8 of 24 items, is a regression that
@@ -21,34 +19,48 @@ fn compare_tells_judge_noise_from_a_real_regression() {
     let home = tempfile::tempdir().unwrap();
     add_sim_judge(home.path(), &sim, 4);
     let example = repo().join("assets/examples/ragnosis-example.jsonl");
-    let metrics =
-        "ragvue.clarity,ragvue.answer_relevance,ragvue.coherence,ragvue.answer_conciseness";
-    let eval = |file: &str, extra: &[&str]| {
-        let mut args = vec![
-            "eval",
-            file,
-            "--metrics",
-            metrics,
-            "--judge",
-            "sim",
-            "--format",
-            "json",
-        ];
-        args.extend_from_slice(extra);
-        let out_base = home.path().join("out");
-        let mut owned: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        owned.extend(["--out-base".to_string(), out_base.display().to_string()]);
-        let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
-        let o = run(home.path(), &refs);
-        assert!(o.status.success(), "{}", text(&o.stderr));
-    };
+    let eval = |file: &str, extra: &[&str]| eval_with_the_jittery_judge(home.path(), file, extra);
     eval(example.to_str().unwrap(), &[]);
     eval(example.to_str().unwrap(), &["--no-cache"]); // the same file: dataset 1 again
     let asked = sim.stats().calls;
     assert!(asked >= 48, "both runs asked the judge: {asked} calls");
 
+    assert_runs_1_and_2_differ_only_by_noise(home.path());
+
+    let v2_file = off_topic_on_8_of_24(&example, home.path());
+    eval(v2_file.to_str().unwrap(), &[]);
+    assert_run_3_is_a_regression_that_fails_the_gate(home.path());
+}
+
+/// `file` evaluated with the jittery judge `sim` on four judged metrics, with `extra`
+/// flags; the run must succeed.
+fn eval_with_the_jittery_judge(home: &Path, file: &str, extra: &[&str]) {
+    let metrics =
+        "ragvue.clarity,ragvue.answer_relevance,ragvue.coherence,ragvue.answer_conciseness";
+    let mut args = vec![
+        "eval",
+        file,
+        "--metrics",
+        metrics,
+        "--judge",
+        "sim",
+        "--format",
+        "json",
+    ];
+    args.extend_from_slice(extra);
+    let out_base = home.join("out");
+    let mut owned: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    owned.extend(["--out-base".to_string(), out_base.display().to_string()]);
+    let refs: Vec<&str> = owned.iter().map(String::as_str).collect();
+    let o = run(home, &refs);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
+
+/// Runs 1 and 2, the same data judged twice, compare as noise: every change within it,
+/// the judge's own movement named, no metric flagged red.
+fn assert_runs_1_and_2_differ_only_by_noise(home: &Path) {
     let same = run(
-        home.path(),
+        home,
         &[
             "compare",
             "1",
@@ -56,7 +68,7 @@ fn compare_tells_judge_noise_from_a_real_regression() {
             "--format",
             "json",
             "--out",
-            home.path().join("c12").to_str().unwrap(),
+            home.join("c12").to_str().unwrap(),
         ],
     );
     assert_eq!(same.status.code(), Some(0), "{}", text(&same.stderr));
@@ -72,8 +84,7 @@ fn compare_tells_judge_noise_from_a_real_regression() {
     );
     assert!(printed.contains("No metric regressed"), "{printed}");
     let json: Value =
-        serde_json::from_str(&std::fs::read_to_string(home.path().join("c12.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(home.join("c12.json")).unwrap()).unwrap();
     assert!(
         json["metrics"]
             .as_array()
@@ -82,9 +93,12 @@ fn compare_tells_judge_noise_from_a_real_regression() {
             .all(|m| m["flag"] != "red"),
         "noise is never a regression: {json}"
     );
+}
 
-    // Version 2 of the pipeline: 8 answers replaced by an off-topic sentence.
-    let v2: String = std::fs::read_to_string(&example)
+/// Version 2 of the pipeline: the example with 8 of its 24 answers replaced by an
+/// off-topic sentence, written to `dir/v2.jsonl`.
+fn off_topic_on_8_of_24(example: &Path, dir: &Path) -> PathBuf {
+    let v2: String = std::fs::read_to_string(example)
         .unwrap()
         .lines()
         .enumerate()
@@ -96,11 +110,16 @@ fn compare_tells_judge_noise_from_a_real_regression() {
             format!("{row}\n")
         })
         .collect();
-    let v2_file = home.path().join("v2.jsonl");
+    let v2_file = dir.join("v2.jsonl");
     std::fs::write(&v2_file, v2).unwrap();
-    eval(v2_file.to_str().unwrap(), &[]);
+    v2_file
+}
+
+/// Run 3 (version 2) against run 1 is a regression of answer relevance that
+/// `--fail-on-regression` turns into exit 1, said on the terminal.
+fn assert_run_3_is_a_regression_that_fails_the_gate(home: &Path) {
     let worse = run(
-        home.path(),
+        home,
         &[
             "compare",
             "1",
@@ -108,7 +127,7 @@ fn compare_tells_judge_noise_from_a_real_regression() {
             "--format",
             "json",
             "--out",
-            home.path().join("c13").to_str().unwrap(),
+            home.join("c13").to_str().unwrap(),
             "--fail-on-regression",
         ],
     );

@@ -182,7 +182,7 @@ fn an_invalid_profile_is_refused_with_the_shared_rule() {
         text(&o.stderr).contains(
             "error [invalid]: invalid input: unknown judge kind 'telepathy' (use openai, azure or anthropic)"
         ),
-        "the window says the same (tests/shell/ipc.rs): {}",
+        "the window says the same (tests/shell/ipc/settings.rs): {}",
         text(&o.stderr)
     );
     let listed = run(home.path(), &["judges", "list"]);
@@ -247,7 +247,6 @@ fn calibration_sends_each_temperature_and_stores_every_judges_verdicts() {
     assert_eq!(clarity["mean_agreement"], 1.0);
 }
 
-// long: one scenario end to end: a faulty server, the check, then its stored figures read back
 /// `judge-check` through a model server: every case goes over HTTP, a case whose calls
 /// keep failing is an error left out of its figure (never a disagreement), and the
 /// figures are stored with the profile.
@@ -255,7 +254,37 @@ fn calibration_sends_each_temperature_and_stores_every_judges_verdicts() {
 fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
-    let sim = Simulator::start(SimConfig {
+    let sim = a_judge_that_fails_one_wice_claim();
+    add_sim_judge(&home, &sim, 8);
+
+    let o = run(&home, &["judge-check", "sim", "--json"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let check: Value = serde_json::from_slice(&o.stdout).expect("--json prints the check");
+    assert_the_failing_claim_is_an_error_left_out_of_the_figures(&check);
+    let stats = sim.stats();
+    // Two calls per claim or answerability case, one per similarity case (the
+    // correctness scorecard), and the designed items' agentic calls: 840 when every
+    // case reaches the server.
+    assert!(
+        stats.calls >= 840,
+        "every case went to the server: {} calls",
+        stats.calls
+    );
+
+    let store = Store::open(&home).unwrap();
+    let stored = ragnosis_core::judge_check::latest_for_profile(store.conn(), "sim")
+        .unwrap()
+        .expect("the check is stored");
+    assert_eq!(stored.checked_at, check["checked_at"].as_str().unwrap());
+
+    assert_the_table_names_the_tasks_and_the_shapes(&home);
+    assert_judges_list_shows_each_profiles_latest_check(&home, &check);
+}
+
+/// The judge simulator, with one WiCE claim of the shipped sample whose judge calls
+/// always come back as prose, even when repaired.
+fn a_judge_that_fails_one_wice_claim() -> SimHandle {
+    Simulator::start(SimConfig {
         faults: FaultRules {
             // One WiCE claim of the shipped sample: its judge calls always come back
             // as prose, even when repaired.
@@ -267,12 +296,13 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
         },
         ..Default::default()
     })
-    .expect("simulator starts");
-    add_sim_judge(&home, &sim, 8);
+    .expect("simulator starts")
+}
 
-    let o = run(&home, &["judge-check", "sim", "--json"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let check: Value = serde_json::from_slice(&o.stdout).expect("--json prints the check");
+/// The check's figures: the failing claim is an error left out of claim support's
+/// figure (59 of 60, with the first error), every other task has all 60 cases and a
+/// figure, and the judge's config and tokens are recorded.
+fn assert_the_failing_claim_is_an_error_left_out_of_the_figures(check: &Value) {
     let task = |name: &str| {
         check["tasks"]
             .as_array()
@@ -309,24 +339,11 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
         check["accounting"]["input_tokens"].as_u64().unwrap() > 0,
         "tokens are counted"
     );
-    let stats = sim.stats();
-    // Two calls per claim or answerability case, one per similarity case (the
-    // correctness scorecard), and the designed items' agentic calls: 840 when every
-    // case reaches the server.
-    assert!(
-        stats.calls >= 840,
-        "every case went to the server: {} calls",
-        stats.calls
-    );
+}
 
-    let store = Store::open(&home).unwrap();
-    let stored = ragnosis_core::judge_check::latest_for_profile(store.conn(), "sim")
-        .unwrap()
-        .expect("the check is stored");
-    assert_eq!(stored.checked_at, check["checked_at"].as_str().unwrap());
-
-    // The human-readable table names the tasks and the designed shapes.
-    let o = run(&home, &["judge-check", "sim"]);
+/// The human-readable table names the tasks and the designed shapes.
+fn assert_the_table_names_the_tasks_and_the_shapes(home: &Path) {
+    let o = run(home, &["judge-check", "sim"]);
     let out = text(&o.stdout);
     assert!(o.status.success(), "{}", text(&o.stderr));
     for expected in [
@@ -337,10 +354,12 @@ fn judge_check_through_a_server_keeps_failed_cases_out_of_the_figures() {
     ] {
         assert!(out.contains(expected), "{expected} missing from:\n{out}");
     }
+}
 
-    // `judges list` shows each profile's latest check beside it. With the model on: the
-    // offline judge's shipped check describes the judge with its semantics.
-    let list = ragnosis_with_model(&home)
+/// `judges list` shows each profile's latest check beside it. With the model on: the
+/// offline judge's shipped check describes the judge with its semantics.
+fn assert_judges_list_shows_each_profiles_latest_check(home: &Path, check: &Value) {
+    let list = ragnosis_with_model(home)
         .args(["judges", "list"])
         .output()
         .expect("the binary runs");

@@ -81,8 +81,6 @@ fn sf_error_code(json: &Value, id: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-// long: one scenario end to end: the run, its summary, its exports and a resume, each checked for
-// the failed item
 #[test]
 fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
     let sim = simulator(0);
@@ -130,6 +128,13 @@ fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
     let json: Value =
         serde_json::from_str(&std::fs::read_to_string(out.with_extension("json")).unwrap())
             .unwrap();
+    assert_only_the_poisoned_item_failed_and_kept_its_raw_output(&json);
+    assert_the_run_is_done_and_says_one_result_could_not_be_scored(&json);
+}
+
+/// The item `bad` has an error for strict faithfulness (no score, the reason, the judge's
+/// raw output) and its judge-free metric scored; every other item scored.
+fn assert_only_the_poisoned_item_failed_and_kept_its_raw_output(json: &Value) {
     for item in json["items"].as_array().unwrap() {
         let sf = &item["results"]["ragvue.strict_faithfulness"];
         if item["id"] == "bad" {
@@ -154,6 +159,11 @@ fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
             assert_eq!(sf["status"], "ok", "{}: {sf}", item["id"]);
         }
     }
+}
+
+/// One failing item does not fail the run, but the run, its export and its summary say
+/// so, with the error's code.
+fn assert_the_run_is_done_and_says_one_result_could_not_be_scored(json: &Value) {
     assert_eq!(
         json["run"]["status"], "done",
         "one failing item does not fail the run"
@@ -166,7 +176,7 @@ fn an_item_whose_judge_always_fails_is_a_visible_error_and_the_rest_complete() {
         json["run"]
     );
     assert_eq!(
-        sf_error_code(&json, "bad"),
+        sf_error_code(json, "bad"),
         Some("judge.bad_reply".to_string()),
         "the error carries its code into the export"
     );
@@ -234,36 +244,12 @@ fn a_run_whose_judge_never_answers_stops_with_its_code_and_a_resume_retries_ever
     );
 }
 
-// long: one scenario end to end: the storm, the run, the resume, then every cell accounted for
 /// 504 items judged through a simulator that fails about 30 % of calls in mixed ways at
 /// once: every cell ends scored or with an error naming its cause, none twice, and the
 /// tokens Ragnosis counted are the ones the simulator answered with.
 #[test]
 fn a_run_through_a_fault_storm_completes_with_every_cell_accounted_for() {
-    let status = |status: u16, retry_after: Option<&str>| Fault::Status {
-        status,
-        retry_after: retry_after.map(str::to_string),
-        body: None,
-    };
-    let sim = Simulator::start(SimConfig {
-        faults: FaultRules {
-            storm_rate: 0.3,
-            storm: vec![
-                status(429, Some("0")),
-                status(429, None),
-                status(500, None),
-                status(503, Some("0")),
-                Fault::Hang,
-                Fault::MalformedJson,
-                Fault::TruncatedJson,
-                Fault::EmptyBody,
-                Fault::ProseAroundJson,
-            ],
-            ..Default::default()
-        },
-        ..Default::default()
-    })
-    .expect("simulator starts");
+    let sim = a_judge_in_a_fault_storm();
     let home = tempfile::tempdir().unwrap();
     add_judge(
         home.path(),
@@ -316,6 +302,50 @@ fn a_run_through_a_fault_storm_completes_with_every_cell_accounted_for() {
         scored.len(),
         failed.len()
     );
+    assert_every_error_names_its_cause_and_code(&store);
+    // Every token the simulator answered with is counted, those of replies that could
+    // not be read included: a provider bills them though they decided nothing.
+    let totals: ragnosis_core::run::RunTotals = store::runs::totals(store.conn(), 1).unwrap();
+    let stats = sim.stats();
+    assert_eq!(
+        (totals.input_tokens, totals.output_tokens),
+        (stats.input_tokens, stats.output_tokens),
+        "tokens counted are the tokens answered"
+    );
+}
+
+/// The judge simulator failing about 30 % of its calls in mixed ways: 429s, 500, 503,
+/// hangs, broken, empty and wrapped replies.
+fn a_judge_in_a_fault_storm() -> SimHandle {
+    let status = |status: u16, retry_after: Option<&str>| Fault::Status {
+        status,
+        retry_after: retry_after.map(str::to_string),
+        body: None,
+    };
+    Simulator::start(SimConfig {
+        faults: FaultRules {
+            storm_rate: 0.3,
+            storm: vec![
+                status(429, Some("0")),
+                status(429, None),
+                status(500, None),
+                status(503, Some("0")),
+                Fault::Hang,
+                Fault::MalformedJson,
+                Fault::TruncatedJson,
+                Fault::EmptyBody,
+                Fault::ProseAroundJson,
+            ],
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .expect("simulator starts")
+}
+
+/// Every error result of run 1 says the judge could not score the item, with a `judge.`
+/// error code.
+fn assert_every_error_names_its_cause_and_code(store: &Store) {
     for item_id in store::run_items::item_ids(store.conn(), 1).unwrap() {
         for stored in store::results::for_item(store.conn(), 1, item_id).unwrap() {
             let r = stored.result;
@@ -333,15 +363,6 @@ fn a_run_through_a_fault_storm_completes_with_every_cell_accounted_for() {
             }
         }
     }
-    // Every token the simulator answered with is counted, those of replies that could
-    // not be read included: a provider bills them though they decided nothing.
-    let totals: ragnosis_core::run::RunTotals = store::runs::totals(store.conn(), 1).unwrap();
-    let stats = sim.stats();
-    assert_eq!(
-        (totals.input_tokens, totals.output_tokens),
-        (stats.input_tokens, stats.output_tokens),
-        "tokens counted are the tokens answered"
-    );
 }
 
 /// A key revoked in the middle of an agentic run (every metric mix, some skipped on
