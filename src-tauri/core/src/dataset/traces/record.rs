@@ -102,22 +102,18 @@ fn ancestor_has(
     false
 }
 
-// long: assembles one trace in order (merge, sort, find the top span, then each field); each step
-// reads what the previous one found
-pub(super) fn trace_record(
-    dialect: SpanDialect,
+/// The text of a field, unless it is missing or blank.
+fn nonblank(t: &Option<String>) -> Option<String> {
+    t.clone().filter(|t| !t.trim().is_empty())
+}
+
+/// The spans whose parent is not in the trace (or who have none), in start order; an
+/// error when there is none (the parent ids form a cycle).
+fn top_spans(
     trace_id: &str,
-    spans: Vec<SpanFacts>,
-    extras: TraceExtras,
-) -> TraceRecord {
-    let mut warnings = Vec::new();
-    let mut spans = merge_updates(spans);
-    spans.sort_by(|a, b| a.start.cmp(&b.start));
-    let index: HashMap<&str, usize> = spans
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.span_id.as_str(), i))
-        .collect();
+    spans: &[SpanFacts],
+    index: &HashMap<&str, usize>,
+) -> Result<Vec<usize>, String> {
     let tops: Vec<usize> = (0..spans.len())
         .filter(|&i| {
             spans[i]
@@ -131,6 +127,18 @@ pub(super) fn trace_record(
             "trace {trace_id} has no root span: every span's parent is another span of the trace (the parent ids form a cycle)"
         ));
     }
+    Ok(tops)
+}
+
+/// The one root that holds the question and answer: the single parentless span, or the
+/// first top span when the root is missing from the export (with a warning), or none when
+/// several spans are parentless.
+fn root_span(
+    trace_id: &str,
+    spans: &[SpanFacts],
+    tops: &[usize],
+    warnings: &mut Vec<String>,
+) -> Option<usize> {
     let parentless: Vec<usize> = tops
         .iter()
         .copied()
@@ -138,7 +146,7 @@ pub(super) fn trace_record(
         .collect();
     // One root holds the question and answer. Several parentless spans (Langfuse and
     // LangSmith attach observations to the trace itself) mean there is no single root.
-    let root = match parentless.as_slice() {
+    match parentless.as_slice() {
         [one] => Some(*one),
         [] => {
             warnings.push(format!(
@@ -148,8 +156,12 @@ pub(super) fn trace_record(
             Some(tops[0])
         }
         _ => None,
-    };
-    // A model call beneath a retrieval span rewrites the query; it is not the answer.
+    }
+}
+
+/// The model calls beneath a retrieval span: they rewrite the query, they are not the
+/// answer.
+fn query_rewrites(spans: &[SpanFacts], index: &HashMap<&str, usize>) -> Vec<usize> {
     let under_retriever = |i: usize| {
         let mut seen = HashSet::new();
         let mut at = spans[i].parent_id.as_deref();
@@ -165,26 +177,43 @@ pub(super) fn trace_record(
         }
         false
     };
-    let rewrites: Vec<usize> = (0..spans.len())
+    (0..spans.len())
         .filter(|&i| spans[i].role == Role::Model && under_retriever(i))
-        .collect();
-    let answering = (0..spans.len())
-        .rev()
-        .find(|&i| spans[i].role == Role::Model && !rewrites.contains(&i));
-    let first_retriever = spans.iter().find(|s| s.role == Role::Retriever);
+        .collect()
+}
 
-    let nonblank = |t: &Option<String>| t.clone().filter(|t| !t.trim().is_empty());
-    let question = root
-        .and_then(|r| nonblank(&spans[r].input))
+/// The question: the root's input, else the trace's, the first retrieval's input, the
+/// answering model call's input, or the first retrieval's query.
+fn question_of(
+    spans: &[SpanFacts],
+    root: Option<usize>,
+    answering: Option<usize>,
+    first_retriever: Option<&SpanFacts>,
+    extras: &TraceExtras,
+) -> Option<String> {
+    root.and_then(|r| nonblank(&spans[r].input))
         .or_else(|| nonblank(&extras.input))
         .or_else(|| first_retriever.and_then(|s| nonblank(&s.input)))
         .or_else(|| answering.and_then(|i| nonblank(&spans[i].input)))
-        .or_else(|| first_retriever.and_then(|s| nonblank(&s.query)));
-    let answer = root
-        .and_then(|r| nonblank(&spans[r].output))
-        .or_else(|| nonblank(&extras.output))
-        .or_else(|| answering.and_then(|i| nonblank(&spans[i].output)));
+        .or_else(|| first_retriever.and_then(|s| nonblank(&s.query)))
+}
 
+/// What the retrieval returned, in rank order: the passages' texts, their ids (only when
+/// every document has one) and how many documents carry only an id.
+struct Retrieved {
+    contexts: Vec<Value>,
+    ids: Vec<Value>,
+    without_text: usize,
+}
+
+/// The documents of the reranker, or else of the outermost retrievals that returned
+/// documents, warning about those without text.
+fn retrieved(
+    trace_id: &str,
+    spans: &[SpanFacts],
+    index: &HashMap<&str, usize>,
+    warnings: &mut Vec<String>,
+) -> Retrieved {
     let reranked: Vec<&SpanFacts> = spans
         .iter()
         .filter(|s| s.role == Role::Reranker && !s.documents.is_empty())
@@ -193,7 +222,7 @@ pub(super) fn trace_record(
     // query engine, its retriever and the retriever's `_retrieve` each report the same
     // passages): only the outermost one with documents counts.
     let retrieves_within = |s: &SpanFacts| {
-        ancestor_has(&spans, &index, s, |a| {
+        ancestor_has(spans, index, s, |a| {
             a.role == Role::Retriever && !a.documents.is_empty()
         })
     };
@@ -217,7 +246,7 @@ pub(super) fn trace_record(
             documents.len()
         ));
     }
-    let retrieved_ids: Vec<Value> = if documents.iter().all(|(id, _, _)| id.is_some()) {
+    let ids: Vec<Value> = if documents.iter().all(|(id, _, _)| id.is_some()) {
         documents
             .iter()
             .filter_map(|(id, _, _)| id.clone().map(Value::String))
@@ -225,13 +254,26 @@ pub(super) fn trace_record(
     } else {
         Vec::new()
     };
+    Retrieved {
+        contexts,
+        ids,
+        without_text,
+    }
+}
+
+/// The trace's prompt and completion tokens and its cost, each span counted once.
+fn usage(
+    dialect: SpanDialect,
+    spans: &[SpanFacts],
+    index: &HashMap<&str, usize>,
+) -> (u64, u64, f64) {
     // LangSmith's counts on a run include its children's: only the topmost runs that
     // carry counts are added up, or a root's total would be counted twice.
     let counted: Vec<&SpanFacts> = spans
         .iter()
         .filter(|s| {
             dialect != SpanDialect::LangSmith
-                || !ancestor_has(&spans, &index, s, |a| {
+                || !ancestor_has(spans, index, s, |a| {
                     a.tokens.is_some() || a.cost.is_some()
                 })
         })
@@ -243,6 +285,11 @@ pub(super) fn trace_record(
             (p.saturating_add(a), c.saturating_add(b))
         });
     let cost: f64 = counted.iter().filter_map(|s| s.cost).sum();
+    (prompt, completion, cost)
+}
+
+/// Earlier evaluations on the spans and the trace, by name (a later one wins).
+fn prior_scores(spans: &[SpanFacts], extras: &TraceExtras) -> BTreeMap<String, Value> {
     let mut prior: BTreeMap<String, Value> = BTreeMap::new();
     for (name, value) in spans
         .iter()
@@ -251,6 +298,98 @@ pub(super) fn trace_record(
     {
         prior.insert(name.clone(), value.clone());
     }
+    prior
+}
+
+/// Which rule found the root's question and answer, and the root's raw input and output,
+/// under the keys the collector takes out before mapping.
+fn insert_root_readings(record: &mut Map<String, Value>, reader: Option<&SpanFacts>) {
+    let rules: Map<String, Value> = [
+        ("question", reader.and_then(|r| r.input_rule.clone())),
+        ("answer", reader.and_then(|r| r.output_rule.clone())),
+    ]
+    .into_iter()
+    .filter_map(|(f, r)| r.map(|r| (f.to_string(), Value::String(r))))
+    .collect();
+    record.insert(RULES_KEY.into(), Value::Object(rules));
+    let raw = json!({ "root": {
+        "input": reader.and_then(|r| r.raw_input.clone()),
+        "output": reader.and_then(|r| r.raw_output.clone()),
+    }});
+    record.insert(RAW_KEY.into(), raw);
+}
+
+/// What the record's metadata gathers beside the span count: tokens, cost, rewritten
+/// queries, the retrieval's own query, documents without text and earlier scores.
+struct TraceFacts<'a> {
+    usage: (u64, u64, f64),
+    rewritten: Vec<String>,
+    retrieval_query: Option<String>,
+    question: Option<&'a String>,
+    without_text: usize,
+    prior: BTreeMap<String, Value>,
+}
+
+/// The record's metadata: where it came from, then each fact that is present.
+fn trace_metadata(dialect: SpanDialect, trace_id: &str, spans: usize, facts: TraceFacts) -> Value {
+    let source = dialect.name().to_ascii_lowercase().replace(' ', "_");
+    let mut metadata = json!({ "source": source, "trace_id": trace_id, "spans": spans });
+    let (prompt, completion, cost) = facts.usage;
+    if prompt + completion > 0 {
+        metadata["llm_tokens"] = json!({ "prompt": prompt, "completion": completion });
+    }
+    if cost > 0.0 {
+        metadata["llm_cost"] = json!(cost);
+    }
+    if !facts.rewritten.is_empty() {
+        metadata["query_rewrites"] = json!(facts.rewritten);
+    }
+    if let Some(query) = facts.retrieval_query {
+        if Some(&query) != facts.question {
+            metadata["retrieval_query"] = json!(query);
+        }
+    }
+    if facts.without_text > 0 {
+        metadata["documents_without_text"] = json!(facts.without_text);
+    }
+    if !facts.prior.is_empty() {
+        metadata["prior_scores"] = json!(facts.prior);
+    }
+    metadata
+}
+
+/// Assembles one trace in order: merge, sort, find the top span, then each field (each
+/// step reads what the previous one found).
+pub(super) fn trace_record(
+    dialect: SpanDialect,
+    trace_id: &str,
+    spans: Vec<SpanFacts>,
+    extras: TraceExtras,
+) -> TraceRecord {
+    let mut warnings = Vec::new();
+    let mut spans = merge_updates(spans);
+    spans.sort_by(|a, b| a.start.cmp(&b.start));
+    let index: HashMap<&str, usize> = spans
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.span_id.as_str(), i))
+        .collect();
+    let tops = top_spans(trace_id, &spans, &index)?;
+    let root = root_span(trace_id, &spans, &tops, &mut warnings);
+    let rewrites = query_rewrites(&spans, &index);
+    let answering = (0..spans.len())
+        .rev()
+        .find(|&i| spans[i].role == Role::Model && !rewrites.contains(&i));
+    let first_retriever = spans.iter().find(|s| s.role == Role::Retriever);
+
+    let question = question_of(&spans, root, answering, first_retriever, &extras);
+    let answer = root
+        .and_then(|r| nonblank(&spans[r].output))
+        .or_else(|| nonblank(&extras.output))
+        .or_else(|| answering.and_then(|i| nonblank(&spans[i].output)));
+    let retrieved = retrieved(trace_id, &spans, &index, &mut warnings);
+    let usage = usage(dialect, &spans, &index);
+    let prior = prior_scores(&spans, &extras);
 
     let mut record = Map::new();
     record.insert("id".into(), json!(trace_id));
@@ -274,52 +413,27 @@ pub(super) fn trace_record(
     if let Some(reference) = reference {
         record.insert("ground_truth".into(), json!(reference));
     }
-    if !contexts.is_empty() {
-        record.insert("retrieved_contexts".into(), Value::Array(contexts));
+    if !retrieved.contexts.is_empty() {
+        record.insert("retrieved_contexts".into(), Value::Array(retrieved.contexts));
     }
-    if !retrieved_ids.is_empty() {
-        record.insert("retrieved_context_ids".into(), Value::Array(retrieved_ids));
+    if !retrieved.ids.is_empty() {
+        record.insert("retrieved_context_ids".into(), Value::Array(retrieved.ids));
     }
-    let reader = root.map(|r| &spans[r]);
-    let rules: Map<String, Value> = [
-        ("question", reader.and_then(|r| r.input_rule.clone())),
-        ("answer", reader.and_then(|r| r.output_rule.clone())),
-    ]
-    .into_iter()
-    .filter_map(|(f, r)| r.map(|r| (f.to_string(), Value::String(r))))
-    .collect();
-    record.insert(RULES_KEY.into(), Value::Object(rules));
-    let raw = json!({ "root": {
-        "input": reader.and_then(|r| r.raw_input.clone()),
-        "output": reader.and_then(|r| r.raw_output.clone()),
-    }});
-    record.insert(RAW_KEY.into(), raw);
-    let source = dialect.name().to_ascii_lowercase().replace(' ', "_");
-    let mut metadata = json!({ "source": source, "trace_id": trace_id, "spans": spans.len() });
-    if prompt + completion > 0 {
-        metadata["llm_tokens"] = json!({ "prompt": prompt, "completion": completion });
-    }
-    if cost > 0.0 {
-        metadata["llm_cost"] = json!(cost);
-    }
-    let rewritten: Vec<String> = rewrites
-        .iter()
-        .filter_map(|&i| nonblank(&spans[i].output))
-        .collect();
-    if !rewritten.is_empty() {
-        metadata["query_rewrites"] = json!(rewritten);
-    }
-    if let Some(query) = first_retriever.and_then(|s| nonblank(&s.query)) {
-        if Some(&query) != question.as_ref() {
-            metadata["retrieval_query"] = json!(query);
-        }
-    }
-    if without_text > 0 {
-        metadata["documents_without_text"] = json!(without_text);
-    }
-    if !prior.is_empty() {
-        metadata["prior_scores"] = json!(prior);
-    }
-    record.insert("metadata".into(), metadata);
+    insert_root_readings(&mut record, root.map(|r| &spans[r]));
+    let facts = TraceFacts {
+        usage,
+        rewritten: rewrites
+            .iter()
+            .filter_map(|&i| nonblank(&spans[i].output))
+            .collect(),
+        retrieval_query: first_retriever.and_then(|s| nonblank(&s.query)),
+        question: question.as_ref(),
+        without_text: retrieved.without_text,
+        prior,
+    };
+    record.insert(
+        "metadata".into(),
+        trace_metadata(dialect, trace_id, spans.len(), facts),
+    );
     Ok((record, warnings))
 }
