@@ -40,6 +40,8 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<api::experiments::ExperimentRow>();
     c.visit::<api::experiments::ExperimentCheck>();
     c.visit::<api::experiments::History>();
+    c.visit::<api::datasets::DatasetProfile>();
+    c.visit::<api::datasets::PipelineProfile>();
     c.visit::<api::cases::CaseQueryInput>();
     c.visit::<api::cases::CaseList>();
     c.visit::<api::cases::CaseDetail>();

@@ -74,6 +74,8 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::experiments::run_experiments,
         commands::experiments::dataset_history,
         commands::experiments::set_dataset_version,
+        commands::experiments::dataset_profile,
+        commands::experiments::set_dataset_profile,
         commands::cases::list_cases,
         commands::cases::get_case,
         commands::cases::label_case,

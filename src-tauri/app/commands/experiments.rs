@@ -1,7 +1,7 @@
-//! Experiments ("Try this" on an action of Results) and a test set's versions and
-//! history (the Data and Runs screens).
+//! Experiments ("Try this" on an action of Results), a test set's versions and history
+//! (the Data and Runs screens), and the pipeline profile the actions read (Data).
 
-use ragnosis_api::datasets::{self, DatasetRow};
+use ragnosis_api::datasets::{self, DatasetProfile, DatasetRow, PipelineProfile};
 use ragnosis_api::experiments::{self, ExperimentCheck, ExperimentRow, History};
 use tauri::State;
 
@@ -43,4 +43,23 @@ pub fn set_dataset_version(
     version_of: Option<i64>,
 ) -> CommandResult<DatasetRow> {
     Ok(datasets::set_version_of(&state, dataset_id, version_of)?)
+}
+
+/// The dataset's pipeline profile (its own, or an earlier version's).
+#[tauri::command(async)]
+pub fn dataset_profile(
+    state: State<'_, AppState>,
+    dataset_id: i64,
+) -> CommandResult<DatasetProfile> {
+    Ok(datasets::profile(&state, dataset_id)?)
+}
+
+/// Stores the dataset's own pipeline profile (an empty one removes it).
+#[tauri::command(async)]
+pub fn set_dataset_profile(
+    state: State<'_, AppState>,
+    dataset_id: i64,
+    profile: PipelineProfile,
+) -> CommandResult<DatasetProfile> {
+    Ok(datasets::set_profile(&state, dataset_id, profile)?)
 }

@@ -12,6 +12,7 @@ mod experiments;
 mod gates;
 mod judges;
 mod print;
+mod profile;
 mod progress_bar;
 mod report;
 mod trust;
@@ -90,6 +91,9 @@ enum Command {
     /// A test set over its versions: every finished run with its scores and regressions,
     /// and what each experiment did (fixed, still failing, worse).
     History(experiments::HistoryArgs),
+    /// Show or edit a dataset's pipeline profile (retriever, chunk size, top-k, reranker,
+    /// models, temperature, prompt notes): reports show it, actions read it.
+    Profile(profile::ProfileArgs),
     /// Continue a cancelled, failed or interrupted run without redoing stored results.
     Resume {
         run: i64,
@@ -280,6 +284,7 @@ fn dispatch(ctx: &Ctx, cli: Cli) -> Result<(), Failure> {
         Command::Ask(args) => ask(ctx, args)?,
         Command::Try(args) => experiments::try_action(ctx, args)?,
         Command::History(args) => experiments::history(ctx, args)?,
+        Command::Profile(args) => profile::profile(ctx, args)?,
         Command::Resume { run, judge } => evaluate::resume(ctx, run, judge, progress)?,
         Command::Export {
             run,

@@ -21,6 +21,7 @@ pub mod measurable;
 pub mod metrics;
 pub mod output_file;
 pub mod paths;
+pub mod pipeline;
 pub mod progress;
 pub mod retrieval;
 pub mod run;

@@ -4,6 +4,8 @@
 import { Channel, invoke, isTauri, type InvokeArgs } from '@tauri-apps/api/core';
 import { NO_BACKEND_CODE, toAppError } from './errors';
 import type {
+  DatasetProfile,
+  PipelineProfile,
   ExperimentCheck,
   ExperimentRow,
   History,
@@ -243,6 +245,16 @@ export function datasetHistory(datasetId: number): Promise<History> {
 /** Marks the dataset as the next version of another's test set (null: a first version). */
 export function setDatasetVersion(datasetId: number, versionOf: number | null): Promise<DatasetRow> {
   return call<DatasetRow>('set_dataset_version', { datasetId, versionOf });
+}
+
+/** The dataset's pipeline profile (its own, or an earlier version's). */
+export function datasetProfile(datasetId: number): Promise<DatasetProfile> {
+  return call<DatasetProfile>('dataset_profile', { datasetId });
+}
+
+/** Stores the dataset's own pipeline profile (an empty one removes it). */
+export function setDatasetProfile(datasetId: number, profile: PipelineProfile): Promise<DatasetProfile> {
+  return call<DatasetProfile>('set_dataset_profile', { datasetId, profile });
 }
 
 export function listCases(runId: number, query: CaseQueryInput): Promise<CaseList> {

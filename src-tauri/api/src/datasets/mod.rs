@@ -21,7 +21,9 @@ use crate::Ctx;
 pub use ragnosis_core::dataset::{FieldOverride, ValidationReport};
 pub use ragnosis_core::import::Imported;
 pub use ragnosis_core::item::Field;
+pub use ragnosis_core::pipeline::PipelineProfile;
 pub use ragnosis_core::store::datasets::DatasetRow;
+pub use ragnosis_core::store::pipeline_profiles::DatasetProfile;
 pub use view::{
     format_label, schema_label, DatasetReach, DatasetReport, FieldCount, ItemPreview, ItemsPage,
     MappedField, MappingPreview, MetricReach, Report, LISTED, MAPPING_PREVIEW_ITEMS,
@@ -165,6 +167,23 @@ pub fn set_version_of(ctx: &Ctx, id: i64, of: Option<i64>) -> Result<DatasetRow>
     store::datasets::get_ready(store.conn(), id)?;
     store::datasets::set_version_of(store.conn(), id, of)?;
     store::datasets::get(store.conn(), id)
+}
+
+/// The pipeline profile of a dataset: its own, or an earlier version's.
+pub fn profile(ctx: &Ctx, dataset_id: i64) -> Result<DatasetProfile> {
+    let store = ctx.store()?;
+    store::datasets::get(store.conn(), dataset_id)?;
+    store::pipeline_profiles::for_dataset(store.conn(), dataset_id)
+}
+
+/// Stores `profile` as the dataset's own (checked; an empty one removes it) and returns
+/// the profile the dataset now has.
+pub fn set_profile(ctx: &Ctx, dataset_id: i64, profile: PipelineProfile) -> Result<DatasetProfile> {
+    let profile = profile.checked()?;
+    let store = ctx.store()?;
+    store::datasets::get(store.conn(), dataset_id)?;
+    store::pipeline_profiles::set(store.conn(), dataset_id, &profile)?;
+    store::pipeline_profiles::for_dataset(store.conn(), dataset_id)
 }
 
 /// Imports the example set shipped with Ragnosis (written to the home folder first).

@@ -134,3 +134,83 @@ fn a_version_of_an_unknown_dataset_is_refused_before_anything_is_imported() {
     let datasets = json(&ok(home, &["datasets", "--json"]));
     assert_eq!(datasets, serde_json::json!([]), "nothing was imported");
 }
+
+#[test]
+fn a_pipeline_profile_is_shown_in_reports_read_by_actions_and_inherited_by_a_version() {
+    let home = tempfile::tempdir().unwrap();
+    let home = home.path();
+    evaluate(home, &town("town-v1.jsonl"), "v1");
+    let set = json(&ok(
+        home,
+        &[
+            "profile",
+            "1",
+            "--retriever",
+            "bm25",
+            "--top-k",
+            "3",
+            "--reranker",
+            "none",
+            "--temperature",
+            "0.7",
+            "--json",
+        ],
+    ));
+    assert_eq!(set["profile"]["top_k"], 3);
+    assert_eq!(set["inherited_from"], Value::Null);
+
+    // A refused edit changes nothing.
+    let o = run(home, &["profile", "1", "--temperature", "5"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("temperature"), "{}", stderr(&o));
+    let kept = json(&ok(home, &["profile", "1", "--json"]));
+    assert_eq!(kept["profile"]["temperature"], 0.7);
+
+    // The report names the pipeline, and the action for F (a distortion) starts from its
+    // temperature before the generic advice.
+    let out = home.join("r");
+    ok(
+        home,
+        &[
+            "report",
+            "1",
+            "--format",
+            "md",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    let md = std::fs::read_to_string(home.join("r.md")).unwrap();
+    assert!(
+        md.contains("| Your pipeline | bm25 retriever, top\\-k 3, no reranker, temperature 0.7 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("For your pipeline: Your generator runs at temperature 0.7"),
+        "{md}"
+    );
+
+    // The next version reads its first version's profile until it has its own.
+    ok(
+        home,
+        &[
+            "import",
+            town("town-v2.jsonl").to_str().unwrap(),
+            "--version-of",
+            "1",
+        ],
+    );
+    let inherited = json(&ok(home, &["profile", "2", "--json"]));
+    assert_eq!(inherited["inherited_from"], 1);
+    let own = json(&ok(
+        home,
+        &["profile", "2", "--temperature", "0.1", "--json"],
+    ));
+    assert_eq!(own["inherited_from"], Value::Null);
+    assert_eq!(
+        own["profile"]["top_k"], 3,
+        "an edit keeps the fields it does not name"
+    );
+    let cleared = json(&ok(home, &["profile", "1", "--clear", "--json"]));
+    assert_eq!(cleared["profile"]["top_k"], Value::Null);
+}

@@ -20,6 +20,7 @@ pub mod judge_batches;
 pub mod judge_cache;
 pub mod judge_checks;
 pub mod judge_profiles;
+pub mod pipeline_profiles;
 pub mod results;
 pub mod run_items;
 pub mod runs;
@@ -36,7 +37,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 19;
+const MIGRATION_COUNT: usize = 20;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -59,6 +60,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0017_check_batches.sql")),
         M::up(include_str!("migrations/0018_results_errors.sql")),
         M::up(include_str!("migrations/0019_experiments.sql")),
+        M::up(include_str!("migrations/0020_pipeline_profiles.sql")),
     ];
     assert_eq!(
         all.len(),

@@ -152,7 +152,7 @@ pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> 
         judge_check,
         judge_configs,
         calibration: calibration_line(store, run.id)?,
-        settings: settings(run)?,
+        settings: settings(run, &view.pipeline)?,
         judge,
         judged_metrics,
         prompt_versions,
@@ -320,7 +320,10 @@ fn calibration_line(store: &Store, run_id: i64) -> Result<String> {
     ))
 }
 
-fn settings(run: &store::runs::RunRow) -> Result<Vec<Setting>> {
+fn settings(
+    run: &store::runs::RunRow,
+    pipeline: &store::pipeline_profiles::DatasetProfile,
+) -> Result<Vec<Setting>> {
     let config = run::run_config(run)?;
     let has = |id: &str| run.metrics.iter().any(|m| m == id);
     let mut out = vec![Setting {
@@ -388,5 +391,21 @@ fn settings(run: &store::runs::RunRow) -> Result<Vec<Setting>> {
             "bypassed (fresh verdicts)".into()
         },
     });
+    out.extend(pipeline_setting(pipeline));
     Ok(out)
+}
+
+/// The user's pipeline profile as a setting line, when they gave one.
+fn pipeline_setting(pipeline: &store::pipeline_profiles::DatasetProfile) -> Option<Setting> {
+    if pipeline.profile.is_empty() {
+        return None;
+    }
+    let from = match pipeline.inherited_from {
+        Some(id) => format!(" (as given for dataset {id}, an earlier version)"),
+        None => String::new(),
+    };
+    Some(Setting {
+        name: "Your pipeline".into(),
+        value: format!("{}{from}", pipeline.profile.describe()),
+    })
 }

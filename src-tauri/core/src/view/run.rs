@@ -44,8 +44,11 @@ impl ItemView {
 pub struct RunView {
     pub run: RunRow,
     pub dataset: DatasetRow,
+    /// The actions' fixes open with what they mean for this pipeline, where it says.
     pub summary: RunSummary,
     pub worst: Vec<ItemView>,
+    /// The user's description of the pipeline behind the answers (empty when none).
+    pub pipeline: store::pipeline_profiles::DatasetProfile,
 }
 
 impl RunView {
@@ -59,7 +62,11 @@ impl RunView {
     pub fn load_with_worst(store: &Store, run_id: i64, worst: usize) -> Result<RunView> {
         let run = store::runs::get(store.conn(), run_id)?;
         let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
-        let summary = analysis::current_summary(store, &run)?;
+        let mut summary = analysis::current_summary(store, &run)?;
+        let pipeline = store::pipeline_profiles::for_dataset(store.conn(), dataset.id)?;
+        if let Some(d) = summary.diagnosis.as_mut() {
+            analysis::diagnosis::tailor::tailor(&mut d.actions, &pipeline.profile);
+        }
         let worst = crate::cases::worst(store, &run, worst)?
             .into_iter()
             .map(|(item_id, _)| ItemView::load(store, run_id, item_id))
@@ -69,6 +76,7 @@ impl RunView {
             dataset,
             summary,
             worst,
+            pipeline,
         })
     }
 }

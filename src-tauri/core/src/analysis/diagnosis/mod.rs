@@ -18,6 +18,7 @@
 pub mod actions;
 pub mod patterns;
 pub mod reading;
+pub mod tailor;
 #[cfg(test)]
 mod tests;
 
