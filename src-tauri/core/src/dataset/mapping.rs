@@ -113,14 +113,18 @@ fn answers_in(metadata: &Map<String, Value>) -> Vec<String> {
     out
 }
 
-// long: one pass over a record's keys fills every canonical slot; the slots, warnings and metadata
-// it builds are read by the checks that follow
-/// Maps `record` onto an `Item`, or returns why the record is rejected.
-pub(crate) fn map_record(
-    record: Map<String, Value>,
-    limits: &ImportLimits,
-    sources: &mut SourceFields,
-) -> Result<Mapped, String> {
+/// A record's fields sorted into canonical slots, with what stays in metadata and the
+/// warnings the sorting gave.
+struct Sorted {
+    slots: [Option<Slot>; CANON_COUNT],
+    metadata: Map<String, Value>,
+    nested_metadata: Vec<Map<String, Value>>,
+    warnings: Vec<String>,
+}
+
+/// One pass over a record's keys: each recognised field into its canonical slot (the
+/// better-named one wins), every other field into metadata.
+fn sort_fields(record: Map<String, Value>, sources: &mut SourceFields) -> Sorted {
     let mut slots: [Option<Slot>; CANON_COUNT] = std::array::from_fn(|_| None);
     let mut metadata = Map::new();
     let mut nested_metadata: Vec<Map<String, Value>> = Vec::new();
@@ -174,40 +178,162 @@ pub(crate) fn map_record(
             index: alias.index,
             value,
         };
-        *slot = Some(match slot.take() {
-            None => incoming,
-            // A name recognised by its words gives way to a listed one without a word:
-            // the listed name is what the file meant.
-            Some(held)
-                if incoming.index >= held.index
-                    && alias.is_loose()
-                    && !names_more_generally(&incoming.key, &held.key) =>
-            {
-                metadata.insert(incoming.key, incoming.value);
-                held
-            }
-            Some(held) if Alias::loose_index(held.index) => {
-                metadata.insert(held.key, held.value);
-                incoming
-            }
-            Some(held) => {
-                let (winner, loser) = if incoming.index < held.index {
-                    (incoming, held)
-                } else {
-                    (held, incoming)
-                };
-                warnings.push(format!(
-                    "both `{}` and `{}` are given for {}; using `{}` (the other is kept in metadata)",
-                    winner.key,
-                    loser.key,
-                    alias.canon.name(),
-                    winner.key
-                ));
-                metadata.insert(loser.key, loser.value);
-                winner
+        *slot = Some(settle(
+            slot.take(),
+            incoming,
+            alias,
+            &mut metadata,
+            &mut warnings,
+        ));
+    }
+    Sorted {
+        slots,
+        metadata,
+        nested_metadata,
+        warnings,
+    }
+}
+
+/// Which of two fields for one slot is kept (the other goes to metadata): a listed name
+/// over one recognised by its words, else the more specific listed name, with a warning
+/// naming both.
+fn settle(
+    held: Option<Slot>,
+    incoming: Slot,
+    alias: Alias,
+    metadata: &mut Map<String, Value>,
+    warnings: &mut Vec<String>,
+) -> Slot {
+    match held {
+        None => incoming,
+        // A name recognised by its words gives way to a listed one without a word:
+        // the listed name is what the file meant.
+        Some(held)
+            if incoming.index >= held.index
+                && alias.is_loose()
+                && !names_more_generally(&incoming.key, &held.key) =>
+        {
+            metadata.insert(incoming.key, incoming.value);
+            held
+        }
+        Some(held) if Alias::loose_index(held.index) => {
+            metadata.insert(held.key, held.value);
+            incoming
+        }
+        Some(held) => {
+            let (winner, loser) = if incoming.index < held.index {
+                (incoming, held)
+            } else {
+                (held, incoming)
+            };
+            warnings.push(format!(
+                "both `{}` and `{}` are given for {}; using `{}` (the other is kept in metadata)",
+                winner.key,
+                loser.key,
+                alias.canon.name(),
+                winner.key
+            ));
+            metadata.insert(loser.key, loser.value);
+            winner
+        }
+    }
+}
+
+/// The retrieved passages into `item`, their per-chunk extras into metadata; returns how
+/// many are over the token budget (each with a warning).
+fn read_contexts(
+    item: &mut Item,
+    slot: Slot,
+    limits: &ImportLimits,
+    metadata: &mut Map<String, Value>,
+    warnings: &mut Vec<String>,
+) -> Result<u64, String> {
+    let mut oversize_contexts = 0;
+    let chunks = values::contexts(&slot.key, slot.value, limits.max_contexts, warnings)?;
+    for (i, chunk) in chunks.contexts.iter().enumerate() {
+        if let Some(tokens) = values::tokens_over(&chunk.text, limits.context_token_budget) {
+            oversize_contexts += 1;
+            warnings.push(format!(
+                "`{}[{i}]` has {tokens} tokens, over the {}-token budget",
+                slot.key, limits.context_token_budget
+            ));
+        }
+    }
+    item.contexts = chunks.contexts;
+    if !chunks.extras.is_empty() {
+        metadata.insert(CONTEXT_EXTRAS_KEY.to_string(), Value::Array(chunks.extras));
+    }
+    Ok(oversize_contexts)
+}
+
+/// A warning for each text field longer than the judges read: stored whole, but judged on
+/// their beginning, said at import rather than discovered later.
+fn warn_long_fields(item: &Item, warnings: &mut Vec<String>) {
+    use crate::item::{QUESTION_CHARS, TEXT_CHARS};
+    let long_fields = [
+        ("question", Some(item.question.as_str()), QUESTION_CHARS),
+        ("answer", item.answer.as_deref(), TEXT_CHARS),
+        ("ground truth", item.ground_truth.as_deref(), TEXT_CHARS),
+    ];
+    for (field, text, limit) in long_fields {
+        let chars = text.map_or(0, |t| {
+            if t.len() > limit {
+                t.chars().count()
+            } else {
+                0
             }
         });
+        if chars > limit {
+            warnings.push(format!(
+                "the {field} has {chars} characters; judges read its first {limit}"
+            ));
+        }
     }
+}
+
+/// The entries of the record's own `metadata` objects beside its unknown fields; a name
+/// already taken is kept as `metadata.NAME`.
+fn merge_nested(metadata: &mut Map<String, Value>, nested_metadata: Vec<Map<String, Value>>) {
+    for nested in nested_metadata {
+        for (key, value) in nested {
+            if metadata.contains_key(&key) {
+                metadata.insert(format!("metadata.{key}"), value);
+            } else {
+                metadata.insert(key, value);
+            }
+        }
+    }
+}
+
+/// An item without an id takes `metadata.id`, when there is one.
+fn id_from_metadata(
+    item: &mut Item,
+    metadata: &Map<String, Value>,
+    sources: &mut SourceFields,
+    warnings: &mut Vec<String>,
+) {
+    if item.id.is_none() {
+        if let Some(id) = metadata.get("id").filter(|v| !is_absent(v)) {
+            item.id = values::text("metadata.id", id.clone(), warnings).unwrap_or(None);
+            if item.id.is_some() {
+                sources.note_metadata_id();
+            }
+        }
+    }
+}
+
+/// Maps `record` onto an `Item`, or returns why the record is rejected.
+pub(crate) fn map_record(
+    record: Map<String, Value>,
+    limits: &ImportLimits,
+    sources: &mut SourceFields,
+) -> Result<Mapped, String> {
+    let Sorted {
+        mut slots,
+        mut metadata,
+        nested_metadata,
+        mut warnings,
+    } = sort_fields(record, sources);
 
     let mut take = |canon: Canon| slots[canon as usize].take();
     let Some(question) = take(Canon::Question) else {
@@ -238,65 +364,15 @@ pub(crate) fn map_record(
     item.gold_context_ids = list_of(take(Canon::GoldContextIds), &mut warnings)?;
     item.aspects = list_of(take(Canon::Aspects), &mut warnings)?;
 
-    let mut oversize_contexts = 0;
-    if let Some(slot) = take(Canon::Contexts) {
-        let chunks = values::contexts(&slot.key, slot.value, limits.max_contexts, &mut warnings)?;
-        for (i, chunk) in chunks.contexts.iter().enumerate() {
-            if let Some(tokens) = values::tokens_over(&chunk.text, limits.context_token_budget) {
-                oversize_contexts += 1;
-                warnings.push(format!(
-                    "`{}[{i}]` has {tokens} tokens, over the {}-token budget",
-                    slot.key, limits.context_token_budget
-                ));
-            }
-        }
-        item.contexts = chunks.contexts;
-        if !chunks.extras.is_empty() {
-            metadata.insert(CONTEXT_EXTRAS_KEY.to_string(), Value::Array(chunks.extras));
-        }
-    }
+    let oversize_contexts = match take(Canon::Contexts) {
+        Some(slot) => read_contexts(&mut item, slot, limits, &mut metadata, &mut warnings)?,
+        None => 0,
+    };
 
     item.ragchecker = ragchecker_labels(&mut take)?;
-
-    // Stored whole, but judged on their beginning: said at import, not discovered later.
-    use crate::item::{QUESTION_CHARS, TEXT_CHARS};
-    let long_fields = [
-        ("question", Some(item.question.as_str()), QUESTION_CHARS),
-        ("answer", item.answer.as_deref(), TEXT_CHARS),
-        ("ground truth", item.ground_truth.as_deref(), TEXT_CHARS),
-    ];
-    for (field, text, limit) in long_fields {
-        let chars = text.map_or(0, |t| {
-            if t.len() > limit {
-                t.chars().count()
-            } else {
-                0
-            }
-        });
-        if chars > limit {
-            warnings.push(format!(
-                "the {field} has {chars} characters; judges read its first {limit}"
-            ));
-        }
-    }
-
-    for nested in nested_metadata {
-        for (key, value) in nested {
-            if metadata.contains_key(&key) {
-                metadata.insert(format!("metadata.{key}"), value);
-            } else {
-                metadata.insert(key, value);
-            }
-        }
-    }
-    if item.id.is_none() {
-        if let Some(id) = metadata.get("id").filter(|v| !is_absent(v)) {
-            item.id = values::text("metadata.id", id.clone(), &mut warnings).unwrap_or(None);
-            if item.id.is_some() {
-                sources.note_metadata_id();
-            }
-        }
-    }
+    warn_long_fields(&item, &mut warnings);
+    merge_nested(&mut metadata, nested_metadata);
+    id_from_metadata(&mut item, &metadata, sources, &mut warnings);
     let answer_elsewhere = if item.answer.is_none() {
         answers_in(&metadata)
     } else {
