@@ -3,6 +3,8 @@
 
 use std::path::Path;
 
+use rusqlite::Connection;
+
 use crate::dataset::{self, FieldMap, ImportLimits, ValidationReport};
 use crate::error::{Error, Result};
 use crate::item::QuestionSet;
@@ -88,22 +90,9 @@ pub fn refuse_empty(store: &Store, path: &Path, imported: Imported) -> Result<Im
     .into())
 }
 
-// long: the whole import in order: reuse check, dataset row, transaction, reader thread, and the
-// cleanup every failure path shares
-/// `import_file` with the user's mapping overrides. The same bytes read with another
-/// mapping are another dataset; with the same mapping, the earlier one is reused.
-pub fn import_file_mapped(
-    store: &mut Store,
-    path: &Path,
-    name: Option<&str>,
-    limits: &ImportLimits,
-    map: &FieldMap,
-    progress: &dyn ProgressSink,
-) -> Result<Imported> {
-    let name = name
-        .map(str::to_string)
-        .or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .unwrap_or_else(|| "dataset".to_string());
+/// The file's identity for reuse: its bytes' hash, with the mapping overrides and the
+/// scores file beside it when there are any.
+fn mapped_file_hash(path: &Path, map: &FieldMap) -> Result<String> {
     let mut file_hash = hash_file(path)?;
     if !map.overrides.is_empty() {
         let spec = serde_json::to_string(map)?;
@@ -113,22 +102,12 @@ pub fn import_file_mapped(
     if let Some(scores) = &map.scores_file {
         file_hash = format!("{file_hash}+scores:{}", hash_file(scores)?);
     }
-    let conn = store.conn();
-    if let Some(dataset) = store::datasets::find_by_file_hash(conn, &file_hash)? {
-        let report = serde_json::from_str(&store::datasets::report_json(conn, dataset.id)?)?;
-        return Ok(Imported {
-            dataset,
-            report,
-            reused: true,
-        });
-    }
-    let source = path.to_string_lossy().into_owned();
-    let dataset_id = store::datasets::insert(conn, &name, Some(&source))?;
-    progress.report(Progress::Started {
-        stage: format!("importing {name}"),
-        total: None,
-    });
+    Ok(file_hash)
+}
 
+/// The item writer, inside the first write transaction; on failure the new dataset row
+/// is removed.
+fn begin_items(conn: &Connection, dataset_id: i64) -> Result<store::items::ItemWriter> {
     // IMMEDIATE: each batch takes the write lock at its start, waiting for other
     // processes' writes. A deferred transaction whose first statement reads (the chunk
     // writer looking a chunk up) fails at once with "database is locked" when another
@@ -137,15 +116,36 @@ pub fn import_file_mapped(
         store::write_lock::begin(conn)?;
         Ok(items)
     });
-    let mut items = match started {
-        Ok(items) => items,
+    match started {
+        Ok(items) => Ok(items),
         Err(e) => {
             // Another process held the database past the busy timeout: leave no empty
             // dataset row behind.
             let _ = store::datasets::delete(conn, dataset_id);
-            return Err(e);
+            Err(e)
         }
-    };
+    }
+}
+
+/// What the reader thread and the writer did: how many items were stored, their
+/// questions, the reader's report and the first write error.
+struct Streamed {
+    stored: u64,
+    questions: QuestionSet,
+    outcome: std::result::Result<ValidationReport, dataset::DatasetError>,
+    write_error: Option<Error>,
+}
+
+/// Reads the file on its own thread while this one writes each accepted item, committing
+/// every `BATCH` items.
+fn stream_items(
+    conn: &Connection,
+    items: &mut store::items::ItemWriter,
+    path: &Path,
+    limits: &ImportLimits,
+    map: &FieldMap,
+    progress: &dyn ProgressSink,
+) -> Streamed {
     let mut stored: u64 = 0;
     let mut questions = QuestionSet::default();
     // Parsing and writing each take a core: the file is read and validated on its own
@@ -193,6 +193,23 @@ pub fn import_file_mapped(
             write_error,
         )
     });
+    Streamed {
+        stored,
+        questions,
+        outcome,
+        write_error,
+    }
+}
+
+/// The import's report once its last batch is committed; on any failure the transaction
+/// is rolled back and the dataset removed.
+fn commit_import(
+    conn: &Connection,
+    path: &Path,
+    dataset_id: i64,
+    outcome: std::result::Result<ValidationReport, dataset::DatasetError>,
+    write_error: Option<Error>,
+) -> Result<ValidationReport> {
     // A failed write is the cause: the reader then only stopped because of it.
     let aborted = |e: Error| {
         Error::Dataset(dataset::DatasetError::Aborted(format!(
@@ -204,11 +221,11 @@ pub fn import_file_mapped(
         Some(e) => Err(aborted(e)),
         None => outcome.map_err(Error::Dataset),
     };
-    let report = match outcome.and_then(|report| {
+    match outcome.and_then(|report| {
         store::write_lock::commit(conn).map_err(aborted)?;
         Ok(report)
     }) {
-        Ok(report) => report,
+        Ok(report) => Ok(report),
         Err(e) => {
             store::write_lock::rollback(conn);
             // Nothing half-imported stays behind: the user re-imports after fixing the file.
@@ -216,9 +233,50 @@ pub fn import_file_mapped(
             // importing, which is never listed or evaluated; the first error is the one
             // to tell.
             let _ = store::datasets::delete(conn, dataset_id);
-            return Err(e);
+            Err(e)
         }
-    };
+    }
+}
+
+/// `import_file` with the user's mapping overrides. The same bytes read with another
+/// mapping are another dataset; with the same mapping, the earlier one is reused.
+pub fn import_file_mapped(
+    store: &mut Store,
+    path: &Path,
+    name: Option<&str>,
+    limits: &ImportLimits,
+    map: &FieldMap,
+    progress: &dyn ProgressSink,
+) -> Result<Imported> {
+    let name = name
+        .map(str::to_string)
+        .or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| "dataset".to_string());
+    let file_hash = mapped_file_hash(path, map)?;
+    let conn = store.conn();
+    if let Some(dataset) = store::datasets::find_by_file_hash(conn, &file_hash)? {
+        let report = serde_json::from_str(&store::datasets::report_json(conn, dataset.id)?)?;
+        return Ok(Imported {
+            dataset,
+            report,
+            reused: true,
+        });
+    }
+    let source = path.to_string_lossy().into_owned();
+    let dataset_id = store::datasets::insert(conn, &name, Some(&source))?;
+    progress.report(Progress::Started {
+        stage: format!("importing {name}"),
+        total: None,
+    });
+
+    let mut items = begin_items(conn, dataset_id)?;
+    let Streamed {
+        stored,
+        questions,
+        outcome,
+        write_error,
+    } = stream_items(conn, &mut items, path, limits, map, progress);
+    let report = commit_import(conn, path, dataset_id, outcome, write_error)?;
     let mapping = serde_json::to_string(&report.mapping)?;
     let schema = report.schema.and_then(|s| {
         serde_json::to_value(s)
