@@ -273,9 +273,7 @@ fn usage(
         .iter()
         .filter(|s| {
             dialect != SpanDialect::LangSmith
-                || !ancestor_has(spans, index, s, |a| {
-                    a.tokens.is_some() || a.cost.is_some()
-                })
+                || !ancestor_has(spans, index, s, |a| a.tokens.is_some() || a.cost.is_some())
         })
         .collect();
     let (prompt, completion) = counted
@@ -414,7 +412,10 @@ pub(super) fn trace_record(
         record.insert("ground_truth".into(), json!(reference));
     }
     if !retrieved.contexts.is_empty() {
-        record.insert("retrieved_contexts".into(), Value::Array(retrieved.contexts));
+        record.insert(
+            "retrieved_contexts".into(),
+            Value::Array(retrieved.contexts),
+        );
     }
     if !retrieved.ids.is_empty() {
         record.insert("retrieved_context_ids".into(), Value::Array(retrieved.ids));
