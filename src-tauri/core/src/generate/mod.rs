@@ -14,6 +14,7 @@
 
 mod budget;
 pub mod corpus;
+mod waves;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -23,13 +24,13 @@ use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::item::{Item, QuestionSet};
 use crate::judge::offline::NO_GENERATION;
 use crate::judge::task::Verdict;
 use crate::judge::{CallContext, Judge, Task};
 use crate::progress::{CancelToken, Progress, ProgressSink};
 use crate::store::{self, corpora::Chunk, generations::Candidate, Store};
 use budget::Budget;
+use waves::{Failures, Waves};
 
 /// Calls one candidate costs when it passes every step: two drafts and three filters.
 pub const CALLS_PER_CANDIDATE: u64 = 5;
@@ -203,8 +204,8 @@ pub fn resume_blocking(
     ))
 }
 
-// long: one generation's loop; budget, failure streak, wave position and outcome change together on
-// every wave, and pieces would pass all of them around
+/// One generation: the chunks in their seeded order, the positions already decided
+/// skipped, then the waves until a stop, and the generation's end recorded.
 async fn execute(
     store: &mut Store,
     generation_id: i64,
@@ -218,23 +219,10 @@ async fn execute(
     let mut chunks = store::corpora::chunks(store.conn(), row.corpus_id)?;
     chunks.shuffle(&mut rand::rngs::StdRng::seed_from_u64(settings.seed));
     let done = store::generations::candidates(store.conn(), generation_id)?;
-    let mut outcome = GenerationOutcome {
-        generation_id,
-        dataset_id: row.dataset_id,
-        accepted: done.iter().filter(|c| c.status == "accepted").count() as u64,
-        rejected: done.iter().filter(|c| c.status == "rejected").count() as u64,
-        errors: done.iter().filter(|c| c.status == "error").count() as u64,
-        calls: 0,
-        cache_hits: 0,
-        cost_usd: 0.0,
-        seconds: 0.0,
-        status: "exhausted".into(),
-    };
+    let outcome = waves::outcome_so_far(generation_id, row.dataset_id, &done);
     let decided: std::collections::HashSet<i64> = done.iter().map(|c| c.position).collect();
     let (spent, dearest_call) = store::generations::spend(store.conn(), generation_id)?;
     let budget = Arc::new(Budget::new(settings.budget_usd, spent, dearest_call));
-    let mut failures_in_a_row = 0u32;
-    let mut last_failure = None;
     store::generations::set_status(store.conn(), generation_id, "running", None)?;
     progress.report(Progress::Started {
         stage: "generating test cases".into(),
@@ -253,160 +241,24 @@ async fn execute(
         .enumerate()
         .filter(|(p, _)| !decided.contains(&(*p as i64)))
         .collect();
-    let mut next = 0;
-    'waves: while next < open.len() {
-        if outcome.accepted >= settings.count {
-            outcome.status = "done".into();
-            break;
-        }
-        if cancel.is_cancelled() {
-            outcome.status = "cancelled".into();
-            break;
-        }
-        if budget.exhausted() {
-            outcome.status = "budget".into();
-            break;
-        }
-        let wanted = (settings.count - outcome.accepted) as usize;
-        let wave = &open[next..(next + wanted.min(judge.concurrency().max(1))).min(open.len())];
-        next += wave.len();
-        let mut tasks = tokio::task::JoinSet::new();
-        for (slot, (_, chunk)) in wave.iter().enumerate() {
-            let (judge, ctx, chunk, settings, budget) = (
-                judge.clone(),
-                ctx.clone(),
-                (*chunk).clone(),
-                settings.clone(),
-                budget.clone(),
-            );
-            tasks.spawn(async move {
-                let mut tally = Tally::new(budget);
-                let candidate =
-                    draft_and_filter(judge.as_ref(), &ctx, &chunk, &settings, &mut tally).await;
-                (slot, candidate, tally)
-            });
-        }
-        let mut decided_here: Vec<Option<Candidate>> = vec![None; wave.len()];
-        let mut wave_cost = 0.0;
-        while let Some(joined) = tasks.join_next().await {
-            let (slot, candidate, tally) = joined.map_err(|e| {
-                Error::Invalid(format!("a candidate's drafting stopped unexpectedly: {e}"))
-            })?;
-            outcome.calls += tally.calls;
-            outcome.cache_hits += tally.cache_hits;
-            outcome.cost_usd += tally.cost_usd;
-            wave_cost += tally.cost_usd;
-            decided_here[slot] = Some(candidate);
-        }
-        for ((position, chunk), candidate) in wave.iter().zip(decided_here) {
-            let Some(mut candidate) = candidate else {
-                continue;
-            };
-            if candidate.status == "error" && cancel.is_cancelled() {
-                // A call cut short by cancelling decides nothing: the position stays open.
-                outcome.status = "cancelled".into();
-                continue;
-            }
-            if candidate.status == "error" && candidate.reason.as_deref() == Some(OVER_BUDGET) {
-                outcome.status = "budget".into();
-                continue;
-            }
-            candidate.position = *position as i64;
-            let accepted = candidate.status == "accepted";
-            let ordinal = outcome.accepted as i64;
-            store.transaction(|tx| {
-                store::generations::add_candidate(tx, generation_id, &candidate)?;
-                if accepted {
-                    let item = test_case(chunk, &candidate);
-                    store::items::insert(
-                        tx,
-                        row.dataset_id,
-                        ordinal,
-                        0,
-                        &item.content_hash(),
-                        &item,
-                    )?;
-                    store::datasets::finish(
-                        tx,
-                        row.dataset_id,
-                        ordinal + 1,
-                        None,
-                        Some("generated"),
-                        "{}",
-                        "{}",
-                    )?;
-                }
-                Ok(())
-            })?;
-            match candidate.status.as_str() {
-                "accepted" => outcome.accepted += 1,
-                "rejected" => outcome.rejected += 1,
-                _ => outcome.errors += 1,
-            }
-            if candidate.status == "error" {
-                failures_in_a_row += 1;
-                last_failure = candidate.reason.clone();
-            } else {
-                failures_in_a_row = 0;
-            }
-        }
-        progress.report(Progress::Advanced {
-            done: outcome.accepted.min(settings.count),
-            total: Some(settings.count),
-        });
-        progress.report(Progress::Totals {
-            calls: outcome.calls,
-            cache_hits: outcome.cache_hits,
-            failures: outcome.errors,
-            cost_usd: outcome.cost_usd,
-        });
-        // Spent is spent, whether or not its candidates were decided.
-        store::generations::add_spent(
-            store.conn(),
-            generation_id,
-            wave_cost,
-            budget.dearest_call(),
-        )?;
-        if matches!(outcome.status.as_str(), "cancelled" | "budget") {
-            break 'waves;
-        }
-        if failures_in_a_row >= FAILURES_IN_A_ROW {
-            outcome.status = "failing".into();
-            break;
-        }
-    }
-    if outcome.accepted >= settings.count {
-        outcome.status = "done".into();
-    }
-    let conn = store.conn();
-    let mut questions = QuestionSet::default();
-    store::items::for_each(conn, row.dataset_id, |stored| {
-        questions.add(&stored.item.question_key())
-    })?;
-    store::datasets::set_question_set(conn, row.dataset_id, &questions.fingerprint())?;
-    let message = match outcome.status.as_str() {
-        "done" => None,
-        "exhausted" => Some(format!(
-            "every chunk was tried: {} of the {} test cases asked for were accepted",
-            outcome.accepted, settings.count
-        )),
-        "budget" => Some(format!(
-            "stopped before passing the budget of {:.4} USD ({:.4} USD spent in all); resume with a larger --budget to go on",
-            settings.budget_usd.unwrap_or(0.0),
-            budget.spent()
-        )),
-        "failing" => Some(format!(
-            "stopped after {FAILURES_IN_A_ROW} candidates in a row failed; the last: {}",
-            last_failure.as_deref().unwrap_or("unknown")
-        )),
-        _ => Some("cancelled".to_string()),
+    let mut waves = Waves {
+        store,
+        generation_id,
+        dataset_id: row.dataset_id,
+        judge,
+        ctx,
+        settings: &settings,
+        budget,
+        cancel,
+        outcome,
+        failures: Failures::default(),
     };
-    let status = if outcome.status == "done" || outcome.status == "exhausted" {
-        "done"
-    } else {
-        "stopped"
-    };
-    store::generations::set_status(conn, generation_id, status, message.as_deref())?;
+    waves.run(&open, progress.as_ref()).await?;
+    if waves.outcome.accepted >= settings.count {
+        waves.outcome.status = "done".into();
+    }
+    waves.record_end()?;
+    let mut outcome = waves.outcome;
     outcome.seconds = started.elapsed().as_secs_f64();
     progress.report(Progress::Finished {
         stage: format!(
@@ -417,19 +269,6 @@ async fn execute(
     Ok(outcome)
 }
 
-/// The accepted candidate as a dataset item, in the importer's schema.
-fn test_case(chunk: &Chunk, candidate: &Candidate) -> Item {
-    Item {
-        id: Some(format!("gen-{}", chunk.key)),
-        question: candidate.question.clone().unwrap_or_default(),
-        ground_truth: candidate.answer.clone(),
-        reference_contexts: vec![chunk.text.clone()],
-        gold_context_ids: vec![chunk.key.clone()],
-        ..Item::default()
-    }
-}
-
-/// The calls one candidate made.
 /// One candidate's calls and spend, made against the generation's budget.
 #[derive(Debug)]
 struct Tally {
