@@ -127,7 +127,7 @@ pub fn ingest(
     Ok(report)
 }
 
-// long: one file: extract, chunk and store with the file's outcome and warnings built as it goes
+/// One file: extracted, cut into chunks and stored, with the file's outcome.
 fn ingest_file(
     conn: &rusqlite::Connection,
     corpus_id: i64,
@@ -143,26 +143,7 @@ fn ingest_file(
     }
     let document = match ragnosis_ingest::read(path) {
         Ok(d) => d,
-        Err(e) => {
-            let kind = ragnosis_ingest::Kind::of(path)
-                .map(|k| k.as_str())
-                .unwrap_or("unknown");
-            store::corpora::insert_document(
-                conn,
-                corpus_id,
-                &shown,
-                kind,
-                0,
-                Some(&e.to_string()),
-            )?;
-            return Ok(FileOutcome {
-                path: shown,
-                kind: None,
-                pages: 0,
-                chunks: 0,
-                error: Some(e.to_string()),
-            });
-        }
+        Err(e) => return unreadable_document(conn, corpus_id, path, shown, e.to_string()),
     };
     let pages = document.pages.len() as u32;
     let document_id = store::corpora::insert_document(
@@ -173,17 +154,7 @@ fn ingest_file(
         pages as i64,
         None,
     )?;
-    // The document's text is its pages joined by a blank line; offsets index that text,
-    // and a chunk's page is the page its first word is on.
-    let mut text = String::new();
-    let mut page_starts = Vec::with_capacity(document.pages.len());
-    for page in &document.pages {
-        if !text.is_empty() {
-            text.push_str("\n\n");
-        }
-        page_starts.push((text.len(), page.number));
-        text.push_str(&page.text);
-    }
+    let (text, page_starts) = joined_pages(&document.pages);
     let file_name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -221,8 +192,77 @@ fn ingest_file(
     })
 }
 
-// long: one file of pre-made chunks: each line checked and stored, its problems gathered for the
-// file's outcome
+/// A file the reader could not take: stored as a document without chunks, with the
+/// reason, and reported so.
+fn unreadable_document(
+    conn: &rusqlite::Connection,
+    corpus_id: i64,
+    path: &Path,
+    shown: String,
+    error: String,
+) -> Result<FileOutcome> {
+    let kind = ragnosis_ingest::Kind::of(path)
+        .map(|k| k.as_str())
+        .unwrap_or("unknown");
+    store::corpora::insert_document(conn, corpus_id, &shown, kind, 0, Some(&error))?;
+    Ok(FileOutcome {
+        path: shown,
+        kind: None,
+        pages: 0,
+        chunks: 0,
+        error: Some(error),
+    })
+}
+
+/// The document's text: its pages joined by a blank line, with where each page starts in
+/// that text (offsets index it, and a chunk's page is the page its first word is on).
+fn joined_pages(pages: &[ragnosis_ingest::Page]) -> (String, Vec<(usize, u32)>) {
+    let mut text = String::new();
+    let mut page_starts = Vec::with_capacity(pages.len());
+    for page in pages {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        page_starts.push((text.len(), page.number));
+        text.push_str(&page.text);
+    }
+    (text, page_starts)
+}
+
+/// One line of a chunk file as its id and text, or why it is skipped.
+fn chunk_line(i: usize, line: &str) -> std::result::Result<(String, String), String> {
+    let row: serde_json::Value = match serde_json::from_str(line) {
+        Ok(v) => v,
+        Err(_) => return Err(format!("line {} is not JSON", i + 1)),
+    };
+    let id = match &row["id"] {
+        serde_json::Value::String(s) if !s.is_empty() => s.clone(),
+        serde_json::Value::Number(n) => n.to_string(),
+        _ => return Err(format!("line {} has no id", i + 1)),
+    };
+    let Some(chunk_text) = row["text"].as_str().filter(|t| !t.trim().is_empty()) else {
+        return Err(format!("line {} has no text", i + 1));
+    };
+    Ok((id, chunk_text.to_string()))
+}
+
+/// The chunk file's error: how many lines were skipped, the first ten of them named.
+fn skipped_lines(bad: &[String]) -> Option<String> {
+    (!bad.is_empty()).then(|| {
+        let shown_lines: Vec<&String> = bad.iter().take(10).collect();
+        format!(
+            "{} line(s) skipped: {}{}",
+            bad.len(),
+            shown_lines
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join("; "),
+            if bad.len() > 10 { "; …" } else { "" }
+        )
+    })
+}
+
 /// A pre-chunked corpus: one `{"id": "...", "text": "..."}` per line, stored as given.
 /// Lines without both are named in the file's error (the good lines are kept).
 fn ingest_chunk_file(
@@ -251,24 +291,12 @@ fn ingest_chunk_file(
         if line.trim().is_empty() {
             continue;
         }
-        let row: serde_json::Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(_) => {
-                bad.push(format!("line {} is not JSON", i + 1));
+        let (id, chunk_text) = match chunk_line(i, line) {
+            Ok(read) => read,
+            Err(why) => {
+                bad.push(why);
                 continue;
             }
-        };
-        let id = match &row["id"] {
-            serde_json::Value::String(s) if !s.is_empty() => s.clone(),
-            serde_json::Value::Number(n) => n.to_string(),
-            _ => {
-                bad.push(format!("line {} has no id", i + 1));
-                continue;
-            }
-        };
-        let Some(chunk_text) = row["text"].as_str().filter(|t| !t.trim().is_empty()) else {
-            bad.push(format!("line {} has no text", i + 1));
-            continue;
         };
         let inserted = store::corpora::insert_chunk(
             conn,
@@ -280,8 +308,8 @@ fn ingest_chunk_file(
                 page: None,
                 start: None,
                 end: None,
-                tokens: chunk::words(chunk_text).len() as i64,
-                text: chunk_text,
+                tokens: chunk::words(&chunk_text).len() as i64,
+                text: &chunk_text,
             },
         )?;
         if inserted {
@@ -290,24 +318,11 @@ fn ingest_chunk_file(
             bad.push(format!("line {} repeats the id '{id}'", i + 1));
         }
     }
-    let error = (!bad.is_empty()).then(|| {
-        let shown_lines: Vec<&String> = bad.iter().take(10).collect();
-        format!(
-            "{} line(s) skipped: {}{}",
-            bad.len(),
-            shown_lines
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join("; "),
-            if bad.len() > 10 { "; …" } else { "" }
-        )
-    });
     Ok(FileOutcome {
         path: shown,
         kind: Some("chunks".into()),
         pages: 0,
         chunks: stored,
-        error,
+        error: skipped_lines(&bad),
     })
 }
