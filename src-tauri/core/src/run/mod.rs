@@ -213,62 +213,52 @@ pub fn run_config(run: &store::runs::RunRow) -> Result<RunConfig> {
 /// How the message of a run done with cells left as errors opens; a resume retries them.
 pub const DONE_WITH_ERRORS: &str = "done with errors";
 
-// long: a run from claim to statistics: ownership, cancel, budget and the final status are decided
-// in one place so a stop is recorded once
-/// Evaluates every missing cell of a run with `judge`, committing as items complete,
-/// then computes its statistics. A cancelled or over-budget run stops launching items,
-/// commits what finished, and stays resumable.
-pub fn execute(
-    store: &mut Store,
-    run_id: i64,
-    judge: Arc<dyn Judge>,
-    progress: Arc<dyn ProgressSink>,
-    cancel: &CancelToken,
-) -> Result<RunOutcome> {
-    let run = store::runs::get(store.conn(), run_id)?;
-    // A run done with errors is executed again for its error cells only (every ok
-    // result is kept); one done without errors has nothing left to do.
-    if run.status == RunStatus::Done
-        && store::results::error_pairs(store.conn(), run_id)?.is_empty()
-    {
-        return Ok(RunOutcome {
+impl RunOutcome {
+    /// A run that has nothing (more) to evaluate: done, nothing written or reused.
+    fn nothing_to_do(run_id: i64) -> RunOutcome {
+        RunOutcome {
             run_id,
             status: RunStatus::Done,
             written: 0,
             reused: 0,
             accounting: Accounting::default(),
             judge_down: None,
-        });
+        }
     }
-    // Held until this function returns: another process sees the run as evaluating,
-    // and a process killed mid-run leaves it interrupted, not running forever.
-    let _owner = owner::claim(store, run_id)?;
-    let config = run_config(&run)?;
-    let specs: Vec<&'static MetricSpec> = run
-        .metrics
+}
+
+/// The run's per-item metrics that are still in the catalogue.
+fn item_specs(run: &store::runs::RunRow) -> Vec<&'static MetricSpec> {
+    run.metrics
         .iter()
         .filter_map(|id| metrics::find(id))
         .filter(|m| m.scope == Scope::Item)
-        .collect();
-    store::runs::mark_started(store.conn(), run_id)?;
-    let started = Instant::now();
-    let runtime = worker_runtime("the run")?;
-    let outcome = runtime.block_on(evaluate_pending(
-        store,
-        run_id,
-        &specs,
-        &config,
-        judge.clone(),
-        progress.clone(),
-        cancel,
-    ));
+        .collect()
+}
+
+/// Adds this execution's calls and seconds to the run's stored totals.
+fn record_totals(
+    store: &Store,
+    run_id: i64,
+    outcome: &Result<RunOutcome>,
+    started: Instant,
+) -> Result<()> {
     let mut totals: RunTotals = store::runs::totals(store.conn(), run_id)?;
-    if let Ok(o) = &outcome {
+    if let Ok(o) = outcome {
         add_accounting(&mut totals, &o.accounting);
     }
     totals.seconds += started.elapsed().as_secs_f64();
-    store::runs::set_totals(store.conn(), run_id, &serde_json::to_value(totals)?)?;
-    let (status, message) = match &outcome {
+    store::runs::set_totals(store.conn(), run_id, &serde_json::to_value(totals)?)
+}
+
+/// How the evaluation ended and why, when it did not simply finish: cancelled by the
+/// user, stopped by a judge that is down or by the budget, or failed.
+fn ended_status(
+    outcome: &Result<RunOutcome>,
+    cancel: &CancelToken,
+    config: &RunConfig,
+) -> (RunStatus, Option<String>) {
+    match outcome {
         Ok(o) if o.status == RunStatus::Cancelled && cancel.is_cancelled() => {
             (o.status, Some("cancelled by the user".to_string()))
         }
@@ -285,11 +275,18 @@ pub fn execute(
         ),
         Ok(o) => (o.status, None),
         Err(e) => (RunStatus::Failed, Some(e.to_string())),
-    };
-    if status != RunStatus::Done {
-        store::runs::mark_ended(store.conn(), run_id, status, message.as_deref())?;
-        return outcome;
     }
+}
+
+/// The run's statistics and insights; the insights call is added to what the run cost.
+fn summarize_with_insights(
+    store: &mut Store,
+    run_id: i64,
+    runtime: &tokio::runtime::Runtime,
+    judge: &dyn Judge,
+    ctx: &CallContext,
+    progress: &dyn ProgressSink,
+) -> Result<()> {
     progress.report(Progress::Started {
         stage: "statistics".into(),
         total: None,
@@ -299,17 +296,7 @@ pub fn execute(
         stage: "insights".into(),
         total: None,
     });
-    let ctx = CallContext {
-        progress: progress.clone(),
-        cancel: cancel.clone(),
-        use_cache: config.use_cache,
-    };
-    let (_, spent) = runtime.block_on(analysis::insights::write(
-        store,
-        &summary,
-        judge.as_ref(),
-        &ctx,
-    ))?;
+    let (_, spent) = runtime.block_on(analysis::insights::write(store, &summary, judge, ctx))?;
     // The insights call is part of what the run cost.
     if let Some((usage, cost)) = spent {
         let mut totals: RunTotals = store::runs::totals(store.conn(), run_id)?;
@@ -325,8 +312,12 @@ pub fn execute(
         );
         store::runs::set_totals(store.conn(), run_id, &serde_json::to_value(totals)?)?;
     }
-    // Done, but not silently: how many cells the judge could not score, and that a
-    // resume retries them.
+    Ok(())
+}
+
+/// Marks the run done, not silently: how many cells the judge could not score, and that
+/// a resume retries them.
+fn mark_done(store: &Store, run_id: i64) -> Result<()> {
     let errors = store::results::error_pairs(store.conn(), run_id)?.len();
     let message = (errors > 0).then(|| {
         format!(
@@ -334,7 +325,65 @@ pub fn execute(
             if errors == 1 { "" } else { "s" }
         )
     });
-    store::runs::mark_ended(store.conn(), run_id, RunStatus::Done, message.as_deref())?;
+    store::runs::mark_ended(store.conn(), run_id, RunStatus::Done, message.as_deref())
+}
+
+/// Evaluates every missing cell of a run with `judge`, committing as items complete,
+/// then computes its statistics. A cancelled or over-budget run stops launching items,
+/// commits what finished, and stays resumable. Ownership, cancel, budget and the final
+/// status are decided here so that a stop is recorded once.
+pub fn execute(
+    store: &mut Store,
+    run_id: i64,
+    judge: Arc<dyn Judge>,
+    progress: Arc<dyn ProgressSink>,
+    cancel: &CancelToken,
+) -> Result<RunOutcome> {
+    let run = store::runs::get(store.conn(), run_id)?;
+    // A run done with errors is executed again for its error cells only (every ok
+    // result is kept); one done without errors has nothing left to do.
+    if run.status == RunStatus::Done
+        && store::results::error_pairs(store.conn(), run_id)?.is_empty()
+    {
+        return Ok(RunOutcome::nothing_to_do(run_id));
+    }
+    // Held until this function returns: another process sees the run as evaluating,
+    // and a process killed mid-run leaves it interrupted, not running forever.
+    let _owner = owner::claim(store, run_id)?;
+    let config = run_config(&run)?;
+    let specs = item_specs(&run);
+    store::runs::mark_started(store.conn(), run_id)?;
+    let started = Instant::now();
+    let runtime = worker_runtime("the run")?;
+    let outcome = runtime.block_on(evaluate_pending(
+        store,
+        run_id,
+        &specs,
+        &config,
+        judge.clone(),
+        progress.clone(),
+        cancel,
+    ));
+    record_totals(store, run_id, &outcome, started)?;
+    let (status, message) = ended_status(&outcome, cancel, &config);
+    if status != RunStatus::Done {
+        store::runs::mark_ended(store.conn(), run_id, status, message.as_deref())?;
+        return outcome;
+    }
+    let ctx = CallContext {
+        progress: progress.clone(),
+        cancel: cancel.clone(),
+        use_cache: config.use_cache,
+    };
+    summarize_with_insights(
+        store,
+        run_id,
+        &runtime,
+        judge.as_ref(),
+        &ctx,
+        progress.as_ref(),
+    )?;
+    mark_done(store, run_id)?;
     // The case list's indexes are built here, while the user still watches a progress
     // bar, not on the first open of the Results screen (seconds on a large run). Never
     // fatal: the case list builds what is missing on demand.
@@ -379,8 +428,104 @@ struct Job {
     reasons: Vec<(&'static str, String)>,
 }
 
-// long: the run's scheduling loop; queue, in-flight tasks, pending writes, health and budget change
-// together on each turn
+/// Which item each task evaluates, so a crashed task still yields that item's results.
+type Launched = std::collections::HashMap<tokio::task::Id, (i64, Vec<&'static str>)>;
+
+/// What the engine needs beside the judge, from the run's configuration.
+fn engine_settings(config: &RunConfig) -> Arc<EngineSettings> {
+    Arc::new(EngineSettings {
+        metric_config: config.metric_config.clone(),
+        tau: config.tau,
+        weights: config.weights.clone(),
+        few_shot: config.few_shot.clone(),
+        criteria: config.criteria.clone(),
+    })
+}
+
+/// Loads one chunk of items as jobs (cells already stored are counted as reused);
+/// returns how many items have nothing left to evaluate.
+fn load_jobs(
+    store: &Store,
+    chunk: &[i64],
+    specs: &[&'static MetricSpec],
+    mode: Mode,
+    done: &std::collections::HashSet<(i64, String)>,
+    reused: &mut u64,
+    loaded: &mut std::collections::VecDeque<Job>,
+) -> Result<u64> {
+    let mut finished = 0u64;
+    for stored in store::items::get_many(store.conn(), chunk)? {
+        let job = job_for(stored, specs, mode, done, reused);
+        if job.metrics.is_empty() && job.not_chosen.is_empty() {
+            finished += 1; // everything stored already
+        } else {
+            loaded.push_back(job);
+        }
+    }
+    Ok(finished)
+}
+
+/// Starts evaluating one item on its own task, remembering which item the task holds.
+fn launch(
+    in_flight: &mut JoinSet<Finished>,
+    launched: &mut Launched,
+    job: Job,
+    judge: &Arc<dyn Judge>,
+    ctx: &CallContext,
+    settings: &Arc<EngineSettings>,
+) {
+    let (judge, ctx, settings) = (judge.clone(), ctx.clone(), settings.clone());
+    let ids: Vec<&'static str> = job.metrics.iter().map(|m| m.id).collect();
+    let item_id = job.item_id;
+    let handle = in_flight.spawn(async move {
+        let result = engine::evaluate_item(
+            job.item_id,
+            &job.item,
+            &job.metrics,
+            judge.as_ref(),
+            &ctx,
+            &settings,
+        )
+        .await;
+        (result, job.not_chosen, job.reasons)
+    });
+    launched.insert(handle.id(), (item_id, ids));
+}
+
+/// A finished task's item; a task that panicked gives its item's metrics as errors.
+fn joined_item(
+    joined: std::result::Result<(tokio::task::Id, Finished), tokio::task::JoinError>,
+    launched: &mut Launched,
+) -> Finished {
+    match joined {
+        Ok((id, item)) => {
+            launched.remove(&id);
+            item
+        }
+        Err(e) => {
+            let (item_id, ids) = launched.remove(&e.id()).unwrap_or_default();
+            crashed_item(item_id, &ids, &e)
+        }
+    }
+}
+
+/// The run's progress: items finished, then calls, cache hits, failures and spend.
+fn report_progress(progress: &dyn ProgressSink, finished: u64, total: u64, acc: &Accounting) {
+    progress.report(Progress::Advanced {
+        done: finished,
+        total: Some(total),
+    });
+    progress.report(Progress::Totals {
+        calls: acc.calls,
+        cache_hits: acc.cache_hits,
+        failures: acc.failures,
+        cost_usd: acc.cost_usd,
+    });
+}
+
+/// The run's scheduling loop: items loaded in chunks and launched while there is room,
+/// each finished one written in batches, until the work runs out or a stop (cancel,
+/// budget, a judge that is down).
 async fn evaluate_pending(
     store: &mut Store,
     run_id: i64,
@@ -401,13 +546,7 @@ async fn evaluate_pending(
         stage: "evaluating".into(),
         total: Some(total),
     });
-    let settings = Arc::new(EngineSettings {
-        metric_config: config.metric_config.clone(),
-        tau: config.tau,
-        weights: config.weights.clone(),
-        few_shot: config.few_shot.clone(),
-        criteria: config.criteria.clone(),
-    });
+    let settings = engine_settings(config);
     let ctx = CallContext {
         progress: progress.clone(),
         cancel: cancel.clone(),
@@ -415,14 +554,7 @@ async fn evaluate_pending(
     };
     let parallel = (judge_parallelism(judge.as_ref()) * 2).max(4);
 
-    let mut outcome = RunOutcome {
-        run_id,
-        status: RunStatus::Done,
-        written: 0,
-        reused: 0,
-        accounting: Accounting::default(),
-        judge_down: None,
-    };
+    let mut outcome = RunOutcome::nothing_to_do(run_id);
     // Cells whose stored error this execution retries (a resume).
     let retried = store::results::error_pairs(store.conn(), run_id)?;
     let mut writer = writer::ResultWriter::start(store, run_id, retried)?;
@@ -434,9 +566,7 @@ async fn evaluate_pending(
     let mut queue = item_ids.chunks(LOAD_CHUNK);
     let mut loaded: std::collections::VecDeque<Job> = Default::default();
     let mut stopped = false;
-    // Which item each task evaluates, so a crashed task still yields that item's results.
-    let mut launched: std::collections::HashMap<tokio::task::Id, (i64, Vec<&'static str>)> =
-        Default::default();
+    let mut launched = Launched::default();
 
     loop {
         // Launch while there is room, work, and no reason to stop.
@@ -449,47 +579,18 @@ async fn evaluate_pending(
             }
             if loaded.is_empty() {
                 let Some(chunk) = queue.next() else { break };
-                for stored in store::items::get_many(store.conn(), chunk)? {
-                    let job = job_for(stored, specs, config.mode, &done, &mut outcome.reused);
-                    if job.metrics.is_empty() && job.not_chosen.is_empty() {
-                        finished += 1; // everything stored already
-                    } else {
-                        loaded.push_back(job);
-                    }
-                }
+                let reused = &mut outcome.reused;
+                finished +=
+                    load_jobs(store, chunk, specs, config.mode, &done, reused, &mut loaded)?;
                 continue;
             }
             let job = loaded.pop_front().unwrap();
-            let (judge, ctx, settings) = (judge.clone(), ctx.clone(), settings.clone());
-            let ids: Vec<&'static str> = job.metrics.iter().map(|m| m.id).collect();
-            let item_id = job.item_id;
-            let handle = in_flight.spawn(async move {
-                let result = engine::evaluate_item(
-                    job.item_id,
-                    &job.item,
-                    &job.metrics,
-                    judge.as_ref(),
-                    &ctx,
-                    &settings,
-                )
-                .await;
-                (result, job.not_chosen, job.reasons)
-            });
-            launched.insert(handle.id(), (item_id, ids));
+            launch(&mut in_flight, &mut launched, job, &judge, &ctx, &settings);
         }
         let Some(joined) = in_flight.join_next_with_id().await else {
             break;
         };
-        let item = match joined {
-            Ok((id, item)) => {
-                launched.remove(&id);
-                item
-            }
-            Err(e) => {
-                let (item_id, ids) = launched.remove(&e.id()).unwrap_or_default();
-                crashed_item(item_id, &ids, &e)
-            }
-        };
+        let item = joined_item(joined, &mut launched);
         outcome.accounting.add(&item.0.accounting);
         health.observe(&item.0.results);
         if outcome.judge_down.is_none() {
@@ -504,16 +605,7 @@ async fn evaluate_pending(
         {
             writer.send(&mut pending_writes)?;
             last_commit = Instant::now();
-            progress.report(Progress::Advanced {
-                done: finished,
-                total: Some(total),
-            });
-            progress.report(Progress::Totals {
-                calls: outcome.accounting.calls,
-                cache_hits: outcome.accounting.cache_hits,
-                failures: outcome.accounting.failures,
-                cost_usd: outcome.accounting.cost_usd,
-            });
+            report_progress(progress.as_ref(), finished, total, &outcome.accounting);
         }
     }
     writer.send(&mut pending_writes)?;
