@@ -24,23 +24,30 @@ pub struct CaseQueryInput {
     /// With order "metric": the metric to sort by.
     #[serde(default)]
     pub sort_metric: Option<String>,
+    /// With order "metric": highest score first instead of lowest.
     #[serde(default)]
     pub descending: bool,
     /// Keep items whose score on this metric lies in [min, max].
     #[serde(default)]
     pub score_metric: Option<String>,
+    /// Lower bound of the score range; 0 when absent.
     #[serde(default)]
     pub min: Option<f64>,
+    /// Upper bound of the score range; 1 when absent.
     #[serde(default)]
     pub max: Option<f64>,
-    /// A pattern letter "A" … "H".
+    /// A failure pattern letter "A" … "J": keep the items it fired on.
     #[serde(default)]
     pub pattern: Option<String>,
+    /// Keep only items with at least one errored result.
     #[serde(default)]
     pub errors_only: bool,
+    /// Keep items whose question or answer contains this text (ASCII case-insensitive).
     #[serde(default)]
     pub text: Option<String>,
+    /// Rows counted off before the page starts (when `after` is absent).
     pub offset: i64,
+    /// Rows per page; the core serves between 1 and 500.
     pub limit: i64,
     /// Start after this row of the page before (its list's `next`) instead of counting
     /// `offset` rows off; `offset` then only numbers the rows.
@@ -59,6 +66,8 @@ fn known_metric(id: &str) -> Result<String, Error> {
 }
 
 impl CaseQueryInput {
+    /// The core's query, refusing an unknown order or metric, "metric" without
+    /// `sort_metric`, an empty or non-finite score range and an unknown pattern letter.
     pub fn into_query(self) -> Result<CaseQuery, Error> {
         let order = match (self.order.as_str(), self.sort_metric) {
             ("position", _) => Order::Position,
@@ -132,16 +141,23 @@ impl CaseQueryInput {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ListedCase {
+    /// The case as the store lists it: position, excerpts, mean score, error count, pattern
+    /// letters and its cursor.
     #[serde(flatten)]
     pub row: CaseRow,
+    /// This item's cells of the requested columns.
     pub cells: Vec<Cell>,
 }
 
+/// One page of the case list.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseList {
+    /// How many cases match the filter in all, not just on this page.
     pub total: i64,
+    /// The number of the page's first row among the matching cases.
     pub offset: i64,
+    /// The page's cases, in the requested order.
     pub rows: Vec<ListedCase>,
     /// Where the next page starts, when this one was full.
     pub next: Option<Cursor>,
@@ -174,11 +190,15 @@ impl From<CasePage> for CaseList {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ContextView {
+    /// The chunk's 0-based position in the retrieved list, as claims and metrics cite it.
     pub index: u32,
+    /// The document id the pipeline gave the chunk, when it had one.
     pub id: Option<String>,
+    /// The chunk's full text.
     pub text: String,
     /// Judge's usefulness in [0, 1] (retrieval_relevance); null when not judged.
     pub relevance: Option<f64>,
+    /// The judge's reason for that relevance; null when not judged or not given.
     pub relevance_reason: Option<String>,
     /// The answer draws on it (context_utilization); null when not judged.
     pub used: Option<bool>,
@@ -188,9 +208,11 @@ pub struct ContextView {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ClaimView {
+    /// The claim as extracted from the answer.
     pub claim: String,
     /// "supported", "partially_hallucinated" or "fully_hallucinated".
     pub support: String,
+    /// The judge's reason for the verdict; empty when it gave none.
     pub reason: String,
     /// Index of the chunk that supports (or best matches) it.
     pub chunk: Option<u32>,
@@ -203,29 +225,46 @@ pub struct ClaimView {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct AspectView {
+    /// The part of the question, as extracted or as the item's own `aspects` gave it.
     pub aspect: String,
+    /// The retrieved chunks cover it (retrieval_coverage); null when not judged.
     pub covered: Option<bool>,
+    /// The answer addresses it (answer_completeness); null when not judged.
     pub addressed: Option<bool>,
+    /// The judge's evidence for it, retrieval coverage's first; null when none was given.
     pub evidence: Option<String>,
 }
 
+/// One metric's result for the case.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ResultView {
+    /// The metric's id ("ragvue.strict_faithfulness").
     pub metric: String,
+    /// In [0, 1]; null when the metric errored or was skipped.
     pub score: Option<f64>,
+    /// "ok", "error" or "skipped".
     pub status: String,
+    /// Why the score is what it is, or why there is none.
     pub explanation: String,
+    /// A higher score is worse (hallucination-style metrics).
     pub lower_is_better: bool,
+    /// The metric asks the run's judge (it is not computed from the item alone).
     pub judged: bool,
 }
 
+/// A failure pattern that fired on the case.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PatternBadge {
+    /// "A" … "J", the pattern's letter in METRICS.md.
     pub letter: String,
+    /// Lower-case short name ("retrieval miss").
     pub name: String,
+    /// The pipeline stage it points at: "retrieval", "retrieval → generation", "grounding",
+    /// "generation" or "retrieval + generation".
     pub stage: String,
+    /// One sentence on what the pattern means.
     pub description: String,
 }
 
@@ -244,19 +283,31 @@ impl From<FailurePattern> for PatternBadge {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseDetail {
+    /// The run the case was scored in.
     pub run_id: i64,
+    /// The item's row id in the store (not the user's id: that is `external_id`).
     pub item_id: i64,
+    /// The item's 0-based position among its dataset's items, in file order.
     pub ordinal: i64,
+    /// The id the user's file gave the item, if any.
     pub external_id: Option<String>,
+    /// The item's full question.
     pub question: String,
+    /// The answer the pipeline gave, when the dataset has one.
     pub answer: Option<String>,
+    /// The reference answer, when the dataset has one.
     pub ground_truth: Option<String>,
+    /// Every retrieved chunk, in retrieved order.
     pub contexts: Vec<ContextView>,
     /// The relevance threshold a chunk must reach to count as useful.
     pub relevance_threshold: Option<f64>,
+    /// The answer's claims with their support; empty when strict faithfulness did not score.
     pub claims: Vec<ClaimView>,
+    /// The question's parts with coverage and addressing; empty when neither metric scored.
     pub aspects: Vec<AspectView>,
+    /// Every metric result stored for the item in this run.
     pub results: Vec<ResultView>,
+    /// The failure patterns that fired on the item.
     pub patterns: Vec<PatternBadge>,
     /// RAGXplain's grading note: the structure a good answer to this question has.
     pub grading_note: Vec<String>,
@@ -293,6 +344,8 @@ fn index(v: &Value, key: &str) -> Option<u32> {
 }
 
 impl CaseDetail {
+    /// Flattens an item and its results into the case view: reads the metrics' details into
+    /// contexts, claims and aspects; `labels` are the item's human labels.
     pub fn new(
         run_id: i64,
         view: ItemView,

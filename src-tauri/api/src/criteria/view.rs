@@ -12,6 +12,7 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CriterionInfo {
+    /// The version shown (the latest), its definition, when it was saved and removed.
     #[serde(flatten)]
     pub stored: StoredCriterion,
     /// `criteria.<name>`.
@@ -49,7 +50,9 @@ impl From<StoredCriterion> for CriterionInfo {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SavedCriterion {
+    /// Whether saving created the criterion, added a version or changed nothing.
     pub saved: Saved,
+    /// The criterion's latest version after the save.
     pub criterion: CriterionInfo,
 }
 
@@ -57,8 +60,11 @@ pub struct SavedCriterion {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TrialRow {
+    /// The item's row id in the store.
     pub item_id: i64,
+    /// The item's question in full.
     pub question: String,
+    /// The item's answer in full, when it has one.
     pub answer: Option<String>,
     /// ok, skipped or error.
     pub status: String,
@@ -66,6 +72,7 @@ pub struct TrialRow {
     pub score: Option<String>,
     /// The score on 0–1, when scored.
     pub normalised: Option<f64>,
+    /// The score reaches the criterion's pass rule; null when not scored.
     pub passed: Option<bool>,
     /// The judge's reasoning, what the check found, or why it was not scored.
     pub explanation: String,
@@ -75,14 +82,20 @@ pub struct TrialRow {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CriterionTrial {
+    /// The judge the trial used, as the request named it.
     pub judge: String,
+    /// One row per item tried (the dataset's first three), in dataset order.
     pub rows: Vec<TrialRow>,
+    /// Judge calls made (cache hits not counted).
     pub calls: u64,
+    /// Verdicts read from the judge's cache instead of asked again.
     pub cache_hits: u64,
+    /// What the calls cost, in US dollars.
     pub cost_usd: f64,
 }
 
 impl CriterionTrial {
+    /// The trial's table: each item's score shown on the criterion's own scale.
     pub fn new(judge: String, def: &Definition, trial: Trial) -> Self {
         CriterionTrial {
             judge,

@@ -18,7 +18,10 @@ pub const LISTED: usize = 200;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MappedField {
+    /// The canonical field ("question", "contexts", ...).
     pub field: String,
+    /// The file's field names read into it, as the mapping found them ("response",
+    /// "retrieved_contexts").
     pub sources: Vec<String>,
 }
 
@@ -31,6 +34,7 @@ pub struct FieldCount {
     pub field: String,
     /// The badge the metric picker shows for it ("Q", "A", "C", ...).
     pub badge: String,
+    /// Accepted items carrying it.
     pub items: u64,
 }
 
@@ -38,29 +42,43 @@ pub struct FieldCount {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Report {
+    /// The imported file's path as given.
     pub file: String,
+    /// The file's size in bytes.
     pub file_bytes: u64,
     /// "JSONL", "JSON array", "JSON object (key \"results\")", "CSV (delimiter ',')".
     pub format: Option<String>,
     /// "RAGVUE", "RAGAS", "RAGChecker", "RAG citations", "custom".
     pub schema: Option<String>,
+    /// Each canonical field with the source fields mapped onto it.
     pub mapping: Vec<MappedField>,
+    /// Records read, accepted or rejected.
     pub items_read: u64,
+    /// Records stored as items.
     pub items_accepted: u64,
+    /// Rejected records in all; `rejected` lists the first `LISTED`.
     pub rejected_count: u64,
     /// The first `LISTED` rejected lines.
     pub rejected: Vec<Rejected>,
+    /// Warnings in all; `warnings` lists the first `LISTED`.
     pub warning_count: u64,
+    /// The first `LISTED` warnings, each with its line.
     pub warnings: Vec<Warning>,
+    /// Accepted items repeating an earlier item's content, in all.
     pub duplicate_count: u64,
+    /// The first `LISTED` of them, each with the line of the item it repeats.
     pub duplicates: Vec<Duplicate>,
+    /// Per canonical field, how many accepted items carry it.
     pub coverage: Vec<FieldCount>,
+    /// ISO 639-1 guess from the questions ("en", "de"), when confident.
     pub language: Option<String>,
+    /// Retrieved chunks over the import's context token budget (each also a warning).
     pub oversize_contexts: u64,
     /// Where the mapping was ambiguous (or the user mapped a field): the choice and why.
     pub choices: Vec<MappingChoice>,
 }
 
+/// How the Data screen names a file format: "JSONL", "TSV", "Parquet (1200 rows)", ….
 pub fn format_label(format: &Format) -> String {
     match format {
         Format::Jsonl => "JSONL".into(),
@@ -91,6 +109,7 @@ pub fn format_label(format: &Format) -> String {
     }
 }
 
+/// How the Data screen names a recognised schema: "RAGAS", "LangSmith runs", "custom", ….
 pub fn schema_label(schema: Schema) -> &'static str {
     match schema {
         Schema::Ragvue => "RAGVUE",
@@ -167,6 +186,7 @@ pub fn field_name(field: ragnosis_core::item::Field) -> String {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetReport {
+    /// The stored dataset: id, name, source path, file hash, item count, schema and status.
     pub dataset: DatasetRow,
     /// None for datasets imported before reports were stored.
     pub report: Option<Report>,
@@ -188,16 +208,21 @@ impl From<ragnosis_core::import::Imported> for DatasetReport {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricReach {
+    /// The metric's id.
     pub metric: String,
+    /// Items carrying every field the metric needs.
     pub items: u64,
     /// Badges of needed fields no item has ("GT", "CIT"): why `items` is 0.
     pub absent: Vec<String>,
 }
 
+/// What a dataset can measure, per metric of the catalogue.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetReach {
+    /// Items in the dataset.
     pub items: u64,
+    /// Every metric of the catalogue, in catalogue order.
     pub metrics: Vec<MetricReach>,
 }
 
@@ -222,15 +247,23 @@ impl From<Measurable> for DatasetReach {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ItemPreview {
+    /// The item's row id in the store.
     pub item_id: i64,
     /// 0-based position in the file's accepted items.
     pub ordinal: i64,
+    /// 1-based line of the file where the item's record starts.
     pub source_line: i64,
+    /// The id the user's file gave the item, if any.
     pub external_id: Option<String>,
+    /// The question's first 400 characters, "…" when cut.
     pub question: String,
+    /// The answer's first 400 characters, when the item has an answer.
     pub answer: Option<String>,
+    /// How many retrieved chunks the item has.
     pub contexts: u32,
+    /// The reference answer's first 400 characters, when the item has one.
     pub ground_truth: Option<String>,
+    /// The citation label as the file gave it, when it has one.
     pub citation_label: Option<String>,
 }
 
@@ -260,11 +293,15 @@ impl From<StoredItem> for ItemPreview {
     }
 }
 
+/// One page of a dataset's items.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ItemsPage {
+    /// Items in the dataset.
     pub total: i64,
+    /// The 0-based position of the page's first item.
     pub offset: i64,
+    /// The page's items, in file order.
     pub items: Vec<ItemPreview>,
 }
 
@@ -273,7 +310,9 @@ pub struct ItemsPage {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MappingPreview {
+    /// What the import would report, as the Data screen shows it.
     pub report: Report,
+    /// The first `MAPPING_PREVIEW_ITEMS` items the mapping accepts.
     pub items: Vec<ItemPreview>,
 }
 
@@ -281,6 +320,7 @@ pub struct MappingPreview {
 pub const MAPPING_PREVIEW_ITEMS: usize = 5;
 
 impl MappingPreview {
+    /// The preview of a dry-run import: the report and the first accepted `items`.
     pub fn new(report: ValidationReport, items: Vec<ragnosis_core::dataset::AcceptedItem>) -> Self {
         MappingPreview {
             report: report.into(),

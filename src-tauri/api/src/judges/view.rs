@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct JudgeProfileInfo {
+    /// Name, provider kind, endpoint, model, temperature, limits and prices.
     #[serde(flatten)]
     pub profile: JudgeProfile,
     /// The built-in offline judge: always present, not editable.
@@ -34,7 +35,9 @@ impl From<JudgeProfile> for JudgeProfileInfo {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct KeyStatus {
+    /// The profile's name.
     pub profile: String,
+    /// A key for the profile is in the keyring.
     pub stored: bool,
     /// "Secret Service (OS keyring)", "macOS Keychain", ...
     pub backend: String,
@@ -51,6 +54,7 @@ pub struct KeyStatus {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ConnectionCheck {
+    /// Whether it answered, how fast, which model, whether its JSON parsed, and one sentence.
     #[serde(flatten)]
     pub report: ConnectionReport,
     /// Why it failed, with the code the window offers a fix by.
@@ -61,6 +65,7 @@ pub struct ConnectionCheck {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LocalJudge {
+    /// The server's product, suggested profile name, base URL and listed models.
     #[serde(flatten)]
     pub server: LocalServer,
     /// A ready profile with the server's first model; none when it lists no model.
@@ -91,10 +96,15 @@ pub struct CheckFigure {
     pub measure: String,
     /// Null when no case could be judged.
     pub value: Option<f64>,
+    /// Lower end of the bootstrap 95% interval; null with `value`.
     pub ci_low: Option<f64>,
+    /// Upper end of the bootstrap 95% interval; null with `value`.
     pub ci_high: Option<f64>,
+    /// Cases judged.
     pub n: u64,
+    /// Cases left out because a judge call failed.
     pub errors: u64,
+    /// The first failed call's error, when any failed.
     pub first_error: Option<String>,
 }
 
@@ -102,30 +112,47 @@ pub struct CheckFigure {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct JudgeCheckView {
+    /// The profile checked.
     pub profile: String,
+    /// The model the check judged with.
     pub model: String,
+    /// When the check finished, RFC 3339 UTC.
     pub checked_at: String,
     /// The check was made with the profile's current model and temperature.
     pub current: bool,
+    /// One sentence for the window and a report's methodology: agreement on claims with its
+    /// interval.
     pub headline: String,
     /// Balanced accuracy over every claim of the sample.
     pub claims: Option<f64>,
+    /// Claims behind `claims`.
     pub claims_n: u64,
+    /// Designed failures (every shape but "good") whose failure the diagnosis named.
     pub named: u64,
+    /// Designed failures in the sample.
     pub designed: u64,
+    /// Good items on which some pattern fired.
     pub false_alarms: u64,
+    /// Good items in the sample.
     pub good: u64,
+    /// Agreement with human labels per task.
     pub figures: Vec<CheckFigure>,
+    /// How the diagnosis did on each designed failure shape.
     pub shapes: Vec<ShapeFigure>,
     /// κ, true positive and negative rates, the confusion matrix and the probes, in
     /// one sentence (checks stored before certificates existed have none).
     pub certificate: Option<String>,
+    /// Judge calls made (cache hits not counted).
     pub calls: u64,
+    /// What the calls cost, in US dollars.
     pub cost_usd: f64,
+    /// How long the check took, in seconds.
     pub seconds: f64,
 }
 
 impl JudgeCheckView {
+    /// The card for `check`; `current` when it was made with the profile's present model and
+    /// temperature.
     pub fn new(check: &ragnosis_core::judge_check::JudgeCheck, current: bool) -> Self {
         let d = &check.diagnosis;
         JudgeCheckView {

@@ -8,9 +8,11 @@ use serde::Serialize;
 /// Flipped items listed per metric and direction; the counts are exact.
 pub const FLIPS_LISTED: usize = 50;
 
+/// One side of a comparison: the run and its title.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunSide {
+    /// The run's id, label, version, dataset name, judge and item count.
     #[serde(flatten)]
     pub run: RunRef,
     /// "Run 3 (baseline, v1.2)".
@@ -32,12 +34,16 @@ impl From<RunRef> for RunSide {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DeltaRow {
+    /// Means, their difference with its 95% interval, the flag and the flipped items (lists
+    /// capped at `FLIPS_LISTED`).
     #[serde(flatten)]
     pub delta: MetricDelta,
     /// The change in words (`MetricDelta::verdict`): "no change", "better on 3 changed
     /// items", "regression", "within noise", …
     pub verdict: String,
+    /// Items that passed in A and failed in B, in all.
     pub to_fail_count: u64,
+    /// Items that failed in A and passed in B, in all.
     pub to_pass_count: u64,
 }
 
@@ -60,9 +66,13 @@ impl DeltaRow {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChartSvg {
+    /// The file name it has beside a Markdown report ("deltas.svg").
     pub file: String,
+    /// The heading above the chart.
     pub title: String,
+    /// One sentence under the chart saying how to read it.
     pub caption: String,
+    /// The SVG document, as text.
     pub svg: String,
 }
 
@@ -81,8 +91,11 @@ impl From<ragnosis_report::charts::Chart> for ChartSvg {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ComparisonView {
+    /// Run A, the baseline.
     pub a: RunSide,
+    /// Run B, compared against A.
     pub b: RunSide,
+    /// How far a mean must worsen before it is flagged, on the 0–1 score scale.
     pub threshold: f64,
     /// Items of A with a match in B.
     pub matched: u64,
@@ -99,16 +112,22 @@ pub struct ComparisonView {
     pub headline: String,
     /// How the runs were judged differently, when compared anyway; empty when alike.
     pub judged_differently: Vec<String>,
+    /// Items of A with no match in B.
     pub only_in_a: u64,
+    /// Items of B with no match in A.
     pub only_in_b: u64,
+    /// Metrics both runs scored per item, in catalogue order.
     pub metrics: Vec<DeltaRow>,
+    /// Metrics only run A scored.
     pub metrics_only_in_a: Vec<String>,
+    /// Metrics only run B scored.
     pub metrics_only_in_b: Vec<String>,
     /// The delta chart, when there is anything to draw.
     pub chart: Option<ChartSvg>,
 }
 
 impl ComparisonView {
+    /// The view of comparison `c`, with flipped-item lists capped, and its delta `chart`.
     pub fn new(c: Comparison, chart: Option<ChartSvg>) -> Self {
         ComparisonView {
             verdict: c.items.sentence(),
@@ -139,10 +158,15 @@ impl ComparisonView {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TrendPoint {
+    /// The run's id in the store.
     pub run_id: i64,
+    /// What people call the run: its label, or "Run 3".
     pub title: String,
+    /// The version the run was labelled with, when it was.
     pub version: Option<String>,
+    /// When the run was created, RFC 3339 UTC.
     pub created_at: String,
+    /// The mean of each metric that scored at least one item.
     pub means: Vec<crate::runs::DatasetMetric>,
 }
 

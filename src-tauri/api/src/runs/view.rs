@@ -17,17 +17,24 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricInfo {
+    /// Family and name joined ("ragvue.strict_faithfulness"), as runs and exports name it.
     pub id: String,
+    /// The paper or source it comes from: "ragvue", "ragxplain", "ragchecker", "citation",
+    /// "ragalyst", "reference" or "criteria" (the user's own).
     pub family: String,
+    /// The name the tables show.
     pub name: String,
     /// Badges of the fields it needs: "Q", "A", "C", "GT", "CIT", "RANK", "LABELS".
     pub needs: Vec<String>,
+    /// Scoring it asks the run's judge; the others are computed from the item alone.
     pub judge: bool,
+    /// A higher score is worse (hallucination-style); charts and failure rules flip it.
     pub lower_is_better: bool,
     /// Computed over the whole dataset, not per item (citation macro scores).
     pub dataset_level: bool,
     /// Computed from other metrics of the item (the overalls).
     pub synthesised: bool,
+    /// One or two sentences on what it measures.
     pub description: String,
 }
 
@@ -51,6 +58,7 @@ impl From<&MetricSpec> for MetricInfo {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunPlan {
+    /// Items, metrics, cells, expected judge calls and cost, batch and duration.
     #[serde(flatten)]
     pub preview: Preview,
     /// The built-in offline judge runs in-process: no cost, no network.
@@ -60,6 +68,8 @@ pub struct RunPlan {
 }
 
 impl RunPlan {
+    /// The plan for `preview` judged by `judge_profile`; offline when that is the built-in
+    /// judge.
     pub fn new(preview: Preview, judge_profile: JudgeProfile) -> Self {
         RunPlan {
             preview,
@@ -73,8 +83,10 @@ impl RunPlan {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunInfo {
+    /// The stored run: id, dataset, label, mode, metrics, judge, status, times.
     #[serde(flatten)]
     pub run: RunRow,
+    /// The name of the dataset the run scored.
     pub dataset_name: String,
     /// Scored by the built-in offline judge: its scores carry an "offline judge" badge.
     pub offline: bool,
@@ -91,6 +103,7 @@ pub struct RunInfo {
     pub totals: RunTotals,
     /// Key scores from the stored summary, when there is one.
     pub retrieval_overall: Option<f64>,
+    /// Mean of `ragvue.answer_overall`, when the summary has it.
     pub answer_overall: Option<f64>,
     /// A run in batch mode whose batches the provider has not all answered yet: where
     /// they stand, in a sentence ("1 batch at openai: 1,200 of 2,000 requests answered,
@@ -99,6 +112,8 @@ pub struct RunInfo {
 }
 
 impl RunInfo {
+    /// A run as listed: `active` when this process evaluates it now, the overalls from
+    /// `summary` when given; `waiting_batches` is left for the caller to fill.
     pub fn new(
         run: RunRow,
         dataset_name: String,
@@ -160,10 +175,13 @@ pub fn waiting_batches(
     ))
 }
 
+/// Why some items were skipped for a metric, and on how many.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SkipReason {
+    /// The skip explanation as the metric wrote it.
     pub reason: String,
+    /// Items skipped with this reason.
     pub count: u64,
 }
 
@@ -171,41 +189,56 @@ pub struct SkipReason {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricRow {
+    /// Count, skips, errors, mean, spread, quartiles, failing share and the mean's 95% CI.
     #[serde(flatten)]
     pub stats: MetricStats,
+    /// Each distinct skip reason, most frequent first; empty when nothing was skipped.
     pub skip_reasons: Vec<SkipReason>,
     /// The run's plain-language insight on this metric (means below 0.95).
     pub insight: Option<String>,
 }
 
+/// A metric computed over the whole dataset (a citation macro score).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DatasetMetric {
+    /// The metric's id.
     pub metric: String,
+    /// The dataset-level score, in [0, 1].
     pub value: f64,
 }
 
+/// A failure pattern and how many items it fired on.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PatternCount {
-    /// "A" … "H" (METRICS.md).
+    /// "A" … "J" (METRICS.md).
     pub letter: String,
+    /// Lower-case short name ("retrieval miss").
     pub name: String,
+    /// The pipeline stage it points at ("retrieval", "grounding", ...).
     pub stage: String,
+    /// One sentence on what the pattern means.
     pub description: String,
+    /// Items the pattern fired on.
     pub count: u64,
+    /// `count` over the items that could be checked, in [0, 1].
     pub share: f64,
     /// Worst examples first.
     pub example_item_ids: Vec<i64>,
 }
 
+/// The worst item of an action's pattern, shown as its example.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionExample {
+    /// The item's row id in the store, for opening its case.
     pub item_id: i64,
+    /// The item's full question.
     pub question: String,
 }
 
+/// One thing to fix, ranked by impact.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionItem {
@@ -213,15 +246,23 @@ pub struct ActionItem {
     pub pattern: Option<String>,
     /// "high", "medium", "low", "none".
     pub impact: String,
+    /// The fix in a few words.
     pub title: String,
+    /// "In N of M checked items (P%), …": what went wrong and how often.
     pub whats_wrong: String,
+    /// Why the pattern happens in a RAG pipeline.
     pub why: String,
+    /// What to change, in concrete steps.
     pub how_to_fix: String,
+    /// The pattern's worst item; null on the note or when its question is not known.
     pub example: Option<ActionExample>,
+    /// Items the pattern fired on; 0 on the note.
     pub count: u64,
+    /// `count` over the checked items, in [0, 1]; 0 on the note.
     pub share: f64,
 }
 
+/// The run's failure-pattern diagnosis, flattened for the Results screen.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DiagnosisView {
@@ -230,9 +271,13 @@ pub struct DiagnosisView {
     pub verdict: Option<String>,
     /// The stage to fix first ("retrieval", "grounding", ...); null when no pattern fired.
     pub primary_stage: Option<String>,
+    /// Items with at least one `ok` score that some pattern rule reads.
     pub items_checked: u64,
+    /// Checked items on which at least one pattern fired.
     pub items_with_patterns: u64,
+    /// Patterns that fired, in letter (fix) order.
     pub patterns: Vec<PatternCount>,
+    /// At most four, high impact first; a single note when no pattern fired.
     pub actions: Vec<ActionItem>,
     /// Patterns no item could be checked for, as "A (retrieval miss)".
     pub unchecked: Vec<String>,
@@ -308,13 +353,17 @@ impl From<Diagnosis> for DiagnosisView {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SummaryView {
+    /// Items in the run.
     pub items: u64,
     /// Errored results over all metrics.
     pub errors: u64,
     /// In the run's metric order.
     pub metrics: Vec<MetricRow>,
+    /// Metrics scored over the whole dataset (citation macro scores).
     pub dataset_metrics: Vec<DatasetMetric>,
+    /// Errored results grouped by metric and message, with the items they hit.
     pub error_groups: Vec<ErrorGroup>,
+    /// Null when the run scored no judged RAGVUE metric, the scores the pattern rules read.
     pub diagnosis: Option<DiagnosisView>,
     /// RAGalyst's failure taxonomy counts, when answer correctness ran.
     pub taxonomy: Option<TaxonomyCounts>,
@@ -324,6 +373,8 @@ pub struct SummaryView {
 }
 
 impl SummaryView {
+    /// Flattens `summary` with its metric rows in `order` (the run's metric list; metrics not
+    /// in it are left out) and each row's insight from `insights`.
     pub fn new(summary: RunSummary, order: &[String], insights: Option<RunInsights>) -> Self {
         let mut metrics: Vec<MetricRow> = Vec::new();
         let mut by_id = summary.metrics;
@@ -366,6 +417,7 @@ impl SummaryView {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunDetail {
+    /// The run as the history table shows it.
     pub run: RunInfo,
     /// Null only when the run has not evaluated anything yet.
     pub summary: Option<SummaryView>,
