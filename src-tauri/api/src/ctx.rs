@@ -15,6 +15,9 @@ use ragnosis_core::{Error, Result};
 
 use crate::jobs::Jobs;
 
+/// What every use case runs against: the home folder, its database (opened on first
+/// use), where keys are kept, and the jobs executing in this process. One per shell
+/// process.
 pub struct Ctx {
     home: PathBuf,
     /// The shared connection for short reads and writes; long work opens its own.
@@ -44,6 +47,7 @@ impl Ctx {
         self.shared().map(|_| ())
     }
 
+    /// The home folder: the database (`ragnosis.db`) and the example set are written in it.
     pub fn home(&self) -> &Path {
         &self.home
     }
@@ -53,10 +57,12 @@ impl Ctx {
         paths::database_path(&self.home)
     }
 
+    /// Where judge keys are kept: the OS keyring, or the store given to `with_secrets`.
     pub fn secrets(&self) -> &dyn SecretStore {
         self.secrets.as_ref()
     }
 
+    /// The runs and generations executing in this process.
     pub fn jobs(&self) -> &Jobs {
         &self.jobs
     }

@@ -54,6 +54,7 @@ impl From<JudgeError> for ErrorView {
 }
 
 impl ErrorView {
+    /// An error with `code` and `message` only; `retry_helps` follows the code.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
         ErrorView {
             code: code.as_str().to_string(),

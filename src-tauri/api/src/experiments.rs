@@ -51,8 +51,10 @@ pub fn of_dataset(ctx: &Ctx, dataset_id: i64) -> Result<Vec<ExperimentCheck>> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HistoryRun {
+    /// The run's id, title, version, date and metric means.
     #[serde(flatten)]
     pub point: TrendPoint,
+    /// The test-set version (dataset) the run scored.
     pub dataset_id: i64,
     /// Metrics that regressed against the previous run (a red flag of the comparison:
     /// worse beyond the threshold and beyond the judge's noise).
@@ -67,6 +69,7 @@ pub struct HistoryRun {
 pub struct History {
     /// Finished runs of every version, oldest first.
     pub runs: Vec<HistoryRun>,
+    /// Every experiment tried on any version, each with its outcome once a later run finished.
     pub experiments: Vec<ExperimentCheck>,
 }
 

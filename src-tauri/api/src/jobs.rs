@@ -23,7 +23,9 @@ use crate::Ctx;
 /// What kind of long work a job id names (runs and generations have their own ids).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum JobKind {
+    /// An evaluation run; the id is the run's.
     Run,
+    /// A test-set generation; the id is the generation's.
     Generation,
 }
 
@@ -111,7 +113,9 @@ impl Drop for Job {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum JobEvent {
+    /// A step started or advanced, a notice, or the work finished, as the core reports it.
     Progress(Progress),
+    /// The job stopped; nothing follows.
     Ended(JobEnd),
 }
 
@@ -121,9 +125,14 @@ pub enum JobEvent {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum JobEnd {
+    /// The job stopped and is unregistered, so it no longer shows as active.
     Ended {
+        /// The job's id: a run's, or a generation's for a generation.
         run_id: i64,
+        /// The status the work stored ("done", "cancelled", "failed", ...); "failed" when it
+        /// returned an error or panicked.
         status: String,
+        /// The stored message, or the error that stopped the job; none when it finished cleanly.
         message: Option<String>,
     },
 }
@@ -131,6 +140,7 @@ pub enum JobEnd {
 /// Where a job's events go: a Tauri channel in the window, a Vec in tests. A watcher
 /// that went away (a closed window) only loses events; the job goes on.
 pub trait JobSink: Send + Sync + 'static {
+    /// Delivers one event; must not block the job for long.
     fn send(&self, event: JobEvent);
 }
 

@@ -23,11 +23,14 @@ pub use ragnosis_core::retrieval::{RetrievalEval, RetrieverFigures};
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RetrievalRequest {
+    /// The dataset whose questions are asked; its gold context ids mark the right chunks.
     pub dataset_id: i64,
+    /// The corpus of chunks the retrievers rank (as `generate::corpora` lists it).
     pub corpus_id: i64,
     /// "bm25", "embedded", or "endpoint:PROFILE[@MODEL]" for an OpenAI-compatible
     /// embeddings endpoint saved as a judge profile.
     pub retrievers: Vec<String>,
+    /// How many ranked chunks count: Recall@K and MRR@K; at least 1.
     pub k: u32,
 }
 
@@ -35,7 +38,10 @@ pub struct RetrievalRequest {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RetrievalView {
+    /// Per retriever Recall@K and MRR@K with their intervals, over the questions with gold
+    /// chunks in the corpus.
     pub eval: RetrievalEval,
+    /// The retrievers' figures drawn side by side.
     pub chart: ChartSvg,
 }
 

@@ -12,16 +12,21 @@ use crate::Ctx;
 
 const THEME: &str = "theme";
 
+/// The window's colour theme, stored in the database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Theme {
+    /// Follow the operating system's light or dark setting; the default.
     System,
+    /// Always light.
     Light,
+    /// Always dark.
     Dark,
 }
 
 impl Theme {
+    /// The stored word: "system", "light" or "dark".
     pub fn as_str(self) -> &'static str {
         match self {
             Theme::System => "system",
@@ -30,6 +35,7 @@ impl Theme {
         }
     }
 
+    /// Reads a stored word; anything unknown is `System`.
     pub fn parse(s: &str) -> Theme {
         match s {
             "light" => Theme::Light,
@@ -53,6 +59,8 @@ pub struct FewShotSetting {
 }
 
 impl FewShotSetting {
+    /// The setting for the chosen file (`None`: the shipped examples) with its example
+    /// count, or why it cannot be read.
     pub fn new(path: Option<&std::path::Path>, examples: usize, problem: Option<String>) -> Self {
         FewShotSetting {
             path: path.map(|p| p.display().to_string()),
@@ -62,6 +70,7 @@ impl FewShotSetting {
     }
 }
 
+/// The stored theme; `System` when none was chosen.
 pub fn theme(ctx: &Ctx) -> Result<Theme> {
     let store = ctx.store()?;
     Ok(store::settings::get(store.conn(), THEME)?
@@ -69,6 +78,7 @@ pub fn theme(ctx: &Ctx) -> Result<Theme> {
         .unwrap_or(Theme::System))
 }
 
+/// Stores the theme and returns it.
 pub fn set_theme(ctx: &Ctx, theme: Theme) -> Result<Theme> {
     store::settings::set(ctx.store()?.conn(), THEME, theme.as_str())?;
     Ok(theme)

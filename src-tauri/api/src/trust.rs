@@ -25,17 +25,23 @@ pub use ragnosis_core::trust::prior::PriorAgreement;
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PriorName {
+    /// The score's name as the source file gave it ("faithfulness", "ragas.answer_relevancy").
     pub name: String,
+    /// Items of the run that carry it.
     pub items: u64,
 }
 
 /// One person's label on one item of a run; `score` None removes it.
 pub struct Label<'a> {
+    /// The run whose item is labelled (the label itself belongs to the item's content).
     pub run_id: i64,
+    /// The item's row id in the store (`item_of_run` finds it from the user's id).
     pub item_id: i64,
+    /// One per-item metric, its id or bare name; a family or a dataset-level metric is refused.
     pub metric: &'a str,
     /// 0–1 (pass is 1, fail 0).
     pub score: Option<f64>,
+    /// Why the person scored it so; blank is stored as none.
     pub note: Option<&'a str>,
     /// Who labelled: "window", "cli".
     pub source: &'a str,

@@ -39,9 +39,12 @@ const MAX_PAGE: i64 = 200;
 /// A file to import and how to read it.
 #[derive(Debug, Clone, Default)]
 pub struct ImportRequest {
+    /// The file to read: JSONL, JSON, CSV/TSV, Parquet or a trace export.
     pub path: PathBuf,
     /// The dataset's name; the file's name when absent.
     pub name: Option<String>,
+    /// The user's field overrides (none: as detected) and a scores file read beside a trace
+    /// export.
     pub map: FieldMap,
     /// The dataset whose test set this file is the next version of (`--version-of`):
     /// experiments tried on the earlier version are checked on this one's runs.
@@ -49,6 +52,7 @@ pub struct ImportRequest {
 }
 
 impl ImportRequest {
+    /// A request to import `path` as detected, under the file's name.
     pub fn new(path: impl Into<PathBuf>) -> ImportRequest {
         ImportRequest {
             path: path.into(),
@@ -75,6 +79,7 @@ impl ImportRequest {
     }
 }
 
+/// The datasets ready to evaluate, newest first (an import that stopped is left out).
 pub fn list(ctx: &Ctx) -> Result<Vec<DatasetRow>> {
     let store = ctx.store()?;
     store::datasets::list(store.conn())
@@ -91,6 +96,7 @@ pub fn list_all(ctx: &Ctx) -> Result<Vec<DatasetRow>> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Removal {
+    /// The dataset to be removed.
     pub dataset: DatasetRow,
     /// Items stored (for an incomplete import, those stored before it stopped).
     pub items: i64,

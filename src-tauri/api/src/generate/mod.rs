@@ -60,10 +60,12 @@ pub fn ingest(
     corpus::ingest(&mut ctx.own_store()?, &name, &paths, chunking, progress)
 }
 
+/// Every finished corpus, newest first.
 pub fn corpora(ctx: &Ctx) -> Result<Vec<CorpusRow>> {
     store::corpora::list(ctx.store()?.conn())
 }
 
+/// Every generation with its corpus name and counts, newest first.
 pub fn generations(ctx: &Ctx) -> Result<Vec<GenerationSummary>> {
     store::generations::list(ctx.store()?.conn())
 }
@@ -77,6 +79,7 @@ pub fn preview(ctx: &Ctx, request: &GenerationRequest) -> Result<JudgePlan> {
 
 /// A stored generation with its judge open, ready to execute.
 pub struct OpenGeneration {
+    /// The generation's id in the store, for `execute`, progress and `cancel`.
     pub generation_id: i64,
     judge: Arc<dyn Judge>,
 }

@@ -154,6 +154,8 @@ pub fn store_key(ctx: &Ctx, name: &str, key: String) -> Result<KeyStatus> {
     key_status(ctx, name)
 }
 
+/// Removes the profile's key from the keyring (none stored is no error) and returns its
+/// status: an environment variable may still give one.
 pub fn forget_key(ctx: &Ctx, name: &str) -> Result<KeyStatus> {
     ctx.secrets().delete(name)?;
     key_status(ctx, name)
@@ -278,6 +280,8 @@ pub struct CheckedJudge {
 }
 
 impl CheckedJudge {
+    /// The sentence to show before checking the offline judge without its semantic model;
+    /// none for any other judge.
     pub fn notice(&self) -> Option<String> {
         semantic_notice(self.judge.as_ref())
     }
@@ -313,6 +317,8 @@ pub fn run_check(
     Ok(check)
 }
 
+/// The judge cache's size: verdicts kept, their bytes and the tokens they saved asking
+/// again.
 pub fn cache_stats(ctx: &Ctx) -> Result<CacheStats> {
     store::judge_cache::stats(ctx.store()?.conn())
 }

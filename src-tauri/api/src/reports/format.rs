@@ -6,12 +6,16 @@ use ragnosis_core::export::ExportFormat;
 use ragnosis_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 
+/// A format a run (or a comparison) is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ReportFormat {
+    /// The stakeholder report as Markdown, with its charts as SVG files beside it.
     Markdown,
+    /// Everything the run stored, as data (streamed; a comparison as its data).
     Json,
+    /// One row per item, one column per metric; refused for a comparison.
     Csv,
     /// The stakeholder report typeset by the report crate (typst), with its charts.
     Pdf,
@@ -76,6 +80,7 @@ impl ReportFormat {
         }
     }
 
+    /// The file extension written, without the dot: "md", "json", "csv", "pdf".
     pub fn extension(self) -> &'static str {
         match self {
             ReportFormat::Markdown => "md",
@@ -90,6 +95,7 @@ impl ReportFormat {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Exported {
+    /// Every file written, the report's charts included, as displayable paths.
     pub paths: Vec<String>,
 }
 

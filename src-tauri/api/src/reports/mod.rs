@@ -47,10 +47,14 @@ pub fn view(ctx: &Ctx, run_id: i64, options: &ReportOptions) -> Result<ReportVie
 /// A run as `show` prints it: its report model, and whether any judge was asked (a run
 /// scored from supplied labels and judge-free metrics names no judge).
 pub struct Shown {
+    /// The run's report model, read after the run was opened.
     pub report: ReportView,
+    /// Some judge call was made or answered from the cache (the run's totals are not all
+    /// zero).
     pub judge_asked: bool,
 }
 
+/// The run as `show` prints it; refuses a run that does not exist.
 pub fn show(ctx: &Ctx, run_id: i64) -> Result<Shown> {
     let report = view(ctx, run_id, &ReportOptions::default())?;
     let totals: runs::RunTotals = store::runs::totals(ctx.store()?.conn(), run_id)?;

@@ -73,6 +73,7 @@ pub fn preview(ctx: &Ctx, request: &RunRequest) -> Result<RunPlan> {
 
 /// A stored run with its judge open, ready to execute.
 pub struct PlannedRun {
+    /// The stored run's id, for `execute`, progress and `cancel`.
     pub run_id: i64,
     judge: Arc<dyn Judge>,
 }

@@ -19,6 +19,7 @@ use crate::Ctx;
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunRequest {
+    /// The dataset to evaluate, as `ragnosis datasets` lists it; it must be ready.
     pub dataset_id: i64,
     /// "agentic", "manual" or "retrieval_only".
     pub mode: String,
@@ -27,10 +28,13 @@ pub struct RunRequest {
     pub metrics: Vec<String>,
     /// Judge profile name; "offline" for the built-in judge.
     pub judge: String,
+    /// A name for the run ("baseline"); without one it is called "Run N".
     #[serde(default)]
     pub label: Option<String>,
+    /// The version of the pipeline evaluated ("v1.2"), shown beside the label in titles.
     #[serde(default)]
     pub version: Option<String>,
+    /// Free text kept with the run, for people.
     #[serde(default)]
     pub notes: Option<String>,
     /// Keep only the first N items.
@@ -39,6 +43,7 @@ pub struct RunRequest {
     /// Then draw N of them at random with `seed`.
     #[serde(default)]
     pub sample: Option<u64>,
+    /// Seed of the random sample; the same seed draws the same items.
     #[serde(default)]
     pub seed: u64,
     /// Stop launching judge calls before the cost passes this many USD.
