@@ -29,9 +29,13 @@
 //!
 //! Must not: depend on Tauri or clap, print, or hold a run's results in memory.
 
+#![deny(missing_docs)]
+
 mod ctx;
 mod error;
 
+// TODO(docs): advisor.rs is being edited; its `Asked` fields lack docs.
+#[allow(missing_docs)]
 pub mod advisor;
 pub mod cases;
 pub mod criteria;
