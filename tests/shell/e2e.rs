@@ -13,6 +13,7 @@
 mod common;
 mod datasets;
 mod desktop;
+mod experiments;
 mod generate;
 mod layout;
 mod runs;

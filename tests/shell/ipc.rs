@@ -8,6 +8,7 @@
 
 pub(crate) mod common;
 mod datasets;
+mod experiments;
 mod generate;
 mod reports;
 mod results;

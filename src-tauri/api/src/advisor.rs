@@ -2,10 +2,22 @@
 //! Gathers them: the run opened and its report model read, the item the question is
 //! about (`--item`, or an id of the user's file named in the question), and the first
 //! items of the pattern it asks about. Every item an answer cites is one of these.
+//!
+//! With a judge profile (`--judge NAME`, the window's model picker) a language model
+//! answers instead, through the judge layer like any judge call (its key from the
+//! keyring, retries, cost and tokens): it is sent the question and the facts the
+//! rule-based answer was made from, as data in one delimited block, and nothing else of
+//! the run. A reply citing an item the facts do not name is refused and asked again once
+//! (the judge layer's repair request); if the model still cannot answer, the rule-based
+//! answer is given with the reason.
+
+use std::sync::Arc;
 
 use ragnosis_core::advisor::{self, Facts, ItemFacts};
 use ragnosis_core::analysis::{compare, diagnosis};
 use ragnosis_core::cases::{self, CaseFilter, CaseQuery};
+use ragnosis_core::judge::task::{AdviceTask, Task, Verdict};
+use ragnosis_core::judge::{CallContext, Judge, Judgement};
 use ragnosis_core::store::{self, cases::Order, Store};
 use ragnosis_core::view::{ItemView, ReportOptions, ReportView};
 use ragnosis_core::{Error, Result};
@@ -21,8 +33,12 @@ const LISTED: i64 = 10;
 /// or the run's item id), and an earlier run to compare it with.
 #[derive(Debug, Clone, Default)]
 pub struct Asked<'a> {
+    /// The item asked about: its id in the user's file, or the run's item id.
     pub item: Option<&'a str>,
+    /// An earlier run to compare this one with ("what got worse?").
     pub against: Option<i64>,
+    /// The judge profile whose model answers; none (or the offline judge): the rules.
+    pub judge: Option<&'a str>,
 }
 
 /// The advisor's answer to `question` about run `run_id`.
@@ -69,7 +85,7 @@ pub fn ask(ctx: &Ctx, run_id: i64, question: &str, asked: &Asked) -> Result<Answ
     };
     let experiments =
         ragnosis_core::analysis::experiment::of_test_set(&store, report.run.run.dataset_id)?;
-    Ok(advisor::answer(
+    let ruled = advisor::answer(
         question,
         &Facts {
             report: &report,
@@ -78,7 +94,115 @@ pub fn ask(ctx: &Ctx, run_id: i64, question: &str, asked: &Asked) -> Result<Answ
             comparison: comparison.as_ref(),
             experiments: &experiments,
         },
-    ))
+    );
+    match asked
+        .judge
+        .filter(|j| *j != ragnosis_core::judge::open::OFFLINE)
+    {
+        Some(judge) => {
+            let task = advice_task(&store, run_id, question, &report, &ruled)?;
+            let judge = ragnosis_core::judge::open::open_judge(&store, judge, ctx.secrets())?;
+            drop(store);
+            Ok(by_model(judge, task, ruled))
+        }
+        None => Ok(ruled),
+    }
+}
+
+/// What the model is given: the question and the facts the rule-based answer read —
+/// its own lines, the report's headline and actions, and each cited item's question —
+/// each item written "[item N]".
+fn advice_task(
+    store: &Store,
+    run_id: i64,
+    question: &str,
+    report: &ReportView,
+    ruled: &Answer,
+) -> Result<AdviceTask> {
+    let mut facts: Vec<String> = ruled.lines.clone();
+    facts.extend(report.headline.iter().cloned());
+    let mut items = ruled.items.clone();
+    if let Some(d) = &report.run.summary.diagnosis {
+        for a in &d.actions {
+            let example = match &a.example {
+                Some(e) => {
+                    items.push(e.item_id);
+                    format!(" Example: [item {}].", e.item_id)
+                }
+                None => String::new(),
+            };
+            facts.push(format!(
+                "Action ({} impact): {}. What is wrong: {} How to fix: {}{example}",
+                a.impact.as_str(),
+                a.title,
+                a.whats_wrong,
+                a.how_to_fix
+            ));
+        }
+    }
+    facts.extend(report.trust.sentences.iter().take(2).cloned());
+    items.sort_unstable();
+    items.dedup();
+    for id in &items {
+        let view = ItemView::load(store, run_id, *id)?;
+        let name = view.item.id.as_deref().unwrap_or("no id");
+        facts.push(format!(
+            "[item {id}] is \"{name}\" in the user's file; its question: {}",
+            view.item.question
+        ));
+    }
+    Ok(AdviceTask {
+        question: question.to_string(),
+        facts,
+        items,
+    })
+}
+
+/// The model's answer, or the rule-based one with the reason it could not answer.
+fn by_model(judge: Arc<dyn Judge>, task: AdviceTask, ruled: Answer) -> Answer {
+    let model = judge.identity().config_key();
+    let call = async {
+        judge
+            .judge(&Task::Advice(Box::new(task)), &CallContext::default())
+            .await
+    };
+    let reply = crate::jobs::wait_for("the advisor's call", call);
+    match reply {
+        Ok(Ok(Judgement {
+            verdict: Verdict::Advice(v),
+            usage,
+            cost_usd,
+            cached,
+            ..
+        })) => Answer {
+            intent: ruled.intent,
+            lines: v.answer,
+            items: v.items,
+            rule_based: false,
+            note: format!(
+                "Answered by {model} from this run's facts{}; every item it cites was checked against them. \
+                 Sent: your question and the facts listed for it (the rule-based answer, the report's headline \
+                 and actions, the cited items' questions), nothing else of the run.",
+                if cached { " (a stored answer to the same question)" } else { "" }
+            ),
+            model: Some(model),
+            tokens: usage.input_tokens + usage.output_tokens,
+            cost_usd,
+        },
+        other => {
+            let why = match other {
+                Ok(Err(e)) => e.to_string(),
+                Ok(Ok(j)) => format!("it answered a {} task instead", j.verdict.kind().as_str()),
+                Err(e) => e.to_string(),
+            };
+            Answer {
+                note: format!(
+                    "{model} could not answer ({why}); this is the rule-based answer from the run's stored facts."
+                ),
+                ..ruled
+            }
+        }
+    }
 }
 
 /// The run's item `name` names: its id in the user's file, else the run's item id.

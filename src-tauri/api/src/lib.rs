@@ -34,8 +34,6 @@
 mod ctx;
 mod error;
 
-// TODO(docs): advisor.rs is being edited; its `Asked` fields lack docs.
-#[allow(missing_docs)]
 pub mod advisor;
 pub mod cases;
 pub mod criteria;

@@ -20,17 +20,20 @@ pub fn get_run(state: State<'_, AppState>, run_id: i64) -> CommandResult<RunDeta
     Ok(runs::detail(&state, run_id)?)
 }
 
-/// The advisor's answer to a question about the run (`item`: the item asked about).
+/// The advisor's answer to a question about the run (`item`: the item asked about;
+/// `judge`: the profile whose model answers, none for the rules).
 #[tauri::command(async)]
 pub fn ask_run(
     state: State<'_, AppState>,
     run_id: i64,
     question: String,
     item: Option<String>,
+    judge: Option<String>,
 ) -> CommandResult<Answer> {
     let asked = advisor::Asked {
         item: item.as_deref(),
         against: None,
+        judge: judge.as_deref(),
     };
     Ok(advisor::ask(&state, run_id, &question, &asked)?)
 }

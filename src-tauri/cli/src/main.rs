@@ -476,6 +476,10 @@ struct AskArgs {
     /// An earlier run to compare this one with ("what got worse?").
     #[arg(long, value_name = "RUN")]
     against: Option<i64>,
+    /// A judge profile whose model answers from the same facts (its key from the
+    /// keyring); without one, rules answer and no data leaves the machine.
+    #[arg(long, value_name = "PROFILE")]
+    judge: Option<String>,
     #[arg(long)]
     json: bool,
 }
@@ -485,6 +489,7 @@ fn ask(ctx: &Ctx, args: AskArgs) -> Result<(), Error> {
     let asked = ragnosis_api::advisor::Asked {
         item: args.item.as_deref(),
         against: args.against,
+        judge: args.judge.as_deref(),
     };
     let answer = ragnosis_api::advisor::ask(ctx, args.run, &args.question, &asked)?;
     if args.json {

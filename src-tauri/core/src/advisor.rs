@@ -76,6 +76,12 @@ pub struct Answer {
     pub rule_based: bool,
     /// How the answer was made, for the reader.
     pub note: String,
+    /// The model that wrote it (its judge configuration), when one did.
+    pub model: Option<String>,
+    /// Tokens in and out and what the model's call cost; 0 for a rule-based answer or a
+    /// cached one.
+    pub tokens: u64,
+    pub cost_usd: f64,
 }
 
 const NOTE: &str = "Rule-based answer from this run's stored facts; no language model was asked.";
@@ -180,6 +186,9 @@ pub fn answer(question: &str, facts: &Facts) -> Answer {
         items: Vec::new(),
         rule_based: true,
         note: NOTE.into(),
+        model: None,
+        tokens: 0,
+        cost_usd: 0.0,
     };
     match intent {
         Intent::WhyFlagged => match &facts.item {

@@ -125,6 +125,21 @@ fn drafted(task: &Task) -> Option<Verdict> {
             });
             Some(Verdict::DraftQuestion { question })
         }
+        // The advisor, as a careful model would answer: the first facts, as given, and
+        // the items they name.
+        Task::Advice(asked) => {
+            let answer: Vec<String> = asked.facts.iter().take(3).cloned().collect();
+            let items = asked
+                .items
+                .iter()
+                .copied()
+                .filter(|i| answer.iter().any(|p| p.contains(&format!("[item {i}]"))))
+                .collect();
+            Some(Verdict::Advice(ragnosis_core::judge::task::AdviceVerdict {
+                answer,
+                items,
+            }))
+        }
         Task::DraftAnswer { question, chunk } => {
             let words = |s: &str| -> std::collections::HashSet<String> {
                 s.split(|c: char| !c.is_alphanumeric())
@@ -141,6 +156,18 @@ fn drafted(task: &Task) -> Option<Verdict> {
         }
         _ => None,
     }
+}
+
+/// An advice reply that also cites item 999999, which no run's facts name; any other
+/// reply unchanged.
+pub fn with_invented_item(json: &str) -> String {
+    let Ok(mut value) = serde_json::from_str::<serde_json::Value>(json) else {
+        return json.to_string();
+    };
+    if let Some(items) = value.get_mut("items").and_then(|i| i.as_array_mut()) {
+        items.push(serde_json::json!(999_999));
+    }
+    value.to_string()
 }
 
 /// Content that is not JSON in any reading.

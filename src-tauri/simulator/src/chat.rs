@@ -128,6 +128,7 @@ pub(crate) async fn chat_inner(
         Some(Fault::MalformedJson) => answer::malformed(),
         Some(Fault::TruncatedJson) => answer::truncated(&json),
         Some(Fault::ProseAroundJson) => answer::with_prose(&json),
+        Some(Fault::InventedItem) => answer::with_invented_item(&json),
         _ => json,
     };
     let (input, output) = (answer::input_tokens(&messages), answer::tokens(&content));

@@ -34,6 +34,9 @@ pub enum Fault {
     EmptyBody,
     /// The right JSON wrapped in prose and a code fence.
     ProseAroundJson,
+    /// An advice reply that cites an item the run's facts do not name, as a model that
+    /// invents one would (other tasks answer as usual).
+    InventedItem,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -45,7 +45,9 @@ describe('api', () => {
     await getCase(3, 17);
     expect(invoke).toHaveBeenLastCalledWith('get_case', { runId: 3, itemId: 17 });
     await askRun(3, 'What should I fix first?');
-    expect(invoke).toHaveBeenLastCalledWith('ask_run', { runId: 3, question: 'What should I fix first?', item: null });
+    expect(invoke).toHaveBeenLastCalledWith('ask_run', { runId: 3, question: 'What should I fix first?', item: null, judge: null });
+    await askRun(3, 'Why?', 't-13', 'gpt');
+    expect(invoke).toHaveBeenLastCalledWith('ask_run', { runId: 3, question: 'Why?', item: 't-13', judge: 'gpt' });
     await cancelRun(3);
     expect(invoke).toHaveBeenLastCalledWith('cancel_run', { runId: 3 });
     await exportRun(3, '/tmp/r.md', 'markdown');

@@ -222,9 +222,9 @@ export function getRun(runId: number): Promise<RunDetail> {
   return call<RunDetail>('get_run', { runId });
 }
 
-/** The advisor's answer to a question about the run (rule-based, from the run's facts). */
-export function askRun(runId: number, question: string, item: string | null = null): Promise<Answer> {
-  return call<Answer>('ask_run', { runId, question, item });
+/** The advisor's answer to a question about the run, from the run's facts: by rules, or by the model of `judge`. */
+export function askRun(runId: number, question: string, item: string | null = null, judge: string | null = null): Promise<Answer> {
+  return call<Answer>('ask_run', { runId, question, item, judge });
 }
 
 /** Records "Try this" on an action: the change the user will make for `pattern` (a letter). */

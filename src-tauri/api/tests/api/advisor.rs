@@ -112,6 +112,7 @@ fn the_advisor_answers_common_questions_from_the_runs_own_facts() {
         &advisor::Asked {
             item: Some("no-such-item"),
             against: None,
+            judge: None,
         },
     ));
     assert_eq!(code, ErrorCode::NotFound);
@@ -184,6 +185,7 @@ fn asked_against_an_earlier_run_it_names_the_items_the_change_made_worse() {
     let asked = advisor::Asked {
         item: None,
         against: Some(v1),
+        judge: None,
     };
     let answer = advisor::ask(&h.ctx, v2, "What got worse?", &asked).unwrap();
     assert_eq!(answer.intent, advisor::Intent::Compare);
@@ -231,6 +233,7 @@ fn asked_against_an_earlier_run_it_names_the_items_the_change_made_worse() {
         &advisor::Asked {
             item: None,
             against: Some(v2),
+            judge: None,
         },
     ));
     assert_eq!(code, ErrorCode::Invalid);

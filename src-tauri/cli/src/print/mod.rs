@@ -20,6 +20,9 @@ pub fn answer(answer: &Answer) {
         println!("{line}");
     }
     eprintln!("({})", answer.note);
+    if answer.model.is_some() && answer.tokens > 0 {
+        eprintln!("({} tokens, ${:.4})", answer.tokens, answer.cost_usd);
+    }
 }
 
 pub fn import_report(imported: &Imported) {

@@ -233,7 +233,8 @@ fn list_field(kind: TaskKind) -> Option<&'static str> {
         | TaskKind::Insights
         | TaskKind::DraftQuestion
         | TaskKind::DraftAnswer
-        | TaskKind::Criterion => None,
+        | TaskKind::Criterion
+        | TaskKind::Advice => None,
     }
 }
 

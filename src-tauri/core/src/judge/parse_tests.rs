@@ -501,6 +501,17 @@ fn payloads_of_every_kind_parse_back_against_their_task() {
                 score: Some(4.0),
             }),
         ),
+        (
+            Task::Advice(Box::new(crate::judge::task::AdviceTask {
+                question: "What should I fix first?".into(),
+                facts: vec!["Fix grounding first: [item 4] states a wrong figure.".into()],
+                items: vec![4],
+            })),
+            Verdict::Advice(crate::judge::task::AdviceVerdict {
+                answer: vec!["Start with grounding; [item 4] shows why.".into()],
+                items: vec![4],
+            }),
+        ),
     ];
     assert_eq!(cases.len(), TaskKind::ALL.len());
     for (task, verdict) in cases {

@@ -168,6 +168,8 @@ pub fn expected_output_tokens(task: &Task) -> u64 {
         Task::DraftAnswer { .. } => 80,
         // One or two sentences of reasoning and a score.
         Task::Criterion(_) => 60,
+        // A few short paragraphs.
+        Task::Advice(_) => 350,
     };
     reply.max(20)
 }

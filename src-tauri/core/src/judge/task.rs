@@ -67,6 +67,9 @@ pub enum Task {
     /// A run-level task: plain-language insights on the weaker metrics and at most four
     /// ranked action items, from the run's own statistics and example items.
     Insights(Box<InsightsTask>),
+    /// The advisor: the user's question about one run, answered from that run's facts
+    /// only, citing its items by id.
+    Advice(Box<AdviceTask>),
     /// Test-set generation, the question agent: one specific, unambiguous question that
     /// the chunk alone answers.
     DraftQuestion { chunk: String },
@@ -203,6 +206,24 @@ pub struct MetricInsight {
 pub struct InsightsVerdict {
     pub insights: Vec<MetricInsight>,
     pub actions: Vec<ActionBrief>,
+}
+
+/// What the advisor call is given: the user's question and the run's facts as the
+/// rule-based advisor reads them (its answer, the headline, the actions), each item named
+/// "[item 12]" by its run item id. The whole task travels as data in one block.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AdviceTask {
+    pub question: String,
+    pub facts: Vec<String>,
+    /// The run item ids the facts name: the only items an answer may cite.
+    pub items: Vec<i64>,
+}
+
+/// The advisor's answer: a few short paragraphs and the run item ids they cite.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AdviceVerdict {
+    pub answer: Vec<String>,
+    pub items: Vec<i64>,
 }
 
 /// Metrics whose mean reaches this get no insight: "strong; changing it will not move
@@ -362,6 +383,7 @@ impl Task {
             Task::ClaimLabels { .. } => TaskKind::ClaimLabels,
             Task::Scorecard(_) => TaskKind::Scorecard,
             Task::Insights(_) => TaskKind::Insights,
+            Task::Advice(_) => TaskKind::Advice,
             Task::DraftQuestion { .. } => TaskKind::DraftQuestion,
             Task::DraftAnswer { .. } => TaskKind::DraftAnswer,
             Task::Criterion(_) => TaskKind::Criterion,
@@ -377,7 +399,7 @@ impl Task {
     /// Whether only a language model can answer it: generation, and a criterion written
     /// in plain words. The offline judge declines these; a cascade sends them on.
     pub fn needs_language_model(&self) -> bool {
-        self.is_generation() || self.kind() == TaskKind::Criterion
+        self.is_generation() || matches!(self.kind(), TaskKind::Criterion | TaskKind::Advice)
     }
 }
 
@@ -397,6 +419,7 @@ pub enum TaskKind {
     DraftQuestion,
     DraftAnswer,
     Criterion,
+    Advice,
 }
 
 impl TaskKind {
@@ -404,7 +427,7 @@ impl TaskKind {
         matches!(self, TaskKind::DraftQuestion | TaskKind::DraftAnswer)
     }
 
-    pub const ALL: [TaskKind; 13] = [
+    pub const ALL: [TaskKind; 14] = [
         TaskKind::Aspects,
         TaskKind::ChunkRelevance,
         TaskKind::Coverage,
@@ -418,6 +441,7 @@ impl TaskKind {
         TaskKind::DraftQuestion,
         TaskKind::DraftAnswer,
         TaskKind::Criterion,
+        TaskKind::Advice,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -435,6 +459,7 @@ impl TaskKind {
             TaskKind::DraftQuestion => "draft_question",
             TaskKind::DraftAnswer => "draft_answer",
             TaskKind::Criterion => "criterion",
+            TaskKind::Advice => "advice",
         }
     }
 
@@ -600,6 +625,7 @@ pub enum Verdict {
         answer: String,
     },
     Criterion(CriterionVerdict),
+    Advice(AdviceVerdict),
 }
 
 impl Verdict {
@@ -618,6 +644,7 @@ impl Verdict {
             Verdict::DraftQuestion { .. } => TaskKind::DraftQuestion,
             Verdict::DraftAnswer { .. } => TaskKind::DraftAnswer,
             Verdict::Criterion(_) => TaskKind::Criterion,
+            Verdict::Advice(_) => TaskKind::Advice,
         }
     }
 }

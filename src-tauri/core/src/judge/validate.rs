@@ -7,8 +7,9 @@
 use std::collections::HashSet;
 
 use super::task::{
-    AnswerReview, AspectAddressed, AspectCoverage, ChunkScore, Criterion, Grounding, InsightsTask,
-    InsightsVerdict, Scorecard, ScorecardTask, Task, Verdict, FAILURE_CATEGORIES, TAXONOMY_BELOW,
+    AdviceTask, AdviceVerdict, AnswerReview, AspectAddressed, AspectCoverage, ChunkScore,
+    Criterion, Grounding, InsightsTask, InsightsVerdict, Scorecard, ScorecardTask, Task, Verdict,
+    FAILURE_CATEGORIES, TAXONOMY_BELOW,
 };
 use crate::item::Label;
 
@@ -79,6 +80,7 @@ pub fn validate(task: &Task, verdict: Verdict) -> Result<Verdict, String> {
             answer: one_line(&answer, "answer")?,
         }),
         (Task::Criterion(asked), Verdict::Criterion(v)) => criterion(asked.scale, v),
+        (Task::Advice(asked), Verdict::Advice(reply)) => advice(asked, reply),
         (task, verdict) => Err(format!(
             "the reply answers a {} task, not {}",
             verdict.kind().as_str(),
@@ -120,6 +122,46 @@ fn criterion(
     };
     v.score = Some(score);
     Ok(Verdict::Criterion(v))
+}
+
+/// Advice cites only items the facts name, and says something: the paragraphs are
+/// trimmed, empty ones dropped, and a reply with none, with an item the run's facts do
+/// not contain, or with more than a reader would read is refused (and asked again once).
+fn advice(asked: &AdviceTask, reply: AdviceVerdict) -> Result<Verdict, String> {
+    let answer: Vec<String> = reply
+        .answer
+        .iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if answer.is_empty() {
+        return Err("\"answer\" holds no paragraph".into());
+    }
+    if answer.len() > 12 || answer.iter().any(|p| p.chars().count() > 1500) {
+        return Err("the answer is longer than two to six short paragraphs".into());
+    }
+    let mut items = reply.items;
+    for paragraph in &answer {
+        for named in named_items(paragraph) {
+            if !items.contains(&named) {
+                items.push(named);
+            }
+        }
+    }
+    if let Some(unknown) = items.iter().find(|i| !asked.items.contains(i)) {
+        return Err(format!(
+            "item {unknown} is not in the run's facts; cite only the items listed in \"items\""
+        ));
+    }
+    Ok(Verdict::Advice(AdviceVerdict { answer, items }))
+}
+
+/// The numbers of the "[item N]" mentions in a paragraph.
+fn named_items(text: &str) -> Vec<i64> {
+    text.split("[item ")
+        .skip(1)
+        .filter_map(|rest| rest.split(']').next()?.trim().parse().ok())
+        .collect()
 }
 
 /// A drafted question or answer: trimmed, spaces collapsed, and of a length a test case

@@ -198,6 +198,11 @@ fn one_task_of_each_kind(q: &str, a: &str, chunks: &[String]) -> Vec<Task> {
             chunk: chunks[0].clone(),
         },
         criterion_task(q, chunks),
+        Task::Advice(Box::new(ragnosis_core::judge::task::AdviceTask {
+            question: "What should I fix first?".into(),
+            facts: vec![format!("Grounding first: [item 3] asks \"{q}\".")],
+            items: vec![3],
+        })),
     ]
 }
 
@@ -250,6 +255,11 @@ fn assert_the_simulator_answers_as_its_rules_say(verdict: &ragnosis_core::judge:
         // The answer repeats the passage's words: the simulator's rule scores it 5.
         assert_eq!(v.score, Some(5.0), "{v:?}");
         assert!(v.reasoning.starts_with("Simulated judge:"), "{v:?}");
+    }
+    if let ragnosis_core::judge::Verdict::Advice(v) = verdict {
+        // The simulator answers with the facts it was given and the items they name.
+        assert_eq!(v.items, [3], "{v:?}");
+        assert!(v.answer[0].starts_with("Grounding first"), "{v:?}");
     }
     if let ragnosis_core::judge::Verdict::Scorecard(card) = verdict {
         assert_eq!(card.scores.len(), 7, "every criterion asked is rated");

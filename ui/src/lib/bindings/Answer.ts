@@ -12,4 +12,13 @@ items: Array<number>, rule_based: boolean,
 /**
  * How the answer was made, for the reader.
  */
-note: string, };
+note: string, 
+/**
+ * The model that wrote it (its judge configuration), when one did.
+ */
+model: string | null, 
+/**
+ * Tokens in and out and what the model's call cost; 0 for a rule-based answer or a
+ * cached one.
+ */
+tokens: number, cost_usd: number, };

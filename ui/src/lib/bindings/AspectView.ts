@@ -4,4 +4,20 @@
  * A part of the question: whether the contexts cover it and whether the answer
  * addresses it.
  */
-export type AspectView = { aspect: string, covered: boolean | null, addressed: boolean | null, evidence: string | null, };
+export type AspectView = { 
+/**
+ * The part of the question, as extracted or as the item's own `aspects` gave it.
+ */
+aspect: string, 
+/**
+ * The retrieved chunks cover it (retrieval_coverage); null when not judged.
+ */
+covered: boolean | null, 
+/**
+ * The answer addresses it (answer_completeness); null when not judged.
+ */
+addressed: boolean | null, 
+/**
+ * The judge's evidence for it, retrieval coverage's first; null when none was given.
+ */
+evidence: string | null, };

@@ -11,11 +11,59 @@ import type { ResultView } from "./ResultView";
 /**
  * One case with all its evidence.
  */
-export type CaseDetail = { run_id: number, item_id: number, ordinal: number, external_id: string | null, question: string, answer: string | null, ground_truth: string | null, contexts: Array<ContextView>, 
+export type CaseDetail = { 
+/**
+ * The run the case was scored in.
+ */
+run_id: number, 
+/**
+ * The item's row id in the store (not the user's id: that is `external_id`).
+ */
+item_id: number, 
+/**
+ * The item's 0-based position among its dataset's items, in file order.
+ */
+ordinal: number, 
+/**
+ * The id the user's file gave the item, if any.
+ */
+external_id: string | null, 
+/**
+ * The item's full question.
+ */
+question: string, 
+/**
+ * The answer the pipeline gave, when the dataset has one.
+ */
+answer: string | null, 
+/**
+ * The reference answer, when the dataset has one.
+ */
+ground_truth: string | null, 
+/**
+ * Every retrieved chunk, in retrieved order.
+ */
+contexts: Array<ContextView>, 
 /**
  * The relevance threshold a chunk must reach to count as useful.
  */
-relevance_threshold: number | null, claims: Array<ClaimView>, aspects: Array<AspectView>, results: Array<ResultView>, patterns: Array<PatternBadge>, 
+relevance_threshold: number | null, 
+/**
+ * The answer's claims with their support; empty when strict faithfulness did not score.
+ */
+claims: Array<ClaimView>, 
+/**
+ * The question's parts with coverage and addressing; empty when neither metric scored.
+ */
+aspects: Array<AspectView>, 
+/**
+ * Every metric result stored for the item in this run.
+ */
+results: Array<ResultView>, 
+/**
+ * The failure patterns that fired on the item.
+ */
+patterns: Array<PatternBadge>, 
 /**
  * RAGXplain's grading note: the structure a good answer to this question has.
  */

@@ -2,7 +2,22 @@
 import type { Cursor } from "./Cursor";
 import type { ListedCase } from "./ListedCase";
 
-export type CaseList = { total: number, offset: number, rows: Array<ListedCase>, 
+/**
+ * One page of the case list.
+ */
+export type CaseList = { 
+/**
+ * How many cases match the filter in all, not just on this page.
+ */
+total: number, 
+/**
+ * The number of the page's first row among the matching cases.
+ */
+offset: number, 
+/**
+ * The page's cases, in the requested order.
+ */
+rows: Array<ListedCase>, 
 /**
  * Where the next page starts, when this one was full.
  */

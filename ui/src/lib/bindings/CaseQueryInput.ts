@@ -12,15 +12,43 @@ order: string,
 /**
  * With order "metric": the metric to sort by.
  */
-sort_metric: string | null, descending: boolean, 
+sort_metric: string | null, 
+/**
+ * With order "metric": highest score first instead of lowest.
+ */
+descending: boolean, 
 /**
  * Keep items whose score on this metric lies in [min, max].
  */
-score_metric: string | null, min: number | null, max: number | null, 
+score_metric: string | null, 
 /**
- * A pattern letter "A" … "H".
+ * Lower bound of the score range; 0 when absent.
  */
-pattern: string | null, errors_only: boolean, text: string | null, offset: number, limit: number, 
+min: number | null, 
+/**
+ * Upper bound of the score range; 1 when absent.
+ */
+max: number | null, 
+/**
+ * A failure pattern letter "A" … "J": keep the items it fired on.
+ */
+pattern: string | null, 
+/**
+ * Keep only items with at least one errored result.
+ */
+errors_only: boolean, 
+/**
+ * Keep items whose question or answer contains this text (ASCII case-insensitive).
+ */
+text: string | null, 
+/**
+ * Rows counted off before the page starts (when `after` is absent).
+ */
+offset: number, 
+/**
+ * Rows per page; the core serves between 1 and 500.
+ */
+limit: number, 
 /**
  * Start after this row of the page before (its list's `next`) instead of counting
  * `offset` rows off; `offset` then only numbers the rows.

@@ -4,4 +4,20 @@
  * A chart drawn in Rust (plotters, SVG) by the report crate. The window shows it as an
  * image (`<img src="data:image/svg+xml;base64,…">`), never as markup in the page.
  */
-export type ChartSvg = { file: string, title: string, caption: string, svg: string, };
+export type ChartSvg = { 
+/**
+ * The file name it has beside a Markdown report ("deltas.svg").
+ */
+file: string, 
+/**
+ * The heading above the chart.
+ */
+title: string, 
+/**
+ * One sentence under the chart saying how to read it.
+ */
+caption: string, 
+/**
+ * The SVG document, as text.
+ */
+svg: string, };

@@ -15,4 +15,24 @@ measure: string,
 /**
  * Null when no case could be judged.
  */
-value: number | null, ci_low: number | null, ci_high: number | null, n: number, errors: number, first_error: string | null, };
+value: number | null, 
+/**
+ * Lower end of the bootstrap 95% interval; null with `value`.
+ */
+ci_low: number | null, 
+/**
+ * Upper end of the bootstrap 95% interval; null with `value`.
+ */
+ci_high: number | null, 
+/**
+ * Cases judged.
+ */
+n: number, 
+/**
+ * Cases left out because a judge call failed.
+ */
+errors: number, 
+/**
+ * The first failed call's error, when any failed.
+ */
+first_error: string | null, };

@@ -3,11 +3,19 @@
 /**
  * A claim of the answer and whether the contexts support it (strict_faithfulness).
  */
-export type ClaimView = { claim: string, 
+export type ClaimView = { 
+/**
+ * The claim as extracted from the answer.
+ */
+claim: string, 
 /**
  * "supported", "partially_hallucinated" or "fully_hallucinated".
  */
-support: string, reason: string, 
+support: string, 
+/**
+ * The judge's reason for the verdict; empty when it gave none.
+ */
+reason: string, 
 /**
  * Index of the chunk that supports (or best matches) it.
  */

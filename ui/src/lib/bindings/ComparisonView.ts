@@ -7,7 +7,19 @@ import type { RunSide } from "./RunSide";
 /**
  * Run B against run A.
  */
-export type ComparisonView = { a: RunSide, b: RunSide, threshold: number, 
+export type ComparisonView = { 
+/**
+ * Run A, the baseline.
+ */
+a: RunSide, 
+/**
+ * Run B, compared against A.
+ */
+b: RunSide, 
+/**
+ * How far a mean must worsen before it is flagged, on the 0–1 score scale.
+ */
+threshold: number, 
 /**
  * Items of A with a match in B.
  */
@@ -36,7 +48,27 @@ headline: string,
 /**
  * How the runs were judged differently, when compared anyway; empty when alike.
  */
-judged_differently: Array<string>, only_in_a: number, only_in_b: number, metrics: Array<DeltaRow>, metrics_only_in_a: Array<string>, metrics_only_in_b: Array<string>, 
+judged_differently: Array<string>, 
+/**
+ * Items of A with no match in B.
+ */
+only_in_a: number, 
+/**
+ * Items of B with no match in A.
+ */
+only_in_b: number, 
+/**
+ * Metrics both runs scored per item, in catalogue order.
+ */
+metrics: Array<DeltaRow>, 
+/**
+ * Metrics only run A scored.
+ */
+metrics_only_in_a: Array<string>, 
+/**
+ * Metrics only run B scored.
+ */
+metrics_only_in_b: Array<string>, 
 /**
  * The delta chart, when there is anything to draw.
  */

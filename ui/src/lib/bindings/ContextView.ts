@@ -3,11 +3,27 @@
 /**
  * A retrieved chunk with what the metrics said about it.
  */
-export type ContextView = { index: number, id: string | null, text: string, 
+export type ContextView = { 
+/**
+ * The chunk's 0-based position in the retrieved list, as claims and metrics cite it.
+ */
+index: number, 
+/**
+ * The document id the pipeline gave the chunk, when it had one.
+ */
+id: string | null, 
+/**
+ * The chunk's full text.
+ */
+text: string, 
 /**
  * Judge's usefulness in [0, 1] (retrieval_relevance); null when not judged.
  */
-relevance: number | null, relevance_reason: string | null, 
+relevance: number | null, 
+/**
+ * The judge's reason for that relevance; null when not judged or not given.
+ */
+relevance_reason: string | null, 
 /**
  * The answer draws on it (context_utilization); null when not judged.
  */

@@ -4,4 +4,24 @@ import type { TrialRow } from "./TrialRow";
 /**
  * A draft criterion tried on a dataset's first items; nothing was stored.
  */
-export type CriterionTrial = { judge: string, rows: Array<TrialRow>, calls: number, cache_hits: number, cost_usd: number, };
+export type CriterionTrial = { 
+/**
+ * The judge the trial used, as the request named it.
+ */
+judge: string, 
+/**
+ * One row per item tried (the dataset's first three), in dataset order.
+ */
+rows: Array<TrialRow>, 
+/**
+ * Judge calls made (cache hits not counted).
+ */
+calls: number, 
+/**
+ * Verdicts read from the judge's cache instead of asked again.
+ */
+cache_hits: number, 
+/**
+ * What the calls cost, in US dollars.
+ */
+cost_usd: number, };

@@ -5,7 +5,11 @@ import type { Report } from "./Report";
 /**
  * A dataset with its report, right after an import or when the Data screen opens.
  */
-export type DatasetReport = { dataset: DatasetRow, 
+export type DatasetReport = { 
+/**
+ * The stored dataset: id, name, source path, file hash, item count, schema and status.
+ */
+dataset: DatasetRow, 
 /**
  * None for datasets imported before reports were stored.
  */

@@ -13,7 +13,15 @@ export type DeltaRow = {
  * The change in words (`MetricDelta::verdict`): "no change", "better on 3 changed
  * items", "regression", "within noise", …
  */
-verdict: string, to_fail_count: number, to_pass_count: number, metric: string, lower_is_better: boolean, 
+verdict: string, 
+/**
+ * Items that passed in A and failed in B, in all.
+ */
+to_fail_count: number, 
+/**
+ * Items that failed in A and passed in B, in all.
+ */
+to_pass_count: number, metric: string, lower_is_better: boolean, 
 /**
  * Matched items scored `ok` in both runs.
  */

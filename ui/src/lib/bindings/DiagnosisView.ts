@@ -3,6 +3,9 @@ import type { ActionItem } from "./ActionItem";
 import type { PatternCount } from "./PatternCount";
 import type { UnsureItemView } from "./UnsureItemView";
 
+/**
+ * The run's failure-pattern diagnosis, flattened for the Results screen.
+ */
 export type DiagnosisView = { 
 /**
  * The verdict in one sentence: how many answers had a problem, which pattern most
@@ -12,7 +15,23 @@ verdict: string | null,
 /**
  * The stage to fix first ("retrieval", "grounding", ...); null when no pattern fired.
  */
-primary_stage: string | null, items_checked: number, items_with_patterns: number, patterns: Array<PatternCount>, actions: Array<ActionItem>, 
+primary_stage: string | null, 
+/**
+ * Items with at least one `ok` score that some pattern rule reads.
+ */
+items_checked: number, 
+/**
+ * Checked items on which at least one pattern fired.
+ */
+items_with_patterns: number, 
+/**
+ * Patterns that fired, in letter (fix) order.
+ */
+patterns: Array<PatternCount>, 
+/**
+ * At most four, high impact first; a single note when no pattern fired.
+ */
+actions: Array<ActionItem>, 
 /**
  * Patterns no item could be checked for, as "A (retrieval miss)".
  */

@@ -3,4 +3,8 @@
 /**
  * The files a write produced.
  */
-export type Exported = { paths: Array<string>, };
+export type Exported = { 
+/**
+ * Every file written, the report's charts included, as displayable paths.
+ */
+paths: Array<string>, };

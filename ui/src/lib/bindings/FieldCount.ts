@@ -12,4 +12,8 @@ field: string,
 /**
  * The badge the metric picker shows for it ("Q", "A", "C", ...).
  */
-badge: string, items: number, };
+badge: string, 
+/**
+ * Accepted items carrying it.
+ */
+items: number, };

@@ -5,4 +5,16 @@ import type { GenerationSummary } from "./GenerationSummary";
 /**
  * One generation with every candidate it decided, and whether it is executing here.
  */
-export type GenerationDetail = { summary: GenerationSummary, active: boolean, candidates: Array<Candidate>, };
+export type GenerationDetail = { 
+/**
+ * The generation's row, its corpus name and its accepted, rejected and errored counts.
+ */
+summary: GenerationSummary, 
+/**
+ * This process is executing the generation now.
+ */
+active: boolean, 
+/**
+ * Every candidate the generation decided, in position order.
+ */
+candidates: Array<Candidate>, };

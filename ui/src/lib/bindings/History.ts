@@ -9,4 +9,8 @@ export type History = {
 /**
  * Finished runs of every version, oldest first.
  */
-runs: Array<HistoryRun>, experiments: Array<ExperimentCheck>, };
+runs: Array<HistoryRun>, 
+/**
+ * Every experiment tried on any version, each with its outcome once a later run finished.
+ */
+experiments: Array<ExperimentCheck>, };

@@ -4,7 +4,11 @@ import type { DatasetMetric } from "./DatasetMetric";
 /**
  * One run in a test set's history, with what regressed since the run before it.
  */
-export type HistoryRun = { dataset_id: number, 
+export type HistoryRun = { 
+/**
+ * The test-set version (dataset) the run scored.
+ */
+dataset_id: number, 
 /**
  * Metrics that regressed against the previous run (a red flag of the comparison:
  * worse beyond the threshold and beyond the judge's noise).
@@ -13,4 +17,24 @@ regressions: Array<string>,
 /**
  * Why the previous run could not be compared with this one, when it could not.
  */
-not_compared: string | null, run_id: number, title: string, version: string | null, created_at: string, means: Array<DatasetMetric>, };
+not_compared: string | null, 
+/**
+ * The run's id in the store.
+ */
+run_id: number, 
+/**
+ * What people call the run: its label, or "Run 3".
+ */
+title: string, 
+/**
+ * The version the run was labelled with, when it was.
+ */
+version: string | null, 
+/**
+ * When the run was created, RFC 3339 UTC.
+ */
+created_at: string, 
+/**
+ * The mean of each metric that scored at least one item.
+ */
+means: Array<DatasetMetric>, };

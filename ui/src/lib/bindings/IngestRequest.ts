@@ -3,12 +3,21 @@
 /**
  * Files and folders dropped on (or typed into) the Generate screen.
  */
-export type IngestRequest = { paths: Array<string>, 
+export type IngestRequest = { 
+/**
+ * PDF, Markdown, text or HTML files, folders of them, or a JSONL of chunks; blank
+ * entries are ignored.
+ */
+paths: Array<string>, 
 /**
  * The corpus's name; the first file's name when empty.
  */
 name: string | null, 
 /**
- * Words per chunk (800 when absent) and words shared by neighbours (400).
+ * Words per chunk; 800 when absent.
  */
-chunk_tokens: number | null, overlap: number | null, };
+chunk_tokens: number | null, 
+/**
+ * Words each chunk shares with the next one; 400 when absent.
+ */
+overlap: number | null, };

@@ -3,8 +3,40 @@
 /**
  * An item in the preview table: the fields a person checks at a glance.
  */
-export type ItemPreview = { item_id: number, 
+export type ItemPreview = { 
+/**
+ * The item's row id in the store.
+ */
+item_id: number, 
 /**
  * 0-based position in the file's accepted items.
  */
-ordinal: number, source_line: number, external_id: string | null, question: string, answer: string | null, contexts: number, ground_truth: string | null, citation_label: string | null, };
+ordinal: number, 
+/**
+ * 1-based line of the file where the item's record starts.
+ */
+source_line: number, 
+/**
+ * The id the user's file gave the item, if any.
+ */
+external_id: string | null, 
+/**
+ * The question's first 400 characters, "…" when cut.
+ */
+question: string, 
+/**
+ * The answer's first 400 characters, when the item has an answer.
+ */
+answer: string | null, 
+/**
+ * How many retrieved chunks the item has.
+ */
+contexts: number, 
+/**
+ * The reference answer's first 400 characters, when the item has one.
+ */
+ground_truth: string | null, 
+/**
+ * The citation label as the file gave it, when it has one.
+ */
+citation_label: string | null, };

@@ -4,4 +4,17 @@
  * The last message of a job: it stopped (done, cancelled, failed, ...) and is no longer
  * active. `run_id` is the job's id (a generation's for a generation).
  */
-export type JobEnd = { "kind": "ended", run_id: number, status: string, message: string | null, };
+export type JobEnd = { "kind": "ended", 
+/**
+ * The job's id: a run's, or a generation's for a generation.
+ */
+run_id: number, 
+/**
+ * The status the work stored ("done", "cancelled", "failed", ...); "failed" when it
+ * returned an error or panicked.
+ */
+status: string, 
+/**
+ * The stored message, or the error that stopped the job; none when it finished cleanly.
+ */
+message: string | null, };

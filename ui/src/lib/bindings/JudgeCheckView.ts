@@ -5,17 +5,74 @@ import type { ShapeFigure } from "./ShapeFigure";
 /**
  * A profile's latest judge check, as Settings and Home show it.
  */
-export type JudgeCheckView = { profile: string, model: string, checked_at: string, 
+export type JudgeCheckView = { 
+/**
+ * The profile checked.
+ */
+profile: string, 
+/**
+ * The model the check judged with.
+ */
+model: string, 
+/**
+ * When the check finished, RFC 3339 UTC.
+ */
+checked_at: string, 
 /**
  * The check was made with the profile's current model and temperature.
  */
-current: boolean, headline: string, 
+current: boolean, 
+/**
+ * One sentence for the window and a report's methodology: agreement on claims with its
+ * interval.
+ */
+headline: string, 
 /**
  * Balanced accuracy over every claim of the sample.
  */
-claims: number | null, claims_n: number, named: number, designed: number, false_alarms: number, good: number, figures: Array<CheckFigure>, shapes: Array<ShapeFigure>, 
+claims: number | null, 
+/**
+ * Claims behind `claims`.
+ */
+claims_n: number, 
+/**
+ * Designed failures (every shape but "good") whose failure the diagnosis named.
+ */
+named: number, 
+/**
+ * Designed failures in the sample.
+ */
+designed: number, 
+/**
+ * Good items on which some pattern fired.
+ */
+false_alarms: number, 
+/**
+ * Good items in the sample.
+ */
+good: number, 
+/**
+ * Agreement with human labels per task.
+ */
+figures: Array<CheckFigure>, 
+/**
+ * How the diagnosis did on each designed failure shape.
+ */
+shapes: Array<ShapeFigure>, 
 /**
  * κ, true positive and negative rates, the confusion matrix and the probes, in
  * one sentence (checks stored before certificates existed have none).
  */
-certificate: string | null, calls: number, cost_usd: number, seconds: number, };
+certificate: string | null, 
+/**
+ * Judge calls made (cache hits not counted).
+ */
+calls: number, 
+/**
+ * What the calls cost, in US dollars.
+ */
+cost_usd: number, 
+/**
+ * How long the check took, in seconds.
+ */
+seconds: number, };

@@ -3,7 +3,15 @@
 /**
  * Whether a profile's key is stored, and where keys go on this machine.
  */
-export type KeyStatus = { profile: string, stored: boolean, 
+export type KeyStatus = { 
+/**
+ * The profile's name.
+ */
+profile: string, 
+/**
+ * A key for the profile is in the keyring.
+ */
+stored: boolean, 
 /**
  * "Secret Service (OS keyring)", "macOS Keychain", ...
  */

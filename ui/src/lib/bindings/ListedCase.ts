@@ -6,7 +6,11 @@ import type { Cursor } from "./Cursor";
  * A case of the list with the cells of the requested columns (a column the run has
  * no result for has no cell).
  */
-export type ListedCase = { cells: Array<Cell>, position: number, item_id: number, external_id: string | null, 
+export type ListedCase = { 
+/**
+ * This item's cells of the requested columns.
+ */
+cells: Array<Cell>, position: number, item_id: number, external_id: string | null, 
 /**
  * The first 300 characters.
  */

@@ -3,4 +3,13 @@
 /**
  * One canonical field and where it came from in the file.
  */
-export type MappedField = { field: string, sources: Array<string>, };
+export type MappedField = { 
+/**
+ * The canonical field ("question", "contexts", ...).
+ */
+field: string, 
+/**
+ * The file's field names read into it, as the mapping found them ("response",
+ * "retrieved_contexts").
+ */
+sources: Array<string>, };

@@ -6,4 +6,12 @@ import type { Report } from "./Report";
  * What an import would store with the given mapping: its report and its first items
  * (nothing is stored).
  */
-export type MappingPreview = { report: Report, items: Array<ItemPreview>, };
+export type MappingPreview = { 
+/**
+ * What the import would report, as the Data screen shows it.
+ */
+report: Report, 
+/**
+ * The first `MAPPING_PREVIEW_ITEMS` items the mapping accepts.
+ */
+items: Array<ItemPreview>, };

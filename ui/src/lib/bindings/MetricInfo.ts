@@ -3,11 +3,32 @@
 /**
  * One metric of the catalogue, for the picker and the tables.
  */
-export type MetricInfo = { id: string, family: string, name: string, 
+export type MetricInfo = { 
+/**
+ * Family and name joined ("ragvue.strict_faithfulness"), as runs and exports name it.
+ */
+id: string, 
+/**
+ * The paper or source it comes from: "ragvue", "ragxplain", "ragchecker", "citation",
+ * "ragalyst", "reference" or "criteria" (the user's own).
+ */
+family: string, 
+/**
+ * The name the tables show.
+ */
+name: string, 
 /**
  * Badges of the fields it needs: "Q", "A", "C", "GT", "CIT", "RANK", "LABELS".
  */
-needs: Array<string>, judge: boolean, lower_is_better: boolean, 
+needs: Array<string>, 
+/**
+ * Scoring it asks the run's judge; the others are computed from the item alone.
+ */
+judge: boolean, 
+/**
+ * A higher score is worse (hallucination-style); charts and failure rules flip it.
+ */
+lower_is_better: boolean, 
 /**
  * Computed over the whole dataset, not per item (citation macro scores).
  */
@@ -15,4 +36,8 @@ dataset_level: boolean,
 /**
  * Computed from other metrics of the item (the overalls).
  */
-synthesised: boolean, description: string, };
+synthesised: boolean, 
+/**
+ * One or two sentences on what it measures.
+ */
+description: string, };

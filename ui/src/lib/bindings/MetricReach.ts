@@ -3,7 +3,15 @@
 /**
  * One metric's reach over a dataset ("what can be measured").
  */
-export type MetricReach = { metric: string, items: number, 
+export type MetricReach = { 
+/**
+ * The metric's id.
+ */
+metric: string, 
+/**
+ * Items carrying every field the metric needs.
+ */
+items: number, 
 /**
  * Badges of needed fields no item has ("GT", "CIT"): why `items` is 0.
  */

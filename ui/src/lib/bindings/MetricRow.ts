@@ -4,7 +4,11 @@ import type { SkipReason } from "./SkipReason";
 /**
  * One row of the metric table. Errors and skips are counted, never averaged in.
  */
-export type MetricRow = { skip_reasons: Array<SkipReason>, 
+export type MetricRow = { 
+/**
+ * Each distinct skip reason, most frequent first; empty when nothing was skipped.
+ */
+skip_reasons: Array<SkipReason>, 
 /**
  * The run's plain-language insight on this metric (means below 0.95).
  */

@@ -3,4 +3,12 @@
 /**
  * A score name the source tool gave, and on how many of the run's items.
  */
-export type PriorName = { name: string, items: number, };
+export type PriorName = { 
+/**
+ * The score's name as the source file gave it ("faithfulness", "ragas.answer_relevancy").
+ */
+name: string, 
+/**
+ * Items of the run that carry it.
+ */
+items: number, };

@@ -4,7 +4,11 @@ import type { DatasetRow } from "./DatasetRow";
 /**
  * What removing a dataset takes with it, to confirm before `remove`.
  */
-export type Removal = { dataset: DatasetRow, 
+export type Removal = { 
+/**
+ * The dataset to be removed.
+ */
+dataset: DatasetRow, 
 /**
  * Items stored (for an incomplete import, those stored before it stopped).
  */

@@ -9,7 +9,15 @@ import type { Warning } from "./Warning";
 /**
  * The validation report as the Data screen shows it.
  */
-export type Report = { file: string, file_bytes: number, 
+export type Report = { 
+/**
+ * The imported file's path as given.
+ */
+file: string, 
+/**
+ * The file's size in bytes.
+ */
+file_bytes: number, 
 /**
  * "JSONL", "JSON array", "JSON object (key \"results\")", "CSV (delimiter ',')".
  */
@@ -17,11 +25,55 @@ format: string | null,
 /**
  * "RAGVUE", "RAGAS", "RAGChecker", "RAG citations", "custom".
  */
-schema: string | null, mapping: Array<MappedField>, items_read: number, items_accepted: number, rejected_count: number, 
+schema: string | null, 
+/**
+ * Each canonical field with the source fields mapped onto it.
+ */
+mapping: Array<MappedField>, 
+/**
+ * Records read, accepted or rejected.
+ */
+items_read: number, 
+/**
+ * Records stored as items.
+ */
+items_accepted: number, 
+/**
+ * Rejected records in all; `rejected` lists the first `LISTED`.
+ */
+rejected_count: number, 
 /**
  * The first `LISTED` rejected lines.
  */
-rejected: Array<Rejected>, warning_count: number, warnings: Array<Warning>, duplicate_count: number, duplicates: Array<Duplicate>, coverage: Array<FieldCount>, language: string | null, oversize_contexts: number, 
+rejected: Array<Rejected>, 
+/**
+ * Warnings in all; `warnings` lists the first `LISTED`.
+ */
+warning_count: number, 
+/**
+ * The first `LISTED` warnings, each with its line.
+ */
+warnings: Array<Warning>, 
+/**
+ * Accepted items repeating an earlier item's content, in all.
+ */
+duplicate_count: number, 
+/**
+ * The first `LISTED` of them, each with the line of the item it repeats.
+ */
+duplicates: Array<Duplicate>, 
+/**
+ * Per canonical field, how many accepted items carry it.
+ */
+coverage: Array<FieldCount>, 
+/**
+ * ISO 639-1 guess from the questions ("en", "de"), when confident.
+ */
+language: string | null, 
+/**
+ * Retrieved chunks over the import's context token budget (each also a warning).
+ */
+oversize_contexts: number, 
 /**
  * Where the mapping was ambiguous (or the user mapped a field): the choice and why.
  */

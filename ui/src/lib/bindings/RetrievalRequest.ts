@@ -3,9 +3,21 @@
 /**
  * Which retrievers to compare on a dataset's questions over a corpus.
  */
-export type RetrievalRequest = { dataset_id: number, corpus_id: number, 
+export type RetrievalRequest = { 
+/**
+ * The dataset whose questions are asked; its gold context ids mark the right chunks.
+ */
+dataset_id: number, 
+/**
+ * The corpus of chunks the retrievers rank (as `generate::corpora` lists it).
+ */
+corpus_id: number, 
 /**
  * "bm25", "embedded", or "endpoint:PROFILE[@MODEL]" for an OpenAI-compatible
  * embeddings endpoint saved as a judge profile.
  */
-retrievers: Array<string>, k: number, };
+retrievers: Array<string>, 
+/**
+ * How many ranked chunks count: Recall@K and MRR@K; at least 1.
+ */
+k: number, };

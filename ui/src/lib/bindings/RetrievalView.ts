@@ -5,4 +5,13 @@ import type { RetrievalEval } from "./RetrievalEval";
 /**
  * A retriever comparison and its chart (drawn by the report crate, shown as an image).
  */
-export type RetrievalView = { eval: RetrievalEval, chart: ChartSvg, };
+export type RetrievalView = { 
+/**
+ * Per retriever Recall@K and MRR@K with their intervals, over the questions with gold
+ * chunks in the corpus.
+ */
+eval: RetrievalEval, 
+/**
+ * The retrievers' figures drawn side by side.
+ */
+chart: ChartSvg, };

@@ -8,7 +8,11 @@ import type { TrustStatement } from "./TrustStatement";
 /**
  * Everything the Results screen shows above the case list.
  */
-export type RunDetail = { run: RunInfo, 
+export type RunDetail = { 
+/**
+ * The run as the history table shows it.
+ */
+run: RunInfo, 
 /**
  * Null only when the run has not evaluated anything yet.
  */

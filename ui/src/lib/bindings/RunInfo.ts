@@ -6,7 +6,11 @@ import type { JsonValue } from "./serde_json/JsonValue";
 /**
  * A run as the history table and the Results header show it.
  */
-export type RunInfo = { dataset_name: string, 
+export type RunInfo = { 
+/**
+ * The name of the dataset the run scored.
+ */
+dataset_name: string, 
 /**
  * Scored by the built-in offline judge: its scores carry an "offline judge" badge.
  */
@@ -33,7 +37,11 @@ totals: RunTotals,
 /**
  * Key scores from the stored summary, when there is one.
  */
-retrieval_overall: number | null, answer_overall: number | null, 
+retrieval_overall: number | null, 
+/**
+ * Mean of `ragvue.answer_overall`, when the summary has it.
+ */
+answer_overall: number | null, 
 /**
  * A run in batch mode whose batches the provider has not all answered yet: where
  * they stand, in a sentence ("1 batch at openai: 1,200 of 2,000 requests answered,

@@ -4,7 +4,11 @@
  * What to evaluate and how. The first fields are the Evaluate screen's; the optional
  * ones after them are what the command line also offers.
  */
-export type RunRequest = { dataset_id: number, 
+export type RunRequest = { 
+/**
+ * The dataset to evaluate, as `ragnosis datasets` lists it; it must be ready.
+ */
+dataset_id: number, 
 /**
  * "agentic", "manual" or "retrieval_only".
  */
@@ -16,7 +20,19 @@ metrics: Array<string>,
 /**
  * Judge profile name; "offline" for the built-in judge.
  */
-judge: string, label: string | null, version: string | null, notes: string | null, 
+judge: string, 
+/**
+ * A name for the run ("baseline"); without one it is called "Run N".
+ */
+label: string | null, 
+/**
+ * The version of the pipeline evaluated ("v1.2"), shown beside the label in titles.
+ */
+version: string | null, 
+/**
+ * Free text kept with the run, for people.
+ */
+notes: string | null, 
 /**
  * Keep only the first N items.
  */
@@ -24,7 +40,11 @@ limit: number | null,
 /**
  * Then draw N of them at random with `seed`.
  */
-sample: number | null, seed: number, 
+sample: number | null, 
+/**
+ * Seed of the random sample; the same seed draws the same items.
+ */
+seed: number, 
 /**
  * Stop launching judge calls before the cost passes this many USD.
  */

@@ -5,4 +5,12 @@ import type { Saved } from "./Saved";
 /**
  * What saving a criterion did, and the criterion as stored now.
  */
-export type SavedCriterion = { saved: Saved, criterion: CriterionInfo, };
+export type SavedCriterion = { 
+/**
+ * Whether saving created the criterion, added a version or changed nothing.
+ */
+saved: Saved, 
+/**
+ * The criterion's latest version after the save.
+ */
+criterion: CriterionInfo, };

@@ -9,7 +9,11 @@ import type { TaxonomyCounts } from "./TaxonomyCounts";
 /**
  * A run's statistics and diagnosis, from `analysis`.
  */
-export type SummaryView = { items: number, 
+export type SummaryView = { 
+/**
+ * Items in the run.
+ */
+items: number, 
 /**
  * Errored results over all metrics.
  */
@@ -17,7 +21,19 @@ errors: number,
 /**
  * In the run's metric order.
  */
-metrics: Array<MetricRow>, dataset_metrics: Array<DatasetMetric>, error_groups: Array<ErrorGroup>, diagnosis: DiagnosisView | null, 
+metrics: Array<MetricRow>, 
+/**
+ * Metrics scored over the whole dataset (citation macro scores).
+ */
+dataset_metrics: Array<DatasetMetric>, 
+/**
+ * Errored results grouped by metric and message, with the items they hit.
+ */
+error_groups: Array<ErrorGroup>, 
+/**
+ * Null when the run scored no judged RAGVUE metric, the scores the pattern rules read.
+ */
+diagnosis: DiagnosisView | null, 
 /**
  * RAGalyst's failure taxonomy counts, when answer correctness ran.
  */

@@ -4,4 +4,24 @@ import type { DatasetMetric } from "./DatasetMetric";
 /**
  * One finished run of a dataset with its metric means, for the trend chart.
  */
-export type TrendPoint = { run_id: number, title: string, version: string | null, created_at: string, means: Array<DatasetMetric>, };
+export type TrendPoint = { 
+/**
+ * The run's id in the store.
+ */
+run_id: number, 
+/**
+ * What people call the run: its label, or "Run 3".
+ */
+title: string, 
+/**
+ * The version the run was labelled with, when it was.
+ */
+version: string | null, 
+/**
+ * When the run was created, RFC 3339 UTC.
+ */
+created_at: string, 
+/**
+ * The mean of each metric that scored at least one item.
+ */
+means: Array<DatasetMetric>, };

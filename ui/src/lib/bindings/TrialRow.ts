@@ -3,7 +3,19 @@
 /**
  * One item of a trial, as the editor's table shows it.
  */
-export type TrialRow = { item_id: number, question: string, answer: string | null, 
+export type TrialRow = { 
+/**
+ * The item's row id in the store.
+ */
+item_id: number, 
+/**
+ * The item's question in full.
+ */
+question: string, 
+/**
+ * The item's answer in full, when it has one.
+ */
+answer: string | null, 
 /**
  * ok, skipped or error.
  */
@@ -15,7 +27,11 @@ score: string | null,
 /**
  * The score on 0–1, when scored.
  */
-normalised: number | null, passed: boolean | null, 
+normalised: number | null, 
+/**
+ * The score reaches the criterion's pass rule; null when not scored.
+ */
+passed: boolean | null, 
 /**
  * The judge's reasoning, what the check found, or why it was not scored.
  */

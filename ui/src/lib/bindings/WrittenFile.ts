@@ -3,4 +3,12 @@
 /**
  * What an export wrote.
  */
-export type WrittenFile = { path: string, rows: number, };
+export type WrittenFile = { 
+/**
+ * The file written, as a displayable path.
+ */
+path: string, 
+/**
+ * JSONL lines written: test cases, or candidates.
+ */
+rows: number, };

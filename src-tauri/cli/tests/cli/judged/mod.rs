@@ -2,6 +2,7 @@
 //! HTTP server on 127.0.0.1 answering with the offline judge) and the offline judge
 //! itself, with a real SQLite file per test.
 
+mod advisor;
 mod generate;
 mod noise;
 mod profiles;

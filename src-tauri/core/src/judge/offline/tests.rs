@@ -260,6 +260,11 @@ fn every_task_kind_is_answered_on_empty_inputs() {
             baseline: vec![],
         })),
         plain_words_criterion(),
+        Task::Advice(Box::new(crate::judge::task::AdviceTask {
+            question: String::new(),
+            facts: vec![],
+            items: vec![],
+        })),
     ];
     let kinds: Vec<TaskKind> = tasks.iter().map(|t| judge(t.clone()).kind()).collect();
     let judged: Vec<TaskKind> = TaskKind::ALL

@@ -70,6 +70,7 @@ pub fn prompt_version(kind: TaskKind) -> &'static str {
         TaskKind::DraftQuestion => "draft_question@1",
         TaskKind::DraftAnswer => "draft_answer@1",
         TaskKind::Criterion => "criterion@1",
+        TaskKind::Advice => "advice@1",
     }
 }
 
@@ -161,6 +162,10 @@ pub fn render(task: &Task) -> Vec<Message> {
             blocks::write_block(&mut user, "CHUNK", chunk);
         }
         Task::Criterion(task) => criterion::render(&mut user, task),
+        Task::Advice(asked) => {
+            let json = serde_json::to_string_pretty(asked).expect("advice tasks serialise");
+            blocks::write_block(&mut user, "RUN_FACTS", &json);
+        }
     }
     vec![
         Message::system(system),
@@ -348,6 +353,7 @@ pub fn parse_task(messages: &[Message]) -> Option<Task> {
             }
         }
         TaskKind::Criterion => criterion::parse(src)?,
+        TaskKind::Advice => Task::Advice(serde_json::from_str(&block(0, "RUN_FACTS")?.0).ok()?),
     };
     Some(task)
 }

@@ -164,6 +164,13 @@ pub fn reply_schema(kind: TaskKind) -> Value {
         // Reasoning first: a model that writes its reasons before the score scores
         // by them.
         TaskKind::Criterion => object(&[("reasoning", text), ("score", unit)]),
+        TaskKind::Advice => object(&[
+            ("answer", texts),
+            (
+                "items",
+                json!({"type": "array", "items": {"type": "integer"}}),
+            ),
+        ]),
     }
 }
 

@@ -102,6 +102,11 @@ fn one_task_of_each_kind(text: &str) -> Vec<Task> {
         },
         criterion_task(text, true),
         criterion_task(text, false),
+        Task::Advice(Box::new(crate::judge::task::AdviceTask {
+            question: text.into(),
+            facts: vec![format!("{text} [item 7]")],
+            items: vec![7],
+        })),
     ]
 }
 
