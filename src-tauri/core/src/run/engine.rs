@@ -125,7 +125,40 @@ fn scorecard_task(
     }))
 }
 
-// long: one branch per task family, side by side so the plan matches what `evaluate_item` asks
+/// The metrics of `metrics` a judge is asked for on `item`: judged, not synthesised, with
+/// their fields present, and RAGChecker's only when the item carries no labels.
+fn judged_metrics(item: &Item, metrics: &[&'static MetricSpec]) -> Vec<&'static MetricSpec> {
+    metrics
+        .iter()
+        .copied()
+        .filter(|m| m.judge && !m.synthesised && metrics::missing_fields(item, m.needs).is_empty())
+        .filter(|m| {
+            !(m.family == Family::RagChecker && item.has(crate::item::Field::RagCheckerLabels))
+        })
+        .collect()
+}
+
+/// RAGChecker's tasks: the reference's claims, then both label matrices, estimated with
+/// the texts (the matrices depend on the claims extracted).
+fn ragchecker_tasks(item: &Item, question: String, answer: String) -> [Task; 3] {
+    let gt = item.ground_truth.clone().unwrap_or_default();
+    [
+        Task::Claims {
+            question,
+            text: gt.clone(),
+        },
+        // The label matrices depend on the extracted claims; estimate with the texts.
+        Task::ClaimLabels {
+            claims: vec![answer.clone()],
+            passages: vec![gt.clone()],
+        },
+        Task::ClaimLabels {
+            claims: vec![gt],
+            passages: vec![answer],
+        },
+    ]
+}
+
 /// The judge tasks evaluating `metrics` on `item` would ask, for planning (a user's
 /// criteria are planned by `run::criteria`). Tasks that depend on another verdict
 /// (coverage and review need the aspects) are estimated with the item's own aspects when
@@ -135,14 +168,7 @@ pub fn planned_tasks(
     metrics: &[&'static MetricSpec],
     few_shot: &[CorrectnessExample],
 ) -> Vec<Task> {
-    let judged: Vec<&'static MetricSpec> = metrics
-        .iter()
-        .copied()
-        .filter(|m| m.judge && !m.synthesised && metrics::missing_fields(item, m.needs).is_empty())
-        .filter(|m| {
-            !(m.family == Family::RagChecker && item.has(crate::item::Field::RagCheckerLabels))
-        })
-        .collect();
+    let judged = judged_metrics(item, metrics);
     if judged.is_empty() {
         return Vec::new();
     }
@@ -209,20 +235,7 @@ pub fn planned_tasks(
         tasks.push(scorecard_task(item, needs.criteria.clone(), note, few_shot));
     }
     if needs.ragchecker {
-        let gt = item.ground_truth.clone().unwrap_or_default();
-        tasks.push(Task::Claims {
-            question,
-            text: gt.clone(),
-        });
-        // The label matrices depend on the extracted claims; estimate with the texts.
-        tasks.push(Task::ClaimLabels {
-            claims: vec![answer.clone()],
-            passages: vec![gt.clone()],
-        });
-        tasks.push(Task::ClaimLabels {
-            claims: vec![gt],
-            passages: vec![answer],
-        });
+        tasks.extend(ragchecker_tasks(item, question, answer));
     }
     tasks
 }
@@ -240,23 +253,26 @@ fn foreign_to_the_offline_judge(item: &Item, judge: &dyn Judge) -> Option<String
     crate::dataset::language::guess_of(&[&item.question, answer]).filter(|l| l != "en")
 }
 
-// long: one item: judge-free metrics, judged phases, criteria and overalls in the order they depend
-// on each other
-pub async fn evaluate_item(
-    item_id: i64,
+/// An item's metrics sorted by how each is computed: judged, synthesised from the
+/// others, the user's criteria, and the results of those skipped or computed at once.
+struct Sorted {
+    results: Vec<MetricResult>,
+    judged: Vec<&'static MetricSpec>,
+    synthesised: Vec<&'static MetricSpec>,
+    own: Vec<&'static MetricSpec>,
+}
+
+/// Sorts `metrics` for `item`: a metric missing a field, or judged by the offline judge
+/// on a language it cannot read, is skipped; a judge-free one is computed here.
+fn sort_metrics(
     item: &Item,
     metrics: &[&'static MetricSpec],
-    judge: &dyn Judge,
-    ctx: &CallContext,
+    foreign: Option<&str>,
     settings: &EngineSettings,
-) -> ItemOutcome {
-    // Fields past the judging limits are read from their beginning, and said so.
-    let (shortened, cuts) = super::shortened::for_judging(item);
-    let item: &Item = &shortened;
+) -> Sorted {
     let mut results: Vec<MetricResult> = Vec::with_capacity(metrics.len());
     let mut judged: Vec<&'static MetricSpec> = Vec::new();
     let mut synthesised: Vec<&'static MetricSpec> = Vec::new();
-    let foreign = foreign_to_the_offline_judge(item, judge);
     let mut own: Vec<&'static MetricSpec> = Vec::new();
     for spec in metrics {
         let missing = metrics::missing_fields(item, spec.needs);
@@ -268,7 +284,7 @@ pub async fn evaluate_item(
                 spec.id,
                 metrics::skip_reason(&missing),
             ));
-        } else if let (true, Some(language)) = (spec.judge, foreign.as_deref()) {
+        } else if let (true, Some(language)) = (spec.judge, foreign) {
             // Its rules read English words: on another language they would score
             // near 0 and call it a failure.
             results.push(MetricResult::skipped(
@@ -288,6 +304,48 @@ pub async fn evaluate_item(
             results.push(metrics::compute(spec, item, &settings.metric_config));
         }
     }
+    Sorted {
+        results,
+        judged,
+        synthesised,
+        own,
+    }
+}
+
+/// Says on every result that was measured that the item's long fields were read from
+/// their beginning, and where they were cut.
+fn note_shortened(results: &mut [MetricResult], cuts: &[super::shortened::Cut]) {
+    let note = super::shortened::note(cuts);
+    for result in results.iter_mut().filter(|r| r.status != Status::Skipped) {
+        result.explanation = format!("{} {note}", result.explanation).trim().to_string();
+        if let serde_json::Value::Object(map) = &mut result.details {
+            map.insert("shortened".into(), json!(cuts));
+        } else {
+            result.details = json!({ "shortened": cuts });
+        }
+    }
+}
+
+/// One item: judge-free metrics, judged phases, criteria and overalls, in the order they
+/// depend on each other.
+pub async fn evaluate_item(
+    item_id: i64,
+    item: &Item,
+    metrics: &[&'static MetricSpec],
+    judge: &dyn Judge,
+    ctx: &CallContext,
+    settings: &EngineSettings,
+) -> ItemOutcome {
+    // Fields past the judging limits are read from their beginning, and said so.
+    let (shortened, cuts) = super::shortened::for_judging(item);
+    let item: &Item = &shortened;
+    let foreign = foreign_to_the_offline_judge(item, judge);
+    let Sorted {
+        mut results,
+        judged,
+        synthesised,
+        own,
+    } = sort_metrics(item, metrics, foreign.as_deref(), settings);
     let asker = Asker::new(judge, ctx);
     let (built_in, scored) = tokio::join!(
         async {
@@ -305,15 +363,7 @@ pub async fn evaluate_item(
         results.push(overall::synthesise(spec.id, &results, &settings.weights));
     }
     if !cuts.is_empty() {
-        let note = super::shortened::note(&cuts);
-        for result in results.iter_mut().filter(|r| r.status != Status::Skipped) {
-            result.explanation = format!("{} {note}", result.explanation).trim().to_string();
-            if let serde_json::Value::Object(map) = &mut result.details {
-                map.insert("shortened".into(), json!(cuts));
-            } else {
-                result.details = json!({ "shortened": cuts });
-            }
-        }
+        note_shortened(&mut results, &cuts);
     }
     let (mut accounting, versions) = asker.into_spent();
     accounting.add(&scored.accounting);
@@ -375,16 +425,19 @@ async fn ask_for<T>(
     pick(asker.ask(task).await?).map_err(|got| wrong_verdict(what, got))
 }
 
-// long: phase one's tasks asked concurrently; each is a few lines and they must be joined together
+/// The texts of the item's retrieved passages, in rank order.
+fn context_texts(item: &Item) -> Vec<String> {
+    item.contexts
+        .iter()
+        .map(|c| c.text.clone())
+        .collect::<Vec<_>>()
+}
+
+/// Phase one: the tasks that need no other verdict, asked concurrently and joined.
 async fn ask_about_item(item: &Item, needs: &Needs, asker: &Asker<'_>) -> FirstPhase {
     let question = || item.question.clone();
     let answer = || item.answer.clone().unwrap_or_default();
-    let chunks = || {
-        item.contexts
-            .iter()
-            .map(|c| c.text.clone())
-            .collect::<Vec<_>>()
-    };
+    let chunks = || context_texts(item);
     let user_aspects = (!item.aspects.is_empty()).then(|| item.aspects.clone());
     let (read, chunk_scores, grounding, reasoning, gt_claims) = tokio::join!(
         maybe(needs.aspects(item), || {

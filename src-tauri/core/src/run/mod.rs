@@ -370,11 +370,7 @@ pub fn execute(
         store::runs::mark_ended(store.conn(), run_id, status, message.as_deref())?;
         return outcome;
     }
-    let ctx = CallContext {
-        progress: progress.clone(),
-        cancel: cancel.clone(),
-        use_cache: config.use_cache,
-    };
+    let ctx = call_context(&progress, cancel, &config);
     summarize_with_insights(
         store,
         run_id,
@@ -492,6 +488,49 @@ fn launch(
     launched.insert(handle.id(), (item_id, ids));
 }
 
+/// The context of the run's judge calls: its progress, its cancel, and whether the cache
+/// is used.
+fn call_context(
+    progress: &Arc<dyn ProgressSink>,
+    cancel: &CancelToken,
+    config: &RunConfig,
+) -> CallContext {
+    CallContext {
+        progress: progress.clone(),
+        cancel: cancel.clone(),
+        use_cache: config.use_cache,
+    }
+}
+
+/// Adds a finished item's calls to the outcome and watches the judge's health on it;
+/// true when the judge is found down with this item (the run then stops launching).
+fn account_for(
+    item: &Finished,
+    outcome: &mut RunOutcome,
+    health: &mut health::JudgeHealth,
+) -> bool {
+    outcome.accounting.add(&item.0.accounting);
+    health.observe(&item.0.results);
+    if outcome.judge_down.is_none() {
+        outcome.judge_down = health.down();
+        return outcome.judge_down.is_some();
+    }
+    false
+}
+
+/// Whether the finished items are written now: enough of them, enough time since the
+/// last commit, or nothing left in flight.
+fn commit_due(pending: usize, last_commit: Instant, nothing_in_flight: bool) -> bool {
+    pending >= COMMIT_EVERY_ITEMS || last_commit.elapsed() >= COMMIT_EVERY || nothing_in_flight
+}
+
+/// Writes the last finished items and waits for the writer; returns how many results it
+/// wrote in all.
+fn write_the_rest(writer: &mut writer::ResultWriter, pending: &mut Vec<Finished>) -> Result<u64> {
+    writer.send(pending)?;
+    writer.finish()
+}
+
 /// A finished task's item; a task that panicked gives its item's metrics as errors.
 fn joined_item(
     joined: std::result::Result<(tokio::task::Id, Finished), tokio::task::JoinError>,
@@ -547,11 +586,7 @@ async fn evaluate_pending(
         total: Some(total),
     });
     let settings = engine_settings(config);
-    let ctx = CallContext {
-        progress: progress.clone(),
-        cancel: cancel.clone(),
-        use_cache: config.use_cache,
-    };
+    let ctx = call_context(&progress, cancel, config);
     let parallel = (judge_parallelism(judge.as_ref()) * 2).max(4);
 
     let mut outcome = RunOutcome::nothing_to_do(run_id);
@@ -591,25 +626,16 @@ async fn evaluate_pending(
             break;
         };
         let item = joined_item(joined, &mut launched);
-        outcome.accounting.add(&item.0.accounting);
-        health.observe(&item.0.results);
-        if outcome.judge_down.is_none() {
-            outcome.judge_down = health.down();
-            stopped |= outcome.judge_down.is_some();
-        }
+        stopped |= account_for(&item, &mut outcome, &mut health);
         pending_writes.push(item);
         finished += 1;
-        if pending_writes.len() >= COMMIT_EVERY_ITEMS
-            || last_commit.elapsed() >= COMMIT_EVERY
-            || in_flight.is_empty()
-        {
+        if commit_due(pending_writes.len(), last_commit, in_flight.is_empty()) {
             writer.send(&mut pending_writes)?;
             last_commit = Instant::now();
             report_progress(progress.as_ref(), finished, total, &outcome.accounting);
         }
     }
-    writer.send(&mut pending_writes)?;
-    outcome.written += writer.finish()?;
+    outcome.written += write_the_rest(&mut writer, &mut pending_writes)?;
     progress.report(Progress::Advanced {
         done: finished,
         total: Some(total),
