@@ -99,11 +99,31 @@ pub fn ask(ctx: &Ctx, run_id: i64, question: &str, asked: &Asked) -> Result<Answ
         .judge
         .filter(|j| *j != ragnosis_core::judge::open::OFFLINE)
     {
-        Some(judge) => {
+        Some(name) => {
             let task = advice_task(&store, run_id, question, &report, &ruled)?;
-            let judge = ragnosis_core::judge::open::open_judge(&store, judge, ctx.secrets())?;
+            let host = ragnosis_core::judge::open::profile(&store, name)
+                .ok()
+                .map(|p| ragnosis_core::view::host_of(&p.base_url))
+                .filter(|h| !h.is_empty());
+            let judge = ragnosis_core::judge::open::open_judge(&store, name, ctx.secrets())?;
+            let model = judge.identity().config_key();
+            // The store is not held across the model's call: the window keeps reading.
             drop(store);
-            Ok(by_model(judge, task, ruled))
+            let (facts, items) = (task.facts.len() as u64, task.items.len() as u64);
+            let answer = by_model(judge, task, ruled);
+            // Recorded whether or not the model's answer stood: the facts were sent.
+            let call = store::advisor_calls::AdvisorCall {
+                run_id,
+                judge: &model,
+                host: host.as_deref(),
+                question,
+                facts,
+                items,
+                tokens: answer.tokens,
+                cost_usd: answer.cost_usd,
+            };
+            store::advisor_calls::insert(ctx.store()?.conn(), &call)?;
+            Ok(answer)
         }
         None => Ok(ruled),
     }

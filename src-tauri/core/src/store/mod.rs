@@ -5,6 +5,7 @@
 //! One file per home directory, WAL mode, foreign keys on. Writers batch inside
 //! `Store::transaction`, which commits or rolls back as a unit.
 
+pub mod advisor_calls;
 pub mod analyses;
 pub mod cases;
 pub mod context_chunks;
@@ -37,7 +38,7 @@ use crate::error::{Error, Result};
 use crate::paths;
 
 /// How many migrations this version knows: the schema version it writes.
-const MIGRATION_COUNT: usize = 20;
+const MIGRATION_COUNT: usize = 21;
 
 static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     let all = vec![
@@ -61,6 +62,7 @@ static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("migrations/0018_results_errors.sql")),
         M::up(include_str!("migrations/0019_experiments.sql")),
         M::up(include_str!("migrations/0020_pipeline_profiles.sql")),
+        M::up(include_str!("migrations/0021_advisor_calls.sql")),
     ];
     assert_eq!(
         all.len(),

@@ -140,7 +140,8 @@ pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> 
             count: *count,
         }));
     }
-    let privacy = privacy_line(&judge, &judged_metrics, &totals);
+    let privacy = privacy_line(&judge, &judged_metrics, &totals)
+        + &advisor_line(&store::advisor_calls::sent(store.conn(), run.id)?);
     let judge_configs = judged_by.judge_configs;
     let judge_check = judge_check_line(
         store,
@@ -248,6 +249,27 @@ fn privacy_line(judge: &JudgeFacts, judged_metrics: &[String], totals: &RunTotal
             judge.profile
         ),
     }
+}
+
+/// What the advisor sent to a model about the run, after the judge's line: the questions
+/// asked, each with the run's figures and the questions of the items named, and where
+/// they went. Empty when no model was asked.
+fn advisor_line(sent: &[store::advisor_calls::Sent]) -> String {
+    sent.iter()
+        .map(|(judge, host, questions, items, tokens, cost)| {
+            let to = match host {
+                Some(h) if judge::accounting::is_loopback(&format!("http://{h}")) => {
+                    format!("a model on this machine ({judge})")
+                }
+                Some(h) => format!("the external service {h} ({judge})"),
+                None => judge.clone(),
+            };
+            format!(
+                " The advisor sent {} about this run to {to}, each with the run's figures and actions and the questions of {items} named items ({tokens} tokens, ${cost:.4}).",
+                count(*questions as usize, "question")
+            )
+        })
+        .collect()
 }
 
 /// The latest judge check of the judge behind this run's results: same configuration,

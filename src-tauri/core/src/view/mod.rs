@@ -16,6 +16,7 @@ mod run;
 pub mod trust;
 
 pub use criteria::CriterionReport;
+pub use methodology::host_of;
 pub use report::{Detail, ReportOptions, ReportView, HEADLINE_METRICS};
 pub use run::{materialise, ItemView, RunView, WORST_ITEMS};
 pub use trust::TrustStatement;
