@@ -95,38 +95,51 @@ pub fn ask(ctx: &Ctx, run_id: i64, question: &str, asked: &Asked) -> Result<Answ
             experiments: &experiments,
         },
     );
-    match asked
+    let judge = asked
         .judge
-        .filter(|j| *j != ragnosis_core::judge::open::OFFLINE)
-    {
+        .filter(|j| *j != ragnosis_core::judge::open::OFFLINE);
+    match judge {
         Some(name) => {
             let task = advice_task(&store, run_id, question, &report, &ruled)?;
-            let host = ragnosis_core::judge::open::profile(&store, name)
-                .ok()
-                .map(|p| ragnosis_core::view::host_of(&p.base_url))
-                .filter(|h| !h.is_empty());
-            let judge = ragnosis_core::judge::open::open_judge(&store, name, ctx.secrets())?;
-            let model = judge.identity().config_key();
-            // The store is not held across the model's call: the window keeps reading.
-            drop(store);
-            let (facts, items) = (task.facts.len() as u64, task.items.len() as u64);
-            let answer = by_model(judge, task, ruled);
-            // Recorded whether or not the model's answer stood: the facts were sent.
-            let call = store::advisor_calls::AdvisorCall {
-                run_id,
-                judge: &model,
-                host: host.as_deref(),
-                question,
-                facts,
-                items,
-                tokens: answer.tokens,
-                cost_usd: answer.cost_usd,
-            };
-            store::advisor_calls::insert(ctx.store()?.conn(), &call)?;
-            Ok(answer)
+            asked_of_model(ctx, store, run_id, name, task, ruled)
         }
         None => Ok(ruled),
     }
+}
+
+/// The model of judge profile `name` answers `task`, and the call goes into the run's
+/// privacy record whether or not its answer stood: the facts were sent.
+fn asked_of_model(
+    ctx: &Ctx,
+    store: std::sync::MutexGuard<'_, Store>,
+    run_id: i64,
+    name: &str,
+    task: AdviceTask,
+    ruled: Answer,
+) -> Result<Answer> {
+    let host = ragnosis_core::judge::open::profile(&store, name)
+        .ok()
+        .map(|p| ragnosis_core::view::host_of(&p.base_url))
+        .filter(|h| !h.is_empty());
+    let judge = ragnosis_core::judge::open::open_judge(&store, name, ctx.secrets())?;
+    let model = judge.identity().config_key();
+    // The store is not held across the model's call: the window keeps reading.
+    drop(store);
+    let question = task.question.clone();
+    let (facts, items) = (task.facts.len() as u64, task.items.len() as u64);
+    let answer = by_model(judge, task, ruled);
+    let call = store::advisor_calls::AdvisorCall {
+        run_id,
+        judge: &model,
+        host: host.as_deref(),
+        question: &question,
+        facts,
+        items,
+        tokens: answer.tokens,
+        cost_usd: answer.cost_usd,
+    };
+    store::advisor_calls::insert(ctx.store()?.conn(), &call)?;
+    Ok(answer)
 }
 
 /// What the model is given: the question and the facts the rule-based answer read —

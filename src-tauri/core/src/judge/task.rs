@@ -220,7 +220,7 @@ pub struct AdviceTask {
 }
 
 /// The advisor's answer: a few short paragraphs and the run item ids they cite.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct AdviceVerdict {
     pub answer: Vec<String>,
     pub items: Vec<i64>,

@@ -298,13 +298,9 @@ impl OfflineJudge {
             // judgement of meaning: the offline judge gives no score rather than a
             // made-up one. (Criteria it can check, such as a regular expression, never
             // reach a judge: `criteria::check`.)
-            // Advice is asked of a model only; without one, the rule-based advisor
-            // (`crate::advisor`) answers. An empty reply fails validation, never reads
-            // as an answer.
-            Task::Advice(_) => Verdict::Advice(super::task::AdviceVerdict {
-                answer: Vec::new(),
-                items: Vec::new(),
-            }),
+            // Asked of a model only (`crate::advisor` answers without one): empty, so
+            // it fails validation rather than read as an answer.
+            Task::Advice(_) => Verdict::Advice(Default::default()),
             Task::Criterion(_) => Verdict::Criterion(super::task::CriterionVerdict {
                 reasoning: crate::criteria::needs_language_model_reason(),
                 score: None,
