@@ -16,17 +16,8 @@ use super::{DatasetError, ImportLimits};
 /// The largest scores file read: it is read whole.
 const SCORES_FILE_CAP: u64 = 2 * 1024 * 1024 * 1024;
 
-// long: one scores file: shape detection, key matching and each row's checks share the collector
-pub(crate) fn read(
-    path: &Path,
-    limits: &ImportLimits,
-    collector: &mut Collector<'_>,
-) -> Result<(), DatasetError> {
-    let display = path.display().to_string();
-    let refuse = |message: String| DatasetError::UnsupportedShape {
-        path: display.clone(),
-        message,
-    };
+/// The file's size, refused past the cap a scores file keeps.
+fn check_size(path: &Path, display: &str, limits: &ImportLimits) -> Result<(), DatasetError> {
     let size = std::fs::metadata(path)
         .map_err(|e| DatasetError::unreadable(path, e))?
         .len();
@@ -35,18 +26,20 @@ pub(crate) fn read(
     let cap = limits.max_file_bytes.min(SCORES_FILE_CAP);
     if size > cap {
         return Err(DatasetError::TooLarge {
-            path: display,
+            path: display.to_string(),
             size,
             limit: cap,
         });
     }
-    // Beside anything but Langfuse traces no score can join: refused before reading.
-    collector.takes_scores().map_err(refuse)?;
-    let text = std::fs::read_to_string(path).map_err(|e| DatasetError::unreadable(path, e))?;
-    // Saved by a Windows editor, the file may open with a byte order mark.
-    let (entries, reported) =
-        entries(text.strip_prefix('\u{feff}').unwrap_or(&text)).map_err(refuse)?;
-    let total = entries.len();
+    Ok(())
+}
+
+/// Hands each entry to the collector; returns how many joined a trace and why each
+/// other one was skipped.
+fn join_entries(
+    entries: Vec<(String, Option<Value>)>,
+    collector: &mut Collector<'_>,
+) -> (usize, Vec<String>) {
     let mut skipped: Vec<String> = Vec::new();
     let mut joined = 0usize;
     for (place, entry) in entries {
@@ -60,20 +53,18 @@ pub(crate) fn read(
             Err(why) => skipped.push(format!("{place}: {why}")),
         }
     }
-    if joined == 0 {
-        let first = skipped.first().cloned().unwrap_or_default();
-        return Err(refuse(format!(
-            "none of its {total} entries is a Langfuse score{}",
-            if first.is_empty() {
-                String::new()
-            } else {
-                format!(" (first: {first})")
-            }
-        )));
-    }
-    let name = path
-        .file_name()
-        .map_or(display.clone(), |n| n.to_string_lossy().into_owned());
+    (joined, skipped)
+}
+
+/// What the report says of the scores file: how many scores were read and skipped, and
+/// whether the download held only some pages.
+fn scores_note(
+    name: &str,
+    joined: usize,
+    total: usize,
+    skipped: &[String],
+    reported: Option<u64>,
+) -> String {
     // Langfuse's API answers a page at a time (50 scores unless asked otherwise); its
     // `meta.totalItems` says how many there are in all.
     let partial = match reported {
@@ -91,11 +82,49 @@ pub(crate) fn read(
             skipped[0]
         )
     };
+    format!("{why}{partial}")
+}
+
+/// Reads one scores file: its shape detected, each score matched to its trace by the
+/// collector, and what was read noted in the report.
+pub(crate) fn read(
+    path: &Path,
+    limits: &ImportLimits,
+    collector: &mut Collector<'_>,
+) -> Result<(), DatasetError> {
+    let display = path.display().to_string();
+    let refuse = |message: String| DatasetError::UnsupportedShape {
+        path: display.clone(),
+        message,
+    };
+    check_size(path, &display, limits)?;
+    // Beside anything but Langfuse traces no score can join: refused before reading.
+    collector.takes_scores().map_err(refuse)?;
+    let text = std::fs::read_to_string(path).map_err(|e| DatasetError::unreadable(path, e))?;
+    // Saved by a Windows editor, the file may open with a byte order mark.
+    let (entries, reported) =
+        entries(text.strip_prefix('\u{feff}').unwrap_or(&text)).map_err(refuse)?;
+    let total = entries.len();
+    let (joined, skipped) = join_entries(entries, collector);
+    if joined == 0 {
+        let first = skipped.first().cloned().unwrap_or_default();
+        return Err(refuse(format!(
+            "none of its {total} entries is a Langfuse score{}",
+            if first.is_empty() {
+                String::new()
+            } else {
+                format!(" (first: {first})")
+            }
+        )));
+    }
+    let name = path
+        .file_name()
+        .map_or(display.clone(), |n| n.to_string_lossy().into_owned());
     collector.note_choice(
         "prior_scores",
         &format!("the scores file {name}"),
         Vec::new(),
-        &format!("{why}{partial}"),
+        &scores_note(&name, joined, total, &skipped, reported),
     );
     Ok(())
 }

@@ -112,10 +112,61 @@ pub struct RetrievalEval {
     pub retrievers: Vec<RetrieverFigures>,
 }
 
-// long: gathers the questions with gold chunks, then ranks with each retriever and scores its
-// rankings; the steps share the corpus index
+/// A question and the indices of its gold chunks in the corpus.
+type GoldQuery = (String, Vec<usize>);
+
+/// (question, gold chunk indices) of every item with gold in the corpus, and how many
+/// items have none there.
+fn gold_queries(
+    conn: &rusqlite::Connection,
+    dataset_id: i64,
+    index_of: &std::collections::HashMap<&str, usize>,
+) -> Result<(Vec<GoldQuery>, u64)> {
+    let mut queries: Vec<GoldQuery> = Vec::new();
+    let mut without_gold = 0u64;
+    store::items::for_each(conn, dataset_id, |stored| {
+        let gold: Vec<usize> = stored
+            .item
+            .gold_context_ids
+            .iter()
+            .filter_map(|id| index_of.get(id.as_str()).copied())
+            .collect();
+        if gold.is_empty() {
+            without_gold += 1;
+        } else {
+            queries.push((stored.item.question, gold));
+        }
+    })?;
+    Ok((queries, without_gold))
+}
+
+/// One retriever's figures from its rankings: recall and MRR at K against the gold
+/// chunks, with the time it took.
+fn retriever_figures(
+    label: String,
+    queries: &[(String, Vec<usize>)],
+    rankings: &[Vec<usize>],
+    seconds: f64,
+) -> RetrieverFigures {
+    let (mut hits, mut reciprocal) = (Vec::new(), Vec::new());
+    for ((_, gold), ranking) in queries.iter().zip(rankings) {
+        let first = ranking.iter().position(|i| gold.contains(i));
+        hits.push(if first.is_some() { 1.0 } else { 0.0 });
+        reciprocal.push(first.map_or(0.0, |r| 1.0 / (r + 1) as f64));
+    }
+    let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
+    RetrieverFigures {
+        retriever: label,
+        recall_at_k: estimate(&hits, mean),
+        mrr_at_k: estimate(&reciprocal, mean),
+        seconds,
+        queries_per_second: queries.len() as f64 / seconds.max(1e-9),
+    }
+}
+
 /// Evaluates `retrievers` on the dataset's questions against the corpus; an endpoint's
-/// key comes from `keyring`.
+/// key comes from `keyring`. The questions with gold chunks are gathered first, then each
+/// retriever ranks them and its rankings are scored.
 pub fn evaluate(
     store: &Store,
     dataset_id: i64,
@@ -139,22 +190,7 @@ pub fn evaluate(
         .enumerate()
         .map(|(i, c)| (c.key.as_str(), i))
         .collect();
-    // (question, gold chunk indices) of every item with gold in the corpus.
-    let mut queries: Vec<(String, Vec<usize>)> = Vec::new();
-    let mut without_gold = 0u64;
-    store::items::for_each(conn, dataset_id, |stored| {
-        let gold: Vec<usize> = stored
-            .item
-            .gold_context_ids
-            .iter()
-            .filter_map(|id| index_of.get(id.as_str()).copied())
-            .collect();
-        if gold.is_empty() {
-            without_gold += 1;
-        } else {
-            queries.push((stored.item.question, gold));
-        }
-    })?;
+    let (queries, without_gold) = gold_queries(conn, dataset_id, &index_of)?;
     store::datasets::get(conn, dataset_id)?;
     if queries.is_empty() {
         return Err(Error::Invalid(format!(
@@ -172,20 +208,7 @@ pub fn evaluate(
         let started = Instant::now();
         let (label, rankings) = rank(store, retriever, &chunks, &queries, k, keyring, progress)?;
         let seconds = started.elapsed().as_secs_f64();
-        let (mut hits, mut reciprocal) = (Vec::new(), Vec::new());
-        for ((_, gold), ranking) in queries.iter().zip(&rankings) {
-            let first = ranking.iter().position(|i| gold.contains(i));
-            hits.push(if first.is_some() { 1.0 } else { 0.0 });
-            reciprocal.push(first.map_or(0.0, |r| 1.0 / (r + 1) as f64));
-        }
-        let mean = |v: &[f64]| (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64);
-        out.push(RetrieverFigures {
-            retriever: label,
-            recall_at_k: estimate(&hits, mean),
-            mrr_at_k: estimate(&reciprocal, mean),
-            seconds,
-            queries_per_second: queries.len() as f64 / seconds.max(1e-9),
-        });
+        out.push(retriever_figures(label, &queries, &rankings, seconds));
     }
     Ok(RetrievalEval {
         dataset_id,
