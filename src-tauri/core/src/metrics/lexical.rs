@@ -287,10 +287,8 @@ struct ContextTerm {
 type TermCounts<T> =
     HashMap<String, T, BuildHasherDefault<std::collections::hash_map::DefaultHasher>>;
 
-// long: term frequencies, idf and the cosine in one place, so the float sums keep one order
-/// TF-IDF cosine between the answer and the concatenated contexts. Term frequency is the
-/// raw count of a content word; idf from `smoothed_idf` over the item's chunks.
-fn context_similarity(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
+/// The raw count of each content word of the answer.
+fn answer_terms(answer: &str) -> TermCounts<usize> {
     let mut answer_tf: TermCounts<usize> = TermCounts::default();
     text::for_each_content_word(answer, |w| match answer_tf.get_mut(w) {
         Some(n) => *n += 1,
@@ -298,12 +296,12 @@ fn context_similarity(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
             answer_tf.insert(w.to_string(), 1);
         }
     });
-    if answer_tf.is_empty() {
-        return MetricResult::skipped(
-            id,
-            "the answer has no content words to compare with the contexts",
-        );
-    }
+    answer_tf
+}
+
+/// Each content word of the chunks with its count over them all and the number of chunks
+/// it is in.
+fn context_terms(chunks: &[&str]) -> TermCounts<ContextTerm> {
     let mut context: TermCounts<ContextTerm> = TermCounts::default();
     for (k, chunk) in chunks.iter().enumerate() {
         text::for_each_content_word(chunk, |w| {
@@ -322,6 +320,20 @@ fn context_similarity(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
             }
         });
     }
+    context
+}
+
+/// TF-IDF cosine between the answer and the concatenated contexts. Term frequency is the
+/// raw count of a content word; idf from `smoothed_idf` over the item's chunks.
+fn context_similarity(id: &str, answer: &str, chunks: &[&str]) -> MetricResult {
+    let answer_tf = answer_terms(answer);
+    if answer_tf.is_empty() {
+        return MetricResult::skipped(
+            id,
+            "the answer has no content words to compare with the contexts",
+        );
+    }
+    let context = context_terms(chunks);
     if context.is_empty() {
         return MetricResult::skipped(
             id,

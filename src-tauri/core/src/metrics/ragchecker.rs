@@ -38,9 +38,71 @@ fn entails(row: &[Label]) -> Vec<usize> {
         .collect()
 }
 
+/// The label matrices' lengths against the claims they label and against each other:
+/// one for one, or an error naming both.
+fn check_lengths(
+    labels: &RagCheckerLabels,
+    a2r: &[Label],
+    r2a: &[Label],
+    ret2r: &[Vec<Label>],
+    ret2a: &[Vec<Label>],
+) -> Result<(), String> {
+    let same = |name: &str, len: usize, other: &str, expected: usize| {
+        if len == expected {
+            Ok(())
+        } else {
+            Err(format!(
+                "{name} has length {len} but {other} has length {expected}; they must match one for one"
+            ))
+        }
+    };
+    if let Some(claims) = &labels.response_claims {
+        same(
+            "answer2response",
+            a2r.len(),
+            "response_claims",
+            claims.len(),
+        )?;
+    }
+    if let Some(claims) = &labels.gt_answer_claims {
+        same(
+            "response2answer",
+            r2a.len(),
+            "gt_answer_claims",
+            claims.len(),
+        )?;
+    }
+    same(
+        "retrieved2response",
+        ret2r.len(),
+        "answer2response",
+        a2r.len(),
+    )?;
+    same(
+        "retrieved2answer",
+        ret2a.len(),
+        "response2answer",
+        r2a.len(),
+    )?;
+    Ok(())
+}
+
+/// Every row of the two retrieval matrices has one label per retrieved chunk.
+fn check_rows(ret2r: &[Vec<Label>], ret2a: &[Vec<Label>], n_chunks: usize) -> Result<(), String> {
+    for (name, matrix) in [("retrieved2response", ret2r), ("retrieved2answer", ret2a)] {
+        if let Some((row, labels)) = matrix.iter().enumerate().find(|(_, r)| r.len() != n_chunks) {
+            return Err(format!(
+                "{name}[{row}] has length {} but the item has {n_chunks} retrieved chunks",
+                labels.len()
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl<'a> Evidence<'a> {
-    // long: checks the four label matrices against the claims and chunks before any metric reads
-    // them; one check per matrix
+    /// Checks the four label matrices against the claims and chunks before any metric
+    /// reads them.
     fn new(labels: &'a RagCheckerLabels, n_contexts: usize) -> Result<Self, String> {
         let missing = |name: &str| format!("the item's RAGChecker labels have no {name}");
         let a2r = labels
@@ -59,59 +121,14 @@ impl<'a> Evidence<'a> {
             .retrieved2answer
             .as_deref()
             .ok_or_else(|| missing("retrieved2answer"))?;
-        let same = |name: &str, len: usize, other: &str, expected: usize| {
-            if len == expected {
-                Ok(())
-            } else {
-                Err(format!(
-                    "{name} has length {len} but {other} has length {expected}; they must match one for one"
-                ))
-            }
-        };
-        if let Some(claims) = &labels.response_claims {
-            same(
-                "answer2response",
-                a2r.len(),
-                "response_claims",
-                claims.len(),
-            )?;
-        }
-        if let Some(claims) = &labels.gt_answer_claims {
-            same(
-                "response2answer",
-                r2a.len(),
-                "gt_answer_claims",
-                claims.len(),
-            )?;
-        }
-        same(
-            "retrieved2response",
-            ret2r.len(),
-            "answer2response",
-            a2r.len(),
-        )?;
-        same(
-            "retrieved2answer",
-            ret2a.len(),
-            "response2answer",
-            r2a.len(),
-        )?;
+        check_lengths(labels, a2r, r2a, ret2r, ret2a)?;
         // The item's chunk count is authoritative; without contexts, trust the first row.
         let n_chunks = if n_contexts > 0 {
             n_contexts
         } else {
             ret2r.first().or(ret2a.first()).map_or(0, Vec::len)
         };
-        for (name, matrix) in [("retrieved2response", ret2r), ("retrieved2answer", ret2a)] {
-            if let Some((row, labels)) =
-                matrix.iter().enumerate().find(|(_, r)| r.len() != n_chunks)
-            {
-                return Err(format!(
-                    "{name}[{row}] has length {} but the item has {n_chunks} retrieved chunks",
-                    labels.len()
-                ));
-            }
-        }
+        check_rows(ret2r, ret2a, n_chunks)?;
         let relevant = (0..n_chunks)
             .map(|k| ret2a.iter().any(|row| row[k].is_entailment()))
             .collect();

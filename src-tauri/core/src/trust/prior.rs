@@ -98,8 +98,41 @@ fn run_items(store: &Store, run_id: i64) -> Result<Vec<store::items::StoredItem>
     store::items::get_many(store.conn(), &ids)
 }
 
-// long: checks the request, pairs the prior scores with the run's, and computes the agreement with
-// its warnings in one place
+/// The items where the run's score and the prior one disagree most, by rank (so two
+/// scales, a 1–5 rubric and a 0–1 score, compare) and then by value.
+fn disagreements(
+    pairs: &[(f64, f64)],
+    paired: &[&store::items::StoredItem],
+) -> Vec<PriorDisagreement> {
+    // Disagreement by rank, so two scales (a 1–5 rubric and a 0–1 score) compare.
+    // Ranks scaled to 0–1 (ties share their mean rank).
+    let rank_of = |values: Vec<f64>| -> Vec<f64> {
+        let span = (values.len().max(2) - 1) as f64;
+        alignment::ranks(&values)
+            .into_iter()
+            .map(|r| (r - 1.0) / span)
+            .collect()
+    };
+    let our_ranks = rank_of(pairs.iter().map(|p| p.0).collect());
+    let their_ranks = rank_of(pairs.iter().map(|p| p.1).collect());
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    order.sort_by(|a, b| {
+        let gap =
+            |i: usize| (our_ranks[i] - their_ranks[i]).abs() + (pairs[i].0 - pairs[i].1).abs();
+        gap(*b).total_cmp(&gap(*a))
+    });
+    order
+        .into_iter()
+        .take(DISAGREEMENTS)
+        .map(|i| PriorDisagreement {
+            item_id: paired[i].id,
+            question: paired[i].item.question.clone(),
+            ours: pairs[i].0,
+            theirs: pairs[i].1,
+        })
+        .collect()
+}
+
 /// How the source tool's `prior` agrees with the run's `metric` over the run's items.
 pub fn agreement(store: &Store, run_id: i64, prior: &str, metric: &str) -> Result<PriorAgreement> {
     let run = store::runs::get(store.conn(), run_id)?;
@@ -148,33 +181,7 @@ pub fn agreement(store: &Store, run_id: i64, prior: &str, metric: &str) -> Resul
         }
     }
     let figures = alignment::figures(metric, &pairs);
-    // Disagreement by rank, so two scales (a 1–5 rubric and a 0–1 score) compare.
-    // Ranks scaled to 0–1 (ties share their mean rank).
-    let rank_of = |values: Vec<f64>| -> Vec<f64> {
-        let span = (values.len().max(2) - 1) as f64;
-        alignment::ranks(&values)
-            .into_iter()
-            .map(|r| (r - 1.0) / span)
-            .collect()
-    };
-    let our_ranks = rank_of(pairs.iter().map(|p| p.0).collect());
-    let their_ranks = rank_of(pairs.iter().map(|p| p.1).collect());
-    let mut order: Vec<usize> = (0..pairs.len()).collect();
-    order.sort_by(|a, b| {
-        let gap =
-            |i: usize| (our_ranks[i] - their_ranks[i]).abs() + (pairs[i].0 - pairs[i].1).abs();
-        gap(*b).total_cmp(&gap(*a))
-    });
-    let disagreements = order
-        .into_iter()
-        .take(DISAGREEMENTS)
-        .map(|i| PriorDisagreement {
-            item_id: paired[i].id,
-            question: paired[i].item.question.clone(),
-            ours: pairs[i].0,
-            theirs: pairs[i].1,
-        })
-        .collect();
+    let disagreements = disagreements(&pairs, &paired);
     Ok(PriorAgreement {
         run_id,
         prior: prior.to_string(),
