@@ -60,9 +60,10 @@ fn try_the_distortion_action_of_run_1(session: &Session, run: i64) {
     shot(session, "experiments-1-tried.png");
 }
 
-/// Data screen of v2: the next version of v1, and the pipeline behind its answers.
+/// Data screen of v2, opened from Home: the next version of v1, and the pipeline behind its answers.
 fn mark_v2_as_the_next_version_with_its_pipeline(session: &Session, v1: i64, v2: i64) {
-    session.click_on("[data-testid=nav-data]", SHORT);
+    // Home lists every dataset (the Data screen reopens the last one).
+    session.click_on("[data-testid=nav-home]", SHORT);
     session.click_on(
         &format!("[data-testid=dataset-row][data-dataset-id=\"{v2}\"] button.open"),
         SHORT,
@@ -104,6 +105,10 @@ fn evaluate_v2_and_read_what_the_change_did(session: &Session) {
         .collect();
     assert_eq!(outcomes, ["fixed", "fixed"]);
     session.wait_for_text("[data-testid=experiment-elsewhere]", "t-05", SHORT);
+    session.execute(
+        "document.querySelector('[data-testid=experiments]').scrollIntoView()",
+        serde_json::json!([]),
+    );
     shot(session, "experiments-3-checked.png");
     // A target opens in the case view: the item of this run.
     session.click_until(

@@ -294,13 +294,13 @@ impl OfflineJudge {
             Task::DraftAnswer { .. } => Verdict::DraftAnswer {
                 answer: String::new(),
             },
+            // Asked of a model only (`crate::advisor` answers without one): empty, so
+            // it fails validation rather than read as an answer.
+            Task::Advice(_) => Verdict::Advice(Default::default()),
             // Whether an answer is polite, promises too much or cites its section is a
             // judgement of meaning: the offline judge gives no score rather than a
             // made-up one. (Criteria it can check, such as a regular expression, never
             // reach a judge: `criteria::check`.)
-            // Asked of a model only (`crate::advisor` answers without one): empty, so
-            // it fails validation rather than read as an answer.
-            Task::Advice(_) => Verdict::Advice(Default::default()),
             Task::Criterion(_) => Verdict::Criterion(super::task::CriterionVerdict {
                 reasoning: crate::criteria::needs_language_model_reason(),
                 score: None,
