@@ -234,8 +234,9 @@ pub fn current_summary(store: &Store, run: &store::runs::RunRow) -> Result<RunSu
     summarize(store, run.id)
 }
 
-// long: streams each metric's scores once into its statistics, then adds the dataset-level details
-// each family needs; a list of short steps
+/// The run's statistics, streamed metric by metric from the store, with the
+/// dataset-level details each family needs (citation macro scores, RAGChecker's grouped
+/// means, the diagnosis, RAGalyst's taxonomy).
 pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
     let conn = store.conn();
     let run = store::runs::get(conn, run_id)?;
@@ -256,43 +257,8 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
         .filter_map(|id| metrics::find(id))
         .collect();
     for spec in specs.iter().filter(|s| s.scope == Scope::Item) {
-        // Streamed: the scores alone (8 bytes an item) and a few extreme items are kept.
-        let mut values: Vec<f64> = Vec::new();
-        let mut extremes = Extremes::default();
-        let (mut skipped, mut errors) = (0u64, 0u64);
-        store::results::for_each_score(conn, run_id, spec.id, |cell| {
-            match (cell.status, cell.score) {
-                (Status::Ok, Some(score)) => {
-                    values.push(score);
-                    extremes.add(ItemScore {
-                        item_id: cell.item_id,
-                        score,
-                    });
-                }
-                (Status::Skipped, _) => skipped += 1,
-                _ => errors += 1,
-            }
-        })?;
-        let stats =
-            MetricStats::from_scores(spec.id, &values, skipped, errors, spec.lower_is_better);
-        let histogram = histogram(values.iter().copied());
-        drop(values);
-        let (lowest, highest) = extremes.finish();
-        let skip_reasons = if skipped > 0 {
-            store::results::skip_reasons(conn, run_id, spec.id)?
-        } else {
-            Vec::new()
-        };
-        summary.metrics.insert(
-            spec.id.to_string(),
-            MetricSummary {
-                stats,
-                lowest,
-                highest,
-                skip_reasons,
-                histogram,
-            },
-        );
+        let (metric, errors) = metric_summary(store, run_id, spec)?;
+        summary.metrics.insert(spec.id.to_string(), metric);
         if errors > 0 {
             summary.errors.extend(group_errors(store, run_id, spec.id)?);
         }
@@ -319,6 +285,50 @@ pub fn summarize(store: &Store, run_id: i64) -> Result<RunSummary> {
         summary.taxonomy = Some(taxonomy_counts(store, run_id)?);
     }
     Ok(summary)
+}
+
+/// One item-level metric's statistics, histogram, extreme items and skip reasons, and
+/// how many of its results are errors. Streamed: the scores alone (8 bytes an item) and
+/// a few extreme items are kept.
+fn metric_summary(
+    store: &Store,
+    run_id: i64,
+    spec: &metrics::MetricSpec,
+) -> Result<(MetricSummary, u64)> {
+    let conn = store.conn();
+    let mut values: Vec<f64> = Vec::new();
+    let mut extremes = Extremes::default();
+    let (mut skipped, mut errors) = (0u64, 0u64);
+    store::results::for_each_score(conn, run_id, spec.id, |cell| {
+        match (cell.status, cell.score) {
+            (Status::Ok, Some(score)) => {
+                values.push(score);
+                extremes.add(ItemScore {
+                    item_id: cell.item_id,
+                    score,
+                });
+            }
+            (Status::Skipped, _) => skipped += 1,
+            _ => errors += 1,
+        }
+    })?;
+    let stats = MetricStats::from_scores(spec.id, &values, skipped, errors, spec.lower_is_better);
+    let histogram = histogram(values.iter().copied());
+    drop(values);
+    let (lowest, highest) = extremes.finish();
+    let skip_reasons = if skipped > 0 {
+        store::results::skip_reasons(conn, run_id, spec.id)?
+    } else {
+        Vec::new()
+    };
+    let metric = MetricSummary {
+        stats,
+        lowest,
+        highest,
+        skip_reasons,
+        histogram,
+    };
+    Ok((metric, errors))
 }
 
 /// The `EXAMPLES` lowest and highest scores of a metric, kept small as scores stream by.

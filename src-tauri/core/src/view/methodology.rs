@@ -65,7 +65,7 @@ pub(super) fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
-// long: gathers every fact of the methodology from the store in one place, each a few lines
+/// Every fact of the methodology, gathered from the store in one place.
 pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
     let run = &view.run;
     let judged_metrics: Vec<String> = run
@@ -107,39 +107,9 @@ pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> 
     };
     let totals: RunTotals = store::runs::totals(store.conn(), run.id)?;
     let semantic_model = semantic_used.then(|| crate::semantic::MODEL_NAME.to_string());
-    let offline_caveat = (judge.offline && !judged_metrics.is_empty()).then(|| {
-        format!(
-            "The judged scores in this report come from Ragnosis's built-in offline judge ({}), not from a \
-             language model. It applies fixed rules (word overlap, matching of names, numbers and dates, sentence \
-             splitting, readability){}, so it is free, private and gives the same verdict every time, but it cannot \
-             follow reasoning the way a model judge does, and claim support is decided on words and anchors, not \
-             on entailment. Read its scores as a screening signal and confirm important findings with an LLM judge.",
-            prompt_versions.join(", "),
-            if semantic_used {
-                format!(
-                    ", with the embedded semantic model {} for relevance, coverage and aspects addressed",
-                    crate::semantic::MODEL_NAME
-                )
-            } else {
-                format!(" only: the semantic model {} was not in use, so paraphrase went unseen", crate::semantic::MODEL_NAME)
-            }
-        )
-    });
-    let mut skip_notes = Vec::new();
-    let (mut scored, mut errors, mut skipped) = (0, 0, 0);
-    for id in &run.metrics {
-        let Some(m) = view.summary.metrics.get(id) else {
-            continue;
-        };
-        scored += m.stats.n;
-        errors += m.stats.errors;
-        skipped += m.stats.skipped;
-        skip_notes.extend(m.skip_reasons.iter().map(|(reason, count)| SkipNote {
-            metric: id.clone(),
-            reason: reason.clone(),
-            count: *count,
-        }));
-    }
+    let offline_caveat = (judge.offline && !judged_metrics.is_empty())
+        .then(|| offline_caveat(&prompt_versions, semantic_used));
+    let (scored, errors, skipped, skip_notes) = result_counts(view);
     let privacy = privacy_line(&judge, &judged_metrics, &totals)
         + &advisor_line(&store::advisor_calls::sent(store.conn(), run.id)?);
     let judge_configs = judged_by.judge_configs;
@@ -249,6 +219,48 @@ fn privacy_line(judge: &JudgeFacts, judged_metrics: &[String], totals: &RunTotal
             judge.profile
         ),
     }
+}
+
+/// Results scored, errored and skipped over the run's metrics, and why they were
+/// skipped, metric by metric.
+fn result_counts(view: &RunView) -> (u64, u64, u64, Vec<SkipNote>) {
+    let mut skip_notes = Vec::new();
+    let (mut scored, mut errors, mut skipped) = (0, 0, 0);
+    for id in &view.run.metrics {
+        let Some(m) = view.summary.metrics.get(id) else {
+            continue;
+        };
+        scored += m.stats.n;
+        errors += m.stats.errors;
+        skipped += m.stats.skipped;
+        skip_notes.extend(m.skip_reasons.iter().map(|(reason, count)| SkipNote {
+            metric: id.clone(),
+            reason: reason.clone(),
+            count: *count,
+        }));
+    }
+    (scored, errors, skipped, skip_notes)
+}
+
+/// What a reader must know about scores the offline judge gave: how it decides, and
+/// whether the embedded semantic model took part.
+fn offline_caveat(prompt_versions: &[String], semantic_used: bool) -> String {
+    format!(
+        "The judged scores in this report come from Ragnosis's built-in offline judge ({}), not from a \
+         language model. It applies fixed rules (word overlap, matching of names, numbers and dates, sentence \
+         splitting, readability){}, so it is free, private and gives the same verdict every time, but it cannot \
+         follow reasoning the way a model judge does, and claim support is decided on words and anchors, not \
+         on entailment. Read its scores as a screening signal and confirm important findings with an LLM judge.",
+        prompt_versions.join(", "),
+        if semantic_used {
+            format!(
+                ", with the embedded semantic model {} for relevance, coverage and aspects addressed",
+                crate::semantic::MODEL_NAME
+            )
+        } else {
+            format!(" only: the semantic model {} was not in use, so paraphrase went unseen", crate::semantic::MODEL_NAME)
+        }
+    )
 }
 
 /// What the advisor sent to a model about the run, after the judge's line: the questions

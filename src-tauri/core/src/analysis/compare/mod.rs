@@ -578,8 +578,8 @@ fn pair_by<'a>(
         .collect()
 }
 
-// long: paired differences, bootstrap interval, and the items that moved or flipped, all over the
-// same pairs
+/// One metric over the pairs scored in both runs: paired differences, bootstrap
+/// interval, the flag, and the items that moved or flipped.
 fn metric_delta(
     metric: &str,
     lower_is_better: bool,
@@ -621,8 +621,25 @@ fn metric_delta(
         bootstrap::RESAMPLES,
         bootstrap::seed_for(metric),
     );
+    count_moves(&mut out, &scored);
+    out.mean_a = Some(mean_a);
+    out.mean_b = Some(mean_b);
+    out.delta = Some(delta);
+    out.ci95_low = ci.map(|c| c.0);
+    out.ci95_high = ci.map(|c| c.1);
+    out.flag = classify(delta, ci, lower_is_better, threshold);
+    // With fewer than two pairs there is no interval, and nothing to tell noise from change.
+    out.within_noise = ci.is_none_or(|(lo, hi)| lo <= 0.0 && hi >= 0.0);
+    out
+}
+
+/// How the scored pairs moved: among changed outputs better, worse or the same; among
+/// unchanged outputs those whose score still moved; and the items that crossed the pass
+/// line either way, in pair order.
+fn count_moves(out: &mut MetricDelta, scored: &[(&ScoredItem, &ScoredItem, f64, f64)]) {
+    let lower_is_better = out.lower_is_better;
     let sign = if lower_is_better { -1.0 } else { 1.0 };
-    for (a, b, sa, sb) in &scored {
+    for (a, b, sa, sb) in scored {
         let gain = sign * (sb - sa);
         let moved = gain.abs() > SAME_SCORE;
         if a.key.content_hash != b.key.content_hash {
@@ -652,15 +669,6 @@ fn metric_delta(
             out.to_pass.push(flipped);
         }
     }
-    out.mean_a = Some(mean_a);
-    out.mean_b = Some(mean_b);
-    out.delta = Some(delta);
-    out.ci95_low = ci.map(|c| c.0);
-    out.ci95_high = ci.map(|c| c.1);
-    out.flag = classify(delta, ci, lower_is_better, threshold);
-    // With fewer than two pairs there is no interval, and nothing to tell noise from change.
-    out.within_noise = ci.is_none_or(|(lo, hi)| lo <= 0.0 && hi >= 0.0);
-    out
 }
 
 /// The flag of one metric's change; see the module documentation.
