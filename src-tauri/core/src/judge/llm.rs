@@ -22,7 +22,7 @@ use super::provider::anthropic::AnthropicProvider;
 use super::provider::openai::{OpenAiProvider, StructuredOutput};
 use super::provider::{ChatRequest, ChatResponse, Provider};
 use super::retry::{self, RetryPolicy};
-use super::task::Task;
+use super::task::{Task, Verdict};
 use super::{
     identity_of, CallContext, Judge, JudgeError, JudgeIdentity, Judgement, ProviderKind, Usage,
 };
@@ -178,9 +178,9 @@ impl LlmJudge {
         .await
     }
 
-    // long: one call with its cache lookup, retries, repair attempt and accounting; each step
-    // decides whether the next one runs
-    /// Judges a task and reports whether a repair was needed.
+    /// Judges a task and reports whether a repair was needed: the cache first, then one
+    /// call with its retries, a repair request when the reply cannot be used, and the
+    /// accounting.
     pub async fn judge_with_outcome(
         &self,
         task: &Task,
@@ -218,35 +218,11 @@ impl LlmJudge {
         let (verdict, repaired, served_by) = match parse_verdict(task, &first.text) {
             Ok(verdict) => (verdict, false, first.model),
             Err(error) => {
-                let repair = prompt::render_repair(&messages, &first.text, &error);
-                // The unreadable reply was paid for: its tokens go with the error.
-                let spent =
-                    |usage: Usage| Some((usage, self.price.map_or(0.0, |p| p.cost(&usage))));
-                let second = match self.call(&repair, task, ctx).await {
-                    Ok(second) => second,
-                    Err(JudgeError::Cancelled) => return Err(JudgeError::Cancelled),
-                    Err(repair_error) => {
-                        return Err(JudgeError::Unparseable {
-                            message: format!("{error}; the repair request failed: {repair_error}"),
-                            raw: first.text.clone(),
-                            spent: spent(usage),
-                        })
-                    }
-                };
-                usage = accounting::add_usage(usage, usage_of(&second, &repair));
-                match parse_verdict(task, &second.text) {
-                    Ok(verdict) => (verdict, true, second.model),
-                    Err(second_error) => {
-                        return Err(JudgeError::Unparseable {
-                            message: format!("{error}; after the repair request: {second_error}"),
-                            raw: format!(
-                                "{}\n--- reply to the repair request ---\n{}",
-                                first.text, second.text
-                            ),
-                            spent: spent(usage),
-                        })
-                    }
-                }
+                let (verdict, second, repair_usage) = self
+                    .repair(task, ctx, &messages, &first, usage, &error)
+                    .await?;
+                usage = repair_usage;
+                (verdict, true, second)
             }
         };
 
@@ -271,6 +247,46 @@ impl LlmJudge {
             repaired,
             served_by,
         })
+    }
+
+    /// The repair request after a first reply that could not be used (`error`): the
+    /// verdict of the second reply, the model that served it, and the usage of both. A
+    /// second failure is `Unparseable`, with the tokens both replies cost.
+    async fn repair(
+        &self,
+        task: &Task,
+        ctx: &CallContext,
+        messages: &[Message],
+        first: &ChatResponse,
+        usage: Usage,
+        error: &str,
+    ) -> Result<(Verdict, Option<String>, Usage), JudgeError> {
+        let repair = prompt::render_repair(messages, &first.text, error);
+        // The unreadable reply was paid for: its tokens go with the error.
+        let spent = |usage: Usage| Some((usage, self.price.map_or(0.0, |p| p.cost(&usage))));
+        let second = match self.call(&repair, task, ctx).await {
+            Ok(second) => second,
+            Err(JudgeError::Cancelled) => return Err(JudgeError::Cancelled),
+            Err(repair_error) => {
+                return Err(JudgeError::Unparseable {
+                    message: format!("{error}; the repair request failed: {repair_error}"),
+                    raw: first.text.clone(),
+                    spent: spent(usage),
+                })
+            }
+        };
+        let usage = accounting::add_usage(usage, usage_of(&second, &repair));
+        match parse_verdict(task, &second.text) {
+            Ok(verdict) => Ok((verdict, second.model, usage)),
+            Err(second_error) => Err(JudgeError::Unparseable {
+                message: format!("{error}; after the repair request: {second_error}"),
+                raw: format!(
+                    "{}\n--- reply to the repair request ---\n{}",
+                    first.text, second.text
+                ),
+                spent: spent(usage),
+            }),
+        }
     }
 
     /// One request with limits, retries, timeout and cancellation.
