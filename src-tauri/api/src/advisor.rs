@@ -223,15 +223,23 @@ fn by_model(judge: Arc<dyn Judge>, task: AdviceTask, ruled: Answer) -> Answer {
             cost_usd,
         },
         other => {
-            let why = match other {
-                Ok(Err(e)) => e.to_string(),
-                Ok(Ok(j)) => format!("it answered a {} task instead", j.verdict.kind().as_str()),
-                Err(e) => e.to_string(),
+            let (why, spent) = match other {
+                Ok(Err(e)) => (e.to_string(), e.spent()),
+                Ok(Ok(j)) => (
+                    format!("it answered a {} task instead", j.verdict.kind().as_str()),
+                    Some((j.usage, j.cost_usd)),
+                ),
+                Err(e) => (e.to_string(), None),
             };
+            // Replies that could not be used were still paid for: their tokens and cost
+            // stay on the answer and in the privacy record.
+            let (usage, cost_usd) = spent.unwrap_or_default();
             Answer {
                 note: format!(
                     "{model} could not answer ({why}); this is the rule-based answer from the run's stored facts."
                 ),
+                tokens: usage.input_tokens + usage.output_tokens,
+                cost_usd,
                 ..ruled
             }
         }
