@@ -117,8 +117,6 @@ fn number_kind(t: &Token) -> Option<AnchorKind> {
     spelled.then_some(AnchorKind::Number)
 }
 
-// long: one scan over a sentence's tokens; each kind of anchor consumes tokens the next must not
-// see
 /// The anchors of one sentence. `evidence` only helps decide whether a sentence-initial
 /// capital is a name.
 pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
@@ -163,26 +161,7 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
                 .get(i + 1)
                 .is_some_and(|n| is_name_connector(&n.lower));
         if is_name_token(t, evidence) && !weak_opener {
-            let mut end = i + 1;
-            loop {
-                if end < tokens.len() && tokens[end].after_punctuation {
-                    break;
-                } else if end < tokens.len()
-                    && tokens[end].capitalised
-                    && is_name_token(&tokens[end], evidence)
-                {
-                    end += 1;
-                } else if end + 1 < tokens.len()
-                    && !tokens[end + 1].after_punctuation
-                    && is_name_connector(&tokens[end].lower)
-                    && tokens[end + 1].capitalised
-                    && is_name_token(&tokens[end + 1], evidence)
-                {
-                    end += 2;
-                } else {
-                    break;
-                }
-            }
+            let end = name_end(tokens, i, evidence);
             let span = &tokens[i..end];
             let norms: Vec<String> = span
                 .iter()
@@ -206,6 +185,32 @@ pub fn extract(sentence: &Sentence, evidence: &Evidence) -> Vec<Anchor> {
         i += 1;
     }
     out
+}
+
+/// Where the name that starts at token `i` ends: capitalised name words, and connectors
+/// ("of", "de") between two of them, up to the first punctuation.
+fn name_end(tokens: &[Token], i: usize, evidence: &Evidence) -> usize {
+    let mut end = i + 1;
+    loop {
+        if end < tokens.len() && tokens[end].after_punctuation {
+            break;
+        } else if end < tokens.len()
+            && tokens[end].capitalised
+            && is_name_token(&tokens[end], evidence)
+        {
+            end += 1;
+        } else if end + 1 < tokens.len()
+            && !tokens[end + 1].after_punctuation
+            && is_name_connector(&tokens[end].lower)
+            && tokens[end + 1].capitalised
+            && is_name_token(&tokens[end + 1], evidence)
+        {
+            end += 2;
+        } else {
+            break;
+        }
+    }
+    end
 }
 
 /// An anchor of the same kind that `sentence` states and the claim does not: what the

@@ -29,8 +29,6 @@ pub struct Conflict {
     pub aligned: bool,
 }
 
-// long: the negation rule and its exceptions, each with the example that made it; they only read
-// right together
 /// A negator in the evidence sentence governing a word the claim asserts plainly, or
 /// the reverse.
 pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
@@ -78,6 +76,16 @@ pub(super) fn negation_flip(claim: &Claim, s: &Sentence) -> Option<Conflict> {
     if s.tokens.iter().any(implicit) || claim_denies_a_negative {
         return None;
     }
+    denial_of_what_is_stated(claim, s, &claim_norms)
+}
+
+/// A claim that denies what the evidence sentence states plainly ("may never take
+/// photographs" against "may take photographs but must not use a flash").
+fn denial_of_what_is_stated(
+    claim: &Claim,
+    s: &Sentence,
+    claim_norms: &HashSet<&str>,
+) -> Option<Conflict> {
     let claim_negates: Vec<&str> = if claim.denies {
         claim_norms
             .iter()
@@ -261,8 +269,6 @@ const OPPOSITES: &[(&str, &str)] = &[
     ("imports", "exports"),
 ];
 
-// long: the reversal rule and its exceptions, each with the example that made it; they only read
-// right together
 /// A claim word whose opposite stands in the sentence the claim restates, where the
 /// claim has no opposite of its own and the sentence lacks the claim's word.
 ///
@@ -282,32 +288,6 @@ pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
             .iter()
             .any(|t| vocabulary::is_implicit_negative(&t.lower))
     };
-    let mostly_stated = |others: &[String]| {
-        others
-            .iter()
-            .filter(|n| s.norms.contains(n.as_str()))
-            .count()
-            * 10
-            >= others.len() * 6
-    };
-    // The rest of the claim, or of the clause holding the word, stands in the sentence:
-    // "Yes, the library is open on Sundays, with the same hours as on Saturdays" restates
-    // "the library is closed on Sundays" in its clause "the library is open on Sundays".
-    let restates_the_rest = |claimed: &str| {
-        let claimed = lexicon::normalise(claimed);
-        let others: Vec<String> = claim
-            .sentence
-            .content_norms()
-            .into_iter()
-            .filter(|n| *n != claimed)
-            .map(str::to_string)
-            .collect();
-        if !others.is_empty() && mostly_stated(&others) {
-            return true;
-        }
-        clause_words(&claim.sentence.text, &claimed)
-            .is_some_and(|clause| clause.len() >= 2 && mostly_stated(&clause))
-    };
     let flip = |claimed: &str, opposite: &str| Conflict {
         aligned: false,
         kind: "negation_flip",
@@ -320,7 +300,7 @@ pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
             // negative word says the same thing.
             && !(matches!(claimed, "never" | "always")
                 && (says_no_otherwise(s) || says_no_otherwise(&claim.sentence)))
-            && restates_the_rest(claimed)
+            && restates_the_rest(claim, s, claimed)
     };
     let listed = OPPOSITES.iter().find_map(|&(a, b)| {
         [(a, b), (b, a)]
@@ -356,6 +336,33 @@ pub(super) fn reversal(claim: &Claim, s: &Sentence) -> Option<Conflict> {
                 })
             })
     })
+}
+
+/// The rest of the claim, or of the clause holding the word, stands in the sentence:
+/// "Yes, the library is open on Sundays, with the same hours as on Saturdays" restates
+/// "the library is closed on Sundays" in its clause "the library is open on Sundays".
+fn restates_the_rest(claim: &Claim, s: &Sentence, claimed: &str) -> bool {
+    let mostly_stated = |others: &[String]| {
+        others
+            .iter()
+            .filter(|n| s.norms.contains(n.as_str()))
+            .count()
+            * 10
+            >= others.len() * 6
+    };
+    let claimed = lexicon::normalise(claimed);
+    let others: Vec<String> = claim
+        .sentence
+        .content_norms()
+        .into_iter()
+        .filter(|n| *n != claimed)
+        .map(str::to_string)
+        .collect();
+    if !others.is_empty() && mostly_stated(&others) {
+        return true;
+    }
+    clause_words(&claim.sentence.text, &claimed)
+        .is_some_and(|clause| clause.len() >= 2 && mostly_stated(&clause))
 }
 
 /// A number the claim gives in one unit where the restated sentence gives the same

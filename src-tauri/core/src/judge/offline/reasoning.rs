@@ -18,8 +18,6 @@ use crate::item::Label;
 use crate::judge::task::{Hop, Reasoning};
 use crate::semantic::SemanticModel;
 
-// long: hops found, then each backed or not, then the verdict; each step reads what the previous
-// one found
 pub fn reason(
     question: &str,
     answer: &str,
@@ -78,15 +76,7 @@ pub fn reason(
     let answer_abstains = claims::abstains(answer);
 
     let backed = hops.iter().filter(|h| h.grounded && h.follows).count();
-    let sufficiency = if chunks.is_empty() {
-        "there are no contexts".to_string()
-    } else if contexts_sufficient && !missing.is_empty() {
-        "the contexts back every step of the answer".to_string()
-    } else if contexts_sufficient {
-        "the contexts cover every part of the question".to_string()
-    } else {
-        format!("the contexts do not cover \"{}\"", missing.join("\", \""))
-    };
+    let sufficiency = sufficiency(chunks.is_empty(), contexts_sufficient, &missing);
     let stance = if answer_abstains {
         "the answer declines to answer"
     } else {
@@ -102,6 +92,20 @@ pub fn reason(
         contexts_sufficient,
         answer_abstains,
         reason,
+    }
+}
+
+/// What the verdict says of the contexts: none, backing every step, covering every part
+/// of the question, or the parts they miss.
+fn sufficiency(no_chunks: bool, contexts_sufficient: bool, missing: &[&str]) -> String {
+    if no_chunks {
+        "there are no contexts".to_string()
+    } else if contexts_sufficient && !missing.is_empty() {
+        "the contexts back every step of the answer".to_string()
+    } else if contexts_sufficient {
+        "the contexts cover every part of the question".to_string()
+    } else {
+        format!("the contexts do not cover \"{}\"", missing.join("\", \""))
     }
 }
 

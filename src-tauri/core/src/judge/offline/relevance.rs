@@ -207,8 +207,6 @@ fn lexical_chunk_scores(question: &str, chunks: &[String]) -> Vec<ChunkScore> {
 /// to count as covered.
 const ASPECT_COVERAGE: f64 = 0.5;
 
-// long: each aspect tried against every sentence with the same lexical and semantic tests; the best
-// match decides
 /// For each aspect: the chunk whose sentence best matches it, covered when that sentence
 /// holds enough of the aspect and every number and name in it — or, with the semantic
 /// model, states the aspect in other words and still has its numbers and names.
@@ -276,27 +274,37 @@ pub fn coverage(
                     best = Some((*chunk, s, 1.0));
                 }
             }
-            match best {
-                Some((chunk, s, score)) if score >= ASPECT_COVERAGE && !query.terms.is_empty() => {
-                    let focus: HashSet<&str> = query.terms.iter().map(|t| t.0.as_str()).collect();
-                    AspectCoverage {
-                        aspect: aspect.clone(),
-                        covered: true,
-                        chunk: Some(chunk),
-                        evidence: evidence::quote_around(&s.text, &focus, 10),
-                        confidence: None,
-                    }
-                }
-                _ => AspectCoverage {
-                    aspect: aspect.clone(),
-                    covered: false,
-                    chunk: None,
-                    evidence: String::new(),
-                    confidence: None,
-                },
-            }
+            aspect_coverage(aspect, best, &query)
         })
         .collect()
+}
+
+/// The aspect's verdict from its best sentence: covered, with a quote around the
+/// aspect's words, when that sentence scores enough; not covered otherwise.
+fn aspect_coverage(
+    aspect: &str,
+    best: Option<(usize, &Sentence, f64)>,
+    query: &Query,
+) -> AspectCoverage {
+    match best {
+        Some((chunk, s, score)) if score >= ASPECT_COVERAGE && !query.terms.is_empty() => {
+            let focus: HashSet<&str> = query.terms.iter().map(|t| t.0.as_str()).collect();
+            AspectCoverage {
+                aspect: aspect.to_string(),
+                covered: true,
+                chunk: Some(chunk),
+                evidence: evidence::quote_around(&s.text, &focus, 10),
+                confidence: None,
+            }
+        }
+        _ => AspectCoverage {
+            aspect: aspect.to_string(),
+            covered: false,
+            chunk: None,
+            evidence: String::new(),
+            confidence: None,
+        },
+    }
 }
 
 /// What the model compares with the chunks for one aspect: the aspect itself, or, when it

@@ -23,7 +23,6 @@ pub(super) fn refers_back(s: &Sentence) -> bool {
         .is_some_and(|t| vocabulary::is_back_reference(&t.lower))
 }
 
-// long: each clarity signal counted over the same words and sentences, then combined
 pub(super) fn clarity(
     answer: &str,
     sentences: &[Sentence],
@@ -40,34 +39,7 @@ pub(super) fn clarity(
             0.7
         }
     } else {
-        let syllables: usize = words.iter().map(|w| text::syllables(w)).sum();
-        let per_sentence = words.len() as f64 / sentences.len().max(1) as f64;
-        let fre = 206.835 - 1.015 * per_sentence - 84.6 * syllables as f64 / words.len() as f64;
-        let mut s = if fre >= 60.0 {
-            1.0
-        } else if fre >= 30.0 {
-            0.75 + 0.25 * (fre - 30.0) / 30.0
-        } else {
-            0.5 + 0.25 * fre.max(0.0) / 30.0
-        };
-        if fre < 30.0 {
-            issues.push(format!(
-                "The text is hard to read (Flesch reading ease {fre:.0}).",
-            ));
-            suggestions.push("Use shorter words and sentences.".into());
-        }
-        if per_sentence > 30.0 {
-            s -= 0.15;
-            issues.push(format!(
-                "Sentences are long ({per_sentence:.0} words on average)."
-            ));
-            suggestions.push("Split long sentences.".into());
-        }
-        // Long words and long sentences make a text harder, not unclear: a faithful
-        // copy of a dense legal or technical passage must not read as a generation
-        // failure (below 0.5) on its length alone. Vagueness, shouting and slips can
-        // still take it lower.
-        s.max(0.5)
+        readability(&words, sentences, &mut issues, &mut suggestions)
     };
     if !vague.is_empty() {
         score -= 0.3 + 0.1 * (vague.len() - 1) as f64;
@@ -112,6 +84,44 @@ pub(super) fn clarity(
         suggestions.push("Proofread for doubled words.".into());
     }
     (score, issues, suggestions)
+}
+
+/// The clarity score of a text of more than three words from its Flesch reading ease
+/// and its sentence length, with the issues and suggestions they raise.
+fn readability(
+    words: &[String],
+    sentences: &[Sentence],
+    issues: &mut Vec<String>,
+    suggestions: &mut Vec<String>,
+) -> f64 {
+    let syllables: usize = words.iter().map(|w| text::syllables(w)).sum();
+    let per_sentence = words.len() as f64 / sentences.len().max(1) as f64;
+    let fre = 206.835 - 1.015 * per_sentence - 84.6 * syllables as f64 / words.len() as f64;
+    let mut s = if fre >= 60.0 {
+        1.0
+    } else if fre >= 30.0 {
+        0.75 + 0.25 * (fre - 30.0) / 30.0
+    } else {
+        0.5 + 0.25 * fre.max(0.0) / 30.0
+    };
+    if fre < 30.0 {
+        issues.push(format!(
+            "The text is hard to read (Flesch reading ease {fre:.0}).",
+        ));
+        suggestions.push("Use shorter words and sentences.".into());
+    }
+    if per_sentence > 30.0 {
+        s -= 0.15;
+        issues.push(format!(
+            "Sentences are long ({per_sentence:.0} words on average)."
+        ));
+        suggestions.push("Split long sentences.".into());
+    }
+    // Long words and long sentences make a text harder, not unclear: a faithful
+    // copy of a dense legal or technical passage must not read as a generation
+    // failure (below 0.5) on its length alone. Vagueness, shouting and slips can
+    // still take it lower.
+    s.max(0.5)
 }
 
 pub(super) fn coherence(sentences: &[Sentence], q_terms: &HashSet<String>) -> (f64, Vec<String>) {

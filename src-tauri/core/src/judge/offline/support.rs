@@ -109,8 +109,6 @@ impl Assessment {
     }
 }
 
-// long: the support decision's checks in order, each with the reason it exists; the first that
-// decides returns
 /// Checks `claim` against the passages of `evidence` listed in `scope` (all of them for
 /// grounding, one for a claim × passage label).
 ///
@@ -155,17 +153,7 @@ pub fn assess(
         scope_cov
     };
     let best = m.best_sentence();
-    // A number counts as found only with its unit where the claim gives one.
-    let missing: Vec<&Anchor> = claim
-        .anchors
-        .iter()
-        .filter(|a| {
-            !a.norms
-                .iter()
-                .all(|n| evidence.contains(n) || claim.worked_out.contains(n))
-                || a.norms.iter().any(|n| claim.unmeasured.contains(n))
-        })
-        .collect();
+    let missing = missing_anchors(claim, evidence);
     let missing_words: Vec<String> = claim
         .terms
         .iter()
@@ -211,6 +199,21 @@ pub fn assess(
             missing_anchors: missing.len(),
         },
     }
+}
+
+/// The claim's anchors the item does not state (nor the claim work out). A number
+/// counts as found only with its unit where the claim gives one.
+fn missing_anchors<'c>(claim: &'c Claim, evidence: &Evidence) -> Vec<&'c Anchor> {
+    claim
+        .anchors
+        .iter()
+        .filter(|a| {
+            !a.norms
+                .iter()
+                .all(|n| evidence.contains(n) || claim.worked_out.contains(n))
+                || a.norms.iter().any(|n| claim.unmeasured.contains(n))
+        })
+        .collect()
 }
 
 /// A claim measured against the passages in scope: the pieces `assess` combines.
