@@ -138,10 +138,6 @@ pub fn fold_of(group: &str) -> u64 {
     u64::from_le_bytes(h.as_bytes()[..8].try_into().expect("8 bytes")) % FOLDS
 }
 
-// long: standardise, iterate gradient steps, then unstandardise: the numerical steps share the same
-// vectors
-// Matrix code reads as the formulas it implements: indices, not iterator chains.
-#[allow(clippy::needless_range_loop)]
 /// Fits a logistic model on `rows` using the features `uses` accepts (the rest get
 /// weight 0); each source weighs the same in total, so the largest set does not decide
 /// alone.
@@ -179,11 +175,41 @@ pub fn fit(names: &[&str], rows: &[&Row], uses: &dyn Fn(&str) -> bool) -> Logist
         })
         .collect();
     let k = used + 1;
+    let beta = newton_steps(&design, rows, &weights, k);
+    let mut model = Logistic {
+        features: names.iter().map(|s| s.to_string()).collect(),
+        mean,
+        scale,
+        weights: (0..d)
+            .map(|j| {
+                active
+                    .iter()
+                    .position(|&a| a == j)
+                    .map_or(0.0, |k| beta[k + 1])
+            })
+            .collect(),
+        bias: beta[0],
+        threshold: 0.5,
+        cascade_margin: 0.0,
+    };
+    let fitted: Vec<(f64, bool)> = rows
+        .iter()
+        .map(|r| (model.probability(&r.x), r.label))
+        .collect();
+    model.threshold = best_threshold(&fitted, rows);
+    model
+}
+
+// Matrix code reads as the formulas it implements: indices, not iterator chains.
+#[allow(clippy::needless_range_loop)]
+/// The `k` coefficients (intercept first) of the weighted, L2-penalised logistic model
+/// on the `design` rows: Newton steps until none moves a coefficient.
+fn newton_steps(design: &[Vec<f64>], rows: &[&Row], weights: &[f64], k: usize) -> Vec<f64> {
     let mut beta = vec![0.0; k];
     for _ in 0..100 {
         let mut grad = vec![0.0; k];
         let mut hess = vec![vec![0.0; k]; k];
-        for ((z, r), w) in design.iter().zip(rows).zip(&weights) {
+        for ((z, r), w) in design.iter().zip(rows).zip(weights) {
             let eta: f64 = z.iter().zip(&beta).map(|(a, b)| a * b).sum();
             let p = 1.0 / (1.0 + (-eta).exp());
             let y = if r.label { 1.0 } else { 0.0 };
@@ -215,28 +241,7 @@ pub fn fit(names: &[&str], rows: &[&Row], uses: &dyn Fn(&str) -> bool) -> Logist
             break;
         }
     }
-    let mut model = Logistic {
-        features: names.iter().map(|s| s.to_string()).collect(),
-        mean,
-        scale,
-        weights: (0..d)
-            .map(|j| {
-                active
-                    .iter()
-                    .position(|&a| a == j)
-                    .map_or(0.0, |k| beta[k + 1])
-            })
-            .collect(),
-        bias: beta[0],
-        threshold: 0.5,
-        cascade_margin: 0.0,
-    };
-    let fitted: Vec<(f64, bool)> = rows
-        .iter()
-        .map(|r| (model.probability(&r.x), r.label))
-        .collect();
-    model.threshold = best_threshold(&fitted, rows);
-    model
+    beta
 }
 
 fn source_weights(rows: &[&Row]) -> Vec<f64> {

@@ -88,8 +88,6 @@ pub fn clear(store: &Store, run_id: i64, item_id: i64, metric: &str) -> Result<b
     store::human_labels::remove(store.conn(), &key.content_hash, &metric)
 }
 
-// long: matches each label row to an item by id, then by question, with the report of what did not
-// match built alongside
 /// Imports a labels file for the items of `run_id`. Row problems are in the report; a
 /// file that cannot be read at all is an error and stores nothing.
 pub fn import(store: &mut Store, run_id: i64, path: &Path) -> Result<LabelImport> {
@@ -114,6 +112,46 @@ pub fn import(store: &mut Store, run_id: i64, path: &Path) -> Result<LabelImport
         rejected: problems.into_iter().map(|p| (p.line, p.reason)).collect(),
         ..LabelImport::default()
     };
+    let (chosen, order) = winning_rows(rows, &by_id, &by_question, run_id, &mut report);
+    let source = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "file".into());
+    store.transaction(|tx| {
+        for key in &order {
+            let (_, row) = &chosen[key];
+            let replaced = store::human_labels::upsert(
+                tx,
+                &key.0,
+                &key.1,
+                row.score,
+                row.note.as_deref(),
+                &source,
+            )?;
+            report.stored += 1;
+            report.replaced += u64::from(replaced);
+        }
+        Ok(())
+    })?;
+    report.rejected.sort();
+    report.warnings.sort();
+    Ok(report)
+}
+
+/// A label's (content hash, metric).
+type LabelKey = (String, String);
+
+/// Each row matched to an item by id, then by question: the row that wins for each
+/// (content hash, metric) and those keys in the order first seen. Rows that match no
+/// item or name no per-item metric are rejected in `report`; a later row for the same
+/// item and metric wins, with a warning.
+fn winning_rows(
+    rows: Vec<LabelRow>,
+    by_id: &HashMap<&str, &str>,
+    by_question: &HashMap<String, &str>,
+    run_id: i64,
+    report: &mut LabelImport,
+) -> (HashMap<LabelKey, (u64, LabelRow)>, Vec<LabelKey>) {
     // (content hash, metric) → the row that wins, with the line of the first one seen.
     let mut chosen: HashMap<(String, String), (u64, LabelRow)> = HashMap::new();
     let mut order: Vec<(String, String)> = Vec::new();
@@ -165,29 +203,7 @@ pub fn import(store: &mut Store, run_id: i64, path: &Path) -> Result<LabelImport
             }
         }
     }
-    let source = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "file".into());
-    store.transaction(|tx| {
-        for key in &order {
-            let (_, row) = &chosen[key];
-            let replaced = store::human_labels::upsert(
-                tx,
-                &key.0,
-                &key.1,
-                row.score,
-                row.note.as_deref(),
-                &source,
-            )?;
-            report.stored += 1;
-            report.replaced += u64::from(replaced);
-        }
-        Ok(())
-    })?;
-    report.rejected.sort();
-    report.warnings.sort();
-    Ok(report)
+    (chosen, order)
 }
 
 fn per_item_metric(name: &str) -> Result<String> {

@@ -11,7 +11,6 @@ use super::text::{as_text, documents_at, first_text};
 use super::turns::{answer_in, question_in};
 use super::{Role, SpanFacts};
 
-// long: one span: each OpenInference and GenAI attribute read in turn from the same flattened map
 /// OpenInference and OpenTelemetry GenAI spans (Phoenix or OTLP shape).
 pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFacts), String> {
     let (Some(trace_id), Some(span_id)) = ids_of(record) else {
@@ -61,18 +60,7 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
         number_at("llm.token_count.prompt").or(number_at("gen_ai.usage.input_tokens")),
         number_at("llm.token_count.completion").or(number_at("gen_ai.usage.output_tokens")),
     );
-    let mut evaluations = Vec::new();
-    for n in 0.. {
-        let at = |field: &str| format!("evaluations.{n}.evaluation.{field}");
-        let Some(name) = text(&at("name")) else { break };
-        let mut value = json!({});
-        for field in ["score", "label", "explanation"] {
-            if let Some(v) = attributes.get(&at(field)) {
-                value[field] = v.clone();
-            }
-        }
-        evaluations.push((name, value));
-    }
+    let mut evaluations = openinference_evaluations(&attributes);
     evaluations.extend(genai_evaluation_events(record));
     evaluations.extend(trulens_evaluation(&attributes));
     let raw = |keys: &[&str]| keys.iter().find_map(|k| attributes.get(*k)).cloned();
@@ -102,6 +90,25 @@ pub(super) fn otel_facts(record: &Map<String, Value>) -> Result<(String, SpanFac
         ..SpanFacts::default()
     };
     Ok((trace_id, facts))
+}
+
+/// OpenInference's evaluations (`evaluations.<n>.evaluation.name`, with its score,
+/// label and explanation), in order, up to the first index without a name.
+fn openinference_evaluations(attributes: &Map<String, Value>) -> Vec<(String, Value)> {
+    let text = |key: &str| attributes.get(key).and_then(as_text);
+    let mut evaluations = Vec::new();
+    for n in 0.. {
+        let at = |field: &str| format!("evaluations.{n}.evaluation.{field}");
+        let Some(name) = text(&at("name")) else { break };
+        let mut value = json!({});
+        for field in ["score", "label", "explanation"] {
+            if let Some(v) = attributes.get(&at(field)) {
+                value[field] = v.clone();
+            }
+        }
+        evaluations.push((name, value));
+    }
+    evaluations
 }
 
 /// Attributes holding a span's input, most specific first: OpenInference, TruLens's
