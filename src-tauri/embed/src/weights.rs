@@ -9,6 +9,33 @@ use std::collections::HashMap;
 
 use crate::EmbedError;
 
+/// What is wrong with the model file.
+fn bad(why: &str) -> EmbedError {
+    EmbedError::Model(format!("model.safetensors: {why}"))
+}
+
+/// Replaces each int8 matrix's `<name>.scale` tensor with the matrix read as
+/// `value × scale`, one scale per row.
+fn dequantise(
+    tensors: &mut HashMap<String, Tensor>,
+    quantised: Vec<(String, Vec<usize>, Vec<i8>)>,
+) -> Result<(), EmbedError> {
+    for (name, shape, values) in quantised {
+        let scale = tensors
+            .remove(&format!("{name}.scale"))
+            .filter(|t| t.shape == [shape[0]])
+            .ok_or_else(|| bad(&format!("{name} is int8 without a scale per row")))?;
+        let columns = shape[1];
+        let data = values
+            .chunks_exact(columns)
+            .zip(&scale.data)
+            .flat_map(|(row, s)| row.iter().map(move |&q| f32::from(q) * s))
+            .collect();
+        tensors.insert(name, Tensor { shape, data });
+    }
+    Ok(())
+}
+
 pub struct Tensor {
     pub shape: Vec<usize>,
     pub data: Vec<f32>,
@@ -19,9 +46,7 @@ pub struct Weights {
 }
 
 impl Weights {
-    // long: reads the safetensors header and every tensor in one pass over the same bytes
     pub fn parse(bytes: &[u8]) -> Result<Weights, EmbedError> {
-        let bad = |why: &str| EmbedError::Model(format!("model.safetensors: {why}"));
         let header_len = bytes
             .get(..8)
             .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
@@ -90,19 +115,7 @@ impl Weights {
                 },
             );
         }
-        for (name, shape, values) in quantised {
-            let scale = tensors
-                .remove(&format!("{name}.scale"))
-                .filter(|t| t.shape == [shape[0]])
-                .ok_or_else(|| bad(&format!("{name} is int8 without a scale per row")))?;
-            let columns = shape[1];
-            let data = values
-                .chunks_exact(columns)
-                .zip(&scale.data)
-                .flat_map(|(row, s)| row.iter().map(move |&q| f32::from(q) * s))
-                .collect();
-            tensors.insert(name, Tensor { shape, data });
-        }
+        dequantise(&mut tensors, quantised)?;
         Ok(Weights { tensors })
     }
 

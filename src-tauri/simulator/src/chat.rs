@@ -43,8 +43,6 @@ impl Drop for InFlight<'_> {
     }
 }
 
-// long: one request: parse, match a fault rule, answer in the caller's dialect; the order of those
-// checks is the simulator's contract
 /// One chat request's reply. `in_flight` is Some for a live request (counted in `calls`,
 /// delayed by the latency rules) and None for a request inside a batch, which the batch
 /// counts itself and which no one waits on.
@@ -94,26 +92,8 @@ pub(crate) async fn chat_inner(
     if fault.is_some() {
         shared.stats().faults_injected += 1;
     }
-    match &fault {
-        Some(Fault::Status {
-            status,
-            retry_after,
-            body,
-        }) => {
-            let status = StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            let mut reply = error(status, body.as_deref().unwrap_or("simulated failure"));
-            if let Some(value) = retry_after.as_deref().and_then(|v| v.parse().ok()) {
-                reply.headers_mut().insert("retry-after", value);
-            }
-            return reply;
-        }
-        Some(Fault::Hang) => {
-            // Until the simulator shuts down, which drops this task.
-            tokio::time::sleep(Duration::from_secs(24 * 3600)).await;
-            return error(StatusCode::GATEWAY_TIMEOUT, "hung");
-        }
-        Some(Fault::EmptyBody) => return Response::new(Full::new(Bytes::new())),
-        _ => {}
+    if let Some(reply) = fault_in_place_of_answer(fault.as_ref()).await {
+        return reply;
     }
     let (task, repair, json) = match answer::answer(&messages, shared.config.oracle) {
         Answer::Verdict { task, repair, json } => (
@@ -140,4 +120,30 @@ pub(crate) async fn chat_inner(
         .and_then(Value::as_str)
         .unwrap_or("ragnosis-judge-sim");
     ok_json(&answer::reply_body(dialect, model, &content, input, output))
+}
+
+/// The reply a fault gives in place of any answer (a status, a hang, an empty body);
+/// None for no fault or one that spoils the answer's content instead.
+async fn fault_in_place_of_answer(fault: Option<&Fault>) -> Option<Reply> {
+    match fault {
+        Some(Fault::Status {
+            status,
+            retry_after,
+            body,
+        }) => {
+            let status = StatusCode::from_u16(*status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            let mut reply = error(status, body.as_deref().unwrap_or("simulated failure"));
+            if let Some(value) = retry_after.as_deref().and_then(|v| v.parse().ok()) {
+                reply.headers_mut().insert("retry-after", value);
+            }
+            Some(reply)
+        }
+        Some(Fault::Hang) => {
+            // Until the simulator shuts down, which drops this task.
+            tokio::time::sleep(Duration::from_secs(24 * 3600)).await;
+            Some(error(StatusCode::GATEWAY_TIMEOUT, "hung"))
+        }
+        Some(Fault::EmptyBody) => Some(Response::new(Full::new(Bytes::new()))),
+        _ => None,
+    }
 }

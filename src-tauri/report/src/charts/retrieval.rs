@@ -22,11 +22,11 @@ fn x_of(value: f64) -> i32 {
     PLOT_LEFT + (value.clamp(0.0, 1.0) * f64::from(PLOT_RIGHT - PLOT_LEFT)).round() as i32
 }
 
-// long: one chart: scales, bars, intervals and labels share the same drawing area and coordinates
-pub fn chart(eval: &RetrievalEval) -> Result<Chart, Error> {
+/// The chart's rows: each retriever's Recall@K and then its MRR@K, labelled and in
+/// their figure's colour.
+fn figure_rows(eval: &RetrievalEval) -> Vec<(String, Option<Estimate>, RGBColor)> {
     let k = eval.k;
-    let rows: Vec<(String, Option<Estimate>, RGBColor)> = eval
-        .retrievers
+    eval.retrievers
         .iter()
         .flat_map(|r| {
             [
@@ -38,7 +38,12 @@ pub fn chart(eval: &RetrievalEval) -> Result<Chart, Error> {
                 (format!("{} · MRR@{k}", r.retriever), r.mrr_at_k, MRR),
             ]
         })
-        .collect();
+        .collect()
+}
+
+pub fn chart(eval: &RetrievalEval) -> Result<Chart, Error> {
+    let k = eval.k;
+    let rows = figure_rows(eval);
     let plot_bottom = TOP + rows.len() as i32 * ROW;
     let height = (plot_bottom + 40) as u32;
     let heading = format!(
