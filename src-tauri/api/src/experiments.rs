@@ -42,6 +42,11 @@ pub fn of_run(ctx: &Ctx, run_id: i64) -> Result<Vec<ExperimentCheck>> {
     experiment::of_run(&*ctx.store()?, run_id)
 }
 
+/// The experiments tried from run `a`'s actions, read on run `b` (a comparison of the two).
+pub fn between(ctx: &Ctx, a: i64, b: i64) -> Result<Vec<ExperimentCheck>> {
+    experiment::between(&*ctx.store()?, a, b)
+}
+
 /// The experiments tried on any version of `dataset_id`'s test set.
 pub fn of_dataset(ctx: &Ctx, dataset_id: i64) -> Result<Vec<ExperimentCheck>> {
     experiment::of_test_set(&*ctx.store()?, dataset_id)

@@ -105,6 +105,9 @@ pub fn compare(ctx: &Ctx, args: CompareArgs) -> Result<(), Failure> {
     let (a, b) = (args.run_a, args.run_b);
     let comparison = reports::compare(ctx, a, b, args.threshold, args.allow_different_judges)?;
     crate::print::comparison(&comparison);
+    for check in ragnosis_api::experiments::between(ctx, a, b)? {
+        println!("Experiment {}: {}", check.experiment.id, check.sentence);
+    }
     let mut written = Vec::new();
     if formats.contains(&Json) {
         written.push(reports::write_comparison(&comparison, &base)?);

@@ -184,7 +184,9 @@ pub fn comparison_view(
     let chart = ragnosis_report::charts::deltas::chart(&comparison)
         .map_err(|e| from_report(e, Path::new(ragnosis_report::charts::deltas::FILE)))?
         .map(ChartSvg::from);
-    Ok(ComparisonView::new(comparison, chart))
+    let mut view = ComparisonView::new(comparison, chart);
+    view.experiments = crate::experiments::between(ctx, a, b)?;
+    Ok(view)
 }
 
 /// Writes the comparison as JSON at `base.json`.

@@ -124,6 +124,9 @@ pub struct ComparisonView {
     pub metrics_only_in_b: Vec<String>,
     /// The delta chart, when there is anything to draw.
     pub chart: Option<ChartSvg>,
+    /// The experiments tried from run A's actions, read on run B: what the change did to
+    /// the items each targeted.
+    pub experiments: Vec<ragnosis_core::analysis::experiment::ExperimentCheck>,
 }
 
 impl ComparisonView {
@@ -150,6 +153,7 @@ impl ComparisonView {
             metrics_only_in_b: c.metrics_only_in_b,
             items: c.items,
             chart,
+            experiments: Vec::new(),
         }
     }
 }

@@ -176,6 +176,20 @@ pub fn of_run(store: &Store, run_id: i64) -> Result<Vec<ExperimentCheck>> {
         .collect())
 }
 
+/// The experiments tried from run `a`'s actions, each read on run `b`: what `compare a b`
+/// adds to its verdict. Empty when `b` is not a later run than `a`.
+pub fn between(store: &Store, a: i64, b: i64) -> Result<Vec<ExperimentCheck>> {
+    if b <= a {
+        return Ok(Vec::new());
+    }
+    let run = store::runs::get(store.conn(), a)?;
+    store::experiments::of_datasets(store.conn(), &[run.dataset_id])?
+        .into_iter()
+        .filter(|e| e.run_id == a)
+        .map(|e| check(store, e, Some(b)))
+        .collect()
+}
+
 /// `experiment` read on run `later` (none: not checked yet).
 pub fn check(
     store: &Store,
