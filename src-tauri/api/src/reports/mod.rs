@@ -185,7 +185,7 @@ pub fn comparison_view(
         .map_err(|e| from_report(e, Path::new(ragnosis_report::charts::deltas::FILE)))?
         .map(ChartSvg::from);
     let mut view = ComparisonView::new(comparison, chart);
-    view.experiments = crate::experiments::between(ctx, a, b)?;
+    view.experiments = ragnosis_core::analysis::experiment::between(&*ctx.store()?, a, b)?;
     Ok(view)
 }
 

@@ -87,7 +87,8 @@ fn an_experiment_tried_on_v1_is_checked_item_by_item_on_v2() {
     let cited = answer["items"].as_array().unwrap().len();
     assert_eq!(cited, 3, "t-02, t-04 and t-05 of run 2: {answer}");
     // Comparing the two runs says it too, beside the metrics.
-    let compared = ok(home, &["compare", "1", "2"]);
+    let out = home.join("cmp");
+    let compared = ok(home, &["compare", "1", "2", "--out", out.to_str().unwrap()]);
     assert!(
         compared.contains("Experiment 1: \"keep numbers verbatim\" for F (subtle distortion), checked on Run 2 (v2): 2 of 2 items fixed"),
         "{compared}"
