@@ -16,18 +16,12 @@ use crate::{Ctx, Error, Result};
 /// A pattern as a user names it: its letter ("F") or its name ("subtle distortion").
 pub fn parse_pattern(text: &str) -> Result<FailurePattern> {
     let wanted = text.trim();
-    FailurePattern::ALL
-        .into_iter()
-        .find(|p| {
-            wanted.eq_ignore_ascii_case(&p.letter().to_string())
-                || wanted.eq_ignore_ascii_case(p.name())
-        })
-        .ok_or_else(|| {
-            Error::Invalid(format!(
-                "no failure pattern is called \"{wanted}\": use a letter A–J or a name such as \
+    FailurePattern::named(wanted).ok_or_else(|| {
+        Error::Invalid(format!(
+            "no failure pattern is called \"{wanted}\": use a letter A–J or a name such as \
                  \"subtle distortion\" (the diagnosis lists the ones a run shows)"
-            ))
-        })
+        ))
+    })
 }
 
 /// Records "try this" for `pattern` on run `run_id` with the change the user will make.

@@ -170,10 +170,7 @@ pub fn pattern_named(lower: &str) -> Option<FailurePattern> {
         })
         .or_else(|| {
             let at = lower.find("pattern ")? + "pattern ".len();
-            let letter = lower[at..].chars().next()?.to_ascii_uppercase();
-            FailurePattern::ALL
-                .into_iter()
-                .find(|p| p.letter() == letter)
+            FailurePattern::from_letter(lower[at..].chars().next()?)
         })
 }
 

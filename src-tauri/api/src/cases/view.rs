@@ -106,9 +106,12 @@ impl CaseQueryInput {
         let pattern = match self.pattern.as_deref().map(str::trim) {
             None | Some("") => None,
             Some(p) => {
-                let letter = p.chars().next().filter(|c| {
-                    p.len() == 1 && FailurePattern::ALL.iter().any(|f| f.letter() == *c)
-                });
+                let letter = p
+                    .chars()
+                    .next()
+                    .filter(|_| p.len() == 1)
+                    .and_then(FailurePattern::from_letter)
+                    .map(FailurePattern::letter);
                 Some(letter.ok_or_else(|| {
                     let last = FailurePattern::ALL.last().map_or('A', |f| f.letter());
                     Error::Invalid(format!("unknown failure pattern '{p}': use A to {last}"))

@@ -63,6 +63,8 @@ pub struct TargetOutcome {
     pub item_id_before: Option<i64>,
     pub item_id_after: Option<i64>,
     pub outcome: Outcome,
+    /// The outcome in words ("still failing"), as every reader shows it.
+    pub outcome_label: String,
     /// The patterns it showed, as "F (subtle distortion)", or "no problem found".
     pub before: String,
     pub after: String,
@@ -321,6 +323,7 @@ fn outcome(
         item_id_before: before.map(|s| s.item_id),
         item_id_after: after.map(|s| s.item_id),
         outcome: result,
+        outcome_label: result.label().to_string(),
         before: words(before),
         after: words(after),
     }

@@ -10,6 +10,10 @@ export type TargetOutcome = {
  */
 label: string, item_id_before: number | null, item_id_after: number | null, outcome: Outcome, 
 /**
+ * The outcome in words ("still failing"), as every reader shows it.
+ */
+outcome_label: string, 
+/**
  * The patterns it showed, as "F (subtle distortion)", or "no problem found".
  */
 before: string, after: string, };

@@ -232,8 +232,8 @@ describe('ExperimentsPanel', () => {
     pattern_label: 'F (subtle distortion)',
     checked_on: { id: 2, label: 'v2', version: null, dataset: 'town-v2', judge: 'offline', items: 8 },
     targets: [
-      { label: 't-02', item_id_before: 2, item_id_after: 10, outcome: 'fixed', before: 'F (subtle distortion)', after: 'no problem found' },
-      { label: HOSTILE, item_id_before: 4, item_id_after: 12, outcome: 'worse', before: 'F (subtle distortion)', after: 'H (incomplete)' },
+      { label: 't-02', item_id_before: 2, item_id_after: 10, outcome: 'fixed', outcome_label: 'fixed', before: 'F (subtle distortion)', after: 'no problem found' },
+      { label: HOSTILE, item_id_before: 4, item_id_after: 12, outcome: 'worse', outcome_label: 'worse', before: 'F (subtle distortion)', after: 'H (incomplete)' },
     ],
     fixed: 1,
     still_failing: 0,

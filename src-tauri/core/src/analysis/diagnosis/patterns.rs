@@ -184,6 +184,27 @@ impl FailurePattern {
         FailurePattern::CitationFailure,
     ];
 
+    /// The pattern with this letter ('F' or 'f').
+    pub fn from_letter(letter: char) -> Option<FailurePattern> {
+        let letter = letter.to_ascii_uppercase();
+        FailurePattern::ALL
+            .into_iter()
+            .find(|p| p.letter() == letter)
+    }
+
+    /// The pattern a user names by its letter ("F") or its name ("subtle distortion"),
+    /// case aside.
+    pub fn named(text: &str) -> Option<FailurePattern> {
+        let text = text.trim();
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => FailurePattern::from_letter(c),
+            _ => FailurePattern::ALL
+                .into_iter()
+                .find(|p| text.eq_ignore_ascii_case(p.name())),
+        }
+    }
+
     pub fn letter(self) -> char {
         match self {
             FailurePattern::RetrievalMiss => 'A',

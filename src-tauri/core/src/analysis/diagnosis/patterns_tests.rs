@@ -339,3 +339,25 @@ fn patterns_come_back_in_fix_order_with_their_stages() {
         "H is fixed with generation although it blames retrieval too"
     );
 }
+
+#[test]
+fn a_pattern_is_named_by_its_letter_or_its_name_and_nothing_else() {
+    assert_eq!(
+        FailurePattern::named("F"),
+        Some(FailurePattern::SubtleDistortion)
+    );
+    assert_eq!(
+        FailurePattern::named(" f "),
+        Some(FailurePattern::SubtleDistortion)
+    );
+    assert_eq!(
+        FailurePattern::named("Subtle Distortion"),
+        Some(FailurePattern::SubtleDistortion)
+    );
+    assert_eq!(FailurePattern::named("Z"), None);
+    assert_eq!(FailurePattern::named("subtle"), None);
+    assert_eq!(FailurePattern::named(""), None);
+    for p in FailurePattern::ALL {
+        assert_eq!(FailurePattern::from_letter(p.letter()), Some(p));
+    }
+}
