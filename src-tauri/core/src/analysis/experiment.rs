@@ -151,29 +151,37 @@ pub fn record(
 /// The experiments tried on any version of `dataset_id`'s test set, oldest first, each
 /// checked on the latest finished run of a version after it.
 pub fn of_test_set(store: &Store, dataset_id: i64) -> Result<Vec<ExperimentCheck>> {
+    planned(store, dataset_id)?
+        .into_iter()
+        .map(|(e, later)| check(store, e, later))
+        .collect()
+}
+
+/// The experiments tried from run `run_id`'s actions, and those checked on it, each
+/// checked as `of_test_set` does (and only those: a check compares two runs).
+pub fn of_run(store: &Store, run_id: i64) -> Result<Vec<ExperimentCheck>> {
+    let run = store::runs::get(store.conn(), run_id)?;
+    planned(store, run.dataset_id)?
+        .into_iter()
+        .filter(|(e, later)| e.run_id == run_id || *later == Some(run_id))
+        .map(|(e, later)| check(store, e, later))
+        .collect()
+}
+
+/// The test set's experiments, each with the run it is read on: the latest finished run
+/// of any version after the experiment's own (none yet: not checked).
+fn planned(store: &Store, dataset_id: i64) -> Result<Vec<(ExperimentRow, Option<i64>)>> {
     let versions = store::datasets::versions(store.conn(), dataset_id)?;
     let runs: Vec<RunRow> = store::runs::list(store.conn())?
         .into_iter()
         .filter(|r| versions.contains(&r.dataset_id) && r.status == RunStatus::Done)
         .collect();
-    store::experiments::of_datasets(store.conn(), &versions)?
+    Ok(store::experiments::of_datasets(store.conn(), &versions)?
         .into_iter()
         .map(|e| {
-            // The latest finished run after the experiment's own (runs come newest first).
+            // Runs come newest first.
             let later = runs.iter().find(|r| r.id > e.run_id).map(|r| r.id);
-            check(store, e, later)
-        })
-        .collect()
-}
-
-/// The experiments tried from run `run_id`'s actions, and those checked on it, each
-/// checked as `of_test_set` does.
-pub fn of_run(store: &Store, run_id: i64) -> Result<Vec<ExperimentCheck>> {
-    let run = store::runs::get(store.conn(), run_id)?;
-    Ok(of_test_set(store, run.dataset_id)?
-        .into_iter()
-        .filter(|c| {
-            c.experiment.run_id == run_id || c.checked_on.as_ref().is_some_and(|r| r.id == run_id)
+            (e, later)
         })
         .collect())
 }
