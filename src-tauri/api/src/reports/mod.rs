@@ -89,17 +89,17 @@ pub fn export(
 ) -> Result<Vec<PathBuf>> {
     let base = base_for(base, formats);
     let data: Vec<_> = formats.iter().filter_map(|f| f.export_format()).collect();
+    let options = ReportOptions {
+        generated_at: date_line(date),
+        ..ReportOptions::default()
+    };
     // Its own connection: exporting a large run must not stop the window from reading.
+    // The run is read once; the data files and the report are written from that one view.
     let mut store = ctx.own_store()?;
     runs::open(&mut store, run_id)?;
-    let mut written = export::write_all(&store, run_id, &base, &data)?;
-    if formats.iter().any(|f| f.report_format().is_some()) {
-        let options = ReportOptions {
-            generated_at: date_line(date),
-            ..ReportOptions::default()
-        };
-        written.extend(write_report(ctx, run_id, &options, formats, &base)?);
-    }
+    let report = ReportView::load(&store, run_id, &options)?;
+    let mut written = export::write_all(&store, &report, &base, &data)?;
+    written.extend(write_view(&report, formats, &base)?);
     Ok(written)
 }
 
@@ -150,9 +150,16 @@ pub fn write_report(
     formats: &[ReportFormat],
     base: &Path,
 ) -> Result<Vec<PathBuf>> {
+    write_view(&view(ctx, run_id, options)?, formats, base)
+}
+
+/// Writes `report` at `base` in the report formats among `formats` (none: nothing).
+fn write_view(report: &ReportView, formats: &[ReportFormat], base: &Path) -> Result<Vec<PathBuf>> {
     let formats: Vec<_> = formats.iter().filter_map(|f| f.report_format()).collect();
-    let view = view(ctx, run_id, options)?;
-    ragnosis_report::write(&view, &formats, base).map_err(|e| from_report(e, base))
+    if formats.is_empty() {
+        return Ok(Vec::new());
+    }
+    ragnosis_report::write(report, &formats, base).map_err(|e| from_report(e, base))
 }
 
 /// Run `b` against run `a`: per-metric deltas with 95% intervals, flipped items, flags

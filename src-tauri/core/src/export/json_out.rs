@@ -10,9 +10,10 @@ use serde_json::{json, Map, Value};
 use crate::analysis::diagnosis;
 use crate::error::{Error, Result};
 use crate::store::{self, Store};
-use crate::view::{ItemView, RunView};
+use crate::view::{ItemView, ReportView};
 
-pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> {
+pub fn write(store: &Store, report: &ReportView, out: &mut impl Write) -> Result<()> {
+    let view = &report.run;
     let io = |e: std::io::Error| Error::Invalid(format!("writing JSON export failed: {e}"));
     let run = json!({
         "id": view.run.id,
@@ -35,17 +36,14 @@ pub fn write(store: &Store, view: &RunView, out: &mut impl Write) -> Result<()> 
     serde_json::to_writer_pretty(&mut *out, &run)?;
     out.write_all(b",\n\"summary\": ").map_err(io)?;
     serde_json::to_writer_pretty(&mut *out, &view.summary)?;
-    let trust = crate::view::trust::statement(store, &view.run, &view.summary)?;
     out.write_all(b",\n\"trust\": ").map_err(io)?;
-    serde_json::to_writer_pretty(&mut *out, &trust.sentences)?;
+    serde_json::to_writer_pretty(&mut *out, &report.trust.sentences)?;
     // The user's own criteria: the version and text that scored, and how items did.
-    let criteria = crate::view::criteria::load(store, &view.run, &view.summary)?;
     out.write_all(b",\n\"criteria\": ").map_err(io)?;
-    serde_json::to_writer_pretty(&mut *out, &criteria)?;
+    serde_json::to_writer_pretty(&mut *out, &report.criteria)?;
     // `null` when the run has none (a run stored before insights existed).
-    let insights = crate::analysis::insights::load(store, view.run.id)?;
     out.write_all(b",\n\"insights\": ").map_err(io)?;
-    serde_json::to_writer_pretty(&mut *out, &insights)?;
+    serde_json::to_writer_pretty(&mut *out, &report.insights)?;
     out.write_all(b",\n\"items\": [").map_err(io)?;
     let item_ids = store::run_items::item_ids(store.conn(), view.run.id)?;
     for (position, item_id) in item_ids.iter().enumerate() {

@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 
 pub use crate::text::escape_markdown;
-use crate::view::RunView;
+use crate::view::ReportView;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExportFormat {
@@ -40,14 +40,14 @@ impl ExportFormat {
     }
 }
 
-/// Writes `base.<ext>` for each format and returns the paths written.
+/// Writes `base.<ext>` for each format and returns the paths written: the report's
+/// facts, then the run's items streamed from `store`.
 pub fn write_all(
     store: &Store,
-    run_id: i64,
+    view: &ReportView,
     base: &Path,
     formats: &[ExportFormat],
 ) -> Result<Vec<PathBuf>> {
-    let view = RunView::load(store, run_id)?;
     if let Some(parent) = base.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent).map_err(|source| Error::Write {
             path: parent.to_path_buf(),
@@ -57,16 +57,21 @@ pub fn write_all(
     let mut written = Vec::new();
     for format in formats {
         let path = with_extension(base, format.extension());
-        write_one(store, &view, *format, &path)?;
+        write_one(store, view, *format, &path)?;
         written.push(path);
     }
     Ok(written)
 }
 
-pub fn write_one(store: &Store, view: &RunView, format: ExportFormat, path: &Path) -> Result<()> {
+pub fn write_one(
+    store: &Store,
+    view: &ReportView,
+    format: ExportFormat,
+    path: &Path,
+) -> Result<()> {
     crate::output_file::write_with(path, |out| match format {
         ExportFormat::Json => json_out::write(store, view, out),
-        ExportFormat::Csv => csv_out::write(store, view, out),
+        ExportFormat::Csv => csv_out::write(store, &view.run, out),
     })
 }
 

@@ -110,19 +110,6 @@ pub fn align(store: &Store, run_id: i64) -> Result<Alignment> {
     })
 }
 
-/// `align`'s figures alone, without its suggestions: what the trust statement says. A
-/// run none of whose items has a label reads nothing else (a million-item run would
-/// otherwise read every item and score to pair them with no label).
-pub fn labelled_metrics(store: &Store, run_id: i64) -> Result<Vec<MetricAlignment>> {
-    let labels = store::human_labels::for_run(store.conn(), run_id)?;
-    if labels.is_empty() {
-        return Ok(Vec::new());
-    }
-    let run = store::runs::get(store.conn(), run_id)?;
-    let ids = worth_labelling(&run.metrics, &labels);
-    Ok(Scored::read(store, run_id, ids)?.figures(&labels))
-}
-
 /// The run's per-item metrics worth a person's time, in catalogue order: the ones already
 /// being labelled, or, before any label, the judged ones (a formula's score needs no
 /// second opinion, an overall is labelled through its parts).

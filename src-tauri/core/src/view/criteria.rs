@@ -7,10 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::analysis::RunSummary;
+use super::facts::RunFacts;
 use crate::error::Result;
 use crate::run;
-use crate::store::{self, runs::RunRow, Store};
 
 /// One criterion of a run, as every output shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -32,16 +31,18 @@ pub struct CriterionReport {
     pub skip_reason: Option<String>,
 }
 
-/// The criteria `run` scored, in the order it lists them.
-pub fn load(store: &Store, run: &RunRow, summary: &RunSummary) -> Result<Vec<CriterionReport>> {
-    let config = run::run_config(run)?;
+/// The criteria a run scored, in the order it lists them, from its facts.
+pub fn build(facts: &RunFacts) -> Result<Vec<CriterionReport>> {
+    let config = run::run_config(&facts.run)?;
+    let summary = &facts.summary;
     let mut out = Vec::new();
     for v in &config.criteria {
         let metric = v.definition.metric_id();
-        // Counted in SQL: every report opens this, and a criterion of a million-item run
-        // would otherwise load its whole column.
-        let (scored, passed) =
-            store::results::count_ok_flag(store.conn(), run.id, &metric, "passed")?;
+        let (scored, passed) = facts
+            .criteria_counts
+            .get(&metric)
+            .copied()
+            .unwrap_or((0, 0));
         let stats = summary.metrics.get(&metric);
         let skipped = stats.map_or(0, |s| s.stats.skipped);
         let skip_reason = stats

@@ -3,12 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::run::RunView;
-use crate::error::{Error, Result};
-use crate::judge::{self, open, ProviderKind};
+use super::facts::RunFacts;
+use crate::error::Result;
+use crate::judge;
 use crate::metrics;
 use crate::run::{self, RunTotals};
-use crate::store::{self, Store};
+use crate::store;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JudgeFacts {
@@ -65,18 +65,17 @@ pub(super) fn count(n: usize, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
-/// Every fact of the methodology, gathered from the store in one place.
-pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> {
-    let run = &view.run;
+/// The methodology of a run, worded from its facts.
+pub(super) fn methodology(facts: &RunFacts) -> Result<Methodology> {
+    let run = &facts.run;
     let judged_metrics: Vec<String> = run
         .metrics
         .iter()
         .filter(|id| metrics::find(id).is_some_and(|m| m.judge))
         .cloned()
         .collect();
-    let judge = judge_facts(store, &run.judge)?;
-    let judged_by = crate::analysis::JudgedBy::of(store, &view.summary)?;
-    let recorded = judged_by.prompt_versions;
+    let judge = facts.judge.clone();
+    let recorded = facts.judged_by.prompt_versions.clone();
     // Asked only when the offline judge judged something: finding out for a run that
     // recorded no prompt version loads the model, a second or more a report need not pay.
     let semantic_used = judge.offline
@@ -105,25 +104,24 @@ pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> 
             .map(|k| judge::prompt::prompt_version(*k).to_string())
             .collect()
     };
-    let totals: RunTotals = store::runs::totals(store.conn(), run.id)?;
+    let totals = facts.totals;
     let semantic_model = semantic_used.then(|| crate::semantic::MODEL_NAME.to_string());
     let offline_caveat = (judge.offline && !judged_metrics.is_empty())
         .then(|| offline_caveat(&prompt_versions, semantic_used));
-    let (scored, errors, skipped, skip_notes) = result_counts(view);
-    let privacy = privacy_line(&judge, &judged_metrics, &totals)
-        + &advisor_line(&store::advisor_calls::sent(store.conn(), run.id)?);
-    let judge_configs = judged_by.judge_configs;
+    let (scored, errors, skipped, skip_notes) = result_counts(facts);
+    let privacy =
+        privacy_line(&judge, &judged_metrics, &totals) + &advisor_line(&facts.advisor_calls);
+    let judge_configs = facts.judged_by.judge_configs.clone();
     let judge_check = judge_check_line(
-        store,
-        &judge_configs,
+        &facts.judge_checks,
         &prompt_versions,
         judged_metrics.is_empty(),
-    )?;
+    );
     Ok(Methodology {
         judge_check,
         judge_configs,
-        calibration: calibration_line(store, run.id)?,
-        settings: settings(run, &view.pipeline)?,
+        calibration: calibration_line(facts.calibration.as_ref()),
+        settings: settings(run, &facts.pipeline)?,
         judge,
         judged_metrics,
         prompt_versions,
@@ -136,42 +134,6 @@ pub(super) fn methodology(store: &Store, view: &RunView) -> Result<Methodology> 
         skip_notes,
         privacy,
     })
-}
-
-pub(crate) fn judge_facts(store: &Store, name: &str) -> Result<JudgeFacts> {
-    match open::profile(store, name) {
-        Ok(p) => {
-            let offline = p.kind == ProviderKind::Offline;
-            let url = match p.kind {
-                ProviderKind::OpenAi if p.base_url.trim().is_empty() => {
-                    judge::provider::openai::DEFAULT_BASE_URL
-                }
-                ProviderKind::Anthropic if p.base_url.trim().is_empty() => {
-                    judge::provider::anthropic::DEFAULT_BASE_URL
-                }
-                _ => p.base_url.as_str(),
-            };
-            Ok(JudgeFacts {
-                host: (!offline).then(|| host_of(url)).filter(|h| !h.is_empty()),
-                profile: p.name,
-                kind: p.kind.as_str().into(),
-                model: p.model,
-                temperature: p.temperature,
-                offline,
-                profile_found: true,
-            })
-        }
-        Err(Error::NotFound { .. }) => Ok(JudgeFacts {
-            profile: name.to_string(),
-            kind: "unknown".into(),
-            model: "unknown".into(),
-            temperature: 0.0,
-            host: None,
-            offline: false,
-            profile_found: false,
-        }),
-        Err(e) => Err(e),
-    }
 }
 
 /// The host (and port) of a URL, without scheme, path or any user:password part, which
@@ -223,7 +185,7 @@ fn privacy_line(judge: &JudgeFacts, judged_metrics: &[String], totals: &RunTotal
 
 /// Results scored, errored and skipped over the run's metrics, and why they were
 /// skipped, metric by metric.
-fn result_counts(view: &RunView) -> (u64, u64, u64, Vec<SkipNote>) {
+fn result_counts(view: &RunFacts) -> (u64, u64, u64, Vec<SkipNote>) {
     let mut skip_notes = Vec::new();
     let (mut scored, mut errors, mut skipped) = (0, 0, 0);
     for id in &view.run.metrics {
@@ -288,20 +250,12 @@ fn advisor_line(sent: &[store::advisor_calls::Sent]) -> String {
 /// and (when both recorded one) a prompt version in common, so a check of the lexical
 /// offline judge is not cited for a run the semantic one judged.
 fn judge_check_line(
-    store: &Store,
-    judge_configs: &[String],
+    checks: &[crate::judge_check::JudgeCheck],
     prompt_versions: &[String],
     no_judge: bool,
-) -> Result<String> {
+) -> String {
     if no_judge {
-        return Ok("Not needed: no metric of this run asks a judge.".into());
-    }
-    // The user's latest check of each configuration first, then, for the built-in
-    // judge, the check shipped with this build.
-    let mut checks = Vec::new();
-    for config in judge_configs {
-        checks.extend(crate::judge_check::latest_for_config(store.conn(), config)?);
-        checks.extend(crate::judge_check::shipped::for_config(config));
+        return "Not needed: no metric of this run asks a judge.".into();
     }
     for check in checks {
         let shares_version = check.prompt_versions.is_empty()
@@ -316,27 +270,26 @@ fn judge_check_line(
                 .as_ref()
                 .map(|c| format!(" Certificate: {}", c.sentence()))
                 .unwrap_or_default();
-            return Ok(format!(
+            return format!(
                 "{}{certificate} (Sample {}; run it again in Settings → Judges or with `ragnosis judge-check`.)",
                 check.headline(),
                 check.sample_version
-            ));
+            );
         }
     }
-    Ok("No judge check of this judge is on record, so how far its verdicts agree with people is unmeasured here: \
+    "No judge check of this judge is on record, so how far its verdicts agree with people is unmeasured here: \
         run `ragnosis judge-check` or Settings → Judges → Check this judge, then write the report again."
-        .into())
+        .into()
 }
 
-fn calibration_line(store: &Store, run_id: i64) -> Result<String> {
-    use crate::trust::calibration::{Calibration, CALIBRATION};
-    let Some(json) = store::analyses::get(store.conn(), run_id, CALIBRATION)? else {
-        return Ok("Not run: the judge was not calibrated against other judge configurations for this run.".into());
+fn calibration_line(stored: Option<&serde_json::Value>) -> String {
+    use crate::trust::calibration::Calibration;
+    let Some(json) = stored else {
+        return "Not run: the judge was not calibrated against other judge configurations for this run.".into();
     };
-    let Ok(cal) = serde_json::from_value::<Calibration>(json) else {
-        return Ok(
-            "A calibration was stored for this run but could not be read by this version.".into(),
-        );
+    let Ok(cal) = Calibration::deserialize(json) else {
+        return "A calibration was stored for this run but could not be read by this version."
+            .into();
     };
     let parts: Vec<String> = cal
         .metrics
@@ -346,12 +299,12 @@ fn calibration_line(store: &Store, run_id: i64) -> Result<String> {
                 .map(|a| format!("{} {:.2} ({} to review)", m.metric, a, m.needs_review.len()))
         })
         .collect();
-    Ok(format!(
+    format!(
         "Agreement across {} judge configurations (1 − spread of scores, items below {:.2} need review): {}.",
         cal.runs.len(),
         cal.review_below,
         if parts.is_empty() { "no item was scored by every configuration".to_string() } else { parts.join("; ") }
-    ))
+    )
 }
 
 fn settings(

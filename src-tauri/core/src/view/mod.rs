@@ -4,19 +4,22 @@
 //! Owns: the read model of a run (`RunView`, the summary and the worst items;
 //! `ReportView`, what a report says: headline, stage verdicts, patterns and actions,
 //! methodology, trust statement, criteria) and the one decoder of a result's evidence.
-//! Reads a `&Store` and never writes: `materialise` is the one explicit step that stores
-//! what an older run lacks, taken when a run is opened. Must not: write files (`export`
-//! does) or recompute a metric.
+//! Reads a `&Store` in one place, `RunFacts::load`, and never writes; every section is
+//! built from those facts with no store (`ReportView::build`). `materialise` is the one
+//! explicit step that stores what an older run lacks, taken when a run is opened. Must
+//! not: write files (`export` does) or recompute a metric.
 
 pub mod criteria;
 pub mod evidence;
+mod facts;
 mod methodology;
 pub mod report;
 mod run;
 pub mod trust;
 
 pub use criteria::CriterionReport;
+pub use facts::RunFacts;
 pub use methodology::host_of;
 pub use report::{Detail, ReportOptions, ReportView, HEADLINE_METRICS};
-pub use run::{materialise, ItemView, RunView, WORST_ITEMS};
+pub use run::{materialise, ItemView, RunView};
 pub use trust::TrustStatement;

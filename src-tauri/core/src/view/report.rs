@@ -10,17 +10,18 @@
 use serde::{Deserialize, Serialize};
 
 use super::evidence::{excerpt, Evidence};
+use super::facts::RunFacts;
 use super::methodology::{count, methodology};
 pub use super::methodology::{host_of, JudgeFacts, Methodology, Setting, SkipNote};
 use super::run::RunView;
 use crate::analysis::compare::{self, Comparison};
-use crate::analysis::diagnosis::{actions, MetricScore, PatternSummary};
+use crate::analysis::diagnosis::{actions, Diagnosis, MetricScore, PatternExample, PatternSummary};
 use crate::analysis::stages::{self, Band, StageVerdict};
-use crate::analysis::{self, MetricStats};
+use crate::analysis::MetricStats;
 use crate::catalogue::stage::PipelineStage;
 use crate::error::Result;
-use crate::metrics::{self, Scope, Status};
-use crate::store::{self, Store};
+use crate::metrics::{self, Scope};
+use crate::store::Store;
 use crate::text::{capitalise, join_words};
 
 /// Worst items a pattern shows in full.
@@ -239,55 +240,62 @@ impl ReportView {
         ids
     }
 
+    /// The report of run `run_id`: its facts read (`RunFacts::load`), then built.
     pub fn load(store: &Store, run_id: i64, options: &ReportOptions) -> Result<ReportView> {
-        let run = RunView::load_with_worst(store, run_id, options.worst)?;
-        let comparison = match options.baseline {
-            Some(baseline) => Some(compare::compare_runs(
-                store,
-                baseline,
-                run_id,
-                options.threshold,
-                options.allow_different_judges,
-            )?),
-            None => None,
-        };
-        let metrics = metric_lines(store, &run)?;
-        let stages = stages::verdicts(&run.summary, &run.run.metrics);
-        let primary_stage = primary_stage(&run, &stages);
-        let clean = run
-            .summary
-            .diagnosis
-            .as_ref()
-            .filter(|d| d.is_clean())
-            .map(|d| d.items_checked);
-        let verdict = run
-            .summary
-            .diagnosis
-            .as_ref()
-            .and_then(crate::analysis::diagnosis::verdict);
+        Self::build(RunFacts::load(store, run_id, options)?, options)
+    }
+
+    /// The report of a run from its facts; reads nothing.
+    pub fn build(facts: RunFacts, options: &ReportOptions) -> Result<ReportView> {
+        let metrics = metric_lines(&facts);
+        let stages = stages::verdicts(&facts.summary, &facts.run.metrics);
+        let diagnosis = facts.summary.diagnosis.as_ref();
+        let primary_stage = primary_stage(diagnosis, &stages);
+        let clean = diagnosis.filter(|d| d.is_clean()).map(|d| d.items_checked);
+        let verdict = diagnosis.and_then(crate::analysis::diagnosis::verdict);
         let headline = headline(
             verdict,
             &stages,
             primary_stage.as_ref(),
             clean,
-            comparison.as_ref(),
+            facts.comparison.as_ref(),
         );
-        let patterns = pattern_views(store, &run)?;
-        let methodology = methodology(store, &run)?;
-        let insights = crate::analysis::insights::load(store, run_id)?;
-        let trust = super::trust::statement(store, &run.run, &run.summary)?;
-        let alignment = crate::trust::alignment::align(store, run_id)?;
-        let criteria = super::criteria::load(store, &run.run, &run.summary)?;
-        let name = run.run.name();
-        let title = match &comparison {
+        let patterns = pattern_views(&facts);
+        let methodology = methodology(&facts)?;
+        let trust = super::trust::statement(&facts);
+        let criteria = super::criteria::build(&facts)?;
+        let name = facts.run.name();
+        let title = match &facts.comparison {
             Some(c) => format!("{} compared with {}", name, c.a.title()),
             None => name,
         };
+        let RunFacts {
+            run,
+            dataset,
+            summary,
+            pipeline,
+            items,
+            worst,
+            insights,
+            alignment,
+            comparison,
+            ..
+        } = facts;
+        let worst = worst
+            .iter()
+            .filter_map(|id| items.get(id).cloned())
+            .collect();
         Ok(ReportView {
             generated_at: options.generated_at.clone(),
             detail: options.detail,
             title,
-            run,
+            run: RunView {
+                run,
+                dataset,
+                summary,
+                worst,
+                pipeline,
+            },
             metrics,
             stages,
             primary_stage,
@@ -310,27 +318,21 @@ pub fn item_label(external_id: Option<&str>, ordinal: i64) -> String {
         .unwrap_or_else(|| format!("#{}", ordinal + 1))
 }
 
-fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
+fn metric_lines(facts: &RunFacts) -> Vec<MetricLine> {
     let mut lines = Vec::new();
-    for id in &view.run.metrics {
-        let (Some(spec), Some(summary)) = (metrics::find(id), view.summary.metrics.get(id)) else {
+    for id in &facts.run.metrics {
+        let (Some(spec), Some(summary)) = (metrics::find(id), facts.summary.metrics.get(id)) else {
             continue;
         };
         if spec.scope != Scope::Item {
             continue;
         }
-        // Counted with the statistics; a summary stored before that is counted here.
-        let histogram = if summary.histogram.len() == HISTOGRAM_BINS {
-            summary.histogram.clone()
-        } else {
-            let mut bins = vec![0u64; HISTOGRAM_BINS];
-            store::results::for_each_score(store.conn(), view.run.id, id, |cell| {
-                if let (Status::Ok, Some(score)) = (cell.status, cell.score) {
-                    bins[analysis::histogram_bin(score)] += 1;
-                }
-            })?;
-            bins
-        };
+        // Counted with the statistics; a summary stored before that was counted by the facts.
+        let histogram = facts
+            .histograms
+            .get(id)
+            .cloned()
+            .unwrap_or_else(|| summary.histogram.clone());
         let band = summary
             .stats
             .mean
@@ -346,15 +348,14 @@ fn metric_lines(store: &Store, view: &RunView) -> Result<Vec<MetricLine>> {
             histogram,
         });
     }
-    Ok(lines)
+    lines
 }
 
 /// The diagnosis's primary stage when patterns were checked, else the lowest stage
 /// below "good". A diagnosis in which no pattern fired gives no stage advice: the
 /// action list then says no systematic failure was found, and a "fix X first" beside
 /// it would contradict it.
-fn primary_stage(view: &RunView, stages: &[StageVerdict]) -> Option<PrimaryStage> {
-    let diagnosis = view.summary.diagnosis.as_ref();
+fn primary_stage(diagnosis: Option<&Diagnosis>, stages: &[StageVerdict]) -> Option<PrimaryStage> {
     if let Some(d) = diagnosis {
         if d.is_clean() {
             return None;
@@ -476,39 +477,38 @@ fn verdict(band: Band) -> &'static str {
     }
 }
 
-fn pattern_views(store: &Store, view: &RunView) -> Result<Vec<PatternView>> {
-    let Some(diagnosis) = &view.summary.diagnosis else {
-        return Ok(Vec::new());
+fn pattern_views(facts: &RunFacts) -> Vec<PatternView> {
+    let Some(diagnosis) = &facts.summary.diagnosis else {
+        return Vec::new();
     };
-    let mut out = Vec::new();
-    for pattern in &diagnosis.patterns {
-        let mut cases = Vec::new();
-        for example in pattern.examples.iter().take(PATTERN_CASES) {
-            let stored = store::items::get(store.conn(), example.item_id)?;
-            let results: Vec<_> =
-                store::results::for_item(store.conn(), view.run.id, example.item_id)?
-                    .into_iter()
-                    .map(|r| r.result)
-                    .collect();
-            cases.push(CaseView {
-                item_id: example.item_id,
-                label: item_label(stored.item.id.as_deref(), stored.ordinal),
-                answer_excerpt: stored
-                    .item
-                    .answer
-                    .as_deref()
-                    .map(|a| excerpt(a, ANSWER_EXCERPT)),
-                evidence: Evidence::from_results(&stored.item, &results).focus(pattern.pattern),
-                question: stored.item.question,
-                scores: example.scores.clone(),
-            });
-        }
-        out.push(PatternView {
+    let case = |pattern: &PatternSummary, example: &PatternExample| -> Option<CaseView> {
+        let shown = facts.items.get(&example.item_id)?;
+        Some(CaseView {
+            item_id: example.item_id,
+            label: item_label(shown.item.id.as_deref(), shown.ordinal),
+            answer_excerpt: shown
+                .item
+                .answer
+                .as_deref()
+                .map(|a| excerpt(a, ANSWER_EXCERPT)),
+            evidence: Evidence::from_results(&shown.item, &shown.results).focus(pattern.pattern),
+            question: shown.item.question.clone(),
+            scores: example.scores.clone(),
+        })
+    };
+    diagnosis
+        .patterns
+        .iter()
+        .map(|pattern| PatternView {
             summary: pattern.clone(),
-            cases,
-        });
-    }
-    Ok(out)
+            cases: pattern
+                .examples
+                .iter()
+                .take(PATTERN_CASES)
+                .filter_map(|example| case(pattern, example))
+                .collect(),
+        })
+        .collect()
 }
 
 #[cfg(test)]

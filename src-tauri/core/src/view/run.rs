@@ -1,6 +1,6 @@
-//! `RunView`: one run as every output reads it (Markdown, JSON header, later the UI and
-//! the PDF). Built once from the store; holds the summary and the worst items, never
-//! the whole run.
+//! `RunView`: one run as every output reads it (the window, `show`, JSON, Markdown, PDF),
+//! part of the `ReportView` built from the run's facts; holds the summary and the worst
+//! items, never the whole run.
 
 use serde::Serialize;
 
@@ -9,9 +9,6 @@ use crate::error::Result;
 use crate::item::Item;
 use crate::metrics::MetricResult;
 use crate::store::{self, datasets::DatasetRow, runs::RunRow, Store};
-
-/// How many worst items a view carries.
-pub const WORST_ITEMS: usize = 5;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ItemView {
@@ -49,36 +46,6 @@ pub struct RunView {
     pub worst: Vec<ItemView>,
     /// The user's description of the pipeline behind the answers (empty when none).
     pub pipeline: store::pipeline_profiles::DatasetProfile,
-}
-
-impl RunView {
-    pub fn load(store: &Store, run_id: i64) -> Result<RunView> {
-        Self::load_with_worst(store, run_id, WORST_ITEMS)
-    }
-
-    /// The view with the `worst` lowest-scoring items (a report's appendix asks for N).
-    /// Reads only: `materialise` first makes it fast on a run stored before its summary
-    /// and case index were.
-    pub fn load_with_worst(store: &Store, run_id: i64, worst: usize) -> Result<RunView> {
-        let run = store::runs::get(store.conn(), run_id)?;
-        let dataset = store::datasets::get(store.conn(), run.dataset_id)?;
-        let mut summary = analysis::current_summary(store, &run)?;
-        let pipeline = store::pipeline_profiles::for_dataset(store.conn(), dataset.id)?;
-        if let Some(d) = summary.diagnosis.as_mut() {
-            analysis::diagnosis::tailor::tailor(&mut d.actions, &pipeline.profile);
-        }
-        let worst = crate::cases::worst(store, &run, worst)?
-            .into_iter()
-            .map(|(item_id, _)| ItemView::load(store, run_id, item_id))
-            .collect::<Result<Vec<_>>>()?;
-        Ok(RunView {
-            run,
-            dataset,
-            summary,
-            worst,
-            pipeline,
-        })
-    }
 }
 
 /// Stores what every view of a finished run reads, where it is missing or stale: its

@@ -10,14 +10,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::methodology::{judge_facts, JudgeFacts};
+use super::facts::RunFacts;
+use super::methodology::JudgeFacts;
 use crate::analysis::{MetricStats, RunSummary};
-use crate::error::Result;
 use crate::judge;
 use crate::metrics;
-use crate::store::{self, runs::RunRow, Store};
-use crate::trust::alignment::{self, MetricAlignment};
-use crate::trust::calibration::{Calibration, CALIBRATION};
+use crate::trust::alignment::MetricAlignment;
+use crate::trust::calibration::Calibration;
 
 /// Headline metrics named in the statement, at most.
 const HEADLINES: usize = 3;
@@ -31,31 +30,32 @@ pub struct TrustStatement {
     pub sentences: Vec<String>,
 }
 
-/// The statement for a run and its summary.
-pub fn statement(store: &Store, run: &RunRow, summary: &RunSummary) -> Result<TrustStatement> {
-    let judged = run
+/// The statement of a run, from its facts.
+pub fn statement(facts: &RunFacts) -> TrustStatement {
+    let summary = &facts.summary;
+    let judged = facts
+        .run
         .metrics
         .iter()
         .any(|m| metrics::find(m).is_some_and(|s| s.judge));
-    let judge = judge_facts(store, &run.judge)?;
-    let calibration = match store::analyses::get(store.conn(), run.id, CALIBRATION)? {
-        Some(json) => serde_json::from_value::<Calibration>(json).ok(),
-        None => None,
-    };
-    let alignment = alignment::labelled_metrics(store, run.id)?;
+    let calibration = facts
+        .calibration
+        .as_ref()
+        .and_then(|json| Calibration::deserialize(json).ok());
+    let alignment = &facts.alignment.metrics;
     let mut sentences = vec![precision(summary)];
-    sentences.push(judge_sentence(judged, &judge));
+    sentences.push(judge_sentence(judged, &facts.judge));
     if judged {
         sentences.push(stability(calibration.as_ref()));
     }
     if let Some(s) = not_english(summary) {
         sentences.push(s);
     }
-    sentences.push(agreement(&alignment));
+    sentences.push(agreement(alignment));
     if let Some(s) = errors(summary) {
         sentences.push(s);
     }
-    Ok(TrustStatement { sentences })
+    TrustStatement { sentences }
 }
 
 /// The overall scores when the run has them, else the metrics scored on most items.

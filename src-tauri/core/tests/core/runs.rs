@@ -81,12 +81,16 @@ pub(crate) fn run_to_end(store: &mut Store, run_id: i64, judge: Arc<dyn Judge>) 
     .unwrap()
 }
 
+/// The run's report model with the default options.
+fn report(store: &Store, run_id: i64) -> view::ReportView {
+    view::ReportView::load(store, run_id, &view::ReportOptions::default()).unwrap()
+}
+
 /// The run's trust statement, as every output prints it.
 fn trust_sentences(store: &mut Store, run_id: i64) -> Vec<String> {
-    let view = view::RunView::load(store, run_id).unwrap();
-    let run_row = store::runs::get(store.conn(), run_id).unwrap();
-    view::trust::statement(store, &run_row, &view.summary)
+    view::ReportView::load(store, run_id, &view::ReportOptions::default())
         .unwrap()
+        .trust
         .sentences
 }
 
@@ -373,7 +377,13 @@ fn json_export_keeps_hostile_text_exact() {
     );
     let outcome = evaluate_offline(&mut store, dataset, &["token_f1"]);
     let base = dir.path().join("out/r");
-    let written = export::write_all(&store, outcome.run_id, &base, &[ExportFormat::Json]).unwrap();
+    let written = export::write_all(
+        &store,
+        &report(&store, outcome.run_id),
+        &base,
+        &[ExportFormat::Json],
+    )
+    .unwrap();
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&written[0]).unwrap()).unwrap();
     assert_eq!(
@@ -395,7 +405,7 @@ fn a_csv_export_opens_formula_text_as_text_and_the_json_keeps_it_exact() {
     let base = dir.path().join("out/r");
     let written = export::write_all(
         &store,
-        outcome.run_id,
+        &report(&store, outcome.run_id),
         &base,
         &[ExportFormat::Csv, ExportFormat::Json],
     )
@@ -607,7 +617,7 @@ fn an_item_the_offline_judge_cannot_read_is_not_measured_rather_than_failed() {
             .all(|r| r.status == Status::Ok),
         "judge-free metrics read any language"
     );
-    let view = view::RunView::load(&store, id).unwrap();
+    let view = report(&store, id).run;
     let reasons = &view.summary.metrics["ragvue.strict_faithfulness"].skip_reasons;
     assert!(
         reasons
