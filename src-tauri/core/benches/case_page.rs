@@ -126,12 +126,12 @@ fn build(store: &mut Store, n: i64) -> i64 {
 
 fn time_page(store: &mut Store, run: i64, name: &str, query: &CaseQuery) {
     let mut times = Vec::new();
-    let mut total = 0;
+    let mut total = String::new();
     for _ in 0..7 {
         let started = Instant::now();
         let page = cases::page(store, run, query).expect("page");
         times.push(started.elapsed().as_secs_f64() * 1000.0);
-        total = page.total;
+        total = format!("{}{}", page.total, if page.total_capped { "+" } else { "" });
     }
     times.sort_by(|a, b| a.total_cmp(b));
     println!(

@@ -15,7 +15,8 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::diagnosis::{self, patterns, patterns_for};
 use crate::error::Result;
 use crate::metrics;
-use crate::store::{self, cases::Filter, cases::Start, runs::RunStatus, Store};
+use crate::store::cases::{Filter, Start, TextMatch};
+use crate::store::{self, runs::RunStatus, Store};
 
 pub use store::cases::{CaseRow, Cell, Cursor, Order, ScoreRange};
 
@@ -53,7 +54,10 @@ pub struct CaseQuery {
 /// One page and how many cases match in all.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CasePage {
+    /// Cases matching the filter; for a text search at most `COUNT_CAP`.
     pub total: i64,
+    /// More than `total` cases match (a text search counts up to `COUNT_CAP`).
+    pub total_capped: bool,
     pub offset: i64,
     pub rows: Vec<CaseRow>,
     /// Cells of `CaseQuery::columns` for the page's items.
@@ -190,13 +194,16 @@ pub fn page(store: &mut Store, run_id: i64, query: &CaseQuery) -> Result<CasePag
         )?),
         None => None,
     };
-    let filter = Filter {
+    let mut filter = Filter {
         score: f.score.clone(),
         pattern: f.pattern,
         errors_only: f.errors_only,
         text,
     };
     let total = store::cases::count(conn, run_id, &filter)?;
+    if let (true, Some(TextMatch::Indexed(phrase))) = (total.capped, &filter.text) {
+        filter.text = Some(TextMatch::Common(phrase.clone()));
+    }
     let start = match query.after {
         Some(cursor) => Start::After(cursor),
         None => Start::Offset(offset),
@@ -208,7 +215,8 @@ pub fn page(store: &mut Store, run_id: i64, query: &CaseQuery) -> Result<CasePag
         .then(|| rows.last().map(|r| r.cursor))
         .flatten();
     Ok(CasePage {
-        total,
+        total: total.n,
+        total_capped: total.capped,
         offset,
         rows,
         cells,
@@ -491,6 +499,60 @@ mod tests {
         second.offset = 25;
         let rows = page(&mut store, run, &second).unwrap().rows;
         assert_eq!((rows.len(), rows[0].position), (5, 25));
+    }
+
+    /// A phrase in more cases than the cap is counted to the cap and paged row by row;
+    /// the pages are the ones the unfiltered list has (every case matches), through and
+    /// past the cap. A rare phrase, or a common one with a narrow filter, counts exactly.
+    #[test]
+    fn a_text_search_counts_up_to_the_cap_and_pages_past_it() {
+        let n = store::cases::COUNT_CAP + 60;
+        let (_dir, mut store, run, _ids) = run_with_scores(n);
+        let text = |t: &str| CaseFilter {
+            text: Some(t.into()),
+            ..Default::default()
+        };
+        let common = page(&mut store, run, &query(text("cotton_shirts"), Order::Worst)).unwrap();
+        assert_eq!(
+            (common.total, common.total_capped),
+            (store::cases::COUNT_CAP, true)
+        );
+        let unfiltered =
+            page(&mut store, run, &query(CaseFilter::default(), Order::Worst)).unwrap();
+        assert_eq!(common.rows, unfiltered.rows);
+        assert!(!unfiltered.total_capped && unfiltered.total == n);
+        let mut past = query(text("cotton_shirts"), Order::Position);
+        past.after = Some(store::cases::Cursor {
+            position: store::cases::COUNT_CAP + 9,
+            key: None,
+        });
+        past.offset = store::cases::COUNT_CAP + 10;
+        let positions: Vec<i64> = page(&mut store, run, &past)
+            .unwrap()
+            .rows
+            .iter()
+            .map(|r| r.position)
+            .collect();
+        assert_eq!(
+            positions,
+            (store::cases::COUNT_CAP + 10..n).collect::<Vec<_>>()
+        );
+        let rare = page(
+            &mut store,
+            run,
+            &query(text("question 10042 about"), Order::Position),
+        )
+        .unwrap();
+        assert_eq!(
+            (rare.total, rare.total_capped, rare.rows[0].position),
+            (1, false, 10042)
+        );
+        let narrowed = CaseFilter {
+            errors_only: true,
+            ..text("cotton_shirts")
+        };
+        let errored = page(&mut store, run, &query(narrowed, Order::Position)).unwrap();
+        assert_eq!((errored.total, errored.total_capped), (1, false));
     }
 
     #[test]

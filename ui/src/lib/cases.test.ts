@@ -66,8 +66,13 @@ describe('filters', () => {
   });
 
   it('gives 1-based page bounds', () => {
-    expect(pageBounds(50, 50, 1234)).toEqual({ first: 51, last: 100, total: 1234 });
-    expect(pageBounds(0, 0, 0)).toEqual({ first: 0, last: 0, total: 0 });
+    expect(pageBounds(50, 50, 1234)).toEqual({ first: 51, last: 100, total: 1234, shown: '1,234' });
+    expect(pageBounds(0, 0, 0)).toEqual({ first: 0, last: 0, total: 0, shown: '0' });
+  });
+
+  it('words a text search that stopped counting at the cap as "10,000+"', () => {
+    expect(pageBounds(0, 50, 10000, true).shown).toBe('10,000+');
+    expect(pageBounds(10000, 50, 10000, true).shown).toBe('10,050+');
   });
 
   it('maps relevance to five shading steps', () => {

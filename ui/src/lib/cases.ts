@@ -2,6 +2,7 @@
 // what the user typed happens here (tested), so the component only binds inputs.
 
 import type { CaseQueryInput, Cursor } from './types';
+import { formatCount } from './format';
 
 export type CaseOrder = 'position' | 'worst' | 'metric';
 
@@ -90,10 +91,19 @@ export function buildQuery(
   return { query };
 }
 
-/** "Cases 51–100 of 1,234" style bounds: 1-based first and last row of a page. */
-export function pageBounds(offset: number, rows: number, total: number): { first: number; last: number; total: number } {
-  if (rows === 0) return { first: 0, last: 0, total };
-  return { first: offset + 1, last: offset + rows, total };
+/** "Cases 51–100 of 1,234" style bounds: 1-based first and last row of a page, and the
+ * total as the list words it ("10,000+" when a text search stopped counting there). */
+export function pageBounds(
+  offset: number,
+  rows: number,
+  total: number,
+  capped = false,
+): { first: number; last: number; total: number; shown: string } {
+  const first = rows === 0 ? 0 : offset + 1;
+  const last = rows === 0 ? 0 : offset + rows;
+  // Paged past the cap, the rows seen so far are the better lower bound.
+  const known = Math.max(total, last);
+  return { first, last, total, shown: `${formatCount(known)}${capped ? '+' : ''}` };
 }
 
 /** Relevance in [0, 1] → one of five shading steps (0 = irrelevant … 4 = contains the answer). */

@@ -156,8 +156,11 @@ pub struct ListedCase {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CaseList {
-    /// How many cases match the filter in all, not just on this page.
+    /// How many cases match the filter in all, not just on this page; a text search
+    /// counts up to 10,000 (`total_capped` says there are more).
     pub total: i64,
+    /// More cases than `total` match: the list says "10,000+".
+    pub total_capped: bool,
     /// The number of the page's first row among the matching cases.
     pub offset: i64,
     /// The page's cases, in the requested order.
@@ -182,6 +185,7 @@ impl From<CasePage> for CaseList {
             .collect();
         CaseList {
             total: page.total,
+            total_capped: page.total_capped,
             offset: page.offset,
             rows,
             next: page.next,

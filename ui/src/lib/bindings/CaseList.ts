@@ -7,9 +7,14 @@ import type { ListedCase } from "./ListedCase";
  */
 export type CaseList = { 
 /**
- * How many cases match the filter in all, not just on this page.
+ * How many cases match the filter in all, not just on this page; a text search
+ * counts up to 10,000 (`total_capped` says there are more).
  */
 total: number, 
+/**
+ * More cases than `total` match: the list says "10,000+".
+ */
+total_capped: boolean, 
 /**
  * The number of the page's first row among the matching cases.
  */
