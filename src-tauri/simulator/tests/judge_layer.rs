@@ -6,6 +6,8 @@
 mod batch;
 #[path = "judge_layer/cache.rs"]
 mod cache;
+#[path = "judge_layer/cascade.rs"]
+mod cascade;
 #[path = "judge_layer/keys.rs"]
 mod keys;
 #[path = "judge_layer/repair.rs"]

@@ -86,8 +86,8 @@ describe('judgeChoices', () => {
     if (!('profile' in local)) throw new Error(local.problem);
     const offline = { ...local.profile, name: 'offline', builtin: true };
     const choices = judgeChoices([offline, local.profile]);
-    expect(choices.map((c) => c.value)).toEqual(['offline', 'local', 'offline+local']);
-    expect(choices.filter((c) => c.cascade).map((c) => c.label)).toEqual(['Offline judge, local only where it is unsure']);
+    expect(choices.map((c) => c.value)).toEqual(['offline', 'offline+local', 'local']);
+    expect(choices.filter((c) => c.cascade).map((c) => c.label)).toEqual(['Offline judge, local only where it is unsure (recommended)']);
     expect(judgeChoices([offline]).some((c) => c.cascade)).toBe(false);
   });
 });

@@ -183,8 +183,10 @@ export function judgeChoices(profiles: JudgeProfileInfo[]): JudgeChoice[] {
     .filter((j) => !j.builtin)
     .map((j) => ({
       value: `${CASCADE_PREFIX}${j.name}`,
-      label: `Offline judge, ${j.name} only where it is unsure`,
+      label: `Offline judge, ${j.name} only where it is unsure (recommended)`,
       cascade: true,
     }));
-  return [...plain, ...cascades];
+  // The cascade is the recommended way to use a model: listed right after the offline judge.
+  const [builtin, models] = [plain.filter((c) => c.value === 'offline'), plain.filter((c) => c.value !== 'offline')];
+  return [...builtin, ...cascades, ...models];
 }

@@ -446,6 +446,19 @@ pub fn plan(dataset_id: i64, run_plan: &RunPlan) {
         "  judge calls:   {} ({} answered from the cache)",
         plan.calls, plan.cache_hits
     );
+    if let Some(offer) = &preview.cascade_offer {
+        let split = &offer.split;
+        println!(
+            "  recommended:   --judge {}: the offline judge decides what it is sure of, and about {} of {} \
+             tasks go to {} ({} calls, {})",
+            offer.judge,
+            split.sent_tasks,
+            split.sent_tasks + split.offline_tasks,
+            profile.name,
+            offer.sent.calls,
+            cost_range(&offer.sent)
+        );
+    }
     println!(
         "  tokens:        ~{} in, ~{} out",
         plan.input_tokens, plan.output_tokens

@@ -21,7 +21,7 @@ mod verdicts;
 mod writer;
 
 pub use health::JudgeDown;
-pub use preview::{estimate, preview, Preview};
+pub use preview::{estimate, preview, CascadeOffer, Preview};
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -91,6 +91,9 @@ pub struct Preview {
     /// For a cascade (`offline+NAME`): how the tasks divide and what sending all of them
     /// to NAME would take.
     pub cascade: Option<crate::judge::plan::CascadePlan>,
+    /// For a model judge: what the cascade in front of it would send, offered as the
+    /// recommended way to use a model (the offline judge decides what it is sure of).
+    pub cascade_offer: Option<CascadeOffer>,
     /// Whether the judge calls go through the provider's batch service (half price,
     /// results within 24 h); the costs above are batch prices then.
     pub batch: bool,
@@ -178,14 +181,27 @@ pub fn preview(
     )?;
     let tasks = criteria::askable(tasks, profile);
     let cache = crate::judge::cache::JudgeCache::open(store.path())?;
-    let (judge, cascade) = if crate::judge::cascade::stronger(&profile.name).is_some() {
+    let is_cascade = crate::judge::cascade::stronger(&profile.name).is_some();
+    let offers_cascade =
+        !is_cascade && profile.kind != crate::judge::ProviderKind::Offline && !tasks.is_empty();
+    let (judge, cascade, cascade_offer) = if is_cascade || offers_cascade {
         let offline = crate::judge::offline::OfflineJudge::standard();
         let (sent, split) =
             crate::judge::plan::estimate_cascade(profile, &tasks, Some(&cache), &offline)?;
-        (sent, Some(split))
+        if is_cascade {
+            (sent, Some(split), None)
+        } else {
+            let offer = CascadeOffer {
+                judge: format!("{}{}", crate::judge::cascade::PREFIX, profile.name),
+                sent,
+                split: split.clone(),
+            };
+            (split.all_sent, None, Some(offer))
+        }
     } else {
         (
             crate::judge::plan::estimate(profile, &tasks, Some(&cache))?,
+            None,
             None,
         )
     };
@@ -200,7 +216,21 @@ pub fn preview(
         cells,
         judge: crate::judge::batch::priced(judge, batched),
         cascade,
+        cascade_offer,
         batch: batched,
         duration,
     })
+}
+
+/// The cascade offered in place of a model judge: its name, what it would send to the
+/// model, and how the tasks would divide.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CascadeOffer {
+    /// The judge to choose for it: `offline+NAME`.
+    pub judge: String,
+    /// The calls, tokens and cost of the tasks it would send to the model.
+    pub sent: crate::judge::plan::JudgePlan,
+    /// How the tasks would divide between the offline judge and the model.
+    pub split: crate::judge::plan::CascadePlan,
 }

@@ -9,6 +9,7 @@ export type * from './AspectView';
 export type * from './BinaryFit';
 export type * from './Calibration';
 export type * from './Candidate';
+export type * from './CascadeOffer';
 export type * from './CascadePlan';
 export type * from './CaseDetail';
 export type * from './CaseList';

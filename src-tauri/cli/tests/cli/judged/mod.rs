@@ -269,6 +269,28 @@ fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() 
         "the plan expects some but a minority of tasks to go on:\n{plan}"
     );
     assert!(plan.contains("all sent:"), "{plan}");
+    // Planned with the model alone, the plan recommends the cascade and its split.
+    let o = run(
+        &home,
+        &[
+            "agentic",
+            file.to_str().unwrap(),
+            "--judge",
+            "sim",
+            "--plan",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let model_plan = text(&o.stdout);
+    let offer = model_plan
+        .lines()
+        .find(|l| l.trim_start().starts_with("recommended:"))
+        .unwrap_or_else(|| panic!("no recommendation in the model's plan:\n{model_plan}"));
+    assert!(offer.contains("--judge offline+sim"), "{offer}");
+    assert!(
+        offer.contains(&format!("about {planned_sent} of {planned_total} tasks")),
+        "the offer's split is the cascade's own: {offer}\n{plan}"
+    );
     assert_eq!(sim.stats().calls, 0, "a plan sends nothing");
     let o = run(
         &home,
