@@ -7,7 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use super::report::{ReportOptions, PATTERN_CASES};
+use serde::{Deserialize, Serialize};
+
+use super::options::{ReportOptions, PATTERN_CASES};
 use super::run::ItemView;
 use crate::analysis::compare::{self, Comparison};
 use crate::analysis::insights::{RunInsights, INSIGHTS};
@@ -23,9 +25,21 @@ use crate::store::{
 use crate::trust::alignment::{self, Alignment};
 use crate::trust::calibration::CALIBRATION;
 
-use super::methodology::{host_of, JudgeFacts};
 use crate::error::Error;
 use crate::judge::{self, open, ProviderKind};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeFacts {
+    pub profile: String,
+    pub kind: String,
+    pub model: String,
+    pub temperature: f64,
+    /// Host the judge was reached at; `None` offline or when the profile is gone.
+    pub host: Option<String>,
+    pub offline: bool,
+    /// False when the run's profile no longer exists.
+    pub profile_found: bool,
+}
 
 /// One run's facts, as read for its views.
 #[derive(Debug, Clone)]
@@ -224,4 +238,15 @@ fn judge_facts(store: &Store, name: &str) -> Result<JudgeFacts> {
         }),
         Err(e) => Err(e),
     }
+}
+
+/// The host (and port) of a URL, without scheme, path or any user:password part, which
+/// must never reach a report.
+pub fn host_of(url: &str) -> String {
+    let rest = url.trim().split_once("://").map_or(url.trim(), |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, a)| a)
+        .to_ascii_lowercase()
 }

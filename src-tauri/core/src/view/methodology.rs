@@ -3,25 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::facts::RunFacts;
+use super::facts::{JudgeFacts, RunFacts};
 use crate::error::Result;
 use crate::judge;
 use crate::metrics;
 use crate::run::{self, RunTotals};
 use crate::store;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct JudgeFacts {
-    pub profile: String,
-    pub kind: String,
-    pub model: String,
-    pub temperature: f64,
-    /// Host the judge was reached at; `None` offline or when the profile is gone.
-    pub host: Option<String>,
-    pub offline: bool,
-    /// False when the run's profile no longer exists.
-    pub profile_found: bool,
-}
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Setting {
@@ -134,17 +121,6 @@ pub(super) fn methodology(facts: &RunFacts) -> Result<Methodology> {
         skip_notes,
         privacy,
     })
-}
-
-/// The host (and port) of a URL, without scheme, path or any user:password part, which
-/// must never reach a report.
-pub fn host_of(url: &str) -> String {
-    let rest = url.trim().split_once("://").map_or(url.trim(), |(_, r)| r);
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, a)| a)
-        .to_ascii_lowercase()
 }
 
 fn privacy_line(judge: &JudgeFacts, judged_metrics: &[String], totals: &RunTotals) -> String {

@@ -13,13 +13,14 @@ pub mod criteria;
 pub mod evidence;
 mod facts;
 mod methodology;
+mod options;
 pub mod report;
 mod run;
 pub mod trust;
 
 pub use criteria::CriterionReport;
+pub use facts::host_of;
 pub use facts::RunFacts;
-pub use methodology::host_of;
 pub use report::{Detail, ReportOptions, ReportView, HEADLINE_METRICS};
 pub use run::{materialise, ItemView, RunView};
 pub use trust::TrustStatement;

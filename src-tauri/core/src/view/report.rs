@@ -11,10 +11,12 @@ use serde::{Deserialize, Serialize};
 
 use super::evidence::{excerpt, Evidence};
 use super::facts::RunFacts;
+pub use super::facts::{host_of, JudgeFacts};
 use super::methodology::{count, methodology};
-pub use super::methodology::{host_of, JudgeFacts, Methodology, Setting, SkipNote};
+pub use super::methodology::{Methodology, Setting, SkipNote};
+pub use super::options::{Detail, ReportOptions, PATTERN_CASES};
 use super::run::RunView;
-use crate::analysis::compare::{self, Comparison};
+use crate::analysis::compare::Comparison;
 use crate::analysis::diagnosis::{actions, Diagnosis, MetricScore, PatternExample, PatternSummary};
 use crate::analysis::stages::{self, Band, StageVerdict};
 use crate::analysis::MetricStats;
@@ -24,62 +26,9 @@ use crate::metrics::{self, Scope};
 use crate::store::Store;
 use crate::text::{capitalise, join_words};
 
-/// Worst items a pattern shows in full.
-pub const PATTERN_CASES: usize = 2;
 /// Characters of an answer quoted beside a pattern example.
 const ANSWER_EXCERPT: usize = 320;
 pub use crate::analysis::HISTOGRAM_BINS;
-
-/// What to build a report of.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReportOptions {
-    /// The report's date line, e.g. an RFC 3339 timestamp; the only non-data input.
-    pub generated_at: String,
-    /// How much the report holds: the short default, or everything.
-    pub detail: Detail,
-    /// Items in the appendix.
-    pub worst: usize,
-    /// Compare against this run (the report's run is "B").
-    pub baseline: Option<i64>,
-    pub threshold: f64,
-    /// Compare with a baseline judged differently (the report then says so).
-    pub allow_different_judges: bool,
-}
-
-impl Default for ReportOptions {
-    fn default() -> Self {
-        ReportOptions {
-            generated_at: String::new(),
-            detail: Detail::Short,
-            worst: 10,
-            baseline: None,
-            threshold: compare::DEFAULT_THRESHOLD,
-            allow_different_judges: false,
-        }
-    }
-}
-
-/// How much a report holds. `Short` (the default) answers "how good, what is wrong, what
-/// to fix first, which items show it" in a few pages: the headline metrics, the failure
-/// patterns with their examples, the action items, a short methodology. `Full` adds every
-/// metric, every chart, the insights, every metric definition and the worst items in full.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Detail {
-    #[default]
-    Short,
-    Full,
-}
-
-impl Detail {
-    pub fn parse(s: &str) -> Option<Detail> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "short" => Some(Detail::Short),
-            "full" => Some(Detail::Full),
-            _ => None,
-        }
-    }
-}
 
 /// The metrics a short report shows, at most: one or two per pipeline stage.
 pub const HEADLINE_METRICS: usize = 5;

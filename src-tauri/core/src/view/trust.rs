@@ -10,8 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::facts::RunFacts;
-use super::methodology::JudgeFacts;
+use super::facts::{JudgeFacts, RunFacts};
 use crate::analysis::{MetricStats, RunSummary};
 use crate::judge;
 use crate::metrics;

@@ -269,28 +269,7 @@ fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() 
         "the plan expects some but a minority of tasks to go on:\n{plan}"
     );
     assert!(plan.contains("all sent:"), "{plan}");
-    // Planned with the model alone, the plan recommends the cascade and its split.
-    let o = run(
-        &home,
-        &[
-            "agentic",
-            file.to_str().unwrap(),
-            "--judge",
-            "sim",
-            "--plan",
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let model_plan = text(&o.stdout);
-    let offer = model_plan
-        .lines()
-        .find(|l| l.trim_start().starts_with("recommended:"))
-        .unwrap_or_else(|| panic!("no recommendation in the model's plan:\n{model_plan}"));
-    assert!(offer.contains("--judge offline+sim"), "{offer}");
-    assert!(
-        offer.contains(&format!("about {planned_sent} of {planned_total} tasks")),
-        "the offer's split is the cascade's own: {offer}\n{plan}"
-    );
+    assert_the_model_plan_recommends_the_cascade(&home, &file, planned_sent, planned_total);
     assert_eq!(sim.stats().calls, 0, "a plan sends nothing");
     let o = run(
         &home,
@@ -323,6 +302,32 @@ fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() 
     assert!(
         versions.iter().any(|v| !v.starts_with("offline")),
         "sent-on verdicts carry the stronger judge's version: {versions:?}"
+    );
+}
+
+/// Planned with the model alone, the plan recommends the cascade with the cascade's own
+/// split.
+fn assert_the_model_plan_recommends_the_cascade(home: &Path, file: &Path, sent: u64, total: u64) {
+    let o = run(
+        home,
+        &[
+            "agentic",
+            file.to_str().unwrap(),
+            "--judge",
+            "sim",
+            "--plan",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let model_plan = text(&o.stdout);
+    let offer = model_plan
+        .lines()
+        .find(|l| l.trim_start().starts_with("recommended:"))
+        .unwrap_or_else(|| panic!("no recommendation in the model's plan:\n{model_plan}"));
+    assert!(offer.contains("--judge offline+sim"), "{offer}");
+    assert!(
+        offer.contains(&format!("about {sent} of {total} tasks")),
+        "the offer's split is the cascade's own: {offer}"
     );
 }
 
