@@ -156,7 +156,7 @@ fn the_window_stays_responsive_through_a_fault_storm_and_cancel_stops_the_run() 
     session.click_on("[data-testid=judge-select] option[value=stormy]", SHORT);
     session.wait_for_text("[data-testid=plan-items]", "120", SHORT);
     // A model judge's plan recommends the offline judge in front of it.
-    session.wait_for_text("[data-testid=plan-cascade-offer]", "tasks to stormy", SHORT);
+    session.wait_for_text("[data-testid=plan-cascade-offer]", "stormy", SHORT);
     shot(&session, "storm-0-cascade-offer.png");
     session.click_on("[data-testid=run]:not([disabled])", SHORT);
     session.wait_for("[data-testid=run-progress]", 1, SHORT);
