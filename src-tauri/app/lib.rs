@@ -53,6 +53,7 @@ pub fn builder<R: tauri::Runtime>(base: tauri::Builder<R>, state: AppState) -> t
         commands::judges::offline_judge_status,
         commands::judges::judge_checks,
         commands::judges::run_judge_check,
+        commands::judges::cancel_judge_check,
         commands::settings::startup_problem,
         commands::settings::check_database,
         commands::settings::get_theme,

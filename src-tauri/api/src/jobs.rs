@@ -27,6 +27,8 @@ pub enum JobKind {
     Run,
     /// A test-set generation; the id is the generation's.
     Generation,
+    /// A judge check in the foreground; named by the checked profile (`Jobs::register_check`).
+    Check,
 }
 
 impl JobKind {
@@ -34,11 +36,14 @@ impl JobKind {
         match self {
             JobKind::Run => "run",
             JobKind::Generation => "generation",
+            JobKind::Check => "judge check",
         }
     }
 }
 
-type Registry = Arc<Mutex<HashMap<(JobKind, i64), CancelToken>>>;
+/// A job's kind and its id: a run's or a generation's row, a checked profile's name.
+type Key = (JobKind, String);
+type Registry = Arc<Mutex<HashMap<Key, CancelToken>>>;
 
 /// The jobs executing in this process.
 #[derive(Default)]
@@ -49,14 +54,24 @@ impl Jobs {
     pub fn is_active(&self, kind: JobKind, id: i64) -> bool {
         self.0
             .lock()
-            .map(|jobs| jobs.contains_key(&(kind, id)))
+            .map(|jobs| jobs.contains_key(&(kind, id.to_string())))
             .unwrap_or(false)
     }
 
     /// Asks a job to stop after the work in flight; it stays resumable. `not_running`
     /// when this process is not executing it.
     pub fn cancel(&self, kind: JobKind, id: i64) -> Result<()> {
-        let token = self.0.lock().ok().and_then(|j| j.get(&(kind, id)).cloned());
+        self.cancel_key((kind, id.to_string()))
+    }
+
+    /// Asks the judge check of `profile` to stop after the calls in flight.
+    pub fn cancel_check(&self, profile: &str) -> Result<()> {
+        self.cancel_key((JobKind::Check, profile.to_string()))
+    }
+
+    fn cancel_key(&self, key: Key) -> Result<()> {
+        let (kind, id) = (key.0, key.1.clone());
+        let token = self.0.lock().ok().and_then(|j| j.get(&key).cloned());
         match token {
             Some(token) => {
                 token.cancel();
@@ -71,39 +86,48 @@ impl Jobs {
 
     /// Registers the job; `busy` when it is executing already.
     fn register(&self, kind: JobKind, id: i64) -> Result<Job> {
+        self.register_key((kind, id.to_string()))
+    }
+
+    /// Registers the judge check of `profile`; `busy` while one runs.
+    pub(crate) fn register_check(&self, profile: &str) -> Result<Job> {
+        self.register_key((JobKind::Check, profile.to_string()))
+    }
+
+    fn register_key(&self, key: Key) -> Result<Job> {
+        let (kind, id) = (key.0, key.1.clone());
         let mut jobs = self
             .0
             .lock()
             .map_err(|_| Error::Internal("the job registry was poisoned".into()))?;
-        if jobs.contains_key(&(kind, id)) {
+        if jobs.contains_key(&key) {
             return Err(Error::Busy(format!(
                 "{} {id} is already running",
                 kind.noun()
             )));
         }
         let token = CancelToken::new();
-        jobs.insert((kind, id), token.clone());
+        jobs.insert(key.clone(), token.clone());
         Ok(Job {
             registry: self.0.clone(),
-            kind,
-            id,
+            key,
             token,
         })
     }
 }
 
 /// The registration of one executing job; dropping it unregisters the job.
-struct Job {
+pub(crate) struct Job {
     registry: Registry,
-    kind: JobKind,
-    id: i64,
-    token: CancelToken,
+    key: Key,
+    /// Cancelled by `Jobs::cancel`; the work checks it.
+    pub(crate) token: CancelToken,
 }
 
 impl Drop for Job {
     fn drop(&mut self) {
         if let Ok(mut jobs) = self.registry.lock() {
-            jobs.remove(&(self.kind, self.id));
+            jobs.remove(&self.key);
         }
     }
 }

@@ -7,7 +7,6 @@ use ragnosis_api::judges::{
     self, ConnectionCheck, JudgeCheckView, JudgeProfileInfo, KeyStatus, LocalJudge,
     OfflineJudgeStatus,
 };
-use ragnosis_api::CancelToken;
 use serde_json::Value;
 use tauri::ipc::Channel;
 use tauri::State;
@@ -103,6 +102,7 @@ pub fn judge_checks(state: State<'_, AppState>) -> CommandResult<Vec<JudgeCheckV
 }
 
 /// Runs the judge check for a profile, progress on the channel; the figures are kept.
+/// `cancel_judge_check` stops it.
 #[tauri::command]
 pub async fn run_judge_check(
     state: State<'_, AppState>,
@@ -112,7 +112,13 @@ pub async fn run_judge_check(
     let judge = judges::open_for_check(&state, &profile)?;
     let progress = progress(on_progress);
     let check = state
-        .blocking(move |ctx| judges::run_check(ctx, judge, false, progress, &CancelToken::new()))
+        .blocking(move |ctx| judges::run_check_job(ctx, judge, false, progress))
         .await?;
     Ok(JudgeCheckView::new(&check, true))
+}
+
+/// Asks the running judge check of a profile to stop after the calls in flight.
+#[tauri::command(async)]
+pub fn cancel_judge_check(state: State<'_, AppState>, profile: String) -> CommandResult<()> {
+    Ok(judges::cancel_check(&state, &profile)?)
 }

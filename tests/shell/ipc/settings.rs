@@ -69,6 +69,12 @@ fn judge_profile_errors() {
             .unwrap_err(),
         "not_found",
     );
+    // Stopping a judge check that is not running (the api's tests stop a running one).
+    assert_error(
+        &s.invoke("cancel_judge_check", json!({ "profile": "offline" }))
+            .unwrap_err(),
+        "not_running",
+    );
 }
 
 #[test]

@@ -344,6 +344,11 @@ export function runJudgeCheck(profile: string, onEvent: (event: JobEvent) => voi
   return call<JudgeCheckView>('run_judge_check', { profile, onProgress: channel(onEvent) });
 }
 
+/** Stops the running judge check of `profile` after the calls in flight; it keeps nothing. */
+export function cancelJudgeCheck(profile: string): Promise<void> {
+  return call<void>('cancel_judge_check', { profile });
+}
+
 /** Why the database could not be opened when the window started; null when it opened. */
 export function startupProblem(): Promise<AppError | null> {
   return call<AppError | null>('startup_problem');

@@ -317,6 +317,24 @@ pub fn run_check(
     Ok(check)
 }
 
+/// `run_check` as a job the window can cancel (`cancel_check`): one check of a profile at
+/// a time; a second is `busy`. Cancelled, it stops after the calls in flight and keeps
+/// nothing (`cancelled`).
+pub fn run_check_job(
+    ctx: &Ctx,
+    judge: CheckedJudge,
+    batch: bool,
+    progress: Arc<dyn ProgressSink>,
+) -> Result<JudgeCheck> {
+    let job = ctx.jobs().register_check(&judge.profile)?;
+    run_check(ctx, judge, batch, progress, &job.token)
+}
+
+/// Asks the running check of `profile` to stop; `not_running` when none runs here.
+pub fn cancel_check(ctx: &Ctx, profile: &str) -> Result<()> {
+    ctx.jobs().cancel_check(profile)
+}
+
 /// The judge cache's size: verdicts kept, their bytes and the tokens they saved asking
 /// again.
 pub fn cache_stats(ctx: &Ctx) -> Result<CacheStats> {

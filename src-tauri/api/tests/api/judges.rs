@@ -151,3 +151,51 @@ fn the_offline_judge_is_tested_without_a_connection() {
     let check = judges::test(&h.ctx, judges::profile(&h.ctx, judges::OFFLINE).unwrap()).unwrap();
     assert!(check.report.ok && check.error.is_none());
 }
+
+/// A judge check runs as a job the window can stop: a second check of the same profile
+/// is refused while it runs, a cancel stops it (nothing is kept), and a cancel with no
+/// check running is refused. The simulator answers each call after 100 ms, two at a
+/// time, so the check's 1,300-odd calls outlast the cancel by construction.
+#[test]
+fn a_running_judge_check_can_be_stopped_and_keeps_nothing() {
+    use ragnosis_judge_sim::{FaultRules, SimConfig, Simulator};
+    let sim = Simulator::start(SimConfig {
+        faults: FaultRules {
+            latency_ms: 100,
+            ..Default::default()
+        },
+        ..Default::default()
+    })
+    .unwrap();
+    let h = home();
+    save_simulated(&h, "slow", &sim.base_url());
+    let quiet = || Arc::new(ragnosis_api::NoProgress) as Arc<dyn ragnosis_api::ProgressSink>;
+    let (code, _) = refusal(judges::cancel_check(&h.ctx, "slow"));
+    assert_eq!(code, ErrorCode::NotRunning, "nothing to stop yet");
+    let outcome = std::thread::scope(|scope| {
+        let check = scope.spawn(|| {
+            let judge = judges::open_for_check(&h.ctx, "slow").unwrap();
+            judges::run_check_job(&h.ctx, judge, false, quiet())
+        });
+        let started = std::time::Instant::now();
+        while sim.stats().calls == 0 {
+            assert!(started.elapsed().as_secs() < 120, "the check never called");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let second = judges::open_for_check(&h.ctx, "slow").unwrap();
+        let (code, _) = refusal(judges::run_check_job(&h.ctx, second, false, quiet()));
+        assert_eq!(code, ErrorCode::Busy, "one check of a profile at a time");
+        judges::cancel_check(&h.ctx, "slow").unwrap();
+        check.join().unwrap()
+    });
+    let (code, _) = refusal(outcome);
+    assert_eq!(
+        code,
+        ErrorCode::Cancelled,
+        "a check that finished would be kept"
+    );
+    let kept = judges::latest_checks(&h.ctx).unwrap();
+    assert!(kept.iter().all(|c| c.profile != "slow"), "nothing kept");
+    let (code, _) = refusal(judges::cancel_check(&h.ctx, "slow"));
+    assert_eq!(code, ErrorCode::NotRunning, "the job is gone once stopped");
+}
