@@ -62,7 +62,8 @@ fn text_of(v: &Value) -> Option<String> {
 pub enum Answer {
     /// The JSON verdict for a recognised task.
     Verdict {
-        task: &'static str,
+        /// The task's kind; a bundle's kinds joined by "+".
+        task: String,
         repair: bool,
         json: String,
     },
@@ -75,6 +76,9 @@ pub enum Answer {
 /// With `oracle`, the judge check's labelled cases get the human verdict
 /// (`oracle::verdict`).
 pub fn answer(messages: &[Message], oracle: bool) -> Answer {
+    if let Some(parts) = prompt::bundle::split_bundle(messages) {
+        return bundle(&parts, oracle);
+    }
     let Some(task) = prompt::parse_task(messages) else {
         return Answer::Foreign("I can only answer Ragnosis judge prompts.".into());
     };
@@ -86,7 +90,7 @@ pub fn answer(messages: &[Message], oracle: bool) -> Answer {
     });
     match judged {
         Ok(verdict) => Answer::Verdict {
-            task: task.kind().as_str(),
+            task: task.kind().as_str().to_string(),
             repair: prompt::is_repair(messages),
             json: payload_json(&verdict).to_string(),
         },
@@ -101,6 +105,31 @@ pub fn answer(messages: &[Message], oracle: bool) -> Answer {
                 task.kind().as_str()
             ))
         }
+    }
+}
+
+/// Several tasks asked in one request: each answered as if asked alone, the replies
+/// gathered into one object with a field per task.
+fn bundle(parts: &[Vec<Message>], oracle: bool) -> Answer {
+    let mut reply = serde_json::Map::new();
+    let mut kinds = Vec::new();
+    for part in parts {
+        let Some(kind) = prompt::parse_task(part).map(|t| t.kind().as_str()) else {
+            return Answer::Foreign("a bundled task I cannot read".into());
+        };
+        match answer(part, oracle) {
+            Answer::Verdict { json, .. } => {
+                let value = serde_json::from_str(&json).unwrap_or(serde_json::Value::Null);
+                reply.insert(kind.to_string(), value);
+                kinds.push(kind);
+            }
+            other => return other,
+        }
+    }
+    Answer::Verdict {
+        task: kinds.join("+"),
+        repair: false,
+        json: serde_json::Value::Object(reply).to_string(),
     }
 }
 

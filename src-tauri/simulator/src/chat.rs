@@ -113,7 +113,7 @@ pub(crate) async fn chat_inner(
     };
     let (input, output) = (answer::input_tokens(&messages), answer::tokens(&content));
     if let Some(task) = task {
-        shared.stats().record_answer(task, repair, input, output);
+        shared.stats().record_answer(&task, repair, input, output);
     }
     let model = request
         .get("model")

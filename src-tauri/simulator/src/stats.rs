@@ -14,7 +14,8 @@ pub const CREDENTIAL_HEADERS: [&str; 3] = ["authorization", "api-key", "x-api-ke
 pub struct Stats {
     /// Chat requests received, faulted ones included.
     pub calls: u64,
-    /// Answered judge calls per task kind (`aspects`, `chunk_relevance`, ...).
+    /// Answered judge tasks per kind (`aspects`, `chunk_relevance`, ...): a call asking
+    /// several tasks together (a bundle) counts once for each of its kinds.
     pub by_task: BTreeMap<String, u64>,
     /// Answered calls that were repair requests.
     pub repairs: u64,
@@ -112,7 +113,9 @@ impl Stats {
         input_tokens: u64,
         output_tokens: u64,
     ) {
-        *self.by_task.entry(task.to_string()).or_default() += 1;
+        for kind in task.split('+') {
+            *self.by_task.entry(kind.to_string()).or_default() += 1;
+        }
         self.repairs += u64::from(repair);
         self.input_tokens += input_tokens;
         self.output_tokens += output_tokens;

@@ -16,6 +16,8 @@ mod repair;
 mod resilience;
 #[path = "judge_layer/simulator.rs"]
 mod simulator;
+#[path = "judge_layer/together.rs"]
+mod together;
 
 use std::sync::Arc;
 use std::time::Duration;

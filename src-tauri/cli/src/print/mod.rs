@@ -442,8 +442,16 @@ pub fn plan(dataset_id: i64, run_plan: &RunPlan) {
             cost_range(&split.all_sent)
         );
     }
+    let tasks = if plan.tasks > plan.calls {
+        format!(
+            "{} tasks, an item's independent ones asked together; ",
+            plan.tasks
+        )
+    } else {
+        String::new()
+    };
     println!(
-        "  judge calls:   {} ({} answered from the cache)",
+        "  judge calls:   {} ({tasks}{} answered from the cache)",
         plan.calls, plan.cache_hits
     );
     if let Some(offer) = &preview.cascade_offer {

@@ -527,7 +527,12 @@ pub fn plan(
             tasks.push(task);
         }
     }
-    crate::judge::plan::estimate(profile, &tasks, None).map_err(Error::from)
+    // A generation asks each task on its own (its checks wait for the drafts).
+    let plan = crate::judge::plan::estimate(profile, &tasks, None).map_err(Error::from)?;
+    Ok(crate::judge::plan::JudgePlan {
+        calls: plan.tasks,
+        ..plan
+    })
 }
 
 /// Every candidate of a generation as JSONL — accepted, rejected (with the reason) and

@@ -72,6 +72,40 @@ impl Judge for CascadeJudge {
             self.offline.judge(task, ctx).await
         }
     }
+
+    /// The tasks sent on go to the stronger judge together (one call for a model); the
+    /// rest stay offline.
+    async fn judge_together(
+        &self,
+        tasks: &[Task],
+        ctx: &CallContext,
+    ) -> Vec<Result<Judgement, JudgeError>> {
+        let routes: Vec<bool> = tasks.iter().map(|t| self.sends_on(t)).collect();
+        let sent_tasks: Vec<Task> = tasks
+            .iter()
+            .zip(&routes)
+            .filter(|(_, sent)| **sent)
+            .map(|(t, _)| t.clone())
+            .collect();
+        let kept: Vec<&Task> = tasks
+            .iter()
+            .zip(&routes)
+            .filter(|(_, sent)| !**sent)
+            .map(|(t, _)| t)
+            .collect();
+        let (strong, offline) = tokio::join!(
+            self.strong.judge_together(&sent_tasks, ctx),
+            super::join_all(kept.iter().map(|t| self.offline.judge(t, ctx)).collect()),
+        );
+        let (mut strong, mut offline) = (strong.into_iter(), offline.into_iter());
+        routes
+            .iter()
+            .map(|sent| {
+                let answer = if *sent { strong.next() } else { offline.next() };
+                answer.expect("one answer per task")
+            })
+            .collect()
+    }
 }
 
 /// Whether a cascade with `offline` in front sends `task` on: generation and criteria in

@@ -8,6 +8,8 @@
 //! shows the identity only. It is also the `BatchJudge` a run in batch mode uses: the
 //! same requests, cache and price, sent through the provider's batch service.
 
+mod together;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -204,6 +206,7 @@ impl LlmJudge {
                     cached: true,
                     latency_ms: started.elapsed().as_millis() as u64,
                     prompt_version: version.to_string(),
+                    shared_call: false,
                 };
                 return Ok(Outcome {
                     judgement,
@@ -241,6 +244,7 @@ impl LlmJudge {
             cached: false,
             latency_ms: started.elapsed().as_millis() as u64,
             prompt_version: version.to_string(),
+            shared_call: false,
         };
         Ok(Outcome {
             judgement,
@@ -289,14 +293,24 @@ impl LlmJudge {
         }
     }
 
-    /// One request with limits, retries, timeout and cancellation.
+    /// One request for `task` with limits, retries, timeout and cancellation.
     async fn call(
         &self,
         messages: &[Message],
         task: &Task,
         ctx: &CallContext,
     ) -> Result<ChatResponse, JudgeError> {
-        let request = self.chat_request(task, messages.to_vec());
+        self.send(self.chat_request(task, messages.to_vec()), messages, ctx)
+            .await
+    }
+
+    /// `request` (of `messages`) with limits, retries, timeout and cancellation.
+    async fn send(
+        &self,
+        request: ChatRequest,
+        messages: &[Message],
+        ctx: &CallContext,
+    ) -> Result<ChatResponse, JudgeError> {
         let tokens = accounting::estimate_message_tokens(messages)
             + u64::from(self.max_output_tokens.min(1024));
         let who = self.identity.name.as_str();
@@ -409,6 +423,14 @@ impl Judge for LlmJudge {
         self.judge_with_outcome(task, ctx)
             .await
             .map(|o| o.judgement)
+    }
+
+    async fn judge_together(
+        &self,
+        tasks: &[Task],
+        ctx: &CallContext,
+    ) -> Vec<Result<Judgement, JudgeError>> {
+        together::judge_together(self, tasks, ctx).await
     }
 
     fn batch(&self) -> Option<&dyn BatchJudge> {

@@ -96,6 +96,9 @@ pub struct Judgement {
     pub cached: bool,
     pub latency_ms: u64,
     pub prompt_version: String,
+    /// Answered by the same call as the judgement before it (`Judge::judge_together`):
+    /// that one carries the call's tokens and cost, this one none.
+    pub shared_call: bool,
 }
 
 /// Per-call context: how to report waits and retries, how to stop, whether to use the
@@ -129,6 +132,16 @@ pub trait Judge: Send + Sync {
         4
     }
     async fn judge(&self, task: &Task, ctx: &CallContext) -> Result<Judgement, JudgeError>;
+    /// Judges tasks about one item that need no other verdict, each answer its own, in
+    /// the order asked. A model answers them in one call (`llm`); every other judge asks
+    /// them one by one, concurrently.
+    async fn judge_together(
+        &self,
+        tasks: &[Task],
+        ctx: &CallContext,
+    ) -> Vec<Result<Judgement, JudgeError>> {
+        join_all(tasks.iter().map(|t| self.judge(t, ctx)).collect()).await
+    }
     /// The same judge through its provider's batch service, for runs in batch mode; None
     /// for judges without one (the offline judge, a cascade), which such runs ask live.
     fn batch(&self) -> Option<&dyn batch::BatchJudge> {
@@ -142,4 +155,32 @@ pub trait Judge: Send + Sync {
     fn weighs_passages_together(&self) -> bool {
         false
     }
+}
+
+/// Runs `futures` concurrently and returns their outputs in order: `join!` for a list
+/// whose length is known only at run time.
+pub(crate) async fn join_all<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
+    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
+    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut pending = false;
+        for (future, output) in futures.iter_mut().zip(outputs.iter_mut()) {
+            if output.is_none() {
+                match future.as_mut().poll(cx) {
+                    std::task::Poll::Ready(value) => *output = Some(value),
+                    std::task::Poll::Pending => pending = true,
+                }
+            }
+        }
+        if pending {
+            std::task::Poll::Pending
+        } else {
+            std::task::Poll::Ready(())
+        }
+    })
+    .await;
+    outputs
+        .into_iter()
+        .map(|o| o.expect("every future finished"))
+        .collect()
 }

@@ -57,6 +57,14 @@ fn from_payload(kind: TaskKind, payload: Value) -> Result<Verdict, String> {
         .map_err(|e| format!("the JSON does not have the required shape ({e})"))
 }
 
+/// The JSON objects a reply holds (a bundle's reply is one, a field per task); empty
+/// when it holds none that parse.
+pub fn json_objects(reply: &str) -> Vec<Value> {
+    find_json(reply)
+        .map(|found| found.values.into_iter().filter(Value::is_object).collect())
+        .unwrap_or_default()
+}
+
 /// The JSON values a reply holds, and what went wrong with the rest.
 struct Found {
     values: Vec<Value>,

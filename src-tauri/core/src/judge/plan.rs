@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::accounting::{self, estimate_tokens};
 use super::cache::JudgeCache;
 use super::identity_of;
+use super::prompt::bundle::{bundled_version, calls_for};
 use super::prompt::{prompt_version, render};
 use super::task::Task;
 use super::JudgeError;
@@ -21,8 +22,10 @@ const REPAIR_SHARE: f64 = 0.1;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct JudgePlan {
-    /// Calls to make (tasks not in the cache).
+    /// Calls to make: a model answers an item's tasks of one phase in one call.
     pub calls: u64,
+    /// Judge tasks to ask (not in the cache); each is its own request in a batch.
+    pub tasks: u64,
     pub cache_hits: u64,
     pub input_tokens: u64,
     pub output_tokens: u64,
@@ -76,6 +79,7 @@ pub fn estimate_cascade(
 fn scale(plan: &mut JudgePlan, factor: f64) {
     let times = |n: u64| (n as f64 * factor).round() as u64;
     plan.calls = times(plan.calls);
+    plan.tasks = times(plan.tasks);
     plan.cache_hits = times(plan.cache_hits);
     plan.input_tokens = times(plan.input_tokens);
     plan.output_tokens = times(plan.output_tokens);
@@ -93,6 +97,7 @@ pub fn estimate(
     let identity = identity_of(profile);
     let mut plan = JudgePlan {
         calls: 0,
+        tasks: 0,
         cache_hits: 0,
         input_tokens: 0,
         output_tokens: 0,
@@ -103,23 +108,30 @@ pub fn estimate(
     if identity.is_offline() {
         // The offline judge has no cache, no tokens and no price; it runs in-process.
         plan.calls = tasks.len() as u64;
+        plan.tasks = tasks.len() as u64;
         plan.cost_low = Some(0.0);
         plan.cost_high = Some(0.0);
         return Ok(plan);
     }
+    let mut asked = Vec::new();
     for task in tasks {
         let messages = render(task);
         if let Some(cache) = cache {
-            let key = JudgeCache::key(&identity, prompt_version(task.kind()), &messages);
-            if cache.contains(&key).unwrap_or(false) {
+            let cached = |version: &str| {
+                let key = JudgeCache::key(&identity, version, &messages);
+                cache.contains(&key).unwrap_or(false)
+            };
+            if cached(prompt_version(task.kind())) || cached(&bundled_version(task.kind())) {
                 plan.cache_hits += 1;
                 continue;
             }
         }
-        plan.calls += 1;
+        asked.push(task);
         plan.input_tokens += accounting::estimate_message_tokens(&messages);
         plan.output_tokens += expected_output_tokens(task);
     }
+    plan.tasks = asked.len() as u64;
+    plan.calls = calls_for(&asked);
     if let Some(price) = accounting::price_for(profile) {
         let low = (plan.input_tokens as f64 * price.input
             + plan.output_tokens as f64 * price.output)

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 
-use crate::judge::{CallContext, Judge, JudgeError, Task, TaskKind, Verdict};
+use crate::judge::{CallContext, Judge, JudgeError, Judgement, Task, TaskKind, Verdict};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Accounting {
@@ -62,11 +62,22 @@ impl<'a> Asker<'a> {
 
     pub(crate) async fn ask(&self, task: Task) -> Result<Verdict, JudgeError> {
         let outcome = self.judge.judge(&task, self.ctx).await;
+        self.account(outcome)
+    }
+
+    /// Asks tasks that need no other verdict together (one call for a model); each
+    /// answer is counted once, a call shared by several answers once.
+    pub(crate) async fn ask_together(&self, tasks: &[Task]) -> Vec<Result<Verdict, JudgeError>> {
+        let outcomes = self.judge.judge_together(tasks, self.ctx).await;
+        outcomes.into_iter().map(|o| self.account(o)).collect()
+    }
+
+    fn account(&self, outcome: Result<Judgement, JudgeError>) -> Result<Verdict, JudgeError> {
         let mut acc = self.accounting.lock().unwrap();
         match &outcome {
             Ok(j) if j.cached => acc.cache_hits += 1,
             Ok(j) => {
-                acc.calls += 1;
+                acc.calls += u64::from(!j.shared_call);
                 acc.input_tokens += j.usage.input_tokens;
                 acc.output_tokens += j.usage.output_tokens;
                 acc.cost_usd += j.cost_usd;

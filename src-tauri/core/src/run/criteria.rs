@@ -44,7 +44,7 @@ pub(super) async fn evaluate(
     let mut scored = Scored::default();
     // Asked together, not one after another: the criteria are independent, and batch
     // mode's scout (`run::batch`) then finds all of an item's criteria in one round.
-    let asked = join_all(
+    let asked = crate::judge::join_all(
         specs
             .iter()
             .map(|spec| async move {
@@ -76,34 +76,6 @@ pub(super) async fn evaluate(
         scored.results.push(result);
     }
     scored
-}
-
-/// Runs `futures` concurrently and returns their outputs in order: `join!` for a list
-/// whose length is known only at run time.
-async fn join_all<F: std::future::Future>(futures: Vec<F>) -> Vec<F::Output> {
-    let mut futures: Vec<std::pin::Pin<Box<F>>> = futures.into_iter().map(Box::pin).collect();
-    let mut outputs: Vec<Option<F::Output>> = futures.iter().map(|_| None).collect();
-    std::future::poll_fn(|cx| {
-        let mut pending = false;
-        for (future, output) in futures.iter_mut().zip(outputs.iter_mut()) {
-            if output.is_none() {
-                match future.as_mut().poll(cx) {
-                    std::task::Poll::Ready(value) => *output = Some(value),
-                    std::task::Poll::Pending => pending = true,
-                }
-            }
-        }
-        if pending {
-            std::task::Poll::Pending
-        } else {
-            std::task::Poll::Ready(())
-        }
-    })
-    .await;
-    outputs
-        .into_iter()
-        .map(|o| o.expect("every future finished"))
-        .collect()
 }
 
 type Spent = (Accounting, std::collections::BTreeSet<String>);

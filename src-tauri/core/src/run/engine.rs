@@ -416,15 +416,6 @@ async fn judge_metrics(
 
 /// Asks `task` and takes its verdict apart with `pick`; a verdict of another kind is a
 /// reply that did not answer the task.
-async fn ask_for<T>(
-    asker: &Asker<'_>,
-    task: Task,
-    what: &str,
-    pick: fn(Verdict) -> Result<T, TaskKind>,
-) -> Result<T, JudgeError> {
-    pick(asker.ask(task).await?).map_err(|got| wrong_verdict(what, got))
-}
-
 /// The texts of the item's retrieved passages, in rank order.
 fn context_texts(item: &Item) -> Vec<String> {
     item.contexts
@@ -433,68 +424,60 @@ fn context_texts(item: &Item) -> Vec<String> {
         .collect::<Vec<_>>()
 }
 
-/// Phase one: the tasks that need no other verdict, asked concurrently and joined.
+/// Phase one: the tasks that need no other verdict, asked together (one call for a
+/// model) and read back each on its own.
 async fn ask_about_item(item: &Item, needs: &Needs, asker: &Asker<'_>) -> FirstPhase {
     let question = || item.question.clone();
     let answer = || item.answer.clone().unwrap_or_default();
     let chunks = || context_texts(item);
     let user_aspects = (!item.aspects.is_empty()).then(|| item.aspects.clone());
-    let (read, chunk_scores, grounding, reasoning, gt_claims) = tokio::join!(
-        maybe(needs.aspects(item), || {
-            let task = Task::Aspects {
-                question: question(),
-            };
-            ask_for(asker, task, "aspects", |v| match v {
-                Verdict::Aspects {
-                    aspects,
-                    structure_note,
-                } => Ok((aspects, structure_note)),
-                other => Err(other.kind()),
-            })
+    let asked = [
+        needs.aspects(item).then(|| Task::Aspects {
+            question: question(),
         }),
-        maybe(needs.chunks, || {
-            let task = Task::ChunkRelevance {
-                question: question(),
-                chunks: chunks(),
-            };
-            ask_for(asker, task, "chunk relevance", |v| match v {
-                Verdict::ChunkRelevance { chunks } => Ok(chunks),
-                other => Err(other.kind()),
-            })
+        needs.chunks.then(|| Task::ChunkRelevance {
+            question: question(),
+            chunks: chunks(),
         }),
-        maybe(needs.grounding, || {
-            let task = Task::Grounding {
-                question: question(),
-                answer: answer(),
-                chunks: chunks(),
-            };
-            ask_for(asker, task, "grounding", |v| match v {
-                Verdict::Grounding(g) => Ok(g),
-                other => Err(other.kind()),
-            })
+        needs.grounding.then(|| Task::Grounding {
+            question: question(),
+            answer: answer(),
+            chunks: chunks(),
         }),
-        maybe(needs.reasoning, || {
-            let task = Task::Reasoning {
-                question: question(),
-                answer: answer(),
-                chunks: chunks(),
-            };
-            ask_for(asker, task, "reasoning", |v| match v {
-                Verdict::Reasoning(r) => Ok(r),
-                other => Err(other.kind()),
-            })
+        needs.reasoning.then(|| Task::Reasoning {
+            question: question(),
+            answer: answer(),
+            chunks: chunks(),
         }),
-        maybe(needs.ragchecker, || {
-            let task = Task::Claims {
-                question: question(),
-                text: item.ground_truth.clone().unwrap_or_default(),
-            };
-            ask_for(asker, task, "claims", |v| match v {
-                Verdict::Claims { claims } => Ok(claims),
-                other => Err(other.kind()),
-            })
+        needs.ragchecker.then(|| Task::Claims {
+            question: question(),
+            text: item.ground_truth.clone().unwrap_or_default(),
         }),
-    );
+    ];
+    let mut answers = Answers::ask(asker, &asked).await;
+    let read = answers.next("aspects", |v| match v {
+        Verdict::Aspects {
+            aspects,
+            structure_note,
+        } => Ok((aspects, structure_note)),
+        other => Err(other.kind()),
+    });
+    let chunk_scores = answers.next("chunk relevance", |v| match v {
+        Verdict::ChunkRelevance { chunks } => Ok(chunks),
+        other => Err(other.kind()),
+    });
+    let grounding = answers.next("grounding", |v| match v {
+        Verdict::Grounding(g) => Ok(g),
+        other => Err(other.kind()),
+    });
+    let reasoning = answers.next("reasoning", |v| match v {
+        Verdict::Reasoning(r) => Ok(r),
+        other => Err(other.kind()),
+    });
+    let gt_claims = answers.next("claims", |v| match v {
+        Verdict::Claims { claims } => Ok(claims),
+        other => Err(other.kind()),
+    });
     let (aspects, note) = match read {
         Some(Ok((aspects, note))) => (Some(Ok(aspects)), Some(Ok(note))),
         Some(Err(e)) => (Some(Err(e.clone())), Some(Err(e))),
@@ -509,6 +492,34 @@ async fn ask_about_item(item: &Item, needs: &Needs, asker: &Asker<'_>) -> FirstP
         grounding,
         reasoning,
         gt_claims,
+    }
+}
+
+/// The answers to a phase's tasks, read back in the order the tasks were listed; a task
+/// not asked (`None`) has no answer.
+struct Answers<'t> {
+    asked: std::slice::Iter<'t, Option<Task>>,
+    answers: std::vec::IntoIter<Result<Verdict, JudgeError>>,
+}
+
+impl<'t> Answers<'t> {
+    async fn ask(asker: &Asker<'_>, asked: &'t [Option<Task>]) -> Answers<'t> {
+        let tasks: Vec<Task> = asked.iter().flatten().cloned().collect();
+        Answers {
+            asked: asked.iter(),
+            answers: asker.ask_together(&tasks).await.into_iter(),
+        }
+    }
+
+    /// The answer to the next listed task, `what` it is, picked out of its verdict.
+    fn next<T>(
+        &mut self,
+        what: &str,
+        pick: fn(Verdict) -> Result<T, TaskKind>,
+    ) -> Option<Result<T, JudgeError>> {
+        self.asked.next()?.as_ref()?;
+        let answer = self.answers.next()?;
+        Some(answer.and_then(|v| pick(v).map_err(|got| wrong_verdict(what, got))))
     }
 }
 
@@ -535,53 +546,53 @@ async fn ask_about_aspects_and_claims(
         .copied()
         .filter(|c| *c != Criterion::GradingNote || note.as_ref().is_some_and(|n| !n.is_empty()))
         .collect();
-    let (coverage, review, labels, scorecard) = tokio::join!(
-        maybe(needs.coverage, || async {
-            if let Some(e) = aspects_failed {
-                return Err(e.clone());
-            }
-            let task = Task::Coverage {
-                question: item.question.clone(),
-                aspects: aspect_list.clone(),
-                chunks: item.contexts.iter().map(|c| c.text.clone()).collect(),
-            };
-            ask_for(asker, task, "coverage", |v| match v {
-                Verdict::Coverage { aspects } => Ok(aspects),
-                other => Err(other.kind()),
-            })
-            .await
+    let asked = [
+        (needs.coverage && aspects_failed.is_none()).then(|| Task::Coverage {
+            question: item.question.clone(),
+            aspects: aspect_list.clone(),
+            chunks: context_texts(item),
         }),
-        maybe(needs.review, || {
-            // Completeness needs the aspects; the other review scores do not, so a failed
-            // aspect extraction only fails completeness (see `ragvue_metric`).
-            let task = Task::AnswerReview {
-                question: item.question.clone(),
-                answer: item.answer.clone().unwrap_or_default(),
-                aspects: if needs.completeness {
-                    aspect_list.clone()
-                } else {
-                    Vec::new()
-                },
-            };
-            ask_for(asker, task, "answer review", |v| match v {
-                Verdict::AnswerReview(r) => Ok(r),
-                other => Err(other.kind()),
-            })
+        // Completeness needs the aspects; the other review scores do not, so a failed
+        // aspect extraction only fails completeness (see `ragvue_metric`).
+        needs.review.then(|| Task::AnswerReview {
+            question: item.question.clone(),
+            answer: item.answer.clone().unwrap_or_default(),
+            aspects: if needs.completeness {
+                aspect_list.clone()
+            } else {
+                Vec::new()
+            },
         }),
+        (!criteria.is_empty())
+            .then(|| scorecard_task(item, criteria.clone(), note.unwrap_or_default(), few_shot)),
+    ];
+    let (mut answers, labels) = tokio::join!(
+        Answers::ask(asker, &asked),
         maybe(needs.ragchecker, || ragchecker_labels(
             item,
             asker,
             first.grounding.as_ref(),
             first.gt_claims.as_ref()
         )),
-        maybe(!criteria.is_empty(), || {
-            let task = scorecard_task(item, criteria.clone(), note.unwrap_or_default(), few_shot);
-            ask_for(asker, task, "scorecard", |v| match v {
-                Verdict::Scorecard(card) => Ok(card),
-                other => Err(other.kind()),
-            })
-        }),
     );
+    let coverage = answers
+        .next("coverage", |v| match v {
+            Verdict::Coverage { aspects } => Ok(aspects),
+            other => Err(other.kind()),
+        })
+        .or_else(|| {
+            aspects_failed
+                .filter(|_| needs.coverage)
+                .map(|e| Err(e.clone()))
+        });
+    let review = answers.next("answer review", |v| match v {
+        Verdict::AnswerReview(r) => Ok(r),
+        other => Err(other.kind()),
+    });
+    let scorecard = answers.next("scorecard", |v| match v {
+        Verdict::Scorecard(card) => Ok(card),
+        other => Err(other.kind()),
+    });
     SecondPhase {
         coverage,
         review,

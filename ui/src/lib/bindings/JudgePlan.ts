@@ -2,9 +2,13 @@
 
 export type JudgePlan = { 
 /**
- * Calls to make (tasks not in the cache).
+ * Calls to make: a model answers an item's tasks of one phase in one call.
  */
-calls: number, cache_hits: number, input_tokens: number, output_tokens: number, 
+calls: number, 
+/**
+ * Judge tasks to ask (not in the cache); each is its own request in a batch.
+ */
+tasks: number, cache_hits: number, input_tokens: number, output_tokens: number, 
 /**
  * USD; `None` when the profile's model has no known price.
  */

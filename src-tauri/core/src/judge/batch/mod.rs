@@ -44,7 +44,9 @@ pub fn priced(plan: JudgePlan, batch: bool) -> JudgePlan {
     if !batch {
         return plan;
     }
+    // A batch asks each task as its own request.
     JudgePlan {
+        calls: plan.tasks,
         cost_low: plan.cost_low.map(|c| c * PRICE_SHARE),
         cost_high: plan.cost_high.map(|c| c * PRICE_SHARE),
         ..plan

@@ -454,6 +454,7 @@ impl Judge for OfflineJudge {
             cached: false,
             latency_ms: started.elapsed().as_millis() as u64,
             prompt_version: self.prompt_version().into(),
+            shared_call: false,
         })
     }
 }

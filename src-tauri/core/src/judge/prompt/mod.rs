@@ -7,6 +7,7 @@
 //! model replies (that is `parse`).
 
 mod blocks;
+pub mod bundle;
 mod criterion;
 mod instructions;
 pub mod schema;

@@ -77,6 +77,7 @@ impl Judge for Scout<'_> {
                 cached: true,
                 latency_ms: 0,
                 prompt_version: version.to_string(),
+                shared_call: false,
             });
         }
         let new = !self.held.contains(&key_prefix(&key))
