@@ -3,7 +3,8 @@
 //! and concurrency 20. Prints wall time, judge calls, and the ratio to the bound
 //! calls × latency ÷ concurrency. Not a test: figures only.
 //!
-//! `cargo run --release -p ragnosis-judge-sim --example schedule_bench`
+//! `cargo run --release -p ragnosis-judge-sim --example schedule_bench [JUDGE]` — JUDGE is
+//! `sim` (the default) or a cascade in front of it, `offline+sim`.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -43,11 +44,12 @@ fn main() {
     )
     .unwrap();
     save_the_sim_judge(&store, sim.base_url());
-    let judge = open::open_judge(&store, "sim", &MemoryStore::default()).unwrap();
+    let name = std::env::args().nth(1).unwrap_or_else(|| "sim".into());
+    let judge = open::open_judge(&store, &name, &MemoryStore::default()).unwrap();
     let request = RunRequest {
         dataset_id: imported.dataset.id,
         mode: Mode::Agentic,
-        judge: "sim".into(),
+        judge: name.clone(),
         ..Default::default()
     };
     let started = Instant::now();
