@@ -253,18 +253,7 @@ fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() 
     add_sim_judge(&home, &sim, 4);
     // The plan routes the tasks before anything is sent: how many go on, and what
     // sending everything would take.
-    let o = run(
-        &home,
-        &[
-            "agentic",
-            file.to_str().unwrap(),
-            "--judge",
-            "offline+sim",
-            "--plan",
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let plan = text(&o.stdout);
+    let plan = agentic_plan(&home, &file, "offline+sim");
     let (planned_sent, planned_total) = cascade_split(&plan);
     assert!(
         planned_sent > 0 && planned_sent * 2 < planned_total,
@@ -310,18 +299,7 @@ fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() 
 /// Planned with the model alone, the plan recommends the cascade with the cascade's own
 /// split.
 fn assert_the_model_plan_recommends_the_cascade(home: &Path, file: &Path, sent: u64, total: u64) {
-    let o = run(
-        home,
-        &[
-            "agentic",
-            file.to_str().unwrap(),
-            "--judge",
-            "sim",
-            "--plan",
-        ],
-    );
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let model_plan = text(&o.stdout);
+    let model_plan = agentic_plan(home, file, "sim");
     let offer = model_plan
         .lines()
         .find(|l| l.trim_start().starts_with("recommended:"))
@@ -331,6 +309,22 @@ fn assert_the_model_plan_recommends_the_cascade(home: &Path, file: &Path, sent: 
         offer.contains(&format!("about {sent} of {total} tasks")),
         "the offer's split is the cascade's own: {offer}"
     );
+}
+
+/// `agentic FILE --judge JUDGE --plan`'s output; the plan sends nothing.
+fn agentic_plan(home: &Path, file: &Path, judge: &str) -> String {
+    let o = run(
+        home,
+        &[
+            "agentic",
+            file.to_str().unwrap(),
+            "--judge",
+            judge,
+            "--plan",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    text(&o.stdout)
 }
 
 /// (tasks sent on, all tasks) from a cascade plan's "of N judge tasks, about M go to" line.
