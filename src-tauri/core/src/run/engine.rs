@@ -414,8 +414,6 @@ async fn judge_metrics(
         .collect()
 }
 
-/// Asks `task` and takes its verdict apart with `pick`; a verdict of another kind is a
-/// reply that did not answer the task.
 /// The texts of the item's retrieved passages, in rank order.
 fn context_texts(item: &Item) -> Vec<String> {
     item.contexts
