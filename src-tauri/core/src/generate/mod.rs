@@ -527,12 +527,7 @@ pub fn plan(
             tasks.push(task);
         }
     }
-    // A generation asks each task on its own (its checks wait for the drafts).
-    let plan = crate::judge::plan::estimate(profile, &tasks, None).map_err(Error::from)?;
-    Ok(crate::judge::plan::JudgePlan {
-        calls: plan.tasks,
-        ..plan
-    })
+    crate::judge::plan::estimate_one_by_one(profile, &tasks, None).map_err(Error::from)
 }
 
 /// Every candidate of a generation as JSONL — accepted, rejected (with the reason) and

@@ -24,7 +24,7 @@ use super::provider::anthropic::AnthropicProvider;
 use super::provider::openai::{OpenAiProvider, StructuredOutput};
 use super::provider::{ChatRequest, ChatResponse, Provider};
 use super::retry::{self, RetryPolicy};
-use super::task::{Task, Verdict};
+use super::task::{Task, TaskKind, Verdict};
 use super::{
     identity_of, CallContext, Judge, JudgeError, JudgeIdentity, Judgement, ProviderKind, Usage,
 };
@@ -196,24 +196,12 @@ impl LlmJudge {
         let version = prompt::prompt_version(kind);
         let messages = prompt::render(task);
         let key = JudgeCache::key(&self.identity, version, &messages);
-        if let (Some(cache), true) = (&self.cache, ctx.use_cache) {
-            // A cache that cannot be read is treated as empty: the call still succeeds.
-            if let Ok(Some(hit)) = cache.get(&key, kind) {
-                let judgement = Judgement {
-                    verdict: hit.verdict,
-                    usage: hit.usage,
-                    cost_usd: 0.0,
-                    cached: true,
-                    latency_ms: started.elapsed().as_millis() as u64,
-                    prompt_version: version.to_string(),
-                    shared_call: false,
-                };
-                return Ok(Outcome {
-                    judgement,
-                    repaired: false,
-                    served_by: None,
-                });
-            }
+        if let Some(judgement) = self.cached_judgement(&key, kind, version, ctx, started) {
+            return Ok(Outcome {
+                judgement,
+                repaired: false,
+                served_by: None,
+            });
         }
 
         let first = self.call(&messages, task, ctx).await?;
@@ -229,13 +217,7 @@ impl LlmJudge {
             }
         };
 
-        if let Some(cache) = &self.cache {
-            if let Err(e) = cache.put(&key, &self.identity, version, &messages, &verdict, &usage) {
-                ctx.progress.report(Progress::Notice {
-                    message: format!("could not store a verdict in the judge cache: {e}"),
-                });
-            }
-        }
+        self.remember(&key, version, &messages, (&verdict, &usage), ctx);
         let judgement = Judgement {
             verdict,
             usage,
@@ -251,6 +233,48 @@ impl LlmJudge {
             repaired,
             served_by,
         })
+    }
+
+    /// The verdict cached under `key` (asked with prompt `version`), when caching is on and
+    /// it is there. A cache that cannot be read is treated as empty: the call still
+    /// succeeds.
+    fn cached_judgement(
+        &self,
+        key: &str,
+        kind: TaskKind,
+        version: &str,
+        ctx: &CallContext,
+        started: Instant,
+    ) -> Option<Judgement> {
+        let cache = self.cache.as_ref().filter(|_| ctx.use_cache)?;
+        let hit = cache.get(key, kind).ok().flatten()?;
+        Some(Judgement {
+            verdict: hit.verdict,
+            usage: hit.usage,
+            cost_usd: 0.0,
+            cached: true,
+            latency_ms: started.elapsed().as_millis() as u64,
+            prompt_version: version.to_string(),
+            shared_call: false,
+        })
+    }
+
+    /// Keeps a verdict under `key`; a cache that cannot be written is a notice, not a
+    /// failed call.
+    fn remember(
+        &self,
+        key: &str,
+        version: &str,
+        messages: &[Message],
+        (verdict, usage): (&Verdict, &Usage),
+        ctx: &CallContext,
+    ) {
+        let Some(cache) = &self.cache else { return };
+        if let Err(e) = cache.put(key, &self.identity, version, messages, verdict, usage) {
+            ctx.progress.report(Progress::Notice {
+                message: format!("could not store a verdict in the judge cache: {e}"),
+            });
+        }
     }
 
     /// The repair request after a first reply that could not be used (`error`): the

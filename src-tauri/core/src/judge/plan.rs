@@ -88,11 +88,31 @@ fn scale(plan: &mut JudgePlan, factor: f64) {
     plan.duration_secs *= factor;
 }
 
-/// Estimates `tasks` for `profile`; tasks whose verdict is in `cache` cost nothing.
+/// Estimates `tasks` as a run asks them (an item's tasks of one phase in one call, see
+/// `prompt::bundle`) for `profile`; tasks whose verdict is in `cache` cost nothing.
 pub fn estimate(
     profile: &JudgeProfile,
     tasks: &[Task],
     cache: Option<&JudgeCache>,
+) -> Result<JudgePlan, JudgeError> {
+    estimate_asked(profile, tasks, cache, true)
+}
+
+/// `estimate` for work that asks every task in a call of its own (a test-set generation,
+/// whose checks wait for its drafts).
+pub fn estimate_one_by_one(
+    profile: &JudgeProfile,
+    tasks: &[Task],
+    cache: Option<&JudgeCache>,
+) -> Result<JudgePlan, JudgeError> {
+    estimate_asked(profile, tasks, cache, false)
+}
+
+fn estimate_asked(
+    profile: &JudgeProfile,
+    tasks: &[Task],
+    cache: Option<&JudgeCache>,
+    together: bool,
 ) -> Result<JudgePlan, JudgeError> {
     let identity = identity_of(profile);
     let mut plan = JudgePlan {
@@ -131,7 +151,11 @@ pub fn estimate(
         plan.output_tokens += expected_output_tokens(task);
     }
     plan.tasks = asked.len() as u64;
-    plan.calls = calls_for(&asked);
+    plan.calls = if together {
+        calls_for(&asked)
+    } else {
+        plan.tasks
+    };
     if let Some(price) = accounting::price_for(profile) {
         let low = (plan.input_tokens as f64 * price.input
             + plan.output_tokens as f64 * price.output)

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::options::{ReportOptions, PATTERN_CASES};
 use super::run::ItemView;
 use crate::analysis::compare::{self, Comparison};
-use crate::analysis::insights::{RunInsights, INSIGHTS};
+use crate::analysis::insights::RunInsights;
 use crate::analysis::{self, JudgedBy, RunSummary, HISTOGRAM_BINS};
 use crate::error::Result;
 use crate::judge_check::JudgeCheck;
@@ -99,10 +99,7 @@ impl RunFacts {
         let items = shown_items(store, run_id, &worst, &summary)?;
         let judged_by = JudgedBy::of(store, &summary)?;
         let judge_checks = judge_checks(store, &judged_by.judge_configs)?;
-        let insights = match store::analyses::get(conn, run_id, INSIGHTS)? {
-            Some(json) => Some(serde_json::from_value(json)?),
-            None => None,
-        };
+        let insights = analysis::insights::load(store, run_id)?;
         let comparison = match options.baseline {
             Some(baseline) => Some(compare::compare_runs(
                 store,

@@ -13,7 +13,6 @@ use crate::judge::prompt::{prompt_version, render};
 use crate::judge::provider::ChatRequest;
 use crate::judge::task::{Task, TaskKind};
 use crate::judge::{CallContext, JudgeError, Judgement, Usage};
-use crate::progress::Progress;
 
 type Answer = Result<Judgement, JudgeError>;
 
@@ -139,41 +138,18 @@ fn cached(
     ctx: &CallContext,
     started: Instant,
 ) -> Option<Judgement> {
-    let cache = judge.cache.as_ref().filter(|_| ctx.use_cache)?;
-    let alone = prompt_version(task.kind());
-    let alone_key = || JudgeCache::key(&judge.identity, alone, &render(task));
-    // A cache that cannot be read is treated as empty, as for a single task.
-    let (hit, version) = match cache.get(key, task.kind()).ok().flatten() {
-        Some(hit) => (hit, bundled_version(task.kind())),
-        None => (
-            cache.get(&alone_key(), task.kind()).ok().flatten()?,
-            alone.to_string(),
-        ),
-    };
-    Some(Judgement {
-        verdict: hit.verdict,
-        usage: hit.usage,
-        cost_usd: 0.0,
-        cached: true,
-        latency_ms: started.elapsed().as_millis() as u64,
-        prompt_version: version,
-        shared_call: false,
-    })
+    let kind = task.kind();
+    let alone = prompt_version(kind);
+    judge
+        .cached_judgement(key, kind, &bundled_version(kind), ctx, started)
+        .or_else(|| {
+            let alone_key = JudgeCache::key(&judge.identity, alone, &render(task));
+            judge.cached_judgement(&alone_key, kind, alone, ctx, started)
+        })
 }
 
 fn store(judge: &LlmJudge, task: &Task, key: &str, judgement: &Judgement, ctx: &CallContext) {
-    let Some(cache) = &judge.cache else { return };
     let version = bundled_version(task.kind());
-    if let Err(e) = cache.put(
-        key,
-        &judge.identity,
-        &version,
-        &render(task),
-        &judgement.verdict,
-        &judgement.usage,
-    ) {
-        ctx.progress.report(Progress::Notice {
-            message: format!("could not store a verdict in the judge cache: {e}"),
-        });
-    }
+    let verdict = (&judgement.verdict, &judgement.usage);
+    judge.remember(key, &version, &render(task), verdict, ctx);
 }
