@@ -3,7 +3,7 @@
 //! `Channel` the window passes in, ending with one `ended`).
 
 use ragnosis_api::jobs::JobEvent;
-use ragnosis_api::runs::{self, MetricInfo, RunPlan, RunRequest};
+use ragnosis_api::runs::{self, MetricSpec, RunPlan, RunRequest};
 use tauri::ipc::Channel;
 use tauri::State;
 
@@ -13,11 +13,8 @@ use crate::state::AppState;
 
 /// The catalogue, then the user's own criteria (`criteria.<name>`).
 #[tauri::command(async)]
-pub fn list_metrics(state: State<'_, AppState>) -> CommandResult<Vec<MetricInfo>> {
-    Ok(runs::metrics(&state)?
-        .iter()
-        .map(MetricInfo::from)
-        .collect())
+pub fn list_metrics(state: State<'_, AppState>) -> CommandResult<Vec<MetricSpec>> {
+    Ok(runs::metrics(&state)?)
 }
 
 /// What the run would do: items, metric evaluations, judge calls, tokens, cost, time.

@@ -114,6 +114,7 @@ pub struct Item {
 /// The item fields a metric can need (METRICS.md letters in brackets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Field {
     /// Q
     Question,

@@ -23,7 +23,8 @@ fn import_example_stores_the_bundled_set_with_its_report_and_lists_it() {
         count >= 20,
         "the example set has at least 20 items, got {count}"
     );
-    assert_eq!(imported["report"]["format"], "JSONL");
+    assert_eq!(imported["report"]["format_label"], "JSONL");
+    assert_eq!(imported["report"]["format"]["kind"], "jsonl");
     assert_eq!(imported["report"]["items_accepted"], count);
     let listed = s.ok("list_datasets", Value::Null);
     assert_eq!(listed.as_array().unwrap().len(), 1);
@@ -117,8 +118,11 @@ fn dataset_report_reach_and_items_describe_a_stored_dataset() {
     let id = imported["dataset"]["id"].as_i64().unwrap();
 
     let report = s.ok("dataset_report", json!({ "datasetId": id }));
-    assert_eq!(report["report"]["schema"], "RAGVUE");
-    assert_eq!(report["report"]["coverage"][0]["badge"], "Q");
+    assert_eq!(report["report"]["schema_label"], "RAGVUE");
+    assert_eq!(report["report"]["schema"], "ragvue");
+    // Coverage is keyed by the fields the window's labels name.
+    assert_eq!(report["report"]["coverage"]["question"], 8);
+    assert!(report["report"]["coverage"]["rag_checker_labels"].is_u64());
 
     let reach = s.ok("dataset_reach", json!({ "datasetId": id }));
     assert_eq!(reach["items"], 8);

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use super::common::{assert_error, finished_run, ragvue_example, request, shell};
 
 #[test]
-fn list_metrics_gives_the_catalogue_with_needs_badges() {
+fn list_metrics_gives_the_catalogue_with_the_fields_each_needs() {
     let home = tempfile::tempdir().unwrap();
     let s = shell(home.path());
     let metrics = s.ok("list_metrics", Value::Null);
@@ -16,7 +16,8 @@ fn list_metrics_gives_the_catalogue_with_needs_badges() {
         .iter()
         .find(|m| m["id"] == "ragvue.strict_faithfulness")
         .unwrap();
-    assert_eq!(faith["needs"], json!(["A", "C"]));
+    assert_eq!(faith["needs"], json!(["answer", "contexts"]));
+    assert_eq!(faith["scope"], "item");
     assert_eq!(faith["judge"], true);
     assert_eq!(faith["family"], "ragvue");
 }

@@ -40,7 +40,7 @@ import type {
   JudgeProfileInfo,
   KeyStatus,
   LocalJudge,
-  MetricInfo,
+  MetricSpec,
   OfflineJudgeStatus,
   ReportFormat,
   RunDetail,
@@ -129,8 +129,8 @@ export function datasetItems(datasetId: number, offset: number, limit: number): 
 
 // Evaluate ---------------------------------------------------------------------------
 
-export function listMetrics(): Promise<MetricInfo[]> {
-  return call<MetricInfo[]>('list_metrics');
+export function listMetrics(): Promise<MetricSpec[]> {
+  return call<MetricSpec[]>('list_metrics');
 }
 
 export function listJudges(): Promise<JudgeProfileInfo[]> {

@@ -1,25 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { keepAvailable, pickerFamilies } from './metrics';
-import type { DatasetReach, MetricInfo } from './types';
+import type { DatasetReach, Family, Field, MetricSpec } from './types';
 
-const metric = (id: string, needs: string[], over: Partial<MetricInfo> = {}): MetricInfo => ({
+const metric = (id: string, needs: Field[], over: Partial<MetricSpec> = {}): MetricSpec => ({
   id,
-  family: id.split('.')[0]!,
+  family: id.split('.')[0]! as Family,
   name: id.split('.')[1]!,
   needs,
   judge: false,
   lower_is_better: false,
-  dataset_level: false,
+  scope: 'item',
   synthesised: false,
   description: '',
   ...over,
 });
 
 const catalogue = [
-  metric('ragvue.retrieval_relevance', ['Q', 'C'], { judge: true }),
-  metric('ragvue.strict_faithfulness', ['A', 'C'], { judge: true }),
-  metric('reference.token_f1', ['A', 'GT']),
-  metric('citation.macro_f1', ['A', 'CIT'], { dataset_level: true }),
+  metric('ragvue.retrieval_relevance', ['question', 'contexts'], { judge: true }),
+  metric('ragvue.strict_faithfulness', ['answer', 'contexts'], { judge: true }),
+  metric('reference.token_f1', ['answer', 'ground_truth']),
+  metric('citation.macro_f1', ['answer', 'citation_label'], { scope: 'dataset' }),
 ];
 
 const reach: DatasetReach = {

@@ -1,7 +1,8 @@
 // The manual metric picker's model: the catalogue grouped by family, each metric marked
 // available or not for the dataset at hand (from the shell's `dataset_reach`).
 
-import type { DatasetReach, MetricInfo } from './types';
+import { FIELD_BADGE } from './bindings/labels';
+import type { DatasetReach, MetricSpec } from './types';
 
 export const FAMILY_LABELS: Record<string, string> = {
   ragvue: 'RAGVUE (retrieval, grounding, answer quality)',
@@ -14,7 +15,7 @@ export const FAMILY_LABELS: Record<string, string> = {
 };
 
 export interface PickerMetric {
-  metric: MetricInfo;
+  metric: MetricSpec;
   /** Items the metric can score; null while unknown. */
   items: number | null;
   /** False when no item carries what it needs: shown greyed out and not selectable. */
@@ -29,11 +30,11 @@ export interface PickerFamily {
   metrics: PickerMetric[];
 }
 
-export function pickerFamilies(catalogue: MetricInfo[], reach: DatasetReach | null): PickerFamily[] {
+export function pickerFamilies(catalogue: MetricSpec[], reach: DatasetReach | null): PickerFamily[] {
   const families: PickerFamily[] = [];
   for (const metric of catalogue) {
     // Dataset-level metrics come with their family's item metrics; not picked alone.
-    if (metric.dataset_level) continue;
+    if (metric.scope === 'dataset') continue;
     let family = families.find((f) => f.family === metric.family);
     if (!family) {
       family = { family: metric.family, label: FAMILY_LABELS[metric.family] ?? metric.family, metrics: [] };
@@ -46,7 +47,7 @@ export function pickerFamilies(catalogue: MetricInfo[], reach: DatasetReach | nu
       r && !available
         ? r.absent.length > 0
           ? `no item has ${r.absent.join(', ')}`
-          : `no item has ${metric.needs.join(' + ')} together`
+          : `no item has ${metric.needs.map((f) => FIELD_BADGE[f]).join(' + ')} together`
         : null;
     family.metrics.push({ metric, items, available, reason });
   }

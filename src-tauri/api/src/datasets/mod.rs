@@ -25,8 +25,8 @@ pub use ragnosis_core::pipeline::PipelineProfile;
 pub use ragnosis_core::store::datasets::DatasetRow;
 pub use ragnosis_core::store::pipeline_profiles::DatasetProfile;
 pub use view::{
-    format_label, schema_label, DatasetReach, DatasetReport, FieldCount, ItemPreview, ItemsPage,
-    MappedField, MappingPreview, MetricReach, Report, LISTED, MAPPING_PREVIEW_ITEMS,
+    DatasetReach, DatasetReport, ItemPreview, ItemsPage, MappingPreview, MetricReach, Report,
+    LISTED, MAPPING_PREVIEW_ITEMS,
 };
 
 /// The bundled example set, compiled in so "Try the example" works from any install.

@@ -3,9 +3,7 @@
 //! be long (rejected lines, warnings, duplicates) are capped here, with exact counts
 //! beside them, so a 100 000-line report never crosses the IPC boundary whole.
 
-use ragnosis_core::dataset::{
-    Duplicate, Format, MappingChoice, Rejected, Schema, ValidationReport, Warning,
-};
+use ragnosis_core::dataset::{Format, Schema, ValidationReport};
 use ragnosis_core::measurable::Measurable;
 use ragnosis_core::store::datasets::DatasetRow;
 use ragnosis_core::store::items::StoredItem;
@@ -14,172 +12,37 @@ use serde::Serialize;
 /// Rows of each report list sent to the window; the report says how many there are.
 pub const LISTED: usize = 200;
 
-/// One canonical field and where it came from in the file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct MappedField {
-    /// The canonical field ("question", "contexts", ...).
-    pub field: String,
-    /// The file's field names read into it, as the mapping found them ("response",
-    /// "retrieved_contexts").
-    pub sources: Vec<String>,
-}
-
-/// How many accepted items carry each field.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct FieldCount {
-    /// "question", "answer", "contexts", "ground_truth", "citation_label", "ranking",
-    /// "ragchecker_labels".
-    pub field: String,
-    /// The badge the metric picker shows for it ("Q", "A", "C", ...).
-    pub badge: String,
-    /// Accepted items carrying it.
-    pub items: u64,
-}
-
-/// The validation report as the Data screen shows it.
+/// The validation report as the Data screen shows it: the import's own report with its
+/// lists cut to the first `LISTED` (the counts beside them stay exact), the format and
+/// schema named. The fields' badges are in `ui/src/lib/bindings/labels.ts`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Report {
-    /// The imported file's path as given.
-    pub file: String,
-    /// The file's size in bytes.
-    pub file_bytes: u64,
-    /// "JSONL", "JSON array", "JSON object (key \"results\")", "CSV (delimiter ',')".
-    pub format: Option<String>,
-    /// "RAGVUE", "RAGAS", "RAGChecker", "RAG citations", "custom".
-    pub schema: Option<String>,
-    /// Each canonical field with the source fields mapped onto it.
-    pub mapping: Vec<MappedField>,
-    /// Records read, accepted or rejected.
-    pub items_read: u64,
-    /// Records stored as items.
-    pub items_accepted: u64,
-    /// Rejected records in all; `rejected` lists the first `LISTED`.
-    pub rejected_count: u64,
-    /// The first `LISTED` rejected lines.
-    pub rejected: Vec<Rejected>,
-    /// Warnings in all; `warnings` lists the first `LISTED`.
-    pub warning_count: u64,
-    /// The first `LISTED` warnings, each with its line.
-    pub warnings: Vec<Warning>,
-    /// Accepted items repeating an earlier item's content, in all.
+    /// The report as the import wrote it (its fields at the top level).
+    #[serde(flatten)]
+    pub validation: ValidationReport,
+    /// "JSONL", "JSON array", "CSV (delimiter ',')", …
+    pub format_label: Option<String>,
+    /// "RAGVUE", "RAGAS", "RAGChecker", "RAG citations", "custom", …
+    pub schema_label: Option<&'static str>,
+    /// Accepted items repeating an earlier item's content, in all; `duplicates` lists the
+    /// first `LISTED`.
     pub duplicate_count: u64,
-    /// The first `LISTED` of them, each with the line of the item it repeats.
-    pub duplicates: Vec<Duplicate>,
-    /// Per canonical field, how many accepted items carry it.
-    pub coverage: Vec<FieldCount>,
-    /// ISO 639-1 guess from the questions ("en", "de"), when confident.
-    pub language: Option<String>,
-    /// Retrieved chunks over the import's context token budget (each also a warning).
-    pub oversize_contexts: u64,
-    /// Where the mapping was ambiguous (or the user mapped a field): the choice and why.
-    pub choices: Vec<MappingChoice>,
-}
-
-/// How the Data screen names a file format: "JSONL", "TSV", "Parquet (1200 rows)", ….
-pub fn format_label(format: &Format) -> String {
-    match format {
-        Format::Jsonl => "JSONL".into(),
-        Format::JsonArray => "JSON array".into(),
-        Format::JsonWrapper { key } => format!("JSON object (items under \"{key}\")"),
-        Format::JsonObject => "JSON object (one record)".into(),
-        Format::JsonValues => "JSON values one after another".into(),
-        Format::JsonColumns { key } if key.is_empty() => {
-            "JSON object of parallel lists (one entry per item)".into()
-        }
-        Format::JsonColumns { key } => {
-            format!("JSON object of parallel lists under \"{key}\" (one entry per item)")
-        }
-        Format::Csv { delimiter: '\t' } => "TSV".into(),
-        Format::Csv { delimiter } => format!("CSV (delimiter '{delimiter}')"),
-        Format::Parquet {
-            rows,
-            row_groups: 1,
-        } => format!("Parquet ({rows} rows)"),
-        Format::Parquet { rows, row_groups } => {
-            format!("Parquet ({rows} rows in {row_groups} row groups)")
-        }
-        Format::Spans {
-            dialect,
-            spans,
-            traces,
-        } => format!("{dialect} spans ({spans} spans in {traces} traces)"),
-    }
-}
-
-/// How the Data screen names a recognised schema: "RAGAS", "LangSmith runs", "custom", ….
-pub fn schema_label(schema: Schema) -> &'static str {
-    match schema {
-        Schema::Ragvue => "RAGVUE",
-        Schema::Ragas => "RAGAS",
-        Schema::RagChecker => "RAGChecker",
-        Schema::RagCitations => "RAG citations",
-        Schema::OpenInference => "OpenInference traces",
-        Schema::GenAi => "OpenTelemetry GenAI traces",
-        Schema::LangSmith => "LangSmith runs",
-        Schema::Langfuse => "Langfuse observations",
-        Schema::DeepEval => "DeepEval",
-        Schema::Promptfoo => "promptfoo results",
-        Schema::TruLens => "TruLens event table",
-        Schema::InspectorRagEt => "InspectorRAGet analytics",
-        Schema::LlamaIndex => "LlamaIndex RAG dataset",
-        Schema::Custom => "custom",
-    }
 }
 
 impl From<ValidationReport> for Report {
-    fn from(r: ValidationReport) -> Self {
-        use ragnosis_core::item::Field;
-        let c = &r.coverage;
-        let counts = [
-            (Field::Question, c.question),
-            (Field::Answer, c.answer),
-            (Field::Contexts, c.contexts),
-            (Field::GroundTruth, c.ground_truth),
-            (Field::CitationLabel, c.citation_label),
-            (Field::Ranking, c.ranking),
-            (Field::RagCheckerLabels, c.ragchecker_labels),
-        ];
+    fn from(mut r: ValidationReport) -> Self {
+        let duplicate_count = r.duplicates.len() as u64;
+        r.rejected.truncate(LISTED);
+        r.warnings.truncate(LISTED);
+        r.duplicates.truncate(LISTED);
         Report {
-            format: r.format.as_ref().map(format_label),
-            schema: r.schema.map(|s| schema_label(s).to_string()),
-            mapping: r
-                .mapping
-                .into_iter()
-                .map(|(field, sources)| MappedField { field, sources })
-                .collect(),
-            items_read: r.items_read,
-            items_accepted: r.items_accepted,
-            rejected_count: r.rejected_count,
-            rejected: r.rejected.into_iter().take(LISTED).collect(),
-            warning_count: r.warning_count,
-            warnings: r.warnings.into_iter().take(LISTED).collect(),
-            duplicate_count: r.duplicates.len() as u64,
-            duplicates: r.duplicates.into_iter().take(LISTED).collect(),
-            coverage: counts
-                .into_iter()
-                .map(|(f, n)| FieldCount {
-                    field: field_name(f),
-                    badge: f.badge().into(),
-                    items: n,
-                })
-                .collect(),
-            language: r.language,
-            oversize_contexts: r.oversize_contexts,
-            choices: r.choices,
-            file: r.file,
-            file_bytes: r.file_bytes,
+            format_label: r.format.as_ref().map(Format::label),
+            schema_label: r.schema.map(Schema::label),
+            duplicate_count,
+            validation: r,
         }
     }
-}
-
-pub fn field_name(field: ragnosis_core::item::Field) -> String {
-    serde_json::to_value(field)
-        .ok()
-        .and_then(|v| v.as_str().map(String::from))
-        .unwrap_or_default()
 }
 
 /// A dataset with its report, right after an import or when the Data screen opens.

@@ -35,6 +35,7 @@ use crate::jobs::{self, JobKind, JobSink};
 use crate::{judges, Ctx};
 
 pub use ragnosis_core::analysis::diagnosis::{uncertainty_note, Diagnosis};
+pub use ragnosis_core::analysis::diagnosis::{FailurePattern, Stage};
 pub use ragnosis_core::analysis::gate;
 pub use ragnosis_core::analysis::insights::RunInsights;
 pub use ragnosis_core::judge::plan::JudgePlan;
@@ -44,10 +45,7 @@ pub use ragnosis_core::store::runs::RunRow;
 pub use ragnosis_core::store::runs::RunStatus as Status;
 pub use ragnosis_core::trust::calibration::Calibration;
 pub use request::{Recheck, RunRequest};
-pub use view::{
-    ActionExample, ActionItem, DatasetMetric, DiagnosisView, MetricInfo, MetricRow, PatternCount,
-    RunDetail, RunInfo, RunPlan, SkipReason, SummaryView,
-};
+pub use view::{DatasetMetric, MetricRow, RunDetail, RunInfo, RunPlan, SkipReason, SummaryView};
 
 /// The catalogue, then the user's own criteria (`criteria.<name>`). Creates no database.
 pub fn metrics(ctx: &Ctx) -> Result<Vec<MetricSpec>> {

@@ -6,53 +6,11 @@ use ragnosis_core::analysis::insights::RunInsights;
 use ragnosis_core::analysis::stats::MetricStats;
 use ragnosis_core::analysis::{Diagnosis, ErrorGroup, RunSummary, TaxonomyCounts};
 use ragnosis_core::judge::ProviderKind;
-use ragnosis_core::metrics::{MetricSpec, Scope};
 use ragnosis_core::run::{Preview, RunTotals};
 use ragnosis_core::store::judge_profiles::JudgeProfile;
 use ragnosis_core::store::runs::{RunRow, RunStatus};
 use ragnosis_core::view::TrustStatement;
 use serde::Serialize;
-
-/// One metric of the catalogue, for the picker and the tables.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct MetricInfo {
-    /// Family and name joined ("ragvue.strict_faithfulness"), as runs and exports name it.
-    pub id: String,
-    /// The paper or source it comes from: "ragvue", "ragxplain", "ragchecker", "citation",
-    /// "ragalyst", "reference" or "criteria" (the user's own).
-    pub family: String,
-    /// The name the tables show.
-    pub name: String,
-    /// Badges of the fields it needs: "Q", "A", "C", "GT", "CIT", "RANK", "LABELS".
-    pub needs: Vec<String>,
-    /// Scoring it asks the run's judge; the others are computed from the item alone.
-    pub judge: bool,
-    /// A higher score is worse (hallucination-style); charts and failure rules flip it.
-    pub lower_is_better: bool,
-    /// Computed over the whole dataset, not per item (citation macro scores).
-    pub dataset_level: bool,
-    /// Computed from other metrics of the item (the overalls).
-    pub synthesised: bool,
-    /// One or two sentences on what it measures.
-    pub description: String,
-}
-
-impl From<&MetricSpec> for MetricInfo {
-    fn from(m: &MetricSpec) -> Self {
-        MetricInfo {
-            id: m.id.into(),
-            family: m.family.as_str().into(),
-            name: m.name.into(),
-            needs: m.needs.iter().map(|f| f.badge().to_string()).collect(),
-            judge: m.judge,
-            lower_is_better: m.lower_is_better,
-            dataset_level: m.scope == Scope::Dataset,
-            synthesised: m.synthesised,
-            description: m.description.into(),
-        }
-    }
-}
 
 /// The plan panel: what a run would do, before it starts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -208,147 +166,6 @@ pub struct DatasetMetric {
     pub value: f64,
 }
 
-/// A failure pattern and how many items it fired on.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct PatternCount {
-    /// "A" … "J" (METRICS.md).
-    pub letter: String,
-    /// Lower-case short name ("retrieval miss").
-    pub name: String,
-    /// The pipeline stage it points at ("retrieval", "grounding", ...).
-    pub stage: String,
-    /// One sentence on what the pattern means.
-    pub description: String,
-    /// Items the pattern fired on.
-    pub count: u64,
-    /// `count` over the items that could be checked, in [0, 1].
-    pub share: f64,
-    /// Worst examples first.
-    pub example_item_ids: Vec<i64>,
-}
-
-/// The worst item of an action's pattern, shown as its example.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ActionExample {
-    /// The item's row id in the store, for opening its case.
-    pub item_id: i64,
-    /// The item's full question.
-    pub question: String,
-}
-
-/// One thing to fix, ranked by impact.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ActionItem {
-    /// The pattern's letter; null on the "nothing systematic found" note.
-    pub pattern: Option<String>,
-    /// "high", "medium", "low", "none".
-    pub impact: String,
-    /// The fix in a few words.
-    pub title: String,
-    /// "In N of M checked items (P%), …": what went wrong and how often.
-    pub whats_wrong: String,
-    /// Why the pattern happens in a RAG pipeline.
-    pub why: String,
-    /// What to change, in concrete steps.
-    pub how_to_fix: String,
-    /// The pattern's worst item; null on the note or when its question is not known.
-    pub example: Option<ActionExample>,
-    /// Items the pattern fired on; 0 on the note.
-    pub count: u64,
-    /// `count` over the checked items, in [0, 1]; 0 on the note.
-    pub share: f64,
-}
-
-/// The run's failure-pattern diagnosis, flattened for the Results screen.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct DiagnosisView {
-    /// The verdict in one sentence: how many answers had a problem, which pattern most
-    /// often, what to fix first (as the report's executive summary opens).
-    pub verdict: Option<String>,
-    /// The stage to fix first ("retrieval", "grounding", ...); null when no pattern fired.
-    pub primary_stage: Option<String>,
-    /// Items with at least one `ok` score that some pattern rule reads.
-    pub items_checked: u64,
-    /// Checked items on which at least one pattern fired.
-    pub items_with_patterns: u64,
-    /// Patterns that fired, in letter (fix) order.
-    pub patterns: Vec<PatternCount>,
-    /// At most four, high impact first; a single note when no pattern fired.
-    pub actions: Vec<ActionItem>,
-    /// Patterns no item could be checked for, as "A (retrieval miss)".
-    pub unchecked: Vec<String>,
-    /// Items whose signals disagree, so no pattern is named for them.
-    pub unsure: u64,
-    /// Up to five of them with the reason.
-    pub unsure_items: Vec<UnsureItemView>,
-    /// Items whose patterns the user's labels changed.
-    pub corrected_by_labels: u64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct UnsureItemView {
-    pub item_id: i64,
-    pub reason: String,
-}
-
-impl From<Diagnosis> for DiagnosisView {
-    fn from(d: Diagnosis) -> Self {
-        DiagnosisView {
-            verdict: ragnosis_core::analysis::diagnosis::verdict(&d),
-            primary_stage: d.primary_stage.map(|s| s.label().to_string()),
-            items_checked: d.items_checked,
-            items_with_patterns: d.items_with_patterns,
-            unchecked: d.unchecked.iter().map(|p| p.label()).collect(),
-            unsure: d.unsure,
-            unsure_items: d
-                .unsure_items
-                .into_iter()
-                .map(|u| UnsureItemView {
-                    item_id: u.item_id,
-                    reason: u.reason,
-                })
-                .collect(),
-            corrected_by_labels: d.corrected_by_labels,
-            patterns: d
-                .patterns
-                .into_iter()
-                .map(|p| PatternCount {
-                    letter: p.letter.to_string(),
-                    name: p.name,
-                    stage: p.stage.label().into(),
-                    description: p.description,
-                    count: p.count,
-                    share: p.share,
-                    example_item_ids: p.examples.iter().map(|e| e.item_id).collect(),
-                })
-                .collect(),
-            actions: d
-                .actions
-                .into_iter()
-                .map(|a| ActionItem {
-                    pattern: a.pattern.map(|p| p.letter().to_string()),
-                    impact: a.impact.as_str().to_string(),
-                    title: a.title,
-                    whats_wrong: a.whats_wrong,
-                    why: a.why,
-                    how_to_fix: a.how_to_fix,
-                    example: a.example.map(|e| ActionExample {
-                        item_id: e.item_id,
-                        question: e.question,
-                    }),
-                    count: a.count,
-                    share: a.share,
-                })
-                .collect(),
-        }
-    }
-}
-
 /// A run's statistics and diagnosis, from `analysis`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -364,7 +181,8 @@ pub struct SummaryView {
     /// Errored results grouped by metric and message, with the items they hit.
     pub error_groups: Vec<ErrorGroup>,
     /// Null when the run scored no judged RAGVUE metric, the scores the pattern rules read.
-    pub diagnosis: Option<DiagnosisView>,
+    /// Its stages and patterns are named by `ui/src/lib/bindings/labels.ts`.
+    pub diagnosis: Option<Diagnosis>,
     /// RAGalyst's failure taxonomy counts, when answer correctness ran.
     pub taxonomy: Option<TaxonomyCounts>,
     /// How the insights were written (by the judge, or from templates offline), and the
@@ -406,7 +224,7 @@ impl SummaryView {
                 .map(|(metric, value)| DatasetMetric { metric, value })
                 .collect(),
             error_groups: summary.errors,
-            diagnosis: summary.diagnosis.map(DiagnosisView::from),
+            diagnosis: summary.diagnosis,
             taxonomy: summary.taxonomy,
             advice: insights,
         }

@@ -14,8 +14,10 @@ use crate::item::Field;
 
 pub use outcome::{MetricResult, Status};
 
+/// The paper or source a metric comes from, or the user's own criteria.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Family {
     Ragvue,
     Ragxplain,
@@ -54,24 +56,33 @@ impl Family {
 /// Whether a metric scores each item or only the dataset as a whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Scope {
     Item,
     /// Computed in `analysis` from the per-item details of other metrics of its family.
     Dataset,
 }
 
+/// One metric of the catalogue: what it needs and how to read it (the picker and the
+/// tables show it as it is).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricSpec {
+    /// Family and name joined ("ragvue.strict_faithfulness"), as runs and exports name it.
     pub id: &'static str,
     pub family: Family,
+    /// The name the tables show.
     pub name: &'static str,
+    /// The item fields it needs (their badges: `labels.ts`).
     pub needs: &'static [Field],
+    /// Scoring it asks the run's judge; the others are computed from the item alone.
     pub judge: bool,
     /// Hallucination-style metrics: 0 is good. Charts and failure rules flip them.
     pub lower_is_better: bool,
     pub scope: Scope,
     /// Computed from other metrics of the same item (overalls), not judged directly.
     pub synthesised: bool,
+    /// One or two sentences on what it measures.
     pub description: &'static str,
 }
 

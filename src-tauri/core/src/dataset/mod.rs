@@ -83,8 +83,10 @@ impl Default for ImportLimits {
     }
 }
 
+/// How the file was laid out, as the reader found it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Format {
     Jsonl,
     JsonArray,
@@ -117,8 +119,43 @@ pub enum Format {
     },
 }
 
+impl Format {
+    /// How the Data screen names the format: "JSONL", "TSV", "Parquet (1200 rows)", ….
+    pub fn label(&self) -> String {
+        match self {
+            Format::Jsonl => "JSONL".into(),
+            Format::JsonArray => "JSON array".into(),
+            Format::JsonWrapper { key } => format!("JSON object (items under \"{key}\")"),
+            Format::JsonObject => "JSON object (one record)".into(),
+            Format::JsonValues => "JSON values one after another".into(),
+            Format::JsonColumns { key } if key.is_empty() => {
+                "JSON object of parallel lists (one entry per item)".into()
+            }
+            Format::JsonColumns { key } => {
+                format!("JSON object of parallel lists under \"{key}\" (one entry per item)")
+            }
+            Format::Csv { delimiter: '\t' } => "TSV".into(),
+            Format::Csv { delimiter } => format!("CSV (delimiter '{delimiter}')"),
+            Format::Parquet {
+                rows,
+                row_groups: 1,
+            } => format!("Parquet ({rows} rows)"),
+            Format::Parquet { rows, row_groups } => {
+                format!("Parquet ({rows} rows in {row_groups} row groups)")
+            }
+            Format::Spans {
+                dialect,
+                spans,
+                traces,
+            } => format!("{dialect} spans ({spans} spans in {traces} traces)"),
+        }
+    }
+}
+
+/// The tool or convention a file's field names were recognised as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Schema {
     Ragvue,
     Ragas,
@@ -144,12 +181,35 @@ pub enum Schema {
     Custom,
 }
 
+impl Schema {
+    /// How the Data screen names the schema: "RAGAS", "LangSmith runs", "custom", ….
+    pub fn label(self) -> &'static str {
+        match self {
+            Schema::Ragvue => "RAGVUE",
+            Schema::Ragas => "RAGAS",
+            Schema::RagChecker => "RAGChecker",
+            Schema::RagCitations => "RAG citations",
+            Schema::OpenInference => "OpenInference traces",
+            Schema::GenAi => "OpenTelemetry GenAI traces",
+            Schema::LangSmith => "LangSmith runs",
+            Schema::Langfuse => "Langfuse observations",
+            Schema::DeepEval => "DeepEval",
+            Schema::Promptfoo => "promptfoo results",
+            Schema::TruLens => "TruLens event table",
+            Schema::InspectorRagEt => "InspectorRAGet analytics",
+            Schema::LlamaIndex => "LlamaIndex RAG dataset",
+            Schema::Custom => "custom",
+        }
+    }
+}
+
 /// A line (or JSON array element, or CSV row) that was not imported, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Rejected {
     /// 1-based line number where the record starts.
     pub line: u64,
+    /// Where the record starts in the file.
     pub byte_offset: u64,
     pub reason: String,
 }
@@ -178,16 +238,19 @@ impl fmt::Display for Warning {
     }
 }
 
+/// An accepted item that repeats an earlier item's content.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Duplicate {
     pub line: u64,
+    /// The line of the item it repeats.
     pub first_line: u64,
     pub content_hash: String,
 }
 
-/// How many accepted items carry each canonical field.
+/// How many accepted items carry each canonical field (each key a `Field`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct FieldCoverage {
     pub question: u64,
     pub answer: u64,
@@ -195,19 +258,26 @@ pub struct FieldCoverage {
     pub ground_truth: u64,
     pub citation_label: u64,
     pub ranking: u64,
+    /// Keyed by the field's serialised name like the others, so every key is a `Field`;
+    /// reports stored before carry the old key.
+    #[serde(rename = "rag_checker_labels", alias = "ragchecker_labels")]
     pub ragchecker_labels: u64,
 }
 
 /// Everything the user sees before (and after) items are stored.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ValidationReport {
+    /// The imported file's path as given.
     pub file: String,
     pub file_bytes: u64,
     pub format: Option<Format>,
     pub schema: Option<Schema>,
     /// canonical field -> the source field names mapped onto it.
     pub mapping: BTreeMap<String, Vec<String>>,
+    /// Records read, accepted or rejected.
     pub items_read: u64,
+    /// Records stored as items.
     pub items_accepted: u64,
     /// Total rejected lines; `rejected` lists the first `MAX_LISTED` of them.
     pub rejected_count: u64,
@@ -215,9 +285,11 @@ pub struct ValidationReport {
     pub warning_count: u64,
     pub warnings: Vec<Warning>,
     pub duplicates: Vec<Duplicate>,
+    /// Per canonical field, how many accepted items carry it.
     pub coverage: FieldCoverage,
     /// ISO 639-1 guess ("en", "de", ...) from the questions, when confident.
     pub language: Option<String>,
+    /// Retrieved chunks over the import's context token budget (each also a warning).
     pub oversize_contexts: u64,
     /// Where the mapping was ambiguous: the choice made and why.
     #[serde(default)]

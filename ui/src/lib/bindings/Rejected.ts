@@ -7,4 +7,8 @@ export type Rejected = {
 /**
  * 1-based line number where the record starts.
  */
-line: number, byte_offset: number, reason: string, };
+line: number, 
+/**
+ * Where the record starts in the file.
+ */
+byte_offset: number, reason: string, };

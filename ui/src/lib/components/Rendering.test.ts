@@ -9,7 +9,7 @@ import ReportSummary from './ReportSummary.svelte';
 import ErrorAlert from './ErrorAlert.svelte';
 import MetricTable from './MetricTable.svelte';
 import RunTable from './RunTable.svelte';
-import type { ExperimentCheck, RunInsights, DiagnosisView, MetricRow, ReportSummary as Summary, RunInfo, TaxonomyCounts } from '../types';
+import type { ExperimentCheck, RunInsights, Diagnosis, MetricRow, ReportSummary as Summary, RunInfo, TaxonomyCounts } from '../types';
 
 const HOSTILE = '<img src=x onerror=window.__pwned=1><script>window.__pwned=1</script>';
 
@@ -107,48 +107,44 @@ describe('ReportSummary', () => {
 
 describe('DiagnosisPanel', () => {
   it('renders an action item quoting a hostile question as text', () => {
-    const diagnosis: DiagnosisView = {
-      verdict: `4 of 10 answers had a problem ${HOSTILE}`,
-      primary_stage: 'retrieval',
+    const diagnosis: Diagnosis = {
+      primary_stage: 'retrieval_to_generation',
       items_checked: 10,
       items_with_patterns: 4,
-      patterns: [{ letter: 'A', name: 'retrieval miss', stage: 'retrieval', description: 'd', count: 4, share: 0.4, example_item_ids: [1] }],
-      actions: [{ pattern: 'A', impact: 'high', title: 'Fix retrieval', whats_wrong: 'w', why: 'y', how_to_fix: 'h', example: { item_id: 1, question: HOSTILE }, count: 4, share: 0.4 }],
+      patterns: [{ pattern: 'context_ignored', letter: 'B', name: 'context ignored', stage: 'retrieval_to_generation', description: 'd', count: 4, share: 0.4, examples: [{ item_id: 1, scores: [], supporting: [] }] }],
+      actions: [{ pattern: 'context_ignored', impact: 'high', title: 'Fix retrieval', whats_wrong: 'w', why: 'y', how_to_fix: 'h', example: { item_id: 1, question: HOSTILE, scores: [] }, count: 4, share: 0.4 }],
       unchecked: [],
       unsure: 2,
       unsure_items: [{ item_id: 7, reason: HOSTILE }],
       corrected_by_labels: 1,
     };
     const { body } = render(DiagnosisPanel, { props: { diagnosis, onpattern: () => {}, oncase: () => {} } });
-    expect(body).toContain('Fix first: <strong>retrieval</strong>');
-    expect(body).toContain('4 of 10 answers had a problem &lt;img');
+    // Stages are named as the reports name them, not by their serialised names.
+    expect(body).toContain('Fix first: <strong>retrieval → generation</strong>');
+    expect(body).toContain('<td>retrieval → generation</td>');
+    expect(body).not.toContain('retrieval_to_generation');
     expect(body).toContain('2 items need a look</strong>');
     expect(body).toContain('Corrected by your labels: 1 item.');
     expect(body).not.toContain('<img');
     expect(body).not.toContain('<script>');
     expect(body).toContain('&lt;img src=x onerror=window.__pwned=1>&lt;script>');
     expect(body).not.toContain('Not checked');
-    const below = render(DiagnosisPanel, { props: { diagnosis, showVerdict: false, onpattern: () => {}, oncase: () => {} } }).body;
-    expect(below).not.toContain('data-testid="verdict"');
-    expect(below).toContain('Fix first: <strong>retrieval</strong>');
   });
 
   it('names the patterns a run could not check', () => {
-    const diagnosis: DiagnosisView = {
-      verdict: null,
+    const diagnosis: Diagnosis = {
       primary_stage: null,
       items_checked: 8,
       items_with_patterns: 0,
       patterns: [],
       actions: [],
-      unchecked: ['A (retrieval miss)', 'C (hallucination)'],
+      unchecked: ['retrieval_miss', 'hallucination'],
       unsure: 0,
       unsure_items: [],
       corrected_by_labels: 0,
     };
     const { body } = render(DiagnosisPanel, { props: { diagnosis, onpattern: () => {}, oncase: () => {} } });
     expect(body).toContain('Not checked (their metrics were not scored): A (retrieval miss), C (hallucination).');
-    expect(body).not.toContain('data-testid="verdict"');
   });
 });
 

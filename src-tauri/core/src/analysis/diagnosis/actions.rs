@@ -41,8 +41,10 @@ pub const MAX_ACTIONS: usize = FailurePattern::ALL.len();
 /// (High, Medium) share thresholds per fix order; see the module documentation.
 const THRESHOLDS: [(f64, f64); 3] = [(0.10, 0.03), (0.15, 0.05), (0.25, 0.10)];
 
+/// How much fixing an action's pattern would change: from its share of checked items.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Impact {
     High,
     Medium,
@@ -75,23 +77,36 @@ impl Impact {
 
 /// The real question an action item points at, with the scores that flagged it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionExample {
+    /// The item's row id in the store, for opening its case.
     pub item_id: i64,
+    /// The item's full question.
     pub question: String,
+    /// The scores that flagged it.
     pub scores: Vec<MetricScore>,
 }
 
+/// One thing to fix, ranked by impact.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ActionItem {
     /// `None` for the "no systematic failure found" note.
     pub pattern: Option<FailurePattern>,
     pub impact: Impact,
+    /// The fix in a few words.
     pub title: String,
+    /// "In N of M checked items (P%), …": what went wrong and how often.
     pub whats_wrong: String,
+    /// Why the pattern happens in a RAG pipeline.
     pub why: String,
+    /// The pattern's worst item; `None` on the note or when its question is not known.
     pub example: Option<ActionExample>,
+    /// What to change, in concrete steps.
     pub how_to_fix: String,
+    /// Items the pattern fired on; 0 on the note.
     pub count: u64,
+    /// `count` over the checked items, in [0, 1]; 0 on the note.
     pub share: f64,
 }
 

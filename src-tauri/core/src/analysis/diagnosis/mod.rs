@@ -41,7 +41,9 @@ const UNSURE_KEPT: usize = 5;
 
 /// One item on which a pattern fired, with the scores that made it fire.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PatternExample {
+    /// The item's row id in the store, for opening its case.
     pub item_id: i64,
     /// The rule's inputs as read for this item.
     pub scores: Vec<MetricScore>,
@@ -52,11 +54,16 @@ pub struct PatternExample {
 
 /// A pattern's footprint on a run. Only patterns that fired at least once are listed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PatternSummary {
     pub pattern: FailurePattern,
+    /// "A" … "J" (METRICS.md).
     pub letter: char,
+    /// Lower-case short name ("retrieval miss").
     pub name: String,
+    /// The pipeline stage it points at.
     pub stage: Stage,
+    /// One sentence on what the pattern means.
     pub description: String,
     /// Items on which the pattern fired.
     pub count: u64,
@@ -87,7 +94,9 @@ impl PatternSummary {
     }
 }
 
+/// A run's failure-pattern diagnosis: what the Results screen and every report show.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Diagnosis {
     /// Patterns that fired, in letter (fix) order.
     pub patterns: Vec<PatternSummary>,
@@ -95,6 +104,7 @@ pub struct Diagnosis {
     pub primary_stage: Option<Stage>,
     /// At most four, High impact first; a single note when no pattern fired.
     pub actions: Vec<ActionItem>,
+    /// Checked items on which at least one pattern fired.
     pub items_with_patterns: u64,
     /// Items with at least one `ok` score that some rule reads.
     pub items_checked: u64,
@@ -115,8 +125,11 @@ pub struct Diagnosis {
 
 /// An item that needs a look, and why.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct UnsureItem {
+    /// The item's row id in the store.
     pub item_id: i64,
+    /// Which signals disagree, in a sentence.
     pub reason: String,
 }
 

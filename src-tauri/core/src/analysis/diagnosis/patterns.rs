@@ -105,6 +105,7 @@ const INCOMPLETE: f64 = 0.6;
 /// The part of the pipeline a pattern blames.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Stage {
     Retrieval,
     RetrievalToGeneration,
@@ -114,6 +115,16 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// Every stage, in fix order.
+    pub const ALL: [Stage; 5] = [
+        Stage::Retrieval,
+        Stage::RetrievalToGeneration,
+        Stage::Grounding,
+        Stage::Generation,
+        Stage::RetrievalAndGeneration,
+    ];
+
+    /// How the stage is named in running text ("retrieval → generation").
     pub fn label(self) -> &'static str {
         match self {
             Stage::Retrieval => "retrieval",
@@ -128,6 +139,7 @@ impl Stage {
 /// A failure pattern of METRICS.md, in letter order (which is also the fix order).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum FailurePattern {
     /// A: retrieval_relevance < 0.5 and retrieval_coverage < 0.5.
     RetrievalMiss,
@@ -155,8 +167,11 @@ pub enum FailurePattern {
 
 /// One metric's score, as evidence.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricScore {
+    /// The metric's id ("ragvue.strict_faithfulness").
     pub metric: String,
+    /// Its score on the item, in [0, 1].
     pub score: f64,
 }
 
@@ -193,15 +208,17 @@ impl FailurePattern {
     }
 
     /// The pattern a user names by its letter ("F") or its name ("subtle distortion"),
-    /// case aside.
+    /// case aside, or a program by its serialised name ("subtle_distortion", as the
+    /// diagnosis it read spells it).
     pub fn named(text: &str) -> Option<FailurePattern> {
         let text = text.trim();
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
             (Some(c), None) => FailurePattern::from_letter(c),
-            _ => FailurePattern::ALL
-                .into_iter()
-                .find(|p| text.eq_ignore_ascii_case(p.name())),
+            _ => FailurePattern::ALL.into_iter().find(|p| {
+                text.eq_ignore_ascii_case(p.name())
+                    || serde_json::to_value(p).is_ok_and(|name| name == text)
+            }),
         }
     }
 

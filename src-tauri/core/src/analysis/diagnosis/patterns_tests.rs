@@ -341,7 +341,7 @@ fn patterns_come_back_in_fix_order_with_their_stages() {
 }
 
 #[test]
-fn a_pattern_is_named_by_its_letter_or_its_name_and_nothing_else() {
+fn a_pattern_is_named_by_its_letter_its_name_or_its_serialised_name_and_nothing_else() {
     assert_eq!(
         FailurePattern::named("F"),
         Some(FailurePattern::SubtleDistortion)
@@ -354,8 +354,14 @@ fn a_pattern_is_named_by_its_letter_or_its_name_and_nothing_else() {
         FailurePattern::named("Subtle Distortion"),
         Some(FailurePattern::SubtleDistortion)
     );
+    // The window sends back the name the diagnosis it read was serialised with.
+    assert_eq!(
+        FailurePattern::named("over_confidence"),
+        Some(FailurePattern::OverConfidence)
+    );
     assert_eq!(FailurePattern::named("Z"), None);
     assert_eq!(FailurePattern::named("subtle"), None);
+    assert_eq!(FailurePattern::named("subtle_"), None);
     assert_eq!(FailurePattern::named(""), None);
     for p in FailurePattern::ALL {
         assert_eq!(FailurePattern::from_letter(p.letter()), Some(p));
