@@ -12,10 +12,8 @@ use ragnosis_core::{cases, store, Error, Result};
 use crate::Ctx;
 
 pub use ragnosis_core::store::cases::{CaseRow, Cell};
-pub use view::{
-    AspectView, CaseDetail, CaseList, CaseQueryInput, ClaimView, ContextView, ListedCase,
-    PatternBadge, ResultView,
-};
+pub use ragnosis_core::view::case::{AspectView, CaseEvidence, ClaimView, ContextView};
+pub use view::{CaseDetail, CaseList, CaseQueryInput, ListedCase, PatternBadge, ResultView};
 
 /// A page of the run's cases.
 pub fn list(ctx: &Ctx, run_id: i64, query: CaseQueryInput) -> Result<CaseList> {

@@ -1,17 +1,16 @@
-//! The case list and the case view of the Results screen. The case view reads the
+//! The case list and the case view of the Results screen. The case view carries the
 //! evidence the metrics stored in their details (per-chunk relevance, claim verdicts,
-//! aspects) into flat, typed lists; text stays text and is rendered as text by the UI.
+//! aspects) as the core reads it (`view::CaseEvidence`); text stays text and is rendered
+//! as text by the UI.
 
 use ragnosis_core::analysis::diagnosis::FailurePattern;
 use ragnosis_core::cases::{CaseFilter, CasePage, CaseQuery, Cursor, Order, ScoreRange};
-use ragnosis_core::judge::task::FailureCheck;
-use ragnosis_core::metrics::{self, MetricResult, Status};
+use ragnosis_core::metrics::{self, MetricResult};
 use ragnosis_core::store::cases::{CaseRow, Cell};
 use ragnosis_core::store::human_labels::HumanLabel;
 use ragnosis_core::trust::prior::{self, PriorScore};
-use ragnosis_core::view::ItemView;
+use ragnosis_core::view::{CaseEvidence, ItemView};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use ragnosis_core::Error;
 
@@ -193,55 +192,6 @@ impl From<CasePage> for CaseList {
     }
 }
 
-/// A retrieved chunk with what the metrics said about it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ContextView {
-    /// The chunk's 0-based position in the retrieved list, as claims and metrics cite it.
-    pub index: u32,
-    /// The document id the pipeline gave the chunk, when it had one.
-    pub id: Option<String>,
-    /// The chunk's full text.
-    pub text: String,
-    /// Judge's usefulness in [0, 1] (retrieval_relevance); null when not judged.
-    pub relevance: Option<f64>,
-    /// The judge's reason for that relevance; null when not judged or not given.
-    pub relevance_reason: Option<String>,
-    /// The answer draws on it (context_utilization); null when not judged.
-    pub used: Option<bool>,
-}
-
-/// A claim of the answer and whether the contexts support it (strict_faithfulness).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ClaimView {
-    /// The claim as extracted from the answer.
-    pub claim: String,
-    /// "supported", "partially_hallucinated" or "fully_hallucinated".
-    pub support: String,
-    /// The judge's reason for the verdict; empty when it gave none.
-    pub reason: String,
-    /// Index of the chunk that supports (or best matches) it.
-    pub chunk: Option<u32>,
-    /// The judge said unsupported but the claim appears word for word in the contexts.
-    pub verbatim_rescue: bool,
-}
-
-/// A part of the question: whether the contexts cover it and whether the answer
-/// addresses it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct AspectView {
-    /// The part of the question, as extracted or as the item's own `aspects` gave it.
-    pub aspect: String,
-    /// The retrieved chunks cover it (retrieval_coverage); null when not judged.
-    pub covered: Option<bool>,
-    /// The answer addresses it (answer_completeness); null when not judged.
-    pub addressed: Option<bool>,
-    /// The judge's evidence for it, retrieval coverage's first; null when none was given.
-    pub evidence: Option<String>,
-}
-
 /// One metric's result for the case.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -304,24 +254,14 @@ pub struct CaseDetail {
     pub answer: Option<String>,
     /// The reference answer, when the dataset has one.
     pub ground_truth: Option<String>,
-    /// Every retrieved chunk, in retrieved order.
-    pub contexts: Vec<ContextView>,
-    /// The relevance threshold a chunk must reach to count as useful.
-    pub relevance_threshold: Option<f64>,
-    /// The answer's claims with their support; empty when strict faithfulness did not score.
-    pub claims: Vec<ClaimView>,
-    /// The question's parts with coverage and addressing; empty when neither metric scored.
-    pub aspects: Vec<AspectView>,
+    /// Its chunks, claims, aspects, grading note and failure taxonomy, as the metrics'
+    /// details say (the one reader of them, which the reports quote too).
+    #[serde(flatten)]
+    pub evidence: CaseEvidence,
     /// Every metric result stored for the item in this run.
     pub results: Vec<ResultView>,
     /// The failure patterns that fired on the item.
     pub patterns: Vec<PatternBadge>,
-    /// RAGXplain's grading note: the structure a good answer to this question has.
-    pub grading_note: Vec<String>,
-    /// RAGalyst's failure taxonomy (every category), when correctness was below 0.9.
-    pub failures: Vec<FailureCheck>,
-    /// The gold context was not among the top retrieved, when the item has a ranking.
-    pub missed_top_ranked: Option<bool>,
     /// Judged by the built-in offline judge.
     pub offline: bool,
     /// People's labels on this item, per metric (they outlive the run).
@@ -332,27 +272,9 @@ pub struct CaseDetail {
     pub json: String,
 }
 
-fn ok_details<'a>(results: &'a [MetricResult], metric: &str) -> Option<&'a Value> {
-    results
-        .iter()
-        .find(|r| r.metric == metric && r.status == Status::Ok)
-        .map(|r| &r.details)
-}
-
-fn text(v: &Value, key: &str) -> Option<String> {
-    v.get(key)
-        .and_then(Value::as_str)
-        .map(String::from)
-        .filter(|s| !s.is_empty())
-}
-
-fn index(v: &Value, key: &str) -> Option<u32> {
-    v.get(key).and_then(Value::as_u64).map(|n| n as u32)
-}
-
 impl CaseDetail {
-    /// Flattens an item and its results into the case view: reads the metrics' details into
-    /// contexts, claims and aspects; `labels` are the item's human labels.
+    /// An item and its results as the case view shows them, with the evidence in the
+    /// metrics' details; `labels` are the item's human labels.
     pub fn new(
         run_id: i64,
         view: ItemView,
@@ -362,10 +284,9 @@ impl CaseDetail {
     ) -> Self {
         let json = serde_json::to_string_pretty(&view)
             .unwrap_or_else(|e| format!("(cannot show this item as JSON: {e})"));
-        let results = &view.results;
-        let relevance = ok_details(results, "ragvue.retrieval_relevance");
-        let correctness = ok_details(results, "ragalyst.answer_correctness");
         CaseDetail {
+            evidence: CaseEvidence::read(&view.item, &view.results),
+            results: view.results.iter().map(ResultView::from).collect(),
             run_id,
             item_id: view.item_id,
             ordinal: view.ordinal,
@@ -373,131 +294,13 @@ impl CaseDetail {
             question: view.item.question.clone(),
             answer: view.item.answer.clone(),
             ground_truth: view.item.ground_truth.clone(),
-            relevance_threshold: relevance.and_then(|d| d.get("tau")).and_then(Value::as_f64),
-            contexts: contexts(&view),
-            claims: claims(results),
-            aspects: aspects(results),
-            results: results.iter().map(ResultView::from).collect(),
             patterns: patterns.into_iter().map(PatternBadge::from).collect(),
-            grading_note: ok_details(results, "ragxplain.grading_note")
-                .and_then(|d| d.get("structure_note"))
-                .and_then(|n| serde_json::from_value(n.clone()).ok())
-                .unwrap_or_default(),
-            failures: correctness
-                .and_then(|d| d.get("failures"))
-                .and_then(|f| serde_json::from_value(f.clone()).ok())
-                .unwrap_or_default(),
-            missed_top_ranked: correctness
-                .and_then(|d| d.get("missed_top_ranked"))
-                .and_then(Value::as_bool),
             offline,
             labels,
             prior_scores: prior::prior_scores(&view.item),
             json,
         }
     }
-}
-
-/// Each retrieved chunk with its judged relevance and whether the answer used it.
-fn contexts(view: &ItemView) -> Vec<ContextView> {
-    let results = &view.results;
-    let chunk_scores: Vec<&Value> = ok_details(results, "ragvue.retrieval_relevance")
-        .and_then(|d| d.get("chunks"))
-        .and_then(Value::as_array)
-        .map(|a| a.iter().collect())
-        .unwrap_or_default();
-    let used: Option<Vec<u64>> = ok_details(results, "ragvue.context_utilization")
-        .and_then(|d| d.get("used_chunks"))
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_u64).collect());
-    view.item
-        .contexts
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let score = chunk_scores
-                .iter()
-                .find(|s| s.get("index").and_then(Value::as_u64) == Some(i as u64));
-            ContextView {
-                index: i as u32,
-                id: c.id.clone(),
-                text: c.text.clone(),
-                relevance: score
-                    .and_then(|s| s.get("relevance"))
-                    .and_then(Value::as_f64),
-                relevance_reason: score.and_then(|s| text(s, "reason")),
-                used: used.as_ref().map(|u| u.contains(&(i as u64))),
-            }
-        })
-        .collect()
-}
-
-/// The answer's claims as strict faithfulness labelled them.
-fn claims(results: &[MetricResult]) -> Vec<ClaimView> {
-    let Some(claims) = ok_details(results, "ragvue.strict_faithfulness")
-        .and_then(|d| d.get("claims"))
-        .and_then(Value::as_array)
-    else {
-        return Vec::new();
-    };
-    claims
-        .iter()
-        .filter_map(|c| {
-            Some(ClaimView {
-                claim: text(c, "claim")?,
-                support: text(c, "support").unwrap_or_else(|| "unknown".into()),
-                reason: text(c, "reason").unwrap_or_default(),
-                chunk: index(c, "chunk"),
-                verbatim_rescue: c
-                    .get("verbatim_rescue")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false),
-            })
-        })
-        .collect()
-}
-
-/// The question's aspects, merged from retrieval coverage (covered by the chunks?) and
-/// answer completeness (addressed by the answer?).
-fn aspects(results: &[MetricResult]) -> Vec<AspectView> {
-    let mut aspects: Vec<AspectView> = Vec::new();
-    for (metric, covered) in [
-        ("ragvue.retrieval_coverage", true),
-        ("ragvue.answer_completeness", false),
-    ] {
-        let flag = if covered { "covered" } else { "addressed" };
-        let list = ok_details(results, metric)
-            .and_then(|d| d.get("aspects"))
-            .and_then(Value::as_array);
-        for a in list.into_iter().flatten() {
-            let Some(name) = text(a, "aspect") else {
-                continue;
-            };
-            let at = match aspects.iter().position(|x| x.aspect == name) {
-                Some(at) => at,
-                None => {
-                    aspects.push(AspectView {
-                        aspect: name,
-                        covered: None,
-                        addressed: None,
-                        evidence: None,
-                    });
-                    aspects.len() - 1
-                }
-            };
-            let entry = &mut aspects[at];
-            let value = a.get(flag).and_then(Value::as_bool);
-            if covered {
-                entry.covered = value;
-            } else {
-                entry.addressed = value;
-            }
-            if entry.evidence.is_none() {
-                entry.evidence = text(a, "evidence");
-            }
-        }
-    }
-    aspects
 }
 
 impl From<&MetricResult> for ResultView {

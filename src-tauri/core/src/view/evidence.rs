@@ -1,17 +1,13 @@
-//! The evidence behind a low score, read back from the structured `details` the metrics
-//! stored: unsupported claims, irrelevant chunks, missing aspects. What a reader needs
-//! to believe a diagnosis without opening the raw results.
-//!
-//! Owns: reading those detail shapes (written by `metrics::ragvue`). Tolerant: a detail
-//! that is absent or shaped differently yields no evidence, never an error, because old
-//! runs and other judges may not carry it.
+//! The evidence behind a low score: the unsupported claims, irrelevant chunks and missing
+//! aspects among what an item's metrics stored (`case::CaseEvidence`, their one reader).
+//! What a report's reader needs to believe a diagnosis without opening the raw results.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
+use super::case::{AspectView, CaseEvidence};
 use crate::analysis::diagnosis::FailurePattern;
 use crate::item::Item;
-use crate::metrics::{MetricResult, Status};
+use crate::metrics::MetricResult;
 
 /// Where an aspect can be missing.
 const FROM_CHUNKS: &str = "retrieved chunks";
@@ -19,6 +15,9 @@ const FROM_ANSWER: &str = "answer";
 
 /// Characters of a chunk quoted next to an irrelevant-chunk finding.
 const CHUNK_EXCERPT: usize = 240;
+
+/// The relevance threshold of a run that did not store its own.
+const DEFAULT_TAU: f64 = 0.7;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClaimEvidence {
@@ -93,91 +92,63 @@ impl Evidence {
         self
     }
 
-    /// Collects the evidence of one item's `ok` results.
+    /// The problems in one item's `ok` results: its claims judged unsupported, its chunks
+    /// below the relevance threshold, the aspects its chunks or its answer miss.
     pub fn from_results(item: &Item, results: &[MetricResult]) -> Evidence {
-        let mut evidence = Evidence::default();
-        for result in results.iter().filter(|r| r.status == Status::Ok) {
-            match result.metric.as_str() {
-                "ragvue.strict_faithfulness" => evidence.add_claims(&result.details),
-                "ragvue.retrieval_relevance" => evidence.add_chunks(item, &result.details),
-                "ragvue.retrieval_coverage" => {
-                    evidence.add_aspects(&result.details, "covered", FROM_CHUNKS)
-                }
-                "ragvue.answer_completeness" => {
-                    evidence.add_aspects(&result.details, "addressed", FROM_ANSWER)
-                }
-                _ => {}
-            }
-        }
-        evidence
+        Evidence::of(&CaseEvidence::read(item, results))
     }
 
-    fn add_claims(&mut self, details: &Value) {
-        for claim in array(details, "claims") {
-            let support = match claim.get("support").and_then(Value::as_str) {
-                Some("partially_hallucinated") => "partially unsupported",
-                Some("fully_hallucinated") => "unsupported",
-                _ => continue,
-            };
-            self.unsupported_claims.push(ClaimEvidence {
-                claim: text(claim, "claim"),
-                support: support.to_string(),
-                reason: text(claim, "reason"),
-            });
+    /// The problems in an item's evidence, read once by `CaseEvidence`.
+    pub fn of(case: &CaseEvidence) -> Evidence {
+        let unsupported_claims = case
+            .claims
+            .iter()
+            .filter_map(|c| {
+                let support = match c.support.as_str() {
+                    "partially_hallucinated" => "partially unsupported",
+                    "fully_hallucinated" => "unsupported",
+                    _ => return None,
+                };
+                Some(ClaimEvidence {
+                    claim: c.claim.clone(),
+                    support: support.to_string(),
+                    reason: c.reason.clone(),
+                })
+            })
+            .collect();
+        let tau = case.relevance_threshold.unwrap_or(DEFAULT_TAU);
+        let irrelevant_chunks = case
+            .contexts
+            .iter()
+            .filter_map(|c| {
+                let relevance = c.relevance.filter(|r| *r < tau)?;
+                Some(ChunkEvidence {
+                    rank: c.index as usize + 1,
+                    doc_id: c.id.clone(),
+                    relevance,
+                    reason: c.relevance_reason.clone().unwrap_or_default(),
+                    excerpt: excerpt(&c.text, CHUNK_EXCERPT),
+                })
+            })
+            .collect();
+        let missing = |from: &'static str, flag: fn(&AspectView) -> Option<bool>| {
+            case.aspects
+                .iter()
+                .filter(move |a| flag(a) == Some(false))
+                .map(move |a| AspectEvidence {
+                    aspect: a.aspect.clone(),
+                    missing_from: from.to_string(),
+                })
+        };
+        let missing_aspects = missing(FROM_CHUNKS, |a| a.covered)
+            .chain(missing(FROM_ANSWER, |a| a.addressed))
+            .collect();
+        Evidence {
+            unsupported_claims,
+            irrelevant_chunks,
+            missing_aspects,
         }
     }
-
-    fn add_chunks(&mut self, item: &Item, details: &Value) {
-        let tau = details.get("tau").and_then(Value::as_f64).unwrap_or(0.7);
-        for chunk in array(details, "chunks") {
-            let (Some(index), Some(relevance)) = (
-                chunk.get("index").and_then(Value::as_u64),
-                chunk.get("relevance").and_then(Value::as_f64),
-            ) else {
-                continue;
-            };
-            if relevance >= tau {
-                continue;
-            }
-            let context = item.contexts.get(index as usize);
-            self.irrelevant_chunks.push(ChunkEvidence {
-                rank: index as usize + 1,
-                doc_id: context.and_then(|c| c.id.clone()),
-                relevance,
-                reason: text(chunk, "reason"),
-                excerpt: context
-                    .map(|c| excerpt(&c.text, CHUNK_EXCERPT))
-                    .unwrap_or_default(),
-            });
-        }
-    }
-
-    fn add_aspects(&mut self, details: &Value, flag: &str, missing_from: &str) {
-        for aspect in array(details, "aspects") {
-            if aspect.get(flag).and_then(Value::as_bool) == Some(false) {
-                self.missing_aspects.push(AspectEvidence {
-                    aspect: text(aspect, "aspect"),
-                    missing_from: missing_from.to_string(),
-                });
-            }
-        }
-    }
-}
-
-fn array<'a>(details: &'a Value, key: &str) -> &'a [Value] {
-    details
-        .get(key)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
-}
-
-fn text(value: &Value, key: &str) -> String {
-    value
-        .get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
 }
 
 /// The first `max_chars` characters, with "…" when something was cut.

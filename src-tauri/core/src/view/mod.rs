@@ -3,12 +3,14 @@
 //!
 //! Owns: the read model of a run (`RunView`, the summary and the worst items;
 //! `ReportView`, what a report says: headline, stage verdicts, patterns and actions,
-//! methodology, trust statement, criteria) and the one decoder of a result's evidence.
+//! methodology, trust statement, criteria) and the one reader of a result's evidence
+//! (`CaseEvidence`).
 //! Reads a `&Store` in one place, `RunFacts::load`, and never writes; every section is
 //! built from those facts with no store (`ReportView::build`). `materialise` is the one
 //! explicit step that stores what an older run lacks, taken when a run is opened. Must
 //! not: write files (`export` does) or recompute a metric.
 
+pub mod case;
 pub mod criteria;
 pub mod evidence;
 mod facts;
@@ -18,6 +20,7 @@ pub mod report;
 mod run;
 pub mod trust;
 
+pub use case::CaseEvidence;
 pub use criteria::CriterionReport;
 pub use facts::host_of;
 pub use facts::RunFacts;

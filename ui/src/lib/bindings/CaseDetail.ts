@@ -41,22 +41,6 @@ answer: string | null,
  */
 ground_truth: string | null, 
 /**
- * Every retrieved chunk, in retrieved order.
- */
-contexts: Array<ContextView>, 
-/**
- * The relevance threshold a chunk must reach to count as useful.
- */
-relevance_threshold: number | null, 
-/**
- * The answer's claims with their support; empty when strict faithfulness did not score.
- */
-claims: Array<ClaimView>, 
-/**
- * The question's parts with coverage and addressing; empty when neither metric scored.
- */
-aspects: Array<AspectView>, 
-/**
  * Every metric result stored for the item in this run.
  */
 results: Array<ResultView>, 
@@ -64,18 +48,6 @@ results: Array<ResultView>,
  * The failure patterns that fired on the item.
  */
 patterns: Array<PatternBadge>, 
-/**
- * RAGXplain's grading note: the structure a good answer to this question has.
- */
-grading_note: Array<string>, 
-/**
- * RAGalyst's failure taxonomy (every category), when correctness was below 0.9.
- */
-failures: Array<FailureCheck>, 
-/**
- * The gold context was not among the top retrieved, when the item has a ranking.
- */
-missed_top_ranked: boolean | null, 
 /**
  * Judged by the built-in offline judge.
  */
@@ -91,4 +63,32 @@ prior_scores: Array<PriorScore>,
 /**
  * The stored item and its results as pretty-printed JSON ("Inspect JSON").
  */
-json: string, };
+json: string, 
+/**
+ * Every retrieved chunk, in retrieved order.
+ */
+contexts: Array<ContextView>, 
+/**
+ * The relevance a chunk must reach to count as useful, as retrieval relevance used it.
+ */
+relevance_threshold: number | null, 
+/**
+ * The answer's claims with their support; empty when strict faithfulness did not score.
+ */
+claims: Array<ClaimView>, 
+/**
+ * The question's parts with coverage and addressing; empty when neither metric scored.
+ */
+aspects: Array<AspectView>, 
+/**
+ * RAGXplain's grading note: the structure a good answer to this question has.
+ */
+grading_note: Array<string>, 
+/**
+ * RAGalyst's failure taxonomy (every category), when correctness was below 0.9.
+ */
+failures: Array<FailureCheck>, 
+/**
+ * The gold context was not among the top retrieved, when the item has a ranking.
+ */
+missed_top_ranked: boolean | null, };
