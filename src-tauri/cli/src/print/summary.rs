@@ -216,10 +216,10 @@ fn diagnosis(d: &Diagnosis) {
 /// The run's ranked action items: the same list the report and the window show.
 fn actions(report: &ReportView) {
     for (rank, a) in report.actions().iter().enumerate() {
-        println!("  {}. [{}] {}", rank + 1, a.impact, a.title);
+        println!("  {}. [{}] {}", rank + 1, a.impact.as_str(), a.title);
         println!("     how to fix: {}", a.how_to_fix);
         if let Some(example) = &a.example {
-            println!("     example: {example}");
+            println!("     example: {}", example.quoted());
         }
     }
 }

@@ -17,7 +17,9 @@ pub use super::methodology::{Methodology, Setting, SkipNote};
 pub use super::options::{Detail, ReportOptions, PATTERN_CASES};
 use super::run::RunView;
 use crate::analysis::compare::Comparison;
-use crate::analysis::diagnosis::{actions, Diagnosis, MetricScore, PatternExample, PatternSummary};
+use crate::analysis::diagnosis::{
+    actions, ActionItem, Diagnosis, MetricScore, PatternExample, PatternSummary,
+};
 use crate::analysis::stages::{self, Band, StageVerdict};
 use crate::analysis::MetricStats;
 use crate::catalogue::stage::PipelineStage;
@@ -112,50 +114,16 @@ pub struct ReportView {
     pub criteria: Vec<super::CriterionReport>,
 }
 
-/// One ranked action item as every output shows it (terminal, Markdown, PDF; the window
-/// applies the same rule to the same facts).
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunAction {
-    /// "high", "medium", "low", or "none" for a note.
-    pub impact: String,
-    pub title: String,
-    pub whats_wrong: String,
-    pub why: String,
-    /// The example question, with the evidence that shows it.
-    pub example: Option<String>,
-    pub how_to_fix: String,
-}
-
 impl ReportView {
     /// The run's action items: the diagnosis's, one per failure pattern, ranked. One
     /// list everywhere (terminal, reports, window); the insights' metric paragraphs
     /// explain scores and advise nothing of their own.
-    pub fn actions(&self) -> Vec<RunAction> {
-        let Some(d) = &self.run.summary.diagnosis else {
-            return Vec::new();
-        };
-        d.actions
-            .iter()
-            .map(|a| RunAction {
-                impact: a.impact.as_str().to_string(),
-                title: a.title.clone(),
-                whats_wrong: a.whats_wrong.clone(),
-                why: a.why.clone(),
-                example: a.example.as_ref().map(|e| {
-                    let scores: Vec<String> = e
-                        .scores
-                        .iter()
-                        .map(|s| format!("{} {:.3}", s.metric, s.score))
-                        .collect();
-                    if scores.is_empty() {
-                        e.question.clone()
-                    } else {
-                        format!("{} ({})", e.question, scores.join(", "))
-                    }
-                }),
-                how_to_fix: a.how_to_fix.clone(),
-            })
-            .collect()
+    pub fn actions(&self) -> &[ActionItem] {
+        self.run
+            .summary
+            .diagnosis
+            .as_ref()
+            .map_or(&[], |d| d.actions.as_slice())
     }
 
     /// The ids of the metrics a short report shows: up to `HEADLINE_METRICS` scored

@@ -198,7 +198,7 @@ pub fn insights(view: &ReportView) -> Option<InsightsSection> {
 
 pub fn actions(view: &ReportView) -> Vec<Action> {
     view.actions()
-        .into_iter()
+        .iter()
         .enumerate()
         .map(|(i, a)| Action {
             rank: (i + 1).to_string(),
@@ -212,11 +212,11 @@ pub fn actions(view: &ReportView) -> Vec<Action> {
                     format!("{} impact", label.into_iter().collect::<String>())
                 }
             },
-            title: a.title,
-            whats_wrong: a.whats_wrong,
-            why: a.why,
-            example: a.example,
-            how_to_fix: a.how_to_fix,
+            title: a.title.clone(),
+            whats_wrong: a.whats_wrong.clone(),
+            why: a.why.clone(),
+            example: a.example.as_ref().map(|e| e.quoted()),
+            how_to_fix: a.how_to_fix.clone(),
         })
         .collect()
 }

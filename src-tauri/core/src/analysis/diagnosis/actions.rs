@@ -87,6 +87,23 @@ pub struct ActionExample {
     pub scores: Vec<MetricScore>,
 }
 
+impl ActionExample {
+    /// The question with the scores that flagged it, as the reports and the terminal quote
+    /// it: "Can I return …? (ragvue.strict_faithfulness 0.250)".
+    pub fn quoted(&self) -> String {
+        let scores: Vec<String> = self
+            .scores
+            .iter()
+            .map(|s| format!("{} {:.3}", s.metric, s.score))
+            .collect();
+        if scores.is_empty() {
+            self.question.clone()
+        } else {
+            format!("{} ({})", self.question, scores.join(", "))
+        }
+    }
+}
+
 /// One thing to fix, ranked by impact.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
