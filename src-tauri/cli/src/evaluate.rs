@@ -1,15 +1,19 @@
-//! `eval`, `agentic` and `resume`: a run request from arguments, checked before any file
-//! is read; then the plan alone (`--plan`), or the run executed in the foreground with
-//! its summary printed, exports written and quality gates checked.
+//! `eval`, `agentic` and `resume`: a run request from arguments, handed to the api's one
+//! evaluation use case (`runs::evaluate`: import, the plan alone with `--plan`, or the run
+//! executed in the foreground, re-judged, exported and gated), each step printed as it
+//! happens; the gates' verdicts become the exit status.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::Args;
-use ragnosis_api::datasets::ImportRequest;
+use ragnosis_api::datasets::{ImportRequest, Imported};
 use ragnosis_api::judges::OFFLINE;
-use ragnosis_api::reports::{self, ReportFormat};
-use ragnosis_api::runs::{self, gate, PlannedRun, Recheck, RunOutcome, RunRequest, Status};
+use ragnosis_api::reports::Shown;
+use ragnosis_api::runs::{
+    self, gate, Calibration, Evaluated, Evaluation, EvaluationSteps, Recheck, RunOutcome,
+    RunRequest, Status,
+};
 use ragnosis_api::{Ctx, Error, ProgressSink};
 
 use crate::{cancel_on_ctrl_c, export_formats, print, Failure};
@@ -184,57 +188,74 @@ pub fn agentic(
 fn run_with(
     ctx: &Ctx,
     common: &Common,
-    mut request: RunRequest,
+    request: RunRequest,
     progress: Arc<dyn ProgressSink>,
 ) -> Result<(), Failure> {
-    // Everything the user typed is checked before any file or the database is touched
-    // (an existing database is read for its criteria and profiles, nothing written).
-    request.check(ctx)?;
+    // What the user typed is parsed here; the api checks the request before any file or
+    // the database is touched.
     let formats = export_formats(&common.output.format)?;
     let gates = Gates::parse(common)?;
-    let recheck = Recheck::parse(common.calibrate.as_deref(), common.repeat)?;
-    if let Some(recheck) = &recheck {
-        recheck.check(ctx)?;
-    }
-    if let Some(file) = &common.file {
-        let import = ImportRequest::new(file).with_specs(&common.map)?;
-        let imported = crate::import(ctx, &import, progress.as_ref())?;
-        print::import_report_short(&imported);
-        request.dataset_id = imported.dataset.id;
-    }
-    if common.plan {
-        // A plan stores nothing: no "planned" run is left behind per look.
-        print::plan(request.dataset_id, &runs::preview(ctx, &request)?);
-        return Ok(());
-    }
-    let planned = runs::plan(ctx, &request)?;
-    let run_id = planned.run_id;
+    let evaluation = Evaluation {
+        import: match &common.file {
+            Some(file) => Some(ImportRequest::new(file).with_specs(&common.map)?),
+            None => None,
+        },
+        request,
+        plan_only: common.plan,
+        recheck: Recheck::parse(common.calibrate.as_deref(), common.repeat)?,
+        exports: common.output.out_base.clone().map(|base| (base, formats)),
+        gates: gates.specs,
+        basis: gates.basis,
+    };
     let cancel = cancel_on_ctrl_c();
-    let outcome = execute(ctx, planned, progress.clone(), &cancel)?;
-    if let (Status::Done, Some(recheck)) = (outcome.status, &recheck) {
-        let calibration = runs::recheck(ctx, run_id, &request, recheck, progress, &cancel)?;
-        print::calibration(&calibration);
+    match runs::evaluate(ctx, evaluation, &Printed, progress, &cancel)? {
+        // A plan stores nothing: no "planned" run is left behind per look.
+        Evaluated::Planned { dataset_id, plan } => {
+            print::plan(dataset_id, &plan);
+            Ok(())
+        }
+        Evaluated::Finished { verdicts, .. } => {
+            crate::gates::settle(&verdicts, gates.inconclusive, "quality gate")
+        }
     }
-    finish(
-        ctx,
-        outcome,
-        common.output.out_base.as_deref(),
-        &formats,
-        &gates,
-    )
 }
 
-/// Executes the run in the foreground, after the note the user should read first.
-fn execute(
-    ctx: &Ctx,
-    planned: PlannedRun,
-    progress: Arc<dyn ProgressSink>,
-    cancel: &ragnosis_api::CancelToken,
-) -> Result<RunOutcome, Error> {
-    if let Some(notice) = planned.notice() {
-        eprintln!("note: {notice}");
+/// Each step of an evaluation, printed as it happens.
+struct Printed;
+
+impl EvaluationSteps for Printed {
+    fn imported(&self, imported: &Imported) {
+        print::import_report_short(imported);
     }
-    runs::execute(ctx, planned, progress, cancel)
+
+    fn refused(&self, imported: &Imported) {
+        print::import_report(imported);
+    }
+
+    fn starting(&self, _run_id: i64, notice: Option<&str>) {
+        if let Some(notice) = notice {
+            eprintln!("note: {notice}");
+        }
+    }
+
+    fn rechecked(&self, calibration: &Calibration) {
+        print::calibration(calibration);
+    }
+
+    fn ended(&self, shown: &Shown, outcome: &RunOutcome) {
+        print::run_summary(&shown.report, shown.judge_asked);
+        let run_id = outcome.run_id;
+        if outcome.judge_down.is_some() {
+            eprintln!("run {run_id} failed; after fixing the cause, continue it with `ragnosis resume {run_id}`");
+        } else if outcome.status != Status::Done {
+            let message = shown.report.run.run.message.as_deref().unwrap_or("stopped");
+            eprintln!("run {run_id} {message}; continue it with `ragnosis resume {run_id}`");
+        }
+    }
+
+    fn wrote(&self, path: &Path) {
+        eprintln!("wrote {}", path.display());
+    }
 }
 
 pub fn resume(
@@ -245,7 +266,8 @@ pub fn resume(
 ) -> Result<(), Failure> {
     let planned = runs::reopen(ctx, run_id, judge.as_deref())?;
     let failed_before = runs::error_count(ctx, run_id)?;
-    let outcome = execute(ctx, planned, progress, &cancel_on_ctrl_c())?;
+    Printed.starting(run_id, planned.notice().as_deref());
+    let outcome = runs::execute(ctx, planned, progress, &cancel_on_ctrl_c())?;
     let failing_now = runs::error_count(ctx, run_id)?;
     if failed_before > 0 {
         eprintln!(
@@ -254,62 +276,29 @@ pub fn resume(
             failed_before.saturating_sub(failing_now)
         );
     }
-    finish(ctx, outcome, None, &[], &Gates::default())
+    runs::conclude(ctx, outcome, None, &[], gate::Basis::default(), &Printed)?;
+    Ok(())
 }
 
-fn finish(
-    ctx: &Ctx,
-    outcome: RunOutcome,
-    out_base: Option<&Path>,
-    formats: &[ReportFormat],
-    gates: &Gates,
-) -> Result<(), Failure> {
-    let run_id = outcome.run_id;
-    let shown = reports::show(ctx, run_id)?;
-    print::run_summary(&shown.report, shown.judge_asked);
-    if let Some(down) = outcome.judge_down {
-        // The judge's own code (judge.auth, judge.unreachable, …) and exit status, so a
-        // script sees why; the cells it could not score stay errors a resume retries.
-        eprintln!("run {run_id} failed; after fixing the cause, continue it with `ragnosis resume {run_id}`");
-        return Err(Error::JudgeDown {
-            code: down.code,
-            message: down.message,
-        }
-        .into());
-    }
-    if outcome.status != Status::Done {
-        let message = shown.report.run.run.message.as_deref().unwrap_or("stopped");
-        eprintln!("run {run_id} {message}; continue it with `ragnosis resume {run_id}`");
-        return Err(Error::Cancelled.into());
-    }
-    if let Some(base) = out_base {
-        for path in reports::export(ctx, run_id, base, formats, None)? {
-            eprintln!("wrote {}", path.display());
-        }
-    }
-    let verdicts = gate::check(&shown.report.run.summary, &gates.gates, gates.basis);
-    crate::gates::settle(&verdicts, gates.inconclusive, "quality gate")
-}
-
-/// `--fail-under`, `--fail-over` and `--gate`, read before anything runs.
-#[derive(Default)]
+/// `--fail-under`, `--fail-over` (read by the api once the request is checked), `--gate`
+/// and `--inconclusive`.
 struct Gates {
-    gates: Vec<gate::Gate>,
+    specs: Vec<(String, gate::Direction)>,
     basis: gate::Basis,
     inconclusive: crate::gates::Inconclusive,
 }
 
 impl Gates {
     fn parse(common: &Common) -> Result<Gates, Error> {
-        let mut gates = Vec::new();
-        if let Some(spec) = &common.fail_under {
-            gates.extend(gate::parse(spec, gate::Direction::Under)?);
-        }
-        if let Some(spec) = &common.fail_over {
-            gates.extend(gate::parse(spec, gate::Direction::Over)?);
-        }
+        let specs = [
+            (&common.fail_under, gate::Direction::Under),
+            (&common.fail_over, gate::Direction::Over),
+        ]
+        .into_iter()
+        .filter_map(|(spec, direction)| Some((spec.clone()?, direction)))
+        .collect();
         Ok(Gates {
-            gates,
+            specs,
             basis: common.gate.parse()?,
             inconclusive: common.inconclusive.parse()?,
         })

@@ -16,6 +16,7 @@
 //! - a run is opened (`open`: its summary and case index stored where missing or stale)
 //!   before it is read, and reading it writes nothing.
 
+mod evaluate;
 mod request;
 mod view;
 
@@ -34,6 +35,7 @@ use ragnosis_core::{metrics, Error, Result};
 use crate::jobs::{self, JobKind, JobSink};
 use crate::{judges, Ctx};
 
+pub use evaluate::{conclude, evaluate, Evaluated, Evaluation, EvaluationSteps};
 pub use ragnosis_core::analysis::diagnosis::{uncertainty_note, Diagnosis};
 pub use ragnosis_core::analysis::diagnosis::{FailurePattern, Stage};
 pub use ragnosis_core::analysis::gate;

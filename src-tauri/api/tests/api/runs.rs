@@ -293,3 +293,138 @@ fn a_run_judged_by_a_language_model_gets_its_verdicts_from_the_judge() {
     assert_eq!(outcome.status, Status::Done);
     assert!(outcome.accounting.calls > 0, "the simulator was asked");
 }
+
+/// Each step an evaluation told, in order, in a few words.
+#[derive(Default)]
+struct Steps(std::sync::Mutex<Vec<String>>);
+
+impl Steps {
+    fn note(&self, step: String) {
+        self.0.lock().unwrap().push(step);
+    }
+
+    fn told(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+impl runs::EvaluationSteps for Steps {
+    fn imported(&self, imported: &ragnosis_api::datasets::Imported) {
+        self.note(format!("imported {}", imported.report.items_accepted));
+    }
+
+    fn starting(&self, run_id: i64, _notice: Option<&str>) {
+        self.note(format!("starting #{run_id}"));
+    }
+
+    fn ended(&self, shown: &ragnosis_api::reports::Shown, outcome: &runs::RunOutcome) {
+        assert_eq!(shown.report.run.run.id, outcome.run_id);
+        self.note(format!("ended {}", outcome.status.as_str()));
+    }
+
+    fn wrote(&self, path: &std::path::Path) {
+        self.note(format!(
+            "wrote {}",
+            path.file_name().unwrap().to_string_lossy()
+        ));
+    }
+}
+
+fn evaluation(gates: &[(&str, runs::gate::Direction)]) -> runs::Evaluation {
+    runs::Evaluation {
+        import: Some(ragnosis_api::datasets::ImportRequest::new(
+            crate::ragvue_example(),
+        )),
+        request: cheap(0),
+        plan_only: false,
+        recheck: None,
+        exports: None,
+        gates: gates.iter().map(|(s, d)| (s.to_string(), *d)).collect(),
+        basis: runs::gate::Basis::Mean,
+    }
+}
+
+#[test]
+fn an_evaluation_imports_runs_exports_and_gates_in_one_call_telling_each_step() {
+    use runs::gate::{Direction, Outcome};
+    let h = home();
+    let base = h.dir.path().join("out").join("nightly");
+    let steps = Steps::default();
+    let evaluated = runs::evaluate(
+        &h.ctx,
+        runs::Evaluation {
+            exports: Some((
+                base.clone(),
+                vec![ragnosis_api::reports::ReportFormat::Json],
+            )),
+            ..evaluation(&[
+                ("ragvue.clarity=0", Direction::Under),
+                ("clarity=1.01", Direction::Under),
+            ])
+        },
+        &steps,
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    let runs::Evaluated::Finished { run_id, verdicts } = evaluated else {
+        panic!("a run was asked for, not a plan: {evaluated:?}")
+    };
+    assert_eq!(
+        steps.told(),
+        vec![
+            "imported 8".to_string(),
+            format!("starting #{run_id}"),
+            "ended done".into(),
+            "wrote nightly.json".into()
+        ]
+    );
+    assert!(base.with_extension("json").is_file());
+    let outcomes: Vec<Outcome> = verdicts.iter().map(|v| v.outcome).collect();
+    assert_eq!(
+        outcomes,
+        vec![Outcome::Pass, Outcome::Fail],
+        "a bare name reads as its metric; {verdicts:?}"
+    );
+}
+
+#[test]
+fn an_evaluation_refuses_an_unknown_gate_before_it_imports_and_a_plan_stores_no_run() {
+    let h = home();
+    let steps = Steps::default();
+    let (_, message) = refusal(runs::evaluate(
+        &h.ctx,
+        evaluation(&[("ragvue.nonsense=0.5", runs::gate::Direction::Under)]),
+        &steps,
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    ));
+    assert!(message.contains("ragvue.nonsense"), "{message}");
+    assert!(steps.told().is_empty(), "{:?}", steps.told());
+    assert!(ragnosis_api::datasets::list(&h.ctx).unwrap().is_empty());
+
+    let planned = runs::evaluate(
+        &h.ctx,
+        runs::Evaluation {
+            plan_only: true,
+            ..evaluation(&[])
+        },
+        &steps,
+        Arc::new(NoProgress),
+        &CancelToken::new(),
+    )
+    .unwrap();
+    let runs::Evaluated::Planned { dataset_id, plan } = planned else {
+        panic!("only the plan was asked for: {planned:?}")
+    };
+    assert_eq!(plan.preview.items, 8);
+    assert_eq!(steps.told(), vec!["imported 8".to_string()]);
+    assert_eq!(
+        ragnosis_api::datasets::list(&h.ctx).unwrap()[0].id,
+        dataset_id
+    );
+    assert!(
+        runs::list(&h.ctx).unwrap().is_empty(),
+        "a plan stores no run"
+    );
+}
