@@ -256,11 +256,15 @@ fn report(ctx: &Ctx, args: &GenerateArgs, outcome: &GenerationOutcome) -> Result
         print::generation(outcome, &candidates);
     }
     let judge = &args.judge;
-    if outcome.status == "failing" {
-        return Err(Error::Invalid(format!(
-            "generation {id} stopped: the judge's calls failed for {} candidates in a row; check the judge with `ragnosis judges test {judge}` and continue with `ragnosis generate --resume {id} --judge {judge}`",
-            generate::FAILURES_IN_A_ROW,
-        ))
+    if let Some(down) = &outcome.judge_down {
+        // The judge's own code and exit status, as a run whose judge goes down gives them.
+        eprintln!(
+            "generation {id} stopped: check the judge with `ragnosis judges test {judge}` and continue with `ragnosis generate --resume {id} --judge {judge}`"
+        );
+        return Err(Error::JudgeDown {
+            code: down.code,
+            message: down.message.clone(),
+        }
         .into());
     }
     if outcome.status == "cancelled" || outcome.status == "budget" {

@@ -26,7 +26,7 @@ use crate::jobs::{self, JobKind, JobSink};
 use crate::Ctx;
 
 pub use ragnosis_core::generate::corpus::IngestReport;
-pub use ragnosis_core::generate::{GenerationOutcome, GenerationSettings, FAILURES_IN_A_ROW};
+pub use ragnosis_core::generate::{GenerationOutcome, GenerationSettings};
 pub use ragnosis_core::judge::plan::JudgePlan;
 pub use ragnosis_core::store::corpora::CorpusRow;
 pub use ragnosis_core::store::generations::{Candidate, GenerationSummary};

@@ -24,10 +24,12 @@ use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::error_code::ErrorCode;
 use crate::judge::offline::NO_GENERATION;
 use crate::judge::task::Verdict;
 use crate::judge::{CallContext, Judge, Task};
 use crate::progress::{CancelToken, Progress, ProgressSink};
+use crate::run::JudgeDown;
 use crate::store::{self, corpora::Chunk, generations::Candidate, Store};
 use budget::Budget;
 use waves::{Failures, Waves};
@@ -105,6 +107,11 @@ pub struct GenerationOutcome {
     /// done (count reached), exhausted (every chunk tried), cancelled, budget, or failing
     /// (the judge's calls kept failing).
     pub status: String,
+    /// When failing: the judge's error code and why, as a run's judge going down reports
+    /// it (the caller's exit status; the status and stop message say it in words).
+    #[serde(skip)]
+    #[cfg_attr(feature = "ts", ts(skip))]
+    pub judge_down: Option<JudgeDown>,
 }
 
 /// Starts a generation on `corpus_id`: a new dataset named `name` (blank: "test set
@@ -258,7 +265,9 @@ async fn execute(
         waves.outcome.status = "done".into();
     }
     waves.record_end()?;
+    let judge_down = waves.judge_down();
     let mut outcome = waves.outcome;
+    outcome.judge_down = judge_down;
     outcome.seconds = started.elapsed().as_secs_f64();
     progress.report(Progress::Finished {
         stage: format!(
@@ -276,6 +285,8 @@ struct Tally {
     cache_hits: u64,
     cost_usd: f64,
     budget: Arc<Budget>,
+    /// The code of the judge's last failed call.
+    failed_with: Option<ErrorCode>,
 }
 
 impl Tally {
@@ -285,6 +296,7 @@ impl Tally {
             cache_hits: 0,
             cost_usd: 0.0,
             budget,
+            failed_with: None,
         }
     }
 }
@@ -314,7 +326,10 @@ async fn ask(
             outcome.cache_hits += u64::from(j.cached);
             Ok(j.verdict)
         }
-        Err(e) => Err(format!("the {} call failed: {e}", task.kind().as_str())),
+        Err(e) => {
+            outcome.failed_with = Some(e.code());
+            Err(format!("the {} call failed: {e}", task.kind().as_str()))
+        }
     }
 }
 

@@ -12,9 +12,11 @@ use super::{
     draft_and_filter, GenerationOutcome, GenerationSettings, Tally, FAILURES_IN_A_ROW, OVER_BUDGET,
 };
 use crate::error::{Error, Result};
+use crate::error_code::ErrorCode;
 use crate::item::{Item, QuestionSet};
 use crate::judge::{CallContext, Judge};
 use crate::progress::{CancelToken, Progress, ProgressSink};
+use crate::run::JudgeDown;
 use crate::store::{self, corpora::Chunk, generations::Candidate, Store};
 
 /// The outcome of a generation before this run of it: the candidates already decided
@@ -35,14 +37,22 @@ pub(super) fn outcome_so_far(
         cost_usd: 0.0,
         seconds: 0.0,
         status: "exhausted".into(),
+        judge_down: None,
     }
 }
+
+/// A drafted candidate and the code of its judge's last failed call.
+type Drafted = (Candidate, Option<ErrorCode>);
 
 /// Candidates whose calls failed in a row, and the last one's reason.
 #[derive(Default)]
 pub(super) struct Failures {
     in_a_row: u32,
     last: Option<String>,
+    /// The judge's error code on the last one, when a judge call failed.
+    last_code: Option<ErrorCode>,
+    /// Some candidate of this session was decided (the judge answered).
+    answered: bool,
 }
 
 /// A generation's waves in progress: where they are stored, who drafts them, what stops
@@ -97,6 +107,14 @@ impl Waves<'_> {
                 break;
             }
         }
+        // Every chunk tried and every candidate failed: the judge never answered, which
+        // is a judge that is down, not a corpus that is used up.
+        if self.outcome.status == "exhausted"
+            && !self.failures.answered
+            && self.failures.in_a_row > 0
+        {
+            self.outcome.status = "failing".into();
+        }
         Ok(())
     }
 
@@ -117,7 +135,7 @@ impl Waves<'_> {
 
     /// Drafts and filters one wave's candidates concurrently, adding their calls and
     /// spend to the outcome; returns the candidates in wave order and the wave's cost.
-    async fn draft(&mut self, wave: &[(usize, &Chunk)]) -> Result<(Vec<Option<Candidate>>, f64)> {
+    async fn draft(&mut self, wave: &[(usize, &Chunk)]) -> Result<(Vec<Option<Drafted>>, f64)> {
         let mut tasks = tokio::task::JoinSet::new();
         for (slot, (_, chunk)) in wave.iter().enumerate() {
             let (judge, ctx, chunk, settings, budget) = (
@@ -134,7 +152,7 @@ impl Waves<'_> {
                 (slot, candidate, tally)
             });
         }
-        let mut decided_here: Vec<Option<Candidate>> = vec![None; wave.len()];
+        let mut decided_here: Vec<Option<Drafted>> = vec![None; wave.len()];
         let mut wave_cost = 0.0;
         while let Some(joined) = tasks.join_next().await {
             let (slot, candidate, tally) = joined.map_err(|e| {
@@ -144,16 +162,16 @@ impl Waves<'_> {
             self.outcome.cache_hits += tally.cache_hits;
             self.outcome.cost_usd += tally.cost_usd;
             wave_cost += tally.cost_usd;
-            decided_here[slot] = Some(candidate);
+            decided_here[slot] = Some((candidate, tally.failed_with));
         }
         Ok((decided_here, wave_cost))
     }
 
     /// Commits a wave's candidates in position order, counting each; one cut short by
     /// cancelling or by the budget decides nothing and sets the status instead.
-    fn commit(&mut self, wave: &[(usize, &Chunk)], drafted: Vec<Option<Candidate>>) -> Result<()> {
-        for ((position, chunk), candidate) in wave.iter().zip(drafted) {
-            let Some(mut candidate) = candidate else {
+    fn commit(&mut self, wave: &[(usize, &Chunk)], drafted: Vec<Option<Drafted>>) -> Result<()> {
+        for ((position, chunk), drafted) in wave.iter().zip(drafted) {
+            let Some((mut candidate, failed_with)) = drafted else {
                 continue;
             };
             if candidate.status == "error" && self.cancel.is_cancelled() {
@@ -176,8 +194,10 @@ impl Waves<'_> {
             if candidate.status == "error" {
                 self.failures.in_a_row += 1;
                 self.failures.last = candidate.reason.clone();
+                self.failures.last_code = failed_with;
             } else {
                 self.failures.in_a_row = 0;
+                self.failures.answered = true;
             }
         }
         Ok(())
@@ -230,6 +250,18 @@ impl Waves<'_> {
         store::generations::set_status(conn, self.generation_id, status, message.as_deref())
     }
 
+    /// When the judge's calls kept failing: its last error code (a reply it could not read
+    /// when no call failed as such) and the stop message.
+    pub(super) fn judge_down(&self) -> Option<JudgeDown> {
+        if self.outcome.status != "failing" {
+            return None;
+        }
+        Some(JudgeDown {
+            code: self.failures.last_code.unwrap_or(ErrorCode::JudgeBadReply),
+            message: self.stop_message()?,
+        })
+    }
+
     /// Why the generation stopped, in a sentence; none when it reached its count.
     fn stop_message(&self) -> Option<String> {
         let (outcome, settings) = (&self.outcome, self.settings);
@@ -245,7 +277,8 @@ impl Waves<'_> {
                 self.budget.spent()
             )),
             "failing" => Some(format!(
-                "stopped after {FAILURES_IN_A_ROW} candidates in a row failed; the last: {}",
+                "stopped after {} candidates in a row failed; the last: {}",
+                self.failures.in_a_row,
                 self.failures.last.as_deref().unwrap_or("unknown")
             )),
             _ => Some("cancelled".to_string()),

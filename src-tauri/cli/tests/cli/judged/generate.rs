@@ -295,3 +295,39 @@ fn a_generation_budget_is_a_ceiling_across_calls_and_resumes() {
         "went on, and stopped under the new ceiling: ${total:.4}"
     );
 }
+
+/// A generation whose judge refuses every call stops after a few candidates with the
+/// judge's own code and exit 3, as a run does — it used to end `invalid`, exit 2.
+#[test]
+fn a_generation_whose_judge_refuses_every_call_ends_with_the_judges_code() {
+    let sim = simulator(0);
+    sim.set_faults(FaultRules {
+        when_contains: vec![ContainsRule {
+            text: "".into(),
+            fault: Fault::Status {
+                status: 401,
+                retry_after: None,
+                body: None,
+            },
+        }],
+        ..Default::default()
+    });
+    let home = tempfile::tempdir().unwrap();
+    add_sim_judge(home.path(), &sim, 2);
+    let documents = repo().join("tests/documents");
+    let o = run(
+        home.path(),
+        &[
+            "generate",
+            documents.to_str().unwrap(),
+            "--judge",
+            "sim",
+            "--count",
+            "3",
+        ],
+    );
+    let stderr = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{stderr}\n{}", text(&o.stdout));
+    assert!(stderr.contains("judge.auth"), "{stderr}");
+    assert!(stderr.contains("--resume"), "says how to go on: {stderr}");
+}
