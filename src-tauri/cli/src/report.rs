@@ -11,7 +11,6 @@ use clap::Args;
 use ragnosis_api::reports::{
     self, Options, ReportDetail as Detail, ReportFormat, DEFAULT_THRESHOLD,
 };
-use ragnosis_api::runs::gate;
 use ragnosis_api::Ctx;
 
 use crate::Failure;
@@ -127,12 +126,11 @@ pub fn compare(ctx: &Ctx, args: CompareArgs) -> Result<(), Failure> {
     if !args.fail_on_regression {
         return Ok(());
     }
-    let verdicts: Vec<_> = comparison
-        .metrics
-        .iter()
-        .map(|m| gate::regression(m, comparison.threshold))
-        .collect();
-    crate::gates::settle(&verdicts, args.inconclusive.parse()?, "regression gate")
+    crate::gates::settle(
+        &reports::regressions(&comparison),
+        args.inconclusive.parse()?,
+        "regression gate",
+    )
 }
 
 fn print_written(paths: Vec<PathBuf>) {

@@ -179,6 +179,16 @@ pub fn compare(
     compare::compare_runs(&*ctx.store()?, a, b, threshold, allow_different_judges)
 }
 
+/// The regression gate of a comparison: per metric both runs scored, whether B fell
+/// below A by more than the comparison's threshold (`compare --fail-on-regression`).
+pub fn regressions(comparison: &Comparison) -> Vec<ragnosis_core::analysis::gate::GateVerdict> {
+    comparison
+        .metrics
+        .iter()
+        .map(|m| ragnosis_core::analysis::gate::regression(m, comparison.threshold))
+        .collect()
+}
+
 /// `compare` with its delta chart, as the Runs screen shows it.
 pub fn comparison_view(
     ctx: &Ctx,
