@@ -4,7 +4,8 @@
 //! shows the result or maps the error; it never names the core's store. So the window
 //! and the terminal refuse the same input with the same sentence and the same code.
 //!
-//! One module per capability, one function per action: `datasets`, `runs`, `cases`,
+//! One module per capability, one function per action: `datasets`, `runs`, `evaluate`
+//! (a file imported, run, exported and gated in one call: the CLI's `eval`), `cases`,
 //! `experiments` (and a test set's history), `reports`, `judges` (and their keys), `generate` (and corpora), `retrieval`, `trust`
 //! (labels, alignment, the source tool's scores, calibration), `criteria`, `settings`.
 //! `jobs` runs long work in the background (start, progress, cancel, is it active) for
@@ -38,6 +39,7 @@ pub mod advisor;
 pub mod cases;
 pub mod criteria;
 pub mod datasets;
+pub mod evaluate;
 pub mod experiments;
 pub mod generate;
 pub mod jobs;

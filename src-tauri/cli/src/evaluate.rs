@@ -1,5 +1,5 @@
 //! `eval`, `agentic` and `resume`: a run request from arguments, handed to the api's one
-//! evaluation use case (`runs::evaluate`: import, the plan alone with `--plan`, or the run
+//! evaluation use case (`evaluate::evaluate`: import, the plan alone with `--plan`, or the run
 //! executed in the foreground, re-judged, exported and gated), each step printed as it
 //! happens; the gates' verdicts become the exit status.
 
@@ -8,12 +8,10 @@ use std::sync::Arc;
 
 use clap::Args;
 use ragnosis_api::datasets::{ImportRequest, Imported};
+use ragnosis_api::evaluate::{self, Evaluated, Evaluation, EvaluationSteps};
 use ragnosis_api::judges::OFFLINE;
 use ragnosis_api::reports::Shown;
-use ragnosis_api::runs::{
-    self, gate, Calibration, Evaluated, Evaluation, EvaluationSteps, Recheck, RunOutcome,
-    RunRequest, Status,
-};
+use ragnosis_api::runs::{self, gate, Calibration, Recheck, RunOutcome, RunRequest, Status};
 use ragnosis_api::{Ctx, Error, ProgressSink};
 
 use crate::{cancel_on_ctrl_c, export_formats, print, Failure};
@@ -208,7 +206,7 @@ fn run_with(
         basis: gates.basis,
     };
     let cancel = cancel_on_ctrl_c();
-    match runs::evaluate(ctx, evaluation, &Printed, progress, &cancel)? {
+    match evaluate::evaluate(ctx, evaluation, &Printed, progress, &cancel)? {
         // A plan stores nothing: no "planned" run is left behind per look.
         Evaluated::Planned { dataset_id, plan } => {
             print::plan(dataset_id, &plan);
@@ -276,7 +274,7 @@ pub fn resume(
             failed_before.saturating_sub(failing_now)
         );
     }
-    runs::conclude(ctx, outcome, None, &[], gate::Basis::default(), &Printed)?;
+    evaluate::conclude(ctx, outcome, None, &[], gate::Basis::default(), &Printed)?;
     Ok(())
 }
 

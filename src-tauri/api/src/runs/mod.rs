@@ -16,7 +16,6 @@
 //! - a run is opened (`open`: its summary and case index stored where missing or stale)
 //!   before it is read, and reading it writes nothing.
 
-mod evaluate;
 mod request;
 mod view;
 
@@ -35,7 +34,6 @@ use ragnosis_core::{metrics, Error, Result};
 use crate::jobs::{self, JobKind, JobSink};
 use crate::{judges, Ctx};
 
-pub use evaluate::{conclude, evaluate, Evaluated, Evaluation, EvaluationSteps};
 pub use ragnosis_core::analysis::diagnosis::{uncertainty_note, Diagnosis};
 pub use ragnosis_core::analysis::diagnosis::{FailurePattern, Stage};
 pub use ragnosis_core::analysis::gate;

@@ -308,7 +308,7 @@ impl Steps {
     }
 }
 
-impl runs::EvaluationSteps for Steps {
+impl ragnosis_api::evaluate::EvaluationSteps for Steps {
     fn imported(&self, imported: &ragnosis_api::datasets::Imported) {
         self.note(format!("imported {}", imported.report.items_accepted));
     }
@@ -330,8 +330,8 @@ impl runs::EvaluationSteps for Steps {
     }
 }
 
-fn evaluation(gates: &[(&str, runs::gate::Direction)]) -> runs::Evaluation {
-    runs::Evaluation {
+fn evaluation(gates: &[(&str, runs::gate::Direction)]) -> ragnosis_api::evaluate::Evaluation {
+    ragnosis_api::evaluate::Evaluation {
         import: Some(ragnosis_api::datasets::ImportRequest::new(
             crate::ragvue_example(),
         )),
@@ -350,9 +350,9 @@ fn an_evaluation_imports_runs_exports_and_gates_in_one_call_telling_each_step() 
     let h = home();
     let base = h.dir.path().join("out").join("nightly");
     let steps = Steps::default();
-    let evaluated = runs::evaluate(
+    let evaluated = ragnosis_api::evaluate::evaluate(
         &h.ctx,
-        runs::Evaluation {
+        ragnosis_api::evaluate::Evaluation {
             exports: Some((
                 base.clone(),
                 vec![ragnosis_api::reports::ReportFormat::Json],
@@ -367,7 +367,7 @@ fn an_evaluation_imports_runs_exports_and_gates_in_one_call_telling_each_step() 
         &CancelToken::new(),
     )
     .unwrap();
-    let runs::Evaluated::Finished { run_id, verdicts } = evaluated else {
+    let ragnosis_api::evaluate::Evaluated::Finished { run_id, verdicts } = evaluated else {
         panic!("a run was asked for, not a plan: {evaluated:?}")
     };
     assert_eq!(
@@ -392,7 +392,7 @@ fn an_evaluation_imports_runs_exports_and_gates_in_one_call_telling_each_step() 
 fn an_evaluation_refuses_an_unknown_gate_before_it_imports_and_a_plan_stores_no_run() {
     let h = home();
     let steps = Steps::default();
-    let (_, message) = refusal(runs::evaluate(
+    let (_, message) = refusal(ragnosis_api::evaluate::evaluate(
         &h.ctx,
         evaluation(&[("ragvue.nonsense=0.5", runs::gate::Direction::Under)]),
         &steps,
@@ -403,9 +403,9 @@ fn an_evaluation_refuses_an_unknown_gate_before_it_imports_and_a_plan_stores_no_
     assert!(steps.told().is_empty(), "{:?}", steps.told());
     assert!(ragnosis_api::datasets::list(&h.ctx).unwrap().is_empty());
 
-    let planned = runs::evaluate(
+    let planned = ragnosis_api::evaluate::evaluate(
         &h.ctx,
-        runs::Evaluation {
+        ragnosis_api::evaluate::Evaluation {
             plan_only: true,
             ..evaluation(&[])
         },
@@ -414,7 +414,7 @@ fn an_evaluation_refuses_an_unknown_gate_before_it_imports_and_a_plan_stores_no_
         &CancelToken::new(),
     )
     .unwrap();
-    let runs::Evaluated::Planned { dataset_id, plan } = planned else {
+    let ragnosis_api::evaluate::Evaluated::Planned { dataset_id, plan } = planned else {
         panic!("only the plan was asked for: {planned:?}")
     };
     assert_eq!(plan.preview.items, 8);

@@ -11,9 +11,9 @@ use ragnosis_core::progress::{CancelToken, ProgressSink};
 use ragnosis_core::store::runs::RunStatus;
 use ragnosis_core::{Error, Result};
 
-use super::{gate, Calibration, Recheck, RunOutcome, RunPlan, RunRequest};
 use crate::datasets::{self, ImportRequest, Imported};
 use crate::reports::{self, ReportFormat, Shown};
+use crate::runs::{self, gate, Calibration, Recheck, RunOutcome, RunPlan, RunRequest};
 use crate::Ctx;
 
 /// What one evaluation asks.
@@ -100,15 +100,15 @@ pub fn evaluate(
     if evaluation.plan_only {
         return Ok(Evaluated::Planned {
             dataset_id: request.dataset_id,
-            plan: Box::new(super::preview(ctx, request)?),
+            plan: Box::new(runs::preview(ctx, request)?),
         });
     }
-    let planned = super::plan(ctx, request)?;
+    let planned = runs::plan(ctx, request)?;
     let run_id = planned.run_id;
     steps.starting(run_id, planned.notice().as_deref());
-    let outcome = super::execute(ctx, planned, progress.clone(), cancel)?;
+    let outcome = runs::execute(ctx, planned, progress.clone(), cancel)?;
     if let (RunStatus::Done, Some(recheck)) = (outcome.status, &evaluation.recheck) {
-        let calibration = super::recheck(ctx, run_id, request, recheck, progress, cancel)?;
+        let calibration = runs::recheck(ctx, run_id, request, recheck, progress, cancel)?;
         steps.rechecked(&calibration);
     }
     let verdicts = conclude(
