@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCount, formatImportedAt, formatSchema } from './format';
+import cases from './number-formats.json';
 
 describe('formatImportedAt', () => {
   it('shows the RFC 3339 timestamp the store writes as date and minutes in UTC', () => {
@@ -39,7 +40,7 @@ describe('formatSchema', () => {
   });
 });
 
-import { formatCost, formatCostRange, formatDuration, formatInterval, formatScore, formatShare, formatTokens, metricLabel, runTitle } from './format';
+import { formatCost, formatCostRange, formatDuration, formatInterval, formatScore, formatShare, formatTokens, metricLabel, MISSING, runTitle } from './format';
 
 describe('formatScore', () => {
   it('shows three decimals for a score', () => {
@@ -54,21 +55,29 @@ describe('formatScore', () => {
   });
 
   it('shows a dash for a missing score', () => {
-    expect(formatScore(null)).toBe('—');
-    expect(formatScore(undefined)).toBe('—');
-    expect(formatScore(Number.NaN)).toBe('—');
+    expect(formatScore(null)).toBe(MISSING);
+    expect(formatScore(undefined)).toBe(MISSING);
+    expect(formatScore(Number.NaN)).toBe(MISSING);
+  });
+});
+
+describe('scores and shares read as in the reports', () => {
+  it('follows the cases the Rust formatter is tested on', () => {
+    expect(cases.missing).toBe(MISSING);
+    for (const [value, shown] of cases.score) expect(formatScore(value as number | null)).toBe(shown);
+    for (const [value, shown] of cases.percent) expect(formatShare(value as number)).toBe(shown);
   });
 });
 
 describe('formatShare and formatInterval', () => {
   it('rounds shares to whole percent', () => {
     expect(formatShare(0.4213)).toBe('42%');
-    expect(formatShare(null)).toBe('—');
+    expect(formatShare(null)).toBe(MISSING);
   });
 
   it('needs both ends of an interval', () => {
     expect(formatInterval(0.6123, 0.7441)).toBe('0.612 – 0.744');
-    expect(formatInterval(null, 0.7)).toBe('—');
+    expect(formatInterval(null, 0.7)).toBe(MISSING);
   });
 });
 
@@ -99,8 +108,8 @@ describe('formatDuration', () => {
   });
 
   it('shows a dash for nonsense', () => {
-    expect(formatDuration(-1)).toBe('—');
-    expect(formatDuration(Number.POSITIVE_INFINITY)).toBe('—');
+    expect(formatDuration(-1)).toBe(MISSING);
+    expect(formatDuration(Number.POSITIVE_INFINITY)).toBe(MISSING);
   });
 });
 

@@ -1,5 +1,9 @@
 // Display formatting for values that come from the backend. Pure functions, so the
-// tests pin them; components call these instead of formatting inline.
+// tests pin them; components call these instead of formatting inline. Scores and shares
+// follow the reports' rules (number-formats.json holds the cases both are tested on).
+
+/** What a missing number reads as, in the window and the reports alike. */
+export const MISSING = '–';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -43,19 +47,23 @@ export function formatSchema(schema: string | null): string {
 export function formatScore(score: number | null | undefined, status: string = 'ok'): string {
   if (status === 'error') return 'error';
   if (status === 'skipped') return 'skipped';
-  if (score === null || score === undefined || !Number.isFinite(score)) return '—';
+  if (score === null || score === undefined || !Number.isFinite(score)) return MISSING;
   return score.toFixed(3);
 }
 
-/** 0.4213 → "42%"; null → "—". */
+/**
+ * 0.4213 → "42%"; a share that rounds to nothing but is not nothing reads "<1%", so a
+ * real failure never reads "0%" (as in the reports); null → "–".
+ */
 export function formatShare(share: number | null | undefined): string {
-  if (share === null || share === undefined || !Number.isFinite(share)) return '—';
-  return `${Math.round(share * 100)}%`;
+  if (share === null || share === undefined || !Number.isFinite(share)) return MISSING;
+  const rounded = Math.round(share * 100);
+  return rounded === 0 && share > 0 ? '<1%' : `${rounded}%`;
 }
 
-/** A 95% interval "0.612 – 0.744", or "—" when there are too few scores for one. */
+/** A 95% interval "0.612 – 0.744", or "–" when there are too few scores for one. */
 export function formatInterval(low: number | null | undefined, high: number | null | undefined): string {
-  if (low === null || low === undefined || high === null || high === undefined) return '—';
+  if (low === null || low === undefined || high === null || high === undefined) return MISSING;
   return `${low.toFixed(3)} – ${high.toFixed(3)}`;
 }
 
@@ -79,7 +87,7 @@ export function formatCostRange(low: number | null | undefined, high: number | n
 
 /** Seconds → "45 s", "3 min 05 s", "2 h 07 min". Under one second reads "< 1 s". */
 export function formatDuration(seconds: number | null | undefined): string {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return MISSING;
   if (seconds < 1) return '< 1 s';
   const s = Math.round(seconds);
   if (s < 60) return `${s} s`;

@@ -45,4 +45,20 @@ mod tests {
         assert_eq!(signed(-0.12), "−0.120");
         assert_eq!(signed(0.05), "+0.050");
     }
+
+    /// The cases the window's `format.ts` is tested against too.
+    #[test]
+    fn scores_and_shares_read_as_the_window_shows_them() {
+        let cases: serde_json::Value =
+            serde_json::from_str(include_str!("../../../../ui/src/lib/number-formats.json"))
+                .unwrap();
+        let pairs = |key: &str| cases[key].as_array().unwrap().clone();
+        for case in pairs("score") {
+            assert_eq!(score_or_dash(case[0].as_f64()), case[1], "{case}");
+        }
+        for case in pairs("percent") {
+            assert_eq!(percent(case[0].as_f64().unwrap()), case[1], "{case}");
+        }
+        assert_eq!(score_or_dash(None), cases["missing"]);
+    }
 }
