@@ -333,7 +333,7 @@ pub fn verdict(d: &Diagnosis) -> Option<String> {
         })
         .unwrap_or_default();
     Some(format!(
-        "{} of {} checked {} had a problem{look}; most often {} ({} {}); fix first: {fix}.",
+        "{} of {} checked {} had a problem{look}; most often {}, on {} {}; fix first: {fix}.",
         d.items_with_patterns,
         d.items_checked,
         answers(d.items_checked),

@@ -354,7 +354,7 @@ fn the_verdict_says_how_many_what_most_often_and_what_to_fix_first() {
         "{said}"
     );
     assert!(
-        said.contains("most often C (hallucination) (2 answers)"),
+        said.contains("most often C (hallucination), on 2 answers;"),
         "{said}"
     );
     assert!(said.contains("fix first: stop the model"), "{said}");
