@@ -2,6 +2,7 @@
 //! holds a whole run), and one case with every result, its evidence, its failure
 //! patterns and people's labels on it. Must not write anything (labels are trust.rs).
 
+mod request;
 mod view;
 
 use ragnosis_core::analysis::diagnosis;
@@ -13,7 +14,8 @@ use crate::Ctx;
 
 pub use ragnosis_core::store::cases::{CaseRow, Cell};
 pub use ragnosis_core::view::case::{AspectView, CaseEvidence, ClaimView, ContextView};
-pub use view::{CaseDetail, CaseList, CaseQueryInput, ListedCase, PatternBadge, ResultView};
+pub use request::CaseQueryInput;
+pub use view::{CaseDetail, CaseList, ListedCase, PatternBadge, ResultView};
 
 /// A page of the run's cases.
 pub fn list(ctx: &Ctx, run_id: i64, query: CaseQueryInput) -> Result<CaseList> {

@@ -10,6 +10,7 @@
 //! - resume refuses a finished generation; a budget given with it replaces the stored
 //!   one (it caps the whole generation, what earlier executions spent included).
 
+mod request;
 mod view;
 
 use std::path::{Path, PathBuf};
@@ -30,7 +31,8 @@ pub use ragnosis_core::generate::{GenerationOutcome, GenerationSettings};
 pub use ragnosis_core::judge::plan::JudgePlan;
 pub use ragnosis_core::store::corpora::CorpusRow;
 pub use ragnosis_core::store::generations::{Candidate, GenerationSummary};
-pub use view::{GenerationDetail, GenerationRequest, IngestRequest, WrittenFile};
+pub use request::{GenerationRequest, IngestRequest};
+pub use view::{GenerationDetail, WrittenFile};
 
 /// Cuts the files (and folders) into chunks of a new corpus. Files that cannot be read
 /// are in the report with their reason; the others are stored.
