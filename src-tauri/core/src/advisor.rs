@@ -440,8 +440,8 @@ fn compared(c: &Comparison, out: &mut Answer) {
     out.lines.push(format!(
         "{} against {}: of {} matched items, {} got worse, {} improved and {} show another \
          problem (another output with the same standing: {}; the same output: {}).",
-        c.b.title(),
-        c.a.title(),
+        c.b.title,
+        c.a.title,
         c.matched,
         changes.worse.len(),
         changes.improved.len(),

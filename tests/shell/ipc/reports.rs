@@ -14,6 +14,8 @@ fn two_runs_compare_with_flags_and_a_trend_and_charts_follow_them() {
     let b = finished_run(&s, id, 22);
     let c = s.ok("compare_runs", json!({ "a": a, "b": b, "threshold": 0.05 }));
     assert_eq!(c["matched"], 24, "the same items match by content");
+    assert_eq!(c["matched_by_label"], "by item id", "the example has ids");
+    assert_eq!(c["a"]["title"], format!("Run {a} (baseline)"));
     assert!(
         c["headline"]
             .as_str()
@@ -37,7 +39,7 @@ fn two_runs_compare_with_flags_and_a_trend_and_charts_follow_them() {
         );
         if row["pairs"].as_u64().unwrap() > 0 {
             assert_eq!(row["delta"], 0.0);
-            assert_eq!(row["verdict"], "no change", "{row}");
+            assert_eq!(row["in_words"], "no change", "{row}");
         }
     }
     let trend = s.ok("run_trend", json!({ "datasetId": id }));

@@ -29,7 +29,7 @@ pub use ragnosis_core::analysis::compare::items::{ItemChange, ItemChanges};
 pub use ragnosis_core::analysis::compare::{Comparison, FlippedItem, DEFAULT_THRESHOLD};
 pub use ragnosis_core::view::{report, CriterionReport, ReportView, RunView, TrustStatement};
 pub use ragnosis_core::view::{Detail as ReportDetail, ReportOptions as Options};
-pub use view::{ChartSvg, ComparisonView, DeltaRow, RunSide, TrendPoint, FLIPS_LISTED};
+pub use view::{ChartSvg, ComparisonView, TrendPoint, FLIPS_LISTED};
 
 /// The report's date line: `explicit`, else now (or `SOURCE_DATE_EPOCH` when set).
 pub fn date_line(explicit: Option<String>) -> String {

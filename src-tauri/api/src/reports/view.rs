@@ -1,65 +1,11 @@
-//! Comparing two runs and following a dataset's runs over time (the Runs screen). Mapped
-//! from `analysis::compare`; flipped-item lists are capped, with their counts.
+//! Comparing two runs and following a dataset's runs over time (the Runs screen): the
+//! core's comparison with its flipped-item lists capped (their counts stay exact).
 
-use ragnosis_core::analysis::compare::items::ItemChanges;
-use ragnosis_core::analysis::compare::{Comparison, MetricDelta, RunRef};
+use ragnosis_core::analysis::compare::Comparison;
 use serde::Serialize;
 
 /// Flipped items listed per metric and direction; the counts are exact.
 pub const FLIPS_LISTED: usize = 50;
-
-/// One side of a comparison: the run and its title.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct RunSide {
-    /// The run's id, label, version, dataset name, judge and item count.
-    #[serde(flatten)]
-    pub run: RunRef,
-    /// "Run 3 (baseline, v1.2)".
-    pub title: String,
-}
-
-impl From<RunRef> for RunSide {
-    fn from(run: RunRef) -> Self {
-        RunSide {
-            title: run.title(),
-            run,
-        }
-    }
-}
-
-/// One metric's change as the Runs screen lists it: the comparison's own `MetricDelta`
-/// with its flipped-item lists capped at `FLIPS_LISTED` (the counts stay exact) and the
-/// change in words.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct DeltaRow {
-    /// Means, their difference with its 95% interval, the flag and the flipped items (lists
-    /// capped at `FLIPS_LISTED`).
-    #[serde(flatten)]
-    pub delta: MetricDelta,
-    /// The change in words (`MetricDelta::verdict`): "no change", "better on 3 changed
-    /// items", "regression", "within noise", …
-    pub verdict: String,
-    /// Items that passed in A and failed in B, in all.
-    pub to_fail_count: u64,
-    /// Items that failed in A and passed in B, in all.
-    pub to_pass_count: u64,
-}
-
-impl DeltaRow {
-    fn new(mut delta: MetricDelta, threshold: f64) -> Self {
-        let (to_fail_count, to_pass_count) = (delta.to_fail.len(), delta.to_pass.len());
-        delta.to_fail.truncate(FLIPS_LISTED);
-        delta.to_pass.truncate(FLIPS_LISTED);
-        DeltaRow {
-            verdict: delta.verdict(threshold),
-            to_fail_count: to_fail_count as u64,
-            to_pass_count: to_pass_count as u64,
-            delta,
-        }
-    }
-}
 
 /// A chart drawn in Rust (plotters, SVG) by the report crate. The window shows it as an
 /// image (`<img src="data:image/svg+xml;base64,…">`), never as markup in the page.
@@ -87,41 +33,22 @@ impl From<ragnosis_report::charts::Chart> for ChartSvg {
     }
 }
 
-/// Run B against run A.
+/// Run B against run A, as the Runs screen shows it: the comparison itself, with each
+/// metric's flipped-item lists capped at `FLIPS_LISTED` (their counts stay exact), what
+/// it says first, and its delta chart.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ComparisonView {
-    /// Run A, the baseline.
-    pub a: RunSide,
-    /// Run B, compared against A.
-    pub b: RunSide,
-    /// How far a mean must worsen before it is flagged, on the 0–1 score scale.
-    pub threshold: f64,
-    /// Items of A with a match in B.
-    pub matched: u64,
-    /// "by item id" or "by question and ground truth".
-    pub matched_by: String,
-    /// Matched pairs whose answer or contexts differ between the runs.
-    pub changed: u64,
+    /// The runs, how items were matched, each metric's change and the items that moved.
+    #[serde(flatten)]
+    pub comparison: Comparison,
     /// What the change did to the items, worse first (`ItemChanges::sentence`): the
     /// first line the window shows.
     pub verdict: String,
-    /// The items that got worse, improved or changed their problem.
-    pub items: ItemChanges,
     /// What changed, in one sentence (`Comparison::headline`).
     pub headline: String,
-    /// How the runs were judged differently, when compared anyway; empty when alike.
-    pub judged_differently: Vec<String>,
-    /// Items of A with no match in B.
-    pub only_in_a: u64,
-    /// Items of B with no match in A.
-    pub only_in_b: u64,
-    /// Metrics both runs scored per item, in catalogue order.
-    pub metrics: Vec<DeltaRow>,
-    /// Metrics only run A scored.
-    pub metrics_only_in_a: Vec<String>,
-    /// Metrics only run B scored.
-    pub metrics_only_in_b: Vec<String>,
+    /// "by item id" or "by question and ground truth".
+    pub matched_by_label: &'static str,
     /// The delta chart, when there is anything to draw.
     pub chart: Option<ChartSvg>,
     /// The experiments tried from run A's actions, read on run B: what the change did to
@@ -131,27 +58,16 @@ pub struct ComparisonView {
 
 impl ComparisonView {
     /// The view of comparison `c`, with flipped-item lists capped, and its delta `chart`.
-    pub fn new(c: Comparison, chart: Option<ChartSvg>) -> Self {
+    pub fn new(mut c: Comparison, chart: Option<ChartSvg>) -> Self {
+        for m in &mut c.metrics {
+            m.to_fail.truncate(FLIPS_LISTED);
+            m.to_pass.truncate(FLIPS_LISTED);
+        }
         ComparisonView {
             verdict: c.items.sentence(),
             headline: c.headline(),
-            judged_differently: c.judged_differently.clone(),
-            a: c.a.into(),
-            b: c.b.into(),
-            threshold: c.threshold,
-            matched: c.matched,
-            matched_by: c.matched_by.label().to_string(),
-            changed: c.changed,
-            only_in_a: c.only_in_a,
-            only_in_b: c.only_in_b,
-            metrics: c
-                .metrics
-                .into_iter()
-                .map(|m| DeltaRow::new(m, c.threshold))
-                .collect(),
-            metrics_only_in_a: c.metrics_only_in_a,
-            metrics_only_in_b: c.metrics_only_in_b,
-            items: c.items,
+            matched_by_label: c.matched_by.label(),
+            comparison: c,
             chart,
             experiments: Vec::new(),
         }
@@ -187,5 +103,49 @@ impl From<ragnosis_core::analysis::trend::TrendRun> for TrendPoint {
                 .map(|(metric, value)| crate::runs::DatasetMetric { metric, value })
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A comparison of one metric on which `flips` items went from pass to fail.
+    fn comparison(flips: usize) -> Comparison {
+        let flipped: Vec<serde_json::Value> = (0..flips)
+            .map(|i| {
+                serde_json::json!({ "label": format!("#{i}"), "content_hash": "h",
+                    "item_id_a": i, "item_id_b": i, "score_a": 1.0, "score_b": 0.0 })
+            })
+            .collect();
+        let run = |id: i64| {
+            serde_json::json!({ "id": id, "label": null, "version": null,
+            "dataset": "d", "judge": "offline", "items": flips, "title": format!("Run {id}") })
+        };
+        serde_json::from_value(serde_json::json!({
+            "a": run(1), "b": run(2), "threshold": 0.05, "resamples": 0, "seed": 0,
+            "matched": flips, "only_in_a": 0, "only_in_b": 0,
+            "metrics": [{ "metric": "ragvue.clarity", "lower_is_better": false, "pairs": flips,
+                "mean_a": 1.0, "mean_b": 0.0, "delta": -1.0, "ci95_low": -1.0, "ci95_high": -1.0,
+                "flag": "red", "to_fail": flipped, "to_pass": [], "in_words": "regression",
+                "to_fail_count": flips, "to_pass_count": 0 }],
+            "metrics_only_in_a": [], "metrics_only_in_b": []
+        }))
+        .expect("a comparison")
+    }
+
+    #[test]
+    fn the_window_gets_the_first_flipped_items_and_their_exact_count() {
+        let view = ComparisonView::new(comparison(FLIPS_LISTED + 10), None);
+        let metric = &view.comparison.metrics[0];
+        assert_eq!(metric.to_fail.len(), FLIPS_LISTED);
+        assert_eq!(metric.to_fail_count, (FLIPS_LISTED + 10) as u64);
+        assert_eq!(view.matched_by_label, "by question and ground truth");
+        let json = serde_json::to_value(&view).unwrap();
+        assert_eq!(
+            json["a"]["title"], "Run 1",
+            "the comparison's fields at the top"
+        );
+        assert_eq!(json["metrics"][0]["in_words"], "regression");
     }
 }

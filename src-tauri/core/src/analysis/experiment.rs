@@ -363,7 +363,7 @@ fn sentence(c: &ExperimentCheck, later: &RunRef) -> String {
         "\"{}\" for {}, checked on {}: {} of {n} {} fixed, {} still failing, {} worse",
         c.experiment.change,
         c.pattern_label,
-        later.title(),
+        later.title,
         c.fixed,
         items(n),
         c.still_failing,

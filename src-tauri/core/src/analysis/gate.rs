@@ -501,14 +501,7 @@ mod tests {
         use crate::analysis::compare::bootstrap::SplitMix64;
         use crate::analysis::compare::{compare, RunRef, ScoredItem};
         use crate::store::run_items::RunItemKey;
-        let reference = |id| RunRef {
-            id,
-            label: None,
-            version: None,
-            dataset: "d".into(),
-            judge: "jittery".into(),
-            items: 40,
-        };
+        let reference = |id| RunRef::new(id, None, None, "d".into(), "jittery".into(), 40);
         let run = |rng: &mut SplitMix64, base: i64| -> Vec<ScoredItem> {
             (0..40)
                 .map(|i| {
@@ -579,6 +572,9 @@ mod tests {
                 same: 25,
             },
             unchanged_moved: 0,
+            in_words: String::new(),
+            to_fail_count: 0,
+            to_pass_count: 0,
         };
         assert_eq!(
             regression(&delta(-0.2, -0.3, -0.1, Flag::Red), 0.05).outcome,

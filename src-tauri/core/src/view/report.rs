@@ -183,7 +183,7 @@ impl ReportView {
         let criteria = super::criteria::build(&facts)?;
         let name = facts.run.name();
         let title = match &facts.comparison {
-            Some(c) => format!("{} compared with {}", name, c.a.title()),
+            Some(c) => format!("{} compared with {}", name, c.a.title),
             None => name,
         };
         let RunFacts {
@@ -371,13 +371,12 @@ fn comparison_line(lines: &mut Vec<String>, comparison: Option<&Comparison>) {
         lines.push(if red.is_empty() {
             format!(
                 "Compared with {}, no metric regressed beyond {:.2}.",
-                c.a.title(),
-                c.threshold
+                c.a.title, c.threshold
             )
         } else {
             format!(
                 "Compared with {}, {} regressed: {}.",
-                c.a.title(),
+                c.a.title,
                 count(red.len(), "metric"),
                 red.join(", ")
             )

@@ -318,7 +318,7 @@ fn cover(view: &ReportView) -> Vec<Field> {
     if let Some(c) = &view.comparison {
         fields.push(field(
             "Compared with",
-            format!("{} on {}", c.a.title(), c.a.dataset),
+            format!("{} on {}", c.a.title, c.a.dataset),
         ));
     }
     if !view.generated_at.is_empty() {

@@ -275,9 +275,9 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
     let mut intro = vec![
         format!(
             "A = {} on {}; B = {} on {} (this report's run).",
-            c.a.title(),
+            c.a.title,
             c.a.dataset,
-            c.b.title(),
+            c.b.title,
             c.b.dataset
         ),
         format!(

@@ -3,4 +3,8 @@
 /**
  * Which run a side of the comparison is, for headings.
  */
-export type RunRef = { id: number, label: string | null, version: string | null, dataset: string, judge: string, items: number, };
+export type RunRef = { id: number, label: string | null, version: string | null, dataset: string, judge: string, items: number, 
+/**
+ * "Run 3 (baseline, v1.2)": the label and version when the run has them.
+ */
+title: string, };

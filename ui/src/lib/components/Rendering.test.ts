@@ -226,7 +226,7 @@ describe('ExperimentsPanel', () => {
       created_at: '2026-11-28T12:00:00Z',
     },
     pattern_label: 'F (subtle distortion)',
-    checked_on: { id: 2, label: 'v2', version: null, dataset: 'town-v2', judge: 'offline', items: 8 },
+    checked_on: { id: 2, label: 'v2', version: null, dataset: 'town-v2', judge: 'offline', items: 8, title: 'Run 2 (v2)' },
     targets: [
       { label: 't-02', item_id_before: 2, item_id_after: 10, outcome: 'fixed', outcome_label: 'fixed', before: 'F (subtle distortion)', after: 'no problem found' },
       { label: HOSTILE, item_id_before: 4, item_id_after: 12, outcome: 'worse', outcome_label: 'worse', before: 'F (subtle distortion)', after: 'H (incomplete)' },

@@ -66,19 +66,38 @@ pub struct RunRef {
     pub dataset: String,
     pub judge: String,
     pub items: u64,
+    /// "Run 3 (baseline, v1.2)": the label and version when the run has them.
+    #[serde(default)]
+    pub title: String,
 }
 
 impl RunRef {
-    /// "Run 3 (baseline, v1.2)" — the label and version when the run has them.
-    pub fn title(&self) -> String {
-        let extra: Vec<&str> = [self.label.as_deref(), self.version.as_deref()]
+    /// The run `id` of `dataset` judged by `judge`, titled by its label and version.
+    pub fn new(
+        id: i64,
+        label: Option<String>,
+        version: Option<String>,
+        dataset: String,
+        judge: String,
+        items: u64,
+    ) -> RunRef {
+        let extra: Vec<&str> = [label.as_deref(), version.as_deref()]
             .into_iter()
             .flatten()
             .collect();
-        if extra.is_empty() {
-            format!("Run {}", self.id)
+        let title = if extra.is_empty() {
+            format!("Run {id}")
         } else {
-            format!("Run {} ({})", self.id, extra.join(", "))
+            format!("Run {id} ({})", extra.join(", "))
+        };
+        RunRef {
+            id,
+            label,
+            version,
+            dataset,
+            judge,
+            items,
+            title,
         }
     }
 }
@@ -146,6 +165,16 @@ pub struct MetricDelta {
     /// Pairs with the same output whose score still moved: the judge's own variation.
     #[serde(default)]
     pub unchanged_moved: u64,
+    /// The change in words at the comparison's threshold (`verdict`): "no change",
+    /// "better on 3 changed items", "regression", "within noise", …
+    #[serde(default)]
+    pub in_words: String,
+    /// Items that passed in A and failed in B, in all (a reader may list fewer).
+    #[serde(default)]
+    pub to_fail_count: u64,
+    /// Items that failed in A and passed in B, in all.
+    #[serde(default)]
+    pub to_pass_count: u64,
 }
 
 /// How the changed items of one metric moved.
@@ -214,6 +243,7 @@ fn plural(n: u64) -> &'static str {
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Comparison {
     pub a: RunRef,
     pub b: RunRef,
@@ -271,6 +301,7 @@ impl Comparison {
 /// How two runs' items were paired; see the module documentation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum MatchBasis {
     /// The user's item ids.
     Id,
@@ -459,14 +490,14 @@ fn run_ref(store: &Store, run_id: i64) -> Result<(RunRef, Vec<&'static str>)> {
         .filter(|m| m.scope == Scope::Item)
         .map(|m| m.id)
         .collect();
-    let reference = RunRef {
-        id: run.id,
-        label: run.label,
-        version: run.version,
-        dataset: dataset.name,
-        judge: run.judge,
-        items: run.item_count.max(0) as u64,
-    };
+    let reference = RunRef::new(
+        run.id,
+        run.label,
+        run.version,
+        dataset.name,
+        run.judge,
+        run.item_count.max(0) as u64,
+    );
     Ok((reference, ids))
 }
 
@@ -518,7 +549,13 @@ pub fn compare(
     let items = items::sort(&pairs, metrics);
     let metrics = metrics
         .iter()
-        .map(|(metric, lower_is_better)| metric_delta(metric, *lower_is_better, &pairs, threshold))
+        .map(|(metric, lower_is_better)| {
+            let mut delta = metric_delta(metric, *lower_is_better, &pairs, threshold);
+            delta.in_words = delta.verdict(threshold);
+            delta.to_fail_count = delta.to_fail.len() as u64;
+            delta.to_pass_count = delta.to_pass.len() as u64;
+            delta
+        })
         .collect();
     Comparison {
         items,
@@ -608,6 +645,9 @@ fn metric_delta(
         to_pass: Vec::new(),
         changed: ChangeCounts::default(),
         unchanged_moved: 0,
+        in_words: String::new(),
+        to_fail_count: 0,
+        to_pass_count: 0,
     };
     if n == 0 {
         return out;

@@ -6,14 +6,7 @@ use super::bootstrap::{paired_ci95, seed_for, SplitMix64, RESAMPLES};
 use super::*;
 
 fn run(id: i64) -> RunRef {
-    RunRef {
-        id,
-        label: None,
-        version: None,
-        dataset: "d".into(),
-        judge: "offline".into(),
-        items: 0,
-    }
+    RunRef::new(id, None, None, "d".into(), "offline".into(), 0)
 }
 
 /// An item whose question (and content) is `hash`; its id `q{item_id}` is never shared
@@ -384,6 +377,10 @@ fn identical_scores_are_no_change_and_a_varying_judge_is_named_as_such() {
     let c = compare(run(1), run(2), &[("m".into(), false)], &a, &jitter, 0.05);
     assert_eq!(c.metrics[0].unchanged_moved, 2);
     assert_eq!(c.metrics[0].verdict(0.05), "within noise");
+    assert_eq!(
+        c.metrics[0].in_words, "within noise",
+        "every reader gets the words at the comparison's threshold"
+    );
     assert!(
         c.headline().contains("the judge moved 2 score(s)"),
         "{}",

@@ -3,25 +3,7 @@ import type { ChangeCounts } from "./ChangeCounts";
 import type { Flag } from "./Flag";
 import type { FlippedItem } from "./FlippedItem";
 
-/**
- * One metric's change as the Runs screen lists it: the comparison's own `MetricDelta`
- * with its flipped-item lists capped at `FLIPS_LISTED` (the counts stay exact) and the
- * change in words.
- */
-export type DeltaRow = { 
-/**
- * The change in words (`MetricDelta::verdict`): "no change", "better on 3 changed
- * items", "regression", "within noise", …
- */
-verdict: string, 
-/**
- * Items that passed in A and failed in B, in all.
- */
-to_fail_count: number, 
-/**
- * Items that failed in A and passed in B, in all.
- */
-to_pass_count: number, metric: string, lower_is_better: boolean, 
+export type MetricDelta = { metric: string, lower_is_better: boolean, 
 /**
  * Matched items scored `ok` in both runs.
  */
@@ -49,4 +31,17 @@ changed: ChangeCounts,
 /**
  * Pairs with the same output whose score still moved: the judge's own variation.
  */
-unchanged_moved: number, };
+unchanged_moved: number, 
+/**
+ * The change in words at the comparison's threshold (`verdict`): "no change",
+ * "better on 3 changed items", "regression", "within noise", …
+ */
+in_words: string, 
+/**
+ * Items that passed in A and failed in B, in all (a reader may list fewer).
+ */
+to_fail_count: number, 
+/**
+ * Items that failed in A and passed in B, in all.
+ */
+to_pass_count: number, };
