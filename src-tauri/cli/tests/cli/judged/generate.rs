@@ -300,18 +300,7 @@ fn a_generation_budget_is_a_ceiling_across_calls_and_resumes() {
 /// judge's own code and exit 3, as a run does — it used to end `invalid`, exit 2.
 #[test]
 fn a_generation_whose_judge_refuses_every_call_ends_with_the_judges_code() {
-    let sim = simulator(0);
-    sim.set_faults(FaultRules {
-        when_contains: vec![ContainsRule {
-            text: "".into(),
-            fault: Fault::Status {
-                status: 401,
-                retry_after: None,
-                body: None,
-            },
-        }],
-        ..Default::default()
-    });
+    let sim = refusing_every_key();
     let home = tempfile::tempdir().unwrap();
     add_sim_judge(home.path(), &sim, 2);
     let documents = repo().join("tests/documents");

@@ -476,12 +476,16 @@ fn assert_an_undecided_gate_exits_4_unless_told_what_it_counts_as(home: &Path) {
     assert_eq!(eval(&["--inconclusive", "maybe"]).status.code(), Some(2));
 }
 
-/// A refused key fails every call alike: the check stops at the first, says why with the
-/// error code, and stores nothing.
 /// A simulator that answers every chat request with HTTP 401, as a service does to a
 /// wrong key.
 fn refusing_every_key() -> SimHandle {
     let sim = simulator(0);
+    refuse_every_key(&sim);
+    sim
+}
+
+/// From now on `sim` answers every chat request with HTTP 401 (a key revoked).
+fn refuse_every_key(sim: &SimHandle) {
     sim.set_faults(FaultRules {
         when_contains: vec![ContainsRule {
             text: "".into(),
@@ -493,5 +497,4 @@ fn refusing_every_key() -> SimHandle {
         }],
         ..Default::default()
     });
-    sim
 }

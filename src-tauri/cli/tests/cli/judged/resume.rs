@@ -407,17 +407,7 @@ fn a_key_revoked_mid_run_fails_the_run_with_its_code() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    sim.set_faults(FaultRules {
-        when_contains: vec![ContainsRule {
-            text: "".into(),
-            fault: Fault::Status {
-                status: 401,
-                retry_after: None,
-                body: None,
-            },
-        }],
-        ..Default::default()
-    });
+    refuse_every_key(&sim);
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
     assert!(
