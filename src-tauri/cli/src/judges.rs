@@ -189,7 +189,7 @@ fn list(ctx: &Ctx) -> Result<(), Error> {
                 key_source(&status)
             }
         };
-        let check = latest_check(checks.iter().find(|c| c.profile == p.name));
+        let check = latest_check(checks.iter().find(|c| c.check.profile == p.name));
         println!(
             "{:<20} {:<10} {:<36} {:<24} {:>5}  {key:<24}  {check}",
             p.name,
@@ -311,8 +311,14 @@ fn latest_check(check: Option<&JudgeCheckView>) -> String {
     let Some(check) = check else {
         return "never checked (ragnosis judge-check NAME)".into();
     };
-    let claims = check.claims.map_or("-".to_string(), |v| format!("{v:.2}"));
-    let date = check.checked_at.get(..10).unwrap_or(&check.checked_at);
+    let check_made = &check.check;
+    let claims = check_made
+        .claims
+        .map_or("-".to_string(), |e| format!("{:.2}", e.value));
+    let date = check_made
+        .checked_at
+        .get(..10)
+        .unwrap_or(&check_made.checked_at);
     let stale = match check.current {
         true => "",
         false => " (stale: the judge changed since; run judge-check again)",

@@ -63,9 +63,13 @@ describe('providers', () => {
 
 describe('checkSummary', () => {
   const check: JudgeCheckView = {
-    profile: 'offline', model: 'm', checked_at: '2026-11-23T20:00:00Z', current: true, headline: '',
-    claims: 0.7312, claims_n: 180, named: 18, designed: 40, false_alarms: 1, good: 5,
-    figures: [], shapes: [], certificate: null, calls: 979, cost_usd: 0, seconds: 9,
+    profile: 'offline', judge_config: 'offline', model: 'm', prompt_versions: [], sample_version: '1',
+    checked_at: '2026-11-23T20:00:00Z', seconds: 9, tasks: [],
+    claims: { value: 0.7312, ci_low: 0.7, ci_high: 0.76 }, claims_n: 180,
+    diagnosis: { shapes: [], named: 18, designed: 40, false_alarms: 1, good: 5 },
+    certificate: null,
+    accounting: { calls: 979, cache_hits: 0, failures: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0 },
+    current: true, headline: '', certificate_sentence: null,
   };
 
   it('gives claim agreement and failures named', () => {

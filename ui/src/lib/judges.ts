@@ -157,9 +157,9 @@ export function profileFromForm(f: JudgeForm): { profile: JudgeProfileInfo } | {
  * designed failures named, with "older model" when the profile has changed since.
  */
 export function checkSummary(check: JudgeCheckView): string {
-  const claims = check.claims === null ? 'claims: no figure' : `agrees with people on ${check.claims.toFixed(2)} of claims`;
+  const claims = check.claims === null ? 'claims: no figure' : `agrees with people on ${check.claims.value.toFixed(2)} of claims`;
   const stale = check.current ? '' : ' (checked with an earlier model or temperature)';
-  return `${claims}; names ${check.named} of ${check.designed} designed failures${stale}`;
+  return `${claims}; names ${check.diagnosis.named} of ${check.diagnosis.designed} designed failures${stale}`;
 }
 
 /** The prefix that names a cascade (Rust: `judge::cascade::PREFIX`). */

@@ -29,12 +29,11 @@ use crate::Ctx;
 
 pub use ragnosis_core::judge::open::OFFLINE;
 pub use ragnosis_core::judge::ProviderKind as Kind;
-pub use ragnosis_core::judge_check::{Estimate, JudgeCheck};
+pub use ragnosis_core::judge_check::{CheckTask, Estimate, JudgeCheck, Measure};
 pub use ragnosis_core::store::judge_cache::CacheStats;
 pub use ragnosis_core::store::judge_profiles::JudgeProfile;
 pub use view::{
-    CheckFigure, ConnectionCheck, JudgeCheckView, JudgeProfileInfo, KeyStatus, LocalJudge,
-    OfflineJudgeStatus,
+    ConnectionCheck, JudgeCheckView, JudgeProfileInfo, KeyStatus, LocalJudge, OfflineJudgeStatus,
 };
 
 /// The offline judge first, then the stored profiles by name.

@@ -195,7 +195,10 @@ fn a_running_judge_check_can_be_stopped_and_keeps_nothing() {
         "a check that finished would be kept"
     );
     let kept = judges::latest_checks(&h.ctx).unwrap();
-    assert!(kept.iter().all(|c| c.profile != "slow"), "nothing kept");
+    assert!(
+        kept.iter().all(|c| c.check.profile != "slow"),
+        "nothing kept"
+    );
     let (code, _) = refusal(judges::cancel_check(&h.ctx, "slow"));
     assert_eq!(code, ErrorCode::NotRunning, "the job is gone once stopped");
 }

@@ -60,6 +60,7 @@ pub use stored::{latest_for_config, latest_for_profile};
 /// The tasks of the check with a human label to agree with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum CheckTask {
     Attribution,
     ClaimSupport,
@@ -97,8 +98,10 @@ impl CheckTask {
     }
 }
 
+/// How agreement with people is measured on a task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub enum Measure {
     BalancedAccuracy,
     Auroc,
@@ -106,6 +109,10 @@ pub enum Measure {
 }
 
 impl Measure {
+    /// Every measure.
+    pub const ALL: [Measure; 3] = [Measure::BalancedAccuracy, Measure::Auroc, Measure::Spearman];
+
+    /// How the measure is named ("balanced accuracy").
     pub fn label(self) -> &'static str {
         match self {
             Measure::BalancedAccuracy => "balanced accuracy",
@@ -117,6 +124,7 @@ impl Measure {
 
 /// Agreement on one task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TaskFigure {
     pub task: CheckTask,
     pub measure: Measure,
@@ -141,7 +149,9 @@ pub struct ShapeFigure {
     pub errors: u64,
 }
 
+/// How the diagnosis did on the designed failures and the good items.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DiagnosisFigure {
     pub shapes: Vec<ShapeFigure>,
     /// Designed failures (every shape but "good") whose failure was named.
@@ -154,6 +164,7 @@ pub struct DiagnosisFigure {
 
 /// A finished judge check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct JudgeCheck {
     pub profile: String,
     /// The judge's `config_key`: checks are matched to runs by it.

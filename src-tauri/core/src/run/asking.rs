@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::judge::{CallContext, Judge, JudgeError, Judgement, Task, TaskKind, Verdict};
 
+/// What judging cost: calls, cache hits, failures, tokens and US dollars.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Accounting {
     /// Judge calls that went to the judge (not answered from the cache).
     pub calls: u64,
