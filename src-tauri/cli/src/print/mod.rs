@@ -76,10 +76,7 @@ pub fn import_report_short(imported: &Imported) {
         );
         return;
     }
-    let format = r
-        .format
-        .as_ref()
-        .map(|f| serde_json::to_value(f).unwrap_or_default()["kind"].to_string());
+    let format = r.format.as_ref().map(|f| f.label());
     println!(
         "Imported {} of {} items from {} as dataset #{} \"{}\" (format {}, schema {}); {} rejected, {} warnings, {} duplicates",
         r.items_accepted,
@@ -87,7 +84,7 @@ pub fn import_report_short(imported: &Imported) {
         r.file,
         imported.dataset.id,
         imported.dataset.name,
-        format.unwrap_or_else(|| "?".into()).trim_matches('"'),
+        format.as_deref().unwrap_or("?"),
         imported.dataset.schema.as_deref().unwrap_or("?"),
         r.rejected_count,
         r.warning_count,
@@ -240,7 +237,7 @@ pub fn comparison(c: &Comparison) {
             delta,
             ci,
             moved,
-            m.verdict(c.threshold)
+            m.in_words
         );
     }
     flipped_items(c);

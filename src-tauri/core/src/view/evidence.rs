@@ -16,9 +16,6 @@ const FROM_ANSWER: &str = "answer";
 /// Characters of a chunk quoted next to an irrelevant-chunk finding.
 const CHUNK_EXCERPT: usize = 240;
 
-/// The relevance threshold of a run that did not store its own.
-const DEFAULT_TAU: f64 = 0.7;
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ClaimEvidence {
     pub claim: String,
@@ -116,7 +113,10 @@ impl Evidence {
                 })
             })
             .collect();
-        let tau = case.relevance_threshold.unwrap_or(DEFAULT_TAU);
+        // A run that did not store its threshold used the metric's default.
+        let tau = case
+            .relevance_threshold
+            .unwrap_or(crate::metrics::ragvue::DEFAULT_TAU);
         let irrelevant_chunks = case
             .contexts
             .iter()

@@ -341,7 +341,7 @@ pub fn comparison(view: &ReportView) -> Option<ComparisonSection> {
                 _ => "–".into(),
             },
             pairs: m.pairs.to_string(),
-            flag: m.verdict(c.threshold),
+            flag: m.in_words.clone(),
             flag_key: flag_key(m.flag).into(),
             to_fail: m.to_fail.len().to_string(),
             to_pass: m.to_pass.len().to_string(),
