@@ -27,7 +27,7 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<api::datasets::DatasetRow>();
     c.visit::<api::datasets::Removal>();
     c.visit::<api::datasets::DatasetReport>();
-    c.visit::<api::datasets::DatasetReach>();
+    c.visit::<api::datasets::Measurable>();
     c.visit::<api::datasets::ItemsPage>();
     c.visit::<api::datasets::MappingPreview>();
     c.visit::<api::datasets::FieldOverride>();
@@ -56,8 +56,8 @@ pub fn render() -> BTreeMap<PathBuf, String> {
     c.visit::<api::reports::ReportFormat>();
     c.visit::<api::reports::Exported>();
     c.visit::<api::reports::ComparisonView>();
-    c.visit::<api::reports::ChartSvg>();
-    c.visit::<api::reports::TrendPoint>();
+    c.visit::<api::reports::Chart>();
+    c.visit::<api::reports::TrendRun>();
     c.visit::<api::settings::Theme>();
     c.visit::<api::settings::FewShotSetting>();
     c.visit::<api::settings::Health>();
@@ -128,6 +128,27 @@ fn labels() -> String {
         "PATTERN_LABEL",
         "FailurePattern",
         FailurePattern::ALL.map(|p| (serde_json::to_value(p), p.label())),
+    );
+    record(
+        &mut out,
+        "A pattern's short name (\"retrieval miss\").",
+        "PATTERN_NAME",
+        "FailurePattern",
+        FailurePattern::ALL.map(|p| (serde_json::to_value(p), p.name().to_string())),
+    );
+    record(
+        &mut out,
+        "The stage a pattern points at, as running text names it.",
+        "PATTERN_STAGE",
+        "FailurePattern",
+        FailurePattern::ALL.map(|p| (serde_json::to_value(p), p.stage().label().to_string())),
+    );
+    record(
+        &mut out,
+        "What a pattern means, in one sentence.",
+        "PATTERN_DESCRIPTION",
+        "FailurePattern",
+        FailurePattern::ALL.map(|p| (serde_json::to_value(p), p.description().to_string())),
     );
     record(
         &mut out,

@@ -53,19 +53,19 @@ fn a_criterion_written_in_the_window_is_tried_on_three_items_with_the_judge_s_re
         "try_criterion",
         json!({ "definition": draft(QUESTION), "datasetId": dataset, "judge": "sim" }),
     );
-    let rows = trial["rows"].as_array().unwrap();
+    let rows = trial["items"].as_array().unwrap();
     assert_eq!(rows.len(), 3, "{trial}");
     for row in rows {
-        assert_eq!(row["status"], "ok", "{row}");
+        assert_eq!(row["result"]["status"], "ok", "{row}");
         assert!(
-            row["explanation"]
+            row["result"]["explanation"]
                 .as_str()
                 .unwrap()
                 .starts_with("Simulated judge:"),
             "{row}"
         );
         assert!(
-            ["1", "2", "3", "4", "5"].contains(&row["score"].as_str().unwrap()),
+            ["1", "2", "3", "4", "5"].contains(&row["score_shown"].as_str().unwrap()),
             "{row}"
         );
     }
@@ -82,9 +82,9 @@ fn a_criterion_written_in_the_window_is_tried_on_three_items_with_the_judge_s_re
         "try_criterion",
         json!({ "definition": draft(QUESTION), "datasetId": dataset, "judge": "offline" }),
     );
-    assert_eq!(offline["rows"][0]["status"], "skipped", "{offline}");
-    assert!(offline["rows"][0]["score"].is_null());
-    assert!(offline["rows"][0]["explanation"]
+    assert_eq!(offline["items"][0]["result"]["status"], "skipped", "{offline}");
+    assert!(offline["items"][0]["score_shown"].is_null());
+    assert!(offline["items"][0]["result"]["explanation"]
         .as_str()
         .unwrap()
         .starts_with("needs a language model judge"));

@@ -10,7 +10,7 @@ use ragnosis_core::analysis::trend;
 pub use ragnosis_core::store::experiments::ExperimentRow;
 use serde::Serialize;
 
-use crate::reports::TrendPoint;
+use crate::reports::TrendRun;
 use crate::{Ctx, Error, Result};
 
 /// A pattern as a user names it: its letter ("F") or its name ("subtle distortion").
@@ -50,11 +50,10 @@ pub fn of_dataset(ctx: &Ctx, dataset_id: i64) -> Result<Vec<ExperimentCheck>> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct HistoryRun {
-    /// The run's id, title, version, date and metric means.
+    /// The run (with the test-set version, the dataset, it scored), its title and its
+    /// metric means.
     #[serde(flatten)]
-    pub point: TrendPoint,
-    /// The test-set version (dataset) the run scored.
-    pub dataset_id: i64,
+    pub point: TrendRun,
     /// Metrics that regressed against the previous run (a red flag of the comparison:
     /// worse beyond the threshold and beyond the judge's noise).
     pub regressions: Vec<String>,
@@ -82,7 +81,7 @@ pub fn history(ctx: &Ctx, dataset_id: i64) -> Result<History> {
         if let Some(previous) = runs.last() {
             match compare::compare_runs(
                 &store,
-                previous.point.run_id,
+                previous.point.run.id,
                 point.run.id,
                 compare::DEFAULT_THRESHOLD,
                 false,
@@ -98,10 +97,8 @@ pub fn history(ctx: &Ctx, dataset_id: i64) -> Result<History> {
                 Err(e) => not_compared = Some(e.to_string()),
             }
         }
-        let dataset_id = point.run.dataset_id;
         runs.push(HistoryRun {
-            point: TrendPoint::from(point),
-            dataset_id,
+            point,
             regressions,
             not_compared,
         });

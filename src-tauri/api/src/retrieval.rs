@@ -14,7 +14,7 @@ use ragnosis_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 use crate::error::from_report;
-use crate::reports::ChartSvg;
+use crate::reports::Chart;
 use crate::{jobs, Ctx};
 
 pub use ragnosis_core::retrieval::{RetrievalEval, RetrieverFigures};
@@ -42,7 +42,7 @@ pub struct RetrievalView {
     /// chunks in the corpus.
     pub eval: RetrievalEval,
     /// The retrievers' figures drawn side by side.
-    pub chart: ChartSvg,
+    pub chart: Chart,
 }
 
 /// Ranks the corpus for every question of the dataset with each retriever.
@@ -76,10 +76,7 @@ pub fn evaluate(
     })?;
     let chart = ragnosis_report::charts::retrieval::chart(&eval)
         .map_err(|e| from_report(e, Path::new("retrieval chart")))?;
-    Ok(RetrievalView {
-        eval,
-        chart: chart.into(),
-    })
+    Ok(RetrievalView { eval, chart })
 }
 
 /// Writes the comparison as a Markdown report (the `.md` at `path`, its chart beside it).

@@ -1,7 +1,7 @@
 //! Run comparison, trends across a dataset's runs, and the run's charts (drawn in Rust
 //! by the report crate as SVG).
 
-use ragnosis_api::reports::{self, ChartSvg, ComparisonView, TrendPoint};
+use ragnosis_api::reports::{self, Chart, ComparisonView, TrendRun};
 use tauri::State;
 
 use crate::error::CommandResult;
@@ -23,12 +23,12 @@ pub fn compare_runs(
 
 /// The charts of one run; empty for a run that has not finished.
 #[tauri::command(async)]
-pub fn run_charts(state: State<'_, AppState>, run_id: i64) -> CommandResult<Vec<ChartSvg>> {
+pub fn run_charts(state: State<'_, AppState>, run_id: i64) -> CommandResult<Vec<Chart>> {
     Ok(reports::charts(&state, run_id)?)
 }
 
 /// The finished runs of a dataset, oldest first, with every metric's mean.
 #[tauri::command(async)]
-pub fn run_trend(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<Vec<TrendPoint>> {
+pub fn run_trend(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<Vec<TrendRun>> {
     Ok(reports::trend(&state, dataset_id)?)
 }

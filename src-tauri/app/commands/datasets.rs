@@ -3,8 +3,8 @@
 //! window, which has no working directory: they must be absolute.
 
 use ragnosis_api::datasets::{
-    self, DatasetReach, DatasetReport, DatasetRow, FieldOverride, ImportRequest, ItemsPage,
-    MappingPreview, Removal,
+    self, DatasetReport, DatasetRow, FieldOverride, ImportRequest, ItemsPage, MappingPreview,
+    Measurable, Removal,
 };
 use ragnosis_api::{paths, NoProgress};
 use tauri::State;
@@ -70,7 +70,7 @@ pub fn dataset_report(state: State<'_, AppState>, dataset_id: i64) -> CommandRes
 }
 
 #[tauri::command(async)]
-pub fn dataset_reach(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<DatasetReach> {
+pub fn dataset_reach(state: State<'_, AppState>, dataset_id: i64) -> CommandResult<Measurable> {
     Ok(datasets::reach(&state, dataset_id)?)
 }
 

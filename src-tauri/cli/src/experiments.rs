@@ -75,11 +75,12 @@ fn print_history(history: &History) {
         println!("No finished run of this test set yet.");
     }
     for run in &history.runs {
+        let created = &run.point.run.created_at;
         let means: Vec<String> = SHOWN
             .iter()
             .filter_map(|(id, name)| {
-                let m = run.point.means.iter().find(|m| m.metric == *id)?;
-                Some(format!("{name} {:.2}", m.value))
+                let (_, mean) = run.point.means.iter().find(|(m, _)| m == id)?;
+                Some(format!("{name} {mean:.2}"))
             })
             .collect();
         let flags = if !run.regressions.is_empty() {
@@ -92,8 +93,8 @@ fn print_history(history: &History) {
         println!(
             "{:<28} dataset {:<4} {}  {}{flags}",
             run.point.title,
-            run.dataset_id,
-            &run.point.created_at[..run.point.created_at.len().min(16)],
+            run.point.run.dataset_id,
+            &created[..created.len().min(16)],
             means.join("  ")
         );
     }

@@ -15,7 +15,9 @@ use crate::store::{self, Store};
 
 /// One metric's reach over a dataset.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Reach {
+    /// The metric's id.
     pub metric: &'static str,
     /// Items carrying every field the metric needs.
     pub items: u64,
@@ -23,10 +25,14 @@ pub struct Reach {
     pub absent: Vec<Field>,
 }
 
+/// What a dataset can measure, per metric of the catalogue (the Data screen's "what can
+/// be measured" and the metric picker).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Measurable {
+    /// Items in the dataset.
     pub items: u64,
-    /// Catalogue order.
+    /// Every metric of the catalogue, in catalogue order.
     pub metrics: Vec<Reach>,
 }
 

@@ -141,7 +141,7 @@ fn dataset_report_reach_and_items_describe_a_stored_dataset() {
         0,
         "the RAGVUE examples carry no ground truth"
     );
-    assert_eq!(of("reference.token_f1")["absent"], json!(["GT"]));
+    assert_eq!(of("reference.token_f1")["absent"], json!(["ground_truth"]));
 
     let page = s.ok(
         "dataset_items",

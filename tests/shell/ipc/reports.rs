@@ -48,7 +48,7 @@ fn two_runs_compare_with_flags_and_a_trend_and_charts_follow_them() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|p| p["run_id"].clone())
+            .map(|p| p["id"].clone())
             .collect::<Vec<_>>(),
         vec![json!(a), json!(b)]
     );

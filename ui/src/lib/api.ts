@@ -18,14 +18,14 @@ import type {
   CaseDetail,
   CaseList,
   CaseQueryInput,
-  ChartSvg,
+  Chart,
   ComparisonView,
   ConnectionCheck,
   CriterionInfo,
   CriterionTrial,
   DatasetRow,
   Definition,
-  DatasetReach,
+  Measurable,
   DatasetReport,
   Exported,
   FewShotSetting,
@@ -50,7 +50,7 @@ import type {
   RunRequest,
   SavedCriterion,
   Theme,
-  TrendPoint,
+  TrendRun,
   CorpusRow,
   GenerationDetail,
   GenerationRequest,
@@ -119,8 +119,8 @@ export function datasetReport(datasetId: number): Promise<DatasetReport> {
 }
 
 /** Per metric, how many items carry the fields it needs ("what can be measured"). */
-export function datasetReach(datasetId: number): Promise<DatasetReach> {
-  return call<DatasetReach>('dataset_reach', { datasetId });
+export function datasetReach(datasetId: number): Promise<Measurable> {
+  return call<Measurable>('dataset_reach', { datasetId });
 }
 
 export function datasetItems(datasetId: number, offset: number, limit: number): Promise<ItemsPage> {
@@ -283,13 +283,13 @@ export function compareRuns(a: number, b: number, threshold: number, allowDiffer
   return call<ComparisonView>('compare_runs', { a, b, threshold, allowDifferentJudges });
 }
 
-export function runTrend(datasetId: number): Promise<TrendPoint[]> {
-  return call<TrendPoint[]>('run_trend', { datasetId });
+export function runTrend(datasetId: number): Promise<TrendRun[]> {
+  return call<TrendRun[]>('run_trend', { datasetId });
 }
 
 /** The run's charts as SVG text (drawn in Rust); shown as images, never as markup. */
-export function runCharts(runId: number): Promise<ChartSvg[]> {
-  return call<ChartSvg[]>('run_charts', { runId });
+export function runCharts(runId: number): Promise<Chart[]> {
+  return call<Chart[]>('run_charts', { runId });
 }
 
 // Settings ---------------------------------------------------------------------------

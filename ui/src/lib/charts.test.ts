@@ -1,13 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { svgDataUrl, trendGeometry, trendMetrics } from './charts';
-import type { TrendPoint } from './types';
+import type { TrendRun } from './types';
 
-const run = (id: number, means: [string, number][]): TrendPoint => ({
-  run_id: id,
-  title: `Run ${id}`,
+const run = (id: number, means: [string, number][]): TrendRun => ({
+  id,
+  dataset_id: 1,
+  label: null,
   version: null,
+  notes: null,
+  mode: 'manual',
+  metrics: means.map(([metric]) => metric),
+  judge: 'offline',
+  config: {},
+  status: 'done',
+  message: null,
+  item_count: 3,
   created_at: '2025-11-21T21:05:09Z',
-  means: means.map(([metric, value]) => ({ metric, value })),
+  started_at: null,
+  finished_at: null,
+  title: `Run ${id}`,
+  means,
 });
 
 describe('svgDataUrl', () => {

@@ -1,7 +1,7 @@
 // Charts: SVGs drawn in Rust are shown through <img src="data:…">, which renders the
 // picture without running anything in it; the trend line is computed here from numbers.
 
-import type { TrendPoint } from './types';
+import type { TrendRun } from './types';
 
 /** SVG text → a base64 data URL (UTF-8 safe). */
 export function svgDataUrl(svg: string): string {
@@ -24,20 +24,20 @@ export interface TrendGeometry {
  * Positions of a metric's means across runs in a `width` × `height` plot with `pad`
  * around it. Scores live in [0, 1], so the axis is fixed: runs stay comparable.
  */
-export function trendGeometry(runs: TrendPoint[], metric: string, width: number, height: number, pad = 32): TrendGeometry {
+export function trendGeometry(runs: TrendRun[], metric: string, width: number, height: number, pad = 32): TrendGeometry {
   const withMetric = runs
-    .map((r) => ({ r, m: r.means.find((m) => m.metric === metric) }))
-    .filter((x): x is { r: TrendPoint; m: { metric: string; value: number } } => x.m !== undefined);
+    .map((r) => ({ r, mean: r.means.find(([id]) => id === metric)?.[1] }))
+    .filter((x): x is { r: TrendRun; mean: number } => x.mean !== undefined);
   const innerW = width - 2 * pad;
   const innerH = height - 2 * pad;
   const y = (v: number) => pad + (1 - Math.min(1, Math.max(0, v))) * innerH;
   const step = withMetric.length > 1 ? innerW / (withMetric.length - 1) : 0;
-  const points = withMetric.map(({ r, m }, i) => ({
+  const points = withMetric.map(({ r, mean }, i) => ({
     x: withMetric.length > 1 ? pad + i * step : pad + innerW / 2,
-    y: y(m.value),
-    runId: r.run_id,
+    y: y(mean),
+    runId: r.id,
     title: r.title,
-    value: m.value,
+    value: mean,
   }));
   return {
     points,
@@ -47,8 +47,8 @@ export function trendGeometry(runs: TrendPoint[], metric: string, width: number,
 }
 
 /** Metrics that appear in at least two runs: the ones a trend can show. */
-export function trendMetrics(runs: TrendPoint[]): string[] {
+export function trendMetrics(runs: TrendRun[]): string[] {
   const counts = new Map<string, number>();
-  for (const r of runs) for (const m of r.means) counts.set(m.metric, (counts.get(m.metric) ?? 0) + 1);
+  for (const r of runs) for (const [m] of r.means) counts.set(m, (counts.get(m) ?? 0) + 1);
   return [...counts.entries()].filter(([, n]) => n >= 2).map(([m]) => m).sort();
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keepAvailable, pickerFamilies } from './metrics';
-import type { DatasetReach, Family, Field, MetricSpec } from './types';
+import type { Measurable, Family, Field, MetricSpec } from './types';
 
 const metric = (id: string, needs: Field[], over: Partial<MetricSpec> = {}): MetricSpec => ({
   id,
@@ -22,13 +22,13 @@ const catalogue = [
   metric('citation.macro_f1', ['answer', 'citation_label'], { scope: 'dataset' }),
 ];
 
-const reach: DatasetReach = {
+const reach: Measurable = {
   items: 10,
   metrics: [
     { metric: 'ragvue.retrieval_relevance', items: 10, absent: [] },
     { metric: 'ragvue.strict_faithfulness', items: 0, absent: [] },
-    { metric: 'reference.token_f1', items: 0, absent: ['GT'] },
-    { metric: 'citation.macro_f1', items: 0, absent: ['CIT'] },
+    { metric: 'reference.token_f1', items: 0, absent: ['ground_truth'] },
+    { metric: 'citation.macro_f1', items: 0, absent: ['citation_label'] },
   ],
 };
 

@@ -2,7 +2,7 @@
 // available or not for the dataset at hand (from the shell's `dataset_reach`).
 
 import { FIELD_BADGE } from './bindings/labels';
-import type { DatasetReach, MetricSpec } from './types';
+import type { Measurable, MetricSpec } from './types';
 
 export const FAMILY_LABELS: Record<string, string> = {
   ragvue: 'RAGVUE (retrieval, grounding, answer quality)',
@@ -30,7 +30,7 @@ export interface PickerFamily {
   metrics: PickerMetric[];
 }
 
-export function pickerFamilies(catalogue: MetricSpec[], reach: DatasetReach | null): PickerFamily[] {
+export function pickerFamilies(catalogue: MetricSpec[], reach: Measurable | null): PickerFamily[] {
   const families: PickerFamily[] = [];
   for (const metric of catalogue) {
     // Dataset-level metrics come with their family's item metrics; not picked alone.
@@ -46,7 +46,7 @@ export function pickerFamilies(catalogue: MetricSpec[], reach: DatasetReach | nu
     const reason =
       r && !available
         ? r.absent.length > 0
-          ? `no item has ${r.absent.join(', ')}`
+          ? `no item has ${r.absent.map((f) => FIELD_BADGE[f]).join(', ')}`
           : `no item has ${metric.needs.map((f) => FIELD_BADGE[f]).join(' + ')} together`
         : null;
     family.metrics.push({ metric, items, available, reason });

@@ -15,7 +15,7 @@ use crate::Ctx;
 pub use ragnosis_core::store::cases::{CaseRow, Cell};
 pub use ragnosis_core::view::case::{AspectView, CaseEvidence, ClaimView, ContextView};
 pub use request::CaseQueryInput;
-pub use view::{CaseDetail, CaseList, ListedCase, PatternBadge, ResultView};
+pub use view::{CaseDetail, CaseList, ListedCase, ResultView};
 
 /// A page of the run's cases.
 pub fn list(ctx: &Ctx, run_id: i64, query: CaseQueryInput) -> Result<CaseList> {

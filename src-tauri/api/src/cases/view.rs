@@ -84,32 +84,6 @@ pub struct ResultView {
     pub judged: bool,
 }
 
-/// A failure pattern that fired on the case.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct PatternBadge {
-    /// "A" … "J", the pattern's letter in METRICS.md.
-    pub letter: String,
-    /// Lower-case short name ("retrieval miss").
-    pub name: String,
-    /// The pipeline stage it points at: "retrieval", "retrieval → generation", "grounding",
-    /// "generation" or "retrieval + generation".
-    pub stage: String,
-    /// One sentence on what the pattern means.
-    pub description: String,
-}
-
-impl From<FailurePattern> for PatternBadge {
-    fn from(p: FailurePattern) -> Self {
-        PatternBadge {
-            letter: p.letter().to_string(),
-            name: p.name().into(),
-            stage: p.stage().label().into(),
-            description: p.description().into(),
-        }
-    }
-}
-
 /// One case with all its evidence.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -134,8 +108,9 @@ pub struct CaseDetail {
     pub evidence: CaseEvidence,
     /// Every metric result stored for the item in this run.
     pub results: Vec<ResultView>,
-    /// The failure patterns that fired on the item.
-    pub patterns: Vec<PatternBadge>,
+    /// The failure patterns that fired on the item; their letters, names, stages and
+    /// descriptions are in `ui/src/lib/bindings/labels.ts`.
+    pub patterns: Vec<FailurePattern>,
     /// Judged by the built-in offline judge.
     pub offline: bool,
     /// People's labels on this item, per metric (they outlive the run).
@@ -168,7 +143,7 @@ impl CaseDetail {
             question: view.item.question.clone(),
             answer: view.item.answer.clone(),
             ground_truth: view.item.ground_truth.clone(),
-            patterns: patterns.into_iter().map(PatternBadge::from).collect(),
+            patterns,
             offline,
             labels,
             prior_scores: prior::prior_scores(&view.item),

@@ -20,7 +20,7 @@ pub use ragnosis_core::criteria::{
     Anchor, Check, Definition, Direction, ReadField, Scale, Versioned,
 };
 pub use ragnosis_core::store::criteria::{Saved, StoredCriterion};
-pub use view::{CriterionInfo, CriterionTrial, SavedCriterion, TrialRow};
+pub use view::{CriterionInfo, CriterionTrial, SavedCriterion};
 
 /// A check in words ("the answer matches /…/").
 pub fn describe_check(check: &Check) -> String {
@@ -139,10 +139,12 @@ pub fn try_draft(
     let def = checked(def.clone())?;
     let opened = open::open_judge(&*ctx.store()?, judge, ctx.secrets())?;
     let store = ctx.own_store()?;
-    let draft = def.clone();
     // The store moves to the trial's thread: a connection is not shared between threads.
     let trial = jobs::on_own_thread("the trial", move || {
-        run::criteria::trial(&store, &draft, dataset_id, opened, &CallContext::default())
+        run::criteria::trial(&store, &def, dataset_id, opened, &CallContext::default())
     })?;
-    Ok(CriterionTrial::new(judge.to_string(), &def, trial))
+    Ok(CriterionTrial {
+        judge: judge.to_string(),
+        trial,
+    })
 }

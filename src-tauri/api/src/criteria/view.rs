@@ -1,10 +1,9 @@
 //! What Settings → Your criteria exchanges with the shell: a stored criterion with the
 //! words a list shows, what saving did, and a trial of a draft on a dataset's first
-//! items. Mapped from core types; nothing is computed here.
+//! items.
 
-use ragnosis_core::criteria::{self, Definition};
-use ragnosis_core::metrics::Status;
-use ragnosis_core::run::criteria::{Trial, TrialItem};
+use ragnosis_core::criteria;
+use ragnosis_core::run::criteria::Trial;
 use ragnosis_core::store::criteria::{Saved, StoredCriterion};
 use serde::Serialize;
 
@@ -56,73 +55,13 @@ pub struct SavedCriterion {
     pub criterion: CriterionInfo,
 }
 
-/// One item of a trial, as the editor's table shows it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct TrialRow {
-    /// The item's row id in the store.
-    pub item_id: i64,
-    /// The item's question in full.
-    pub question: String,
-    /// The item's answer in full, when it has one.
-    pub answer: Option<String>,
-    /// ok, skipped or error.
-    pub status: String,
-    /// The score on the criterion's own scale ("4" of 1–5, "pass"), when scored.
-    pub score: Option<String>,
-    /// The score on 0–1, when scored.
-    pub normalised: Option<f64>,
-    /// The score reaches the criterion's pass rule; null when not scored.
-    pub passed: Option<bool>,
-    /// The judge's reasoning, what the check found, or why it was not scored.
-    pub explanation: String,
-}
-
 /// A draft criterion tried on a dataset's first items; nothing was stored.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CriterionTrial {
     /// The judge the trial used, as the request named it.
     pub judge: String,
-    /// One row per item tried (the dataset's first three), in dataset order.
-    pub rows: Vec<TrialRow>,
-    /// Judge calls made (cache hits not counted).
-    pub calls: u64,
-    /// Verdicts read from the judge's cache instead of asked again.
-    pub cache_hits: u64,
-    /// What the calls cost, in US dollars.
-    pub cost_usd: f64,
-}
-
-impl CriterionTrial {
-    /// The trial's table: each item's score shown on the criterion's own scale.
-    pub fn new(judge: String, def: &Definition, trial: Trial) -> Self {
-        CriterionTrial {
-            judge,
-            rows: trial.items.into_iter().map(|t| row(def, t)).collect(),
-            calls: trial.calls,
-            cache_hits: trial.cache_hits,
-            cost_usd: trial.cost_usd,
-        }
-    }
-}
-
-fn row(def: &Definition, t: TrialItem) -> TrialRow {
-    let raw = t
-        .result
-        .details
-        .get("raw_score")
-        .and_then(serde_json::Value::as_f64);
-    TrialRow {
-        item_id: t.item_id,
-        question: t.question,
-        answer: t.answer,
-        status: t.result.status.as_str().to_string(),
-        score: raw
-            .filter(|_| t.result.status == Status::Ok)
-            .map(|r| def.scale.show(r)),
-        normalised: t.result.score,
-        passed: t.passed,
-        explanation: t.result.explanation,
-    }
+    /// Each item's result, its score on the criterion's scale, and what the calls cost.
+    #[serde(flatten)]
+    pub trial: Trial,
 }

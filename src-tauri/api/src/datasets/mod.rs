@@ -21,12 +21,12 @@ use crate::Ctx;
 pub use ragnosis_core::dataset::{FieldOverride, ValidationReport};
 pub use ragnosis_core::import::Imported;
 pub use ragnosis_core::item::Field;
+pub use ragnosis_core::measurable::{Measurable, Reach};
 pub use ragnosis_core::pipeline::PipelineProfile;
 pub use ragnosis_core::store::datasets::DatasetRow;
 pub use ragnosis_core::store::pipeline_profiles::DatasetProfile;
 pub use view::{
-    DatasetReach, DatasetReport, ItemPreview, ItemsPage, MappingPreview, MetricReach, Report,
-    LISTED, MAPPING_PREVIEW_ITEMS,
+    DatasetReport, ItemPreview, ItemsPage, MappingPreview, Report, LISTED, MAPPING_PREVIEW_ITEMS,
 };
 
 /// The bundled example set, compiled in so "Try the example" works from any install.
@@ -243,10 +243,10 @@ pub fn report(ctx: &Ctx, dataset_id: i64) -> Result<DatasetReport> {
 }
 
 /// What each metric can measure on the dataset's items.
-pub fn reach(ctx: &Ctx, dataset_id: i64) -> Result<DatasetReach> {
+pub fn reach(ctx: &Ctx, dataset_id: i64) -> Result<Measurable> {
     // Reads every item once: its own connection, so a large dataset holds up no one.
     let store = ctx.own_store()?;
-    Ok(measurable::for_dataset(&store, dataset_id)?.into())
+    measurable::for_dataset(&store, dataset_id)
 }
 
 /// A page of the dataset's items (`limit` within 1..=200).

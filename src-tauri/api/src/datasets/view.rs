@@ -4,7 +4,6 @@
 //! beside them, so a 100 000-line report never crosses the IPC boundary whole.
 
 use ragnosis_core::dataset::{Format, Schema, ValidationReport};
-use ragnosis_core::measurable::Measurable;
 use ragnosis_core::store::datasets::DatasetRow;
 use ragnosis_core::store::items::StoredItem;
 use serde::Serialize;
@@ -63,45 +62,6 @@ impl From<ragnosis_core::import::Imported> for DatasetReport {
             dataset: imported.dataset,
             report: Some(imported.report.into()),
             reused: imported.reused,
-        }
-    }
-}
-
-/// One metric's reach over a dataset ("what can be measured").
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct MetricReach {
-    /// The metric's id.
-    pub metric: String,
-    /// Items carrying every field the metric needs.
-    pub items: u64,
-    /// Badges of needed fields no item has ("GT", "CIT"): why `items` is 0.
-    pub absent: Vec<String>,
-}
-
-/// What a dataset can measure, per metric of the catalogue.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct DatasetReach {
-    /// Items in the dataset.
-    pub items: u64,
-    /// Every metric of the catalogue, in catalogue order.
-    pub metrics: Vec<MetricReach>,
-}
-
-impl From<Measurable> for DatasetReach {
-    fn from(m: Measurable) -> Self {
-        DatasetReach {
-            items: m.items,
-            metrics: m
-                .metrics
-                .into_iter()
-                .map(|r| MetricReach {
-                    metric: r.metric.to_string(),
-                    items: r.items,
-                    absent: r.absent.iter().map(|f| f.badge().to_string()).collect(),
-                })
-                .collect(),
         }
     }
 }

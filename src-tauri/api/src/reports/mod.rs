@@ -27,9 +27,10 @@ use crate::{runs, Ctx};
 pub use format::{Exported, ReportFormat};
 pub use ragnosis_core::analysis::compare::items::{ItemChange, ItemChanges};
 pub use ragnosis_core::analysis::compare::{Comparison, FlippedItem, DEFAULT_THRESHOLD};
+pub use ragnosis_core::analysis::trend::TrendRun;
 pub use ragnosis_core::view::{report, CriterionReport, ReportView, RunView, TrustStatement};
 pub use ragnosis_core::view::{Detail as ReportDetail, ReportOptions as Options};
-pub use view::{ChartSvg, ComparisonView, TrendPoint, FLIPS_LISTED};
+pub use view::{Chart, ComparisonView, FLIPS_LISTED};
 
 /// The report's date line: `explicit`, else now (or `SOURCE_DATE_EPOCH` when set).
 pub fn date_line(explicit: Option<String>) -> String {
@@ -199,8 +200,7 @@ pub fn comparison_view(
 ) -> Result<ComparisonView> {
     let comparison = compare(ctx, a, b, threshold, allow_different_judges)?;
     let chart = ragnosis_report::charts::deltas::chart(&comparison)
-        .map_err(|e| from_report(e, Path::new(ragnosis_report::charts::deltas::FILE)))?
-        .map(ChartSvg::from);
+        .map_err(|e| from_report(e, Path::new(ragnosis_report::charts::deltas::FILE)))?;
     let mut view = ComparisonView::new(comparison, chart);
     view.experiments = ragnosis_core::analysis::experiment::between(&*ctx.store()?, a, b)?;
     Ok(view)
@@ -222,7 +222,7 @@ pub fn write_comparison(comparison: &Comparison, base: &Path) -> Result<PathBuf>
 
 /// The charts of one run: metric means with intervals, score distributions, failure
 /// patterns. Empty for a run that has not finished.
-pub fn charts(ctx: &Ctx, run_id: i64) -> Result<Vec<ChartSvg>> {
+pub fn charts(ctx: &Ctx, run_id: i64) -> Result<Vec<Chart>> {
     if store::runs::get(ctx.store()?.conn(), run_id)?.status != RunStatus::Done {
         return Ok(Vec::new());
     }
@@ -233,17 +233,12 @@ pub fn charts(ctx: &Ctx, run_id: i64) -> Result<Vec<ChartSvg>> {
         ..ReportOptions::default()
     };
     let view = view(ctx, run_id, &options)?;
-    let charts = ragnosis_report::charts::for_report(&view)
-        .map_err(|e| from_report(e, Path::new("charts")))?;
-    Ok(charts.into_iter().map(ChartSvg::from).collect())
+    ragnosis_report::charts::for_report(&view).map_err(|e| from_report(e, Path::new("charts")))
 }
 
 /// The finished runs of a dataset, oldest first, with every metric's mean.
-pub fn trend(ctx: &Ctx, dataset_id: i64) -> Result<Vec<TrendPoint>> {
-    Ok(trend::of_dataset(ctx.store()?.conn(), dataset_id)?
-        .into_iter()
-        .map(TrendPoint::from)
-        .collect())
+pub fn trend(ctx: &Ctx, dataset_id: i64) -> Result<Vec<TrendRun>> {
+    trend::of_dataset(ctx.store()?.conn(), dataset_id)
 }
 
 #[cfg(test)]

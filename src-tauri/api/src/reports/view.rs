@@ -7,31 +7,7 @@ use serde::Serialize;
 /// Flipped items listed per metric and direction; the counts are exact.
 pub const FLIPS_LISTED: usize = 50;
 
-/// A chart drawn in Rust (plotters, SVG) by the report crate. The window shows it as an
-/// image (`<img src="data:image/svg+xml;base64,…">`), never as markup in the page.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct ChartSvg {
-    /// The file name it has beside a Markdown report ("deltas.svg").
-    pub file: String,
-    /// The heading above the chart.
-    pub title: String,
-    /// One sentence under the chart saying how to read it.
-    pub caption: String,
-    /// The SVG document, as text.
-    pub svg: String,
-}
-
-impl From<ragnosis_report::charts::Chart> for ChartSvg {
-    fn from(c: ragnosis_report::charts::Chart) -> Self {
-        ChartSvg {
-            file: c.file.to_string(),
-            title: c.title,
-            caption: c.caption,
-            svg: c.svg,
-        }
-    }
-}
+pub use ragnosis_report::charts::Chart;
 
 /// Run B against run A, as the Runs screen shows it: the comparison itself, with each
 /// metric's flipped-item lists capped at `FLIPS_LISTED` (their counts stay exact), what
@@ -50,7 +26,7 @@ pub struct ComparisonView {
     /// "by item id" or "by question and ground truth".
     pub matched_by_label: &'static str,
     /// The delta chart, when there is anything to draw.
-    pub chart: Option<ChartSvg>,
+    pub chart: Option<Chart>,
     /// The experiments tried from run A's actions, read on run B: what the change did to
     /// the items each targeted.
     pub experiments: Vec<ragnosis_core::analysis::experiment::ExperimentCheck>,
@@ -58,7 +34,7 @@ pub struct ComparisonView {
 
 impl ComparisonView {
     /// The view of comparison `c`, with flipped-item lists capped, and its delta `chart`.
-    pub fn new(mut c: Comparison, chart: Option<ChartSvg>) -> Self {
+    pub fn new(mut c: Comparison, chart: Option<Chart>) -> Self {
         for m in &mut c.metrics {
             m.to_fail.truncate(FLIPS_LISTED);
             m.to_pass.truncate(FLIPS_LISTED);
@@ -70,38 +46,6 @@ impl ComparisonView {
             comparison: c,
             chart,
             experiments: Vec::new(),
-        }
-    }
-}
-
-/// One finished run of a dataset with its metric means, for the trend chart.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct TrendPoint {
-    /// The run's id in the store.
-    pub run_id: i64,
-    /// What people call the run: its label, or "Run 3".
-    pub title: String,
-    /// The version the run was labelled with, when it was.
-    pub version: Option<String>,
-    /// When the run was created, RFC 3339 UTC.
-    pub created_at: String,
-    /// The mean of each metric that scored at least one item.
-    pub means: Vec<crate::runs::DatasetMetric>,
-}
-
-impl From<ragnosis_core::analysis::trend::TrendRun> for TrendPoint {
-    fn from(t: ragnosis_core::analysis::trend::TrendRun) -> Self {
-        TrendPoint {
-            run_id: t.run.id,
-            title: t.run.name(),
-            version: t.run.version,
-            created_at: t.run.created_at,
-            means: t
-                .means
-                .into_iter()
-                .map(|(metric, value)| crate::runs::DatasetMetric { metric, value })
-                .collect(),
         }
     }
 }

@@ -45,7 +45,7 @@ pub use ragnosis_core::store::runs::RunRow;
 pub use ragnosis_core::store::runs::RunStatus as Status;
 pub use ragnosis_core::trust::calibration::Calibration;
 pub use request::{Recheck, RunRequest};
-pub use view::{DatasetMetric, MetricRow, RunDetail, RunInfo, RunPlan, SkipReason, SummaryView};
+pub use view::{MetricRow, RunDetail, RunInfo, RunPlan, SummaryView};
 
 /// The catalogue, then the user's own criteria (`criteria.<name>`). Creates no database.
 pub fn metrics(ctx: &Ctx) -> Result<Vec<MetricSpec>> {
@@ -266,7 +266,7 @@ fn info(
         &store::judge_batches::BatchOwner::Run(run.id),
     )?;
     let mut info = RunInfo::new(run, dataset_name, active, totals, summary);
-    info.waiting_batches = view::waiting_batches(&waiting);
+    info.waiting_batches = ragnosis_core::run::waiting_sentence(&waiting);
     Ok(info)
 }
 

@@ -64,7 +64,7 @@ pub struct RunInfo {
     /// Mean of `ragvue.answer_overall`, when the summary has it.
     pub answer_overall: Option<f64>,
     /// A run in batch mode whose batches the provider has not all answered yet: where
-    /// they stand, in a sentence ("1 batch at openai: 1,200 of 2,000 requests answered,
+    /// they stand, in a sentence ("1 batch at openai: 1200 of 2000 requests answered,
     /// in progress"); resume (or the running job) reads them back.
     pub waiting_batches: Option<String>,
 }
@@ -109,40 +109,6 @@ impl RunInfo {
     }
 }
 
-/// "2 batches at openai: 1,200 of 3,000 requests answered, in progress" for the
-/// batches a run still waits on; `None` when it waits on none.
-pub fn waiting_batches(
-    waiting: &[ragnosis_core::store::judge_batches::BatchRow],
-) -> Option<String> {
-    let first = waiting.first()?;
-    let entries: u64 = waiting.iter().map(|b| b.entries).sum();
-    let answered: u64 = waiting.iter().map(|b| b.completed + b.failed).sum();
-    let mut statuses: Vec<&str> = waiting.iter().map(|b| b.status.as_str()).collect();
-    statuses.sort_unstable();
-    statuses.dedup();
-    Some(format!(
-        "{} {} at {}: {answered} of {entries} requests answered, {}",
-        waiting.len(),
-        if waiting.len() == 1 {
-            "batch"
-        } else {
-            "batches"
-        },
-        first.provider,
-        statuses.join(", ").replace('_', " ")
-    ))
-}
-
-/// Why some items were skipped for a metric, and on how many.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct SkipReason {
-    /// The skip explanation as the metric wrote it.
-    pub reason: String,
-    /// Items skipped with this reason.
-    pub count: u64,
-}
-
 /// One row of the metric table. Errors and skips are counted, never averaged in.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -150,20 +116,11 @@ pub struct MetricRow {
     /// Count, skips, errors, mean, spread, quartiles, failing share and the mean's 95% CI.
     #[serde(flatten)]
     pub stats: MetricStats,
-    /// Each distinct skip reason, most frequent first; empty when nothing was skipped.
-    pub skip_reasons: Vec<SkipReason>,
+    /// Each distinct skip reason with the items it skipped, most frequent first; empty
+    /// when nothing was skipped.
+    pub skip_reasons: Vec<(String, u64)>,
     /// The run's plain-language insight on this metric (means below 0.95).
     pub insight: Option<String>,
-}
-
-/// A metric computed over the whole dataset (a citation macro score).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct DatasetMetric {
-    /// The metric's id.
-    pub metric: String,
-    /// The dataset-level score, in [0, 1].
-    pub value: f64,
 }
 
 /// A run's statistics and diagnosis, from `analysis`.
@@ -176,8 +133,8 @@ pub struct SummaryView {
     pub errors: u64,
     /// In the run's metric order.
     pub metrics: Vec<MetricRow>,
-    /// Metrics scored over the whole dataset (citation macro scores).
-    pub dataset_metrics: Vec<DatasetMetric>,
+    /// Metrics scored over the whole dataset (citation macro scores), by metric id.
+    pub dataset_metrics: std::collections::BTreeMap<String, f64>,
     /// Errored results grouped by metric and message, with the items they hit.
     pub error_groups: Vec<ErrorGroup>,
     /// Null when the run scored no judged RAGVUE metric, the scores the pattern rules read.
@@ -206,11 +163,7 @@ impl SummaryView {
             });
             metrics.push(MetricRow {
                 stats: m.stats,
-                skip_reasons: m
-                    .skip_reasons
-                    .into_iter()
-                    .map(|(reason, count)| SkipReason { reason, count })
-                    .collect(),
+                skip_reasons: m.skip_reasons,
                 insight,
             });
         }
@@ -218,11 +171,7 @@ impl SummaryView {
             items: summary.items,
             errors: metrics.iter().map(|m| m.stats.errors).sum(),
             metrics,
-            dataset_metrics: summary
-                .dataset_metrics
-                .into_iter()
-                .map(|(metric, value)| DatasetMetric { metric, value })
-                .collect(),
+            dataset_metrics: summary.dataset_metrics,
             error_groups: summary.errors,
             diagnosis: summary.diagnosis,
             taxonomy: summary.taxonomy,
@@ -248,43 +197,4 @@ pub struct RunDetail {
     /// The report's executive summary: headline, stage verdicts, the stage to fix first
     /// and the top actions, worded and formatted as the Markdown and PDF have them.
     pub report: ragnosis_report::model::Summary,
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use ragnosis_core::store::judge_batches::{BatchOwner, BatchRow};
-
-    fn batch(status: &str, entries: u64, completed: u64, failed: u64) -> BatchRow {
-        BatchRow {
-            id: 1,
-            owner: BatchOwner::Run(7),
-            provider: "openai".into(),
-            batch_id: "batch_1".into(),
-            input_file_id: None,
-            output_file_id: None,
-            error_file_id: None,
-            status: status.into(),
-            entries,
-            completed,
-            failed,
-            entry_keys: Vec::new(),
-            submitted_at: "2026-11-26T18:00:00Z".into(),
-            updated_at: "2026-11-26T18:05:00Z".into(),
-            ingested_at: None,
-        }
-    }
-
-    #[test]
-    fn waiting_batches_are_summed_into_one_sentence() {
-        assert_eq!(waiting_batches(&[]), None, "no batch, no sentence");
-        assert_eq!(
-            waiting_batches(&[
-                batch("in_progress", 2000, 1100, 100),
-                batch("validating", 1000, 0, 0)
-            ])
-            .as_deref(),
-            Some("2 batches at openai: 1200 of 3000 requests answered, in progress, validating")
-        );
-    }
 }

@@ -38,7 +38,7 @@ fn letters(h: &Home, run_id: i64, item_id: i64) -> Vec<String> {
         .unwrap()
         .patterns
         .into_iter()
-        .map(|p| p.letter)
+        .map(|p| p.letter().to_string())
         .collect()
 }
 

@@ -9,8 +9,15 @@ use super::{RunSummary, SUMMARY};
 use crate::error::Result;
 use crate::store::{self, runs::RunRow, runs::RunStatus};
 
+/// One finished run on the trend: the run, what people call it, and its metrics' means.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TrendRun {
+    /// The stored run: id, dataset, label, version, creation time, …
+    #[serde(flatten)]
     pub run: RunRow,
+    /// What people call the run: its label, or "Run 3".
+    pub title: String,
     /// (metric id, mean) for the metrics that scored at least one item.
     pub means: Vec<(String, f64)>,
 }
@@ -37,7 +44,11 @@ pub fn of_dataset(conn: &Connection, dataset_id: i64) -> Result<Vec<TrendRun>> {
             .iter()
             .filter_map(|(id, m)| m.stats.mean.map(|mean| (id.clone(), mean)))
             .collect();
-        points.push(TrendRun { run, means });
+        points.push(TrendRun {
+            title: run.name(),
+            run,
+            means,
+        });
     }
     Ok(points)
 }

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 /// How a metric result ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     Ok,
@@ -35,10 +36,14 @@ impl Status {
 
 /// One metric's verdict on one item. `score` is in [0, 1] and present only when `ok`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricResult {
+    /// The metric's id ("ragvue.strict_faithfulness").
     pub metric: String,
+    /// In [0, 1]; null when the metric errored or was skipped.
     pub score: Option<f64>,
     pub status: Status,
+    /// Why the score is what it is, or why there is none.
     pub explanation: String,
     /// Structured evidence (per chunk, per claim, per aspect) for the UI and reports.
     pub details: Value,

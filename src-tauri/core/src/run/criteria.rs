@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::item::Item;
 use crate::judge::task::CriterionTask;
 use crate::judge::{CallContext, Judge, Task, Verdict};
-use crate::metrics::{self, MetricResult, MetricSpec};
+use crate::metrics::{self, MetricResult, MetricSpec, Status};
 use crate::store::{self, Store};
 
 /// What scoring an item's criteria produced.
@@ -214,21 +214,34 @@ pub(super) fn versions_for(store: &Store, specs: &[&'static MetricSpec]) -> Resu
 
 /// One item of a trial: what the draft criterion gave it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TrialItem {
+    /// The item's row id in the store.
     pub item_id: i64,
+    /// The item's question in full.
     pub question: String,
+    /// The item's answer in full, when it has one.
     pub answer: Option<String>,
+    /// The criterion's result: status, score on 0–1, the judge's reasoning (or what the
+    /// check found, or why it was not scored).
     pub result: MetricResult,
+    /// The score on the criterion's own scale ("4" of 1–5, "pass"), when scored.
+    pub score_shown: Option<String>,
     /// Whether the score passes the criterion's threshold (none when not scored).
     pub passed: Option<bool>,
 }
 
 /// What trying a draft criterion on a dataset's first items gave, and what it cost.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Trial {
+    /// One per item tried (the dataset's first `TRIAL_ITEMS`), in dataset order.
     pub items: Vec<TrialItem>,
+    /// Judge calls made (cache hits not counted).
     pub calls: u64,
+    /// Verdicts read from the judge's cache instead of asked again.
     pub cache_hits: u64,
+    /// What the calls cost, in US dollars.
     pub cost_usd: f64,
 }
 
@@ -271,15 +284,18 @@ pub fn trial(
             trial.cache_hits += accounting.cache_hits;
             trial.cost_usd += accounting.cost_usd;
         }
-        let passed = result
-            .details
-            .get("passed")
-            .and_then(serde_json::Value::as_bool);
+        let details = |key: &str| result.details.get(key).cloned();
+        let passed = details("passed").and_then(|v| v.as_bool());
+        let score_shown = details("raw_score")
+            .and_then(|v| v.as_f64())
+            .filter(|_| result.status == Status::Ok)
+            .map(|raw| def.scale.show(raw));
         trial.items.push(TrialItem {
             item_id: stored.id,
             question: stored.item.question,
             answer: stored.item.answer,
             result,
+            score_shown,
             passed,
         });
     }

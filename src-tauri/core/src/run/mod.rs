@@ -40,6 +40,7 @@ use crate::store::{self, runs::RunStatus, Store};
 
 pub use agentic::Mode;
 pub use asking::Accounting;
+pub use batch::waiting_sentence;
 pub use phases::EngineSettings;
 pub use select::Selection;
 

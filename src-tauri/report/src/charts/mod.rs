@@ -29,13 +29,18 @@ use crate::Error;
 pub const FONT: &str = "Libertinus Serif";
 
 /// One chart: its file name (beside the Markdown, and in the typst world), its title
-/// and the SVG text.
-#[derive(Debug, Clone, PartialEq)]
+/// and the SVG text. The window shows it as an image (`<img src="data:image/svg+xml;…">`),
+/// never as markup in the page.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Chart {
+    /// The file name it has beside a Markdown report ("deltas.svg").
     pub file: &'static str,
+    /// The heading above the chart.
     pub title: String,
     /// One sentence under the chart saying how to read it.
     pub caption: String,
+    /// The SVG document, as text.
     pub svg: String,
 }
 

@@ -3,8 +3,8 @@ import type { AspectView } from "./AspectView";
 import type { ClaimView } from "./ClaimView";
 import type { ContextView } from "./ContextView";
 import type { FailureCheck } from "./FailureCheck";
+import type { FailurePattern } from "./FailurePattern";
 import type { HumanLabel } from "./HumanLabel";
-import type { PatternBadge } from "./PatternBadge";
 import type { PriorScore } from "./PriorScore";
 import type { ResultView } from "./ResultView";
 
@@ -45,9 +45,10 @@ ground_truth: string | null,
  */
 results: Array<ResultView>, 
 /**
- * The failure patterns that fired on the item.
+ * The failure patterns that fired on the item; their letters, names, stages and
+ * descriptions are in `ui/src/lib/bindings/labels.ts`.
  */
-patterns: Array<PatternBadge>, 
+patterns: Array<FailurePattern>, 
 /**
  * Judged by the built-in offline judge.
  */

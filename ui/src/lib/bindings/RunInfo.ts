@@ -44,7 +44,7 @@ retrieval_overall: number | null,
 answer_overall: number | null, 
 /**
  * A run in batch mode whose batches the provider has not all answered yet: where
- * they stand, in a sentence ("1 batch at openai: 1,200 of 2,000 requests answered,
+ * they stand, in a sentence ("1 batch at openai: 1200 of 2000 requests answered,
  * in progress"); resume (or the running job) reads them back.
  */
 waiting_batches: string | null, id: number, dataset_id: number, label: string | null, version: string | null, notes: string | null, mode: string, metrics: Array<string>, judge: string, config: JsonValue, status: RunStatus, message: string | null, item_count: number, created_at: string, started_at: string | null, finished_at: string | null, };

@@ -42,6 +42,48 @@ export const PATTERN_LABEL: Record<FailurePattern, string> = {
   "citation_failure": "J (citation failure)",
 };
 
+/** A pattern's short name ("retrieval miss"). */
+export const PATTERN_NAME: Record<FailurePattern, string> = {
+  "retrieval_miss": "retrieval miss",
+  "context_ignored": "context ignored",
+  "hallucination": "hallucination",
+  "over_confidence": "over-confidence",
+  "multi_hop_failure": "multi-hop failure",
+  "subtle_distortion": "subtle distortion",
+  "generation_quality": "generation quality",
+  "incomplete": "incomplete",
+  "wrong_refusal": "wrong refusal",
+  "citation_failure": "citation failure",
+};
+
+/** The stage a pattern points at, as running text names it. */
+export const PATTERN_STAGE: Record<FailurePattern, string> = {
+  "retrieval_miss": "retrieval",
+  "context_ignored": "retrieval → generation",
+  "hallucination": "grounding",
+  "over_confidence": "grounding",
+  "multi_hop_failure": "grounding",
+  "subtle_distortion": "grounding",
+  "generation_quality": "generation",
+  "incomplete": "retrieval + generation",
+  "wrong_refusal": "grounding",
+  "citation_failure": "generation",
+};
+
+/** What a pattern means, in one sentence. */
+export const PATTERN_DESCRIPTION: Record<FailurePattern, string> = {
+  "retrieval_miss": "The search returned mostly off-topic passages that cover less than half of what the question asks.",
+  "context_ignored": "Useful passages were retrieved, but the answer drew on fewer than half of them.",
+  "hallucination": "Fewer than half of the answer's statements are backed by the retrieved passages.",
+  "over_confidence": "The system answered although the retrieved passages do not hold the answer.",
+  "multi_hop_failure": "The question needs several facts combined, and the answer's chain of reasoning has steps the passages do not back or that do not follow from the step before.",
+  "subtle_distortion": "The answer contradicts the passages on a detail: a negation, an opposite, a date or a number.",
+  "generation_quality": "The answer is incoherent, hard to read or padded, whatever its facts.",
+  "incomplete": "The answer leaves parts of the question unanswered (whether or not the passages held them).",
+  "wrong_refusal": "The system declined to answer although the retrieved passages held the answer.",
+  "citation_failure": "The answer cites the wrong source, several sources, or none, where one was expected.",
+};
+
 /** A field's badge ("GT"), in the order the catalogue lists fields. */
 export const FIELD_BADGE: Record<Field, string> = {
   "question": "Q",

@@ -24,8 +24,10 @@
 
 mod read;
 mod scout;
+mod waiting;
 
 pub(crate) use scout::{poll_once, Found, Scout};
+pub use waiting::waiting_sentence;
 
 use std::collections::HashSet;
 use std::sync::Arc;
