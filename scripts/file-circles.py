@@ -8,7 +8,7 @@ modules in layers; this keeps the files inside a module from tying themselves in
 
 Every path a file names is resolved to the file that defines the module it reaches:
 `use super::stats::quantile` in `analysis/compare/bootstrap.rs` reaches
-`analysis/stats.rs`; `crate::judge::offline::support::Claim` reaches `support.rs`; a child
+`analysis/stats.rs`; `crate::judge::offline::claims::support::Claim` reaches `support.rs`; a child
 module named from its parent (`actions::plan(..)` in `diagnosis/mod.rs`) reaches
 `diagnosis/actions.rs`. A name taken from an ancestor (`super::Notes`, `crate::Error`) is no
 tie: a child module leans on the module that declares it, as Rust modules are built. A

@@ -82,7 +82,10 @@ fn a_criterion_written_in_the_window_is_tried_on_three_items_with_the_judge_s_re
         "try_criterion",
         json!({ "definition": draft(QUESTION), "datasetId": dataset, "judge": "offline" }),
     );
-    assert_eq!(offline["items"][0]["result"]["status"], "skipped", "{offline}");
+    assert_eq!(
+        offline["items"][0]["result"]["status"], "skipped",
+        "{offline}"
+    );
     assert!(offline["items"][0]["score_shown"].is_null());
     assert!(offline["items"][0]["result"]["explanation"]
         .as_str()

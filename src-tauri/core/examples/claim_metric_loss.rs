@@ -9,9 +9,9 @@
 //!
 //!     cargo run --release -p ragnosis-core --example claim_metric_loss -- [wice|begin|expertqa]
 
-use ragnosis_core::judge::offline::calibration::LabelledClaim;
-use ragnosis_core::judge::offline::dev_sets::{self, SupportCase};
-use ragnosis_core::judge::offline::{features, OfflineJudge};
+use ragnosis_core::judge::offline::fit::calibration::LabelledClaim;
+use ragnosis_core::judge::offline::fit::dev_sets::{self, SupportCase};
+use ragnosis_core::judge::offline::{faithfulness::features, OfflineJudge};
 use ragnosis_core::judge::task::{Task, Verdict};
 use ragnosis_core::judge_check::fit;
 

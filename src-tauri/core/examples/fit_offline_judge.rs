@@ -15,9 +15,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ragnosis_core::judge::offline::dev_sets;
-use ragnosis_core::judge::offline::features;
-use ragnosis_core::judge::offline::features::Row;
+use ragnosis_core::judge::offline::faithfulness::features;
+use ragnosis_core::judge::offline::faithfulness::features::Row;
+use ragnosis_core::judge::offline::fit::dev_sets;
 use ragnosis_core::judge_check::fit::{self, Figures};
 
 fn main() {

@@ -7,14 +7,14 @@
 //! also prints balanced accuracy over a grid of support thresholds (the tuning table);
 //! `--errors` lists the misjudged examples with their claims.
 //!
-//! The prediction rule is `ragnosis_core::judge::offline::calibration::predict`: the
+//! The prediction rule is `ragnosis_core::judge::offline::fit::calibration::predict`: the
 //! judge's own claim splitting, then `ClaimLabels`; supported when every claim is
 //! entailed by some passage.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use ragnosis_core::judge::offline::calibration::{self, Confusion, LabelledClaim};
+use ragnosis_core::judge::offline::fit::calibration::{self, Confusion, LabelledClaim};
 use ragnosis_core::judge::offline::{OfflineJudge, SupportParams};
 use ragnosis_core::judge::task::{Task, Verdict};
 

@@ -4,7 +4,7 @@
 //! AUROC (scores). Prints a table; decides nothing.
 //!     cargo run --release -p ragnosis-core --example support_signals [-- --limit N]
 
-use ragnosis_core::judge::offline::calibration::{self, LabelledClaim};
+use ragnosis_core::judge::offline::fit::calibration::{self, LabelledClaim};
 use ragnosis_core::judge::offline::OfflineJudge;
 use ragnosis_core::text;
 

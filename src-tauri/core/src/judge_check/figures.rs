@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::stats::quantile;
-use crate::judge::offline::calibration::Confusion;
+use crate::judge::offline::fit::calibration::Confusion;
 
 const RESAMPLES: usize = 1000;
 const SEED: u64 = 0x5eed_c4ec;

@@ -11,14 +11,14 @@
 //!
 //! Owns: the feature table's file form, the fit, the held-out figures (AUROC, balanced
 //! accuracy, expected calibration error). Must not: compute features
-//! (`judge::offline::features`). It sits beside the judge check, whose figures it
+//! (`judge::offline::faithfulness::features`). It sits beside the judge check, whose figures it
 //! shares: the judge only reads what it writes (`assets/offline-judge/decisions.json`).
 
 use std::collections::BTreeMap;
 
 use super::figures::{auroc_estimate, balanced_accuracy, estimate, Estimate};
-use crate::judge::offline::features::{self, Row};
-use crate::judge::offline::learned::{Decisions, Logistic, Variants};
+use crate::judge::offline::faithfulness::features::{self, Row};
+use crate::judge::offline::faithfulness::learned::{Decisions, Logistic, Variants};
 
 /// Ridge penalty on the standardised weights: small, only to keep separable features
 /// (a verbatim match is always supported) from running off to infinity.

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use ragnosis_core::judge::offline::{calibration, OfflineJudge};
+use ragnosis_core::judge::offline::{fit::calibration, OfflineJudge};
 use ragnosis_core::judge::task::{Support, Task, Verdict};
 use ragnosis_core::judge::Judge;
 use ragnosis_core::run;

@@ -5,8 +5,9 @@
 
 use std::path::PathBuf;
 
-use ragnosis_core::judge::offline::features::Row;
-use ragnosis_core::judge::offline::{dev_sets, features, learned};
+use ragnosis_core::judge::offline::faithfulness::features::Row;
+use ragnosis_core::judge::offline::faithfulness::{features, learned};
+use ragnosis_core::judge::offline::fit::dev_sets;
 use ragnosis_core::judge_check::fit;
 
 fn assets() -> PathBuf {

@@ -2,11 +2,11 @@
 //! the human-labelled WiCE-dev and BEGIN-dev sets (in `shared/data`, next to the
 //! repository) must stay within 0.03 of what was measured when the thresholds were
 //! tuned. Same computation as `examples/offline_judge_eval.rs`, through
-//! `judge::offline::calibration`. A change that makes the judge worse fails here.
+//! `judge::offline::fit::calibration`. A change that makes the judge worse fails here.
 
 use std::path::PathBuf;
 
-use ragnosis_core::judge::offline::calibration;
+use ragnosis_core::judge::offline::fit::calibration;
 use ragnosis_core::judge::offline::OfflineJudge;
 
 /// Measured with the default `SupportParams` (see the example's output).

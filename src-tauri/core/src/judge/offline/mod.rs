@@ -7,14 +7,15 @@
 //! Its scores are marked `judge: offline` wherever they appear: they are a fast,
 //! transparent approximation, not a model's understanding.
 //!
-//! Layout, bottom up: `vocabulary` (closed word classes, phrase lists) → `lexicon`
-//! (tokens, stemming) → `evidence` (analysed passages, within-item word rarity) →
-//! `anchors` (names, numbers, years, months) → `speech` (what a sentence does: claim,
-//! courtesy, referral, decline) → `claims` (claim splitting, abstention)
-//! → `support` + `conflicts` (does evidence back a claim; tuned thresholds) → one
-//! module per verdict: `aspects`, `relevance` (chunk relevance, coverage), `review` +
-//! `style` (answer review), `grounding`, `reasoning`; `calibration` measures the
-//! support decision against human labels (WiCE, BEGIN).
+//! Layout, one folder per question, bottom up: `words` (vocabulary, tokens and stems,
+//! analysed passages, anchors — names, numbers, dates — and what a sentence does: claim,
+//! courtesy, referral, decline) → `claims` (is each claim backed: splitting, conflicts,
+//! scoping, the support decision with its tuned thresholds, the reference) → `coverage`
+//! (do the passages and the answer cover the question: chunk relevance, aspects) →
+//! `faithfulness` (the claims against every chunk, the reasoning hops, the learned
+//! decisions) → `answer` (the answer on its own: review, style, scorecard); `fit` measures
+//! the support decision against human labels (WiCE, BEGIN) and reads the dev sets the
+//! learned decisions are fitted on. This file answers each `Task` from them.
 //!
 //! Where meaning matters more than words — chunk relevance, aspect coverage, answer
 //! relevance, aspects addressed — the embedded semantic model (`crate::semantic`,
@@ -23,40 +24,15 @@
 //! sentence similarity cannot tell "the first cells" from "the last cells".
 //! Without the model every verdict is lexical and costs well under a millisecond.
 
-mod anchors;
-mod answer_type;
-mod antonyms;
-mod aspects;
-pub mod calibration;
-mod claim;
+mod answer;
 mod claims;
-mod conflicts;
-pub mod dev_sets;
-mod evidence;
-pub mod features;
-mod grounding;
+mod coverage;
+pub mod faithfulness;
+pub mod fit;
 mod insights;
-pub mod learned;
-mod lexicon;
-mod meaning;
-mod quantities;
-mod reasoning;
-mod reference;
-mod relevance;
-mod review;
-mod scoping;
-mod scorecard;
-mod speech;
-mod style;
-mod support;
-#[cfg(test)]
-mod support_tests;
-#[cfg(test)]
-mod tables_tests;
 #[cfg(test)]
 mod tests;
-mod units;
-mod vocabulary;
+mod words;
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -65,10 +41,10 @@ use super::task::{Task, Verdict};
 use super::{CallContext, Judge, JudgeError, JudgeIdentity, Judgement, Usage};
 use crate::item::Label;
 use crate::semantic::SemanticModel;
-use claim::Claim;
-use evidence::Evidence;
-use support::assess;
-pub use support::SupportParams;
+use claims::claim::Claim;
+use claims::support::assess;
+pub use claims::support::SupportParams;
+use words::evidence::Evidence;
 
 /// The offline judge's "model" name, part of every result's judge configuration.
 pub const MODEL: &str = "ragnosis-offline-1";
@@ -143,19 +119,20 @@ impl OfflineJudge {
         if !self.learned {
             return false;
         }
-        let decisions = learned::shipped();
+        let decisions = faithfulness::learned::shipped();
         let sem = self.semantic.as_deref();
         let semantic = sem.is_some();
         let unsure_claims = |claims: &[Claim], evidence: &Evidence| {
             claims.iter().any(|claim| {
-                let (x, _) = features::support(claim, evidence, &self.params, sem, None);
+                let (x, _) =
+                    faithfulness::features::support(claim, evidence, &self.params, sem, None);
                 decisions.support.is_unsure(semantic, &x)
             })
         };
         let unsure_aspects = |aspects: &[String], chunks: &[String]| {
             let evidence = Evidence::new(chunks);
             aspects.iter().any(|a| {
-                let (x, _) = features::answerability(a, &evidence, chunks, sem);
+                let (x, _) = faithfulness::features::answerability(a, &evidence, chunks, sem);
                 decisions.answerability.is_unsure(semantic, &x)
             })
         };
@@ -176,7 +153,7 @@ impl OfflineJudge {
             } if !chunks.is_empty() => {
                 let evidence = Evidence::new(chunks).with_question(question);
                 unsure_claims(
-                    &grounding::answer_claims(question, answer, &evidence),
+                    &faithfulness::grounding::answer_claims(question, answer, &evidence),
                     &evidence,
                 )
             }
@@ -186,9 +163,9 @@ impl OfflineJudge {
                 chunks,
             } if !chunks.is_empty() => {
                 let evidence = Evidence::new(chunks).with_question(question);
-                unsure_aspects(&aspects::extract(question), chunks)
+                unsure_aspects(&coverage::aspects::extract(question), chunks)
                     || unsure_claims(
-                        &grounding::answer_claims(question, answer, &evidence),
+                        &faithfulness::grounding::answer_claims(question, answer, &evidence),
                         &evidence,
                     )
             }
@@ -202,16 +179,18 @@ impl OfflineJudge {
         let sem = self.semantic.as_deref();
         match self.learned_models(|d| &d.answerability) {
             Some(model) => learned_coverage(aspects, chunks, model, sem),
-            None => relevance::coverage(aspects, chunks, sem),
+            None => coverage::relevance::coverage(aspects, chunks, sem),
         }
     }
 
     /// The learned models of one judgement, when this judge uses them.
     fn learned_models(
         &self,
-        pick: impl Fn(&'static learned::Decisions) -> &'static learned::Variants,
-    ) -> Option<&'static learned::Variants> {
-        self.learned.then(|| pick(learned::shipped()))
+        pick: impl Fn(
+            &'static faithfulness::learned::Decisions,
+        ) -> &'static faithfulness::learned::Variants,
+    ) -> Option<&'static faithfulness::learned::Variants> {
+        self.learned.then(|| pick(faithfulness::learned::shipped()))
     }
 
     /// A judge with other support thresholds than the tuned defaults; for calibration
@@ -233,11 +212,11 @@ impl OfflineJudge {
         let sem = self.semantic.as_deref();
         match cleaned.as_ref() {
             Task::Aspects { question } => Verdict::Aspects {
-                aspects: aspects::extract(question),
-                structure_note: scorecard::structure_note(question),
+                aspects: coverage::aspects::extract(question),
+                structure_note: answer::scorecard::structure_note(question),
             },
             Task::ChunkRelevance { question, chunks } => Verdict::ChunkRelevance {
-                chunks: relevance::score_chunks(question, chunks, sem),
+                chunks: coverage::relevance::score_chunks(question, chunks, sem),
             },
             Task::Coverage {
                 aspects, chunks, ..
@@ -248,12 +227,12 @@ impl OfflineJudge {
                 question,
                 answer,
                 aspects,
-            } => Verdict::AnswerReview(review::review(question, answer, aspects, sem)),
+            } => Verdict::AnswerReview(answer::review::review(question, answer, aspects, sem)),
             Task::Grounding {
                 question,
                 answer,
                 chunks,
-            } => Verdict::Grounding(grounding::ground(
+            } => Verdict::Grounding(faithfulness::grounding::ground(
                 question,
                 answer,
                 chunks,
@@ -264,7 +243,7 @@ impl OfflineJudge {
                 question,
                 answer,
                 chunks,
-            } => Verdict::Reasoning(reasoning::reason(
+            } => Verdict::Reasoning(faithfulness::reasoning::reason(
                 question,
                 answer,
                 chunks,
@@ -272,7 +251,7 @@ impl OfflineJudge {
                 sem,
             )),
             Task::Claims { text, .. } => Verdict::Claims {
-                claims: claims::split(text),
+                claims: claims::split::split(text),
             },
             Task::ClaimLabels { claims, passages } => Verdict::ClaimLabels {
                 labels: claim_labels(
@@ -283,7 +262,7 @@ impl OfflineJudge {
                 ),
             },
             Task::Scorecard(card) => {
-                Verdict::Scorecard(scorecard::scorecard(card, &self.params, sem))
+                Verdict::Scorecard(answer::scorecard::scorecard(card, &self.params, sem))
             }
             Task::Insights(run) => Verdict::Insights(template_insights(run)),
             // Never reached through `judge`, which refuses generation: an empty draft
@@ -363,7 +342,7 @@ fn claim_labels(
     claims: &[String],
     passages: &[String],
     params: &SupportParams,
-    learned: Option<(&learned::Variants, Option<&SemanticModel>)>,
+    learned: Option<(&faithfulness::learned::Variants, Option<&SemanticModel>)>,
 ) -> Vec<Vec<Label>> {
     let evidence = Evidence::new(passages);
     claims
@@ -374,7 +353,8 @@ fn claim_labels(
                 .map(|p| assess(&claim, &evidence, &[p], params).label)
                 .collect();
             if let Some((model, sem)) = learned {
-                let (x, whole) = features::support(&claim, &evidence, params, sem, None);
+                let (x, whole) =
+                    faithfulness::features::support(&claim, &evidence, params, sem, None);
                 let (_, supported) = model.decide(sem.is_some(), &x);
                 for label in row.iter_mut() {
                     if label.is_entailment() && !supported {
@@ -401,13 +381,13 @@ fn claim_labels(
 fn learned_coverage(
     aspects: &[String],
     chunks: &[String],
-    model: &learned::Variants,
+    model: &faithfulness::learned::Variants,
     sem: Option<&SemanticModel>,
 ) -> Vec<super::task::AspectCoverage> {
     let evidence = Evidence::new(chunks);
-    let mut rules = relevance::coverage(aspects, chunks, sem);
+    let mut rules = coverage::relevance::coverage(aspects, chunks, sem);
     for c in rules.iter_mut() {
-        let (x, _) = features::answerability(&c.aspect, &evidence, chunks, sem);
+        let (x, _) = faithfulness::features::answerability(&c.aspect, &evidence, chunks, sem);
         c.confidence = Some(model.decide(sem.is_some(), &x).0);
     }
     rules
@@ -419,7 +399,7 @@ fn learned_coverage(
 pub fn says_documents_lack(text: &str) -> bool {
     crate::text::sentences(text)
         .into_iter()
-        .any(speech::any_clause_declines)
+        .any(words::speech::any_clause_declines)
 }
 
 /// Why the offline judge writes no test cases: it has no language model, and a question
