@@ -66,18 +66,13 @@ impl From<CasePage> for CaseList {
     }
 }
 
-/// One metric's result for the case.
+/// One metric's result for the case, with how to read it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ResultView {
-    /// The metric's id ("ragvue.strict_faithfulness").
-    pub metric: String,
-    /// In [0, 1]; null when the metric errored or was skipped.
-    pub score: Option<f64>,
-    /// "ok", "error" or "skipped".
-    pub status: String,
-    /// Why the score is what it is, or why there is none.
-    pub explanation: String,
+    /// The result as stored: metric, score, status, explanation and its details.
+    #[serde(flatten)]
+    pub result: MetricResult,
     /// A higher score is worse (hallucination-style metrics).
     pub lower_is_better: bool,
     /// The metric asks the run's judge (it is not computed from the item alone).
@@ -133,35 +128,34 @@ impl CaseDetail {
     ) -> Self {
         let json = serde_json::to_string_pretty(&view)
             .unwrap_or_else(|e| format!("(cannot show this item as JSON: {e})"));
+        let evidence = CaseEvidence::read(&view.item, &view.results);
+        let prior_scores = prior::prior_scores(&view.item);
         CaseDetail {
-            evidence: CaseEvidence::read(&view.item, &view.results),
-            results: view.results.iter().map(ResultView::from).collect(),
+            evidence,
+            results: view.results.into_iter().map(ResultView::from).collect(),
             run_id,
             item_id: view.item_id,
             ordinal: view.ordinal,
-            external_id: view.item.id.clone(),
-            question: view.item.question.clone(),
-            answer: view.item.answer.clone(),
-            ground_truth: view.item.ground_truth.clone(),
+            external_id: view.item.id,
+            question: view.item.question,
+            answer: view.item.answer,
+            ground_truth: view.item.ground_truth,
             patterns,
             offline,
             labels,
-            prior_scores: prior::prior_scores(&view.item),
+            prior_scores,
             json,
         }
     }
 }
 
-impl From<&MetricResult> for ResultView {
-    fn from(r: &MetricResult) -> Self {
-        let spec = metrics::find(&r.metric);
+impl From<MetricResult> for ResultView {
+    fn from(result: MetricResult) -> Self {
+        let spec = metrics::find(&result.metric);
         ResultView {
-            metric: r.metric.clone(),
-            score: r.score,
-            status: r.status.as_str().into(),
-            explanation: r.explanation.clone(),
             lower_is_better: spec.is_some_and(|s| s.lower_is_better),
             judged: spec.is_some_and(|s| s.judge),
+            result,
         }
     }
 }

@@ -117,14 +117,6 @@ pub struct JudgedBy {
 }
 
 impl JudgedBy {
-    /// From the summary when it carries them, else read from the results.
-    pub fn of(store: &Store, summary: &RunSummary) -> Result<JudgedBy> {
-        match &summary.judged_by {
-            Some(judged) => Ok(judged.clone()),
-            None => JudgedBy::read(store, summary.run_id),
-        }
-    }
-
     fn read(store: &Store, run_id: i64) -> Result<JudgedBy> {
         // Only a judged metric's results carry a judge and a prompt version; a judge-free
         // run need not scan its results (every row, seconds at a million items) to find none.
@@ -212,11 +204,29 @@ pub fn summarize_and_store(store: &mut Store, run_id: i64) -> Result<RunSummary>
     Ok(summary)
 }
 
-/// The stored summary, computed now if the run has none yet.
+/// The stored summary, computed and stored now if the run has none yet, or has one
+/// stored before summaries kept what every view reads (`RunSummary::is_complete`).
 pub fn load_summary(store: &mut Store, run_id: i64) -> Result<RunSummary> {
-    match store::analyses::get(store.conn(), run_id, SUMMARY)? {
-        Some(json) => Ok(serde_json::from_value(json)?),
-        None => summarize_and_store(store, run_id),
+    if let Some(json) = store::analyses::get(store.conn(), run_id, SUMMARY)? {
+        let stored: RunSummary = serde_json::from_value(json)?;
+        if stored.is_complete() {
+            return Ok(stored);
+        }
+    }
+    summarize_and_store(store, run_id)
+}
+
+impl RunSummary {
+    /// Carries everything a view reads: what judged the results, and each per-item
+    /// metric's histogram. A summary stored by an older version may lack either; it is
+    /// computed again when the run is opened (`crate::view::materialise`), so that no
+    /// read has to count them from the results.
+    pub fn is_complete(&self) -> bool {
+        self.judged_by.is_some()
+            && self
+                .metrics
+                .values()
+                .all(|m| m.histogram.len() == HISTOGRAM_BINS)
     }
 }
 

@@ -13,10 +13,9 @@ use super::options::{ReportOptions, PATTERN_CASES};
 use super::run::ItemView;
 use crate::analysis::compare::{self, Comparison};
 use crate::analysis::insights::RunInsights;
-use crate::analysis::{self, JudgedBy, RunSummary, HISTOGRAM_BINS};
+use crate::analysis::{self, JudgedBy, RunSummary};
 use crate::error::Result;
 use crate::judge_check::JudgeCheck;
-use crate::metrics::{self, Scope, Status};
 use crate::run::RunTotals;
 use crate::store::{
     self, advisor_calls::Sent, datasets::DatasetRow, pipeline_profiles::DatasetProfile,
@@ -55,8 +54,6 @@ pub struct RunFacts {
     pub items: BTreeMap<i64, ItemView>,
     /// The ids of the lowest-scoring items, worst first (`ReportOptions::worst` of them).
     pub worst: Vec<i64>,
-    /// Score histograms of the metrics whose stored summary predates histograms.
-    pub histograms: BTreeMap<String, Vec<u64>>,
     /// Calls, cache hits, tokens and cost of the run's judging.
     pub totals: RunTotals,
     /// The questions about this run the advisor sent to a model.
@@ -97,7 +94,9 @@ impl RunFacts {
             .map(|(item_id, _)| item_id)
             .collect();
         let items = shown_items(store, run_id, &worst, &summary)?;
-        let judged_by = JudgedBy::of(store, &summary)?;
+        // A complete summary names them (an unfinished run's is computed complete; an old
+        // finished one is completed when the run is opened).
+        let judged_by = summary.judged_by.clone().unwrap_or_default();
         let judge_checks = judge_checks(store, &judged_by.judge_configs)?;
         let insights = analysis::insights::load(store, run_id)?;
         let comparison = match options.baseline {
@@ -111,7 +110,6 @@ impl RunFacts {
             None => None,
         };
         Ok(RunFacts {
-            histograms: missing_histograms(store, &run, &summary)?,
             totals: store::runs::totals(conn, run_id)?,
             advisor_calls: store::advisor_calls::sent(conn, run_id)?,
             calibration: store::analyses::get(conn, run_id, CALIBRATION)?,
@@ -162,30 +160,6 @@ fn judge_checks(store: &Store, judge_configs: &[String]) -> Result<Vec<JudgeChec
         checks.extend(crate::judge_check::shipped::for_config(config));
     }
     Ok(checks)
-}
-
-/// Histograms of the per-item metrics whose stored summary was written before summaries
-/// counted them, counted from the results.
-fn missing_histograms(
-    store: &Store,
-    run: &RunRow,
-    summary: &RunSummary,
-) -> Result<BTreeMap<String, Vec<u64>>> {
-    let mut out = BTreeMap::new();
-    for (id, metric) in &summary.metrics {
-        let per_item = metrics::find(id).is_some_and(|spec| spec.scope == Scope::Item);
-        if !per_item || metric.histogram.len() == HISTOGRAM_BINS {
-            continue;
-        }
-        let mut bins = vec![0u64; HISTOGRAM_BINS];
-        store::results::for_each_score(store.conn(), run.id, id, |cell| {
-            if let (Status::Ok, Some(score)) = (cell.status, cell.score) {
-                bins[analysis::histogram_bin(score)] += 1;
-            }
-        })?;
-        out.insert(id.clone(), bins);
-    }
-    Ok(out)
 }
 
 /// (scored, passed) of each criterion the run scored, counted in SQL: every report

@@ -244,12 +244,6 @@ fn metric_lines(facts: &RunFacts) -> Vec<MetricLine> {
         if spec.scope != Scope::Item {
             continue;
         }
-        // Counted with the statistics; a summary stored before that was counted by the facts.
-        let histogram = facts
-            .histograms
-            .get(id)
-            .cloned()
-            .unwrap_or_else(|| summary.histogram.clone());
         let band = summary
             .stats
             .mean
@@ -262,7 +256,7 @@ fn metric_lines(facts: &RunFacts) -> Vec<MetricLine> {
             stage: metrics::stage::stage_of(id),
             band,
             stats: summary.stats.clone(),
-            histogram,
+            histogram: summary.histogram.clone(),
         });
     }
     lines
