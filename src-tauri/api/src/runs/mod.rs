@@ -45,7 +45,7 @@ pub use ragnosis_core::store::runs::RunRow;
 pub use ragnosis_core::store::runs::RunStatus as Status;
 pub use ragnosis_core::trust::calibration::Calibration;
 pub use request::{Recheck, RunRequest};
-pub use view::{MetricRow, RunDetail, RunInfo, RunPlan, SummaryView};
+pub use view::{RunDetail, RunInfo, RunPlan, SummaryView};
 
 /// The catalogue, then the user's own criteria (`criteria.<name>`). Creates no database.
 pub fn metrics(ctx: &Ctx) -> Result<Vec<MetricSpec>> {
@@ -294,17 +294,17 @@ pub fn detail(ctx: &Ctx, run_id: i64) -> Result<RunDetail> {
                 summary,
                 ..
             },
+        metrics,
         insights,
         trust,
         criteria,
         ..
     } = view;
     let partial = run.status != RunStatus::Done;
-    let order = run.metrics.clone();
     let run = info(ctx, &store, run, dataset.name, Some(&summary))?;
     Ok(RunDetail {
         run,
-        summary: Some(SummaryView::new(summary, &order, insights)),
+        summary: Some(SummaryView::new(summary, metrics, insights)),
         partial,
         trust,
         criteria,

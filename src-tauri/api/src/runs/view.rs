@@ -3,12 +3,12 @@
 //! diagnosis flattened for tables. Mapped from core types; nothing is computed here.
 
 use ragnosis_core::analysis::insights::RunInsights;
-use ragnosis_core::analysis::stats::MetricStats;
 use ragnosis_core::analysis::{Diagnosis, ErrorGroup, RunSummary, TaxonomyCounts};
 use ragnosis_core::judge::ProviderKind;
 use ragnosis_core::run::{Preview, RunTotals};
 use ragnosis_core::store::judge_profiles::JudgeProfile;
 use ragnosis_core::store::runs::{RunRow, RunStatus};
+use ragnosis_core::view::report::MetricLine;
 use ragnosis_core::view::TrustStatement;
 use serde::Serialize;
 
@@ -109,20 +109,6 @@ impl RunInfo {
     }
 }
 
-/// One row of the metric table. Errors and skips are counted, never averaged in.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct MetricRow {
-    /// Count, skips, errors, mean, spread, quartiles, failing share and the mean's 95% CI.
-    #[serde(flatten)]
-    pub stats: MetricStats,
-    /// Each distinct skip reason with the items it skipped, most frequent first; empty
-    /// when nothing was skipped.
-    pub skip_reasons: Vec<(String, u64)>,
-    /// The run's plain-language insight on this metric (means below 0.95).
-    pub insight: Option<String>,
-}
-
 /// A run's statistics and diagnosis, from `analysis`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -131,8 +117,8 @@ pub struct SummaryView {
     pub items: u64,
     /// Errored results over all metrics.
     pub errors: u64,
-    /// In the run's metric order.
-    pub metrics: Vec<MetricRow>,
+    /// The report's metric lines, in the run's metric order, each with its insight.
+    pub metrics: Vec<MetricLine>,
     /// Metrics scored over the whole dataset (citation macro scores), by metric id.
     pub dataset_metrics: std::collections::BTreeMap<String, f64>,
     /// Errored results grouped by metric and message, with the items they hit.
@@ -148,25 +134,12 @@ pub struct SummaryView {
 }
 
 impl SummaryView {
-    /// Flattens `summary` with its metric rows in `order` (the run's metric list; metrics not
-    /// in it are left out) and each row's insight from `insights`.
-    pub fn new(summary: RunSummary, order: &[String], insights: Option<RunInsights>) -> Self {
-        let mut metrics: Vec<MetricRow> = Vec::new();
-        let mut by_id = summary.metrics;
-        for id in order {
-            let Some(m) = by_id.remove(id) else { continue };
-            let insight = insights.as_ref().and_then(|i| {
-                i.insights
-                    .iter()
-                    .find(|x| &x.metric == id)
-                    .map(|x| x.text.clone())
-            });
-            metrics.push(MetricRow {
-                stats: m.stats,
-                skip_reasons: m.skip_reasons,
-                insight,
-            });
-        }
+    /// `summary` beside the report's metric `lines`, with the run's `insights`.
+    pub fn new(
+        summary: RunSummary,
+        metrics: Vec<MetricLine>,
+        insights: Option<RunInsights>,
+    ) -> Self {
         SummaryView {
             items: summary.items,
             errors: metrics.iter().map(|m| m.stats.errors).sum(),

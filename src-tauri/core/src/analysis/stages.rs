@@ -23,6 +23,7 @@ use crate::catalogue::stage::{stage_of, PipelineStage};
 
 /// Traffic-light band of a score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Band {
     Good,

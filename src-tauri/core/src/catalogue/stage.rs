@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 /// The three stages a stakeholder hears about. Coarser than the diagnosis's `Stage`,
 /// which also names the hand-offs between stages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PipelineStage {
     Retrieval,

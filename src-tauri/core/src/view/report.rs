@@ -49,18 +49,32 @@ const HEADLINE_ORDER: &[&str] = &[
     "reference.token_f1",
 ];
 
-/// One metric as the report's table and charts show it.
+/// One metric as the report's table and charts and the window's metric table show it,
+/// in the run's metric order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MetricLine {
+    /// The metric's id.
     pub id: String,
+    /// What it measures, in one sentence.
     pub description: String,
+    /// It asks the run's judge.
     pub judged: bool,
+    /// The pipeline stage it speaks for, when it speaks for one.
     pub stage: Option<PipelineStage>,
     /// Band of the mean read higher-is-better; none without a mean.
     pub band: Option<Band>,
+    /// Count, skips, errors, mean, spread, quartiles, failing share and the mean's 95% CI.
+    #[serde(flatten)]
     pub stats: MetricStats,
     /// `ok` scores per tenth of [0, 1].
     pub histogram: Vec<u64>,
+    /// Each distinct skip reason with the items it skipped, most frequent first.
+    #[serde(default)]
+    pub skip_reasons: Vec<(String, u64)>,
+    /// The run's plain-language insight on this metric (means below 0.95), when written.
+    #[serde(default)]
+    pub insight: Option<String>,
 }
 
 /// An item shown as an example of a failure pattern.
@@ -257,6 +271,13 @@ fn metric_lines(facts: &RunFacts) -> Vec<MetricLine> {
             band,
             stats: summary.stats.clone(),
             histogram: summary.histogram.clone(),
+            skip_reasons: summary.skip_reasons.clone(),
+            insight: facts.insights.as_ref().and_then(|i| {
+                i.insights
+                    .iter()
+                    .find(|x| &x.metric == id)
+                    .map(|x| x.text.clone())
+            }),
         });
     }
     lines

@@ -9,11 +9,17 @@ import ReportSummary from './ReportSummary.svelte';
 import ErrorAlert from './ErrorAlert.svelte';
 import MetricTable from './MetricTable.svelte';
 import RunTable from './RunTable.svelte';
-import type { ExperimentCheck, RunInsights, Diagnosis, MetricRow, ReportSummary as Summary, RunInfo, TaxonomyCounts } from '../types';
+import type { ExperimentCheck, RunInsights, Diagnosis, MetricLine, ReportSummary as Summary, RunInfo, TaxonomyCounts } from '../types';
 
 const HOSTILE = '<img src=x onerror=window.__pwned=1><script>window.__pwned=1</script>';
 
-const row = (over: Partial<MetricRow>): MetricRow => ({
+const row = (over: Partial<MetricLine>): MetricLine => ({
+  id: 'ragvue.strict_faithfulness',
+  description: 'Every claim of the answer is backed by the passages.',
+  judged: true,
+  stage: 'grounding',
+  band: 'needs_attention',
+  histogram: [0, 0, 0, 1, 4, 4, 1, 0, 0, 0],
   metric: 'ragvue.strict_faithfulness',
   n: 10,
   skipped: 0,
