@@ -25,7 +25,7 @@ from rust_source import code_only
 LAYERS = [
     # leaves: vocabulary every stage shares
     ["error", "error_code", "paths", "progress", "secrets", "text", "item", "output_file",
-     "catalogue", "pipeline"],
+     "catalogue", "pipeline", "judge_profile"],
     # reading the world: files, traces, documents, the embedded model; what a user's
     # criterion says
     ["semantic", "dataset", "criteria"],

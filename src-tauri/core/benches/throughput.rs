@@ -342,7 +342,7 @@ fn judged(args: &[String]) {
     };
     let batch = rest.iter().any(|a| a == "batch");
     let mut store = Store::open(std::path::Path::new(home)).unwrap();
-    let profile = ragnosis_core::store::judge_profiles::JudgeProfile {
+    let profile = ragnosis_core::judge_profile::JudgeProfile {
         name: "bench-sim".into(),
         kind: ragnosis_core::judge::ProviderKind::OpenAi,
         base_url: base_url.clone(),

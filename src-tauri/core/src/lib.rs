@@ -16,6 +16,7 @@ pub mod import;
 pub mod item;
 pub mod judge;
 pub mod judge_check;
+pub mod judge_profile;
 
 pub mod measurable;
 pub mod metrics;

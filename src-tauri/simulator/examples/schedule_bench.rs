@@ -12,10 +12,11 @@ use std::time::Instant;
 
 use ragnosis_core::dataset::ImportLimits;
 use ragnosis_core::judge::open;
+use ragnosis_core::judge_profile::JudgeProfile;
 use ragnosis_core::progress::{CancelToken, NoProgress};
 use ragnosis_core::run::{self, Mode, RunRequest};
 use ragnosis_core::secrets::MemoryStore;
-use ragnosis_core::store::{self, judge_profiles::JudgeProfile, Store};
+use ragnosis_core::store::{self, Store};
 use ragnosis_judge_sim::{FaultRules, SimConfig, Simulator};
 
 const LATENCY_S: f64 = 0.2;

@@ -24,9 +24,9 @@ use std::time::Duration;
 
 use ragnosis_core::judge::llm::{JudgeOptions, LlmJudge};
 use ragnosis_core::judge::{CallContext, Task};
+use ragnosis_core::judge_profile::JudgeProfile;
 use ragnosis_core::progress::{Progress, RecordedProgress};
 use ragnosis_core::secrets::ApiKey;
-use ragnosis_core::store::judge_profiles::JudgeProfile;
 use ragnosis_judge_sim::{SimConfig, SimHandle, Simulator};
 
 pub fn start_sim() -> SimHandle {

@@ -30,8 +30,8 @@ use crate::Ctx;
 pub use ragnosis_core::judge::open::OFFLINE;
 pub use ragnosis_core::judge::ProviderKind as Kind;
 pub use ragnosis_core::judge_check::{CheckTask, Estimate, JudgeCheck, Measure};
+pub use ragnosis_core::judge_profile::JudgeProfile;
 pub use ragnosis_core::store::judge_cache::CacheStats;
-pub use ragnosis_core::store::judge_profiles::JudgeProfile;
 pub use view::{
     ConnectionCheck, JudgeCheckView, JudgeProfileInfo, KeyStatus, LocalJudge, OfflineJudgeStatus,
 };

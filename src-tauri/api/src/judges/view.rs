@@ -6,7 +6,7 @@ use ragnosis_core::judge::connect::ConnectionReport;
 use ragnosis_core::judge::local::LocalServer;
 use ragnosis_core::judge::ProviderKind;
 use ragnosis_core::judge_check::JudgeCheck;
-use ragnosis_core::store::judge_profiles::JudgeProfile;
+use ragnosis_core::judge_profile::JudgeProfile;
 use serde::{Deserialize, Serialize};
 
 /// A judge profile without its key (keys never leave the keyring through the shell).

@@ -5,8 +5,8 @@
 use ragnosis_core::analysis::insights::RunInsights;
 use ragnosis_core::analysis::{Diagnosis, ErrorGroup, RunSummary, TaxonomyCounts};
 use ragnosis_core::judge::ProviderKind;
+use ragnosis_core::judge_profile::JudgeProfile;
 use ragnosis_core::run::{Preview, RunTotals};
-use ragnosis_core::store::judge_profiles::JudgeProfile;
 use ragnosis_core::store::runs::{RunRow, RunStatus};
 use ragnosis_core::view::report::MetricLine;
 use ragnosis_core::view::TrustStatement;

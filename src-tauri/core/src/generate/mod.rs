@@ -501,7 +501,7 @@ pub fn plan(
     store: &Store,
     corpus_id: i64,
     settings: &GenerationSettings,
-    profile: &store::judge_profiles::JudgeProfile,
+    profile: &crate::judge_profile::JudgeProfile,
 ) -> Result<crate::judge::plan::JudgePlan> {
     if profile.kind == crate::judge::ProviderKind::Offline {
         return Err(Error::Invalid(NO_GENERATION.into()));

@@ -6,7 +6,7 @@
 
 use super::prompt::Message;
 use super::{ProviderKind, Usage};
-use crate::store::judge_profiles::JudgeProfile;
+use crate::judge_profile::JudgeProfile;
 
 /// USD per million tokens.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -11,8 +11,8 @@ use super::identity_of;
 use super::llm::{JudgeOptions, LlmJudge};
 use super::task::Task;
 use super::{CallContext, JudgeError, ProviderKind};
+use crate::judge_profile::JudgeProfile;
 use crate::secrets::ApiKey;
-use crate::store::judge_profiles::JudgeProfile;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -9,8 +9,8 @@ use super::limiter::Limiter;
 use super::provider::openai::{OpenAiProvider, StructuredOutput};
 use super::retry::{self, RetryPolicy};
 use super::{CallContext, JudgeError};
+use crate::judge_profile::JudgeProfile;
 use crate::secrets::ApiKey;
-use crate::store::judge_profiles::JudgeProfile;
 
 /// Texts sent per request: large enough to be quick, small enough for any server's limit.
 pub const BATCH: usize = 32;

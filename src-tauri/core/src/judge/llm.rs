@@ -28,9 +28,9 @@ use super::task::{Task, TaskKind, Verdict};
 use super::{
     identity_of, CallContext, Judge, JudgeError, JudgeIdentity, Judgement, ProviderKind, Usage,
 };
+use crate::judge_profile::JudgeProfile;
 use crate::progress::Progress;
 use crate::secrets::ApiKey;
-use crate::store::judge_profiles::JudgeProfile;
 
 /// Knobs that are not part of a stored profile.
 #[derive(Debug, Clone, PartialEq)]

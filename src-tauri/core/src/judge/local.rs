@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use super::connect::discover_models;
 use super::ProviderKind;
-use crate::store::judge_profiles::JudgeProfile;
+use crate::judge_profile::JudgeProfile;
 
 /// A kind of local server and the port it listens on unless told otherwise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

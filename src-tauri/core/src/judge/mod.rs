@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use crate::progress::{CancelToken, NoProgress, ProgressSink};
 
 pub use crate::error::judge::{JudgeError, Usage};
-pub use crate::store::judge_profiles::ProviderKind;
+pub use crate::judge_profile::ProviderKind;
 pub use task::{Task, TaskKind, Verdict};
 
 /// What identifies a judge's verdicts: results and cache entries are keyed by it, so a
@@ -50,7 +50,7 @@ pub struct JudgeIdentity {
 }
 
 /// The identity a profile's verdicts are stored under.
-pub fn identity_of(profile: &crate::store::judge_profiles::JudgeProfile) -> JudgeIdentity {
+pub fn identity_of(profile: &crate::judge_profile::JudgeProfile) -> JudgeIdentity {
     if profile.kind == ProviderKind::Offline {
         return JudgeIdentity::offline();
     }

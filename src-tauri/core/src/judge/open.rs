@@ -8,10 +8,11 @@ use std::sync::Arc;
 use super::cache::JudgeCache;
 use super::{cascade, llm, Judge, ProviderKind};
 use crate::error::{Error, Result};
+use crate::judge_profile::JudgeProfile;
 use crate::secrets::{self, EnvStore, SecretStore};
-use crate::store::{self, judge_profiles::JudgeProfile, Store};
+use crate::store::{self, Store};
 
-pub use crate::store::judge_profiles::OFFLINE;
+pub use crate::judge_profile::OFFLINE;
 
 pub fn offline_profile() -> JudgeProfile {
     JudgeProfile {

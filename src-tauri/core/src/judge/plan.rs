@@ -12,7 +12,7 @@ use super::prompt::bundle::{bundled_version, calls_for};
 use super::prompt::{prompt_version, render};
 use super::task::Task;
 use super::JudgeError;
-use crate::store::judge_profiles::JudgeProfile;
+use crate::judge_profile::JudgeProfile;
 
 /// Assumed seconds per call for a hosted or local model.
 pub const ASSUMED_LATENCY_SECS: f64 = 4.0;

@@ -191,7 +191,7 @@ impl JudgeCheck {
     /// Whether the check describes the judge `profile` opens now: the same model and
     /// temperature, and for the built-in judge also the same rules and learned
     /// coefficients (its prompt version), which change between builds.
-    pub fn describes(&self, profile: &crate::store::judge_profiles::JudgeProfile) -> bool {
+    pub fn describes(&self, profile: &crate::judge_profile::JudgeProfile) -> bool {
         let same_config = crate::judge::identity_of(profile).config_key() == self.judge_config;
         let same_offline_judge = profile.kind != crate::judge::ProviderKind::Offline
             || self

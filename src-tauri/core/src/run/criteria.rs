@@ -157,7 +157,7 @@ pub(super) fn planned(
 /// words (those are skipped without a call).
 pub(super) fn askable(
     mut tasks: Vec<Task>,
-    profile: &store::judge_profiles::JudgeProfile,
+    profile: &crate::judge_profile::JudgeProfile,
 ) -> Vec<Task> {
     if profile.kind == crate::judge::ProviderKind::Offline {
         tasks.retain(|t| !t.needs_language_model());

@@ -15,7 +15,7 @@ use crate::store::{self, Store};
 pub fn estimate(
     store: &Store,
     run_id: i64,
-    profile: &store::judge_profiles::JudgeProfile,
+    profile: &crate::judge_profile::JudgeProfile,
 ) -> Result<crate::judge::plan::JudgePlan> {
     let run = store::runs::get(store.conn(), run_id)?;
     // Held until this function returns: another process sees the run as evaluating,
@@ -121,7 +121,7 @@ const PACE_RUNS: u32 = 5;
 /// else from the built-in judge's usual pace or the hosted judge's latency model.
 fn duration_of(
     store: &Store,
-    profile: &store::judge_profiles::JudgeProfile,
+    profile: &crate::judge_profile::JudgeProfile,
     cells: u64,
     judge: &crate::judge::plan::JudgePlan,
 ) -> Result<DurationEstimate> {
@@ -159,7 +159,7 @@ fn duration_of(
 pub fn preview(
     store: &Store,
     request: &RunRequest,
-    profile: &store::judge_profiles::JudgeProfile,
+    profile: &crate::judge_profile::JudgeProfile,
 ) -> Result<Preview> {
     let specs = selected_metrics(store, request)?;
     let own = criteria::versions_for(store, &specs)?;

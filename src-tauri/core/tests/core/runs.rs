@@ -748,52 +748,6 @@ fn a_report_reads_histograms_and_worst_items_kept_with_the_run() {
     );
 }
 
-/// A summary stored by an older version, without histograms or the record of what judged
-/// the results, is completed when the run is opened: the report then draws the same
-/// histograms and names the same prompt versions as a new run's, and no read counts them.
-#[test]
-fn opening_a_run_completes_a_summary_stored_before_it_kept_histograms() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut store = Store::open(&dir.path().join("home")).unwrap();
-    let dataset = import(&mut store, dir.path(), &items(6));
-    let run_id = evaluate_offline(&mut store, dataset, &["token_f1", "ragvue.clarity"]).run_id;
-    let options = view::ReportOptions::default();
-    let new = view::ReportView::load(&store, run_id, &options).unwrap();
-    assert!(
-        !new.methodology.prompt_versions.is_empty(),
-        "a judged metric ran"
-    );
-
-    // The summary as an older version stored it.
-    let summary = ragnosis_core::analysis::SUMMARY;
-    let mut old = store::analyses::get(store.conn(), run_id, summary)
-        .unwrap()
-        .unwrap();
-    old.as_object_mut().unwrap().remove("judged_by");
-    for metric in old["metrics"].as_object_mut().unwrap().values_mut() {
-        metric.as_object_mut().unwrap().remove("histogram");
-    }
-    store::analyses::put(store.conn(), run_id, summary, &old).unwrap();
-    let stored: ragnosis_core::analysis::RunSummary = serde_json::from_value(old).unwrap();
-    assert!(!stored.is_complete());
-
-    view::materialise(&mut store, run_id).unwrap();
-    let reopened = view::ReportView::load(&store, run_id, &options).unwrap();
-    let histograms = |r: &view::ReportView| -> Vec<Vec<u64>> {
-        r.metrics.iter().map(|m| m.histogram.clone()).collect()
-    };
-    assert_eq!(histograms(&reopened), histograms(&new));
-    assert!(histograms(&reopened).iter().all(|h| h.len() == 10));
-    assert_eq!(
-        reopened.methodology.prompt_versions,
-        new.methodology.prompt_versions
-    );
-    assert_eq!(
-        reopened.methodology.judge_configs,
-        new.methodology.judge_configs
-    );
-}
-
 #[test]
 fn a_run_plan_times_itself_by_this_judges_last_runs_here_once_there_are_any() {
     let dir = tempfile::tempdir().unwrap();

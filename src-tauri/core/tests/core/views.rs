@@ -98,3 +98,48 @@ fn reading_a_run_writes_nothing_and_opening_it_stores_what_it_lacks() {
         "a run already opened is not stored again"
     );
 }
+
+/// A summary stored by an older version, without histograms or the record of what judged
+/// the results, is completed when the run is opened: the report then draws the same
+/// histograms and names the same prompt versions as a new run's, and no read counts them.
+#[test]
+fn opening_a_run_completes_a_summary_stored_before_it_kept_histograms() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("home")).unwrap();
+    let dataset = import(&mut store, dir.path(), &graded_items());
+    let run_id = evaluate_offline(&mut store, dataset, &["token_f1", "ragvue.clarity"]).run_id;
+    let options = ReportOptions::default();
+    let new = ReportView::load(&store, run_id, &options).unwrap();
+    assert!(
+        !new.methodology.prompt_versions.is_empty(),
+        "a judged metric ran"
+    );
+
+    // The summary as an older version stored it.
+    let mut old = store::analyses::get(store.conn(), run_id, SUMMARY)
+        .unwrap()
+        .unwrap();
+    old.as_object_mut().unwrap().remove("judged_by");
+    for metric in old["metrics"].as_object_mut().unwrap().values_mut() {
+        metric.as_object_mut().unwrap().remove("histogram");
+    }
+    store::analyses::put(store.conn(), run_id, SUMMARY, &old).unwrap();
+    let stored: ragnosis_core::analysis::RunSummary = serde_json::from_value(old).unwrap();
+    assert!(!stored.is_complete());
+
+    view::materialise(&mut store, run_id).unwrap();
+    let reopened = ReportView::load(&store, run_id, &options).unwrap();
+    let histograms = |r: &ReportView| -> Vec<Vec<u64>> {
+        r.metrics.iter().map(|m| m.histogram.clone()).collect()
+    };
+    assert_eq!(histograms(&reopened), histograms(&new));
+    assert!(histograms(&reopened).iter().all(|h| h.len() == 10));
+    assert_eq!(
+        reopened.methodology.prompt_versions,
+        new.methodology.prompt_versions
+    );
+    assert_eq!(
+        reopened.methodology.judge_configs,
+        new.methodology.judge_configs
+    );
+}

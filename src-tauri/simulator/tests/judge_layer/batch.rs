@@ -16,10 +16,10 @@ use ragnosis_core::judge::cache::JudgeCache;
 use ragnosis_core::judge::llm::{JudgeOptions, LlmJudge};
 use ragnosis_core::judge::{Judge, ProviderKind};
 use ragnosis_core::judge_check::{self, JudgeCheck};
+use ragnosis_core::judge_profile::JudgeProfile;
 use ragnosis_core::progress::{CancelToken, NoProgress, Progress, ProgressSink};
 use ragnosis_core::run::{self, RunOutcome, RunRequest, RunTotals};
 use ragnosis_core::store::judge_batches::BatchOwner;
-use ragnosis_core::store::judge_profiles::JudgeProfile;
 use ragnosis_core::store::{self, runs::RunStatus, Store};
 use ragnosis_judge_sim::{
     BatchRules, ContainsRule, Fault, FaultRules, SimConfig, SimHandle, Simulator, Stats as SimStats,
