@@ -43,22 +43,38 @@ fn window_geometry(title: &str) -> Option<(i32, i32, i32, i32)> {
     Some((field("X")?, field("Y")?, field("WIDTH")?, field("HEIGHT")?))
 }
 
-/// Drops `file` on the app window for real: a GTK drag source (tests/shell/drag_source.py)
-/// offers it as a file:// URI, and xdotool drags it onto the window's centre, as a person
-/// dragging from a file manager would. Returns why it could not, when it could not.
+/// The geometry of the window titled `title` once it is mapped, waiting up to `deadline`.
+/// The page can answer the web driver before its window is on the X display (a busy
+/// machine maps it later), so every step that acts on the display waits for it here.
+fn on_display(title: &str, deadline: Duration) -> Option<(i32, i32, i32, i32)> {
+    let start = Instant::now();
+    loop {
+        if let Some(geometry) = window_geometry(title) {
+            return Some(geometry);
+        }
+        if start.elapsed() > deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 /// Drops `file` on the window for real; a drop that cannot be made fails the test.
 pub(super) fn drop_on_window(file: &Path) {
     drop_for_real(file).unwrap_or_else(|why| panic!("the real drop could not be made: {why}"));
 }
 
+/// A GTK drag source (tests/shell/drag_source.py) offers `file` as a file:// URI, and
+/// xdotool drags it onto the window's centre, as a person dragging from a file manager
+/// would. Returns why it could not, when it could not.
 fn drop_for_real(file: &Path) -> Result<(), String> {
     which("xdotool").ok_or("xdotool is not installed")?;
     let python = ["/usr/bin/python3", "python3"]
         .into_iter()
         .find(|p| Path::new(p).exists() || which(p).is_some())
         .unwrap();
-    let (x, y, w, h) =
-        window_geometry("Ragnosis").ok_or("the app window was not found on the display")?;
+    let (x, y, w, h) = on_display("Ragnosis", Duration::from_secs(60))
+        .ok_or("the app window did not appear on the display")?;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shell/drag_source.py");
     let mut source = Command::new(python)
         .arg(&script)
@@ -122,16 +138,8 @@ fn drop_for_real(file: &Path) -> Result<(), String> {
 /// key by key, it raced the chooser's completion) and Return accepts it.
 pub(super) fn answer_open_dialog(title: &str, file: &Path) -> Result<(), String> {
     which("xdotool").ok_or("xdotool is not installed")?;
-    let start = Instant::now();
-    let (x, y, w, h) = loop {
-        if let Some(geometry) = window_geometry(title) {
-            break geometry;
-        }
-        if start.elapsed() > Duration::from_secs(20) {
-            return Err(format!("no dialog titled {title:?} appeared"));
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
+    let (x, y, w, h) = on_display(title, Duration::from_secs(60))
+        .ok_or_else(|| format!("no dialog titled {title:?} appeared"))?;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/shell/clipboard_source.py");
     let mut clipboard = Command::new("/usr/bin/python3")
         .arg(&script)
