@@ -97,7 +97,7 @@ pub fn render() -> BTreeMap<PathBuf, String> {
 /// the judge check's tasks, written from the core's own names so the window and the
 /// reports word them alike.
 fn labels() -> String {
-    use api::datasets::Field;
+    use api::datasets::{Field, Schema};
     use api::judges::{CheckTask, Measure};
     use api::runs::{FailurePattern, Stage};
     let mut out = String::from(
@@ -106,6 +106,7 @@ fn labels() -> String {
          import type { FailurePattern } from './FailurePattern';\n\
          import type { Field } from './Field';\n\
          import type { Measure } from './Measure';\n\
+         import type { Schema } from './Schema';\n\
          import type { Stage } from './Stage';\n",
     );
     record(
@@ -156,6 +157,13 @@ fn labels() -> String {
         "FIELD_BADGE",
         "Field",
         Field::ALL.map(|f| (serde_json::to_value(f), f.badge().to_string())),
+    );
+    record(
+        &mut out,
+        "How a dataset's schema is named (\"RAG citations\", \"LangSmith runs\").",
+        "SCHEMA_LABEL",
+        "Schema",
+        Schema::ALL.map(|s| (serde_json::to_value(s), s.label().to_string())),
     );
     record(
         &mut out,

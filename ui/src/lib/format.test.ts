@@ -38,6 +38,11 @@ describe('formatSchema', () => {
     expect(formatSchema(' ')).toBe('unknown');
     expect(formatSchema('RAGVUE')).toBe('RAGVUE');
   });
+  it('names a stored schema as the report does, and keeps one it does not know', () => {
+    expect(formatSchema('rag_citations')).toBe('RAG citations');
+    expect(formatSchema('langsmith')).toBe('LangSmith runs');
+    expect(formatSchema('from_a_newer_build')).toBe('from_a_newer_build');
+  });
 });
 
 import { formatCost, formatCostRange, formatDuration, formatInterval, formatScore, formatShare, formatTokens, metricLabel, MISSING, runTitle } from './format';

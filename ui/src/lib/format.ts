@@ -2,6 +2,9 @@
 // tests pin them; components call these instead of formatting inline. Scores and shares
 // follow the reports' rules (number-formats.json holds the cases both are tested on).
 
+import { SCHEMA_LABEL } from './bindings/labels';
+import type { Schema } from './types';
+
 /** What a missing number reads as, in the window and the reports alike. */
 export const MISSING = '–';
 
@@ -37,7 +40,9 @@ export function formatCount(n: number): string {
 
 /** A missing schema reads as "unknown" rather than an empty cell. */
 export function formatSchema(schema: string | null): string {
-  return schema === null || schema.trim() === '' ? 'unknown' : schema;
+  if (schema === null || schema.trim() === '') return 'unknown';
+  // As the Data screen's report names it; a name this build does not know stays as stored.
+  return SCHEMA_LABEL[schema as Schema] ?? schema;
 }
 
 /**

@@ -18,7 +18,7 @@ use serde::Serialize;
 
 use crate::Ctx;
 
-pub use ragnosis_core::dataset::{FieldOverride, ValidationReport};
+pub use ragnosis_core::dataset::{FieldOverride, Schema, ValidationReport};
 pub use ragnosis_core::import::Imported;
 pub use ragnosis_core::item::Field;
 pub use ragnosis_core::measurable::{Measurable, Reach};

@@ -182,6 +182,24 @@ pub enum Schema {
 }
 
 impl Schema {
+    /// Every schema, in the order the importer tries them.
+    pub const ALL: [Schema; 14] = [
+        Schema::Ragvue,
+        Schema::Ragas,
+        Schema::RagChecker,
+        Schema::RagCitations,
+        Schema::OpenInference,
+        Schema::GenAi,
+        Schema::LangSmith,
+        Schema::Langfuse,
+        Schema::DeepEval,
+        Schema::Promptfoo,
+        Schema::InspectorRagEt,
+        Schema::TruLens,
+        Schema::LlamaIndex,
+        Schema::Custom,
+    ];
+
     /// How the Data screen names the schema: "RAGAS", "LangSmith runs", "custom", ….
     pub fn label(self) -> &'static str {
         match self {

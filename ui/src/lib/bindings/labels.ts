@@ -3,6 +3,7 @@ import type { CheckTask } from './CheckTask';
 import type { FailurePattern } from './FailurePattern';
 import type { Field } from './Field';
 import type { Measure } from './Measure';
+import type { Schema } from './Schema';
 import type { Stage } from './Stage';
 
 /** A stage as running text names it ("retrieval → generation"). */
@@ -93,6 +94,24 @@ export const FIELD_BADGE: Record<Field, string> = {
   "citation_label": "CIT",
   "ranking": "RANK",
   "rag_checker_labels": "LABELS",
+};
+
+/** How a dataset's schema is named ("RAG citations", "LangSmith runs"). */
+export const SCHEMA_LABEL: Record<Schema, string> = {
+  "ragvue": "RAGVUE",
+  "ragas": "RAGAS",
+  "rag_checker": "RAGChecker",
+  "rag_citations": "RAG citations",
+  "open_inference": "OpenInference traces",
+  "gen_ai": "OpenTelemetry GenAI traces",
+  "langsmith": "LangSmith runs",
+  "langfuse": "Langfuse observations",
+  "deepeval": "DeepEval",
+  "promptfoo": "promptfoo results",
+  "inspectorraget": "InspectorRAGet analytics",
+  "trulens": "TruLens event table",
+  "llamaindex": "LlamaIndex RAG dataset",
+  "custom": "custom",
 };
 
 /** What a judge check's task asks, with its data set. */
