@@ -176,7 +176,7 @@ fn checked_or_offline(profile: JudgeProfile) -> Result<JudgeProfile> {
     if profile.name == OFFLINE {
         return Ok(open::offline_profile());
     }
-    profile.checked()
+    Ok(profile.checked()?)
 }
 
 /// One tiny judge call through the profile (saved or not).

@@ -4,13 +4,20 @@
 use std::path::PathBuf;
 
 mod dataset;
-pub mod judge;
+/// Why a judge call failed and what it used (the judge crate's own error).
+pub use ragnosis_judge::error as judge;
 
 pub use crate::error_code::ErrorCode;
 pub use dataset::DatasetError;
 pub use judge::JudgeError;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl From<crate::judge_profile::InvalidProfile> for Error {
+    fn from(e: crate::judge_profile::InvalidProfile) -> Error {
+        Error::Invalid(e.0)
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

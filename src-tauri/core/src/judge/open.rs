@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::cache::JudgeCache;
 use super::{cascade, llm, Judge, ProviderKind};
 use crate::error::{Error, Result};
 use crate::judge_profile::JudgeProfile;
@@ -96,7 +95,7 @@ pub fn open_profile(
     let key = key_for(&profile, keyring)?;
     // Always attached: `--no-cache` skips cache reads per call (CallContext::use_cache)
     // but fresh verdicts are still stored for next time.
-    let cache = Some(Arc::new(JudgeCache::open(store.path())?));
+    let cache = Some(Arc::new(super::shelf::open_cache(store.path())?));
     llm::build_judge(&profile, key, cache).map_err(Error::from)
 }
 

@@ -19,7 +19,6 @@ use super::verdicts::judge_error;
 use crate::criteria::{self, Definition, Versioned};
 use crate::error::{Error, Result};
 use crate::item::Item;
-use crate::judge::task::CriterionTask;
 use crate::judge::{CallContext, Judge, Task, Verdict};
 use crate::metrics::{self, MetricResult, MetricSpec, Status};
 use crate::store::{self, Store};
@@ -113,9 +112,7 @@ async fn one(
         );
     }
     let asker = Asker::new(judge, ctx);
-    let verdict = asker
-        .ask(Task::Criterion(Box::new(CriterionTask::of(def, item))))
-        .await;
+    let verdict = asker.ask(Task::Criterion(Box::new(def.task(item)))).await;
     let result = match verdict {
         Ok(Verdict::Criterion(reply)) => match reply.score {
             Some(raw) => def.result(v.version, raw, &reply.reasoning),
@@ -149,7 +146,7 @@ pub(super) fn planned(
                 && def.applies_to(&item.question)
                 && metrics::missing_fields(item, &def.needs()).is_empty()
         })
-        .map(|def| Task::Criterion(Box::new(CriterionTask::of(def, item))))
+        .map(|def| Task::Criterion(Box::new(def.task(item))))
         .collect()
 }
 

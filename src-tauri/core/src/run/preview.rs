@@ -38,7 +38,7 @@ pub fn estimate(
         &done,
     )?;
     let tasks = criteria::askable(tasks, profile);
-    let cache = crate::judge::cache::JudgeCache::open(store.path())?;
+    let cache = crate::judge::shelf::open_cache(store.path())?;
     let plan = crate::judge::plan::estimate(profile, &tasks, Some(&cache))?;
     Ok(crate::judge::batch::priced(plan, config.batch))
 }
@@ -180,7 +180,7 @@ pub fn preview(
         &Default::default(),
     )?;
     let tasks = criteria::askable(tasks, profile);
-    let cache = crate::judge::cache::JudgeCache::open(store.path())?;
+    let cache = crate::judge::shelf::open_cache(store.path())?;
     let is_cascade = crate::judge::cascade::stronger(&profile.name).is_some();
     let offers_cascade =
         !is_cascade && profile.kind != crate::judge::ProviderKind::Offline && !tasks.is_empty();

@@ -1,6 +1,6 @@
 //! ragnosis-core's integration tests, one test binary (one link of the crate and its
-//! dependencies instead of one per file) with a module per subject. Data files stay in
-//! `tests/data`; `cargo test -p ragnosis-core --test core fuzz::` runs one subject.
+//! dependencies instead of one per file) with a module per subject;
+//! `cargo test -p ragnosis-core --test core fuzz::` runs one subject.
 
 mod case_search;
 mod claim_labels;

@@ -12,7 +12,6 @@ use std::time::Duration;
 
 use ragnosis_core::dataset::ImportLimits;
 use ragnosis_core::judge::batch::{BatchLimits, PollPolicy};
-use ragnosis_core::judge::cache::JudgeCache;
 use ragnosis_core::judge::llm::{JudgeOptions, LlmJudge};
 use ragnosis_core::judge::{Judge, ProviderKind};
 use ragnosis_core::judge_check::{self, JudgeCheck};
@@ -61,7 +60,7 @@ fn profile(sim: &SimHandle, kind: ProviderKind) -> JudgeProfile {
 }
 
 fn judge(store: &Store, profile: &JudgeProfile, requests: Option<usize>) -> Arc<dyn Judge> {
-    let cache = Arc::new(JudgeCache::open(store.path()).unwrap());
+    let cache = Arc::new(ragnosis_core::judge::shelf::open_cache(store.path()).unwrap());
     let options = JudgeOptions {
         backoff_base: Duration::from_millis(20),
         batch_limits: requests.map(|requests| BatchLimits {
@@ -470,7 +469,7 @@ fn in_batch_mode_the_key_travels_only_in_its_header_and_never_reaches_the_databa
         let mut store = Store::open(dir.path()).unwrap();
         let dataset_id = dataset(&mut store, dir.path(), 3, None);
         let run_id = plan(&mut store, dataset_id, ONE_TASK, true);
-        let cache = Arc::new(JudgeCache::open(store.path()).unwrap());
+        let cache = Arc::new(ragnosis_core::judge::shelf::open_cache(store.path()).unwrap());
         let options = JudgeOptions {
             batch_poll: Some(PollPolicy {
                 first: Duration::from_millis(10),

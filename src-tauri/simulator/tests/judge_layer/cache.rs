@@ -11,8 +11,10 @@ fn cached_judge(
     sim: &ragnosis_judge_sim::SimHandle,
     dir: &tempfile::TempDir,
 ) -> (LlmJudge, Arc<JudgeCache>) {
-    let cache =
-        Arc::new(JudgeCache::open(&dir.path().join("ragnosis.db")).expect("cache file opens"));
+    let cache = Arc::new(
+        ragnosis_core::judge::shelf::open_cache(&dir.path().join("ragnosis.db"))
+            .expect("cache file opens"),
+    );
     let judge =
         LlmJudge::with_options(&profile(sim), None, Some(cache.clone()), options(1)).unwrap();
     (judge, cache)

@@ -87,9 +87,8 @@ async fn garbage_twice_is_unparseable_and_keeps_the_raw_text() {
         ..FaultRules::default()
     });
     let dir = tempfile::tempdir().unwrap();
-    let cache = Arc::new(
-        ragnosis_core::judge::cache::JudgeCache::open(&dir.path().join("ragnosis.db")).unwrap(),
-    );
+    let path = dir.path().join("ragnosis.db");
+    let cache = Arc::new(ragnosis_core::judge::shelf::open_cache(&path).unwrap());
     let judge =
         LlmJudge::with_options(&profile(&sim), None, Some(cache.clone()), options(1)).unwrap();
     let err = judge
@@ -113,7 +112,13 @@ async fn garbage_twice_is_unparseable_and_keeps_the_raw_text() {
     assert_eq!(err.raw_output(), Some(raw.as_str()));
     assert_eq!(sim.stats().calls, 2, "one call and one repair, no more");
     assert_eq!(
-        cache.stats().unwrap().entries,
+        ragnosis_core::store::judge_cache::stats(
+            ragnosis_core::store::Store::open_file(&path)
+                .unwrap()
+                .conn()
+        )
+        .unwrap()
+        .entries,
         0,
         "failed verdicts are never cached"
     );

@@ -236,6 +236,8 @@ fn clarity_insights(q: &str) -> Task {
                 explanation: "Clarity 0.20: run-on sentence.".into(),
             }],
             high: vec![],
+            stage: None,
+            descriptive: false,
         }],
         baseline: vec![],
     }))
@@ -297,7 +299,5 @@ fn criterion_task(question: &str, chunks: &[String]) -> Task {
             .collect(),
         ..Default::default()
     };
-    Task::Criterion(Box::new(ragnosis_core::judge::task::CriterionTask::of(
-        &def, &item,
-    )))
+    Task::Criterion(Box::new(def.task(&item)))
 }

@@ -5,7 +5,6 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use ragnosis_core::judge::cache::JudgeCache;
 use ragnosis_core::judge::{CallContext, Judge, Task};
 use ragnosis_judge_sim::{Fault, FaultRules};
 
@@ -38,7 +37,8 @@ fn phase_one() -> Vec<Task> {
 async fn an_items_tasks_share_one_call_and_give_the_verdicts_asked_alone() {
     let sim = start_sim();
     let dir = tempfile::tempdir().unwrap();
-    let cache = Arc::new(JudgeCache::open(&dir.path().join("ragnosis.db")).unwrap());
+    let cache =
+        Arc::new(ragnosis_core::judge::shelf::open_cache(&dir.path().join("ragnosis.db")).unwrap());
     let together = LlmJudge::with_options(&profile(&sim), None, Some(cache), options(1)).unwrap();
     let ctx = CallContext::default();
     let tasks = phase_one();

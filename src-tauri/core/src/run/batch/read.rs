@@ -197,15 +197,23 @@ fn settle(
     match parse_verdict(&found.task, &reply.text) {
         Ok(verdict) => {
             let version = prompt_version(found.task.kind());
-            cache.put(
+            let kept = cache.put(
                 &found.key,
                 batch.identity(),
                 version,
                 &found.messages,
                 &verdict,
                 &usage,
-            )?;
+            );
             tally.spent.calls += 1;
+            // The run reads a batch's verdicts from the cache: one it cannot keep is asked
+            // live, as an unreadable one is.
+            if let Err(e) = kept {
+                tally.misses.push((
+                    prefix,
+                    format!("the batch's verdict could not be kept in the judge cache ({e}); asked live instead"),
+                ));
+            }
         }
         Err(e) => tally.misses.push((
             prefix,
