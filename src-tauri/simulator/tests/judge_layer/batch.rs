@@ -304,6 +304,45 @@ fn failed_requests_are_asked_live_and_a_live_failure_is_an_error_never_a_zero() 
 }
 
 #[test]
+fn a_batch_verdict_the_cache_cannot_keep_is_asked_live_and_the_run_completes() {
+    let sim = sim(BatchRules::default());
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(dir.path()).unwrap();
+    let dataset_id = dataset(&mut store, dir.path(), 3, None);
+    let run_id = plan(&mut store, dataset_id, ONE_TASK, true);
+    // A real database that refuses every new cache entry, as a full disk would.
+    store
+        .conn()
+        .execute_batch(
+            "CREATE TRIGGER refuse_verdicts BEFORE INSERT ON judge_cache \
+             BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END;",
+        )
+        .unwrap();
+    let judged_by = judge(&store, &profile(&sim, ProviderKind::OpenAi), None);
+    let outcome = execute(&mut store, run_id, judged_by, &CancelToken::new());
+    assert_eq!(outcome.status, RunStatus::Done);
+    let rows = results(&store, run_id);
+    assert_eq!(rows.len(), 3);
+    assert!(
+        rows.iter()
+            .all(|r| r["status"] == "ok" && r["score"].is_number()),
+        "{rows:?}"
+    );
+    let stats = sim.stats();
+    assert_eq!(stats.batch_requests, 3);
+    let live_judged = stats.calls - stats.by_task.get("insights").copied().unwrap_or(0);
+    assert_eq!(
+        live_judged, 3,
+        "each verdict the cache refused was asked live"
+    );
+    let batch = store::judge_batches::for_run(store.conn(), run_id).unwrap()[0].id;
+    assert_eq!(
+        store::judge_batches::miss_count(store.conn(), batch).unwrap(),
+        3
+    );
+}
+
+#[test]
 fn an_anthropic_batch_with_expired_requests_completes_with_those_asked_live() {
     let sim = sim(BatchRules {
         polls_in_progress: 2,
