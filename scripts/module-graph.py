@@ -23,8 +23,8 @@ from rust_source import code_only
 # Lowest first. A module may import its own layer's modules and any lower layer's,
 # never a higher one; within a layer the graph must still have no cycle.
 LAYERS = [
-    # leaves: vocabulary every stage shares (error_code, progress, text, item and
-    # judge_profile are the ragnosis-types crate's, named by the core as its own)
+    # leaves: vocabulary every stage shares (error_code, progress, text, item, catalogue
+    # and judge_profile are the ragnosis-types crate's, named by the core as its own)
     ["error", "error_code", "paths", "progress", "secrets", "text", "item", "output_file",
      "catalogue", "pipeline", "judge_profile"],
     # reading the world: files, traces, documents, the embedded model (ragnosis-judge's

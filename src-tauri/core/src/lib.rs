@@ -5,7 +5,6 @@
 pub mod advisor;
 pub mod analysis;
 pub mod cases;
-pub mod catalogue;
 pub mod criteria;
 pub mod dataset;
 pub mod error;
@@ -30,7 +29,7 @@ pub mod view;
 // The shared vocabulary and the embedded model live in their own crates (so the judge
 // can read them without the core); the core names them as its own modules.
 pub use ragnosis_judge::semantic;
-pub use ragnosis_types::{error_code, item, judge_profile, progress, text};
+pub use ragnosis_types::{catalogue, error_code, item, judge_profile, progress, text};
 
 pub use error::{Error, ErrorCode, Result};
 pub use item::{Context, Item};

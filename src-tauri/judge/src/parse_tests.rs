@@ -540,8 +540,6 @@ fn insights_task() -> Task {
                 explanation: "e".into(),
             }],
             high: vec![],
-            stage: None,
-            descriptive: false,
         }],
         baseline: vec![],
     }))

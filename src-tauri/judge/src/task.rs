@@ -13,7 +13,6 @@
 use serde::{Deserialize, Serialize};
 
 use ragnosis_types::item::Label;
-use ragnosis_types::stage::PipelineStage;
 
 /// A judgement request. Text fields hold untrusted data from the user's dataset.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -127,14 +126,6 @@ pub struct MetricBrief {
     pub lower_is_better: bool,
     pub low: Vec<ItemBrief>,
     pub high: Vec<ItemBrief>,
-    /// The pipeline stage the metric speaks for (`None`: left out of stage scores). Never
-    /// sent to a model; the offline judge's templates read it.
-    #[serde(skip)]
-    pub stage: Option<PipelineStage>,
-    /// Whether the metric describes the answers rather than judging them (a low value is
-    /// not a failure by itself). Never sent to a model; the templates read it.
-    #[serde(skip)]
-    pub descriptive: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -5,13 +5,13 @@
 //! `src-tauri/README.md`.
 
 pub mod api_key;
+pub mod catalogue;
 pub mod criterion;
 pub mod dev_data;
 pub mod error_code;
 pub mod item;
 pub mod judge_profile;
 pub mod progress;
-pub mod stage;
 pub mod text;
 
 pub use api_key::ApiKey;

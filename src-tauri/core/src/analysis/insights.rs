@@ -190,8 +190,6 @@ pub fn brief(store: &Store, summary: &RunSummary) -> Result<InsightsTask> {
             mean,
             n: m.stats.n,
             lower_is_better: spec.lower_is_better,
-            stage: crate::catalogue::stage::stage_of(id),
-            descriptive: crate::catalogue::is_descriptive(id),
             low: bad.iter().take(EXAMPLES).map(item).collect::<Result<_>>()?,
             high: good
                 .iter()

@@ -5,7 +5,7 @@
 //! Owns: the templates. Must not: read the store (everything comes in the task).
 
 use crate::task::{InsightsTask, InsightsVerdict, ItemBrief, MetricBrief, MetricInsight};
-use ragnosis_types::stage::PipelineStage;
+use ragnosis_types::catalogue::stage::{stage_of, PipelineStage};
 use ragnosis_types::text::capitalise;
 
 pub fn write(task: &InsightsTask) -> InsightsVerdict {
@@ -35,7 +35,7 @@ fn insight(m: &MetricBrief) -> String {
         m.mean
     };
     let reading = match goodness {
-        _ if m.descriptive => {
+        _ if ragnosis_types::catalogue::is_descriptive(&m.metric) => {
             "a description of the answers rather than a verdict (a low value is not a failure by itself)"
         }
         g if g >= 0.75 => "good, with room to improve",
@@ -94,7 +94,7 @@ fn insight(m: &MetricBrief) -> String {
             first_sentence(high)
         ));
     }
-    let stage = match m.stage {
+    let stage = match stage_of(&m.metric) {
         Some(PipelineStage::Retrieval) => "the search step that finds the passages",
         Some(PipelineStage::Grounding) => "how closely answers stick to the passages",
         Some(PipelineStage::Generation) | None => "how the answers are written",

@@ -92,8 +92,6 @@ fn one_task_of_each_kind(text: &str) -> Vec<Task> {
                     explanation: text.into(),
                 }],
                 high: vec![],
-                stage: None,
-                descriptive: false,
             }],
             baseline: vec![],
         })),

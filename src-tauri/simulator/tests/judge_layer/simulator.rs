@@ -236,8 +236,6 @@ fn clarity_insights(q: &str) -> Task {
                 explanation: "Clarity 0.20: run-on sentence.".into(),
             }],
             high: vec![],
-            stage: None,
-            descriptive: false,
         }],
         baseline: vec![],
     }))

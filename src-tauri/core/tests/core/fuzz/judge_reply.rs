@@ -113,8 +113,6 @@ fn insights(question: &str) -> Task {
                 explanation: "rambling".into(),
             }],
             high: vec![],
-            stage: None,
-            descriptive: false,
         }],
         baseline: vec![ActionBrief {
             impact: "high".into(),
