@@ -69,16 +69,11 @@ mod tests {
     use crate::judge::cache::CacheHit;
     use crate::judge::prompt::render;
     use crate::judge::task::{Task, TaskKind, Verdict};
-    use crate::judge::{JudgeIdentity, ProviderKind};
+    use crate::judge::{identity_of, JudgeIdentity};
+    use crate::judge_profile::JudgeProfile;
 
     fn identity() -> JudgeIdentity {
-        JudgeIdentity {
-            name: "p".into(),
-            kind: ProviderKind::OpenAi,
-            base_url: "http://127.0.0.1:1/v1".into(),
-            model: "m".into(),
-            temperature: 0.0,
-        }
+        identity_of(&JudgeProfile::sample())
     }
 
     #[test]
