@@ -291,28 +291,8 @@ pub fn asks_yes_no(question: &str) -> bool {
     let Some(first) = tokens.first() else {
         return false;
     };
-    matches!(
-        first.lower.as_str(),
-        "is" | "are"
-            | "was"
-            | "were"
-            | "am"
-            | "do"
-            | "does"
-            | "did"
-            | "can"
-            | "could"
-            | "will"
-            | "would"
-            | "should"
-            | "shall"
-            | "may"
-            | "might"
-            | "must"
-            | "has"
-            | "have"
-            | "had"
-    )
+    let first = first.lower.as_str();
+    vocabulary::is_auxiliary(first) || matches!(first, "am" | "shall" | "must")
 }
 
 /// A short answer without a verb ("Au", "Helium and Neon", "Edinburgh"): it only means
@@ -324,30 +304,10 @@ pub fn is_fragment(text: &str) -> bool {
     }
     let tokens = lexicon::tokens(sentences[0]);
     let verb_like = tokens.iter().any(|t| {
-        matches!(
-            t.lower.as_str(),
-            "is" | "are"
-                | "was"
-                | "were"
-                | "be"
-                | "been"
-                | "has"
-                | "have"
-                | "had"
-                | "does"
-                | "do"
-                | "did"
-                | "can"
-                | "could"
-                | "will"
-                | "would"
-                | "should"
-                | "may"
-                | "might"
-                | "must"
-                | "it's"
-                | "there's"
-        ) || (t.lower.len() > 4 && t.lower.ends_with("ed"))
+        let w = t.lower.as_str();
+        vocabulary::is_auxiliary(w)
+            || matches!(w, "be" | "been" | "must" | "it's" | "there's")
+            || (w.len() > 4 && w.ends_with("ed"))
     });
     !tokens.is_empty() && tokens.len() <= 6 && !verb_like
 }

@@ -13,6 +13,7 @@
 //! Owns: aspect extraction. Must not: look at answers or contexts.
 
 use crate::offline::words::lexicon::{self, Token};
+use crate::offline::words::vocabulary::is_auxiliary;
 use ragnosis_types::text;
 
 const MAX_ASPECTS: usize = 5;
@@ -30,28 +31,6 @@ fn without_contraction(lower: &str) -> &str {
         .iter()
         .find_map(|suffix| lower.strip_suffix(suffix))
         .unwrap_or(lower)
-}
-
-fn is_auxiliary(lower: &str) -> bool {
-    matches!(
-        lower,
-        "is" | "are"
-            | "was"
-            | "were"
-            | "do"
-            | "does"
-            | "did"
-            | "has"
-            | "have"
-            | "had"
-            | "can"
-            | "could"
-            | "will"
-            | "would"
-            | "should"
-            | "may"
-            | "might"
-    )
 }
 
 fn is_plural_cue(lower: &str) -> bool {

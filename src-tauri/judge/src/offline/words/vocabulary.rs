@@ -12,6 +12,15 @@ const NEGATORS: &[&str] = &[
     "no", "not", "never", "none", "nothing", "nobody", "neither", "nor", "cannot", "n't", "nt",
 ];
 
+/// The auxiliary and modal verbs a clause leans on: what opens a yes-or-no question,
+/// what follows a wh-word, what makes a short answer a sentence. Each reader adds the
+/// few it needs beyond these ("am", "shall", "must", "been").
+#[rustfmt::skip]
+const AUXILIARIES: &[&str] = &[
+    "is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could",
+    "will", "would", "should", "may", "might",
+];
+
 /// First-person singular words: a sentence with one speaks about the speaker. The
 /// plural is left out on purpose: in an answer "we" and "our" are the organisation's
 /// own voice ("We accept returns within 30 days", against a passage saying "Our return
@@ -81,6 +90,10 @@ pub fn is_implicit_negative(lower: &str) -> bool {
 
 pub fn is_negator(lower: &str) -> bool {
     NEGATORS.contains(&lower) || (lower.ends_with("n't") && lower.len() > 3)
+}
+
+pub fn is_auxiliary(lower: &str) -> bool {
+    AUXILIARIES.contains(&lower)
 }
 
 pub fn is_first_person(lower: &str) -> bool {
