@@ -5,32 +5,21 @@
 //!
 //! The cache does not know where its verdicts are kept: it reads and writes them through
 //! a `VerdictShelf`, which the core gives it over the run's SQLite file
-//! (`ragnosis_core::judge::open::cache`). No key ever reaches a shelf.
+//! (`ragnosis_core::judge::shelf`). No key ever reaches a shelf.
 
 use super::prompt::Message;
 use super::task::{TaskKind, Verdict};
 use super::{JudgeIdentity, Usage};
+use ragnosis_types::cached_verdict::{CachedVerdict, NewCacheEntry};
 
 /// Where verdicts are kept. Errors are sentences: the judge treats a shelf it cannot read
 /// as a miss and one it cannot write as a notice, never as a failed call.
 pub trait VerdictShelf: Send + Sync {
-    /// The verdict stored under `key`, as JSON, with the tokens it cost when it was made.
-    fn get(&self, key: &str) -> Result<Option<(String, Usage)>, String>;
+    /// The verdict stored under `key`, with the tokens it cost when it was made.
+    fn get(&self, key: &str) -> Result<Option<CachedVerdict>, String>;
     fn contains(&self, key: &str) -> Result<bool, String>;
     /// Keeps an entry; an existing entry for the key is kept instead.
-    fn put(&self, entry: &ShelvedVerdict<'_>) -> Result<(), String>;
-}
-
-/// One verdict as it is kept, with what it answered.
-pub struct ShelvedVerdict<'a> {
-    pub key: &'a str,
-    pub provider: &'a str,
-    pub model: &'a str,
-    pub task: &'a str,
-    pub prompt_version: &'a str,
-    pub request_json: &'a str,
-    pub verdict_json: &'a str,
-    pub usage: &'a Usage,
+    fn put(&self, entry: &NewCacheEntry<'_>) -> Result<(), String>;
 }
 
 pub struct JudgeCache {
@@ -75,9 +64,16 @@ impl JudgeCache {
     /// format) counts as a miss.
     pub fn get(&self, key: &str, kind: TaskKind) -> Result<Option<CacheHit>, String> {
         let row = self.shelf.get(key)?;
-        Ok(row.and_then(|(verdict_json, usage)| {
-            let verdict: Verdict = serde_json::from_str(&verdict_json).ok()?;
-            (verdict.kind() == kind).then_some(CacheHit { verdict, usage })
+        Ok(row.and_then(|row| {
+            let verdict: Verdict = serde_json::from_str(&row.verdict_json).ok()?;
+            (verdict.kind() == kind).then_some(CacheHit {
+                verdict,
+                usage: Usage {
+                    input_tokens: row.input_tokens,
+                    output_tokens: row.output_tokens,
+                    estimated: false,
+                },
+            })
         }))
     }
 
@@ -97,7 +93,7 @@ impl JudgeCache {
     ) -> Result<(), String> {
         let request_json = serde_json::to_string(messages).map_err(|e| e.to_string())?;
         let verdict_json = serde_json::to_string(verdict).map_err(|e| e.to_string())?;
-        self.shelf.put(&ShelvedVerdict {
+        self.shelf.put(&NewCacheEntry {
             key,
             provider: identity.kind.as_str(),
             model: &identity.model,
@@ -105,7 +101,8 @@ impl JudgeCache {
             prompt_version,
             request_json: &request_json,
             verdict_json: &verdict_json,
-            usage,
+            input_tokens: usage.input_tokens,
+            output_tokens: usage.output_tokens,
         })
     }
 }
@@ -113,11 +110,11 @@ impl JudgeCache {
 /// A shelf in memory, for the judge's own tests (the core tests the SQLite one).
 #[cfg(test)]
 #[derive(Default)]
-pub(crate) struct MemoryShelf(std::sync::Mutex<std::collections::HashMap<String, (String, Usage)>>);
+pub(crate) struct MemoryShelf(std::sync::Mutex<std::collections::HashMap<String, CachedVerdict>>);
 
 #[cfg(test)]
 impl VerdictShelf for MemoryShelf {
-    fn get(&self, key: &str) -> Result<Option<(String, Usage)>, String> {
+    fn get(&self, key: &str) -> Result<Option<CachedVerdict>, String> {
         Ok(self.0.lock().unwrap().get(key).cloned())
     }
 
@@ -125,8 +122,12 @@ impl VerdictShelf for MemoryShelf {
         Ok(self.0.lock().unwrap().contains_key(key))
     }
 
-    fn put(&self, e: &ShelvedVerdict<'_>) -> Result<(), String> {
-        let entry = (e.verdict_json.to_string(), *e.usage);
+    fn put(&self, e: &NewCacheEntry<'_>) -> Result<(), String> {
+        let entry = CachedVerdict {
+            verdict_json: e.verdict_json.to_string(),
+            input_tokens: e.input_tokens,
+            output_tokens: e.output_tokens,
+        };
         self.0.lock().unwrap().entry(e.key.into()).or_insert(entry);
         Ok(())
     }

@@ -5,6 +5,7 @@
 //! `src-tauri/README.md`.
 
 pub mod api_key;
+pub mod cached_verdict;
 pub mod catalogue;
 pub mod criterion;
 pub mod dev_data;

@@ -6,10 +6,9 @@
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
-use super::cache::{JudgeCache, ShelvedVerdict, VerdictShelf};
-use super::Usage;
+use super::cache::{JudgeCache, VerdictShelf};
 use crate::error::Result;
-use crate::store::judge_cache::{self, NewEntry};
+use crate::store::judge_cache::{self, CachedVerdict, NewCacheEntry};
 use crate::store::Store;
 
 /// The cache of the database file at `path` (opened, and migrated if needed).
@@ -31,35 +30,16 @@ impl StoreShelf {
 }
 
 impl VerdictShelf for StoreShelf {
-    fn get(&self, key: &str) -> std::result::Result<Option<(String, Usage)>, String> {
-        let row = judge_cache::get(self.lock().conn(), key).map_err(|e| e.to_string())?;
-        Ok(row.map(|row| {
-            let usage = Usage {
-                input_tokens: row.input_tokens,
-                output_tokens: row.output_tokens,
-                estimated: false,
-            };
-            (row.verdict_json, usage)
-        }))
+    fn get(&self, key: &str) -> std::result::Result<Option<CachedVerdict>, String> {
+        judge_cache::get(self.lock().conn(), key).map_err(|e| e.to_string())
     }
 
     fn contains(&self, key: &str) -> std::result::Result<bool, String> {
         judge_cache::contains(self.lock().conn(), key).map_err(|e| e.to_string())
     }
 
-    fn put(&self, entry: &ShelvedVerdict<'_>) -> std::result::Result<(), String> {
-        let row = NewEntry {
-            key: entry.key,
-            provider: entry.provider,
-            model: entry.model,
-            task: entry.task,
-            prompt_version: entry.prompt_version,
-            request_json: entry.request_json,
-            verdict_json: entry.verdict_json,
-            input_tokens: entry.usage.input_tokens,
-            output_tokens: entry.usage.output_tokens,
-        };
-        judge_cache::put(self.lock().conn(), &row).map_err(|e| e.to_string())
+    fn put(&self, entry: &NewCacheEntry<'_>) -> std::result::Result<(), String> {
+        judge_cache::put(self.lock().conn(), entry).map_err(|e| e.to_string())
     }
 }
 
@@ -69,7 +49,7 @@ mod tests {
     use crate::judge::cache::CacheHit;
     use crate::judge::prompt::render;
     use crate::judge::task::{Task, TaskKind, Verdict};
-    use crate::judge::{identity_of, JudgeIdentity};
+    use crate::judge::{identity_of, JudgeIdentity, Usage};
     use crate::judge_profile::JudgeProfile;
 
     fn identity() -> JudgeIdentity {

@@ -6,25 +6,7 @@ use serde::Serialize;
 
 use crate::error::Result;
 
-/// A cached verdict with the tokens it cost when it was first computed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CachedVerdict {
-    pub verdict_json: String,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-}
-
-pub struct NewEntry<'a> {
-    pub key: &'a str,
-    pub provider: &'a str,
-    pub model: &'a str,
-    pub task: &'a str,
-    pub prompt_version: &'a str,
-    pub request_json: &'a str,
-    pub verdict_json: &'a str,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-}
+pub use ragnosis_types::cached_verdict::{CachedVerdict, NewCacheEntry};
 
 pub fn get(conn: &Connection, key: &str) -> Result<Option<CachedVerdict>> {
     let mut stmt = conn.prepare_cached(
@@ -46,7 +28,7 @@ pub fn contains(conn: &Connection, key: &str) -> Result<bool> {
     Ok(stmt.exists([key])?)
 }
 
-pub fn put(conn: &Connection, e: &NewEntry) -> Result<()> {
+pub fn put(conn: &Connection, e: &NewCacheEntry) -> Result<()> {
     conn.execute(
         "INSERT INTO judge_cache (key, provider, model, task, prompt_version, request_json, verdict_json,
                                   input_tokens, output_tokens, created_at)
