@@ -1,7 +1,6 @@
-//! Why a judge call failed, and what a call used. They live with the crate's error (which
-//! wraps a judge failure) so that the error type needs nothing above it; `judge`
-//! re-exports them. `Usage` is here because a failed call still carries what its
-//! unreadable replies cost.
+//! Why a judge call failed, and what a call used. The core's error wraps a `JudgeError`
+//! (`Error::Judge`) and keeps its code. `Usage` is here because a failed call still
+//! carries what its unreadable replies cost.
 
 use std::time::Duration;
 
