@@ -9,16 +9,15 @@ use ragnosis_judge::task::CriterionTask;
 impl Definition {
     /// The judge's task of this criterion on `item`, with only the fields it reads.
     pub fn task(&self, item: &Item) -> CriterionTask {
-        let def = self;
         use ReadField as R;
-        let reads = |f: R| def.reads(f);
+        let reads = |f: R| self.reads(f);
         CriterionTask {
-            name: def.name.clone(),
-            text: def.question.trim().to_string(),
-            scale: def.scale,
-            anchors: def.anchors.clone(),
-            examples: def.examples.clone(),
-            reads: sorted_reads(&def.reads),
+            name: self.name.clone(),
+            text: self.question.trim().to_string(),
+            scale: self.scale,
+            anchors: self.anchors.clone(),
+            examples: self.examples.clone(),
+            reads: sorted_reads(&self.reads),
             question: if reads(R::Question) {
                 item.question.clone()
             } else {

@@ -335,6 +335,11 @@ fn a_batch_verdict_the_cache_cannot_keep_is_asked_live_and_the_run_completes() {
         live_judged, 3,
         "each verdict the cache refused was asked live"
     );
+    assert_eq!(
+        totals(&store, run_id).calls,
+        stats.calls,
+        "a verdict asked again live is counted once, as the live call"
+    );
     let batch = store::judge_batches::for_run(store.conn(), run_id).unwrap()[0].id;
     assert_eq!(
         store::judge_batches::miss_count(store.conn(), batch).unwrap(),

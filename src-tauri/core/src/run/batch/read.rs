@@ -205,14 +205,15 @@ fn settle(
                 &verdict,
                 &usage,
             );
-            tally.spent.calls += 1;
             // The run reads a batch's verdicts from the cache: one it cannot keep is asked
-            // live, as an unreadable one is.
-            if let Err(e) = kept {
-                tally.misses.push((
+            // live, as an unreadable one is (its tokens are paid all the same), and is not
+            // counted among the verdicts cached.
+            match kept {
+                Ok(()) => tally.spent.calls += 1,
+                Err(e) => tally.misses.push((
                     prefix,
                     format!("the batch's verdict could not be kept in the judge cache ({e}); asked live instead"),
-                ));
+                )),
             }
         }
         Err(e) => tally.misses.push((
