@@ -7,7 +7,7 @@
 //! pattern or an action.
 //!
 //! The five shared domains (`shared/data/diagnosis-domains`, written by people who never
-//! saw the code; see its README for the scoring) and the repository's own two sets
+//! saw the code; see its README for the scoring) and the repository's own four sets
 //! (`tests/diagnosis`). `scripts/diagnosis-domains.py` prints the same figures through the
 //! CLI; the thresholds the reading uses were chosen leave-one-domain-out over them
 //! (`examples/diagnosis_lodo.rs`).
@@ -338,5 +338,14 @@ fn transit_domain_holds_its_figures() {
 #[test]
 fn the_repositorys_own_sets_hold_their_figures() {
     hold(own("library-services.jsonl"), floor(1, 24, 0, 0));
-    hold(own("helpdesk-15.jsonl"), floor(1, 5, 0, 1));
+    // hd-13 (half the reference stated, judged to answer no part) is H since rules 7.
+    hold(own("helpdesk-15.jsonl"), floor(1, 6, 0, 1));
+}
+
+/// Written by people who read none of the code, first measured before any change (false
+/// alarms 3 and 3 of 11, named 8 and 9 of 13); see `tests/diagnosis/README.md`.
+#[test]
+fn the_held_out_sets_hold_their_figures() {
+    hold(own("recycling.jsonl"), floor(1, 9, 2, 1));
+    hold(own("student-services.jsonl"), floor(0, 9, 3, 0));
 }

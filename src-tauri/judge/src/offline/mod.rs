@@ -50,13 +50,13 @@ use words::evidence::Evidence;
 pub const MODEL: &str = "ragnosis-offline-1";
 /// Bumped whenever the offline judge's behaviour changes, so stale verdicts are not
 /// reused. This one names the rules alone (`OfflineJudge::default`).
-pub const PROMPT_VERSION: &str = "offline-11";
+pub const PROMPT_VERSION: &str = "offline-12";
 /// The version of verdicts decided by the learned coefficients, words only (the model
 /// absent or turned off). The suffix names the shipped coefficients: a test fails when
 /// they change and this is not bumped with them.
-pub const LEARNED_PROMPT_VERSION: &str = "offline-11+learned-0cf76871";
+pub const LEARNED_PROMPT_VERSION: &str = "offline-12+learned-0cf76871";
 /// The version of verdicts that also used the semantic model: the judge users get.
-pub const SEMANTIC_PROMPT_VERSION: &str = "offline-11+minilm+learned-0cf76871";
+pub const SEMANTIC_PROMPT_VERSION: &str = "offline-12+minilm+learned-0cf76871";
 
 /// The version the offline judge of this process writes: semantic when the model loads.
 pub fn current_prompt_version() -> &'static str {

@@ -234,7 +234,7 @@ fn a_judged_run_shows_patterns_with_examples_actions_and_the_offline_caveat() {
     );
     assert!(
         md.contains("| Prompt versions | offline\\-11"),
-        "its prompt version is named (offline-11, or offline-11+minilm+learned-… with the semantic model)"
+        "its prompt version is named (offline-12, or offline-12+minilm+learned-… with the semantic model)"
     );
     assert!(
         md.contains("No item text left this machine: the built\\-in offline judge runs locally.")

@@ -287,7 +287,7 @@ fn a_cascade_sends_only_the_offline_judges_unsure_tasks_to_the_stronger_judge() 
     assert_eq!(run.judge, "offline+sim");
     let versions = store::results::prompt_versions(store.conn(), run.id).unwrap();
     assert!(
-        versions.iter().any(|v| v.starts_with("offline-11")),
+        versions.iter().any(|v| v.starts_with("offline-12")),
         "offline verdicts are marked as the offline judge's: {versions:?}"
     );
     assert!(

@@ -56,7 +56,7 @@ pub const ANSWER_DECLINED: &str = "ragvue.negative_rejection/answer_declined";
 pub const PASSAGES_HELD_ANSWER: &str = "ragvue.negative_rejection/passages_held_answer";
 
 /// Bumped whenever a rule changes, so stored per-item pattern letters are rebuilt.
-pub const RULES_VERSION: u32 = 6;
+pub const RULES_VERSION: u32 = 7;
 
 const TOKEN_OVERLAP: &str = "ragvue.token_overlap";
 const CONTEXT_SIMILARITY: &str = "ragvue.context_similarity";

@@ -9,9 +9,10 @@
 //! - at or above `AGREES` the answer says what the reference says. It is then no
 //!   hallucination, distortion, over-confidence, broken chain, wrong refusal or ignored
 //!   context, whatever a word-level check of the passages found; a retrieval miss is
-//!   struck too when the passages back the answer, and "incomplete" when the
-//!   completeness check found no part of the question answered at all (it misread the
-//!   answer; half an answer that agrees stays incomplete).
+//!   struck too when the passages back the answer. "Incomplete" is the reference's to
+//!   say: an answer stating all of its claims is complete and one stating some of them
+//!   is not, whatever parts the completeness check found; without its claims, an answer
+//!   judged to address no part at all was misread, and half an answer stays incomplete.
 //! - at or below `CONTRADICTS` the answer is wrong, and the failure is named from what
 //!   else is known: the reference says the documents do not answer → over-confidence (D),
 //!   and no retrieval miss (there was nothing to find);
@@ -21,11 +22,13 @@
 //!   a question that combines facts, else a distortion (F).
 //! - between, the reference settles nothing and the judge's signals decide alone.
 //!
-//! **Needs a look.** Without a reference's verdict, two disagreements are not named: a
-//! retrieval miss on an answer whose every statement the passages back, and an answer
-//! that addresses "no part" of its question while every statement is backed — unless the
-//! answer states some of the reference's claims and not others, which is half an answer. They are counted
-//! apart with the reason, so a reader checks them instead of acting on them.
+//! **Needs a look.** Without a reference's verdict, three disagreements are not named: a
+//! retrieval miss, or over-confidence, on an answer whose every statement the passages
+//! back (over-confidence is struck there whatever the reference says, unless it says the
+//! documents hold no answer), and an answer that addresses "no part" of its question
+//! while every statement is backed — unless the answer states some of the reference's
+//! claims and not others, which is half an answer. They are counted apart with the
+//! reason, so a reader checks them instead of acting on them.
 //!
 //! A decline states nothing: it is a wrong refusal (I), or nothing with the retrieval
 //! named (A); never a hallucination, distortion, chain, over-confidence, ignored context
@@ -138,6 +141,12 @@ pub fn read_with(scores: &BTreeMap<String, f64>, t: &Thresholds) -> ItemReading 
     if backed.is_some_and(|sf| sf >= t.backed) {
         named.remove(&FailurePattern::ContextIgnored);
     }
+    // Over-confidence is answering beyond the passages; an answer every statement of
+    // which is in them did not (the reference can still say the documents hold no
+    // answer, below). Left alone, the two signals disagree: the item needs a look.
+    let beyond_passages_yet_backed = !declined
+        && backed.is_some_and(|sf| sf >= t.all_backed)
+        && named.remove(&FailurePattern::OverConfidence).is_some();
     let witness = get(CORRECTNESS).and_then(|c| {
         if c >= t.agrees {
             Some(Witness::Agrees)
@@ -172,6 +181,11 @@ pub fn read_with(scores: &BTreeMap<String, f64>, t: &Thresholds) -> ItemReading 
                 }
             }
         }
+    }
+    if beyond_passages_yet_backed && witness.is_none() && unsure.is_none() {
+        unsure = Some(
+            "the passages were judged not to hold the answer, yet every statement of the answer is in them",
+        );
     }
     let named: Vec<(FailurePattern, Trigger)> = named.into_iter().collect();
     let declined_rightly = declined
@@ -208,8 +222,20 @@ fn agreed(
     {
         named.remove(&RetrievalMiss);
     }
-    if scores.get(ANSWER_COMPLETENESS) == Some(&0.0) {
-        named.remove(&Incomplete);
+    // The reference is what a complete answer says: an answer that states all of its
+    // claims left nothing out, one that states some and not others left the rest out,
+    // whatever parts the completeness check found; without its claims, an answer judged
+    // to address no part at all was misread (it agrees with the reference).
+    match scores.get(ANSWER_RECALL) {
+        Some(recall) if *recall >= 1.0 => {
+            named.remove(&Incomplete);
+        }
+        Some(recall) if *recall > 0.0 => {}
+        _ => {
+            if scores.get(ANSWER_COMPLETENESS) == Some(&0.0) {
+                named.remove(&Incomplete);
+            }
+        }
     }
 }
 
@@ -419,6 +445,62 @@ mod tests {
         ]));
         assert_eq!(with_reference.patterns(), [FailurePattern::RetrievalMiss]);
         assert!(with_reference.unsure.is_none());
+    }
+
+    #[test]
+    fn an_agreeing_reference_says_whether_the_answer_is_complete() {
+        let two_parts_one_found = [
+            (ANSWER_COMPLETENESS, 0.5),
+            (STRICT_FAITHFULNESS, 1.0),
+            (CORRECTNESS, 1.0),
+        ];
+        assert_eq!(
+            letters(&two_parts_one_found),
+            "H",
+            "no claims: completeness decides"
+        );
+        let mut all_stated = two_parts_one_found.to_vec();
+        all_stated.push((ANSWER_RECALL, 1.0));
+        assert_eq!(
+            letters(&all_stated),
+            "",
+            "every claim of the reference stated"
+        );
+        let none_found = [
+            (ANSWER_COMPLETENESS, 0.0),
+            (STRICT_FAITHFULNESS, 1.0),
+            (CORRECTNESS, 0.9),
+        ];
+        assert_eq!(
+            letters(&none_found),
+            "",
+            "no part found: the check misread it"
+        );
+        let mut half_stated = none_found.to_vec();
+        half_stated.push((ANSWER_RECALL, 0.5));
+        assert_eq!(letters(&half_stated), "H", "half the reference left out");
+    }
+
+    #[test]
+    fn an_answer_the_passages_back_throughout_is_not_over_confident() {
+        let backed = [
+            (NEGATIVE_REJECTION, 0.0),
+            (ANSWER_DECLINED, 0.0),
+            (STRICT_FAITHFULNESS, 1.0),
+        ];
+        let reading = read(&scores(&backed));
+        assert!(reading.named.is_empty(), "{:?}", reading.named);
+        assert!(reading.unsure.is_some(), "the two signals disagree");
+        let mut partly = backed.to_vec();
+        partly[2] = (STRICT_FAITHFULNESS, 0.5);
+        assert_eq!(letters(&partly), "D");
+        let mut reference_declines = backed.to_vec();
+        reference_declines.extend([(CORRECTNESS, 0.1), (REFERENCE_DECLINES, 1.0)]);
+        assert_eq!(
+            letters(&reference_declines),
+            "D",
+            "the reference says the documents hold no answer"
+        );
     }
 
     #[test]

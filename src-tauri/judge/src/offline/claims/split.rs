@@ -143,9 +143,11 @@ const HEDGE_OPENERS: &[&str] = &[
     "from what i can tell, ",
 ];
 
-/// The statement inside a hedged sentence, or the sentence itself.
+/// The statement inside a hedged sentence, or the sentence itself: an opening hedge
+/// ("I think …"), or a hedge set off by a comma before or after the statement ("As far
+/// as I can tell, …", "Just 24 hours, I believe.").
 fn strip_hedge(sentence: &str) -> &str {
-    HEDGE_OPENERS
+    let opened = HEDGE_OPENERS
         .iter()
         .find(|h| {
             sentence.len() > h.len() + 3
@@ -153,7 +155,60 @@ fn strip_hedge(sentence: &str) -> &str {
                     .get(..h.len())
                     .is_some_and(|p| p.eq_ignore_ascii_case(h))
         })
-        .map_or(sentence, |h| sentence[h.len()..].trim_start())
+        .map_or(sentence, |h| sentence[h.len()..].trim_start());
+    let mut body = opened;
+    if let Some((head, rest)) = body.split_once(", ") {
+        if is_hedge_clause(head) && rest.chars().any(char::is_alphanumeric) {
+            body = rest.trim_start();
+        }
+    }
+    if let Some((statement, tail)) = body.rsplit_once(", ") {
+        if is_hedge_clause(tail) && statement.chars().any(char::is_alphanumeric) {
+            // The sentence's closing stop goes with the hedge; the statement keeps none,
+            // as a clause split from its sentence does.
+            body = statement.trim_end();
+        }
+    }
+    body
+}
+
+/// Words a hedge clause is made of: the speaker, a verb of believing, knowing or
+/// seeing, and the few words that frame one ("as far as I can tell", "if I remember
+/// correctly", "I'm fairly sure", "I'd say").
+#[rustfmt::skip]
+const HEDGE_WORDS: &[&str] = &[
+    "i", "i'm", "im", "i'd", "i've", "am", "as", "far", "from", "what", "if", "can", "could",
+    "do", "would", "fairly", "pretty", "quite", "reasonably", "correctly", "that",
+];
+
+/// The verbs (and "sure") that make a clause of `HEDGE_WORDS` a hedge.
+#[rustfmt::skip]
+const BELIEF_WORDS: &[&str] = &[
+    "think", "believe", "understand", "know", "gather", "reckon", "guess", "suppose",
+    "tell", "see", "remember", "recall", "sure", "say",
+];
+
+/// Whether `clause` only frames what is said as the speaker's belief: a first-person
+/// subject and a verb of believing, and nothing that could be a statement about the
+/// world ("I believe", "as far as I can tell", "if I remember correctly").
+fn is_hedge_clause(clause: &str) -> bool {
+    let words: Vec<String> = clause
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+                .replace('\u{2019}', "'")
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let first_person = words.iter().any(|w| vocabulary::is_first_person(w));
+    let believes = words.iter().any(|w| BELIEF_WORDS.contains(&w.as_str()));
+    first_person
+        && believes
+        && words.len() <= 7
+        && words
+            .iter()
+            .all(|w| HEDGE_WORDS.contains(&w.as_str()) || BELIEF_WORDS.contains(&w.as_str()))
 }
 
 /// Phrases that frame how a statement is said, not what it says ("In short, …", "To put
@@ -477,6 +532,26 @@ mod tests {
         assert_eq!(
             split("The short answer is yes, dogs are welcome."),
             vec!["yes, dogs are welcome."]
+        );
+    }
+
+    #[test]
+    fn a_hedge_before_or_after_the_statement_is_not_part_of_the_claim() {
+        assert_eq!(
+            split("As far as I can tell, a replacement card costs 15 pounds."),
+            ["a replacement card costs 15 pounds."]
+        );
+        assert_eq!(
+            split("The library opens at 9, if I remember correctly."),
+            ["The library opens at 9"]
+        );
+        let fragment = split("Just 24 hours, I believe.");
+        assert_eq!(fragment.len(), 1);
+        assert!(!fragment[0].contains('I'), "{fragment:?}");
+        // A clause about the world that happens to name the speaker is kept whole.
+        assert_eq!(
+            split("The desk closes at 5, I was told by the porter."),
+            ["The desk closes at 5, I was told by the porter."]
         );
     }
 
