@@ -156,37 +156,14 @@ pub fn read_with(scores: &BTreeMap<String, f64>, t: &Thresholds) -> ItemReading 
             None
         }
     });
-    let mut unsure = None;
-    match witness {
-        Some(Witness::Agrees) => agreed(&mut named, scores, declined, t),
-        Some(Witness::Contradicts) => unsure = contradicted(&mut named, scores, declined, t),
-        None => {
-            if !declined && backed.is_some_and(|sf| sf >= t.all_backed) {
-                if named.remove(&FailurePattern::RetrievalMiss).is_some() {
-                    unsure = Some(
-                        "the passages were judged off-topic, yet every statement of the answer is in them",
-                    );
-                }
-                // The reference settles it when the answer states some of its claims
-                // and not others: that is half an answer, whatever the parts found.
-                let partly_carries_reference =
-                    get(ANSWER_RECALL).is_some_and(|r| r > 0.0 && r < 1.0);
-                if get(ANSWER_COMPLETENESS) == Some(0.0)
-                    && !partly_carries_reference
-                    && named.remove(&FailurePattern::Incomplete).is_some()
-                {
-                    unsure = Some(
-                        "no part of the question was judged answered, yet every statement of the answer is in the passages",
-                    );
-                }
-            }
+    let unsure = match witness {
+        Some(Witness::Agrees) => {
+            agreed(&mut named, scores, declined, t);
+            None
         }
-    }
-    if beyond_passages_yet_backed && witness.is_none() && unsure.is_none() {
-        unsure = Some(
-            "the passages were judged not to hold the answer, yet every statement of the answer is in them",
-        );
-    }
+        Some(Witness::Contradicts) => contradicted(&mut named, scores, declined, t),
+        None => unwitnessed(&mut named, scores, declined, beyond_passages_yet_backed, t),
+    };
     let named: Vec<(FailurePattern, Trigger)> = named.into_iter().collect();
     let declined_rightly = declined
         && witness != Some(Witness::Contradicts)
@@ -197,6 +174,45 @@ pub fn read_with(scores: &BTreeMap<String, f64>, t: &Thresholds) -> ItemReading 
         witness,
         declined_rightly,
     }
+}
+
+/// Without the reference's verdict, the judge's signals decide; where they disagree
+/// (every statement backed, yet the passages judged off-topic, or not holding the
+/// answer, or no part of the question answered) nothing is named and the reason says so.
+fn unwitnessed(
+    named: &mut BTreeMap<FailurePattern, Trigger>,
+    scores: &BTreeMap<String, f64>,
+    declined: bool,
+    struck_over_confidence: bool,
+    t: &Thresholds,
+) -> Option<&'static str> {
+    let get = |metric: &str| scores.get(metric).copied();
+    if declined || !get(STRICT_FAITHFULNESS).is_some_and(|sf| sf >= t.all_backed) {
+        return None;
+    }
+    let mut unsure = None;
+    if named.remove(&FailurePattern::RetrievalMiss).is_some() {
+        unsure = Some(
+            "the passages were judged off-topic, yet every statement of the answer is in them",
+        );
+    }
+    // The reference settles it when the answer states some of its claims and not
+    // others: that is half an answer, whatever the parts found.
+    let partly_carries_reference = get(ANSWER_RECALL).is_some_and(|r| r > 0.0 && r < 1.0);
+    if get(ANSWER_COMPLETENESS) == Some(0.0)
+        && !partly_carries_reference
+        && named.remove(&FailurePattern::Incomplete).is_some()
+    {
+        unsure = Some(
+            "no part of the question was judged answered, yet every statement of the answer is in the passages",
+        );
+    }
+    if struck_over_confidence && unsure.is_none() {
+        unsure = Some(
+            "the passages were judged not to hold the answer, yet every statement of the answer is in them",
+        );
+    }
+    unsure
 }
 
 fn agreed(
