@@ -324,9 +324,28 @@ pub fn needs_several_facts(question: &str, ground_truth: Option<&str>) -> bool {
         let plus_a_number = words
             .windows(2)
             .any(|w| w[0] == "plus" && w[1].chars().next().is_some_and(|c| c.is_ascii_digit()));
-        let fraction = words
-            .iter()
-            .any(|w| matches!(*w, "half" | "twice" | "double" | "triple"));
+        // "Twice a year" is how often, not a product: a multiple reasons only when
+        // it is not followed by a word of frequency.
+        let fraction = words.iter().enumerate().any(|(i, w)| match *w {
+            "half" => true,
+            "twice" | "double" | "triple" => !words.get(i + 1).is_some_and(|next| {
+                matches!(
+                    *next,
+                    "a" | "an"
+                        | "per"
+                        | "each"
+                        | "every"
+                        | "in"
+                        | "daily"
+                        | "weekly"
+                        | "monthly"
+                        | "yearly"
+                        | "annually"
+                        | "termly"
+                )
+            }),
+            _ => false,
+        });
         let concluded = gt.contains(", so ") && words.iter().any(|w| COMBINING_WORDS.contains(w));
         [" = ", " x ", " × ", "in total", "altogether", "combined"]
             .iter()
@@ -372,6 +391,23 @@ mod tests {
             chunk: None,
             unconfirmed_anchors: vec![],
         }
+    }
+
+    #[test]
+    fn a_multiple_of_frequency_is_no_computation() {
+        let q = "Do I still have to send in evidence?";
+        assert!(!needs_several_facts(
+            q,
+            Some("No. It is allowed twice per academic year.")
+        ));
+        assert!(!needs_several_facts(
+            q,
+            Some("Twice a year, for up to 7 days.")
+        ));
+        assert!(needs_several_facts(
+            q,
+            Some("Twice the standard fee, 30 euros.")
+        ));
     }
 
     #[test]

@@ -54,16 +54,10 @@ fn agreement(score: f64, reading: Reading, rationale: String) -> Agreement {
     }
 }
 
-/// The leading yes or no of a text, if it opens with one ("No, …", "Yes: …").
+/// The leading yes or no of a text, if it opens with one ("No, …", "Sure! Yes: …", "I'm
+/// afraid not").
 fn polarity(text: &str) -> Option<bool> {
-    let first = crate::offline::words::lexicon::tokens(text)
-        .into_iter()
-        .next()?;
-    match first.lower.as_str() {
-        "yes" | "yeah" | "yep" => Some(true),
-        "no" | "nope" => Some(false),
-        _ => None,
-    }
+    split::leading_yes_no(text)
 }
 
 /// The figures a text states, in comparison form, less those the question gives (an

@@ -192,15 +192,7 @@ const BELIEF_WORDS: &[&str] = &[
 /// subject and a verb of believing, and nothing that could be a statement about the
 /// world ("I believe", "as far as I can tell", "if I remember correctly").
 fn is_hedge_clause(clause: &str) -> bool {
-    let words: Vec<String> = clause
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-                .to_lowercase()
-                .replace('\u{2019}', "'")
-        })
-        .filter(|w| !w.is_empty())
-        .collect();
+    let words = plain_words(clause, usize::MAX);
     let first_person = words.iter().any(|w| vocabulary::is_first_person(w));
     let believes = words.iter().any(|w| BELIEF_WORDS.contains(&w.as_str()));
     first_person
@@ -322,9 +314,59 @@ fn asserts_nothing(sentence: &str) -> bool {
 
 /// Whether `text` opens with an outright "yes" ("Yes, each sick day …").
 pub fn opens_with_yes(text: &str) -> bool {
-    lexicon::tokens(text)
-        .first()
-        .is_some_and(|t| matches!(t.lower.as_str(), "yes" | "yeah" | "yep"))
+    leading_yes_no(text) == Some(true)
+}
+
+/// Words before an answer's yes or no that leave it as it is: interjections and
+/// greetings ("Sure! Yes, …", "Hi there, no …").
+#[rustfmt::skip]
+const BEFORE_YES_NO: &[&str] = &[
+    "sure", "well", "oh", "ok", "okay", "hi", "hello", "hey", "there", "great", "certainly",
+    "absolutely", "right", "so", "hmm", "actually", "indeed", "sorry", "unfortunately",
+];
+
+/// The yes or no an answer opens with, past interjections and a speaker's hedge:
+/// "Sure! Yes, …" and "I think so, yes" say yes; "I'm afraid not", "I don't think so"
+/// and "I believe not" say no. `None` when it opens with neither.
+pub fn leading_yes_no(text: &str) -> Option<bool> {
+    let words = plain_words(text, 12);
+    let at = words
+        .iter()
+        .position(|w| !BEFORE_YES_NO.contains(&w.as_str()))?;
+    match words[at].as_str() {
+        "yes" | "yeah" | "yep" => return Some(true),
+        "no" | "nope" => return Some(false),
+        w if !vocabulary::is_first_person(w) => return None,
+        _ => {}
+    }
+    // The speaker's hedge: a verb of believing (or "afraid"), then "so" (yes, unless a
+    // negator came before it) or "not" (no).
+    let (mut believes, mut denied) = (false, false);
+    for w in words.iter().skip(at + 1).take(5) {
+        match w.as_str() {
+            "so" if believes => return Some(!denied),
+            "not" if believes => return Some(false),
+            "don't" | "do" | "dont" | "not" | "am" => denied |= w != "do" && w != "am",
+            "afraid" => believes = true,
+            w if BELIEF_WORDS.contains(&w) => believes = true,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The first `n` words of `text`, lower-cased, without the punctuation around them
+/// (apostrophes kept, typographic ones made plain).
+fn plain_words(text: &str, n: usize) -> Vec<String> {
+    text.split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '\u{2019}')
+                .to_lowercase()
+                .replace('\u{2019}', "'")
+        })
+        .filter(|w| !w.is_empty())
+        .take(n)
+        .collect()
 }
 
 /// A bare "yes" or "no" answer, as its polarity (`Some(true)` for yes).
@@ -553,6 +595,25 @@ mod tests {
             split("The desk closes at 5, I was told by the porter."),
             ["The desk closes at 5, I was told by the porter."]
         );
+    }
+
+    #[test]
+    fn a_yes_or_no_is_read_past_interjections_and_a_hedge() {
+        assert_eq!(
+            leading_yes_no("Sure! Yes, carrier bags go in the blue bin."),
+            Some(true)
+        );
+        assert_eq!(
+            leading_yes_no("I think so, yes. Claims need evidence."),
+            Some(true)
+        );
+        assert_eq!(leading_yes_no("Hi there, no - it is closed."), Some(false));
+        assert_eq!(leading_yes_no("I'm afraid not."), Some(false));
+        assert_eq!(leading_yes_no("I don't think so."), Some(false));
+        assert_eq!(leading_yes_no("I believe not."), Some(false));
+        assert_eq!(leading_yes_no("I think the office opens at 9."), None);
+        assert_eq!(leading_yes_no("Sure, the office opens at 9."), None);
+        assert_eq!(leading_yes_no("Nope."), Some(false));
     }
 
     #[test]
