@@ -233,7 +233,7 @@ fn a_judged_run_shows_patterns_with_examples_actions_and_the_offline_caveat() {
         "the offline judge is called out in the methodology"
     );
     assert!(
-        md.contains("| Prompt versions | offline\\-11"),
+        md.contains("| Prompt versions | offline\\-12"),
         "its prompt version is named (offline-12, or offline-12+minilm+learned-… with the semantic model)"
     );
     assert!(
