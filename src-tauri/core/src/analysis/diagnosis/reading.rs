@@ -9,10 +9,11 @@
 //! - at or above `AGREES` the answer says what the reference says. It is then no
 //!   hallucination, distortion, over-confidence, broken chain, wrong refusal or ignored
 //!   context, whatever a word-level check of the passages found; a retrieval miss is
-//!   struck too when the passages back the answer. "Incomplete" is the reference's to
-//!   say: an answer stating all of its claims is complete and one stating some of them
-//!   is not, whatever parts the completeness check found; without its claims, an answer
-//!   judged to address no part at all was misread, and half an answer stays incomplete.
+//!   struck too when the passages back the answer. An answer stating some of the
+//!   reference's claims and not others is incomplete, whatever parts the completeness
+//!   check found; one stating all of them while parts read as unanswered needs a look;
+//!   without its claims, an answer judged to address no part at all was misread, and
+//!   half an answer stays incomplete.
 //! - at or below `CONTRADICTS` the answer is wrong, and the failure is named from what
 //!   else is known: the reference says the documents do not answer → over-confidence (D),
 //!   and no retrieval miss (there was nothing to find);
@@ -157,10 +158,7 @@ pub fn read_with(scores: &BTreeMap<String, f64>, t: &Thresholds) -> ItemReading 
         }
     });
     let unsure = match witness {
-        Some(Witness::Agrees) => {
-            agreed(&mut named, scores, declined, t);
-            None
-        }
+        Some(Witness::Agrees) => agreed(&mut named, scores, declined, t),
         Some(Witness::Contradicts) => contradicted(&mut named, scores, declined, t),
         None => unwitnessed(&mut named, scores, declined, beyond_passages_yet_backed, t),
     };
@@ -220,7 +218,7 @@ fn agreed(
     scores: &BTreeMap<String, f64>,
     declined: bool,
     t: &Thresholds,
-) {
+) -> Option<&'static str> {
     for p in [
         ContextIgnored,
         Hallucination,
@@ -238,21 +236,23 @@ fn agreed(
     {
         named.remove(&RetrievalMiss);
     }
-    // The reference is what a complete answer says: an answer that states all of its
-    // claims left nothing out, one that states some and not others left the rest out,
-    // whatever parts the completeness check found; without its claims, an answer judged
-    // to address no part at all was misread (it agrees with the reference).
-    match scores.get(ANSWER_RECALL) {
-        Some(recall) if *recall >= 1.0 => {
-            named.remove(&Incomplete);
-        }
-        Some(recall) if *recall > 0.0 => {}
-        _ => {
-            if scores.get(ANSWER_COMPLETENESS) == Some(&0.0) {
-                named.remove(&Incomplete);
-            }
-        }
+    // The reference is what a complete answer says. An answer that states some of its
+    // claims and not others left the rest out, whatever parts the completeness check
+    // found. Otherwise an answer judged to address no part at all was misread: it
+    // agrees with the reference. One found to state all of the reference's claims
+    // while some parts of the question read as unanswered is a disagreement of two
+    // checks (either can misread a list or a day the other reads): it needs a look.
+    let recall = scores.get(ANSWER_RECALL).copied();
+    if recall.is_some_and(|r| r > 0.0 && r < 1.0) {
+        return None;
     }
+    if scores.get(ANSWER_COMPLETENESS) == Some(&0.0) {
+        named.remove(&Incomplete);
+        return None;
+    }
+    (recall.is_some_and(|r| r >= 1.0) && named.remove(&Incomplete).is_some()).then_some(
+        "every claim of the reference is in the answer, yet part of the question was judged unanswered",
+    )
 }
 
 use FailurePattern::{
@@ -464,7 +464,7 @@ mod tests {
     }
 
     #[test]
-    fn an_agreeing_reference_says_whether_the_answer_is_complete() {
+    fn an_agreeing_reference_names_a_half_answer_and_doubts_a_whole_one() {
         let two_parts_one_found = [
             (ANSWER_COMPLETENESS, 0.5),
             (STRICT_FAITHFULNESS, 1.0),
@@ -477,10 +477,11 @@ mod tests {
         );
         let mut all_stated = two_parts_one_found.to_vec();
         all_stated.push((ANSWER_RECALL, 1.0));
-        assert_eq!(
-            letters(&all_stated),
-            "",
-            "every claim of the reference stated"
+        let reading = read(&scores(&all_stated));
+        assert!(reading.named.is_empty(), "{:?}", reading.named);
+        assert!(
+            reading.unsure.is_some(),
+            "every claim of the reference stated, half the question unanswered: a look"
         );
         let none_found = [
             (ANSWER_COMPLETENESS, 0.0),
