@@ -161,7 +161,10 @@ const ABBREVIATIONS: &[&str] = &[
 
 /// Splits text into trimmed, non-empty sentences. A sentence ends at `.`, `!`, `?` or
 /// `…` followed by whitespace or the end (so "3.5" and "e.g." inside a sentence do not
-/// split), at CJK full stops `。！？`, and at a blank line.
+/// split), at CJK full stops `。！？`, at a blank line, and before and after a list item
+/// on its own line ("- …", "* …", "• …", "2. …", "2) …"). A list item's marker is not part of its
+/// sentence: answers written as numbered steps or bullets state one thing per item, and
+/// "1." is no sentence.
 pub fn sentences(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -175,9 +178,16 @@ pub fn sentences(text: &str) -> Vec<&str> {
                     n.is_whitespace() || matches!(n, '"' | '\'' | ')' | '\u{201D}')
                 });
                 let abbreviation = c == '.' && ends_with_abbreviation(&text[start..i]);
-                (at_boundary && !abbreviation).then_some(i + c.len_utf8())
+                let item_number = c == '.' && is_item_number(text, start, i);
+                (at_boundary && !abbreviation && !item_number).then_some(i + c.len_utf8())
             }
             '\n' if next == Some('\n') || text[i + 1..].starts_with("\r\n") => Some(i),
+            // A line break ends a list item, and a sentence before a list item.
+            '\n' if list_marker_len(text[i + 1..].trim_start_matches([' ', '\t'])) > 0
+                || list_marker_len(text[start..i].trim_start()) > 0 =>
+            {
+                Some(i)
+            }
             _ => None,
         };
         if let Some(end) = end {
@@ -189,11 +199,40 @@ pub fn sentences(text: &str) -> Vec<&str> {
     out
 }
 
+/// The length of the list marker `line` opens with ("- ", "* ", "• ", "12. ", "3) "),
+/// 0 when it opens with none.
+fn list_marker_len(line: &str) -> usize {
+    for bullet in ["- ", "* ", "\u{2022} ", "\u{2013} "] {
+        if line.starts_with(bullet) {
+            return bullet.len();
+        }
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &line[digits..];
+    if (1..=2).contains(&digits) && (rest.starts_with(". ") || rest.starts_with(") ")) {
+        return digits + 2;
+    }
+    0
+}
+
+/// Whether the dot at `dot` closes a list item's number: only digits since `start`,
+/// which is the text's start or follows a line break.
+fn is_item_number(text: &str, start: usize, dot: usize) -> bool {
+    let piece = &text[start..dot];
+    let number = piece.trim_start();
+    let lead = &piece[..piece.len() - number.len()];
+    (1..=2).contains(&number.len())
+        && number.bytes().all(|b| b.is_ascii_digit())
+        && (text[..start].trim_end_matches([' ', '\t']).is_empty()
+            || text[..start].ends_with('\n')
+            || lead.contains('\n'))
+}
+
 fn push_sentence<'a>(out: &mut Vec<&'a str>, piece: &'a str) {
     let piece = piece.trim_start_matches(|c: char| {
         c.is_whitespace() || matches!(c, '"' | '\'' | ')' | '\u{201D}')
     });
-    let piece = piece.trim();
+    let piece = piece[list_marker_len(piece)..].trim();
     if piece.chars().any(char::is_alphanumeric) {
         out.push(piece);
     }
@@ -378,6 +417,39 @@ mod tests {
             vec!["A heading", "A paragraph"]
         );
         assert!(sentences("  ...  ").is_empty());
+    }
+
+    #[test]
+    fn list_items_are_sentences_without_their_markers() {
+        assert_eq!(
+            sentences(
+                "Short answer: yes.\n\n1. Unplug the router.\n2. Wait 30 seconds\n3) Plug it in"
+            ),
+            vec![
+                "Short answer: yes.",
+                "Unplug the router.",
+                "Wait 30 seconds",
+                "Plug it in"
+            ]
+        );
+        assert_eq!(
+            sentences("Hi there,\n- Blue bin: paper\n* Green bin: glass\nAnything else?"),
+            vec![
+                "Hi there,",
+                "Blue bin: paper",
+                "Green bin: glass",
+                "Anything else?"
+            ]
+        );
+        // A number that ends a sentence is not a list item.
+        assert_eq!(
+            sentences("The fee is 5. It is paid online."),
+            vec!["The fee is 5.", "It is paid online."]
+        );
+        assert_eq!(
+            sentences("Open 9 to 5.\n2 staff are on duty."),
+            vec!["Open 9 to 5.", "2 staff are on duty."]
+        );
     }
 
     #[test]
