@@ -299,6 +299,16 @@ fn asserts_nothing(sentence: &str) -> bool {
         return true;
     }
     let tokens = lexicon::tokens(sentence);
+    // A short lead-in to a list ("Here's how:", "Your options are:") introduces what
+    // follows; the items say it.
+    let lead_in = sentence.trim_end().ends_with(':')
+        && tokens.len() <= 5
+        && !tokens
+            .iter()
+            .any(|t| t.lower.chars().any(|c| c.is_ascii_digit()));
+    if lead_in {
+        return true;
+    }
     let reaction = tokens.len() <= 5
         && tokens
             .iter()
@@ -595,6 +605,15 @@ mod tests {
             split("The desk closes at 5, I was told by the porter."),
             ["The desk closes at 5, I was told by the porter."]
         );
+    }
+
+    #[test]
+    fn a_lead_in_to_a_list_is_no_claim() {
+        assert_eq!(
+            split("Sure! Here's how:\n1. Hold the button for 10 seconds.\n2. Wait."),
+            ["Hold the button for 10 seconds.", "Wait."]
+        );
+        assert_eq!(split("Opening times: 9 to 5."), ["Opening times: 9 to 5."]);
     }
 
     #[test]
