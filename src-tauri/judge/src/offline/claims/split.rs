@@ -131,16 +131,12 @@ const HEDGE_OPENERS: &[&str] = &[
     "i believe ",
     "i understand that ",
     "i understand ",
-    "as far as i know, ",
     "as far as i know ",
-    "if i remember correctly, ",
     "i'm fairly sure that ",
     "i'm fairly sure ",
     "i'm pretty sure that ",
     "i'm pretty sure ",
     "to my knowledge, ",
-    "from what i can see, ",
-    "from what i can tell, ",
 ];
 
 /// The statement inside a hedged sentence, or the sentence itself: an opening hedge
@@ -327,22 +323,16 @@ pub fn opens_with_yes(text: &str) -> bool {
     leading_yes_no(text) == Some(true)
 }
 
-/// Words before an answer's yes or no that leave it as it is: interjections and
-/// greetings ("Sure! Yes, …", "Hi there, no …").
-#[rustfmt::skip]
-const BEFORE_YES_NO: &[&str] = &[
-    "sure", "well", "oh", "ok", "okay", "hi", "hello", "hey", "there", "great", "certainly",
-    "absolutely", "right", "so", "hmm", "actually", "indeed", "sorry", "unfortunately",
-];
-
 /// The yes or no an answer opens with, past interjections and a speaker's hedge:
 /// "Sure! Yes, …" and "I think so, yes" say yes; "I'm afraid not", "I don't think so"
 /// and "I believe not" say no. `None` when it opens with neither.
 pub fn leading_yes_no(text: &str) -> Option<bool> {
     let words = plain_words(text, 12);
-    let at = words
-        .iter()
-        .position(|w| !BEFORE_YES_NO.contains(&w.as_str()))?;
+    // Past the interjections that open a sentence, and the "there" of "Hi there".
+    let at = words.iter().position(|w| {
+        matches!(w.as_str(), "yes" | "yeah" | "yep" | "no" | "nope")
+            || !(is_leading_interjection(w) || w == "there")
+    })?;
     match words[at].as_str() {
         "yes" | "yeah" | "yep" => return Some(true),
         "no" | "nope" => return Some(false),
@@ -356,7 +346,8 @@ pub fn leading_yes_no(text: &str) -> Option<bool> {
         match w.as_str() {
             "so" if believes => return Some(!denied),
             "not" if believes => return Some(false),
-            "don't" | "do" | "dont" | "not" | "am" => denied |= w != "do" && w != "am",
+            "do" | "am" => {}
+            w if vocabulary::is_negator(w) => denied = true,
             "afraid" => believes = true,
             w if BELIEF_WORDS.contains(&w) => believes = true,
             _ => return None,
